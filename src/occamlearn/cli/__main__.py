@@ -1,0 +1,5 @@
+import sys
+
+from occamlearn.cli import main
+
+sys.exit(main())
