@@ -1,0 +1,197 @@
+"""Input handling shared by occamlearn's estimators: one door for tables, labels and binarising.
+
+Every estimator here learns over *binary* features. ``prepare_training_data`` takes what the
+user passed to ``fit`` (a DataFrame, an array, text labels) and returns the binary matrix, the
+labels as class indices and what was learned on the way (label encoding, fitted binariser,
+binary feature names, rows dropped for conflicts); ``binary_matrix`` does the same for
+``predict``. Conflicts -- identical *binary* feature vectors with different labels -- are found
+on the binarised matrix, because continuous columns binned together can collide even when
+the raw rows differ (FINDINGS, "Data").
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+from sklearn.base import clone
+from sklearn.utils.multiclass import check_classification_targets
+from sklearn.utils.validation import check_consistent_length, column_or_1d, validate_data
+
+__all__ = [
+    "TrainingData",
+    "prepare_training_data",
+    "binary_matrix",
+    "validate_table",
+    "encode_labels",
+    "check_binary_matrix",
+    "conflict_groups",
+    "majority_filter",
+    "ON_CONFLICT",
+]
+
+ON_CONFLICT = ("error", "majority")
+_MAX_ROWS_IN_MESSAGE = 10
+
+
+def _is_dataframe(X) -> bool:
+    return hasattr(X, "columns") and hasattr(X, "iloc")
+
+
+def validate_table(estimator, X, y=None, *, reset: bool):
+    """Check ``X`` (and ``y``) and record ``n_features_in_`` / ``feature_names_in_``.
+
+    DataFrames pass through unchanged so that a binariser sees their column dtypes
+    (categories stay categories); arrays go through ``check_array`` with their dtype kept.
+    """
+    if _is_dataframe(X):
+        if y is None:
+            validate_data(estimator, X, skip_check_array=True, reset=reset)
+        else:
+            validate_data(estimator, X, y, skip_check_array=True, reset=reset)
+        if X.shape[0] == 0:
+            raise ValueError(
+                f"Found array with 0 sample(s) (shape={X.shape}) while a minimum of 1 is "
+                f"required by {type(estimator).__name__}."
+            )
+        if y is None:
+            return X
+        y = column_or_1d(y, warn=True)
+        check_consistent_length(X, y)
+        return X, y
+    params = {"dtype": None, "ensure_all_finite": True}
+    if y is None:
+        return validate_data(estimator, X, reset=reset, **params)
+    return validate_data(estimator, X, y, reset=reset, y_numeric=False, **params)
+
+
+def encode_labels(y) -> tuple[np.ndarray, np.ndarray]:
+    """``(classes, y_index)``: sorted distinct labels and each row's index into them.
+
+    Text labels work; continuous targets raise sklearn's "Unknown label type" ValueError.
+    """
+    check_classification_targets(y)
+    classes, y_index = np.unique(y, return_inverse=True)
+    return classes, y_index.astype(np.int64)
+
+
+def check_binary_matrix(X, feature_names=None) -> np.ndarray:
+    """``X`` as a uint8 0/1 matrix, or a ValueError naming the first non-0/1 entry."""
+    values = X.to_numpy() if _is_dataframe(X) else np.asarray(X)
+    is_one = np.asarray(values == 1, dtype=bool)
+    bad = ~(np.asarray(values == 0, dtype=bool) | is_one)
+    if bad.any():
+        row, col = (int(i) for i in np.argwhere(bad)[0])
+        name = feature_names[col] if feature_names is not None else f"x{col}"
+        raise ValueError(
+            f"binarizer=None expects 0/1 data, but column {name!r} (index {col}) holds "
+            f"{values[row, col]!r} at row {row}; pass a binarizer such as "
+            "FeatureBinarizer() for non-binary data."
+        )
+    return is_one.astype(np.uint8)
+
+
+def conflict_groups(X_bin: np.ndarray, y: np.ndarray) -> list[np.ndarray]:
+    """Row indices of each group of identical binary rows that carries more than one label."""
+    if len(y) == 0:
+        return []
+    _, group = np.unique(X_bin, axis=0, return_inverse=True)
+    group = group.ravel()
+    n_groups = group.max() + 1
+    n_labels = np.zeros(n_groups, dtype=np.int64)
+    pairs = np.unique(np.stack([group, y]), axis=1)
+    np.add.at(n_labels, pairs[0], 1)
+    return [np.flatnonzero(group == g) for g in np.flatnonzero(n_labels > 1)]
+
+
+def majority_filter(X_bin: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """Boolean mask keeping, in each group of identical rows, only its most frequent label.
+
+    This is the MaxSAT paper's preprocessing (Sec. 8): ties go to the smallest class index.
+    Rows outside conflicting groups are always kept.
+    """
+    keep = np.ones(len(y), dtype=bool)
+    for rows in conflict_groups(X_bin, y):
+        labels = y[rows]
+        majority = np.bincount(labels).argmax()
+        keep[rows[labels != majority]] = False
+    return keep
+
+
+def _conflict_message(groups: list[np.ndarray], y_labels) -> str:
+    shown = []
+    for rows in groups[:_MAX_ROWS_IN_MESSAGE]:
+        parts = ", ".join(f"{int(r)} ({y_labels[r]!r})" for r in rows[:_MAX_ROWS_IN_MESSAGE])
+        more = f", ... {len(rows) - _MAX_ROWS_IN_MESSAGE} more" if len(rows) > _MAX_ROWS_IN_MESSAGE else ""
+        shown.append(f"[{parts}{more}]")
+    more_groups = len(groups) - len(shown)
+    tail = f" and {more_groups} more group(s)" if more_groups > 0 else ""
+    n_rows = sum(len(g) for g in groups)
+    return (
+        f"{n_rows} training rows in {len(groups)} group(s) have identical binarised features "
+        f"but different labels, so no pure tree exists. Rows (label) per group: "
+        f"{'; '.join(shown)}{tail}. Pass on_conflict='majority' to keep only each group's "
+        "majority label."
+    )
+
+
+@dataclass
+class TrainingData:
+    """What ``prepare_training_data`` learned: binary matrix, class indices and provenance.
+
+    ``X_bin`` and ``y`` hold only the kept rows; ``kept_rows`` are their indices in the input
+    and ``conflict_rows`` the indices of the rows the majority filter removed.
+    """
+
+    X_bin: np.ndarray
+    y: np.ndarray
+    classes: np.ndarray
+    binarizer: object
+    feature_names: np.ndarray
+    kept_rows: np.ndarray
+    conflict_rows: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
+
+
+def _binary_feature_names(binarizer, estimator, n_columns: int) -> np.ndarray:
+    if binarizer is not None and hasattr(binarizer, "get_feature_names_out"):
+        return np.asarray(binarizer.get_feature_names_out(), dtype=object)
+    if hasattr(estimator, "feature_names_in_"):
+        return np.asarray(estimator.feature_names_in_, dtype=object)
+    return np.asarray([f"x{j}" for j in range(n_columns)], dtype=object)
+
+
+def prepare_training_data(estimator, X, y, *, binarizer, on_conflict: str) -> TrainingData:
+    """Validate ``X, y``, encode labels, fit a clone of ``binarizer`` and handle conflicts.
+
+    ``binarizer=None`` means ``X`` is already 0/1 (anything else is a ValueError naming the
+    column). ``on_conflict`` is ``"error"`` (ValueError listing the conflicting rows) or
+    ``"majority"`` (the paper's filter; removed rows are reported in ``conflict_rows``).
+    """
+    X, y = validate_table(estimator, X, y, reset=True)
+    classes, y_index = encode_labels(y)
+    if binarizer is None:
+        fitted = None
+        X_bin = check_binary_matrix(X, getattr(estimator, "feature_names_in_", None))
+    else:
+        fitted = clone(binarizer)
+        X_bin = np.asarray(fitted.fit_transform(X), dtype=np.uint8)
+    feature_names = _binary_feature_names(fitted, estimator, X_bin.shape[1])
+    all_rows = np.arange(len(y_index))
+    groups = conflict_groups(X_bin, y_index)
+    if not groups:
+        return TrainingData(X_bin, y_index, classes, fitted, feature_names, all_rows)
+    if on_conflict == "error":
+        raise ValueError(_conflict_message(groups, np.asarray(y)))
+    if on_conflict != "majority":
+        raise ValueError(f"on_conflict must be one of {ON_CONFLICT}; got {on_conflict!r}.")
+    keep = majority_filter(X_bin, y_index)
+    return TrainingData(X_bin[keep], y_index[keep], classes, fitted, feature_names,
+                        all_rows[keep], all_rows[~keep])
+
+
+def binary_matrix(estimator, X) -> np.ndarray:
+    """Validate ``X`` against the fitted estimator and return its binary matrix."""
+    X = validate_table(estimator, X, reset=False)
+    if estimator.binarizer_ is None:
+        return check_binary_matrix(X, getattr(estimator, "feature_names_in_", None))
+    return np.asarray(estimator.binarizer_.transform(X), dtype=np.uint8)

@@ -1,0 +1,129 @@
+"""What every tree exporter reads: a fitted tree plus the words to describe it.
+
+Exporters accept either a fitted ``MinimumPureTreeClassifier`` or a bare ``Tree``.
+``tree_view`` turns both into a ``TreeView``: the tree, one class name per class index, and
+for each binary feature the text of its two branches (the test false -> left child, true ->
+right child, as in ``model/tree.py``). Branch texts come from the binariser's conditions when
+there are any (a condition describes itself, FINDINGS/STYLE "a condition's meaning lives in
+one object"), otherwise from the binary column's name as ``name = 0`` / ``name = 1``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from occamlearn.model.tree import Tree
+
+__all__ = ["TreeView", "tree_view", "branch_texts", "summary_line", "code_legend"]
+
+
+@dataclass(frozen=True)
+class TreeView:
+    """A tree and its vocabulary; ``status`` and bounds are None for a bare ``Tree``."""
+
+    tree: Tree
+    class_names: tuple
+    feature_names: tuple
+    branches: tuple  # branches[j] = (text when feature j is 0, text when it is 1)
+    conditions: tuple = ()  # the binariser's condition per binary feature, or None each
+    status: str | None = None
+    lower_bound: int | None = None
+    upper_bound: int | None = None
+
+
+_NEGATED_OP = {"==": "!=", "!=": "==", "<": ">=", ">=": "<", "<=": ">", ">": "<="}
+
+
+def branch_texts(name: str, condition=None) -> tuple[str, str]:
+    """(false-branch text, true-branch text) of one binary feature.
+
+    A comparison's false branch is the opposite comparison, itself a ``Condition`` so the
+    text is the condition's own; a bit of a code reads ``... = 0`` / ``... = 1``; other
+    conditions read ``not (...)``. Without a condition the binary column's name is used.
+    """
+    if condition is None:
+        return f"{name} = 0", f"{name} = 1"
+    op = getattr(condition, "op", None)
+    if op in _NEGATED_OP:
+        return str(replace(condition, op=_NEGATED_OP[op])), str(condition)
+    if op == "bit":
+        return f"{condition} = 0", f"{condition} = 1"
+    return f"not ({condition})", str(condition)
+
+
+def code_legend(view: TreeView) -> list[str]:
+    """One line per column whose binary code a tested ``bit`` condition reads.
+
+    ``code(col)`` is the position of the value in the column's ordered domain, or the number
+    of bin edges at or below the value (``model/conditions.py``).
+    """
+    tested = {int(f) for f in view.tree.feature[~view.tree.is_leaf]}
+    lines, seen = [], set()
+    for j in sorted(tested):
+        condition = view.conditions[j]
+        if getattr(condition, "op", None) != "bit" or condition.column in seen:
+            continue
+        seen.add(condition.column)
+        if condition.domain is not None:
+            codes = ", ".join(f"{k}={v}" for k, v in enumerate(condition.domain))
+        else:
+            edges = [f"{e!r}" if isinstance(e, float) else str(e) for e in condition.edges]
+            bins = [f"< {edges[0]}"] + [f"[{a}, {b})" for a, b in zip(edges, edges[1:])]
+            codes = ", ".join(f"{k}: {b}" for k, b in enumerate(bins + [f">= {edges[-1]}"]))
+        lines.append(f"code({condition.column}): {codes}")
+    return lines
+
+
+def _conditions_of(binarizer, n_features: int):
+    conditions = getattr(binarizer, "conditions_", None)
+    if conditions is None or len(conditions) != n_features:
+        return [None] * n_features
+    return list(conditions)
+
+
+def _check_names(names, expected: int, what: str) -> tuple:
+    names = tuple(str(n) for n in names)
+    if len(names) != expected:
+        raise ValueError(f"{what} must have {expected} entries; got {len(names)}.")
+    return names
+
+
+def tree_view(model, feature_names=None, class_names=None) -> TreeView:
+    """Normalise a fitted classifier or a ``Tree`` (plus optional overriding names)."""
+    if isinstance(model, Tree):
+        tree, binarizer, status, bounds = model, None, None, (None, None)
+        default_classes = range(tree.n_classes)
+    elif hasattr(model, "tree_"):
+        tree, binarizer, status = model.tree_, model.binarizer_, model.status_
+        bounds = (model.lower_bound_, model.upper_bound_)
+        default_classes = model.classes_
+    else:
+        raise TypeError(
+            f"expected a fitted tree classifier or an occamlearn Tree; got "
+            f"{type(model).__name__}. Call fit first if this is an unfitted estimator."
+        )
+    n = tree.n_features
+    if feature_names is None:
+        feature_names = [tree.feature_name(j) for j in range(n)]
+        conditions = _conditions_of(binarizer, n)
+    else:
+        conditions = [None] * n
+    feature_names = _check_names(feature_names, n, "feature_names")
+    class_names = _check_names(
+        default_classes if class_names is None else class_names, tree.n_classes, "class_names"
+    )
+    branches = tuple(branch_texts(name, cond) for name, cond in zip(feature_names, conditions))
+    return TreeView(tree, class_names, feature_names, branches, tuple(conditions), status,
+                    *bounds)
+
+
+def summary_line(view: TreeView) -> str:
+    """One line: size, shape and (for fitted classifiers) status and bounds."""
+    tree = view.tree
+    line = (f"{tree.n_nodes} nodes ({tree.n_nodes - tree.n_leaves} decisions, "
+            f"{tree.n_leaves} leaves), depth {tree.depth}")
+    if view.status is not None:
+        line += f", status {view.status}"
+        if view.lower_bound is not None:
+            line += f" (minimum size in [{view.lower_bound}, {view.upper_bound}])"
+    return line
