@@ -1,0 +1,20 @@
+"""Table -> binary matrix: scikit-learn transformers whose every output column is one
+``Condition`` (see ``occamlearn.model.conditions``), plus the conflicting-example filter.
+
+* ``FeatureBinarizer`` -- the MaxSAT paper's bit encoding (Sec. 8), one-hot or thresholds.
+* ``QuantileBinarizer`` -- the decision-list paper's quantile indicators.
+* ``find_conflicts`` / ``resolve_conflicts`` -- identical rows with different labels, and the
+  paper's majority filter.
+"""
+
+from occamlearn.binarize.conflicts import conflict_message, find_conflicts, resolve_conflicts
+from occamlearn.binarize.feature import FeatureBinarizer
+from occamlearn.binarize.quantile import QuantileBinarizer
+
+__all__ = [
+    "FeatureBinarizer",
+    "QuantileBinarizer",
+    "conflict_message",
+    "find_conflicts",
+    "resolve_conflicts",
+]

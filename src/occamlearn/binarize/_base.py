@@ -1,0 +1,115 @@
+"""The transformer machinery both binarisers share.
+
+``fit`` reads the table through sklearn's ``validate_data``, classifies every column
+(``_columns.fit_column``) and asks the subclass for that column's conditions; ``transform``
+re-checks the values and evaluates exactly those conditions, so the output column ``k`` is by
+construction ``conditions_[k].evaluate(X)`` and its name is ``str(conditions_[k])``.
+"""
+
+from __future__ import annotations
+
+from abc import ABCMeta, abstractmethod
+from dataclasses import replace
+
+import numpy as np
+import pandas as pd
+from sklearn.base import BaseEstimator, TransformerMixin, _fit_context
+from sklearn.utils._param_validation import StrOptions
+from sklearn.utils.validation import _check_feature_names_in, check_is_fitted
+
+from occamlearn.binarize._columns import clean_column, fit_column, read_columns
+from occamlearn.model.conditions import Condition
+
+__all__ = ["BaseBinarizer"]
+
+
+class BaseBinarizer(TransformerMixin, BaseEstimator, metaclass=ABCMeta):
+    """Table -> 0/1 matrix, one ``Condition`` per output column.
+
+    Subclasses implement ``_column_conditions(spec, values) -> list[Condition]``.
+    """
+
+    _parameter_constraints: dict = {
+        "continuous": ["array-like", None],
+        "categorical": ["array-like", None],
+        "constant": [StrOptions({"error", "drop"})],
+        "handle_unknown": [StrOptions({"error", "ignore"})],
+    }
+
+    def _overrides(self, names: list[str]) -> dict[str, str]:
+        """Column name -> forced kind, from the ``continuous``/``categorical`` lists."""
+        forced: dict[str, str] = {}
+        for kind in ("continuous", "categorical"):
+            for ref in self.get_params()[kind] or ():
+                if isinstance(ref, (int, np.integer)) and not isinstance(ref, bool):
+                    if not 0 <= ref < len(names):
+                        raise ValueError(
+                            f"{kind}= refers to column index {ref}, but X has {len(names)} columns"
+                        )
+                    ref = names[ref]
+                if ref not in names:
+                    raise ValueError(
+                        f"{kind}= names column {ref!r}, which is not in X "
+                        f"(columns: {', '.join(names)})"
+                    )
+                if forced.get(ref, kind) != kind:
+                    raise ValueError(f"column {ref!r} is listed as both continuous and categorical")
+                forced[ref] = kind
+        return forced
+
+    @_fit_context(prefer_skip_nested_validation=True)
+    def fit(self, X, y=None):
+        """Learn each column's kind, domain and conditions. ``y`` is ignored."""
+        names, columns = read_columns(self, X, reset=True)
+        forced = self._overrides(names)
+        specs, conditions, dropped = [], [], []
+        for index, (name, column) in enumerate(zip(names, columns)):
+            spec, values = fit_column(name, index, column, override=forced.get(name))
+            specs.append(spec)
+            if spec.kind == "constant":
+                if self.constant == "error":
+                    raise ValueError(
+                        f"column {name!r} is constant (every value is {spec.domain[0]!r}); "
+                        "remove it or pass constant='drop'"
+                    )
+                dropped.append(name)
+                continue
+            conditions.extend(self._column_conditions(spec, values))
+        self.columns_ = specs
+        self.dropped_columns_ = dropped
+        self.conditions_ = conditions
+        return self
+
+    def transform(self, X) -> np.ndarray:
+        """0/1 matrix (``uint8``): column ``k`` is ``conditions_[k].evaluate(X)``."""
+        check_is_fitted(self)
+        _, columns = read_columns(self, X, reset=False)
+        clean = {
+            spec.name: clean_column(spec, column, handle_unknown=self.handle_unknown)
+            for spec, column in zip(self.columns_, columns)
+            if spec.kind != "constant"
+        }
+        frame = pd.DataFrame(clean, copy=False)
+        out = np.empty((len(columns[0]), len(self.conditions_)), dtype=np.uint8)
+        for k, condition in enumerate(self.conditions_):
+            out[:, k] = condition.evaluate(frame)
+        return out
+
+    def get_feature_names_out(self, input_features=None) -> np.ndarray:
+        """``str(condition)`` for each output column (with renamed inputs if given)."""
+        check_is_fitted(self)
+        conditions = self.conditions_
+        if input_features is not None:
+            names = _check_feature_names_in(self, input_features)
+            conditions = [replace(c, column=str(names[c.index])) for c in conditions]
+        return np.asarray([str(c) for c in conditions], dtype=object)
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.categorical = True
+        tags.transformer_tags.preserves_dtype = []
+        return tags
+
+    @abstractmethod
+    def _column_conditions(self, spec, values) -> list[Condition]:
+        """The conditions for one non-constant column (``values``: its cleaned training data)."""

@@ -1,0 +1,210 @@
+"""Column reading, kind detection and value checks shared by the binarisers.
+
+A table comes in as a DataFrame (dtypes decide) or a 2-D array (values decide); each column is
+classified once, in ``fit``, into one of
+
+* ``"binary"``: bool, or numeric with exactly the values {0, 1} -- passed through;
+* ``"categorical"``: pandas ``category``/object/string (or an all-string array column) --
+  unordered;
+* ``"continuous"``: float (for arrays: a float column whose values are not all integral) --
+  binned or cut at quantiles;
+* ``"discrete"``: other integer columns -- an ordered finite domain, never binned;
+* ``"constant"``: one distinct value -- an error or dropped, as the binariser's ``constant``
+  parameter says.
+
+``continuous=``/``categorical=`` lists (names or positions) override the detection. Every bad
+value (NaN, inf, a string in a numeric column, a value unseen in fit) raises a ``ValueError``
+that names the column, the value and its row.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+from sklearn.utils.validation import validate_data
+
+__all__ = ["ColumnSpec", "read_columns", "fit_column", "clean_column", "shortest_threshold"]
+
+
+@dataclass(frozen=True)
+class ColumnSpec:
+    """What ``fit`` learned about one input column."""
+
+    name: str
+    index: int
+    kind: str
+    domain: tuple  # observed distinct values, ordered (sorted; category order for categories)
+
+
+def _is_frame(X) -> bool:
+    return hasattr(X, "columns") and hasattr(X, "iloc")
+
+
+def read_columns(estimator, X, *, reset: bool) -> tuple[list[str], list]:
+    """Validate ``X`` (sklearn's one door) and return ``(names, columns)``.
+
+    Columns are pandas Series for DataFrames and 1-D arrays otherwise. Names are the
+    DataFrame's column names at fit, ``x0, x1, ...`` for arrays, and the fitted names later.
+    """
+    if _is_frame(X):
+        validate_data(estimator, X, skip_check_array=True, reset=reset)
+        n_rows, n_cols = X.shape
+        if n_rows == 0 or n_cols == 0:
+            which = "0 sample(s)" if n_rows == 0 else "0 feature(s)"
+            raise ValueError(
+                f"Found array with {which} (shape={X.shape}) while a minimum of 1 is required."
+            )
+        columns = [X.iloc[:, j] for j in range(n_cols)]
+        if reset:
+            names = [str(c) for c in X.columns]
+        else:
+            names = [spec.name for spec in estimator.columns_]
+        if reset and len(set(names)) != len(names):
+            raise ValueError(f"X has duplicate column names: {names}")
+        return names, columns
+    X = validate_data(estimator, X, dtype=None, ensure_all_finite=False, reset=reset)
+    names = [f"x{j}" for j in range(X.shape[1])] if reset else [spec.name for spec in estimator.columns_]
+    return names, [X[:, j] for j in range(X.shape[1])]
+
+
+def _where(name: str, row: int) -> str:
+    return f"column {name!r} (row {row})"
+
+
+def _to_float(name: str, column) -> np.ndarray:
+    """Numeric values of a column; strings and NaN/inf raise naming column, value and row."""
+    values = column.to_numpy() if isinstance(column, pd.Series) else np.asarray(column)
+    if values.dtype.kind == "b":
+        values = values.astype(np.float64)
+    elif values.dtype.kind not in "iuf":
+        numbers = pd.to_numeric(pd.Series(values, dtype=object), errors="coerce").to_numpy(float)
+        bad = np.flatnonzero(np.isnan(numbers) & ~pd.isna(values))
+        if bad.size:
+            first = values[bad[0]]
+            if not isinstance(first, (str, bytes)):
+                try:
+                    float(first)
+                except TypeError as exc:
+                    raise TypeError(f"{_where(name, bad[0])}: {exc}") from None
+            raise ValueError(
+                f"{_where(name, bad[0])} is numeric but contains the string {first!r}"
+            )
+        values = numbers
+    values = values.astype(np.float64, copy=False)
+    finite = np.isfinite(values)
+    if not finite.all():
+        row = int(np.flatnonzero(~finite)[0])
+        what = "NaN" if np.isnan(values[row]) else ("inf" if values[row] > 0 else "-inf")
+        raise ValueError(f"{_where(name, row)} contains {what}: remove or impute it first")
+    return values
+
+
+def _to_objects(name: str, column) -> np.ndarray:
+    values = column.to_numpy(dtype=object) if isinstance(column, pd.Series) else np.asarray(
+        column, dtype=object
+    )
+    missing = pd.isna(values)
+    if missing.any():
+        row = int(np.flatnonzero(missing)[0])
+        raise ValueError(f"{_where(name, row)} contains a missing value (NaN)")
+    return values
+
+
+def _looks_categorical(column) -> bool:
+    if isinstance(column, pd.Series):
+        dtype = column.dtype
+        return isinstance(dtype, pd.CategoricalDtype) or pd.api.types.is_object_dtype(
+            dtype
+        ) or pd.api.types.is_string_dtype(dtype)
+    values = np.asarray(column)
+    if values.dtype.kind in "USa":
+        return True
+    return values.dtype.kind == "O" and all(isinstance(v, (str, bytes)) for v in values)
+
+
+def _ordered_unique(column, values: np.ndarray) -> tuple:
+    """Distinct values: category order for categories, else sorted (by repr if mixed)."""
+    present = pd.unique(values)
+    if isinstance(column, pd.Series) and isinstance(column.dtype, pd.CategoricalDtype):
+        seen = set(present)
+        return tuple(c for c in column.cat.categories if c in seen)
+    try:
+        return tuple(sorted(present))
+    except TypeError:
+        return tuple(sorted(present, key=repr))
+
+
+def fit_column(name, index, column, *, override: str | None) -> tuple[ColumnSpec, np.ndarray]:
+    """Classify one training column; return its spec and its cleaned values."""
+    if override == "categorical" or (override is None and _looks_categorical(column)):
+        values = _to_objects(name, column)
+        kind = "categorical"
+    else:
+        values = _to_float(name, column)
+        is_bool = getattr(column, "dtype", None) is not None and column.dtype.kind == "b"
+        integral = np.array_equal(values, np.round(values))
+        if override == "continuous":
+            kind = "continuous"
+        elif is_bool or (set(np.unique(values)) == {0.0, 1.0}):
+            kind = "binary"
+        elif _is_frame_float(column) or not integral:
+            kind = "continuous"
+        else:
+            kind = "discrete"
+    if kind == "categorical":
+        domain = _ordered_unique(column, values)
+    else:
+        distinct = np.unique(values)
+        # a continuous column's domain is its range; finite domains keep every value
+        domain = (distinct[0], distinct[-1]) if kind == "continuous" else tuple(distinct)
+        domain = tuple(int(v) if float(v).is_integer() else float(v) for v in domain)
+        if kind == "continuous" and len(distinct) < 2:
+            domain = domain[:1]
+    if len(domain) < 2:
+        kind = "constant"
+    return ColumnSpec(name, index, kind, domain), values
+
+
+def _is_frame_float(column) -> bool:
+    """A DataFrame float column is continuous by dtype, even if its values are integral."""
+    return isinstance(column, pd.Series) and column.dtype.kind == "f"
+
+
+def clean_column(spec: ColumnSpec, column, *, handle_unknown: str) -> np.ndarray:
+    """Transform-time values of one column, checked against what ``fit`` saw."""
+    if spec.kind == "categorical":
+        values = _to_objects(spec.name, column)
+    else:
+        values = _to_float(spec.name, column)
+    if handle_unknown == "error" and spec.kind in ("categorical", "binary", "discrete"):
+        known = pd.Index(spec.domain).get_indexer(pd.Index(values)) >= 0
+        if not known.all():
+            row = int(np.flatnonzero(~known)[0])
+            value = values[row]
+            value = value.item() if isinstance(value, np.generic) else value
+            if spec.kind != "categorical" and float(value).is_integer():
+                value = int(value)
+            shown = ", ".join(map(str, spec.domain[:10])) + (", ..." if len(spec.domain) > 10 else "")
+            raise ValueError(
+                f"{_where(spec.name, row)} has value {value!r}, unseen in fit (known: {shown});"
+                " pass handle_unknown='ignore' to evaluate the conditions on it as they stand"
+            )
+    return values
+
+
+def shortest_threshold(threshold: float, sorted_values: np.ndarray, side: str) -> float:
+    """The shortest-printing float that splits ``sorted_values`` exactly as ``threshold`` does.
+
+    ``side="left"`` preserves ``v < t`` (and ``v >= t``), ``side="right"`` preserves
+    ``v <= t`` (and ``v > t``). So a condition prints as ``x < 5.8`` rather than
+    ``x < 5.800000000000001`` while binarising the training data identically.
+    """
+    threshold = float(threshold)
+    target = np.searchsorted(sorted_values, threshold, side=side)
+    for digits in range(3, 17):
+        candidate = float(f"{threshold:.{digits}g}")
+        if np.searchsorted(sorted_values, candidate, side=side) == target:
+            return candidate
+    return threshold
