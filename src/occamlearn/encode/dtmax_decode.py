@@ -1,0 +1,85 @@
+"""Turn a solved complete tree (DT(max) encoding) into a compact ``Tree``.
+
+The encoding fixes a complete topology of depth d, so a solution usually contains tests that
+change nothing on the training data. Two rewrites remove them; neither changes the class of
+any training row:
+
+* a test whose two subtrees are single leaves with the same class becomes that leaf (applied
+  bottom-up, so a whole single-class subtree becomes one leaf);
+* a test that sends no training row one way is replaced by the subtree on the other side.
+
+The children of a node testing a complemented column (see ``dtmax_data``) are swapped, so the
+tree tests the original column with the usual convention: value 0 left, value 1 right.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from occamlearn.encode.dtmax_data import ExampleGroups
+from occamlearn.model.tree import LEAF, Tree
+
+__all__ = ["decode_complete_tree"]
+
+
+def _rows_per_node(depth: int, column: np.ndarray, flipped: np.ndarray,
+                   groups: ExampleGroups) -> np.ndarray:
+    """Training rows reaching each node (heap order) of the complete tree."""
+    n_internal = 2 ** depth - 1
+    weight = np.zeros(groups.n_patterns, dtype=np.int64)
+    np.add.at(weight, groups.pattern, groups.count)
+    reached = np.zeros(2 * n_internal + 1, dtype=np.int64)
+    node = np.zeros(groups.n_patterns, dtype=np.int64)
+    reached[0] = weight.sum()
+    rows = np.arange(groups.n_patterns)
+    for _ in range(depth):
+        goes_right = groups.patterns[rows, column[node]].astype(bool) ^ flipped[node]
+        node = 2 * node + 1 + goes_right
+        np.add.at(reached, node, weight)
+    return reached
+
+
+def decode_complete_tree(*, depth: int, column: np.ndarray, flipped: np.ndarray,
+                         leaf_class: np.ndarray, groups: ExampleGroups, n_classes: int,
+                         n_features: int, feature_names=()) -> Tree:
+    """Compact ``Tree`` of a complete tree given per internal node (heap order) the original
+    ``column`` it tests and whether the encoding complemented it, and the class of each leaf."""
+    n_internal = 2 ** depth - 1
+    reached = _rows_per_node(depth, column, flipped, groups)
+
+    def compact(node: int):
+        if node >= n_internal:
+            return ("leaf", int(leaf_class[node - n_internal]))
+        zero_side, one_side = 2 * node + 1, 2 * node + 2
+        if flipped[node]:
+            zero_side, one_side = one_side, zero_side
+        if reached[zero_side] == 0 and reached[node] > 0:
+            return compact(one_side)
+        if reached[one_side] == 0:
+            return compact(zero_side)
+        left, right = compact(zero_side), compact(one_side)
+        if left[0] == "leaf" and left == right:
+            return left
+        return ("test", int(column[node]), left, right)
+
+    feature, left_child, right_child, label = [], [], [], []
+
+    def emit(subtree) -> int:
+        index = len(feature)
+        feature.append(LEAF)
+        left_child.append(-1)
+        right_child.append(-1)
+        label.append(-1)
+        if subtree[0] == "leaf":
+            label[index] = subtree[1]
+        else:
+            feature[index] = subtree[1]
+            left_child[index] = emit(subtree[2])
+            right_child[index] = emit(subtree[3])
+        return index
+
+    emit(compact(0))
+    counts = np.zeros((len(feature), n_classes), dtype=np.int64)
+    tree = Tree(feature, left_child, right_child, label, counts, n_features, feature_names)
+    X_rows, y_rows = groups.rows()
+    return tree.with_counts(X_rows, y_rows)

@@ -1,0 +1,141 @@
+"""DT(max) encoding against an exhaustive search over trees of bounded depth on tiny data."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import numpy as np
+import pytest
+from pysat.examples.rc2 import RC2
+
+from occamlearn.encode.dtmax import encode_dtmax
+from occamlearn.encode.dtmax_data import group_examples, reduce_columns
+
+
+def best_bounded_tree(X, y, n_classes, depth):
+    """(most correctly classified rows, fewest decision nodes among those) over every tree of
+    depth <= ``depth``: tries every feature at every node, memoised on the row subset."""
+    X, y = np.asarray(X), np.asarray(y)
+
+    @lru_cache(maxsize=None)
+    def best(rows: frozenset, budget: int) -> tuple[int, int]:
+        # (correct rows, minus decision nodes): tuples compare lexicographically
+        idx = np.array(sorted(rows), dtype=np.int64)
+        result = (int(np.bincount(y[idx], minlength=n_classes).max()), 0)   # a leaf
+        if budget == 0:
+            return result
+        for j in range(X.shape[1]):
+            zeros = frozenset(int(q) for q in idx if X[q, j] == 0)
+            ones = rows - zeros
+            if zeros and ones:
+                (c0, s0), (c1, s1) = best(zeros, budget - 1), best(ones, budget - 1)
+                result = max(result, (c0 + c1, s0 + s1 - 1))
+        return result
+
+    correct, neg_splits = best(frozenset(range(len(y))), depth)
+    return correct, -neg_splits
+
+
+def solve(encoding):
+    with RC2(encoding.wcnf, solver="cadical195") as rc2:
+        model = rc2.compute()
+        return model, rc2.cost
+
+
+def random_data(rng, max_rows=12, max_features=4, max_classes=3):
+    n = int(rng.integers(1, max_rows + 1))
+    n_features = int(rng.integers(1, max_features + 1))
+    n_classes = int(rng.integers(2, max_classes + 1))
+    X = rng.integers(0, 2, (n, n_features))
+    y = rng.integers(0, n_classes, n)
+    return X, y, n_classes
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_accuracy_and_size_match_exhaustive_search(seed):
+    rng = np.random.default_rng(seed)
+    for _ in range(25):
+        X, y, n_classes = random_data(rng)
+        depth = int(rng.integers(0, 4))
+        encoding = encode_dtmax(X, y, n_classes, depth, prefer_small=True)
+        model, cost = solve(encoding)
+        tree = encoding.decode(model)
+        correct, splits = best_bounded_tree(X, y, n_classes, depth)
+        assert int((tree.predict(X) == y).sum()) == correct == len(y) - encoding.training_errors(cost)
+        assert tree.depth <= depth
+        assert tree.n_leaves - 1 == splits == cost % encoding.example_weight
+
+
+def test_without_prefer_small_cost_counts_errors_only():
+    rng = np.random.default_rng(7)
+    for _ in range(20):
+        X, y, n_classes = random_data(rng)
+        encoding = encode_dtmax(X, y, n_classes, 2)
+        model, cost = solve(encoding)
+        tree = encoding.decode(model)
+        assert encoding.example_weight == 1
+        assert len(y) - cost == best_bounded_tree(X, y, n_classes, 2)[0]
+        assert int((tree.predict(X) != y).sum()) == cost
+
+
+def test_deep_enough_on_pure_data_classifies_everything():
+    rng = np.random.default_rng(3)
+    X = rng.integers(0, 2, (30, 5))
+    y = X[:, 0] ^ (X[:, 1] & X[:, 2]) | (X[:, 3] & ~X[:, 4] & 1)
+    encoding = encode_dtmax(X, y, 2, 10)
+    assert encoding.depth <= 5                       # capped by the number of columns
+    model, cost = solve(encoding)
+    assert cost == 0
+    assert encoding.decode(model).is_pure_on(X, y)
+
+
+def test_duplicate_rows_become_weighted_groups():
+    X = np.array([[0, 1], [0, 1], [0, 1], [1, 0], [1, 0]])
+    y = np.array([1, 1, 0, 0, 0])
+    encoding = encode_dtmax(X, y, 2, 1)
+    assert sorted(encoding.wcnf.wght) == [1, 2, 2]
+    model, cost = solve(encoding)
+    assert cost == 1 and encoding.groups.forced_errors() == 1
+    tree = encoding.decode(model)
+    assert tree.counts[0].tolist() == [3, 2]
+
+
+def test_reduce_columns_keeps_one_of_each_equivalent_column():
+    X = np.array([[0, 1, 0, 1, 1],
+                  [1, 0, 1, 1, 0],
+                  [1, 0, 1, 1, 1],
+                  [0, 1, 0, 1, 1]])
+    # column 1 is the complement of 0, column 2 equals 0, column 3 is constant
+    reduced = reduce_columns(X)
+    assert reduced.column.tolist() == [0, 4]
+    assert reduced.matrix.sum(axis=0).tolist() == [2, 1]
+    assert reduced.flipped.tolist() == [False, True]
+
+
+def test_complemented_columns_decode_to_the_original_test():
+    X = np.array([[0, 1], [1, 1], [0, 0]])
+    y = np.array([1, 1, 0])                           # class = column 1, mostly ones
+    encoding = encode_dtmax(X, y, 2, 1)
+    assert encoding.columns.flipped.tolist() == [False, True]
+    tree = encoding.decode(solve(encoding)[0])
+    assert tree.feature[0] == 1
+    assert tree.label[tree.right[0]] == 1 and tree.label[tree.left[0]] == 0
+
+
+def test_group_examples_counts_forced_errors():
+    groups = group_examples(np.array([[0], [0], [0], [1]]), np.array([0, 1, 1, 2]))
+    assert groups.n_patterns == 2 and groups.n_groups == 3
+    assert groups.forced_errors() == 1
+    X, y = groups.rows()
+    assert sorted(map(tuple, np.column_stack([X, y]).tolist())) == [(0, 0), (0, 1), (0, 1), (1, 2)]
+
+
+@pytest.mark.parametrize("depth", [-1, 1.5, True])
+def test_bad_depth_is_rejected(depth):
+    with pytest.raises(ValueError, match="depth"):
+        encode_dtmax(np.zeros((2, 1)), np.array([0, 1]), 2, depth)
+
+
+def test_labels_out_of_range_are_rejected():
+    with pytest.raises(ValueError, match=r"class indices in \[0, 2\)"):
+        encode_dtmax(np.zeros((2, 1)), np.array([0, 2]), 2, 1)
