@@ -14,9 +14,17 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 import numpy as np
+import pandas as pd
 from sklearn.base import clone
 from sklearn.utils.multiclass import check_classification_targets
-from sklearn.utils.validation import check_consistent_length, column_or_1d, validate_data
+from sklearn.utils.validation import (
+    check_array,
+    check_consistent_length,
+    column_or_1d,
+    validate_data,
+)
+
+from occamlearn.binarize import conflict_message, find_conflicts, resolve_conflicts
 
 __all__ = [
     "TrainingData",
@@ -25,13 +33,10 @@ __all__ = [
     "validate_table",
     "encode_labels",
     "check_binary_matrix",
-    "conflict_groups",
-    "majority_filter",
     "ON_CONFLICT",
 ]
 
 ON_CONFLICT = ("error", "majority")
-_MAX_ROWS_IN_MESSAGE = 10
 
 
 def _is_dataframe(X) -> bool:
@@ -57,6 +62,7 @@ def validate_table(estimator, X, y=None, *, reset: bool):
         if y is None:
             return X
         y = column_or_1d(y, warn=True)
+        y = check_array(y, ensure_2d=False, dtype=None, input_name="y")
         check_consistent_length(X, y)
         return X, y
     params = {"dtype": None, "ensure_all_finite": True}
@@ -89,50 +95,6 @@ def check_binary_matrix(X, feature_names=None) -> np.ndarray:
             "FeatureBinarizer() for non-binary data."
         )
     return is_one.astype(np.uint8)
-
-
-def conflict_groups(X_bin: np.ndarray, y: np.ndarray) -> list[np.ndarray]:
-    """Row indices of each group of identical binary rows that carries more than one label."""
-    if len(y) == 0:
-        return []
-    _, group = np.unique(X_bin, axis=0, return_inverse=True)
-    group = group.ravel()
-    n_groups = group.max() + 1
-    n_labels = np.zeros(n_groups, dtype=np.int64)
-    pairs = np.unique(np.stack([group, y]), axis=1)
-    np.add.at(n_labels, pairs[0], 1)
-    return [np.flatnonzero(group == g) for g in np.flatnonzero(n_labels > 1)]
-
-
-def majority_filter(X_bin: np.ndarray, y: np.ndarray) -> np.ndarray:
-    """Boolean mask keeping, in each group of identical rows, only its most frequent label.
-
-    This is the MaxSAT paper's preprocessing (Sec. 8): ties go to the smallest class index.
-    Rows outside conflicting groups are always kept.
-    """
-    keep = np.ones(len(y), dtype=bool)
-    for rows in conflict_groups(X_bin, y):
-        labels = y[rows]
-        majority = np.bincount(labels).argmax()
-        keep[rows[labels != majority]] = False
-    return keep
-
-
-def _conflict_message(groups: list[np.ndarray], y_labels) -> str:
-    shown = []
-    for rows in groups[:_MAX_ROWS_IN_MESSAGE]:
-        parts = ", ".join(f"{int(r)} ({y_labels[r]!r})" for r in rows[:_MAX_ROWS_IN_MESSAGE])
-        more = f", ... {len(rows) - _MAX_ROWS_IN_MESSAGE} more" if len(rows) > _MAX_ROWS_IN_MESSAGE else ""
-        shown.append(f"[{parts}{more}]")
-    more_groups = len(groups) - len(shown)
-    tail = f" and {more_groups} more group(s)" if more_groups > 0 else ""
-    n_rows = sum(len(g) for g in groups)
-    return (
-        f"{n_rows} training rows in {len(groups)} group(s) have identical binarised features "
-        f"but different labels, so no pure tree exists. Rows (label) per group: "
-        f"{'; '.join(shown)}{tail}. Pass on_conflict='majority' to keep only each group's "
-        "majority label."
-    )
 
 
 @dataclass
@@ -177,14 +139,20 @@ def prepare_training_data(estimator, X, y, *, binarizer, on_conflict: str) -> Tr
         X_bin = np.asarray(fitted.fit_transform(X), dtype=np.uint8)
     feature_names = _binary_feature_names(fitted, estimator, X_bin.shape[1])
     all_rows = np.arange(len(y_index))
-    groups = conflict_groups(X_bin, y_index)
+    groups = find_conflicts(X_bin, y_index)
     if not groups:
         return TrainingData(X_bin, y_index, classes, fitted, feature_names, all_rows)
     if on_conflict == "error":
-        raise ValueError(_conflict_message(groups, np.asarray(y)))
+        index = X.index if _is_dataframe(X) else None
+        raise ValueError(
+            "no pure tree exists: " + conflict_message(groups, y, index=index, limit=5)
+            + "; pass on_conflict='majority' to apply that filter"
+        )
     if on_conflict != "majority":
         raise ValueError(f"on_conflict must be one of {ON_CONFLICT}; got {on_conflict!r}.")
-    keep = majority_filter(X_bin, y_index)
+    kept, _ = resolve_conflicts(pd.DataFrame(X_bin), y_index, strategy="majority")
+    keep = np.zeros(len(all_rows), dtype=bool)
+    keep[kept.index.to_numpy()] = True
     return TrainingData(X_bin[keep], y_index[keep], classes, fitted, feature_names,
                         all_rows[keep], all_rows[~keep])
 

@@ -1,0 +1,216 @@
+"""``MinimumPureTreeClassifier``: the smallest decision tree that classifies all training data.
+
+A scikit-learn facade over the MaxSAT pipeline of Alcázar et al. (Sec. 4, Proposition 1):
+table -> binariser (the paper's binary encoding by default, Sec. 8) -> binary matrix ->
+MPDT encoding -> MaxSAT solver (``occamlearn.solve.minimum_tree``) -> ``Tree``. ``fit`` is
+three steps -- ``_prepare`` (validate, encode labels, binarise, conflicts), ``_solve`` (one
+method returning a ``MinimumTreeResult``; enumeration extends it) and ``_store`` -- and the
+fitted estimator holds only plain data (``tree_`` is arrays), so it pickles and exports.
+
+A pure tree exists only when no two training rows share a binary feature vector with
+different labels. Such conflicts raise a ``ValueError`` naming the rows unless
+``on_conflict="majority"``, which applies the paper's filter (keep each group's majority label).
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from numbers import Integral, Real
+
+import numpy as np
+from pysat.solvers import SolverNames
+from sklearn.base import BaseEstimator, ClassifierMixin, _fit_context
+from sklearn.utils._param_validation import HasMethods, Interval, StrOptions
+from sklearn.utils.validation import check_is_fitted
+
+from occamlearn.binarize import FeatureBinarizer
+from occamlearn.estimators._base import ON_CONFLICT, binary_matrix, prepare_training_data
+from occamlearn.model.tree import Tree
+from occamlearn.solve import BACKENDS
+from occamlearn.solve.minimum_tree import MinimumTreeResult, find_minimum_tree
+
+__all__ = ["MinimumPureTreeClassifier"]
+
+_ENCODINGS = ("binary", "onehot", "threshold")
+_SAT_SOLVERS = frozenset(alias for name, aliases in vars(SolverNames).items()
+                         if not name.startswith("_") for alias in aliases)
+
+
+class _Progress:
+    """Forwards each improved tree to the user's callback and (if verbose) to stderr.
+
+    It also remembers the best tree, so that an interrupt that escapes the solver still
+    leaves ``fit`` with the work done so far.
+    """
+
+    def __init__(self, estimator, feature_names):
+        self.estimator = estimator
+        self.feature_names = tuple(feature_names)
+        self.best = None
+        self.trace = []
+
+    def __call__(self, tree: Tree, seconds: float) -> None:
+        tree = Tree(tree.feature, tree.left, tree.right, tree.label, tree.counts,
+                    tree.n_features, self.feature_names)
+        self.best = tree
+        self.trace.append((float(seconds), tree.n_nodes))
+        if self.estimator.verbose:
+            print(f"[{type(self.estimator).__name__}] {seconds:8.2f} s: pure tree with "
+                  f"{tree.n_nodes} nodes", file=sys.stderr, flush=True)
+        if self.estimator.callback is not None:
+            self.estimator.callback(tree, seconds)
+
+
+class MinimumPureTreeClassifier(ClassifierMixin, BaseEstimator):
+    """Decision tree with the fewest nodes that is pure on the training data (MaxSAT).
+
+    Parameters
+    ----------
+    binarizer : {"binary", "onehot", "threshold"}, transformer or None, default="binary"
+        Turns the table into 0/1 features (cloned at fit). A string is shorthand for
+        ``FeatureBinarizer(encoding=...)``; the default is the paper's binary encoding
+        (Sec. 8). ``None`` means X is already a 0/1 matrix: other values are a ValueError.
+    solver : {"lsu", "rc2", ...}, default="lsu"
+        MaxSAT algorithm, a key of ``occamlearn.solve.BACKENDS``.
+    sat_solver : str, default="cadical195"
+        PySAT SAT oracle name.
+    time_limit : float or None, default=None
+        Seconds; when reached, the best tree found so far is kept with ``status_="feasible"``.
+    on_conflict : {"error", "majority"}, default="error"
+        What to do with identical binary rows carrying different labels.
+    verbose : int, default=0
+        If > 0, print each improvement of the bound to stderr.
+    callback : callable or None, default=None
+        Called as ``callback(tree, seconds)`` with each improved ``Tree`` (binary feature names
+        attached) and the seconds since the solver started.
+
+    Attributes
+    ----------
+    tree_ : Tree  (binary features, class indices into ``classes_``)
+    n_nodes_, depth_ : size and depth of ``tree_``
+    status_ : "optimal" (size proven minimum) or "feasible" (stopped by time limit/interrupt)
+    lower_bound_, upper_bound_ : proven bounds on the minimum size
+    solve_stats_ : dict -- encoding size, SAT calls, seconds per phase, ``trace``
+    classes_, n_features_in_, feature_names_in_ (DataFrame input only)
+    binarizer_ : the fitted binariser, or None when ``binarizer=None``
+    feature_names_ : names of the binary features
+    n_conflicts_removed_, conflict_rows_ : rows dropped by ``on_conflict="majority"``
+
+    A single-class training set gives a one-leaf tree (size 1, status "optimal").
+    """
+
+    _parameter_constraints = {
+        "binarizer": [HasMethods(["fit", "transform"]), StrOptions(set(_ENCODINGS)), None],
+        "solver": [StrOptions(set(BACKENDS))],
+        "sat_solver": [StrOptions(set(_SAT_SOLVERS))],
+        "time_limit": [Interval(Real, 0, None, closed="neither"), None],
+        "on_conflict": [StrOptions(set(ON_CONFLICT))],
+        "verbose": ["verbose"],
+        "callback": [callable, None],
+    }
+
+    def __init__(self, *, binarizer="binary", solver="lsu", sat_solver="cadical195",
+                 time_limit=None, on_conflict="error", verbose=0, callback=None):
+        self.binarizer = binarizer
+        self.solver = solver
+        self.sat_solver = sat_solver
+        self.time_limit = time_limit
+        self.on_conflict = on_conflict
+        self.verbose = verbose
+        self.callback = callback
+
+    # -- fitting ----------------------------------------------------------------------------
+    @_fit_context(prefer_skip_nested_validation=True)
+    def fit(self, X, y):
+        """Learn a minimum pure tree for (X, y); returns self."""
+        start = time.perf_counter()
+        data = self._prepare(X, y)
+        prepared = time.perf_counter()
+        result = self._solve(data.X_bin, data.y, len(data.classes))
+        self._store(result, data)
+        self.solve_stats_["prepare_seconds"] = prepared - start
+        self.solve_stats_["total_seconds"] = time.perf_counter() - start
+        return self
+
+    def _binarizer_to_fit(self):
+        if isinstance(self.binarizer, str):
+            return FeatureBinarizer(encoding=self.binarizer)
+        return self.binarizer
+
+    def _prepare(self, X, y):
+        data = prepare_training_data(self, X, y, binarizer=self._binarizer_to_fit(),
+                                     on_conflict=self.on_conflict)
+        self.classes_ = data.classes
+        self.binarizer_ = data.binarizer
+        self.feature_names_ = data.feature_names
+        self.conflict_rows_ = data.conflict_rows
+        self.n_conflicts_removed_ = len(data.conflict_rows)
+        return data
+
+    def _solve(self, X_bin: np.ndarray, y: np.ndarray, n_classes: int) -> MinimumTreeResult:
+        """Run the MaxSAT search; an interrupt returns the best tree so far as "feasible"."""
+        progress = _Progress(self, self.feature_names_)
+        started = time.perf_counter()
+        try:
+            return find_minimum_tree(X_bin, y, n_classes, solver=self.solver,
+                                     sat_solver=self.sat_solver, time_limit=self.time_limit,
+                                     on_improve=progress)
+        except KeyboardInterrupt:
+            if progress.best is None:
+                raise
+            return MinimumTreeResult(
+                tree=progress.best, status="feasible", lower_bound=1,
+                upper_bound=progress.best.n_nodes,
+                stats={"interrupted": True, "solve_seconds": time.perf_counter() - started},
+                trace=tuple(progress.trace))
+
+    def _store(self, result: MinimumTreeResult, data) -> None:
+        tree = result.tree
+        blank = np.zeros((tree.n_nodes, len(data.classes)), dtype=np.int64)
+        self.tree_ = Tree(tree.feature, tree.left, tree.right, tree.label, blank,
+                          tree.n_features, tuple(str(n) for n in self.feature_names_)
+                          ).with_counts(data.X_bin, data.y)
+        self.n_nodes_ = self.tree_.n_nodes
+        self.depth_ = self.tree_.depth
+        self.status_ = result.status
+        self.lower_bound_ = int(result.lower_bound)
+        self.upper_bound_ = int(result.upper_bound)
+        stats = dict(result.stats)
+        stats["trace"] = [(float(s), int(n)) for s, n in result.trace]
+        stats["n_rows"], stats["n_binary_features"] = data.X_bin.shape
+        self.solve_stats_ = stats
+
+    # -- prediction -------------------------------------------------------------------------
+    def apply(self, X) -> np.ndarray:
+        """Index in ``tree_`` of the leaf each row reaches."""
+        check_is_fitted(self)
+        return self.tree_.apply(binary_matrix(self, X))
+
+    def predict(self, X) -> np.ndarray:
+        check_is_fitted(self)
+        return self.classes_[self.tree_.predict(binary_matrix(self, X))]
+
+    def predict_proba(self, X) -> np.ndarray:
+        """Class frequencies of the training rows in each row's leaf (0/1 on a pure tree)."""
+        check_is_fitted(self)
+        return self.tree_.predict_proba(binary_matrix(self, X))
+
+    def export_text(self, **kwargs) -> str:
+        """The fitted tree as text (see ``occamlearn.export.export_text``)."""
+        from occamlearn.export.tree_text import export_text
+
+        check_is_fitted(self)
+        return export_text(self, **kwargs)
+
+    def __str__(self) -> str:
+        if not hasattr(self, "tree_"):
+            return repr(self)
+        return f"{type(self).__name__}: {self.export_text()}"
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.categorical = True
+        tags.input_tags.string = True
+        return tags
+
