@@ -1,0 +1,207 @@
+"""A fitted probabilistic decision list as plain, picklable data.
+
+A decision list (Directional Decision Lists, Sec. II) is
+
+    IF cond_1 THEN p_1 ELSE IF cond_2 THEN p_2 ... ELSE p_def
+
+where each condition is a conjunction of binary features (all must be 1) and ``p_k`` is the
+probability of the positive class (y = 1) among the training examples that rule k covers,
+i.e. that satisfy cond_k and none of the earlier conditions. The first condition that applies
+gives the prediction and is its reason; rows no rule covers get ``p_def``.
+
+``mode="classification"`` (Sec. III-B) reads the list as the disjunction
+cond_1 OR ... OR cond_K: rows covered by any rule are predicted as ``target_class`` (the class
+the rules characterise), all other rows as the other class. The probabilities are kept so that
+``predict_proba`` stays meaningful.
+
+The list holds no search state: it can be pickled, compared and written to JSON exactly.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+__all__ = ["DEFAULT_RULE", "DecisionList", "Rule"]
+
+DEFAULT_RULE = -1  # the "reason" reported for rows that no rule covers
+MODES = ("probabilistic", "classification")
+
+
+@dataclass(frozen=True)
+class Rule:
+    """IF all of ``features`` are 1 THEN P(y=1) = ``probability``.
+
+    ``n_covered`` / ``n_positive`` count the training examples this rule covers (those not
+    covered by an earlier rule) and the positives among them.
+    """
+
+    features: tuple
+    probability: float
+    n_covered: int
+    n_positive: int
+
+    def __post_init__(self):
+        features = tuple(int(f) for f in self.features)
+        if not features:
+            raise ValueError("a Rule needs at least one feature index; got an empty condition")
+        if min(features) < 0:
+            raise ValueError(f"Rule feature indices must be >= 0; got {features}")
+        if not 0.0 <= float(self.probability) <= 1.0:
+            raise ValueError(f"Rule probability must lie in [0, 1]; got {self.probability}")
+        object.__setattr__(self, "features", features)
+        object.__setattr__(self, "probability", float(self.probability))
+        object.__setattr__(self, "n_covered", int(self.n_covered))
+        object.__setattr__(self, "n_positive", int(self.n_positive))
+
+    def covers(self, X: np.ndarray) -> np.ndarray:
+        """Boolean mask of the rows of binary ``X`` that satisfy the condition."""
+        return np.all(X[:, list(self.features)] != 0, axis=1)
+
+    def to_dict(self) -> dict:
+        return {"features": list(self.features), "probability": self.probability,
+                "n_covered": self.n_covered, "n_positive": self.n_positive}
+
+    @classmethod
+    def from_dict(cls, data: dict) -> Rule:
+        return cls(tuple(data["features"]), data["probability"], data["n_covered"],
+                   data["n_positive"])
+
+
+@dataclass(frozen=True)
+class DecisionList:
+    """Ordered rules plus a default probability, over ``n_features`` binary features.
+
+    rules : tuple of Rule, in order
+    default_probability : P(y=1) for rows no rule covers
+    n_default, n_default_positive : training rows reaching the default, and positives among them
+    mode : "probabilistic" (predict p >= 0.5) or "classification" (disjunction, Sec. III-B)
+    target_class : 1 or 0, the class the rules characterise in classification mode
+    """
+
+    rules: tuple
+    default_probability: float
+    n_features: int
+    n_default: int = 0
+    n_default_positive: int = 0
+    feature_names: tuple = field(default=())
+    mode: str = "probabilistic"
+    target_class: int = 1
+
+    def __post_init__(self):
+        rules = tuple(r if isinstance(r, Rule) else Rule.from_dict(r) for r in self.rules)
+        object.__setattr__(self, "rules", rules)
+        object.__setattr__(self, "feature_names", tuple(str(n) for n in self.feature_names))
+        object.__setattr__(self, "default_probability", float(self.default_probability))
+        if self.mode not in MODES:
+            raise ValueError(f"mode must be one of {MODES}; got {self.mode!r}")
+        if self.target_class not in (0, 1):
+            raise ValueError(f"target_class must be 0 or 1; got {self.target_class!r}")
+        if self.feature_names and len(self.feature_names) != self.n_features:
+            raise ValueError(f"feature_names has {len(self.feature_names)} entries; "
+                             f"n_features is {self.n_features}")
+        for rule in rules:
+            if max(rule.features) >= self.n_features:
+                raise ValueError(f"rule {rule.features} uses a feature index >= n_features="
+                                 f"{self.n_features}")
+
+    # -- structure ----------------------------------------------------------------------------
+    def __len__(self) -> int:
+        return len(self.rules)
+
+    @property
+    def probabilities(self) -> np.ndarray:
+        """p_1..p_K followed by p_def."""
+        return np.array([r.probability for r in self.rules] + [self.default_probability])
+
+    def feature_name(self, index: int) -> str:
+        return self.feature_names[index] if self.feature_names else f"x[{index}]"
+
+    def condition_text(self, rule: Rule) -> str:
+        return " & ".join(self.feature_name(f) for f in rule.features)
+
+    # -- prediction ---------------------------------------------------------------------------
+    def _check_X(self, X) -> np.ndarray:
+        X = np.asarray(X)
+        if X.ndim != 2 or X.shape[1] != self.n_features:
+            raise ValueError(f"X has shape {X.shape}; this decision list expects "
+                             f"{self.n_features} binary features")
+        return X
+
+    def apply(self, X) -> np.ndarray:
+        """Index of the rule that fires for each row (``DEFAULT_RULE`` = -1 for the default)."""
+        X = self._check_X(X)
+        fired = np.full(X.shape[0], DEFAULT_RULE, dtype=np.int64)
+        for k, rule in enumerate(self.rules):
+            fired[(fired == DEFAULT_RULE) & rule.covers(X)] = k
+        return fired
+
+    def predict_positive_probability(self, X) -> np.ndarray:
+        """P(y=1) for each row: the probability of the first rule that applies."""
+        return self.probabilities[self.apply(X)]  # index -1 is the default
+
+    def predict_proba(self, X) -> np.ndarray:
+        """(n, 2) array of P(y=0), P(y=1)."""
+        p = self.predict_positive_probability(X)
+        return np.column_stack([1.0 - p, p])
+
+    def predict(self, X) -> np.ndarray:
+        """0/1 per row; in classification mode the disjunction of the conditions."""
+        if self.mode == "classification":
+            covered = self.apply(X) != DEFAULT_RULE
+            return np.where(covered, self.target_class, 1 - self.target_class)
+        return (self.predict_positive_probability(X) >= 0.5).astype(np.int64)
+
+    def reasons(self, X) -> list:
+        """For each row, the text of the condition that fired (``"default"`` if none)."""
+        fired = self.apply(X)
+        texts = [self.condition_text(r) for r in self.rules]
+        return [texts[k] if k != DEFAULT_RULE else "default" for k in fired]
+
+    def log_likelihood(self, X, y) -> float:
+        """Sum of log P(y_i | x_i) under the list (natural log; -inf if a 0/1 probability
+        meets the other label)."""
+        p = self.predict_positive_probability(X)
+        y = np.asarray(y)
+        with np.errstate(divide="ignore"):
+            return float(np.sum(np.log(np.where(y == 1, p, 1.0 - p))))
+
+    # -- rendering and serialisation ----------------------------------------------------------
+    def to_text(self, decimals: int = 2, counts: bool = True) -> str:
+        """``IF c1 THEN p=0.93 (n=120)`` / ``ELSE IF ...`` / ``ELSE p=0.04 (n=800)``."""
+        def tail(p, n):
+            return f"p={p:.{decimals}f}" + (f" (n={n})" if counts else "")
+
+        lines = [f"{'IF' if k == 0 else 'ELSE IF'} {self.condition_text(r)} THEN "
+                 f"{tail(r.probability, r.n_covered)}" for k, r in enumerate(self.rules)]
+        lines.append(f"ELSE {tail(self.default_probability, self.n_default)}")
+        return "\n".join(lines)
+
+    def __str__(self) -> str:
+        return self.to_text()
+
+    def to_dict(self) -> dict:
+        return {
+            "rules": [r.to_dict() for r in self.rules],
+            "default_probability": self.default_probability,
+            "n_default": int(self.n_default),
+            "n_default_positive": int(self.n_default_positive),
+            "n_features": int(self.n_features),
+            "feature_names": list(self.feature_names),
+            "mode": self.mode,
+            "target_class": int(self.target_class),
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict) -> DecisionList:
+        return cls(
+            rules=tuple(Rule.from_dict(r) for r in data["rules"]),
+            default_probability=data["default_probability"],
+            n_features=int(data["n_features"]),
+            n_default=int(data.get("n_default", 0)),
+            n_default_positive=int(data.get("n_default_positive", 0)),
+            feature_names=tuple(data.get("feature_names", ())),
+            mode=data.get("mode", "probabilistic"),
+            target_class=int(data.get("target_class", 1)),
+        )

@@ -1,0 +1,119 @@
+"""Bit-packed binary columns and popcounts: the counting engine of the greedy search.
+
+A binary matrix X (n rows x d features) is stored column-wise, each column packed into
+ceil(n / 64) unsigned 64-bit words (``np.packbits`` along rows, padded with zero bits). The
+number of examples a candidate condition covers among a set of rows is then
+``popcount(column & rows)``, and its positives ``popcount(column & rows & y)``: one vectorised
+AND and one popcount per word, for all candidates at once -- no Python loop over rows.
+
+``np.bitwise_count`` (numpy >= 2.0) does the popcount; older numpy falls back to a 16-bit
+lookup table.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+__all__ = [
+    "count_covered",
+    "n_words",
+    "pack_columns",
+    "pack_vector",
+    "popcount_rows",
+    "unpack_vector",
+]
+
+_WORD_BYTES = 8
+_CHUNK_BYTES = 1 << 22  # candidates are counted in blocks of ~4 MB to stay in cache
+
+
+def n_words(n_rows: int) -> int:
+    return (n_rows + 63) // 64
+
+
+def _to_words(packed_bytes: np.ndarray, n_rows: int) -> np.ndarray:
+    """(m, ceil(n/8)) uint8 -> (m, ceil(n/64)) uint64, zero padded."""
+    m = packed_bytes.shape[0]
+    width = n_words(n_rows) * _WORD_BYTES
+    if packed_bytes.shape[1] != width:
+        padded = np.zeros((m, width), dtype=np.uint8)
+        padded[:, : packed_bytes.shape[1]] = packed_bytes
+        packed_bytes = padded
+    return np.ascontiguousarray(packed_bytes).view(np.uint64)
+
+
+def pack_columns(X, tile_rows: int = 2048, tile_cols: int = 512) -> np.ndarray:
+    """Pack the columns of binary ``X`` (n, d) into a (d, ceil(n/64)) uint64 array.
+
+    Any nonzero entry counts as 1. ``X`` is transposed and packed tile by tile (2048 rows x
+    512 columns by default), so each transpose stays in cache: about 0.2 s for 100,000 x 2,000
+    booleans, against 1-2 s for one ``np.packbits(X, axis=0)``.
+    """
+    X = np.asarray(X)
+    if X.ndim != 2:
+        raise ValueError(f"X must be a 2-d binary matrix; got shape {X.shape}")
+    n, d = X.shape
+    tile_rows = max(8, tile_rows - tile_rows % 8)
+    out = np.zeros((d, n_words(n) * _WORD_BYTES), dtype=np.uint8)
+    for row in range(0, n, tile_rows):
+        for col in range(0, d, tile_cols):
+            tile = X[row:row + tile_rows, col:col + tile_cols]
+            if tile.dtype != np.bool_:
+                tile = tile != 0
+            packed = np.packbits(np.ascontiguousarray(tile.T), axis=1)
+            out[col:col + tile_cols, row // 8: row // 8 + packed.shape[1]] = packed
+    return out.view(np.uint64)
+
+
+def pack_vector(mask) -> np.ndarray:
+    """Pack a boolean vector of length n into ceil(n/64) uint64 words."""
+    mask = np.asarray(mask)
+    return _to_words(np.packbits(mask != 0)[None, :], len(mask))[0]
+
+
+def unpack_vector(words: np.ndarray, n_rows: int) -> np.ndarray:
+    """Inverse of ``pack_vector``: a boolean vector of length ``n_rows``."""
+    return np.unpackbits(np.ascontiguousarray(words).view(np.uint8))[:n_rows].astype(bool)
+
+
+_TABLE16 = np.unpackbits(np.arange(1 << 16, dtype=np.uint16).view(np.uint8)).reshape(
+    -1, 16).sum(axis=1).astype(np.uint8)
+
+
+def popcount_table(words: np.ndarray) -> np.ndarray:
+    """Set bits per uint64 word by a 16-bit lookup table (for numpy < 2.0)."""
+    words = np.ascontiguousarray(words, dtype=np.uint64)
+    return _TABLE16[words.view(np.uint16)].reshape(*words.shape, 4).sum(axis=-1, dtype=np.uint8)
+
+
+_popcount = getattr(np, "bitwise_count", popcount_table)
+
+
+def popcount_rows(words: np.ndarray) -> np.ndarray:
+    """Number of set bits in each row of a (m, w) uint64 array (int64 result)."""
+    return _popcount(words).sum(axis=-1, dtype=np.int64)
+
+
+def count_covered(columns: np.ndarray, rows: np.ndarray, positives: np.ndarray):
+    """For every packed column: (covered rows, covered positives) within ``rows``.
+
+    columns : (m, w) uint64 packed candidate conditions
+    rows : (w,) uint64 packed set of rows still to explain
+    positives : (w,) uint64 packed ``rows & y``
+    Returns two int64 arrays of length m.
+    """
+    m, w = columns.shape
+    live = np.flatnonzero(rows)  # words with no remaining row contribute nothing
+    compact = len(live) < 0.75 * w
+    if compact:
+        rows, positives = rows[live], positives[live]
+    covered = np.empty(m, dtype=np.int64)
+    positive = np.empty(m, dtype=np.int64)
+    step = max(1, _CHUNK_BYTES // max(1, 8 * len(rows)))
+    for start in range(0, m, step):
+        block = columns[start:start + step]
+        block = block[:, live] & rows if compact else block & rows
+        covered[start:start + step] = popcount_rows(block)
+        block &= positives
+        positive[start:start + step] = popcount_rows(block)
+    return covered, positive

@@ -1,0 +1,55 @@
+"""What a decision-list search returns: the learned list plus its training trace.
+
+``SearchResult.decision_list`` is the plain ``DecisionList`` model; the result adds what only
+the search knows: the log-likelihood after each step (``log_likelihoods[k]`` is the list with
+k rules, so entry 0 is the default-only list -- the paper's Fig. 1), the direction searched,
+and ``stop_reason``, why the list is not longer:
+
+* ``"max_rules"`` -- it reached ``max_rules``;
+* ``"pure"`` -- the rows no rule covers all have one label, nothing can be gained;
+* ``"min_support"`` -- no candidate covers at least ``min_support`` of the remaining rows
+  (without covering all of them);
+* ``"min_gain"`` -- no allowed candidate raises the log-likelihood by more than ``min_gain``;
+* ``"monotone"`` -- candidates in the direction would help, but none keeps the rule
+  probabilities monotone (Sec. III-A: greedy search often cannot extend such lists).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from occamlearn.model.decision_list import DecisionList, Rule
+
+__all__ = ["STOP_REASONS", "SearchResult"]
+
+STOP_REASONS = ("max_rules", "pure", "min_support", "min_gain", "monotone")
+
+
+@dataclass(frozen=True)
+class SearchResult:
+    """A learned list, the log-likelihood after each step and why the search stopped."""
+
+    decision_list: DecisionList
+    log_likelihoods: tuple
+    direction: object
+    stop_reason: str
+    search: str
+    n_candidates: int
+
+    @property
+    def log_likelihood(self) -> float:
+        """Training log-likelihood of the final list."""
+        return self.log_likelihoods[-1]
+
+    @property
+    def rules(self) -> tuple:
+        return self.decision_list.rules
+
+
+def make_list(problem, chosen, n_rest: int, pos_rest: int, mode: str, direction) -> DecisionList:
+    """DecisionList from ``chosen`` = [(candidate index, n_covered, n_positive), ...]."""
+    conditions = problem.candidates.conditions
+    rules = tuple(Rule(conditions[c], pos / n, n, pos) for c, n, pos in chosen)
+    default = pos_rest / n_rest if n_rest else (problem.n_positive / max(problem.n_rows, 1))
+    return DecisionList(rules, default, problem.n_features, n_rest, pos_rest,
+                        problem.feature_names, mode, 0 if direction == "negative" else 1)
