@@ -1,0 +1,85 @@
+"""Size bounds for the MPDT query (Alcázar et al. Sec. 7, Alg. 3 line 3).
+
+Upper bound: the smallest of several fully grown greedy trees on the binary matrix
+(scikit-learn's ``DecisionTreeClassifier`` with both split criteria and a few random states;
+its ties between equally good features are broken by the random state). Each is pure on
+conflict-free data, so the smallest is a valid answer if the exact search finds nothing in
+time. Lower bound: 3 nodes, or 1 when only one class is present (a single leaf).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from occamlearn.model.tree import LEAF, Tree
+
+__all__ = ["GreedyBound", "greedy_upper_bound", "sklearn_to_tree", "trivial_lower_bound",
+           "single_leaf"]
+
+CRITERIA = ("gini", "entropy")
+
+
+@dataclass(frozen=True)
+class GreedyBound:
+    """The smallest greedy pure tree found and how it was obtained."""
+
+    tree: Tree
+    size: int
+    source: str  # e.g. "sklearn(entropy, random_state=2)"
+    sizes: dict  # every candidate's size, keyed like ``source``
+
+
+def sklearn_to_tree(estimator, n_features: int, n_classes: int, X, y) -> Tree:
+    """Convert a fitted binary-feature ``DecisionTreeClassifier`` (class indices as labels)."""
+    inner = estimator.tree_
+    is_leaf = inner.children_left == -1
+    feature = np.where(is_leaf, LEAF, inner.feature)
+    left = np.where(is_leaf, -1, inner.children_left)
+    right = np.where(is_leaf, -1, inner.children_right)
+    classes = np.asarray(estimator.classes_)
+    label = np.where(is_leaf, classes[inner.value[:, 0, :].argmax(axis=1)], -1)
+    counts = np.zeros((inner.node_count, n_classes), dtype=np.int64)
+    return Tree(feature, left, right, label, counts, n_features).with_counts(X, y)
+
+
+def single_leaf(X: np.ndarray, y: np.ndarray, n_classes: int) -> Tree:
+    """The one-node tree predicting the (only) class of y."""
+    label = int(y[0]) if len(y) else 0
+    counts = np.zeros((1, n_classes), dtype=np.int64)
+    return Tree([LEAF], [-1], [-1], [label], counts, X.shape[1]).with_counts(X, y)
+
+
+def trivial_lower_bound(y: np.ndarray) -> int:
+    """1 if y holds at most one class, else 3."""
+    return 1 if len(np.unique(y)) <= 1 else 3
+
+
+def greedy_upper_bound(X: np.ndarray, y: np.ndarray, n_classes: int,
+                       criteria=CRITERIA, random_states=range(4)) -> GreedyBound:
+    """Smallest pure greedy tree over ``criteria`` x ``random_states``.
+
+    X must be a conflict-free 0/1 matrix (identical rows share a label), y class indices.
+    """
+    from sklearn.tree import DecisionTreeClassifier
+
+    X = np.asarray(X)
+    y = np.asarray(y)
+    if len(np.unique(y)) <= 1:
+        tree = single_leaf(X, y, n_classes)
+        return GreedyBound(tree, 1, "single leaf", {"single leaf": 1})
+    best, sizes = None, {}
+    for criterion in criteria:
+        for seed in random_states:
+            model = DecisionTreeClassifier(criterion=criterion, random_state=seed).fit(X, y)
+            source = f"sklearn({criterion}, random_state={seed})"
+            sizes[source] = int(model.tree_.node_count)
+            if best is None or sizes[source] < best[0]:
+                best = (sizes[source], source, model)
+    size, source, model = best
+    tree = sklearn_to_tree(model, X.shape[1], n_classes, X, y)
+    if not tree.is_pure_on(X, y):
+        raise ValueError("X has identical rows with different labels: no pure tree exists "
+                         "(resolve conflicts first).")
+    return GreedyBound(tree, size, source, sizes)

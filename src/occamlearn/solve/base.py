@@ -1,0 +1,88 @@
+"""The one interface every MaxSAT back-end implements, and its result.
+
+A back-end takes a PySAT ``WCNF`` (never mutated) and returns a ``MaxSATResult``:
+``status`` is "optimal" (cost proven minimum), "feasible" (a model, no proof: time limit or
+Ctrl-C), "unsatisfiable" (the hard clauses have no model) or "unknown" (stopped before any
+model). ``trace`` lists (seconds, cost) each time the incumbent improves; ``on_improve(cost,
+model, seconds)`` is called at the same moments (anytime use).
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from dataclasses import dataclass, field
+from typing import Callable, Optional
+
+from pysat.formula import WCNF
+from pysat.solvers import SolverNames
+
+__all__ = ["MaxSATResult", "MaxSATBackend", "ImproveCallback", "STATUSES", "check_sat_solver",
+           "check_time_limit"]
+
+STATUSES = ("optimal", "feasible", "unsatisfiable", "unknown")
+
+ImproveCallback = Callable[[int, list, float], None]
+
+
+@dataclass
+class MaxSATResult:
+    """Outcome of one MaxSAT solve."""
+
+    status: str
+    cost: Optional[int]
+    model: Optional[list]
+    lower_bound: int
+    trace: list = field(default_factory=list)
+    stats: dict = field(default_factory=dict)
+
+    def __post_init__(self):
+        if self.status not in STATUSES:
+            raise ValueError(f"status must be one of {STATUSES}; got {self.status!r}.")
+
+
+def check_sat_solver(name: str, *, incremental: bool) -> str:
+    """Validate a PySAT solver name; incremental loops refuse kissat."""
+    if not isinstance(name, str):
+        raise TypeError(f"sat_solver must be a PySAT solver name (str); got {type(name).__name__}.")
+    known = sorted(k for k in vars(SolverNames) if not k.startswith("_"))
+    aliases = {alias for k in known for alias in getattr(SolverNames, k)}
+    if name not in aliases:
+        raise ValueError(f"Unknown sat_solver {name!r}. Valid PySAT names: {', '.join(known)}.")
+    if incremental and name in SolverNames.kissat404:
+        raise ValueError(
+            f"sat_solver {name!r} cannot be used: kissat is not incremental (it ignores "
+            "assumptions and aborts when a clause is added after solve()). "
+            "Use cadical195 (default), glucose4 or minisat22.")
+    return name
+
+
+class MaxSATBackend(ABC):
+    """Base class: ``solve(wcnf, time_limit=None, on_improve=None) -> MaxSATResult``."""
+
+    name = "base"
+
+    def __init__(self, sat_solver: str = "cadical195"):
+        self.sat_solver = check_sat_solver(sat_solver, incremental=True)
+
+    @abstractmethod
+    def solve(self, wcnf: WCNF, time_limit: Optional[float] = None,
+              on_improve: Optional[ImproveCallback] = None) -> MaxSATResult:
+        """Minimise the weight of falsified soft clauses of ``wcnf`` subject to its hard ones."""
+
+    def close(self) -> None:
+        """Release the live SAT solver (if the back-end keeps one)."""
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+
+def check_time_limit(time_limit) -> Optional[float]:
+    if time_limit is None:
+        return None
+    if not isinstance(time_limit, (int, float)) or time_limit <= 0:
+        raise ValueError(f"time_limit must be a positive number of seconds or None; "
+                         f"got {time_limit!r}.")
+    return float(time_limit)

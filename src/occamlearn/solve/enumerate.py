@@ -1,0 +1,279 @@
+"""Many minimum pure trees from one optimal MaxSAT solve: plain enumeration and MDSOL (Sec. 6).
+
+Once the Linear MaxSAT loop has proven the optimum, the SAT instance "cost <= optimum" holds
+every minimum tree. ``OptimalFormula`` is that instance: either the live solver the loop left
+behind (its last satisfiable instance, learnt clauses included, with the bound held by
+assumptions -- Sec. 6) or a fresh solver over the hard clauses plus one unit, "node size+2
+is unused" (eq. 2 makes the used nodes a prefix 1..size, so that unit *is* cost <= optimum).
+
+* ``enumerate_plain`` (mpdt-nd): solve, decode, block, repeat.
+* ``enumerate_diverse`` (MDSOL, Alg. 2): each next solution minimises the number of times
+  its target literals were already seen, subject to blocking every tree seen so far.
+
+What a distinct tree is. The targets are the a_{r,j} (feature r tested at node j). The
+encoding numbers used nodes breadth-first with no freedom (eqs. 22-23 put the left child of
+node i at 2 x the decision nodes among 1..i), forces features off unused nodes, and a leaf of
+a minimum pure tree is never empty (else its parent could be replaced by the sibling subtree),
+so its label is fixed by the data. Hence a_{r,j} determine the tree and two trees are the
+same iff their decoded ``Tree.structure_key()`` (shape, tests, labels in BFS order) agree:
+the blocking clause over a_{r,j} excludes exactly one tree, and decoded trees are also
+deduplicated by that key as a guard. Since exactly one a_{r,j} is true per decision node and
+an optimal tree has a fixed number d of them, blocking needs only the d true literals.
+
+MDSOL's objective. Alg. 2 adds soft units (not l, 1) for every target literal l of every
+solution, false ones included. With d true targets in every optimum, that cost equals a
+constant plus 2 x sum over the true targets x of cnt(x), the number of earlier solutions
+that tested the same feature at the same node. We therefore minimise sum cnt(x) [x], exactly
+Alg. 2's optimum, with one soft clause per (solution, true literal): a fresh selector z,
+hard (not x or not z), soft (z, 1). The inner MaxSAT is PySAT's RC2 (core-guided, CaDiCaL),
+kept alive across solutions (hard blocking clauses and new soft clauses added on the fly).
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections import Counter
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+from pysat.examples.rc2 import RC2
+from pysat.formula import WCNF
+from pysat.solvers import Solver
+
+from occamlearn.model.tree import Tree
+
+__all__ = [
+    "OptimalFormula",
+    "EnumerationResult",
+    "enumerate_plain",
+    "enumerate_diverse",
+    "collect_trees",
+    "ENUMERATORS",
+    "tree_targets",
+    "mean_pairwise_hamming",
+]
+
+
+class _Deadline:
+    """Interrupts a solver when ``seconds`` have passed; ``expired`` says whether it did."""
+
+    def __init__(self, seconds):
+        self.end = None if seconds is None else time.monotonic() + float(seconds)
+        self._timer = None
+
+    @property
+    def expired(self) -> bool:
+        return self.end is not None and time.monotonic() >= self.end
+
+    def arm(self, interrupt) -> None:
+        if self.end is not None:
+            self._timer = threading.Timer(max(0.0, self.end - time.monotonic()), interrupt)
+            self._timer.daemon = True
+            self._timer.start()
+
+    def disarm(self) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+
+
+def _clear_interrupt(solver) -> None:
+    """Reset an interrupt flag; CaDiCaL resets its own and rejects the call."""
+    try:
+        solver.clear_interrupt()
+    except NotImplementedError:
+        pass
+
+
+@dataclass
+class OptimalFormula:
+    """The SAT instance whose models are the minimum trees of ``encoding`` (Sec. 6).
+
+    encoding : the ``MPDTEncoding`` that was solved; size : the proven minimum size;
+    solver, assumptions : a live incremental solver that already holds the instance under
+    ``assumptions`` (the Linear MaxSAT solver after its last satisfiable call), or None to
+    build one from ``hard_clauses()``. ``first_model`` (optional) is an optimal model found
+    by the MaxSAT run; the enumerations yield its tree first.
+    """
+
+    encoding: object
+    size: int
+    solver: object = None
+    assumptions: Sequence[int] = ()
+    first_model: Sequence[int] | None = None
+    sat_solver: str = "cadical195"
+    owned: bool = field(default=False, init=False)
+
+    def bound_clauses(self) -> list[list[int]]:
+        """Units that restrict the encoding to trees of ``size`` nodes (cost <= optimum)."""
+        n, eta = self.encoding.n, self.encoding.variables.eta
+        return [[-int(eta[self.size + 2])]] if self.size + 2 <= n else []
+
+    def hard_clauses(self) -> list[list[int]]:
+        return list(self.encoding.wcnf.hard) + self.bound_clauses()
+
+    def live_solver(self):
+        """The incremental solver holding the instance (built on first use if none given)."""
+        if self.solver is None:
+            self.solver = Solver(name=self.sat_solver, bootstrap_with=self.hard_clauses())
+            self.owned = True
+        return self.solver
+
+    def targets(self) -> np.ndarray:
+        return np.asarray(self.encoding.target_variables(), dtype=np.int64)
+
+    def close(self) -> None:
+        if self.owned and self.solver is not None:
+            self.solver.delete()
+            self.solver, self.owned = None, False
+
+
+def _true_targets(model, targets: np.ndarray) -> list[int]:
+    truth = np.zeros(max(int(targets.max()), int(np.abs(model).max())) + 1, dtype=bool)
+    lits = np.asarray(model, dtype=np.int64)
+    truth[lits[lits > 0]] = True
+    return [int(x) for x in targets[truth[targets]]]
+
+
+def _decode_new(formula: OptimalFormula, model, seen: set):
+    tree = formula.encoding.decode(model)
+    key = tree.structure_key()
+    if key in seen:
+        return None
+    seen.add(key)
+    return tree
+
+
+def enumerate_plain(formula: OptimalFormula, k: int | None = None, *, time_limit=None,
+                    assumptions: Sequence[int] = ()) -> Iterator[tuple[Tree, list[int]]]:
+    """mpdt-nd: minimum trees by blocking clauses on the live solver, as (tree, model).
+
+    Stops after ``k`` trees, when ``time_limit`` seconds have passed, or when every minimum
+    tree (under the extra ``assumptions``, e.g. a layout) has been produced.
+    """
+    solver = formula.live_solver()
+    targets = formula.targets()
+    assume = list(formula.assumptions) + list(assumptions)
+    deadline, seen, produced = _Deadline(time_limit), set(), 0
+    model = formula.first_model if not assumptions else None
+    while k is None or produced < k:
+        if model is None:
+            if deadline.expired:
+                return
+            deadline.arm(solver.interrupt)
+            try:
+                status = solver.solve_limited(assumptions=assume, expect_interrupt=True)
+            finally:
+                deadline.disarm()
+                _clear_interrupt(solver)
+            if not status:
+                return
+            model = solver.get_model()
+        solver.add_clause([-x for x in _true_targets(model, targets)])
+        tree = _decode_new(formula, model, seen)
+        if tree is not None:
+            produced += 1
+            yield tree, model
+        model = None
+
+
+def enumerate_diverse(formula: OptimalFormula, k: int | None = None, *, time_limit=None,
+                      assumptions: Sequence[int] = (), solver_name: str = "cadical195"
+                      ) -> Iterator[tuple[Tree, list[int]]]:
+    """MDSOL (Alg. 2): each tree minimises reuse of earlier (node, feature) choices.
+
+    The inner MaxSAT is RC2 over ``formula.hard_clauses()`` plus the extra ``assumptions``
+    as units; it is kept across solutions. Same stopping rules as ``enumerate_plain``.
+    """
+    targets = formula.targets()
+    wcnf = WCNF()
+    wcnf.extend(formula.hard_clauses())
+    for lit in assumptions:
+        wcnf.append([int(lit)])
+    rc2 = RC2(wcnf, solver=solver_name, adapt=True, exhaust=True, minz=True)
+    deadline, seen, produced = _Deadline(time_limit), set(), 0
+    top = [max(wcnf.nv, formula.encoding.pool.top)]
+
+    def penalise(lits):
+        for x in lits:
+            top[0] += 1
+            z = top[0]
+            rc2.add_clause([-x, -z])
+            rc2.add_clause([z], weight=1)
+
+    model = formula.first_model if not assumptions else None
+    try:
+        while k is None or produced < k:
+            if model is None:
+                if deadline.expired:
+                    return
+                deadline.arm(rc2.interrupt)
+                try:
+                    model = rc2.compute(expect_interrupt=True)
+                finally:
+                    deadline.disarm()
+                    _clear_interrupt(rc2.oracle)
+                if model is None or deadline.expired:
+                    return
+            chosen = _true_targets(model, targets)
+            rc2.add_clause([-x for x in chosen])
+            penalise(chosen)
+            tree = _decode_new(formula, model, seen)
+            if tree is not None:
+                produced += 1
+                yield tree, model
+            model = None
+    finally:
+        rc2.delete()
+
+
+ENUMERATORS = {"plain": enumerate_plain, "diverse": enumerate_diverse}
+
+
+@dataclass
+class EnumerationResult:
+    """Trees from one enumeration and whether it ran out of minimum trees (``complete``)."""
+
+    trees: list
+    models: list
+    complete: bool
+    seconds: float
+
+
+def collect_trees(formula: OptimalFormula, k: int | None, *, diverse: bool = False,
+                  time_limit=None, assumptions: Sequence[int] = ()) -> EnumerationResult:
+    """Run one enumeration to its end and gather its trees."""
+    if k is not None and (isinstance(k, bool) or not isinstance(k, (int, np.integer)) or k < 1):
+        raise ValueError(f"k must be a positive int or None; got {k!r}")
+    start = time.monotonic()
+    enumerate_ = ENUMERATORS["diverse" if diverse else "plain"]
+    trees, models = [], []
+    for tree, model in enumerate_(formula, k, time_limit=time_limit, assumptions=assumptions):
+        trees.append(tree)
+        models.append(model)
+    seconds = time.monotonic() - start
+    timed_out = time_limit is not None and seconds >= time_limit
+    complete = (k is None or len(trees) < k) and not timed_out
+    return EnumerationResult(trees, models, complete, seconds)
+
+
+def tree_targets(tree: Tree) -> frozenset:
+    """The true a_{r,j} of a tree as (BFS node, feature) pairs."""
+    nodes = np.flatnonzero(~tree.is_leaf)
+    return frozenset(zip(nodes.tolist(), tree.feature[nodes].tolist()))
+
+
+def mean_pairwise_hamming(trees: Sequence[Tree]) -> float:
+    """Average Hamming distance over the a_{r,j} between all pairs of trees (0 for < 2)."""
+    sets = [tree_targets(t) for t in trees]
+    if len(sets) < 2:
+        return 0.0
+    total = sum(len(a ^ b) for i, a in enumerate(sets) for b in sets[i + 1:])
+    return total / (len(sets) * (len(sets) - 1) / 2)
+
+
+def seen_counts(trees: Sequence[Tree]) -> Counter:
+    """How often each (node, feature) target appeared among ``trees`` (MDSOL's weights)."""
+    return Counter(pair for t in trees for pair in tree_targets(t))
