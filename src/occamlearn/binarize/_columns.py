@@ -61,8 +61,6 @@ def read_columns(estimator, X, *, reset: bool) -> tuple[list[str], list]:
             names = [str(c) for c in X.columns]
         else:
             names = [spec.name for spec in estimator.columns_]
-        if reset and len(set(names)) != len(names):
-            raise ValueError(f"X has duplicate column names: {names}")
         return names, columns
     X = validate_data(estimator, X, dtype=None, ensure_all_finite=False, reset=reset)
     names = [f"x{j}" for j in range(X.shape[1])] if reset else [spec.name for spec in estimator.columns_]
