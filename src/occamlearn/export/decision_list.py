@@ -1,0 +1,272 @@
+"""Exporting decision lists: text, JSON (and back), Graphviz DOT and the Fig. 1 likelihood plot.
+
+Every function takes a fitted ``DecisionListClassifier`` or a bare ``DecisionList``. Texts use
+the binary feature names (for an estimator: its binariser's conditions, e.g. ``t1 == x``), so
+what is printed is what ``predict`` evaluates.
+
+* ``export_text`` -- ``IF c1 THEN p=0.93 (n=120)`` / ``ELSE IF ...`` / ``ELSE p=0.04``; in
+  classification mode (Sec. III-B) the disjunction ``PREDICT 1 IF ANY OF ...``.
+* ``list_to_dict`` / ``list_from_dict`` / ``save_list`` / ``load_list`` -- a JSON file holding
+  the list, the classes and the binariser's conditions, so a loaded estimator predicts exactly
+  what the saved one did (``"format": "occamlearn-model"``, ``"model":
+  "DecisionListClassifier"``).
+* ``export_graphviz`` -- the list as a chain of yes/no tests.
+* ``plot_log_likelihood`` -- training log-likelihood against the number of rules (Fig. 1);
+  matplotlib is imported inside it.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+
+from occamlearn.model.decision_list import DecisionList
+
+__all__ = [
+    "FORMAT",
+    "MODEL",
+    "export_graphviz",
+    "export_text",
+    "list_from_dict",
+    "list_to_dict",
+    "load_list",
+    "plot_log_likelihood",
+    "save_list",
+]
+
+FORMAT = "occamlearn-model"
+MODEL = "DecisionListClassifier"
+VERSION = 1
+_PARAMS = ("direction", "search", "beam_width", "max_rules", "min_conjunction",
+           "max_conjunction", "min_support", "min_gain", "monotone", "mode")
+
+
+def _decision_list(model) -> DecisionList:
+    if isinstance(model, DecisionList):
+        return model
+    decision_list = getattr(model, "list_", None)
+    if not isinstance(decision_list, DecisionList):
+        raise TypeError(f"expected a fitted DecisionListClassifier or a DecisionList; got "
+                        f"{type(model).__name__}")
+    return decision_list
+
+
+def _class_names(model) -> tuple:
+    """(name of y = 0, name of y = 1): the estimator's classes, or "0"/"1" for a bare list."""
+    if isinstance(model, DecisionList):
+        return "0", "1"
+    positive = model._positive_index_
+    return str(model.classes_[1 - positive]), str(model.classes_[positive])
+
+
+def export_text(model, *, decimals: int = 2, show_counts: bool = True,
+                summary: bool = False) -> str:
+    """The list as text; ``summary`` adds a first line with direction, size and likelihood."""
+    decision_list = _decision_list(model)
+    lines = []
+    if summary and not isinstance(model, DecisionList):
+        lines.append(f"# p = P({model.positive_class_}); direction {model.direction_}; "
+                     f"{len(decision_list)} rules; log-likelihood {model.log_likelihood_:.3f}; "
+                     f"stopped: {model.stop_reason_}")
+    if decision_list.mode == "classification":
+        names = _class_names(model)
+        target = decision_list.target_class
+        lines.append(f"PREDICT {names[target]} IF ANY OF")
+        for rule in decision_list.rules:
+            counts = f" (n={rule.n_covered})" if show_counts else ""
+            lines.append(f"  {decision_list.condition_text(rule)}{counts}")
+        lines.append(f"ELSE {names[1 - target]}")
+        return "\n".join(lines)
+    lines.append(decision_list.to_text(decimals=decimals, counts=show_counts))
+    return "\n".join(lines)
+
+
+def _quote(text: str) -> str:
+    escaped = str(text).replace("\\", "\\\\").replace('"', '\\"')
+    return '"' + escaped.replace("\n", "\\n") + '"'
+
+
+def export_graphviz(model, *, decimals: int = 2, show_counts: bool = True) -> str:
+    """DOT source: rule k is a box with a ``yes`` edge to its probability and a ``no`` edge to
+    rule k + 1; the last ``no`` leads to the default probability."""
+    decision_list = _decision_list(model)
+
+    def leaf(p, n):
+        return f"p={p:.{decimals}f}" + (f"\nn={n}" if show_counts else "")
+
+    out = ["digraph DecisionList {", '  node [fontname="Helvetica"];', "  rankdir=TB;"]
+    for k, rule in enumerate(decision_list.rules):
+        out.append(f"  rule{k} [shape=box, label={_quote(decision_list.condition_text(rule))}];")
+        out.append(f"  p{k} [shape=ellipse, label={_quote(leaf(rule.probability, rule.n_covered))}];")
+        out.append(f'  rule{k} -> p{k} [label="yes"];')
+        target = f"rule{k + 1}" if k + 1 < len(decision_list) else "default"
+        out.append(f'  rule{k} -> {target} [label="no"];')
+    out.append(f"  default [shape=ellipse, label="
+               f"{_quote(leaf(decision_list.default_probability, decision_list.n_default))}];")
+    out.append("}")
+    return "\n".join(out) + "\n"
+
+
+def plot_log_likelihood(curves, *, ax=None, labels=None):
+    """Fig. 1: training log-likelihood after 0, 1, ..., K rules, one line per curve.
+
+    ``curves`` is a fitted estimator, a ``SearchResult`` (anything with ``log_likelihoods_`` or
+    ``log_likelihoods``), or a list of them. Returns the matplotlib Axes.
+    """
+    import matplotlib.pyplot as plt
+
+    if not isinstance(curves, (list, tuple)):
+        curves = [curves]
+    if ax is None:
+        _, ax = plt.subplots(figsize=(5, 3.5))
+    for i, curve in enumerate(curves):
+        values = getattr(curve, "log_likelihoods_", None)
+        if values is None:
+            values = getattr(curve, "log_likelihoods", None)
+        if values is None:
+            raise TypeError(f"curves[{i}] ({type(curve).__name__}) has no log_likelihoods")
+        label = labels[i] if labels else str(getattr(curve, "direction_",
+                                                     getattr(curve, "direction", i)))
+        ax.plot(range(len(values)), values, marker="o", label=label)
+    ax.set_xlabel("number of rules")
+    ax.set_ylabel("training log-likelihood")
+    ax.legend()
+    return ax
+
+
+# -- JSON ------------------------------------------------------------------------------------
+def _plain(value):
+    return value.item() if isinstance(value, np.generic) else value
+
+
+def _binarizer_param(binarizer):
+    if binarizer is None or isinstance(binarizer, str):
+        return binarizer
+    cls = type(binarizer)
+    params = {k: (list(v) if isinstance(v, (tuple, np.ndarray)) else v)
+              for k, v in binarizer.get_params(deep=False).items()}
+    try:
+        json.dumps(params)
+    except TypeError:
+        return {"class": None, "repr": repr(binarizer)}
+    return {"class": f"{cls.__module__}.{cls.__qualname__}", "params": params}
+
+
+def list_to_dict(model) -> dict:
+    """JSON-ready dict of a fitted ``DecisionListClassifier`` (or of a bare ``DecisionList``)."""
+    decision_list = _decision_list(model)
+    if isinstance(model, DecisionList):
+        return {"format": FORMAT, "version": VERSION, "model": "DecisionList",
+                "list": decision_list.to_dict()}
+    conditions = None
+    if model.binarizer_ is not None:
+        conditions = getattr(model.binarizer_, "conditions_", None)
+        if conditions is None:
+            raise TypeError(f"cannot save a list whose binariser ({type(model.binarizer_).__name__})"
+                            " has no conditions_; use occamlearn's binarisers or pickle it")
+        conditions = [c.to_dict() for c in conditions]
+    names_in = getattr(model, "feature_names_in_", None)
+    return {
+        "format": FORMAT, "version": VERSION, "model": MODEL,
+        "params": {**{p: _plain(getattr(model, p)) for p in _PARAMS},
+                   "positive_class": _plain(model.positive_class),
+                   "binarizer": _binarizer_param(model.binarizer)},
+        "classes": [_plain(c) for c in model.classes_],
+        "classes_dtype": model.classes_.dtype.str if model.classes_.dtype != object else "object",
+        "positive_index": int(model._positive_index_),
+        "n_features_in": int(model.n_features_in_),
+        "feature_names_in": None if names_in is None else [str(n) for n in names_in],
+        "binary_feature_names": [str(n) for n in model.feature_names_],
+        "conditions": conditions,
+        "list": decision_list.to_dict(),
+        "direction_chosen": model.direction_,
+        "log_likelihoods": [float(v) for v in model.log_likelihoods_],
+        "stop_reason": model.stop_reason_,
+    }
+
+
+def _check_header(data) -> None:
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise ValueError(f'not an occamlearn model file (expected "format": "{FORMAT}")')
+    if data.get("version") != VERSION or data.get("model") not in (MODEL, "DecisionList"):
+        raise ValueError(f"unsupported model file: model {data.get('model')!r} version "
+                         f"{data.get('version')!r} (expected {MODEL} version {VERSION})")
+
+
+def _binarizer_from(data: dict):
+    from occamlearn.export.tree_json import ConditionBinarizer
+    from occamlearn.model.conditions import condition_from_dict
+
+    if data["conditions"] is None:
+        return None
+    conditions = tuple(condition_from_dict(c) for c in data["conditions"])
+    binarizer = ConditionBinarizer(conditions, list(data["binary_feature_names"]))
+    binarizer.conditions_ = conditions
+    _set_signature(binarizer, data)
+    return binarizer
+
+
+def _set_signature(estimator, data: dict) -> None:
+    estimator.n_features_in_ = data["n_features_in"]
+    if data["feature_names_in"] is not None:
+        estimator.feature_names_in_ = np.asarray(data["feature_names_in"], dtype=object)
+
+
+def list_from_dict(data: dict):
+    """A fitted ``DecisionListClassifier`` (or a ``DecisionList``) from ``list_to_dict``."""
+    from occamlearn.estimators.decision_list import DecisionListClassifier
+
+    _check_header(data)
+    decision_list = DecisionList.from_dict(data["list"])
+    if data["model"] == "DecisionList":
+        return decision_list
+    params = dict(data["params"])
+    binarizer_ = _binarizer_from(data)
+    spec = params.pop("binarizer")
+    if isinstance(spec, dict):  # rebuild the user's binariser object if it is one of ours
+        spec = binarizer_ if spec.get("class") is None else _rebuild(spec)
+    model = DecisionListClassifier(binarizer=spec, **params)
+    _set_signature(model, data)
+    dtype = np.dtype(object) if data["classes_dtype"] == "object" else np.dtype(
+        data["classes_dtype"])
+    model.classes_ = np.asarray(data["classes"], dtype=dtype)
+    model._positive_index_ = data["positive_index"]
+    model.positive_class_ = model.classes_[model._positive_index_]
+    model.binarizer_ = binarizer_
+    model.feature_names_ = np.asarray(data["binary_feature_names"], dtype=object)
+    model.list_ = decision_list
+    model.rules_ = decision_list.rules
+    model.default_probability_ = decision_list.default_probability
+    model.direction_ = data["direction_chosen"]
+    model.log_likelihoods_ = tuple(data["log_likelihoods"])
+    model.log_likelihood_ = model.log_likelihoods_[-1]
+    model.stop_reason_ = data["stop_reason"]
+    return model
+
+
+def _rebuild(spec: dict):
+    from importlib import import_module
+
+    module, _, name = spec["class"].rpartition(".")
+    if not module.startswith("occamlearn."):
+        raise ValueError(f"refusing to rebuild binariser class {spec['class']!r} from a file")
+    return getattr(import_module(module), name)(**spec["params"])
+
+
+def save_list(model, path) -> None:
+    """Write ``model`` (estimator or ``DecisionList``) as JSON to ``path``."""
+    Path(path).write_text(json.dumps(list_to_dict(model), indent=1) + "\n")
+
+
+def load_list(path):
+    """Read a file written by ``save_list``; ValueError if it is not one."""
+    path = Path(path)
+    if not path.is_file():
+        raise FileNotFoundError(f"no such model file: {path}")
+    try:
+        data = json.loads(path.read_text())
+    except json.JSONDecodeError as exc:
+        raise ValueError(f"{path} is not JSON: {exc}") from None
+    return list_from_dict(data)
