@@ -88,8 +88,8 @@ def test_constant_column_error_names_column_and_value():
         ({"strategy": "kmeans"}, "The 'strategy' parameter"),
         ({"constant": "keep"}, "The 'constant' parameter"),
         ({"handle_unknown": "warn"}, "The 'handle_unknown' parameter"),
-        ({"continuous": ["size"]}, r"continuous= names column 'size', which is not in X "
-                                   r"\(columns: width, color, n\)"),
+        ({"continuous": ["size"]},
+         r"continuous= names column 'size', which is not in X \(columns: width, color, n\)"),
         ({"categorical": [9]}, "categorical= refers to column index 9, but X has 3 columns"),
         ({"continuous": ["n"], "categorical": ["n"]}, "column 'n' is listed as both"),
     ],

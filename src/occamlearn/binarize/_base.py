@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from abc import ABCMeta, abstractmethod
 from dataclasses import replace
+from typing import ClassVar
 
 import numpy as np
 import pandas as pd
@@ -29,7 +30,7 @@ class BaseBinarizer(TransformerMixin, BaseEstimator, metaclass=ABCMeta):
     Subclasses implement ``_column_conditions(spec, values) -> list[Condition]``.
     """
 
-    _parameter_constraints: dict = {
+    _parameter_constraints: ClassVar[dict] = {
         "continuous": ["array-like", None],
         "categorical": ["array-like", None],
         "constant": [StrOptions({"error", "drop"})],

@@ -25,7 +25,7 @@ import numpy as np
 import pandas as pd
 from sklearn.utils.validation import validate_data
 
-__all__ = ["ColumnSpec", "read_columns", "fit_column", "clean_column", "shortest_threshold"]
+__all__ = ["ColumnSpec", "clean_column", "fit_column", "read_columns", "shortest_threshold"]
 
 
 @dataclass(frozen=True)
@@ -63,7 +63,11 @@ def read_columns(estimator, X, *, reset: bool) -> tuple[list[str], list]:
             names = [spec.name for spec in estimator.columns_]
         return names, columns
     X = validate_data(estimator, X, dtype=None, ensure_all_finite=False, reset=reset)
-    names = [f"x{j}" for j in range(X.shape[1])] if reset else [spec.name for spec in estimator.columns_]
+    names = (
+        [f"x{j}" for j in range(X.shape[1])]
+        if reset
+        else [spec.name for spec in estimator.columns_]
+    )
     return names, [X[:, j] for j in range(X.shape[1])]
 
 
@@ -86,9 +90,7 @@ def _to_float(name: str, column) -> np.ndarray:
                     float(first)
                 except TypeError as exc:
                     raise TypeError(f"{_where(name, bad[0])}: {exc}") from None
-            raise ValueError(
-                f"{_where(name, bad[0])} is numeric but contains the string {first!r}"
-            )
+            raise ValueError(f"{_where(name, bad[0])} is numeric but contains the string {first!r}")
         values = numbers
     values = values.astype(np.float64, copy=False)
     finite = np.isfinite(values)
@@ -100,8 +102,10 @@ def _to_float(name: str, column) -> np.ndarray:
 
 
 def _to_objects(name: str, column) -> np.ndarray:
-    values = column.to_numpy(dtype=object) if isinstance(column, pd.Series) else np.asarray(
-        column, dtype=object
+    values = (
+        column.to_numpy(dtype=object)
+        if isinstance(column, pd.Series)
+        else np.asarray(column, dtype=object)
     )
     missing = pd.isna(values)
     if missing.any():
@@ -113,9 +117,11 @@ def _to_objects(name: str, column) -> np.ndarray:
 def _looks_categorical(column) -> bool:
     if isinstance(column, pd.Series):
         dtype = column.dtype
-        return isinstance(dtype, pd.CategoricalDtype) or pd.api.types.is_object_dtype(
-            dtype
-        ) or pd.api.types.is_string_dtype(dtype)
+        return (
+            isinstance(dtype, pd.CategoricalDtype)
+            or pd.api.types.is_object_dtype(dtype)
+            or pd.api.types.is_string_dtype(dtype)
+        )
     values = np.asarray(column)
     if values.dtype.kind in "USa":
         return True
@@ -184,7 +190,9 @@ def clean_column(spec: ColumnSpec, column, *, handle_unknown: str) -> np.ndarray
             value = value.item() if isinstance(value, np.generic) else value
             if spec.kind != "categorical" and float(value).is_integer():
                 value = int(value)
-            shown = ", ".join(map(str, spec.domain[:10])) + (", ..." if len(spec.domain) > 10 else "")
+            shown = ", ".join(map(str, spec.domain[:10])) + (
+                ", ..." if len(spec.domain) > 10 else ""
+            )
             raise ValueError(
                 f"{_where(spec.name, row)} has value {value!r}, unseen in fit (known: {shown});"
                 " pass handle_unknown='ignore' to evaluate the conditions on it as they stand"

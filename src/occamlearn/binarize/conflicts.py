@@ -15,7 +15,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-__all__ = ["find_conflicts", "resolve_conflicts", "conflict_message", "STRATEGIES"]
+__all__ = ["STRATEGIES", "conflict_message", "find_conflicts", "resolve_conflicts"]
 
 
 def _codes(X) -> np.ndarray:
@@ -106,9 +106,7 @@ def resolve_conflicts(X, y, strategy: str = "majority"):
     of a conflicting group. Rows keep their order; DataFrames and Series keep their index.
     """
     if strategy not in STRATEGIES:
-        raise ValueError(
-            f"strategy must be one of {sorted(STRATEGIES)}, got {strategy!r}"
-        )
+        raise ValueError(f"strategy must be one of {sorted(STRATEGIES)}, got {strategy!r}")
     groups, labels = _groups_and_labels(X, y)
     if groups.size == 0:
         return X, y
@@ -140,6 +138,8 @@ def conflict_message(groups: list[np.ndarray], y, index=None, limit: int = 3) ->
     total = sum(len(g) for g in groups)
     return (
         f"{len(groups)} group{'s' if len(groups) != 1 else ''} of conflicting rows "
-        f"({total} rows): " + "; ".join(parts) + tail
+        f"({total} rows): "
+        + "; ".join(parts)
+        + tail
         + " (resolve_conflicts(X, y) keeps each group's majority label)"
     )

@@ -23,7 +23,9 @@ from __future__ import annotations
 
 import math
 import warnings
+from itertools import pairwise
 from numbers import Integral
+from typing import ClassVar
 
 import numpy as np
 from sklearn.preprocessing import KBinsDiscretizer
@@ -71,7 +73,7 @@ class FeatureBinarizer(BaseBinarizer):
     n_features_in_, feature_names_in_ : as in scikit-learn.
     """
 
-    _parameter_constraints: dict = {
+    _parameter_constraints: ClassVar[dict] = {
         **BaseBinarizer._parameter_constraints,
         "encoding": [StrOptions({"binary", "onehot", "threshold"})],
         "n_bins": [Interval(Integral, 2, None, closed="left")],
@@ -149,5 +151,5 @@ def _binned_conditions(name, index, edges, encoding) -> list[Condition]:
         return _bit_conditions(name, index, len(edges) + 1, edges=edges)
     if encoding == "threshold":
         return [Condition(name, "<", e, index) for e in edges]
-    middle = [Condition(name, "in", (lo, hi), index) for lo, hi in zip(edges[:-1], edges[1:])]
+    middle = [Condition(name, "in", (lo, hi), index) for lo, hi in pairwise(edges)]
     return [Condition(name, "<", edges[0], index), *middle, Condition(name, ">=", edges[-1], index)]

@@ -13,6 +13,8 @@ empty) or that repeat an earlier one are dropped: they cannot separate anything.
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 import numpy as np
 import pandas as pd
 
@@ -20,7 +22,7 @@ from occamlearn.binarize._base import BaseBinarizer
 from occamlearn.binarize._columns import shortest_threshold
 from occamlearn.model.conditions import Condition
 
-__all__ = ["QuantileBinarizer", "DEFAULT_QUANTILES"]
+__all__ = ["DEFAULT_QUANTILES", "QuantileBinarizer"]
 
 DEFAULT_QUANTILES = (0.01, 0.05, 0.10, 0.25, 0.75, 0.90, 0.95, 0.99)
 
@@ -45,7 +47,7 @@ class QuantileBinarizer(BaseBinarizer):
         As in ``FeatureBinarizer``.
     """
 
-    _parameter_constraints: dict = {
+    _parameter_constraints: ClassVar[dict] = {
         **BaseBinarizer._parameter_constraints,
         "quantiles": ["array-like"],
     }
