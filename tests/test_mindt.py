@@ -1,0 +1,99 @@
+"""MinDT baseline: same optimum as the MaxSAT back-ends, monotone trace, exactly-n queries."""
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from bruteforce import minimum_tree_size
+from occamlearn.datasets import load_dataset
+from occamlearn.solve.mindt import exact_size_query, find_minimum_tree_mindt
+from occamlearn.solve.minimum_tree import find_minimum_tree
+
+
+@st.composite
+def tiny_data(draw):
+    n_classes = draw(st.sampled_from([2, 3]))
+    rows, features = draw(st.integers(2, 10)), draw(st.integers(1, 5))
+    X = np.array(draw(st.lists(st.integers(0, 1), min_size=rows * features,
+                               max_size=rows * features))).reshape(rows, features)
+    y = np.array(draw(st.lists(st.integers(0, n_classes - 1), min_size=rows, max_size=rows)))
+    _, first, inverse = np.unique(X, axis=0, return_index=True, return_inverse=True)
+    return X, y[first][inverse.ravel()], n_classes
+
+
+def check_trace(trace):
+    times = [t for t, _ in trace]
+    sizes = [s for _, s in trace]
+    assert times == sorted(times)
+    assert all(a > b for a, b in zip(sizes, sizes[1:]))
+
+
+@settings(max_examples=25, deadline=None)
+@given(tiny_data())
+def test_mindt_matches_brute_force_and_lsu(data):
+    X, y, n_classes = data
+    result = find_minimum_tree_mindt(X, y, n_classes)
+    assert result.status == "optimal"
+    assert result.tree.is_pure_on(X, y)
+    assert result.tree.n_nodes == minimum_tree_size(X, y)
+    assert result.lower_bound == result.upper_bound == result.tree.n_nodes
+    assert find_minimum_tree(X, y, n_classes, solver="lsu").tree.n_nodes == result.tree.n_nodes
+    check_trace(result.trace)
+
+
+def test_mux6_steps_down_by_two_to_the_known_minimum():
+    X, y = load_dataset("mux6")
+    y = np.unique(y.to_numpy(), return_inverse=True)[1]
+    seen = []
+    result = find_minimum_tree_mindt(X.to_numpy(), y, 2,
+                                     on_improve=lambda tree, s: seen.append(tree.n_nodes))
+    assert (result.status, result.tree.n_nodes) == ("optimal", 15)
+    sizes = [s for _, s in result.trace]
+    assert seen == sizes
+    assert all(a - b == 2 for a, b in zip(sizes[1:], sizes[2:]))  # every size after the greedy
+    check_trace(result.trace)
+    answers = [answer for _, answer, _, _ in result.stats["queries"]]
+    assert answers[-1] is False and all(answers[:-1])  # the UNSAT at 13 proves 15
+
+
+def test_exact_size_query_forces_every_node():
+    from pysat.solvers import Solver
+
+    X, y = load_dataset("mux6")
+    y = np.unique(y.to_numpy(), return_inverse=True)[1]
+    for n_nodes, satisfiable in ((13, False), (15, True), (17, True)):
+        hard, encoding = exact_size_query(X.to_numpy(), y, 2, n_nodes)
+        with Solver(name="cadical195", bootstrap_with=hard) as solver:
+            assert solver.solve() is satisfiable
+            if satisfiable:
+                assert encoding.decode(solver.get_model()).n_nodes == n_nodes
+
+
+def test_time_limit_returns_best_so_far_as_feasible():
+    X, y = load_dataset("mux6")
+    y = np.unique(y.to_numpy(), return_inverse=True)[1]
+    result = find_minimum_tree_mindt(X.to_numpy(), y, 2, time_limit=0.3)
+    assert result.status == "feasible"
+    assert result.tree.is_pure_on(X.to_numpy(), y)
+    assert result.lower_bound < result.upper_bound == result.tree.n_nodes
+    check_trace(result.trace)
+
+
+def test_upper_bound_below_the_minimum_keeps_the_greedy_tree_and_proves_a_bound():
+    X, y = load_dataset("corral")
+    y = np.unique(y.to_numpy(), return_inverse=True)[1]
+    result = find_minimum_tree_mindt(X.to_numpy(), y, 2, upper_bound=11)
+    assert result.status == "feasible"  # no tree of <= 11 nodes, the greedy one is larger
+    assert result.lower_bound == 13 and result.tree.n_nodes > 13
+
+
+@pytest.mark.parametrize("kwargs, match", [
+    ({"sat_solver": "nope"}, "sat_solver"),
+    ({"time_limit": -1}, "time_limit"),
+    ({"upper_bound": 4}, "upper_bound"),
+])
+def test_bad_arguments_raise_value_error(kwargs, match):
+    X = np.array([[0, 1], [1, 0]])
+    with pytest.raises(ValueError, match=match):
+        find_minimum_tree_mindt(X, np.array([0, 1]), 2, **kwargs)
