@@ -91,10 +91,11 @@ class BaseBinarizer(TransformerMixin, BaseEstimator, metaclass=ABCMeta):
             if spec.kind != "constant"
         }
         frame = pd.DataFrame(clean, copy=False)
-        out = np.empty((len(columns[0]), len(self.conditions_)), dtype=np.uint8)
+        # filled column by column (contiguous writes), returned row-major
+        out = np.empty((len(columns[0]), len(self.conditions_)), dtype=np.uint8, order="F")
         for k, condition in enumerate(self.conditions_):
             out[:, k] = condition.evaluate(frame)
-        return out
+        return np.ascontiguousarray(out)
 
     def get_feature_names_out(self, input_features=None) -> np.ndarray:
         """``str(condition)`` for each output column (with renamed inputs if given)."""

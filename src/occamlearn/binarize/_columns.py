@@ -144,30 +144,24 @@ def fit_column(name, index, column, *, override: str | None) -> tuple[ColumnSpec
     """Classify one training column; return its spec and its cleaned values."""
     if override == "categorical" or (override is None and _looks_categorical(column)):
         values = _to_objects(name, column)
-        kind = "categorical"
-    else:
-        values = _to_float(name, column)
-        is_bool = getattr(column, "dtype", None) is not None and column.dtype.kind == "b"
-        integral = np.array_equal(values, np.round(values))
-        if override == "continuous":
-            kind = "continuous"
-        elif is_bool or (set(np.unique(values)) == {0.0, 1.0}):
-            kind = "binary"
-        elif _is_frame_float(column) or not integral:
-            kind = "continuous"
-        else:
-            kind = "discrete"
-    if kind == "categorical":
         domain = _ordered_unique(column, values)
-    else:
-        distinct = np.unique(values)
-        # a continuous column's domain is its range; finite domains keep every value
-        domain = (distinct[0], distinct[-1]) if kind == "continuous" else tuple(distinct)
-        domain = tuple(int(v) if float(v).is_integer() else float(v) for v in domain)
-        if kind == "continuous" and len(distinct) < 2:
-            domain = domain[:1]
-    if len(domain) < 2:
+        kind = "categorical" if len(domain) > 1 else "constant"
+        return ColumnSpec(name, index, kind, domain), values
+    values = _to_float(name, column)
+    distinct = np.unique(values)
+    if distinct.size < 2:
         kind = "constant"
+    elif override == "continuous":
+        kind = "continuous"
+    elif column.dtype.kind == "b" or (distinct.size == 2 and distinct[0] == 0 and distinct[1] == 1):
+        kind = "binary"
+    elif _is_frame_float(column) or not np.array_equal(distinct, np.round(distinct)):
+        kind = "continuous"
+    else:
+        kind = "discrete"
+    # a continuous column's domain is its range; finite domains keep every value
+    kept = distinct[[0, -1]] if kind == "continuous" else distinct
+    domain = tuple(int(v) if float(v).is_integer() else float(v) for v in kept)
     return ColumnSpec(name, index, kind, domain), values
 
 
