@@ -221,3 +221,11 @@ def test_handle_unknown_ignore_is_truthful():
     bits = FeatureBinarizer(handle_unknown="ignore").fit(train)
     with pytest.raises(ValueError, match="column 'color' has value 'purple'"):
         bits.transform(test)  # a bit code cannot describe an unseen value
+
+
+def test_collapsed_quantile_bins_still_split_the_column():
+    """99 zeros and one 1.5: quantile bins collapse, yet the column is not silently lost."""
+    X = np.r_[np.zeros(99), [1.5]].reshape(-1, 1)
+    fitted = FeatureBinarizer(strategy="quantile").fit(X)
+    assert fitted.get_feature_names_out().tolist() == ["x0 >= 1.5"]
+    assert fitted.transform(X).sum() == 1

@@ -39,7 +39,12 @@ def register(subparsers) -> None:
         help="binary: the MaxSAT paper's bit encoding (default); onehot; threshold "
         "(x <= t features); quantile: the decision-list paper's quantile indicators",
     )
-    binarize.add_argument("--n-bins", type=int, default=8, help="bins per continuous column")
+    binarize.add_argument(
+        "--n-bins",
+        type=int,
+        default=8,
+        help="bins per continuous column (binary, onehot, threshold)",
+    )
     binarize.add_argument(
         "--strategy", choices=("uniform", "quantile"), default="uniform", help="binning strategy"
     )
