@@ -58,6 +58,23 @@ def test_packed_counts_match_dense_counts(n):
     assert unpack_vector(pack_vector(rows), n).tolist() == rows.tolist()
 
 
+@pytest.mark.parametrize("native", [True, False])
+def test_counts_for_several_row_sets_at_once(native, monkeypatch):
+    from occamlearn.search import bits
+
+    monkeypatch.setattr(bits, "_NATIVE", native and hasattr(np, "bitwise_count"))
+    rng = np.random.default_rng(5)
+    X = rng.random((200, 6)) < 0.5
+    y = rng.random(200) < 0.5
+    masks = [rng.random(200) < 0.5, np.zeros(200, bool), np.arange(200) < 70]
+    rows = np.stack([pack_vector(m) for m in masks])
+    pos = np.stack([pack_vector(m & y) for m in masks])
+    covered, positive = count_covered(pack_columns(X), rows, pos)
+    for i, mask in enumerate(masks):
+        assert covered[i].tolist() == (X & mask[:, None]).sum(axis=0).tolist()
+        assert positive[i].tolist() == (X & (mask & y)[:, None]).sum(axis=0).tolist()
+
+
 def test_lookup_table_popcount_matches_numpy():
     words = np.random.default_rng(0).integers(0, 2**63, size=(5, 7), dtype=np.uint64)
     words[0, 0] = np.uint64(2**64 - 1)

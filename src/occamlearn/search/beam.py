@@ -69,20 +69,22 @@ def beam_search(problem, beam_width: int = 10, direction="positive", max_rules: 
     beams, finished = [root], []
     while beams:
         children = []
-        for rank, beam in enumerate(beams):
-            if len(beam.chosen) >= max_rules:
-                finished.append((beam, "max_rules"))
-                continue
-            covered, positive = count_covered(columns, beam.rows, beam.positives)
+        growing = [beam for beam in beams if len(beam.chosen) < max_rules]
+        finished.extend((beam, "max_rules") for beam in beams if len(beam.chosen) >= max_rules)
+        if growing:  # one pass over the candidate columns counts for every beam
+            covered, positive = count_covered(columns, np.stack([b.rows for b in growing]),
+                                              np.stack([b.positives for b in growing]))
+        for rank, beam in enumerate(growing):
             previous = beam.chosen[-1][1:] if beam.chosen else None
-            ext = score_extensions(covered, positive, beam.n_rest, beam.pos_rest, direction,
-                                   min_support, previous, monotone)
+            ext = score_extensions(covered[rank], positive[rank], beam.n_rest, beam.pos_rest,
+                                   direction, min_support, previous, monotone)
             reason = stop_reason_for(ext, min_gain, beam.n_rest, beam.pos_rest)
             if reason is not None:
                 finished.append((beam, reason))
                 continue
             for order, c in enumerate(_top(ext.gain, beam_width, min_gain)):
-                child = beam.extend(columns[c], int(covered[c]), int(positive[c]), int(c))
+                child = beam.extend(columns[c], int(covered[rank, c]), int(positive[rank, c]),
+                                    int(c))
                 children.append((-child.log_likelihood, rank, order, child))
         children.sort(key=lambda item: item[:3])
         beams, seen = [], set()

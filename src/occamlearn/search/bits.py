@@ -24,7 +24,7 @@ __all__ = [
 ]
 
 _WORD_BYTES = 8
-_CHUNK_BYTES = 1 << 22  # candidates are counted in blocks of ~4 MB to stay in cache
+_CHUNK_BYTES = 1 << 20  # candidates are counted in blocks of ~1 MB (the L2 cache)
 
 
 def n_words(n_rows: int) -> int:
@@ -86,7 +86,8 @@ def popcount_table(words: np.ndarray) -> np.ndarray:
     return _TABLE16[words.view(np.uint16)].reshape(*words.shape, 4).sum(axis=-1, dtype=np.uint8)
 
 
-_popcount = getattr(np, "bitwise_count", popcount_table)
+_NATIVE = hasattr(np, "bitwise_count")
+_popcount = np.bitwise_count if _NATIVE else popcount_table
 
 
 def popcount_rows(words: np.ndarray) -> np.ndarray:
@@ -98,22 +99,41 @@ def count_covered(columns: np.ndarray, rows: np.ndarray, positives: np.ndarray):
     """For every packed column: (covered rows, covered positives) within ``rows``.
 
     columns : (m, w) uint64 packed candidate conditions
-    rows : (w,) uint64 packed set of rows still to explain
-    positives : (w,) uint64 packed ``rows & y``
-    Returns two int64 arrays of length m.
+    rows : (w,) uint64 packed set of rows still to explain, or (b, w) for b such sets (the
+        beams of a beam search: each block of columns is then read from memory once for all)
+    positives : same shape as ``rows``, the packed ``rows & y``
+    Returns two int64 arrays of shape (m,) -- or (b, m) for 2-d ``rows``.
     """
+    single = rows.ndim == 1
+    rows, positives = np.atleast_2d(rows), np.atleast_2d(positives)
     m, w = columns.shape
-    live = np.flatnonzero(rows)  # words with no remaining row contribute nothing
+    live = np.flatnonzero(np.bitwise_or.reduce(rows, axis=0))  # words with a row left
     compact = len(live) < 0.75 * w
     if compact:
-        rows, positives = rows[live], positives[live]
-    covered = np.empty(m, dtype=np.int64)
-    positive = np.empty(m, dtype=np.int64)
-    step = max(1, _CHUNK_BYTES // max(1, 8 * len(rows)))
+        rows, positives = rows[:, live], positives[:, live]
+    width = rows.shape[1]
+    covered = np.empty((len(rows), m), dtype=np.int64)
+    positive = np.empty((len(rows), m), dtype=np.int64)
+    step = max(1, _CHUNK_BYTES // max(1, 8 * width))
+    words = np.empty((min(step, m), width), dtype=np.uint64)
+    counts = np.empty((min(step, m), width), dtype=np.uint8)
     for start in range(0, m, step):
         block = columns[start:start + step]
-        block = block[:, live] & rows if compact else block & rows
-        covered[start:start + step] = popcount_rows(block)
-        block &= positives
-        positive[start:start + step] = popcount_rows(block)
-    return covered, positive
+        if compact:
+            block = block[:, live]
+        k = len(block)
+        for i in range(len(rows)):
+            np.bitwise_and(block, rows[i], out=words[:k])
+            _popcount_into(words[:k], counts[:k])
+            covered[i, start:start + k] = np.add.reduce(counts[:k], axis=1, dtype=np.uint32)
+            np.bitwise_and(words[:k], positives[i], out=words[:k])
+            _popcount_into(words[:k], counts[:k])
+            positive[i, start:start + k] = np.add.reduce(counts[:k], axis=1, dtype=np.uint32)
+    return (covered[0], positive[0]) if single else (covered, positive)
+
+
+def _popcount_into(words: np.ndarray, out: np.ndarray) -> None:
+    if _NATIVE:
+        np.bitwise_count(words, out=out)
+    else:
+        out[...] = popcount_table(words)
