@@ -32,8 +32,13 @@ import pandas as pd
 from occamlearn.model.decision_list import DecisionList, Rule
 
 __all__ = [
-    "random_decision_list", "sample_features", "sample_from_list", "remainder_probabilities",
-    "is_directional", "ManufacturingSpec", "manufacturing_like",
+    "ManufacturingSpec",
+    "is_directional",
+    "manufacturing_like",
+    "random_decision_list",
+    "remainder_probabilities",
+    "sample_features",
+    "sample_from_list",
 ]
 
 FAMILIES = ("general", "directional")
@@ -210,7 +215,7 @@ def manufacturing_like(spec: ManufacturingSpec = ManufacturingSpec(), rng=None):
     p = np.where(fired, spec.symptom_defect_rate, spec.background_defect_rate)
     y = (rng.random(n) < p).astype(np.int8)
     frame = pd.DataFrame(X, columns=[f"m{j:03d}" for j in range(d)])
-    n_train = n - int(round(spec.test_fraction * n))
+    n_train = n - round(spec.test_fraction * n)
     if n_train < 1 or n_train >= n:
         raise ValueError(f"test_fraction={spec.test_fraction} leaves no training or test rows "
                          f"out of n_rows={n}")

@@ -10,8 +10,14 @@ import argparse
 import os
 from pathlib import Path
 
-__all__ = ["add_output_arguments", "write_text", "list_block", "figure_path", "plot_link",
-           "DIRECTION_NAMES"]
+__all__ = [
+    "DIRECTION_NAMES",
+    "add_output_arguments",
+    "figure_path",
+    "list_block",
+    "plot_link",
+    "write_text",
+]
 
 # how each search direction is named in tables and legends
 DIRECTION_NAMES = {"positive": "positive (rules for y = 1)", "negative": "negative (rules for y = 0)",

@@ -16,14 +16,25 @@ import numpy as np
 
 from occamlearn.binarize.feature import FeatureBinarizer
 from occamlearn.datasets import load_dataset
-from occamlearn.experiments.dl_report import (DIRECTION_NAMES, add_output_arguments,
-                                              figure_path, list_block, plot_link,
-                                              write_text)
+from occamlearn.experiments.dl_report import (
+    DIRECTION_NAMES,
+    add_output_arguments,
+    figure_path,
+    list_block,
+    plot_link,
+    write_text,
+)
 from occamlearn.search.hill import hill_climb
 from occamlearn.search.problem import prepare
 
-__all__ = ["DESCRIPTION", "add_arguments", "run", "tictactoe_lists", "plot_log_likelihoods",
-           "to_markdown"]
+__all__ = [
+    "DESCRIPTION",
+    "add_arguments",
+    "plot_log_likelihoods",
+    "run",
+    "tictactoe_lists",
+    "to_markdown",
+]
 
 DESCRIPTION = ("Decision-list paper, Sec. III / Fig. 1: tic-tac-toe, hill climbing in the "
                "'X wins' direction, undirected and in the opposite direction")
@@ -76,9 +87,9 @@ def plot_log_likelihoods(results: dict, path) -> None:
 def to_markdown(results: dict, plot_name: str | None = None) -> str:
     """Summary table, log-likelihood per step and the three lists."""
     lines = ["# Tic-tac-toe: directional vs general decision lists", "",
-             "Directional Decision Lists, Sec. III / Fig. 1. Data: 958 end-game boards, "
+             ("Directional Decision Lists, Sec. III / Fig. 1. Data: 958 end-game boards, "
              "y = 1 when X wins. Candidates: conjunctions of 2 or 3 cells `t_i == v` "
-             "(v in x/o/b; single cells excluded). Hill climbing by log-likelihood.", "",
+             "(v in x/o/b; single cells excluded). Hill climbing by log-likelihood."), "",
              "| direction | rules | training accuracy | log-likelihood | stop |",
              "|---|---|---|---|---|"]
     for direction, (result, accuracy) in results.items():
