@@ -1,0 +1,125 @@
+"""Many minimum pure trees of one dataset: one MaxSAT solve, then enumeration (Alg. 3, l. 3-6).
+
+``find_minimum_trees`` runs the minimum-tree search once (``MinimumTreeSearch``) and draws up
+to k minimum trees from the optimal formula it leaves behind, by one of the Table 6 variants:
+
+=============  ==============================================
+``plain``      blocking clauses only (mpdt-nd)
+``diverse``    MDSOL, Alg. 2 (mpdt)
+layouts=True   the same per feasible layout (mpdt-lay-nd / mpdt-lay, Sec. 7)
+=============  ==============================================
+
+``trees_from_search`` lets several variants share one solve (the Table 6 runner does): the
+first plain enumeration reuses the Linear MaxSAT solver itself -- the last satisfiable
+instance with its learnt clauses (Sec. 6) -- and every later variant gets a fresh solver
+over the same optimal formula, because blocking clauses of one variant must not hide trees
+from another. When the search stopped before proving the optimum, only its best tree is
+returned (there is no optimal formula to enumerate).
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Optional
+
+from occamlearn.solve.enumerate import ENUMERATORS, OptimalFormula, canonical_key
+from occamlearn.solve.layouts import enumerate_by_layout
+from occamlearn.solve.minimum_tree import MinimumTreeResult, MinimumTreeSearch
+
+__all__ = ["MinimumTrees", "find_minimum_trees", "trees_from_search", "optimal_formula"]
+
+
+@dataclass
+class MinimumTrees:
+    """The search result, the minimum trees drawn and how the enumeration ended.
+
+    complete : True iff every minimum tree was produced (the enumeration ran dry; with
+    layouts, every feasible layout did);
+    layouts : per tree, the layout it came from ("" without layouts);
+    layout_report : per feasible layout visited, its quota, trees and whether it ran dry.
+    """
+
+    result: MinimumTreeResult
+    trees: list
+    complete: bool
+    seconds: float
+    layouts: list = field(default_factory=list)
+    layout_report: list = field(default_factory=list)
+
+
+def optimal_formula(search: MinimumTreeSearch, *, live: bool) -> OptimalFormula:
+    """The optimal formula of a finished search; ``live`` reuses its Linear MaxSAT solver."""
+    held = search.optimal_solver()
+    size = search.result.tree.n_nodes
+    if live:
+        return OptimalFormula(held.encoding, size, held.solver, list(held.assumptions),
+                              first_tree=search.result.tree, sat_solver=search.sat_solver)
+    return OptimalFormula(held.encoding, size, first_tree=search.result.tree,
+                          sat_solver=search.sat_solver)
+
+
+def _check_k(k) -> int:
+    if isinstance(k, bool) or not isinstance(k, int) or k < 1:
+        raise ValueError(f"n_solutions must be a positive int; got {k!r}")
+    return k
+
+
+def trees_from_search(search: MinimumTreeSearch, k: int, *, diverse: bool = False,
+                      layouts: bool = False, layout_depth: int = 3,
+                      time_limit: Optional[float] = None, live: bool = True) -> MinimumTrees:
+    """Up to ``k`` minimum trees of a search that has ``run()``; the search's own tree leads
+    (except with layouts, whose trees all come from their layout's enumeration)."""
+    k = _check_k(k)
+    result = search.result
+    start = time.monotonic()
+    if k == 1 or result.status != "optimal" or result.tree.n_nodes == 1:
+        single = result.status == "optimal" and result.tree.n_nodes == 1
+        return MinimumTrees(result, [result.tree], single, 0.0, [""])
+    formula = optimal_formula(search, live=live)
+    trees, names, keys, report = [], [], set(), []
+    try:
+        if layouts:
+            produced = enumerate_by_layout(formula, k, diverse=diverse, depth=layout_depth,
+                                           time_limit=time_limit, report=report)
+        else:
+            enumerate_ = ENUMERATORS["diverse" if diverse else "plain"]
+            produced = ((tree, model, None) for tree, model in
+                        enumerate_(formula, k, time_limit=time_limit))
+        for tree, _, layout in produced:
+            if canonical_key(tree) not in keys:
+                keys.add(canonical_key(tree))
+                trees.append(tree)
+                names.append(layout.describe() if layout is not None else "")
+    finally:
+        if not live:
+            formula.close()
+    seconds = time.monotonic() - start
+    timed_out = time_limit is not None and seconds >= time_limit
+    if layouts:
+        complete = bool(report) and all(entry["exhausted"] for entry in report)
+    else:
+        complete = len(trees) < k and not timed_out
+    return MinimumTrees(result, trees, complete, seconds, names, report)
+
+
+def find_minimum_trees(X, y, n_classes: int, k: int = 1, *, diverse: bool = False,
+                       layouts: bool = False, layout_depth: int = 3, solver: str = "lsu",
+                       sat_solver: str = "cadical195", time_limit: Optional[float] = None,
+                       enumeration_time_limit: Optional[float] = None,
+                       on_improve=None) -> MinimumTrees:
+    """Minimum pure trees of the 0/1 matrix X and class indices y (Alg. 3, lines 3-6).
+
+    time_limit bounds the search for the minimum; enumeration_time_limit the drawing of
+    the further trees (None: until k trees or no more).
+    """
+    _check_k(k)
+    search = MinimumTreeSearch(X, y, n_classes, solver=solver, sat_solver=sat_solver,
+                               time_limit=time_limit, on_improve=on_improve)
+    try:
+        search.run()
+        return trees_from_search(search, k, diverse=diverse, layouts=layouts,
+                                 layout_depth=layout_depth,
+                                 time_limit=enumeration_time_limit, live=True)
+    finally:
+        search.close()
