@@ -91,7 +91,7 @@ class DTmaxEncoding:
         return [self.pool.obj2id[("feature", node, j)] for j in range(self.columns.n_kept)]
 
     def _leaf_class(self, true: np.ndarray, leaf: int) -> int:
-        if self.n_classes == 2:
+        if self.n_classes <= 2:                    # one variable per leaf: true = class 1
             return int(true[self.pool.obj2id[("class", leaf)]])
         return _true_index(true, [self.pool.obj2id[("class", leaf, k)]
                                   for k in range(self.n_classes)])
@@ -163,7 +163,7 @@ def encode_dtmax(X, y, n_classes: int, depth: int, *, prefer_small: bool = False
     soft = [[int(v)] for v in correct] + soft
     weights = (groups.count * example_weight).tolist() + weights
     wcnf = _make_wcnf(hard, soft, weights, pool.top)
-    return DTmaxEncoding(wcnf=wcnf, pool=pool, depth=depth, n_classes=max(n_classes, 2),
+    return DTmaxEncoding(wcnf=wcnf, pool=pool, depth=depth, n_classes=int(n_classes),
                          n_features=X.shape[1], example_weight=example_weight, groups=groups,
                          columns=columns)
 

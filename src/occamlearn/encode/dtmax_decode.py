@@ -83,3 +83,25 @@ def decode_complete_tree(*, depth: int, column: np.ndarray, flipped: np.ndarray,
     tree = Tree(feature, left_child, right_child, label, counts, n_features, feature_names)
     X_rows, y_rows = groups.rows()
     return tree.with_counts(X_rows, y_rows)
+
+
+def embed_in_complete_tree(tree: Tree, depth: int):
+    """``(column, flipped, leaf_class)`` of ``tree`` (depth <= ``depth``) laid out as the
+    complete tree of depth ``depth``: a leaf above the last level fills its subtree with tests
+    of column 0 and leaves of its class. ``decode_complete_tree`` of the result compacts it."""
+    if tree.depth > depth:
+        raise ValueError(f"tree has depth {tree.depth}, more than depth={depth}.")
+    n_internal = 2 ** depth - 1
+    column = np.zeros(n_internal, dtype=np.int64)
+    leaf_class = np.zeros(2 ** depth, dtype=np.int64)
+    stack = [(0, 0)]                                   # (complete-tree node, tree node)
+    while stack:
+        slot, node = stack.pop()
+        if slot >= n_internal:
+            leaf_class[slot - n_internal] = tree.label[node]
+        elif tree.is_leaf[node]:
+            stack += [(2 * slot + 1, node), (2 * slot + 2, node)]
+        else:
+            column[slot] = tree.feature[node]
+            stack += [(2 * slot + 1, int(tree.left[node])), (2 * slot + 2, int(tree.right[node]))]
+    return column, np.zeros(n_internal, dtype=bool), leaf_class
