@@ -1,0 +1,103 @@
+"""Smallest tree within an error budget: exhaustive search on tiny data, conflicts, errors."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import numpy as np
+import pytest
+
+from bruteforce import minimum_tree_size
+from occamlearn.encode.error_budget import encode_error_budget, relax_errors_needed
+from occamlearn.solve.minimum_tree_errors import find_minimum_tree_with_errors
+
+
+def smallest_tree_with_errors(X, y, n_classes, max_errors):
+    """Fewest nodes of a tree misclassifying <= max_errors rows: every feature at every node
+    and every split of the budget between the two subtrees, memoised on the row set."""
+    n_rows, n_features = X.shape
+    columns = [sum(1 << q for q in range(n_rows) if X[q, j]) for j in range(n_features)]
+
+    @lru_cache(maxsize=None)
+    def size(rows: int, budget: int) -> float:
+        idx = [q for q in range(n_rows) if rows >> q & 1]
+        if len(idx) - np.bincount(y[idx], minlength=n_classes).max() <= budget:
+            return 1
+        best = float("inf")
+        for col in columns:
+            ones, zeros = rows & col, rows & ~col
+            if ones and zeros:
+                for b in range(budget + 1):
+                    best = min(best, 1 + size(zeros, b) + size(ones, budget - b))
+        return best
+
+    return size((1 << n_rows) - 1, max_errors)
+
+
+def tiny(rng):
+    n = int(rng.integers(2, 11))
+    n_features = int(rng.integers(1, 5))
+    n_classes = int(rng.integers(2, 4))
+    return rng.integers(0, 2, (n, n_features)), rng.integers(0, n_classes, n), n_classes
+
+
+@pytest.mark.parametrize("solver", ["lsu", "rc2"])
+def test_matches_exhaustive_search(solver):
+    rng = np.random.default_rng(0 if solver == "lsu" else 1)
+    for _ in range(40):
+        X, y, n_classes = tiny(rng)
+        budget = relax_errors_needed(X, y) + int(rng.integers(0, 3))
+        result = find_minimum_tree_with_errors(X, y, n_classes, budget, solver=solver)
+        assert result.status == "optimal"
+        assert result.tree.n_nodes == smallest_tree_with_errors(X, y, n_classes, budget)
+        errors = int((result.tree.predict(X) != y).sum())
+        assert errors == result.stats["training_errors"] <= budget
+        assert result.tree.counts[0].sum() == len(y)
+
+
+def test_zero_budget_is_the_minimum_pure_tree():
+    rng = np.random.default_rng(4)
+    checked = 0
+    while checked < 15:
+        X, y, n_classes = tiny(rng)
+        if relax_errors_needed(X, y):
+            continue
+        result = find_minimum_tree_with_errors(X, y, n_classes, 0)
+        assert result.tree.n_nodes == minimum_tree_size(X, y)
+        assert result.tree.is_pure_on(X, y)
+        checked += 1
+
+
+def test_budget_shrinks_the_tree_monotonically():
+    rng = np.random.default_rng(8)
+    X = rng.integers(0, 2, (14, 4))
+    y = X[:, 0] ^ X[:, 1] ^ (X[:, 2] & X[:, 3])
+    sizes = [find_minimum_tree_with_errors(X, y, 2, e).tree.n_nodes for e in range(8)]
+    assert sizes == sorted(sizes, reverse=True) and sizes[-1] == 1
+    assert sizes[0] == minimum_tree_size(X, y)
+
+
+def test_conflicting_rows_use_up_the_budget():
+    X = np.array([[0, 0], [0, 0], [0, 0], [1, 0], [1, 1], [1, 1]])
+    y = np.array([0, 0, 1, 1, 0, 1])
+    assert relax_errors_needed(X, y) == 2
+    result = find_minimum_tree_with_errors(X, y, 2, 2)
+    assert result.status == "optimal" and result.stats["training_errors"] == 2
+    assert result.tree.n_nodes == 3          # x0 separates the rest
+    with pytest.raises(ValueError, match="max_errors=1 is below the 2 errors"):
+        find_minimum_tree_with_errors(X, y, 2, 1)
+
+
+def test_large_groups_are_never_relaxed():
+    X = np.array([[0]] * 5 + [[1]] * 2)
+    y = np.array([0] * 5 + [1] * 2)
+    encoding = encode_error_budget(X, y, 2, 1, upper_bound=3)
+    assert encoding.groups.count.tolist() == [5, 2]
+    units = [c for c in encoding.wcnf.hard if len(c) == 1]
+    assert all([-int(v)] in units for v in encoding.relax)    # both groups exceed e = 1
+
+
+@pytest.mark.parametrize("budget", [-1, 1.5, True])
+def test_bad_budget_is_rejected(budget):
+    with pytest.raises(ValueError, match="max_errors"):
+        find_minimum_tree_with_errors(np.array([[0], [1]]), np.array([0, 1]), 2, budget)
