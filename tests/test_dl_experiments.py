@@ -140,7 +140,10 @@ def test_simulated_cli_writes_ratios_and_histogram(tmp_path):
     ratios = [r["ratio"] for record in records for r in record["results"]]
     assert len(ratios) == 3 * 2 * 2 and all(np.isfinite(ratios)) and min(ratios) > 0
     assert (tmp_path / "sim.png").stat().st_size > 1000
-    assert "| directional | 300 | 3 |" in (tmp_path / "sim.md").read_text()
+    summary = (tmp_path / "sim.md").read_text()
+    assert "| directional | 300 | 3 |" in summary
+    assert "computing 3 of the 3 runs" in summary
+    assert "(the paper's comparison) | 300 |" in summary
 
 
 def test_simulated_cli_rejects_zero_runs(tmp_path, capsys):

@@ -30,13 +30,12 @@ import numpy as np
 
 from occamlearn.experiments.dl_data import random_decision_list, sample_features
 from occamlearn.experiments.dl_report import (
-    DIRECTION_NAMES,
     add_output_arguments,
     figure_path,
     plot_link,
     write_text,
 )
-from occamlearn.experiments.runner import Task, run_tasks
+from occamlearn.experiments.runner import Task, read_results, run_tasks, task_id
 from occamlearn.model.decision_list import DecisionList, Rule
 from occamlearn.search.hill import hill_climb
 from occamlearn.search.problem import prepare
@@ -164,15 +163,26 @@ def summarise(records: list) -> list:
     return rows
 
 
-def paired_wins(records: list, better: str = "directional", worse: str = "general") -> dict:
-    """Per n_train: share of runs where ``better``'s ratio exceeds ``worse``'s (same run)."""
+def paired_comparison(records: list, first: str, second: str) -> dict:
+    """Per n_train: shares of runs where ``first``'s ratio is above, equal to (within 1e-12) and
+    below ``second``'s on the same run."""
     ratio = {(r["setting"], r["n_train"], r["run"]): r["ratio"] for r in records}
-    wins: dict = {}
+    diffs: dict = {}
     for (setting, n_train, run), value in ratio.items():
-        other = ratio.get((worse, n_train, run))
-        if setting == better and other is not None:
-            wins.setdefault(n_train, []).append(value > other)
-    return {n: float(np.mean(w)) for n, w in sorted(wins.items())}
+        other = ratio.get((second, n_train, run))
+        if setting == first and other is not None:
+            diffs.setdefault(n_train, []).append(value - other)
+    return {n: {"above": float(np.mean(np.array(d) > 1e-12)),
+                "equal": float(np.mean(np.abs(d) <= 1e-12)),
+                "below": float(np.mean(np.array(d) < -1e-12))} for n, d in sorted(diffs.items())}
+
+
+PAIRINGS = (
+    ("directional", "general", ("directional truth + directed climb vs general truth + "
+     "undirected climb (the paper's comparison)")),
+    ("directional", "directional-undirected", ("directed vs undirected climb on the same "
+     "directional truth and data")),
+)
 
 
 def plot_histograms(records: list, path) -> None:
@@ -193,9 +203,10 @@ def plot_histograms(records: list, path) -> None:
         high = max(max(v) for v in values.values() if v)
         bins = np.linspace(low, max(high, low + 1e-6), 41)
         for setting in settings:
-            direction = SETTINGS[setting][1]
+            family, direction = SETTINGS[setting]
+            climb = "directed (positive)" if direction else "undirected"
             ax.hist(values[setting], bins=bins, alpha=0.55,
-                    label=f"{setting} truth, {DIRECTION_NAMES[direction].split(' (')[0]} climb")
+                    label=f"{family} truth, {climb} climb")
         ax.set_title(f"({label}) {n_train:,} training examples")
         ax.set_xlabel("test log-likelihood ratio (truth / learned)")
         ax.set_ylabel("runs")
@@ -206,12 +217,16 @@ def plot_histograms(records: list, path) -> None:
 
 
 def to_markdown(records: list, config: dict, plot_name=None, elapsed=None) -> str:
+    """Summary table and paired comparisons; ``elapsed`` = ((runs computed, seconds), runs)."""
     lines = ["# Simulated decision lists: general vs directional", "",
              ("Directional Decision Lists, Sec. IV-A / Fig. 2. Ratio = test log-likelihood of the "
              "ground truth / of the learned list (1 = as good as the truth; higher is better)."), "",
              "Configuration: " + ", ".join(f"{k} = {v}" for k, v in config.items()), ""]
     if elapsed is not None:
-        lines += [f"Wall time: {elapsed:.0f} s for the runs not already in the results file.", ""]
+        computed, total = elapsed
+        lines += [(f"Wall time of the invocation that wrote this file: {computed[1]:.0f} s, "
+                  f"computing {computed[0]} of the {total} runs (the others were read back from "
+                  "the results file)."), ""]
     lines += [("| setting | n_train | runs | mean ratio | median | 10th pct | runs >= 0.99 "
               "| true rules recovered | fit seconds |"), "|---|---|---|---|---|---|---|---|---|"]
     for row in sorted(summarise(records), key=lambda r: (r["n_train"], r["setting"])):
@@ -219,12 +234,17 @@ def to_markdown(records: list, config: dict, plot_name=None, elapsed=None) -> st
                      f"{row['mean']:.4f} | {row['median']:.4f} | {row['p10']:.4f} | "
                      f"{100 * row['within_1pct']:.1f} % | {row['recovered']:.2f} | "
                      f"{row['seconds']:.2f} |")
-    wins = paired_wins(records)
-    if wins:
-        lines += ["", "Paired by run (same rule features, same probabilities up to order): share "
-                  "of runs where the directional ratio beats the general one: "
-                  + ", ".join(f"{100 * w:.1f} % with {n:,} training rows" for n, w in wins.items())
-                  + "."]
+    pairs = [(a, b, text, paired_comparison(records, a, b)) for a, b, text in PAIRINGS]
+    pairs = [pair for pair in pairs if pair[3]]
+    if pairs:
+        lines += ["", ("Paired by run (same rule features, same probabilities up to order, same "
+                  "features and label draws):"), "",
+                  "| comparison | n_train | first higher | equal | second higher |",
+                  "|---|---|---|---|---|"]
+        for _, _, text, shares in pairs:
+            for n, share in shares.items():
+                lines.append(f"| {text} | {n:,} | {100 * share['above']:.1f} % | "
+                             f"{100 * share['equal']:.1f} % | {100 * share['below']:.1f} % |")
     if plot_name:
         lines += ["", f"![histograms of the ratio]({plot_name})"]
     return "\n".join(lines)
@@ -266,6 +286,13 @@ def _check_args(args) -> None:
                          f"{args.feature_probability}")
 
 
+def _finished_tasks(tasks: list, results_path) -> int:
+    """How many of ``tasks`` already have a record in ``results_path``."""
+    names = {name for task in tasks for name in task.key}
+    finished = {task_id({k: r[k] for k in names if k in r}) for r in read_results(results_path)}
+    return sum(task_id(task.key) in finished for task in tasks)
+
+
 def run(args) -> int:
     _check_args(args)
     config = {"runs": args.runs, "train sizes": args.train_sizes, "test size": args.test_size,
@@ -273,10 +300,11 @@ def run(args) -> int:
               "feature probability": args.feature_probability, "seed": args.seed}
     tasks = make_tasks(args.settings, args.train_sizes, args.runs, args.seed, args.features,
                        args.rules, args.test_size, args.feature_probability)
+    done_before = _finished_tasks(tasks, args.results)
     started = time.perf_counter()
     records = flatten(run_tasks(simulate_run, tasks, args.results, n_jobs=args.n_jobs,
                                 scheduler=args.scheduler, local_cluster=args.local_cluster))
-    elapsed = time.perf_counter() - started
+    elapsed = ((len(tasks) - done_before, time.perf_counter() - started), len(tasks))
     for row in sorted(summarise(records), key=lambda r: (r["n_train"], r["setting"])):
         print(f"{row['setting']:>24} n_train={row['n_train']:>6}: median ratio "
               f"{row['median']:.4f}, mean {row['mean']:.4f}, >= 0.99 in "
