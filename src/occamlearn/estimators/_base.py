@@ -89,10 +89,12 @@ def check_binary_matrix(X, feature_names=None) -> np.ndarray:
     if bad.any():
         row, col = (int(i) for i in np.argwhere(bad)[0])
         name = feature_names[col] if feature_names is not None else f"x{col}"
+        value = values[row, col]
+        value = value.item() if isinstance(value, np.generic) else value
         raise ValueError(
             f"binarizer=None expects 0/1 data, but column {name!r} (index {col}) holds "
-            f"{values[row, col]!r} at row {row}; pass a binarizer such as "
-            "FeatureBinarizer() for non-binary data."
+            f"{value!r} at row {row}; use a binarizer (e.g. the default 'binary') for "
+            "non-binary data."
         )
     return is_one.astype(np.uint8)
 
@@ -129,6 +131,9 @@ def prepare_training_data(estimator, X, y, *, binarizer, on_conflict: str) -> Tr
     column). ``on_conflict`` is ``"error"`` (ValueError listing the conflicting rows) or
     ``"majority"`` (the paper's filter; removed rows are reported in ``conflict_rows``).
     """
+    if y is None:
+        raise ValueError(f"{type(estimator).__name__} requires y to be passed, but the target "
+                         "y is None.")
     X, y = validate_table(estimator, X, y, reset=True)
     classes, y_index = encode_labels(y)
     if binarizer is None:
