@@ -36,8 +36,8 @@ def best_bounded_tree(X, y, n_classes, depth):
     return correct, -neg_splits
 
 
-def solve(encoding):
-    with RC2(encoding.wcnf, solver="cadical195") as rc2:
+def solve(wcnf):
+    with RC2(wcnf, solver="cadical195") as rc2:
         model = rc2.compute()
         return model, rc2.cost
 
@@ -52,30 +52,45 @@ def random_data(rng, max_rows=12, max_features=4, max_classes=3):
 
 
 @pytest.mark.parametrize("seed", range(4))
-def test_accuracy_and_size_match_exhaustive_search(seed):
+def test_errors_then_size_match_exhaustive_search(seed):
     rng = np.random.default_rng(seed)
     for _ in range(25):
         X, y, n_classes = random_data(rng)
         depth = int(rng.integers(0, 4))
         encoding = encode_dtmax(X, y, n_classes, depth, prefer_small=True)
-        model, cost = solve(encoding)
+        model, errors = solve(encoding.wcnf)
         tree = encoding.decode(model)
         correct, splits = best_bounded_tree(X, y, n_classes, depth)
-        assert int((tree.predict(X) == y).sum()) == correct == len(y) - encoding.training_errors(cost)
+        assert int((tree.predict(X) == y).sum()) == correct == len(y) - errors
         assert tree.depth <= depth
-        assert tree.n_leaves - 1 == splits == cost % encoding.example_weight
+        model, decisions = solve(encoding.smallest_within(errors))
+        small = encoding.decode(model)
+        assert int((small.predict(X) != y).sum()) == errors
+        assert small.n_leaves - 1 == splits == decisions and small.depth <= depth
 
 
-def test_without_prefer_small_cost_counts_errors_only():
+def test_without_prefer_small_cost_counts_errors():
     rng = np.random.default_rng(7)
     for _ in range(20):
         X, y, n_classes = random_data(rng)
         encoding = encode_dtmax(X, y, n_classes, 2)
-        model, cost = solve(encoding)
+        model, cost = solve(encoding.wcnf)
         tree = encoding.decode(model)
-        assert encoding.example_weight == 1
         assert len(y) - cost == best_bounded_tree(X, y, n_classes, 2)[0]
         assert int((tree.predict(X) != y).sum()) == cost
+    with pytest.raises(ValueError, match="prefer_small=True"):
+        encoding.smallest_within(1)
+
+
+def test_error_bound_counts_duplicates():
+    X = np.array([[0]] * 3 + [[1]] * 3)
+    y = np.array([0, 0, 1, 1, 1, 0])
+    encoding = encode_dtmax(X, y, 2, 1, prefer_small=True)
+    # one decision node costs 2 errors; a leaf costs 3
+    assert solve(encoding.smallest_within(2))[1] == 1
+    assert solve(encoding.smallest_within(3))[1] == 0
+    with RC2(encoding.smallest_within(1)) as rc2:
+        assert rc2.compute() is None
 
 
 def test_deep_enough_on_pure_data_classifies_everything():
@@ -84,7 +99,7 @@ def test_deep_enough_on_pure_data_classifies_everything():
     y = X[:, 0] ^ (X[:, 1] & X[:, 2]) | (X[:, 3] & ~X[:, 4] & 1)
     encoding = encode_dtmax(X, y, 2, 10)
     assert encoding.depth <= 5                       # capped by the number of columns
-    model, cost = solve(encoding)
+    model, cost = solve(encoding.wcnf)
     assert cost == 0
     assert encoding.decode(model).is_pure_on(X, y)
 
@@ -94,7 +109,7 @@ def test_duplicate_rows_become_weighted_groups():
     y = np.array([1, 1, 0, 0, 0])
     encoding = encode_dtmax(X, y, 2, 1)
     assert sorted(encoding.wcnf.wght) == [1, 2, 2]
-    model, cost = solve(encoding)
+    model, cost = solve(encoding.wcnf)
     assert cost == 1 and encoding.groups.forced_errors() == 1
     tree = encoding.decode(model)
     assert tree.counts[0].tolist() == [3, 2]
@@ -117,7 +132,7 @@ def test_complemented_columns_decode_to_the_original_test():
     y = np.array([1, 1, 0])                           # class = column 1, mostly ones
     encoding = encode_dtmax(X, y, 2, 1)
     assert encoding.columns.flipped.tolist() == [False, True]
-    tree = encoding.decode(solve(encoding)[0])
+    tree = encoding.decode(solve(encoding.wcnf)[0])
     assert tree.feature[0] == 1
     assert tree.label[tree.right[0]] == 1 and tree.label[tree.left[0]] == 0
 

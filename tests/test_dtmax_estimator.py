@@ -14,7 +14,7 @@ from occamlearn.estimators.dtmax import find_max_accuracy_tree
 from test_dtmax_encoding import best_bounded_tree, random_data
 
 
-@parametrize_with_checks([MaxAccuracyTreeClassifier(max_depth=2)])
+@parametrize_with_checks([MaxAccuracyTreeClassifier(max_depth=2, binarizer="threshold")])
 def test_sklearn_contract(estimator, check):
     check(estimator)
 

@@ -28,11 +28,16 @@ clause ``reach ∧ ¬right → ∨_{x_{p,j}=0} feature_{t,j}``), and
 ``reach ∧ right → ∨_{x_{p,j}=1} feature_{t,j}``. With exactly one feature per node these say
 "right iff the tested column is 1"; their size grows with the ones of p, not with all columns.
 
-``prefer_small``: a lexicographic secondary objective towards fewer decision nodes. Variable
-``("split", t)`` must be true unless the leaves below t all carry one class; the soft clause
-``[¬split_t]`` weighs 1 and each example weighs T + 1 (more than all node clauses together),
-so accuracy is never traded for size. The number of true ``split`` variables is exactly the
-number of decision nodes left after ``decode`` merges single-class subtrees.
+``prefer_small``: fewest decision nodes among the most accurate trees, lexicographically.
+Variable ``("split", t)`` must be true unless the leaves below t all carry one class; the
+number of true ``split`` variables is exactly the number of decision nodes left after
+``decode`` merges single-class subtrees. ``smallest_within(e)`` turns the encoding into a
+second formula: hard "at most e training errors" (a totalizer over the ``correct`` literals,
+each repeated by its group's count) and one soft clause ``[¬split_t]`` per internal node. The
+two optima in sequence (errors, then size with e = the minimum errors) are the lexicographic
+optimum. Two solves replace the weighting "example weight > sum of node weights" because the
+Linear SAT-UNSAT back-end counts a weight w as w copies of a literal: with weights T + 1 its
+totalizer would be T + 1 times larger.
 
 The big clause families are built with numpy; no solver is touched (see ``solve/``).
 """
@@ -50,25 +55,36 @@ from occamlearn.encode.dtmax_data import (ExampleGroups, ReducedColumns, group_e
 from occamlearn.encode.dtmax_decode import decode_complete_tree
 from occamlearn.model.tree import Tree
 
-__all__ = ["DTmaxEncoding", "encode_dtmax"]
+__all__ = ["DTmaxEncoding", "encode_dtmax", "effective_depth"]
 
 
 @dataclass(frozen=True)
 class DTmaxEncoding:
-    """A DT(max) formula with what is needed to read a model back as a ``Tree``."""
+    """A DT(max) formula with what is needed to read a model back as a ``Tree``.
+
+    ``wcnf``'s cost is the number of misclassified training rows.
+    """
 
     wcnf: WCNF
     pool: IDPool
     depth: int
     n_classes: int
     n_features: int
-    example_weight: int
     groups: ExampleGroups
     columns: ReducedColumns
+    correct: np.ndarray            # ("correct", g) ids, one per group
+    split: np.ndarray              # ("split", t) ids (empty unless prefer_small)
 
-    def training_errors(self, cost: int) -> int:
-        """Misclassified training rows of a solution of cost ``cost``."""
-        return int(cost) // self.example_weight
+    def smallest_within(self, max_errors: int) -> WCNF:
+        """Formula whose optima are the smallest trees with at most ``max_errors`` errors."""
+        if len(self.split) == 0 and self.depth > 0:
+            raise ValueError("smallest_within needs an encoding built with prefer_small=True.")
+        if not isinstance(max_errors, (int, np.integer)) or max_errors < 0:
+            raise ValueError(f"max_errors must be a non-negative int; got {max_errors!r}.")
+        bound = _error_bound(self.correct, self.groups.count, int(max_errors), self.wcnf.nv)
+        top = max([self.wcnf.nv] + [abs(lit) for clause in bound for lit in clause])
+        soft = [[-int(v)] for v in self.split]
+        return _make_wcnf(self.wcnf.hard + bound, soft, [1] * len(soft), top)
 
     def decode(self, model, feature_names=()) -> Tree:
         """The pruned tree of a model (list of signed literals) of ``wcnf``."""
@@ -113,7 +129,8 @@ def _block(pool: IDPool, name: str, shape: tuple[int, ...]) -> np.ndarray:
     return ids
 
 
-def _effective_depth(depth: int, groups: ExampleGroups, columns: ReducedColumns) -> int:
+def effective_depth(depth: int, groups: ExampleGroups, columns: ReducedColumns) -> int:
+    """The depth bound actually encoded: deeper trees are never needed (see comment)."""
     # A root-to-leaf path never needs more tests than there are kept columns (a repeated test
     # sends everything one way) nor than distinct patterns minus one (each useful test
     # separates at least one pattern from the others on the path).
@@ -124,9 +141,9 @@ def encode_dtmax(X, y, n_classes: int, depth: int, *, prefer_small: bool = False
     """Encode "the most accurate tree of depth <= ``depth``" over binary ``X`` and labels ``y``.
 
     ``y`` holds class indices in ``range(n_classes)``. The result's ``wcnf`` has one soft clause
-    per (distinct row, label) group weighted by its row count (times T + 1 with
-    ``prefer_small``); its optimum cost divided by ``example_weight`` is the minimum number of
-    training errors.
+    per (distinct row, label) group weighted by its row count: its optimum cost is the minimum
+    number of training errors. ``prefer_small`` adds the ``split`` variables that
+    ``smallest_within`` minimises.
     """
     if not isinstance(depth, (int, np.integer)) or isinstance(depth, bool) or depth < 0:
         raise ValueError(f"depth must be a non-negative int; got {depth!r}.")
@@ -138,7 +155,7 @@ def encode_dtmax(X, y, n_classes: int, depth: int, *, prefer_small: bool = False
         raise ValueError(f"y must hold class indices in [0, {n_classes}); "
                          f"got values from {groups.label.min()} to {groups.label.max()}.")
     columns = reduce_columns(groups.patterns)
-    depth = _effective_depth(int(depth), groups, columns)
+    depth = effective_depth(int(depth), groups, columns)
     pool = IDPool()
     n_internal = 2 ** depth - 1
     feature = _block(pool, "feature", (n_internal, columns.n_kept))
@@ -151,21 +168,28 @@ def encode_dtmax(X, y, n_classes: int, depth: int, *, prefer_small: bool = False
     hard += _exactly_one_class(leaf_class)
     hard += _routing(columns.matrix, feature, right, reach)
     hard += _correctness(groups, right, reach, leaf_class, correct, depth)
-    example_weight = 1
-    soft: list[list[int]] = []
-    weights: list[int] = []
+    split = np.zeros(0, dtype=np.int64)
     if prefer_small and n_internal:
         split = _block(pool, "split", (n_internal,))
         hard += _split_definition(split, leaf_class, depth)
-        example_weight = n_internal + 1
-        soft += [[-int(v)] for v in split]
-        weights += [1] * n_internal
-    soft = [[int(v)] for v in correct] + soft
-    weights = (groups.count * example_weight).tolist() + weights
-    wcnf = _make_wcnf(hard, soft, weights, pool.top)
+    soft = [[int(v)] for v in correct]
+    wcnf = _make_wcnf(hard, soft, groups.count.tolist(), pool.top)
     return DTmaxEncoding(wcnf=wcnf, pool=pool, depth=depth, n_classes=int(n_classes),
-                         n_features=X.shape[1], example_weight=example_weight, groups=groups,
-                         columns=columns)
+                         n_features=X.shape[1], groups=groups, columns=columns,
+                         correct=correct, split=split)
+
+
+def _error_bound(correct: np.ndarray, count: np.ndarray, max_errors: int,
+                 top: int) -> list[list[int]]:
+    """sum_g count_g * [not correct_g] <= max_errors: groups above the budget are correct,
+    the others feed a totalizer with their literal repeated count_g times."""
+    too_big = count > max_errors
+    clauses = [[int(v)] for v in correct[too_big]]
+    wrong = np.repeat(-correct[~too_big], count[~too_big]).tolist()
+    if len(wrong) > max_errors:
+        clauses += CardEnc.atmost(wrong, bound=max_errors, top_id=top,
+                                  encoding=EncType.totalizer).clauses
+    return clauses
 
 
 def _make_wcnf(hard, soft, weights, n_vars) -> WCNF:

@@ -30,7 +30,8 @@ from sklearn.utils.validation import check_is_fitted
 
 from occamlearn.binarize import FeatureBinarizer
 from occamlearn.encode.bounds import sklearn_to_tree
-from occamlearn.encode.dtmax import DTmaxEncoding, encode_dtmax
+from occamlearn.encode.dtmax import effective_depth, encode_dtmax
+from occamlearn.encode.dtmax_data import ExampleGroups, group_examples, reduce_columns
 from occamlearn.encode.dtmax_decode import decode_complete_tree, embed_in_complete_tree
 from occamlearn.encode.mpdt import validate_binary_data
 from occamlearn.estimators._base import (_binary_feature_names, binary_matrix,
@@ -61,79 +62,110 @@ class MaxAccuracyResult:
     trace: tuple = ()                # ((seconds, errors), ...) at each improvement
 
 
-def _objective(encoding: DTmaxEncoding, tree: Tree, errors: int, prefer_small: bool) -> int:
-    decisions = tree.n_nodes - tree.n_leaves
-    return errors * encoding.example_weight + (decisions if prefer_small else 0)
+def _greedy_tree(groups: ExampleGroups, depth: int, X, y, n_classes: int) -> Tree:
+    """scikit-learn's tree of depth ``depth``, compacted like a decoded solution."""
+    if depth == 0:
+        column, flipped = np.zeros(0, dtype=np.int64), np.zeros(0, dtype=bool)
+        leaf_class = np.array([np.bincount(y, minlength=n_classes).argmax()])
+    else:
+        model = DecisionTreeClassifier(max_depth=depth, random_state=0).fit(X, y)
+        tree = sklearn_to_tree(model, X.shape[1], n_classes, X, y)
+        column, flipped, leaf_class = embed_in_complete_tree(tree, depth)
+    return decode_complete_tree(depth=depth, column=column, flipped=flipped,
+                                leaf_class=leaf_class, groups=groups, n_classes=n_classes,
+                                n_features=X.shape[1])
 
 
-def _greedy_tree(encoding: DTmaxEncoding, X, y, n_classes: int) -> Tree:
-    """scikit-learn's tree of the encoding's depth, compacted like a decoded solution."""
-    if encoding.depth == 0:
-        return decode_complete_tree(depth=0, column=np.zeros(0, dtype=np.int64),
-                                    flipped=np.zeros(0, dtype=bool),
-                                    leaf_class=np.array([np.bincount(y).argmax()]),
-                                    groups=encoding.groups, n_classes=n_classes,
-                                    n_features=X.shape[1])
-    model = DecisionTreeClassifier(max_depth=encoding.depth, random_state=0).fit(X, y)
-    tree = sklearn_to_tree(model, X.shape[1], n_classes, X, y)
-    column, flipped, leaf_class = embed_in_complete_tree(tree, encoding.depth)
-    return decode_complete_tree(depth=encoding.depth, column=column, flipped=flipped,
-                                leaf_class=leaf_class, groups=encoding.groups,
-                                n_classes=n_classes, n_features=X.shape[1])
+def _errors(tree: Tree, X: np.ndarray, y: np.ndarray) -> int:
+    return int((tree.predict(X) != y).sum())
 
 
-def find_max_accuracy_tree(X, y, n_classes: int, max_depth: int, *, solver: str = "rc2",
+def _decisions(tree: Tree) -> int:
+    return tree.n_nodes - tree.n_leaves
+
+
+class _Search:
+    """The incumbent tree, its trace, and MaxSAT calls sharing one deadline."""
+
+    def __init__(self, X, y, solver, sat_solver, time_limit, on_improve):
+        self.start = time.perf_counter()
+        self.X, self.y = X, y
+        self.solver, self.sat_solver = solver, sat_solver
+        self.deadline = None if time_limit is None else self.start + time_limit
+        self.on_improve = on_improve
+        self.best, self.best_key, self.trace = None, None, []
+        self.stats = {"encode_seconds": 0.0, "solve_seconds": 0.0, "sat_calls": 0}
+
+    def offer(self, tree: Tree, prefer_small: bool) -> None:
+        """Keep ``tree`` if it has fewer errors (then, with prefer_small, fewer decisions)."""
+        key = (_errors(tree, self.X, self.y), _decisions(tree) if prefer_small else 0)
+        if self.best_key is None or key < self.best_key:
+            self.best, self.best_key = tree, key
+            self.trace.append((time.perf_counter() - self.start, key[0]))
+            if self.on_improve is not None:
+                self.on_improve(tree, self.trace[-1][0])
+
+    def solve(self, wcnf, decode, prefer_small: bool):
+        """One MaxSAT call; improving models are offered. None if no time is left."""
+        remaining = None if self.deadline is None else self.deadline - time.perf_counter()
+        if remaining is not None and remaining <= 0:
+            return None
+        with make_backend(self.solver, sat_solver=self.sat_solver) as backend:
+            answer = backend.solve(wcnf, time_limit=remaining,
+                                   on_improve=lambda c, m, s: self.offer(decode(m), prefer_small))
+        if answer.model is not None:
+            self.offer(decode(answer.model), prefer_small)
+        self.stats["solve_seconds"] += answer.stats.get("seconds", 0.0)
+        self.stats["sat_calls"] += answer.stats.get("sat_calls", 0)
+        return answer
+
+
+def find_max_accuracy_tree(X, y, n_classes: int, max_depth: int, *, solver: str = "lsu",
                            sat_solver: str = "cadical195", time_limit: Optional[float] = None,
                            prefer_small: bool = False,
                            on_improve: Optional[TreeCallback] = None) -> MaxAccuracyResult:
     """Most accurate tree of depth <= ``max_depth`` on 0/1 matrix ``X``, class indices ``y``.
 
-    solver : MaxSAT back-end ("rc2" default: the soft clauses are weighted; "lsu" counts a
-        weight w as w copies, fine for small counts). time_limit : seconds for the search.
-    prefer_small : among the most accurate trees, return one with the fewest nodes.
+    solver : MaxSAT back-end name; sat_solver : PySAT SAT solver; time_limit : seconds for
+        the whole search. prefer_small : among the most accurate trees, one with the fewest
+        nodes (a second MaxSAT call; "optimal" then means both are proven).
     on_improve(tree, seconds) : called with the greedy tree, then with each better tree.
     """
-    start = time.perf_counter()
     X, y = validate_binary_data(X, y, n_classes)
-    time_limit = check_time_limit(time_limit)
-    backend = make_backend(solver, sat_solver=sat_solver)
-    encoding = encode_dtmax(X, y, n_classes, max_depth, prefer_small=prefer_small)
-    stats = {"encode_seconds": time.perf_counter() - start, "depth_encoded": encoding.depth,
-             "n_patterns": encoding.groups.n_patterns, "n_columns": encoding.columns.n_kept,
-             "n_vars": encoding.wcnf.nv, "n_hard": len(encoding.wcnf.hard),
-             "n_soft": len(encoding.wcnf.soft), "solve_seconds": 0.0}
-    best = _greedy_tree(encoding, X, y, n_classes)
-    best_errors = int((best.predict(X) != y).sum())
-    best_cost = _objective(encoding, best, best_errors, prefer_small)
-    trace = [(time.perf_counter() - start, best_errors)]
-    if on_improve is not None:
-        on_improve(best, trace[0][0])
-    lower = encoding.groups.forced_errors() * encoding.example_weight
-    status = "optimal" if lower >= best_cost else "feasible"
-
-    def improved(cost, model, seconds):
-        nonlocal best, best_errors, best_cost
-        if cost < best_cost:
-            best, best_cost = encoding.decode(model), cost
-            best_errors = int((best.predict(X) != y).sum())
-            trace.append((time.perf_counter() - start, best_errors))
-            if on_improve is not None:
-                on_improve(best, trace[-1][0])
-
-    remaining = None if time_limit is None else time_limit - (time.perf_counter() - start)
-    if status != "optimal" and (remaining is None or remaining > 0):
-        with backend:
-            answer = backend.solve(encoding.wcnf, time_limit=remaining, on_improve=improved)
-        stats["solve_seconds"] = answer.stats.get("seconds", 0.0)
-        stats["sat_calls"] = answer.stats.get("sat_calls", 0)
-        if answer.model is not None:
-            improved(answer.cost, answer.model, 0.0)
-        lower = max(lower, answer.cost if answer.status == "optimal" else answer.lower_bound)
-        status = "optimal" if answer.status == "optimal" or lower >= best_cost else "feasible"
-        stats["solver_status"] = answer.status
-    stats["seconds"] = time.perf_counter() - start
-    errors_lower = best_errors if status == "optimal" else encoding.training_errors(lower)
-    return MaxAccuracyResult(best, status, best_errors, errors_lower, stats, tuple(trace))
+    make_backend(solver, sat_solver=sat_solver).close()           # validate names first
+    search = _Search(X, y, solver, sat_solver, check_time_limit(time_limit), on_improve)
+    groups = group_examples(X, y)
+    depth = effective_depth(max_depth, groups, reduce_columns(groups.patterns))
+    search.offer(_greedy_tree(groups, depth, X, y, n_classes), prefer_small)
+    forced = groups.forced_errors()
+    stats = search.stats
+    stats.update(depth_encoded=depth, n_patterns=groups.n_patterns, forced_errors=forced)
+    errors_proven = search.best_key[0] == forced
+    size_proven = not prefer_small or _decisions(search.best) == 0
+    lower = forced
+    if not (errors_proven and size_proven):
+        began = time.perf_counter()
+        encoding = encode_dtmax(X, y, n_classes, max_depth, prefer_small=prefer_small)
+        stats.update(encode_seconds=time.perf_counter() - began,
+                     n_columns=encoding.columns.n_kept, n_vars=encoding.wcnf.nv,
+                     n_hard=len(encoding.wcnf.hard), n_soft=len(encoding.wcnf.soft))
+        if not errors_proven:
+            answer = search.solve(encoding.wcnf, encoding.decode, prefer_small=False)
+            if answer is not None:
+                proven = answer.cost if answer.status == "optimal" else answer.lower_bound
+                lower = max(lower, proven or 0)
+                stats["solver_status"] = answer.status
+            errors_proven = lower >= search.best_key[0]
+        if errors_proven and not size_proven:
+            wcnf = encoding.smallest_within(search.best_key[0])
+            answer = search.solve(wcnf, encoding.decode, prefer_small=True)
+            size_proven = answer is not None and answer.status == "optimal"
+            stats["size_solver_status"] = None if answer is None else answer.status
+    stats["seconds"] = time.perf_counter() - search.start
+    errors = search.best_key[0]
+    status = "optimal" if errors_proven and size_proven else "feasible"
+    return MaxAccuracyResult(search.best, status, errors, errors if errors_proven else lower,
+                             stats, tuple(search.trace))
 
 
 class MaxAccuracyTreeClassifier(ClassifierMixin, BaseEstimator):
@@ -146,8 +178,8 @@ class MaxAccuracyTreeClassifier(ClassifierMixin, BaseEstimator):
     binarizer : {"binary", "onehot", "threshold"}, transformer or None, default="binary"
         Turns the table into 0/1 features (cloned at fit); a string is shorthand for
         ``FeatureBinarizer(encoding=...)``. ``None``: X is already a 0/1 matrix.
-    solver : {"rc2", "lsu"}, default="rc2"
-        MaxSAT back-end (a key of ``occamlearn.solve.BACKENDS``).
+    solver : {"lsu", "rc2"}, default="lsu"
+        MaxSAT back-end (a key of ``occamlearn.solve.BACKENDS``); measured faster here.
     sat_solver : str, default="cadical195"
         PySAT SAT oracle name.
     time_limit : float or None, default=None
@@ -183,7 +215,7 @@ class MaxAccuracyTreeClassifier(ClassifierMixin, BaseEstimator):
         "callback": [callable, None],
     }
 
-    def __init__(self, *, max_depth=3, binarizer="binary", solver="rc2",
+    def __init__(self, *, max_depth=3, binarizer="binary", solver="lsu",
                  sat_solver="cadical195", time_limit=None, prefer_small=False, verbose=0,
                  callback=None):
         self.max_depth = max_depth
@@ -199,6 +231,9 @@ class MaxAccuracyTreeClassifier(ClassifierMixin, BaseEstimator):
     def fit(self, X, y):
         """Learn the most accurate tree of depth <= max_depth on (X, y); returns self."""
         start = time.perf_counter()
+        if y is None:
+            raise ValueError(f"{type(self).__name__} requires y to be passed, but the target y "
+                             "is None.")
         X, y = validate_table(self, X, y, reset=True)
         self.classes_, y_index = encode_labels(y)
         binarizer = (FeatureBinarizer(encoding=self.binarizer)
