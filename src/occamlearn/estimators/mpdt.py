@@ -27,7 +27,7 @@ from sklearn.utils.validation import check_is_fitted
 from occamlearn.binarize import FeatureBinarizer
 from occamlearn.estimators._base import ON_CONFLICT, binary_matrix, prepare_training_data
 from occamlearn.model.tree import Tree
-from occamlearn.solve import BACKENDS
+from occamlearn.solve import BACKENDS, TREE_SEARCHES
 from occamlearn.solve.minimum_tree import MinimumTreeResult, find_minimum_tree
 
 __all__ = ["MinimumPureTreeClassifier"]
@@ -72,7 +72,7 @@ class MinimumPureTreeClassifier(ClassifierMixin, BaseEstimator):
         ``FeatureBinarizer(encoding=...)``; the default is the paper's binary encoding
         (Sec. 8). ``None`` means X is already a 0/1 matrix: other values are a ValueError.
     solver : {"lsu", "rc2", ...}, default="lsu"
-        MaxSAT algorithm, a key of ``occamlearn.solve.BACKENDS``.
+        MaxSAT algorithm, a key of ``occamlearn.solve.BACKENDS``, or "mindt" (SAT baseline).
     sat_solver : str, default="cadical195"
         PySAT SAT oracle name.
     time_limit : float or None, default=None
@@ -102,7 +102,7 @@ class MinimumPureTreeClassifier(ClassifierMixin, BaseEstimator):
 
     _parameter_constraints = {
         "binarizer": [HasMethods(["fit", "transform"]), StrOptions(set(_ENCODINGS)), None],
-        "solver": [StrOptions(set(BACKENDS))],
+        "solver": [StrOptions(set(BACKENDS) | set(TREE_SEARCHES))],
         "sat_solver": [StrOptions(set(_SAT_SOLVERS))],
         "time_limit": [Interval(Real, 0, None, closed="neither"), None],
         "on_conflict": [StrOptions(set(ON_CONFLICT))],

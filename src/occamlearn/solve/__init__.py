@@ -12,6 +12,7 @@ from importlib import import_module
 _PUBLIC = {
     "BACKENDS": "occamlearn.solve.backends",
     "make_backend": "occamlearn.solve.backends",
+    "TREE_SEARCHES": "occamlearn.solve.backends",
     "MaxSATBackend": "occamlearn.solve.base",
     "MaxSATResult": "occamlearn.solve.base",
     "LinearSatUnsat": "occamlearn.solve.lsu",

@@ -4,14 +4,24 @@ builds one by name and rejects unknown names and non-incremental SAT solvers."""
 from __future__ import annotations
 
 from occamlearn.solve.base import MaxSATBackend, check_sat_solver
+from occamlearn.solve.external import ExternalBackend
+from occamlearn.solve.hermax_backend import BACKEND_CLASSES as HERMAX_BACKENDS
 from occamlearn.solve.lsu import LinearSatUnsat
 from occamlearn.solve.rc2 import RC2Backend
 
-__all__ = ["BACKENDS", "make_backend"]
+__all__ = ["BACKENDS", "make_backend", "TREE_SEARCHES"]
 
 BACKENDS: dict[str, type[MaxSATBackend]] = {
     "lsu": LinearSatUnsat,
     "rc2": RC2Backend,
+    "external": ExternalBackend,  # a solver program (OCCAMLEARN_MAXSAT_COMMAND)
+    **HERMAX_BACKENDS,  # uwrmaxsat, evalmaxsat, loandra, ... (pip install occamlearn[solvers])
+}
+
+# Tree searches that are not MaxSAT back-ends over one WCNF: name -> "module:function" with
+# find_minimum_tree's signature (``solver`` aside); find_minimum_tree dispatches to them.
+TREE_SEARCHES: dict[str, str] = {
+    "mindt": "occamlearn.solve.mindt:find_minimum_tree_mindt",  # SAT baseline (Sec. 3, 9.1)
 }
 
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
+from importlib import import_module
 from typing import Callable, Optional
 
 import numpy as np
@@ -23,7 +24,7 @@ from pysat.solvers import Solver
 from occamlearn.encode.bounds import greedy_upper_bound, single_leaf
 from occamlearn.encode.mpdt import MPDTEncoding, encode_mpdt, unique_rows, validate_binary_data
 from occamlearn.model.tree import Tree
-from occamlearn.solve.backends import make_backend
+from occamlearn.solve.backends import TREE_SEARCHES, make_backend
 from occamlearn.solve.base import check_time_limit
 
 __all__ = ["find_minimum_tree", "MinimumTreeResult", "MinimumTreeSearch", "OptimalSolver"]
@@ -175,11 +176,17 @@ def find_minimum_tree(X, y, n_classes: int, *, solver: str = "lsu",
                       lower_bound: Optional[int] = None) -> MinimumTreeResult:
     """Minimum pure decision tree of the 0/1 matrix X and class indices y.
 
-    solver : MaxSAT back-end name ("lsu" or "rc2"); sat_solver : PySAT SAT solver name.
+    solver : MaxSAT back-end name (a key of ``BACKENDS``: "lsu", "rc2", ...) or a tree search
+    of ``TREE_SEARCHES`` ("mindt"); sat_solver : PySAT SAT solver name.
     time_limit : seconds for the whole search (None: until proven).
     on_improve(tree, seconds) : called with each smaller tree found (the greedy one first).
     upper_bound / lower_bound : optional known bounds on the minimum size (odd ints).
     """
+    if solver in TREE_SEARCHES:  # e.g. "mindt": its own search, not a MaxSAT back-end
+        module, function = TREE_SEARCHES[solver].split(":")
+        return getattr(import_module(module), function)(
+            X, y, n_classes, sat_solver=sat_solver, time_limit=time_limit,
+            on_improve=on_improve, upper_bound=upper_bound, lower_bound=lower_bound)
     search = MinimumTreeSearch(X, y, n_classes, solver=solver, sat_solver=sat_solver,
                                time_limit=time_limit, on_improve=on_improve,
                                upper_bound=upper_bound, lower_bound=lower_bound)
