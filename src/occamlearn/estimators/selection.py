@@ -28,6 +28,8 @@ __all__ = [
     "pick_one",
     "Selection",
     "select_tree",
+    "SelectedTrees",
+    "minimum_trees_with_selection",
 ]
 
 
@@ -130,3 +132,54 @@ def select_tree(predictors, X_selection, y_selection, *, delta: float = 0.0,
     accuracies = selection_accuracies(predictors, X_selection, y_selection)
     best = within_delta(accuracies, delta)
     return Selection(accuracies, best, pick_one(best, random_state))
+
+
+@dataclass(frozen=True)
+class SelectedTrees:
+    """Alg. 3's outcome: the chosen tree's search result and everything the choice saw.
+
+    result : ``MinimumTreeResult`` of the search, with ``tree`` replaced by the chosen tree;
+    candidates : the minimum trees of the training part; accuracies : their selection
+    accuracy; best : indices kept within ``delta``; chosen : the index picked;
+    stratified : whether the train/selection split was stratified; complete : whether the
+    enumeration produced every minimum tree.
+    """
+
+    result: object
+    candidates: list
+    accuracies: np.ndarray
+    best: np.ndarray
+    chosen: int
+    stratified: bool
+    complete: bool
+    n_train: int
+    n_selection: int
+
+
+def minimum_trees_with_selection(X_bin, y, n_classes: int, *, n_solutions: int = 1,
+                                 diverse: bool = True, layouts: bool = False,
+                                 selection_size: float = 0.0, delta: float = 0.0,
+                                 random_state=None, enumeration_time_limit=None,
+                                 **search) -> SelectedTrees:
+    """Algorithm 3: split, compute up to ``n_solutions`` minimum trees on the training part
+    (MDSOL if ``diverse``, per layout if ``layouts``), evaluate them on the selection part,
+    keep those within ``delta`` of the best and pick one at random.
+
+    ``search`` goes to ``find_minimum_trees`` (solver, sat_solver, time_limit, on_improve).
+    One ``random_state`` seeds both the split and the pick, so a fit is reproducible.
+    """
+    from dataclasses import replace
+
+    from occamlearn.solve.minimum_trees import find_minimum_trees
+
+    rng = check_random_state(random_state)
+    split_seed, pick_seed = rng.randint(2**31 - 1, size=2)
+    split = split_indices(y, selection_size, random_state=int(split_seed))
+    found = find_minimum_trees(X_bin[split.first], y[split.first], n_classes, n_solutions,
+                               diverse=diverse, layouts=layouts,
+                               enumeration_time_limit=enumeration_time_limit, **search)
+    choice = select_tree(found.trees, X_bin[split.second], y[split.second], delta=delta,
+                         random_state=int(pick_seed))
+    result = replace(found.result, tree=found.trees[choice.chosen])
+    return SelectedTrees(result, found.trees, choice.accuracies, choice.best, choice.chosen,
+                         split.stratified, found.complete, len(split.first), len(split.second))

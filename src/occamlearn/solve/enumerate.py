@@ -31,7 +31,8 @@ to its weight). The inner MaxSAT is PySAT's RC2 (core-guided, CaDiCaL), kept ali
 solutions, blocking clauses and weights added on the fly: on iris (184 minimum trees) every
 one of its 184 steps was checked optimal against all remaining trees, at ~7 trees/s, while
 one fresh selector per reuse (unweighted) ran at ~0.7 trees/s and hermax's incremental
-UWrMaxSAT (IPAMIR) at 0.7 trees/s. The time limit is checked between solutions (PySAT's
+UWrMaxSAT (IPAMIR) at 0.7 trees/s; RC2's adapt/exhaust options changed little and minz
+halved the rate (zoo, 60 trees), so RC2 runs with its defaults. The time limit is checked between solutions (PySAT's
 CaDiCaL cannot be interrupted inside RC2), so the last solution may overrun it.
 """
 

@@ -1,0 +1,163 @@
+"""Table 6 data protocol and methods: what each method learns on the fixed training part.
+
+Protocol (Sec. 8 and 9.2): each dataset is binarised with the paper's binary encoding
+(``FeatureBinarizer(encoding="binary")``, fitted on the whole table as the paper's
+preprocessing is), identical binary rows with different labels are reduced to their majority
+label, and the rows are split once into 64 % training and 36 % held out (stratified,
+``train_seed``). The training part is the same for all 50 splits; only the held-out part is
+re-split each time into 16 % selection and 20 % test. So every method learns its candidate
+trees once per dataset, and each split only evaluates them.
+
+A method is one entry of ``METHODS``: ``name -> function(data, settings, shared)`` returning
+``MethodPool`` (its candidates' predictions on the held-out rows, their sizes, and facts to
+report). ``shared`` is a per-dataset ``SharedSolve``: the minimum-tree search runs once and
+every mpdt variant draws from it (Sec. 6 / ``trees_from_search``).
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from functools import partial
+
+import numpy as np
+
+from occamlearn.binarize import FeatureBinarizer, resolve_conflicts
+from occamlearn.datasets import load_dataset
+from occamlearn.estimators.selection import Split, split_indices
+from occamlearn.experiments.baselines import BASELINES
+from occamlearn.solve.minimum_tree import MinimumTreeSearch
+from occamlearn.solve.minimum_trees import trees_from_search
+
+__all__ = ["Table6Data", "prepare_dataset", "holdout_split", "MethodPool", "SharedSolve",
+           "METHODS", "MPDT_VARIANTS", "TRAIN_FRACTION", "TEST_FRACTION"]
+
+TRAIN_FRACTION, SELECTION_FRACTION, TEST_FRACTION = 0.64, 0.16, 0.20
+
+
+@dataclass
+class Table6Data:
+    """One dataset under the protocol: training part and held-out part (binary, indices)."""
+
+    name: str
+    X_train: np.ndarray
+    y_train: np.ndarray
+    X_holdout: np.ndarray
+    y_holdout: np.ndarray
+    n_classes: int
+    train_stratified: bool
+
+
+def prepare_dataset(name: str, train_seed: int = 0) -> Table6Data:
+    """Binarise, majority-filter and split ``name`` 64 % / 36 % (stratified if possible)."""
+    X, y = load_dataset(name)
+    X_bin = np.asarray(FeatureBinarizer(encoding="binary").fit_transform(X, y), dtype=np.uint8)
+    X_bin, y = resolve_conflicts(X_bin, np.asarray(y), strategy="majority")
+    classes, y_index = np.unique(np.asarray(y), return_inverse=True)
+    split = split_indices(y_index, 1.0 - TRAIN_FRACTION, random_state=train_seed)
+    return Table6Data(name, X_bin[split.first], y_index[split.first], X_bin[split.second],
+                      y_index[split.second], len(classes), split.stratified)
+
+
+def holdout_split(data: Table6Data, split: int) -> Split:
+    """Split number ``split`` of the held-out rows: ``first`` selection, ``second`` test."""
+    test_share = TEST_FRACTION / (SELECTION_FRACTION + TEST_FRACTION)
+    return split_indices(data.y_holdout, test_share, random_state=split)
+
+
+@dataclass
+class MethodPool:
+    """A method's candidates: predictions on the held-out rows (one row per candidate)."""
+
+    predictions: np.ndarray
+    sizes: list
+    info: dict = field(default_factory=dict)
+
+    def to_record(self) -> dict:
+        return {"predictions": ["".join(map(chr, 48 + row)) for row in self.predictions],
+                "sizes": [int(s) for s in self.sizes], "info": self.info}
+
+    @classmethod
+    def from_record(cls, record: dict) -> MethodPool:
+        rows = [np.frombuffer(text.encode(), dtype=np.uint8).astype(np.int64) - 48
+                for text in record["predictions"]]
+        return cls(np.array(rows, dtype=np.int64).reshape(len(rows), -1),
+                   list(record["sizes"]), dict(record.get("info", {})))
+
+
+class SharedSolve:
+    """The dataset's minimum-tree search, run on first use and shared by the mpdt methods."""
+
+    def __init__(self, data: Table6Data, settings: dict, known_minimum=None):
+        self.data, self.settings = data, settings
+        self.known_minimum = known_minimum
+        self._search = None
+        self.seconds = 0.0
+        self.live_used = False
+
+    def search(self) -> MinimumTreeSearch:
+        if self._search is None:
+            began = time.monotonic()
+            self._search = MinimumTreeSearch(
+                self.data.X_train, self.data.y_train, self.data.n_classes,
+                time_limit=self.settings.get("solve_time_limit"))
+            self._search.run()
+            self.seconds = time.monotonic() - began
+        return self._search
+
+    def minimum_size(self) -> int:
+        """The minimum size (from an earlier stage if known, else from the search)."""
+        if self.known_minimum is not None:
+            return int(self.known_minimum)
+        return int(self.search().result.tree.n_nodes)
+
+    def close(self) -> None:
+        if self._search is not None:
+            self._search.close()
+
+
+def _predict_all(predictors, X) -> np.ndarray:
+    if not len(predictors):
+        return np.zeros((0, len(X)), dtype=np.int64)
+    return np.vstack([np.asarray(p.predict(X), dtype=np.int64) for p in predictors])
+
+
+def _mpdt_variant(data: Table6Data, settings: dict, shared: SharedSolve, *, k, diverse,
+                  layouts) -> MethodPool:
+    search = shared.search()
+    count = 1 if k == 1 else int(settings["k"])
+    live = not shared.live_used and not diverse and not layouts and count > 1
+    shared.live_used |= live
+    found = trees_from_search(search, count, diverse=diverse, layouts=layouts,
+                              layout_depth=int(settings.get("layout_depth", 3)),
+                              time_limit=settings.get("enum_time_limit"), live=live)
+    info = {"status": found.result.status, "optimum": int(found.result.tree.n_nodes),
+            "lower_bound": int(found.result.lower_bound), "complete": bool(found.complete),
+            "solve_seconds": round(shared.seconds, 3), "enum_seconds": round(found.seconds, 3),
+            "n_layouts": len(found.layout_report) if layouts else 0}
+    return MethodPool(_predict_all(found.trees, data.X_holdout),
+                      [t.n_nodes for t in found.trees], info)
+
+
+def _sklearn(data: Table6Data, settings: dict, shared: SharedSolve, *, kind) -> MethodPool:
+    began = time.monotonic()
+    extra = {"minimum_size": shared.minimum_size()} if kind == "lsk" else {}
+    pool = BASELINES[kind](data.X_train, data.y_train, int(settings["sk_seeds"]), **extra)
+    info = {"fit_seconds": round(time.monotonic() - began, 3), **extra}
+    return MethodPool(_predict_all(pool.predictors, data.X_holdout), pool.sizes, info)
+
+
+MPDT_VARIANTS = {
+    "mpdt-1": dict(k=1, diverse=False, layouts=False),
+    "mpdt-nd": dict(k=None, diverse=False, layouts=False),
+    "mpdt": dict(k=None, diverse=True, layouts=False),
+    "mpdt-lay-nd": dict(k=None, diverse=False, layouts=True),
+    "mpdt-lay": dict(k=None, diverse=True, layouts=True),
+}
+
+METHODS = {
+    "psk": partial(_sklearn, kind="psk"),
+    "lsk": partial(_sklearn, kind="lsk"),
+    "ask": partial(_sklearn, kind="ask"),
+    **{name: partial(_mpdt_variant, **spec) for name, spec in MPDT_VARIANTS.items()},
+}
