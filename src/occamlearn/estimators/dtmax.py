@@ -105,12 +105,22 @@ class _Search:
             if self.on_improve is not None:
                 self.on_improve(tree, self.trace[-1][0])
 
+    def backend_for(self, wcnf) -> str:
+        """``solver``, or for "auto": LSU unless weights are large. LSU counts a weight w as w
+        copies of a literal, so heavily duplicated rows (titanic: 1408 rows, 14 distinct)
+        make its totalizer huge, while RC2's stratification handles weights natively."""
+        if self.solver != "auto":
+            return self.solver
+        return "rc2" if sum(wcnf.wght) > 2 * len(wcnf.wght) else "lsu"
+
     def solve(self, wcnf, decode, prefer_small: bool):
         """One MaxSAT call; improving models are offered. None if no time is left."""
         remaining = None if self.deadline is None else self.deadline - time.perf_counter()
         if remaining is not None and remaining <= 0:
             return None
-        with make_backend(self.solver, sat_solver=self.sat_solver) as backend:
+        name = self.backend_for(wcnf)
+        self.stats.setdefault("backends", []).append(name)
+        with make_backend(name, sat_solver=self.sat_solver) as backend:
             answer = backend.solve(wcnf, time_limit=remaining,
                                    on_improve=lambda c, m, s: self.offer(decode(m), prefer_small))
         if answer.model is not None:
@@ -120,19 +130,21 @@ class _Search:
         return answer
 
 
-def find_max_accuracy_tree(X, y, n_classes: int, max_depth: int, *, solver: str = "lsu",
+def find_max_accuracy_tree(X, y, n_classes: int, max_depth: int, *, solver: str = "auto",
                            sat_solver: str = "cadical195", time_limit: Optional[float] = None,
                            prefer_small: bool = False,
                            on_improve: Optional[TreeCallback] = None) -> MaxAccuracyResult:
     """Most accurate tree of depth <= ``max_depth`` on 0/1 matrix ``X``, class indices ``y``.
 
-    solver : MaxSAT back-end name; sat_solver : PySAT SAT solver; time_limit : seconds for
+    solver : MaxSAT back-end name or "auto" (LSU, or RC2 when duplicated rows make the
+        weights large); sat_solver : PySAT SAT solver; time_limit : seconds for
         the whole search. prefer_small : among the most accurate trees, one with the fewest
         nodes (a second MaxSAT call; "optimal" then means both are proven).
     on_improve(tree, seconds) : called with the greedy tree, then with each better tree.
     """
     X, y = validate_binary_data(X, y, n_classes)
-    make_backend(solver, sat_solver=sat_solver).close()           # validate names first
+    if solver != "auto":
+        make_backend(solver, sat_solver=sat_solver).close()       # validate names first
     search = _Search(X, y, solver, sat_solver, check_time_limit(time_limit), on_improve)
     groups = group_examples(X, y)
     depth = effective_depth(max_depth, groups, reduce_columns(groups.patterns))
@@ -178,8 +190,10 @@ class MaxAccuracyTreeClassifier(ClassifierMixin, BaseEstimator):
     binarizer : {"binary", "onehot", "threshold"}, transformer or None, default="binary"
         Turns the table into 0/1 features (cloned at fit); a string is shorthand for
         ``FeatureBinarizer(encoding=...)``. ``None``: X is already a 0/1 matrix.
-    solver : {"lsu", "rc2"}, default="lsu"
-        MaxSAT back-end (a key of ``occamlearn.solve.BACKENDS``); measured faster here.
+    solver : {"auto", "lsu", "rc2"}, default="auto"
+        MaxSAT back-end (a key of ``occamlearn.solve.BACKENDS``). "auto" takes "lsu" (measured
+        faster at proving DT(max) optima) unless duplicated rows make the example weights
+        large (total weight > twice the soft clauses), where it takes "rc2".
     sat_solver : str, default="cadical195"
         PySAT SAT oracle name.
     time_limit : float or None, default=None
@@ -207,7 +221,7 @@ class MaxAccuracyTreeClassifier(ClassifierMixin, BaseEstimator):
     _parameter_constraints = {
         "max_depth": [Interval(Integral, 1, None, closed="left")],
         "binarizer": [HasMethods(["fit", "transform"]), StrOptions(set(_ENCODINGS)), None],
-        "solver": [StrOptions(set(BACKENDS))],
+        "solver": [StrOptions(set(BACKENDS) | {"auto"})],
         "sat_solver": [StrOptions(set(_SAT_SOLVERS))],
         "time_limit": [Interval(Real, 0, None, closed="neither"), None],
         "prefer_small": ["boolean"],
@@ -215,7 +229,7 @@ class MaxAccuracyTreeClassifier(ClassifierMixin, BaseEstimator):
         "callback": [callable, None],
     }
 
-    def __init__(self, *, max_depth=3, binarizer="binary", solver="lsu",
+    def __init__(self, *, max_depth=3, binarizer="binary", solver="auto",
                  sat_solver="cadical195", time_limit=None, prefer_small=False, verbose=0,
                  callback=None):
         self.max_depth = max_depth

@@ -1,0 +1,168 @@
+"""DT(max) -- most accurate tree of depth <= d -- occamlearn's MaxSAT path against STreeD.
+
+Protocol: every bundled dataset, ``FeatureBinarizer(encoding="binary")`` fitted on a stratified
+64 % training split (``random_state=0``), no conflict filtering (DT(max) handles noise), depths
+2, 3 and 4. For each run: proven optimal?, wall seconds (greedy bound + encoding + solve),
+training accuracy; STreeD (``STreeDClassifier(optimization_task="accuracy", max_depth=d,
+cost_complexity=0)`` -- its default cost_complexity=0.01 would trade accuracy for size) on the
+same binary matrix with the same time limit. When both prove optimality their training
+accuracies must be equal: that is the correctness check (column "agree").
+
+STreeD is a benchmark-only tool (``pip install ../shared/tools/pystreed-1.4.0-*.whl``), never a
+dependency. Each occamlearn run is a subprocess (``--worker``), so a run that overruns its limit
+while encoding is killed and reported, and memory does not accumulate. Run by hand::
+
+    python benchmarks/dtmax_runtime.py --markdown benchmarks/results/dtmax_runtime.md
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import platform
+import subprocess
+import sys
+import time
+
+import numpy as np
+
+
+def binary_training_data(name: str):
+    from sklearn.model_selection import train_test_split
+
+    from occamlearn.binarize import FeatureBinarizer
+    from occamlearn.datasets import load_dataset
+
+    X, y = load_dataset(name)
+    X_train, _, y_train, _ = train_test_split(X, y, train_size=0.64, stratify=y, random_state=0)
+    X_bin = np.asarray(FeatureBinarizer(encoding="binary").fit_transform(X_train), dtype=np.uint8)
+    classes, y_index = np.unique(np.asarray(y_train), return_inverse=True)
+    return X_bin, y_index.astype(np.int64), len(classes)
+
+
+def run_occamlearn(name: str, depth: int, solver: str, time_limit: float) -> dict:
+    from occamlearn.estimators.dtmax import find_max_accuracy_tree
+
+    X, y, n_classes = binary_training_data(name)
+    began = time.perf_counter()
+    result = find_max_accuracy_tree(X, y, n_classes, depth, solver=solver, time_limit=time_limit)
+    seconds = time.perf_counter() - began
+    return {"rows": X.shape[0], "features": X.shape[1], "patterns": result.stats["n_patterns"],
+            "optimal": result.status == "optimal", "seconds": seconds,
+            "accuracy": 1 - result.training_errors / len(y),
+            "errors": result.training_errors, "errors_lower_bound": result.errors_lower_bound,
+            "encode_seconds": result.stats["encode_seconds"],
+            "solve_seconds": result.stats["solve_seconds"]}
+
+
+def run_streed(name: str, depth: int, time_limit: float) -> dict:
+    from pystreed import STreeDClassifier
+
+    X, y, _ = binary_training_data(name)
+    model = STreeDClassifier(optimization_task="accuracy", max_depth=depth, cost_complexity=0,
+                             time_limit=time_limit)
+    began = time.perf_counter()
+    model.fit(X, y)
+    seconds = time.perf_counter() - began
+    return {"optimal": bool(model.fit_result.is_optimal()), "seconds": seconds,
+            "accuracy": float((model.predict(X) == y).mean())}
+
+
+def in_subprocess(args: list[str], timeout: float) -> dict:
+    command = [sys.executable, __file__, "--worker", *args]
+    try:
+        done = subprocess.run(command, capture_output=True, text=True, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        return {"error": f"killed after {timeout:.0f} s"}
+    if done.returncode != 0:
+        lines = done.stderr.strip().splitlines()
+        return {"error": lines[-1] if lines else f"exit code {done.returncode}"}
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def cell_seconds(run: dict) -> str:
+    if "error" in run:
+        return run["error"]
+    return f"{run['seconds']:.2f}" + ("" if run["optimal"] else " (limit)")
+
+
+def table(rows: list[dict]) -> list[str]:
+    lines = ["| dataset | rows × bin. features (distinct rows) | depth | ours: optimal? | ours s "
+             "| ours train acc. | STreeD: optimal? | STreeD s | STreeD train acc. | agree "
+             "| ours / STreeD time |", "|" + "---|" * 11]
+    for r in rows:
+        ours, peer = r["ours"], r["streed"]
+        shape = (f"{ours['rows']} × {ours['features']} ({ours['patterns']})"
+                 if "rows" in ours else "")
+        both = "error" not in ours and "error" not in peer
+        agree = ""
+        if both and ours["optimal"] and peer["optimal"]:
+            agree = "yes" if abs(ours["accuracy"] - peer["accuracy"]) < 1e-12 else "**NO**"
+        ratio = (f"{ours['seconds'] / max(peer['seconds'], 1e-3):.0f}×" if both else "")
+        acc = lambda run: f"{run['accuracy']:.4f}" if "accuracy" in run else ""  # noqa: E731
+        yes = lambda run: ("yes" if run["optimal"] else "no") if "optimal" in run else "–"  # noqa: E731
+        lines.append(f"| {r['dataset']} | {shape} | {r['depth']} | {yes(ours)} "
+                     f"| {cell_seconds(ours)} | {acc(ours)} | {yes(peer)} | {cell_seconds(peer)} "
+                     f"| {acc(peer)} | {agree} | {ratio} |")
+    return lines
+
+
+def main(argv=None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--datasets", nargs="*", default=None)
+    parser.add_argument("--depths", nargs="*", type=int, default=[2, 3, 4])
+    parser.add_argument("--solver", default="auto", choices=["auto", "lsu", "rc2"])
+    parser.add_argument("--time-limit", type=float, default=60.0)
+    parser.add_argument("--markdown", default=None, help="write the result table here")
+    parser.add_argument("--worker", nargs="*", help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+    if args.worker:
+        kind, name, depth, limit, *rest = args.worker
+        if kind == "ours":
+            out = run_occamlearn(name, int(depth), rest[0], float(limit))
+        else:
+            out = run_streed(name, int(depth), float(limit))
+        print(json.dumps(out))
+        return
+    from occamlearn.datasets import list_datasets
+
+    names = args.datasets or list(list_datasets())
+    grace = args.time_limit + 60           # encoding and start-up are outside the solver limit
+    rows = []
+    for depth in args.depths:
+        for name in names:
+            limit = str(args.time_limit)
+            ours = in_subprocess(["ours", name, str(depth), limit, args.solver], grace)
+            peer = in_subprocess(["streed", name, str(depth), limit], grace)
+            rows.append({"dataset": name, "depth": depth, "ours": ours, "streed": peer})
+            print(table(rows)[-1], flush=True)
+            if args.markdown:
+                write_markdown(args, rows)
+
+
+def write_markdown(args, rows) -> None:
+    command = "python benchmarks/dtmax_runtime.py " + " ".join(
+        a for a in sys.argv[1:] if not a.startswith("--worker"))
+    ours = [r["ours"] for r in rows if "optimal" in r["ours"]]
+    text = [
+        "# DT(max): occamlearn (MaxSAT) vs STreeD, most accurate tree of depth <= d",
+        "",
+        f"Command: `{command}`",
+        "",
+        f"Machine: {platform.machine()}, Python {platform.python_version()}, shared 2 cores; "
+        f"solver `{args.solver}` (CaDiCaL 1.9.5), time limit {args.time_limit:.0f} s per run "
+        "for both tools. Seconds are wall time of the whole fit on the binary matrix (greedy "
+        "bound, encoding and MaxSAT for occamlearn). \"(limit)\": stopped by the time limit, "
+        "best tree so far. \"agree\": both proved optimality and report the same training "
+        "accuracy.",
+        "",
+        *table(rows),
+        "",
+        f"Proven optimal by occamlearn: {sum(r['optimal'] for r in ours)} of {len(rows)} runs.",
+    ]
+    with open(args.markdown, "w") as handle:
+        handle.write("\n".join(text) + "\n")
+
+
+if __name__ == "__main__":
+    main()
