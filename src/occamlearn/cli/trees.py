@@ -166,7 +166,7 @@ def _read_csv(path: str):
 def run_predict(args) -> int:
     import pandas as pd
 
-    from occamlearn.export.tree_json import load_model
+    from occamlearn.export.model_file import load_model
 
     model = load_model(args.model)
     frame = _read_csv(args.data)
@@ -189,16 +189,29 @@ def run_predict(args) -> int:
     return 0
 
 
+_EXPORTERS = {  # fitted attribute -> (text exporter, DOT exporter), as "module:function"
+    "tree_": ("occamlearn.export.tree_text:export_text",
+              "occamlearn.export.tree_dot:export_graphviz"),
+    "list_": ("occamlearn.export.decision_list:export_text",
+              "occamlearn.export.decision_list:export_graphviz"),
+}
+
+
+def _exporter(model, dot: bool):
+    from importlib import import_module
+
+    for attribute, functions in _EXPORTERS.items():
+        if hasattr(model, attribute):
+            module, _, name = functions[int(dot)].partition(":")
+            return getattr(import_module(module), name)
+    raise ValueError(f"cannot show a {type(model).__name__}")
+
+
 def run_show(args) -> int:
-    from occamlearn.export.tree_dot import export_graphviz
-    from occamlearn.export.tree_json import load_model
-    from occamlearn.export.tree_text import export_text
+    from occamlearn.export.model_file import load_model
 
     model = load_model(args.model)
-    if args.dot:
-        sys.stdout.write(export_graphviz(model, show_counts=args.counts))
-    else:
-        sys.stdout.write(export_text(model, show_counts=args.counts))
+    sys.stdout.write(_exporter(model, args.dot)(model, show_counts=args.counts))
     return 0
 
 

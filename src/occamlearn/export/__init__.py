@@ -1,0 +1,45 @@
+"""Exports of fitted models: text, Graphviz DOT, matplotlib plots, JSON files, WCNF instances.
+
+Free functions over fitted models (STYLE: exporters read only the fitted structure); optional
+dependencies (graphviz, matplotlib) are imported inside the functions that need them. Names
+are imported lazily. Tree exporters keep their sklearn-like names; the decision-list ones
+are prefixed ``list_`` here to tell them apart.
+"""
+
+from __future__ import annotations
+
+from importlib import import_module
+
+_PUBLIC = {
+    "export_text": ("occamlearn.export.tree_text", "export_text"),
+    "export_graphviz": ("occamlearn.export.tree_dot", "export_graphviz"),
+    "render_graphviz": ("occamlearn.export.tree_dot", "render_graphviz"),
+    "plot_tree": ("occamlearn.export.plot", "plot_tree"),
+    "save_model": ("occamlearn.export.tree_json", "save_model"),
+    "load_model": ("occamlearn.export.model_file", "load_model"),
+    "model_to_dict": ("occamlearn.export.tree_json", "model_to_dict"),
+    "model_from_dict": ("occamlearn.export.tree_json", "model_from_dict"),
+    "write_instance": ("occamlearn.export.wcnf", "write_instance"),
+    "decode_solution": ("occamlearn.export.wcnf", "decode_solution"),
+    "list_export_text": ("occamlearn.export.decision_list", "export_text"),
+    "list_export_graphviz": ("occamlearn.export.decision_list", "export_graphviz"),
+    "plot_log_likelihood": ("occamlearn.export.decision_list", "plot_log_likelihood"),
+    "save_list": ("occamlearn.export.decision_list", "save_list"),
+    "load_list": ("occamlearn.export.decision_list", "load_list"),
+}
+
+__all__ = sorted(_PUBLIC)
+
+
+def __getattr__(name: str):
+    try:
+        module, attribute = _PUBLIC[name]
+    except KeyError:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}") from None
+    value = getattr(import_module(module), attribute)
+    globals()[name] = value
+    return value
+
+
+def __dir__():
+    return __all__

@@ -93,9 +93,10 @@ def tree_view(model, feature_names=None, class_names=None) -> TreeView:
     if isinstance(model, Tree):
         tree, binarizer, status, bounds = model, None, None, (None, None)
         default_classes = range(tree.n_classes)
-    elif hasattr(model, "tree_"):
-        tree, binarizer, status = model.tree_, model.binarizer_, model.status_
-        bounds = (model.lower_bound_, model.upper_bound_)
+    elif isinstance(getattr(model, "tree_", None), Tree):
+        tree, binarizer = model.tree_, getattr(model, "binarizer_", None)
+        status = getattr(model, "status_", None)
+        bounds = (getattr(model, "lower_bound_", None), getattr(model, "upper_bound_", None))
         default_classes = model.classes_
     else:
         raise TypeError(

@@ -1,0 +1,133 @@
+"""``occamlearn fit | predict | show | encode | decode`` through ``cli.main`` and the script."""
+
+import json
+import shutil
+import subprocess
+import sys
+
+import pandas as pd
+import pytest
+from pysat.examples.rc2 import RC2
+from pysat.formula import WCNF
+
+from occamlearn.cli import main
+from occamlearn.datasets import load_dataset
+
+
+@pytest.fixture
+def corral_csv(tmp_path):
+    X, y = load_dataset("corral")
+    path = tmp_path / "corral.csv"
+    X.assign(label=y).to_csv(path, index=False)
+    return path
+
+
+def test_fit_prints_tree_size_status_and_progress(capsys, tmp_path):
+    model = tmp_path / "mux6.json"
+    code = main(["fit", "--dataset", "mux6", "--train-size", "0.64", "-o", str(model)])
+    out, err = capsys.readouterr()
+    assert code == 0
+    assert out.startswith("15 nodes (7 decisions, 8 leaves), depth 3, status optimal")
+    assert "size: 15 nodes, status optimal, bounds [15, 15]" in out
+    assert "81 training rows x 6 binary features" in out
+    assert "time: prepare" in out and "accuracy: train 1.0000" in out
+    assert "pure tree with 15 nodes" in err
+    assert json.loads(model.read_text())["status"] == "optimal"
+
+
+def test_fit_predict_show_on_csv(capsys, tmp_path, corral_csv):
+    model = tmp_path / "m.json"
+    assert main(["fit", str(corral_csv), "--target", "label", "-q", "-o", str(model)]) == 0
+    out, err = capsys.readouterr()
+    assert err == "" and "status optimal" in out
+    predictions = tmp_path / "p.csv"
+    assert main(["predict", str(model), str(corral_csv), "--target", "label",
+                 "-o", str(predictions)]) == 0
+    _, err = capsys.readouterr()
+    assert err == "accuracy: 1.0000 on 160 rows\n"
+    truth = pd.read_csv(corral_csv)["label"]
+    assert (pd.read_csv(predictions)["prediction"] == truth).all()
+    assert main(["show", str(model)]) == 0
+    text = capsys.readouterr().out
+    assert text.startswith("13 nodes") and "|--- " in text
+    assert main(["show", str(model), "--dot"]) == 0
+    assert capsys.readouterr().out.startswith("digraph Tree {")
+
+
+def test_fit_time_limit_and_conflicts(capsys, tmp_path):
+    rows = pd.DataFrame({"a": [0, 0, 1, 1, 0], "b": [0, 1, 0, 1, 0], "target": [0, 1, 1, 0, 1]})
+    path = tmp_path / "xor.csv"
+    rows.to_csv(path, index=False)
+    assert main(["fit", str(path), "-q"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("occamlearn fit: error: no pure tree exists") and "rows 0, 4" in err
+    assert err.count("\n") == 1
+    assert main(["fit", str(path), "-q", "--on-conflict", "majority", "--time-limit", "5",
+                 "--solver", "rc2"]) == 0
+    out = capsys.readouterr().out
+    assert "conflicts: removed 1 rows" in out and "size: 7 nodes, status optimal" in out
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["fit", "--dataset", "nope"], "Unknown dataset 'nope'"),
+    (["fit", "missing.csv"], "no such file: missing.csv"),
+    (["predict", "missing.json", "x.csv"], "no such model file: missing.json"),
+    (["fit", "--dataset", "mux6", "--train-size", "2"], "--train-size must be in (0, 1)"),
+])
+def test_user_errors_exit_2_with_one_line(capsys, argv, message):
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert message in err and err.count("\n") == 1
+
+
+def test_predict_names_missing_columns(capsys, tmp_path, corral_csv):
+    model = tmp_path / "m.json"
+    main(["fit", str(corral_csv), "--target", "label", "-q", "-o", str(model)])
+    pd.read_csv(corral_csv).drop(columns=["A0"]).to_csv(tmp_path / "less.csv", index=False)
+    capsys.readouterr()
+    assert main(["predict", str(model), str(tmp_path / "less.csv")]) == 2
+    assert "lacks the model's column(s) A0" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("wcnf_format", ["new", "legacy"])
+def test_encode_external_solve_decode(capsys, tmp_path, wcnf_format):
+    wcnf = tmp_path / "corral.wcnf"
+    assert main(["encode", "--dataset", "corral", "--train-size", "0.64", "-o", str(wcnf),
+                 "--format", wcnf_format]) == 0
+    assert "variables" in capsys.readouterr().out
+    with RC2(WCNF(from_file=str(wcnf))) as rc2:
+        model = rc2.compute()
+        cost = rc2.cost
+    if wcnf_format == "new":
+        values = "v " + "".join("1" if lit > 0 else "0" for lit in model)
+    else:
+        values = "v " + " ".join(map(str, model)) + " 0"
+    solution = tmp_path / "solution.txt"
+    solution.write_text(f"o {cost}\ns OPTIMUM FOUND\n{values}\n")
+    saved = tmp_path / "decoded.json"
+    assert main(["decode", f"{wcnf}.json", str(solution), "-o", str(saved)]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("13 nodes") and "status optimal" in out
+    assert 2 * cost - 1 == 13
+    X, y = load_dataset("corral")
+    X.assign(target=y).to_csv(tmp_path / "all.csv", index=False)
+    assert main(["predict", str(saved), str(tmp_path / "all.csv")]) == 0
+
+
+def test_decode_help_documents_both_v_formats(capsys):
+    with pytest.raises(SystemExit):
+        main(["decode", "--help"])
+    help_text = capsys.readouterr().out
+    assert "v 0110" in help_text and "v 1 -2 3" in help_text and "OPTIMUM FOUND" in help_text
+
+
+def test_console_script(tmp_path):
+    script = shutil.which("occamlearn")
+    command = [script] if script else [sys.executable, "-m", "occamlearn.cli"]
+    done = subprocess.run([*command, "fit", "--dataset", "corral", "--train-size", "0.64",
+                           "-q"], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert "size: 13 nodes, status optimal" in done.stdout
+    failed = subprocess.run([*command, "show", str(tmp_path / "none.json")],
+                            capture_output=True, text=True, timeout=60)
+    assert failed.returncode == 2 and failed.stderr.count("\n") == 1
