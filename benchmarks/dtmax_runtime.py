@@ -71,7 +71,8 @@ def run_streed(name: str, depth: int, time_limit: float) -> dict:
 def in_subprocess(args: list[str], timeout: float) -> dict:
     command = [sys.executable, __file__, "--worker", *args]
     try:
-        done = subprocess.run(command, capture_output=True, text=True, timeout=timeout)
+        done = subprocess.run(command, capture_output=True, text=True, timeout=timeout,
+                              check=False)
     except subprocess.TimeoutExpired:
         return {"error": f"killed after {timeout:.0f} s"}
     if done.returncode != 0:
@@ -87,9 +88,10 @@ def cell_seconds(run: dict) -> str:
 
 
 def table(rows: list[dict]) -> list[str]:
-    lines = ["| dataset | rows × bin. features (distinct rows) | depth | ours: optimal? | ours s "
-             "| ours train acc. | STreeD: optimal? | STreeD s | STreeD train acc. | agree "
-             "| ours / STreeD time |", "|" + "---|" * 11]
+    header = ("| dataset | rows × bin. features (distinct rows) | depth | ours: optimal? "
+              "| ours s | ours train acc. | STreeD: optimal? | STreeD s | STreeD train acc. "
+              "| agree | ours / STreeD time |")
+    lines = [header, "|" + "---|" * 11]
     for r in rows:
         ours, peer = r["ours"], r["streed"]
         shape = (f"{ours['rows']} × {ours['features']} ({ours['patterns']})"
@@ -99,8 +101,8 @@ def table(rows: list[dict]) -> list[str]:
         if both and ours["optimal"] and peer["optimal"]:
             agree = "yes" if abs(ours["accuracy"] - peer["accuracy"]) < 1e-12 else "**NO**"
         ratio = (f"{ours['seconds'] / max(peer['seconds'], 1e-3):.0f}×" if both else "")
-        acc = lambda run: f"{run['accuracy']:.4f}" if "accuracy" in run else ""  # noqa: E731
-        yes = lambda run: ("yes" if run["optimal"] else "no") if "optimal" in run else "–"  # noqa: E731
+        acc = lambda run: f"{run['accuracy']:.4f}" if "accuracy" in run else ""
+        yes = lambda run: ("yes" if run["optimal"] else "no") if "optimal" in run else "–"
         lines.append(f"| {r['dataset']} | {shape} | {r['depth']} | {yes(ours)} "
                      f"| {cell_seconds(ours)} | {acc(ours)} | {yes(peer)} | {cell_seconds(peer)} "
                      f"| {acc(peer)} | {agree} | {ratio} |")
@@ -149,12 +151,12 @@ def write_markdown(args, rows) -> None:
         "",
         f"Command: `{command}`",
         "",
-        f"Machine: {platform.machine()}, Python {platform.python_version()}, shared 2 cores; "
-        f"solver `{args.solver}` (CaDiCaL 1.9.5), time limit {args.time_limit:.0f} s per run "
-        "for both tools. Seconds are wall time of the whole fit on the binary matrix (greedy "
-        "bound, encoding and MaxSAT for occamlearn). \"(limit)\": stopped by the time limit, "
-        "best tree so far. \"agree\": both proved optimality and report the same training "
-        "accuracy.",
+        (f"Machine: {platform.machine()}, Python {platform.python_version()}, shared 2 cores; "
+         f"solver `{args.solver}` (CaDiCaL 1.9.5), time limit {args.time_limit:.0f} s per run "
+         "for both tools. Seconds are wall time of the whole fit on the binary matrix (greedy "
+         "bound, encoding and MaxSAT for occamlearn). \"(limit)\": stopped by the time limit, "
+         "best tree so far. \"agree\": both proved optimality and report the same training "
+         "accuracy."),
         "",
         *table(rows),
         "",

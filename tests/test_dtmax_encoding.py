@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 
 import numpy as np
 import pytest
@@ -17,7 +17,7 @@ def best_bounded_tree(X, y, n_classes, depth):
     depth <= ``depth``: tries every feature at every node, memoised on the row subset."""
     X, y = np.asarray(X), np.asarray(y)
 
-    @lru_cache(maxsize=None)
+    @cache
     def best(rows: frozenset, budget: int) -> tuple[int, int]:
         # (correct rows, minus decision nodes): tuples compare lexicographically
         idx = np.array(sorted(rows), dtype=np.int64)

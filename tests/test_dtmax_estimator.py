@@ -8,10 +8,10 @@ import numpy as np
 import pandas as pd
 import pytest
 from sklearn.utils.estimator_checks import parametrize_with_checks
+from test_dtmax_encoding import best_bounded_tree, random_data
 
 from occamlearn import MaxAccuracyTreeClassifier
 from occamlearn.estimators.dtmax import find_max_accuracy_tree
-from test_dtmax_encoding import best_bounded_tree, random_data
 
 
 @parametrize_with_checks([MaxAccuracyTreeClassifier(max_depth=2, binarizer="threshold")])

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 
 import numpy as np
 import pytest
-
 from bruteforce import minimum_tree_size
+
 from occamlearn.encode.error_budget import encode_error_budget, relax_errors_needed
 from occamlearn.solve.minimum_tree_errors import find_minimum_tree_with_errors
 
@@ -18,7 +18,7 @@ def smallest_tree_with_errors(X, y, n_classes, max_errors):
     n_rows, n_features = X.shape
     columns = [sum(1 << q for q in range(n_rows) if X[q, j]) for j in range(n_features)]
 
-    @lru_cache(maxsize=None)
+    @cache
     def size(rows: int, budget: int) -> float:
         idx = [q for q in range(n_rows) if rows >> q & 1]
         if len(idx) - np.bincount(y[idx], minlength=n_classes).max() <= budget:

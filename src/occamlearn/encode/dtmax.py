@@ -48,14 +48,18 @@ from dataclasses import dataclass
 
 import numpy as np
 from pysat.card import CardEnc, EncType
-from pysat.formula import IDPool, WCNF
+from pysat.formula import WCNF, IDPool
 
-from occamlearn.encode.dtmax_data import (ExampleGroups, ReducedColumns, group_examples,
-                                          reduce_columns)
+from occamlearn.encode.dtmax_data import (
+    ExampleGroups,
+    ReducedColumns,
+    group_examples,
+    reduce_columns,
+)
 from occamlearn.encode.dtmax_decode import decode_complete_tree
 from occamlearn.model.tree import Tree
 
-__all__ = ["DTmaxEncoding", "encode_dtmax", "effective_depth"]
+__all__ = ["DTmaxEncoding", "effective_depth", "encode_dtmax"]
 
 
 @dataclass(frozen=True)

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-__all__ = ["ExampleGroups", "group_examples", "ReducedColumns", "reduce_columns"]
+__all__ = ["ExampleGroups", "ReducedColumns", "group_examples", "reduce_columns"]
 
 
 @dataclass(frozen=True)

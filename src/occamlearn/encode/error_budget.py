@@ -59,7 +59,7 @@ class ErrorBudgetEncoding:
 
     def decode(self, model) -> Tree:
         """The tree of ``model``; checked pure on the groups the model does not relax."""
-        true = set(int(lit) for lit in model if lit > 0)
+        true = {int(lit) for lit in model if lit > 0}
         kept = np.array([int(v) not in true for v in self.relax], dtype=bool)
         on_kept = replace(self.mpdt, X=self.groups.patterns[self.groups.pattern[kept]],
                           y=self.groups.label[kept])

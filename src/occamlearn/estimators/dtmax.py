@@ -17,9 +17,10 @@ from __future__ import annotations
 
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from numbers import Integral, Real
-from typing import Callable, Optional
+from typing import ClassVar
 
 import numpy as np
 from pysat.solvers import SolverNames
@@ -34,14 +35,19 @@ from occamlearn.encode.dtmax import effective_depth, encode_dtmax
 from occamlearn.encode.dtmax_data import ExampleGroups, group_examples, reduce_columns
 from occamlearn.encode.dtmax_decode import decode_complete_tree, embed_in_complete_tree
 from occamlearn.encode.mpdt import validate_binary_data
-from occamlearn.estimators._base import (_binary_feature_names, binary_matrix,
-                                         check_binary_matrix, encode_labels, validate_table)
+from occamlearn.estimators._base import (
+    _binary_feature_names,
+    binary_matrix,
+    check_binary_matrix,
+    encode_labels,
+    validate_table,
+)
 from occamlearn.model.tree import Tree
 from occamlearn.solve import BACKENDS
 from occamlearn.solve.backends import make_backend
 from occamlearn.solve.base import check_time_limit
 
-__all__ = ["MaxAccuracyTreeClassifier", "find_max_accuracy_tree", "MaxAccuracyResult"]
+__all__ = ["MaxAccuracyResult", "MaxAccuracyTreeClassifier", "find_max_accuracy_tree"]
 
 _ENCODINGS = ("binary", "onehot", "threshold")
 _SAT_SOLVERS = frozenset(alias for name, aliases in vars(SolverNames).items()
@@ -131,9 +137,9 @@ class _Search:
 
 
 def find_max_accuracy_tree(X, y, n_classes: int, max_depth: int, *, solver: str = "auto",
-                           sat_solver: str = "cadical195", time_limit: Optional[float] = None,
+                           sat_solver: str = "cadical195", time_limit: float | None = None,
                            prefer_small: bool = False,
-                           on_improve: Optional[TreeCallback] = None) -> MaxAccuracyResult:
+                           on_improve: TreeCallback | None = None) -> MaxAccuracyResult:
     """Most accurate tree of depth <= ``max_depth`` on 0/1 matrix ``X``, class indices ``y``.
 
     solver : MaxSAT back-end name or "auto" (LSU, or RC2 when duplicated rows make the
@@ -218,7 +224,7 @@ class MaxAccuracyTreeClassifier(ClassifierMixin, BaseEstimator):
     classes_, binarizer_, feature_names_, n_features_in_, feature_names_in_ (DataFrames)
     """
 
-    _parameter_constraints = {
+    _parameter_constraints: ClassVar[dict] = {
         "max_depth": [Interval(Integral, 1, None, closed="left")],
         "binarizer": [HasMethods(["fit", "transform"]), StrOptions(set(_ENCODINGS)), None],
         "solver": [StrOptions(set(BACKENDS) | {"auto"})],

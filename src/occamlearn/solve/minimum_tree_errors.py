@@ -15,7 +15,7 @@ A budget below the errors that conflicting rows force is infeasible: ``ValueErro
 from __future__ import annotations
 
 import time
-from typing import Callable, Optional
+from collections.abc import Callable
 
 import numpy as np
 
@@ -52,8 +52,8 @@ def _majority_rows(X: np.ndarray, y: np.ndarray) -> np.ndarray:
 
 def find_minimum_tree_with_errors(X, y, n_classes: int, max_errors: int, *,
                                   solver: str = "lsu", sat_solver: str = "cadical195",
-                                  time_limit: Optional[float] = None,
-                                  on_improve: Optional[TreeCallback] = None
+                                  time_limit: float | None = None,
+                                  on_improve: TreeCallback | None = None
                                   ) -> MinimumTreeResult:
     """Smallest tree over 0/1 matrix ``X`` misclassifying at most ``max_errors`` rows of ``y``.
 
