@@ -18,6 +18,7 @@ the same binary matrix:
 
 from __future__ import annotations
 
+import sys
 import time
 
 import numpy as np
@@ -134,17 +135,23 @@ def _curve(name, scores, y, started, **extra) -> dict:
 
 def roc_experiment(spec: ManufacturingSpec | None = None, seed: int = 0,
                    max_rules: int = 10, l1_nonzeros=(13, 25), forest_trees=(100, 1000),
-                   n_jobs: int = -1) -> dict:
+                   n_jobs: int = -1, progress: bool = False) -> dict:
     """Fit every model on the training months; ROC data on the test month (default spec:
-    ``ManufacturingSpec()``)."""
+    ``ManufacturingSpec()``). ``progress`` names each stage on stderr as it starts."""
     from scipy import sparse
     from sklearn.ensemble import RandomForestClassifier
 
+    def stage(text: str) -> float:
+        if progress:
+            print(f"roc: {text} ...", file=sys.stderr, flush=True)
+        return time.perf_counter()
+
+    stage("simulating and quantile-binarising")
     data = binarised_data(spec if spec is not None else ManufacturingSpec(), seed)
     X_train, y_train, X_test, y_test = data["train"], data["y_train"], data["test"], data["y_test"]
     curves, lists = [], {}
     for direction, label in (("positive", "defective"), ("negative", "intact")):
-        started = time.perf_counter()
+        started = stage(f"decision list, '{label}' direction")
         model = DecisionListClassifier(direction=direction, max_rules=max_rules,
                                        binarizer=None, positive_class=1).fit(X_train, y_train)
         lists[label] = model
@@ -156,13 +163,13 @@ def roc_experiment(spec: ManufacturingSpec | None = None, seed: int = 0,
     train_sparse = sparse.csr_matrix(X_train.to_numpy(), dtype=np.float64)
     test_sparse = sparse.csr_matrix(X_test.to_numpy(), dtype=np.float64)
     for target in l1_nonzeros:
-        started = time.perf_counter()
+        started = stage(f"L1 logistic regression aiming at {target} nonzero coefficients")
         model, C, count = l1_logistic_with_nonzeros(train_sparse, y_train, target, seed=seed)
         curves.append(_curve(f"L1 logistic regression ({count} nonzero)",
                              model.predict_proba(test_sparse)[:, 1], y_test, started,
                              kind="l1", C=C, nonzeros=count))
     for trees in forest_trees:
-        started = time.perf_counter()
+        started = stage(f"random forest of {trees} trees")
         forest = RandomForestClassifier(n_estimators=trees, n_jobs=n_jobs, random_state=seed)
         forest.fit(X_train.to_numpy(), y_train)
         curves.append(_curve(f"random forest ({trees} trees)",
@@ -251,9 +258,8 @@ def add_arguments(parser) -> None:
 
 
 def run(args) -> int:
-    for name in ("max_rules",):
-        if getattr(args, name) < 1:
-            raise ValueError(f"--max-rules must be >= 1; got {args.max_rules}")
+    if args.max_rules < 1:
+        raise ValueError(f"--max-rules must be >= 1; got {args.max_rules}")
     if min(args.l1_nonzeros) < 1 or min(args.forest_trees) < 1:
         raise ValueError(f"--l1-nonzeros and --forest-trees must be >= 1; got "
                          f"{args.l1_nonzeros} and {args.forest_trees}")
@@ -262,7 +268,7 @@ def run(args) -> int:
               "L1 nonzeros aimed at": args.l1_nonzeros, "forest trees": args.forest_trees,
               "seed": args.seed}
     results = roc_experiment(spec, args.seed, args.max_rules, args.l1_nonzeros,
-                             args.forest_trees, args.n_jobs)
+                             args.forest_trees, args.n_jobs, progress=True)
     for curve in results["curves"]:
         print(f"{curve['name']:>50}: test AUC {curve['auc']:.4f} ({curve['seconds']:.1f} s)")
     print(results["lists"]["defective"].list_.to_text(decimals=3))

@@ -15,8 +15,9 @@ on the test set (both are negative; 1 = as good as the truth, smaller = worse). 
 * ``directional-undirected`` (optional): directional truth, undirected climb -- separates what
   the family gives from what the directed search gives.
 
-Run r of every setting uses the same rule features and the same multiset of probabilities, and the
-same feature matrices (only the labels differ), so the settings are compared pairwise.
+Run r of every setting uses the same rule features, the same multiset of probabilities, the same
+feature matrices and the same uniform draws behind the labels (the 1,000 training rows are the
+first 1,000 of the 10,000), so settings and sizes are compared pairwise, run by run.
 Where the paper is silent (see ``dl_data``): features are Bernoulli(0.2); the learned list's test
 log-likelihood uses add-one estimates (n_pos + 1) / (n + 2) from its training counts, so that a
 rule that saw a single class in training does not score -inf.
