@@ -57,19 +57,24 @@ def _can_stratify(y: np.ndarray, n_second: int) -> bool:
     return bool(counts.min() >= 2 and n_second >= len(counts) and n_first >= len(counts))
 
 
-def split_indices(y, second_size: float, random_state=None) -> Split:
+def split_indices(y, second_size, random_state=None) -> Split:
     """Split rows ``0..len(y)-1`` into two parts, the second holding ``second_size`` of them.
 
-    Stratified on ``y`` when every class has at least two rows and both parts can hold one
-    row of each class; otherwise unstratified (``Split.stratified`` is False). A
-    ``second_size`` of 0 gives an empty second part.
+    ``second_size`` is a fraction in [0, 1) (rounded up to whole rows, as scikit-learn does)
+    or, as an int, a number of rows. Stratified on ``y`` when every class has at least two
+    rows and both parts can hold one row of each class; otherwise unstratified
+    (``Split.stratified`` is False). A size of 0 gives an empty second part.
     """
     y = np.asarray(y)
-    second_size = _check_fraction("second_size", second_size)
     rows = np.arange(len(y))
-    if second_size == 0.0:
+    if isinstance(second_size, (int, np.integer)) and not isinstance(second_size, bool):
+        if second_size < 0:
+            raise ValueError(f"second_size as a row count must be >= 0; got {second_size}")
+        n_second = int(second_size)
+    else:
+        n_second = int(np.ceil(_check_fraction("second_size", second_size) * len(y)))
+    if n_second == 0:
         return Split(rows, rows[:0], True)
-    n_second = int(np.ceil(second_size * len(y)))
     if n_second >= len(y):
         raise ValueError(
             f"second_size={second_size} leaves no row in the first part of {len(y)} rows"

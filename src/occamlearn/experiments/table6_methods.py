@@ -5,7 +5,9 @@ Protocol (Sec. 8 and 9.2): each dataset is binarised with the paper's binary enc
 preprocessing is), identical binary rows with different labels are reduced to their majority
 label, and the rows are split once into 64 % training and 36 % held out (stratified,
 ``train_seed``). The training part is the same for all 50 splits; only the held-out part is
-re-split each time into 16 % selection and 20 % test. So every method learns its candidate
+re-split each time into 16 % selection and 20 % test. Row counts follow Table 4: the test
+part has ceil(0.2 n) rows and the selection part ceil(0.2 (n - test)) (iris 96/24/30, zoo
+64/16/21, mux6 81/21/26), i.e. what two successive scikit-learn splits give. So every method learns its candidate
 trees once per dataset, and each split only evaluates them.
 
 A method is one entry of ``METHODS``: ``name -> function(data, settings, shared)`` returning
@@ -54,15 +56,24 @@ def prepare_dataset(name: str, train_seed: int = 0) -> Table6Data:
     X_bin = np.asarray(FeatureBinarizer(encoding="binary").fit_transform(X, y), dtype=np.uint8)
     X_bin, y = resolve_conflicts(X_bin, np.asarray(y), strategy="majority")
     classes, y_index = np.unique(np.asarray(y), return_inverse=True)
-    split = split_indices(y_index, 1.0 - TRAIN_FRACTION, random_state=train_seed)
+    n_test, n_selection = _holdout_counts(len(y_index))
+    split = split_indices(y_index, n_test + n_selection, random_state=train_seed)
     return Table6Data(name, X_bin[split.first], y_index[split.first], X_bin[split.second],
                       y_index[split.second], len(classes), split.stratified)
 
 
+def _holdout_counts(n_rows: int) -> tuple[int, int]:
+    """(test rows, selection rows) of a dataset of ``n_rows`` (Table 4's counts)."""
+    n_test = int(np.ceil(TEST_FRACTION * n_rows))
+    share = SELECTION_FRACTION / (1.0 - TEST_FRACTION)
+    return n_test, int(np.ceil(share * (n_rows - n_test)))
+
+
 def holdout_split(data: Table6Data, split: int) -> Split:
     """Split number ``split`` of the held-out rows: ``first`` selection, ``second`` test."""
-    test_share = TEST_FRACTION / (SELECTION_FRACTION + TEST_FRACTION)
-    return split_indices(data.y_holdout, test_share, random_state=split)
+    n_rows = len(data.y_train) + len(data.y_holdout)
+    n_test, _ = _holdout_counts(n_rows)
+    return split_indices(data.y_holdout, n_test, random_state=split)
 
 
 @dataclass

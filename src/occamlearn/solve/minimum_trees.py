@@ -23,6 +23,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Optional
 
+from occamlearn.encode.mpdt import encode_mpdt
 from occamlearn.solve.enumerate import ENUMERATORS, OptimalFormula, canonical_key
 from occamlearn.solve.layouts import enumerate_by_layout
 from occamlearn.solve.minimum_tree import MinimumTreeResult, MinimumTreeSearch
@@ -49,13 +50,19 @@ class MinimumTrees:
 
 
 def optimal_formula(search: MinimumTreeSearch, *, live: bool) -> OptimalFormula:
-    """The optimal formula of a finished search; ``live`` reuses its Linear MaxSAT solver."""
-    held = search.optimal_solver()
+    """The optimal formula of a finished search.
+
+    ``live`` reuses its Linear MaxSAT solver (Sec. 6). Otherwise the data is encoded afresh
+    with exactly ``size`` nodes, all used (n = lower bound = size): the same minimum trees
+    from a formula smaller than the search's (which has n = upper bound - 2 nodes).
+    """
     size = search.result.tree.n_nodes
     if live:
+        held = search.optimal_solver()
         return OptimalFormula(held.encoding, size, held.solver, list(held.assumptions),
                               first_tree=search.result.tree, sat_solver=search.sat_solver)
-    return OptimalFormula(held.encoding, size, first_tree=search.result.tree,
+    encoding = encode_mpdt(search.X, search.y, search.n_classes, size, size)
+    return OptimalFormula(encoding, size, first_tree=search.result.tree,
                           sat_solver=search.sat_solver)
 
 
