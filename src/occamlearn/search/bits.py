@@ -58,8 +58,8 @@ def pack_columns(X, tile_rows: int = 2048, tile_cols: int = 512) -> np.ndarray:
     for row in range(0, n, tile_rows):
         for col in range(0, d, tile_cols):
             tile = X[row:row + tile_rows, col:col + tile_cols]
-            if tile.dtype != np.bool_:
-                tile = tile != 0
+            if not (tile.dtype == np.bool_ or np.issubdtype(tile.dtype, np.integer)):
+                tile = tile != 0  # packbits itself reads any nonzero integer as 1
             packed = np.packbits(np.ascontiguousarray(tile.T), axis=1)
             out[col:col + tile_cols, row // 8: row // 8 + packed.shape[1]] = packed
     return out.view(np.uint64)

@@ -23,7 +23,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from scipy.special import xlogy
 
 __all__ = ["DIRECTIONS", "Extensions", "region_log_likelihood", "score_extensions"]
 
@@ -31,12 +30,16 @@ DIRECTIONS = ("positive", "negative", None)
 _SIGN = {"positive": 1, "negative": -1, None: 0}
 
 
+def _xlogx(x: np.ndarray) -> np.ndarray:
+    """x log x with 0 log 0 = 0 (counts are >= 0)."""
+    return x * np.log(np.where(x > 0, x, 1.0))
+
+
 def region_log_likelihood(n, pos):
     """L(n, pos) above, vectorised; 0 for empty regions."""
     n = np.asarray(n, dtype=np.float64)
     pos = np.asarray(pos, dtype=np.float64)
-    neg = n - pos
-    return xlogy(pos, pos) + xlogy(neg, neg) - xlogy(n, n)
+    return _xlogx(pos) + _xlogx(n - pos) - _xlogx(n)
 
 
 @dataclass(frozen=True)
