@@ -55,6 +55,10 @@ def test_log_likelihood_matches_hand_computation():
     y = np.array([1, 0, 1, 0, 0])
     expected = 2 * np.log(0.5) + np.log(0.25) + 2 * np.log(0.75)
     assert dl.log_likelihood(X, y) == pytest.approx(expected)
+    sure = DecisionList((Rule((0,), 1.0, 2, 2),), 0.0, 3, 3, 0)
+    assert sure.log_likelihood(X, y) == -np.inf
+    assert sure.log_likelihood(X, y, epsilon=0.01) == pytest.approx(
+        2 * np.log(0.99) + 2 * np.log(0.01) + np.log(0.99))
 
 
 @pytest.mark.parametrize("make, match", [

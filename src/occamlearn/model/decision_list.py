@@ -159,10 +159,15 @@ class DecisionList:
         texts = [self.condition_text(r) for r in self.rules]
         return [texts[k] if k != DEFAULT_RULE else "default" for k in fired]
 
-    def log_likelihood(self, X, y) -> float:
-        """Sum of log P(y_i | x_i) under the list (natural log; -inf if a 0/1 probability
-        meets the other label)."""
-        p = self.predict_positive_probability(X)
+    def log_likelihood(self, X, y, epsilon: float = 0.0) -> float:
+        """Sum of log P(y_i | x_i) under the list (natural log).
+
+        Probabilities are clipped to [epsilon, 1 - epsilon]; with the default 0 a rule of
+        probability 0 or 1 meeting the other label gives -inf (as on a test set it can).
+        """
+        if not 0.0 <= epsilon < 0.5:
+            raise ValueError(f"epsilon must lie in [0, 0.5); got {epsilon!r}")
+        p = np.clip(self.predict_positive_probability(X), epsilon, 1.0 - epsilon)
         y = np.asarray(y)
         with np.errstate(divide="ignore"):
             return float(np.sum(np.log(np.where(y == 1, p, 1.0 - p))))
