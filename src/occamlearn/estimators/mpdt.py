@@ -20,12 +20,14 @@ from numbers import Integral, Real
 
 import numpy as np
 from pysat.solvers import SolverNames
+from pysolvers import error as SATInterrupt  # what PySAT raises when Ctrl-C stops a solve()
 from sklearn.base import BaseEstimator, ClassifierMixin, _fit_context
 from sklearn.utils._param_validation import HasMethods, Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted
 
 from occamlearn.binarize import FeatureBinarizer
 from occamlearn.estimators._base import ON_CONFLICT, binary_matrix, prepare_training_data
+from occamlearn.estimators.selection import minimum_trees_with_selection, store_selection
 from occamlearn.model.tree import Tree
 from occamlearn.solve import BACKENDS, TREE_SEARCHES
 from occamlearn.solve.minimum_tree import MinimumTreeResult, find_minimum_tree
@@ -35,6 +37,10 @@ __all__ = ["MinimumPureTreeClassifier"]
 _ENCODINGS = ("binary", "onehot", "threshold")
 _SAT_SOLVERS = frozenset(alias for name, aliases in vars(SolverNames).items()
                          if not name.startswith("_") for alias in aliases)
+
+
+def _is_interrupt(exc: BaseException) -> bool:
+    return isinstance(exc, KeyboardInterrupt) or "keyboard interrupt" in str(exc).lower()
 
 
 class _Progress:
@@ -84,6 +90,13 @@ class MinimumPureTreeClassifier(ClassifierMixin, BaseEstimator):
     callback : callable or None, default=None
         Called as ``callback(tree, seconds)`` with each improved ``Tree`` (binary feature names
         attached) and the seconds since the solver started.
+    n_solutions, diverse, layouts, selection_size, delta, random_state
+        Algorithm 3 (Sec. 7): hold out ``selection_size`` of the rows (stratified when every
+        class allows it), draw up to ``n_solutions`` minimum trees of the rest (MDSOL if
+        ``diverse``, per tree layout if ``layouts``), keep those whose selection accuracy is
+        within ``delta`` of the best and pick one at random (``random_state``). Defaults
+        (1, True, False, 0.0, 0.0, None) give the single minimum tree of all rows (mpdt-1).
+        See ``occamlearn.estimators.selection``.
 
     Attributes
     ----------
@@ -96,6 +109,9 @@ class MinimumPureTreeClassifier(ClassifierMixin, BaseEstimator):
     binarizer_ : the fitted binariser, or None when ``binarizer=None``
     feature_names_ : names of the binary features
     n_conflicts_removed_, conflict_rows_ : rows dropped by ``on_conflict="majority"``
+    candidate_trees_ : list of (Tree, selection accuracy) -- the minimum trees Alg. 3 saw
+    best_trees_ : list of Tree -- the candidates within ``delta`` of the best; ``tree_`` is one
+    selection_stratified_ : whether the train/selection split could be stratified
 
     A single-class training set gives a one-leaf tree (size 1, status "optimal").
     """
@@ -108,10 +124,18 @@ class MinimumPureTreeClassifier(ClassifierMixin, BaseEstimator):
         "on_conflict": [StrOptions(set(ON_CONFLICT))],
         "verbose": ["verbose"],
         "callback": [callable, None],
+        "n_solutions": [Interval(Integral, 1, None, closed="left")],
+        "diverse": ["boolean"],
+        "layouts": ["boolean"],
+        "selection_size": [Interval(Real, 0, 1, closed="left")],
+        "delta": [Interval(Real, 0, 1, closed="left")],
+        "random_state": ["random_state"],
     }
 
     def __init__(self, *, binarizer="binary", solver="lsu", sat_solver="cadical195",
-                 time_limit=None, on_conflict="error", verbose=0, callback=None):
+                 time_limit=None, on_conflict="error", verbose=0, callback=None,
+                 n_solutions=1, diverse=True, layouts=False, selection_size=0.0, delta=0.0,
+                 random_state=None):
         self.binarizer = binarizer
         self.solver = solver
         self.sat_solver = sat_solver
@@ -119,6 +143,12 @@ class MinimumPureTreeClassifier(ClassifierMixin, BaseEstimator):
         self.on_conflict = on_conflict
         self.verbose = verbose
         self.callback = callback
+        self.n_solutions = n_solutions
+        self.diverse = diverse
+        self.layouts = layouts
+        self.selection_size = selection_size
+        self.delta = delta
+        self.random_state = random_state
 
     # -- fitting ----------------------------------------------------------------------------
     @_fit_context(prefer_skip_nested_validation=True)
@@ -127,8 +157,19 @@ class MinimumPureTreeClassifier(ClassifierMixin, BaseEstimator):
         start = time.perf_counter()
         data = self._prepare(X, y)
         prepared = time.perf_counter()
-        result = self._solve(data.X_bin, data.y, len(data.classes))
+        selected = None
+        if self.n_solutions == 1 and self.selection_size == 0:
+            result = self._solve(data.X_bin, data.y, len(data.classes))
+        else:  # Algorithm 3
+            selected = minimum_trees_with_selection(
+                data.X_bin, data.y, len(data.classes), n_solutions=self.n_solutions,
+                diverse=self.diverse, layouts=self.layouts, selection_size=self.selection_size,
+                delta=self.delta, random_state=self.random_state, solver=self.solver,
+                sat_solver=self.sat_solver, time_limit=self.time_limit,
+                on_improve=_Progress(self, self.feature_names_))
+            result = selected.result
         self._store(result, data)
+        store_selection(self, selected, data)
         self.solve_stats_["prepare_seconds"] = prepared - start
         self.solve_stats_["total_seconds"] = time.perf_counter() - start
         return self
@@ -156,8 +197,8 @@ class MinimumPureTreeClassifier(ClassifierMixin, BaseEstimator):
             return find_minimum_tree(X_bin, y, n_classes, solver=self.solver,
                                      sat_solver=self.sat_solver, time_limit=self.time_limit,
                                      on_improve=progress)
-        except KeyboardInterrupt:
-            if progress.best is None:
+        except (KeyboardInterrupt, SATInterrupt) as exc:
+            if progress.best is None or not _is_interrupt(exc):
                 raise
             return MinimumTreeResult(
                 tree=progress.best, status="feasible", lower_bound=1,
