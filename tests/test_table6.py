@@ -63,6 +63,7 @@ def test_tiny_table6_run_and_resume(tmp_path, capsys):
     assert len(read_results(tmp_path / "t6.jsonl")) == 15
 
 
+@pytest.mark.slow  # starting a LocalCluster takes seconds
 def test_tiny_table6_run_on_a_dask_local_cluster(tmp_path):
     pytest.importorskip("dask.distributed")
     args = args_for(tmp_path, methods="psk,mpdt-1", splits=2, local_cluster=True, n_jobs=1,

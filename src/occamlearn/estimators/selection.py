@@ -212,7 +212,7 @@ def store_selection(estimator, selected: SelectedTrees | None, data) -> None:
 
     trees = [named(tree) for tree in selected.candidates]
     estimator.candidate_trees_ = [(tree, float(acc))
-                                  for tree, acc in zip(trees, selected.accuracies)]
+                                  for tree, acc in zip(trees, selected.accuracies, strict=True)]
     estimator.best_trees_ = [trees[i] for i in selected.best]
     estimator.selection_stratified_ = bool(selected.stratified)
     estimator.solve_stats_.update(n_candidates=len(trees), n_best=int(len(selected.best)),

@@ -24,8 +24,6 @@ import json
 from functools import lru_cache
 from pathlib import Path
 
-import numpy as np
-
 from occamlearn.datasets import list_datasets
 from occamlearn.estimators.selection import pick_one, within_delta
 from occamlearn.experiments.runner import Task, read_results, run_tasks

@@ -7,8 +7,8 @@ label, and the rows are split once into 64 % training and 36 % held out (stratif
 ``train_seed``). The training part is the same for all 50 splits; only the held-out part is
 re-split each time into 16 % selection and 20 % test. Row counts follow Table 4: the test
 part has ceil(0.2 n) rows and the selection part ceil(0.2 (n - test)) (iris 96/24/30, zoo
-64/16/21, mux6 81/21/26), i.e. what two successive scikit-learn splits give. So every method learns its candidate
-trees once per dataset, and each split only evaluates them.
+64/16/21, mux6 81/21/26), i.e. what two successive scikit-learn splits give. So every
+method learns its candidate trees once per dataset, and each split only evaluates them.
 
 A method is one entry of ``METHODS``: ``name -> function(data, settings, shared)`` returning
 ``MethodPool`` (its candidates' predictions on the held-out rows, their sizes, and facts to

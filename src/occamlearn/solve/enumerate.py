@@ -32,8 +32,9 @@ solutions, blocking clauses and weights added on the fly: on iris (184 minimum t
 one of its 184 steps was checked optimal against all remaining trees, at ~7 trees/s, while
 one fresh selector per reuse (unweighted) ran at ~0.7 trees/s and hermax's incremental
 UWrMaxSAT (IPAMIR) at 0.7 trees/s; RC2's adapt/exhaust options changed little and minz
-halved the rate (zoo, 60 trees), so RC2 runs with its defaults. The time limit is checked between solutions (PySAT's
-CaDiCaL cannot be interrupted inside RC2), so the last solution may overrun it.
+halved the rate (zoo, 60 trees), so RC2 runs with its defaults. The time limit is checked
+between solutions (PySAT's CaDiCaL cannot be interrupted inside RC2), so the last solution
+may overrun it.
 """
 
 from __future__ import annotations
