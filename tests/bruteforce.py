@@ -11,7 +11,7 @@ Shares no code with the encoder; usable for <= ~12 rows and <= ~6 features.
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 
 import numpy as np
 
@@ -25,7 +25,7 @@ def _solver(X: np.ndarray, y: np.ndarray):
     columns = [sum(1 << q for q in range(n_rows) if X[q, r]) for r in range(n_features)]
     labels = [sum(1 << q for q in range(n_rows) if y[q] == k) for k in set(y.tolist())]
 
-    @lru_cache(maxsize=None)
+    @cache
     def best(rows: int) -> tuple[float, int]:
         """(minimum size, number of minimum trees) of a pure tree on the row set ``rows``."""
         if any((rows & ~mask) == 0 for mask in labels):

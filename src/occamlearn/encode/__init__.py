@@ -11,7 +11,7 @@ _PUBLIC = {
     "greedy_upper_bound": "occamlearn.encode.bounds",
 }
 
-__all__ = sorted(_PUBLIC)
+__all__ = ["MPDTEncoding", "encode_mpdt", "greedy_upper_bound"]
 
 
 def __getattr__(name: str):

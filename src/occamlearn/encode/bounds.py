@@ -15,8 +15,13 @@ import numpy as np
 
 from occamlearn.model.tree import LEAF, Tree
 
-__all__ = ["GreedyBound", "greedy_upper_bound", "sklearn_to_tree", "trivial_lower_bound",
-           "single_leaf"]
+__all__ = [
+    "GreedyBound",
+    "greedy_upper_bound",
+    "single_leaf",
+    "sklearn_to_tree",
+    "trivial_lower_bound",
+]
 
 CRITERIA = ("gini", "entropy")
 

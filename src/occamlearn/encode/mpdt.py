@@ -25,7 +25,7 @@ from occamlearn.encode.layout import layout_clauses
 from occamlearn.encode.variables import MPDTVariables
 from occamlearn.model.tree import LEAF, Tree
 
-__all__ = ["MPDTEncoding", "encode_mpdt", "validate_binary_data", "unique_rows"]
+__all__ = ["MPDTEncoding", "encode_mpdt", "unique_rows", "validate_binary_data"]
 
 
 def validate_binary_data(X, y, n_classes: int) -> tuple[np.ndarray, np.ndarray]:

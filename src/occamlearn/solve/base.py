@@ -4,20 +4,27 @@ A back-end takes a PySAT ``WCNF`` (never mutated) and returns a ``MaxSATResult``
 ``status`` is "optimal" (cost proven minimum), "feasible" (a model, no proof: time limit or
 Ctrl-C), "unsatisfiable" (the hard clauses have no model) or "unknown" (stopped before any
 model). ``trace`` lists (seconds, cost) each time the incumbent improves; ``on_improve(cost,
-model, seconds)`` is called at the same moments (anytime use).
+model, seconds)`` is called at the same moments (anytime use); if it returns ``True`` the
+back-end stops after that model with status "feasible" (used to re-encode a smaller query).
 """
 
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable, Optional
 
 from pysat.formula import WCNF
 from pysat.solvers import SolverNames
 
-__all__ = ["MaxSATResult", "MaxSATBackend", "ImproveCallback", "STATUSES", "check_sat_solver",
-           "check_time_limit"]
+__all__ = [
+    "STATUSES",
+    "ImproveCallback",
+    "MaxSATBackend",
+    "MaxSATResult",
+    "check_sat_solver",
+    "check_time_limit",
+]
 
 STATUSES = ("optimal", "feasible", "unsatisfiable", "unknown")
 
@@ -29,8 +36,8 @@ class MaxSATResult:
     """Outcome of one MaxSAT solve."""
 
     status: str
-    cost: Optional[int]
-    model: Optional[list]
+    cost: int | None
+    model: list | None
     lower_bound: int
     trace: list = field(default_factory=list)
     stats: dict = field(default_factory=dict)
@@ -65,8 +72,8 @@ class MaxSATBackend(ABC):
         self.sat_solver = check_sat_solver(sat_solver, incremental=True)
 
     @abstractmethod
-    def solve(self, wcnf: WCNF, time_limit: Optional[float] = None,
-              on_improve: Optional[ImproveCallback] = None) -> MaxSATResult:
+    def solve(self, wcnf: WCNF, time_limit: float | None = None,
+              on_improve: ImproveCallback | None = None) -> MaxSATResult:
         """Minimise the weight of falsified soft clauses of ``wcnf`` subject to its hard ones."""
 
     def close(self) -> None:
@@ -79,7 +86,7 @@ class MaxSATBackend(ABC):
         self.close()
 
 
-def check_time_limit(time_limit) -> Optional[float]:
+def check_time_limit(time_limit) -> float | None:
     if time_limit is None:
         return None
     if not isinstance(time_limit, (int, float)) or time_limit <= 0:

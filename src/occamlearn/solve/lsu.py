@@ -16,14 +16,12 @@ blocking literal w times in the totalizer (fine for small integer weights).
 from __future__ import annotations
 
 import time
-from typing import Optional
 
 from pysat.card import ITotalizer
 from pysat.formula import WCNF
 from pysat.solvers import Solver
 
-from occamlearn.solve.base import (ImproveCallback, MaxSATBackend, MaxSATResult,
-                                   check_time_limit)
+from occamlearn.solve.base import ImproveCallback, MaxSATBackend, MaxSATResult, check_time_limit
 from occamlearn.solve.oracle import limited_solve
 
 __all__ = ["LinearSatUnsat"]
@@ -36,14 +34,14 @@ class LinearSatUnsat(MaxSATBackend):
 
     def __init__(self, sat_solver: str = "cadical195"):
         super().__init__(sat_solver)
-        self.solver: Optional[Solver] = None
+        self.solver: Solver | None = None
         self._counts: list[int] = []  # _counts[k] true iff at least k+1 blocking literals
-        self._proven_bound: Optional[int] = None  # models of self.solver cost <= this
-        self._optimum: Optional[int] = None
+        self._proven_bound: int | None = None  # models of self.solver cost <= this
+        self._optimum: int | None = None
 
     # -- the loop ---------------------------------------------------------------------------
-    def solve(self, wcnf: WCNF, time_limit: Optional[float] = None,
-              on_improve: Optional[ImproveCallback] = None) -> MaxSATResult:
+    def solve(self, wcnf: WCNF, time_limit: float | None = None,
+              on_improve: ImproveCallback | None = None) -> MaxSATResult:
         time_limit = check_time_limit(time_limit)
         self.close()
         start = time.perf_counter()
@@ -84,8 +82,9 @@ class LinearSatUnsat(MaxSATBackend):
                 best_model = [lit for lit in model if abs(lit) <= wcnf.nv]
                 elapsed = time.perf_counter() - start
                 trace.append((elapsed, best_cost))
-                if on_improve is not None:
-                    on_improve(best_cost, best_model, elapsed)
+                if on_improve is not None and on_improve(best_cost, best_model, elapsed) is True:
+                    status, stats["stopped_by_callback"] = "feasible", True
+                    break
                 if best_cost == 0:
                     status = "optimal"
                     break
@@ -111,7 +110,7 @@ class LinearSatUnsat(MaxSATBackend):
         self._proven_bound = cost
         return top
 
-    def _call(self, solver: Solver, assumptions: list[int], deadline: Optional[float]):
+    def _call(self, solver: Solver, assumptions: list[int], deadline: float | None):
         began = time.perf_counter()
         answer = limited_solve(solver, self.sat_solver, assumptions, deadline)
         return answer, time.perf_counter() - began

@@ -3,8 +3,11 @@
 ``find_minimum_tree`` is what the estimators call (Alg. 3 lines 3-5 of Alcázar et al.):
 the smallest greedy pure tree gives the upper bound ub and a fallback answer; the encoding
 with n = ub - 2 nodes asks for a strictly smaller tree, and a MaxSAT back-end minimises it.
-UNSAT there proves the greedy tree minimum. Status "feasible" means the time limit (or
-Ctrl-C) stopped the search: the tree is the best found, not proven minimum.
+UNSAT there proves the greedy tree minimum. When the Linear SAT-UNSAT loop finds a tree of
+size s <= 0.85 n, the query is re-encoded with n = s - 2 (a smaller formula); the last query
+is solved to optimality, so its live solver holds the optimum (Sec. 6). Status "feasible"
+means the time limit (or Ctrl-C) stopped the search: the tree is the best found, not
+proven minimum.
 
 ``MinimumTreeSearch`` is the same search kept alive for the enumeration of optima (Sec. 6):
 ``optimal_solver()`` returns a SAT solver, assumptions and the encoding whose models are
@@ -14,9 +17,9 @@ exactly the minimum trees.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from importlib import import_module
-from typing import Callable, Optional
 
 import numpy as np
 from pysat.solvers import Solver
@@ -25,11 +28,15 @@ from occamlearn.encode.bounds import greedy_upper_bound, single_leaf
 from occamlearn.encode.mpdt import MPDTEncoding, encode_mpdt, unique_rows, validate_binary_data
 from occamlearn.model.tree import Tree
 from occamlearn.solve.backends import TREE_SEARCHES, make_backend
-from occamlearn.solve.base import check_time_limit
+from occamlearn.solve.base import MaxSATResult, check_time_limit
 
-__all__ = ["find_minimum_tree", "MinimumTreeResult", "MinimumTreeSearch", "OptimalSolver"]
+__all__ = ["MinimumTreeResult", "MinimumTreeSearch", "OptimalSolver", "find_minimum_tree"]
 
 TreeCallback = Callable[[Tree, float], None]
+
+# Re-encode with fewer nodes once a tree this much smaller than the encoded n is found: the
+# formula grows with n x examples x features, and unused nodes only slow the solver down.
+REENCODE_RATIO = 0.85
 
 
 @dataclass(frozen=True)
@@ -57,7 +64,7 @@ class OptimalSolver:
     encoding: MPDTEncoding
 
 
-def _check_bound(name: str, value) -> Optional[int]:
+def _check_bound(name: str, value) -> int | None:
     if value is None:
         return None
     if not isinstance(value, (int, np.integer)) or value < 1 or value % 2 == 0:
@@ -70,9 +77,9 @@ class MinimumTreeSearch:
     """One minimum-tree search; ``run()`` returns the result, the solver stays alive."""
 
     def __init__(self, X, y, n_classes: int, *, solver: str = "lsu",
-                 sat_solver: str = "cadical195", time_limit: Optional[float] = None,
-                 on_improve: Optional[TreeCallback] = None, upper_bound: Optional[int] = None,
-                 lower_bound: Optional[int] = None):
+                 sat_solver: str = "cadical195", time_limit: float | None = None,
+                 on_improve: TreeCallback | None = None, upper_bound: int | None = None,
+                 lower_bound: int | None = None):
         self.X, self.y = validate_binary_data(X, y, n_classes)
         self.n_classes = int(n_classes)
         self.backend = make_backend(solver, sat_solver=sat_solver)
@@ -81,8 +88,8 @@ class MinimumTreeSearch:
         self.on_improve = on_improve
         self.upper_bound = _check_bound("upper_bound", upper_bound)
         self.lower_bound = _check_bound("lower_bound", lower_bound)
-        self.encoding: Optional[MPDTEncoding] = None
-        self.result: Optional[MinimumTreeResult] = None
+        self.encoding: MPDTEncoding | None = None
+        self.result: MinimumTreeResult | None = None
         self._backend_holds_optimum = False
 
     def run(self) -> MinimumTreeResult:
@@ -105,40 +112,54 @@ class MinimumTreeSearch:
             self.on_improve(greedy.tree, trace[0][0])
         # with the greedy tree in hand, ask for a strictly smaller one
         n_nodes = ub - 2 if ub == greedy.size else ub
-        if n_nodes < lb:
-            return self._finish(best, "optimal", greedy.size, stats, trace)
+        deadline = None if self.time_limit is None else start + self.time_limit
+        stats["encodings"] = 0
+        while n_nodes >= lb:
+            answer, stopped = self._solve_at_most(n_nodes, lb, deadline, start, trace, stats)
+            if answer.model is not None:
+                best = self.encoding.decode(answer.model)
+            if answer.status == "optimal":
+                self._backend_holds_optimum = True
+                return self._finish(best, "optimal", best.n_nodes, stats, trace)
+            if answer.status == "unsatisfiable":  # no tree of size lb..n_nodes
+                status = "optimal" if n_nodes + 2 == best.n_nodes else "feasible"
+                return self._finish(best, status, n_nodes + 2, stats, trace)
+            if not stopped:  # time limit or Ctrl-C
+                proven = max(lb, 2 * answer.lower_bound - 1)
+                return self._finish(best, "feasible", proven, stats, trace)
+            n_nodes = best.n_nodes - 2
+        return self._finish(best, "optimal", best.n_nodes, stats, trace)
+
+    def _solve_at_most(self, n_nodes, lb, deadline, start, trace, stats):
+        """One MaxSAT query "a tree of lb..n_nodes nodes"; stops early (re-encode) when a
+        tree of at most REENCODE_RATIO * n_nodes nodes is found."""
         began = time.perf_counter()
-        self.encoding = encode_mpdt(X, y, self.n_classes, n_nodes, lb)
-        stats["encode_seconds"] = time.perf_counter() - began
+        self.encoding = encode_mpdt(self.X, self.y, self.n_classes, n_nodes, lb)
+        stats["encode_seconds"] += time.perf_counter() - began
+        stats["encodings"] += 1
         stats.update(n_vars=self.encoding.wcnf.nv, n_clauses=self.encoding.n_clauses,
                      n_literals=self.encoding.n_literals, n_nodes_encoded=n_nodes)
+        stopped = []
 
         def improved(cost, model, seconds):
             tree = self.encoding.decode(model)
             trace.append((time.perf_counter() - start, tree.n_nodes))
             if self.on_improve is not None:
                 self.on_improve(tree, trace[-1][0])
+            if tree.n_nodes - 2 <= REENCODE_RATIO * n_nodes and tree.n_nodes - 2 >= lb:
+                stopped.append(tree.n_nodes)
+                return True
+            return False
 
-        remaining = None
-        if self.time_limit is not None:
-            remaining = self.time_limit - (time.perf_counter() - start)
-            if remaining <= 0:
-                return self._finish(best, "feasible", lb, stats, trace)
+        remaining = None if deadline is None else deadline - time.perf_counter()
+        if remaining is not None and remaining <= 0:
+            return MaxSATResult("unknown", None, None, 0), False
         answer = self.backend.solve(self.encoding.wcnf, time_limit=remaining,
                                     on_improve=improved)
-        stats["solve_seconds"] = answer.stats.get("seconds", 0.0)
-        stats["sat_calls"] = answer.stats.get("sat_calls", 0)
+        stats["solve_seconds"] += answer.stats.get("seconds", 0.0)
+        stats["sat_calls"] += answer.stats.get("sat_calls", 0)
         stats["backend"] = answer.stats
-        if answer.model is not None:
-            best = self.encoding.decode(answer.model)
-        if answer.status == "unsatisfiable":  # no tree of size lb..n_nodes
-            status = "optimal" if n_nodes + 2 == best.n_nodes else "feasible"
-            return self._finish(best, status, n_nodes + 2, stats, trace)
-        if answer.status == "optimal":
-            self._backend_holds_optimum = True
-            return self._finish(best, "optimal", best.n_nodes, stats, trace)
-        proven = max(lb, 2 * answer.lower_bound - 1)
-        return self._finish(best, "feasible", proven, stats, trace)
+        return answer, bool(stopped)
 
     def _finish(self, tree, status, lower, stats, trace) -> MinimumTreeResult:
         self.result = MinimumTreeResult(tree, status, int(lower), tree.n_nodes, stats,
@@ -170,10 +191,10 @@ class MinimumTreeSearch:
 
 
 def find_minimum_tree(X, y, n_classes: int, *, solver: str = "lsu",
-                      sat_solver: str = "cadical195", time_limit: Optional[float] = None,
-                      on_improve: Optional[TreeCallback] = None,
-                      upper_bound: Optional[int] = None,
-                      lower_bound: Optional[int] = None) -> MinimumTreeResult:
+                      sat_solver: str = "cadical195", time_limit: float | None = None,
+                      on_improve: TreeCallback | None = None,
+                      upper_bound: int | None = None,
+                      lower_bound: int | None = None) -> MinimumTreeResult:
     """Minimum pure decision tree of the 0/1 matrix X and class indices y.
 
     solver : MaxSAT back-end name (a key of ``BACKENDS``: "lsu", "rc2", ...) or a tree search

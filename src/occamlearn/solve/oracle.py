@@ -12,11 +12,10 @@ from __future__ import annotations
 
 import threading
 import time
-from typing import Optional
 
 from pysat.solvers import Solver, SolverNames
 
-__all__ = ["limited_solve", "SearchTimeout"]
+__all__ = ["SearchTimeout", "limited_solve"]
 
 CHUNK_SECONDS = 0.25
 FIRST_BUDGET = 2000
@@ -28,7 +27,7 @@ class SearchTimeout(Exception):
 
 
 def limited_solve(solver: Solver, name: str, assumptions: list[int],
-                  deadline: Optional[float]) -> Optional[bool]:
+                  deadline: float | None) -> bool | None:
     """``solver.solve(assumptions)``, or None if ``deadline`` (perf_counter) passes first."""
     if deadline is None:
         return solver.solve(assumptions=assumptions)
