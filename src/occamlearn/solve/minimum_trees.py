@@ -83,7 +83,8 @@ def trees_from_search(search: MinimumTreeSearch, k: int, *, diverse: bool = Fals
     if k == 1 or result.status != "optimal" or result.tree.n_nodes == 1:
         single = result.status == "optimal" and result.tree.n_nodes == 1
         return MinimumTrees(result, [result.tree], single, 0.0, [""])
-    formula = optimal_formula(search, live=live)
+    # MDSOL builds its own RC2 from the clauses: the smaller exact-size formula serves it best
+    formula = optimal_formula(search, live=live and not diverse)
     trees, names, keys, report = [], [], set(), []
     try:
         if layouts:
@@ -99,8 +100,7 @@ def trees_from_search(search: MinimumTreeSearch, k: int, *, diverse: bool = Fals
                 trees.append(tree)
                 names.append(layout.describe() if layout is not None else "")
     finally:
-        if not live:
-            formula.close()
+        formula.close()  # deletes only a solver the formula built itself
     seconds = time.monotonic() - start
     timed_out = time_limit is not None and seconds >= time_limit
     if layouts:
