@@ -12,6 +12,7 @@ from test_dtmax_encoding import best_bounded_tree, random_data
 
 from occamlearn import MaxAccuracyTreeClassifier
 from occamlearn.estimators.dtmax import find_max_accuracy_tree
+from occamlearn.export import export_graphviz
 
 
 @parametrize_with_checks([MaxAccuracyTreeClassifier(max_depth=2, binarizer="threshold")])
@@ -70,6 +71,8 @@ def test_dataframe_text_labels_export_and_pickle():
     assert model.predict_proba(X).shape == (6, 2)
     text = model.export_text()
     assert text.startswith(f"{model.n_nodes_} nodes") and "status optimal" in text
+    dot = export_graphviz(model)
+    assert dot.startswith("digraph") and "status optimal" in dot
     clone = pickle.loads(pickle.dumps(model))
     assert clone.tree_ == model.tree_
     np.testing.assert_array_equal(clone.predict(X), model.predict(X))

@@ -6,6 +6,7 @@ from functools import cache
 
 import numpy as np
 import pytest
+import sklearn.tree  # noqa: F401  (imported here so the timed search does not pay for it)
 from bruteforce import minimum_tree_size
 
 from occamlearn.encode.error_budget import encode_error_budget, relax_errors_needed
@@ -95,6 +96,20 @@ def test_large_groups_are_never_relaxed():
     assert encoding.groups.count.tolist() == [5, 2]
     units = [c for c in encoding.wcnf.hard if len(c) == 1]
     assert all([-int(v)] in units for v in encoding.relax)    # both groups exceed e = 1
+
+
+def test_time_limit_returns_a_tree_within_budget():
+    rng = np.random.default_rng(9)
+    X = rng.integers(0, 2, (80, 8))
+    y = rng.integers(0, 2, 80)
+    seen = []
+    result = find_minimum_tree_with_errors(X, y, 2, 12, time_limit=0.5,
+                                           on_improve=lambda tree, s: seen.append(tree.n_nodes))
+    assert result.status in ("optimal", "feasible")
+    assert result.stats["training_errors"] <= 12
+    assert result.lower_bound <= result.tree.n_nodes == seen[-1]
+    assert seen == sorted(seen, reverse=True)
+    assert result.stats["seconds"] < 0.5 + 2 * result.stats["encode_seconds"] + 2
 
 
 @pytest.mark.parametrize("budget", [-1, 1.5, True])
