@@ -216,7 +216,7 @@ class MaxAccuracyTreeClassifier(ClassifierMixin, BaseEstimator):
     tree_ : Tree over the binary features (labels index ``classes_``)
     n_nodes_, depth_ : size and depth of ``tree_``
     status_ : "optimal" (no tree of depth <= max_depth makes fewer errors; with prefer_small,
-        none of those errors is smaller either) or "feasible" (time limit: best so far)
+        no tree with as few errors is smaller) or "feasible" (time limit: best so far)
     training_errors_ : misclassified training rows of ``tree_``
     errors_lower_bound_ : proven minimum number of errors (equals ``training_errors_`` when
         optimal)
