@@ -11,6 +11,7 @@ optimum is proven within the limit, so its results are deterministic.
 import numpy as np
 import pandas as pd
 import pytest
+from pysolvers import error as SATInterrupt
 from sklearn.model_selection import train_test_split
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
@@ -72,6 +73,16 @@ def _random_problem(n_rows=56, n_features=10, n_classes=4, seed=0):
     return X[keep], y[keep]
 
 
+def test_other_solver_errors_propagate():
+    X, y = _random_problem(n_rows=30, n_features=8, seed=1)
+
+    def fail(tree, seconds):
+        raise SATInterrupt("some other failure")
+
+    with pytest.raises(SATInterrupt, match="some other failure"):
+        MinimumPureTreeClassifier(binarizer=None, callback=fail).fit(X, y)
+
+
 def test_time_limit_gives_feasible_pure_tree():
     X, y = _random_problem()
     clf = MinimumPureTreeClassifier(binarizer=None, time_limit=0.5).fit(X, y)
@@ -80,14 +91,17 @@ def test_time_limit_gives_feasible_pure_tree():
     assert clf.score(X, y) == 1.0
 
 
-def test_interrupt_keeps_best_tree():
+@pytest.mark.parametrize("interrupt", [KeyboardInterrupt, SATInterrupt("Caught keyboard interrupt")],
+                         ids=["KeyboardInterrupt", "pysat-error"])
+def test_interrupt_keeps_best_tree(interrupt):
+    """Ctrl-C reaches Python as KeyboardInterrupt, or inside a PySAT solve() as its error."""
     X, y = _random_problem(n_rows=30, n_features=8, seed=1)
     seen = []
 
     def stop_after_two(tree, seconds):
         seen.append(tree.n_nodes)
         if len(seen) == 2:
-            raise KeyboardInterrupt
+            raise interrupt
 
     clf = MinimumPureTreeClassifier(binarizer=None, callback=stop_after_two).fit(X, y)
     assert clf.status_ == "feasible"
