@@ -1,6 +1,7 @@
 """External-program and hermax back-ends: same optimum as RC2/LSU, traces, time limits."""
 
 import sys
+from itertools import pairwise
 from pathlib import Path
 
 import numpy as np
@@ -33,7 +34,7 @@ def optimum(corral):
 
 def check_trace(trace):
     times, costs = [t for t, _ in trace], [c for _, c in trace]
-    assert times == sorted(times) and all(a > b for a, b in zip(costs, costs[1:]))
+    assert times == sorted(times) and all(a > b for a, b in pairwise(costs))
 
 
 def weighted_formula():

@@ -1,11 +1,13 @@
 """MinDT baseline: same optimum as the MaxSAT back-ends, monotone trace, exactly-n queries."""
 
+from itertools import pairwise
+
 import numpy as np
 import pytest
+from bruteforce import minimum_tree_size
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bruteforce import minimum_tree_size
 from occamlearn.datasets import load_dataset
 from occamlearn.solve.mindt import exact_size_query, find_minimum_tree_mindt
 from occamlearn.solve.minimum_tree import find_minimum_tree
@@ -26,7 +28,7 @@ def check_trace(trace):
     times = [t for t, _ in trace]
     sizes = [s for _, s in trace]
     assert times == sorted(times)
-    assert all(a > b for a, b in zip(sizes, sizes[1:]))
+    assert all(a > b for a, b in pairwise(sizes))
 
 
 @settings(max_examples=25, deadline=None)
@@ -51,7 +53,7 @@ def test_mux6_steps_down_by_two_to_the_known_minimum():
     assert (result.status, result.tree.n_nodes) == ("optimal", 15)
     sizes = [s for _, s in result.trace]
     assert seen == sizes
-    assert all(a - b == 2 for a, b in zip(sizes[1:], sizes[2:]))  # every size after the greedy
+    assert all(a - b == 2 for a, b in pairwise(sizes[1:]))  # every size after the greedy
     check_trace(result.trace)
     answers = [answer for _, answer, _, _ in result.stats["queries"]]
     assert answers[-1] is False and all(answers[:-1])  # the UNSAT at 13 proves 15

@@ -2,6 +2,7 @@
 
 import argparse
 import json
+from itertools import pairwise
 
 import numpy as np
 import pytest
@@ -40,7 +41,7 @@ def test_tiny_run_end_to_end(tmp_path, capsys):
         sizes.setdefault(record["sample"], set()).add(record["size"])
         trace = record["trace"]
         assert [t for t, _ in trace] == sorted(t for t, _ in trace)
-        assert all(a[1] > b[1] for a, b in zip(trace, trace[1:]))
+        assert all(a[1] > b[1] for a, b in pairwise(trace))
     assert all(len(s) == 1 for s in sizes.values())  # every solver proves the same optimum
     text = markdown.read_text()
     for solver in ("lsu", "mindt", "rc2"):

@@ -40,8 +40,15 @@ DEFAULT_FRACTIONS = (0.4, 0.6, 0.8)
 DEFAULT_SOLVERS = ("lsu", "mindt", "rc2", "uwrmaxsat")
 HERMAX_DEFAULTS = {"uwrmaxsat"}
 
-__all__ = ["DESCRIPTION", "add_arguments", "run", "make_tasks", "sample_instance",
-           "run_instance", "default_solvers"]
+__all__ = [
+    "DESCRIPTION",
+    "add_arguments",
+    "default_solvers",
+    "make_tasks",
+    "run",
+    "run_instance",
+    "sample_instance",
+]
 
 
 def default_solvers() -> tuple:
@@ -66,8 +73,8 @@ def sample_instance(dataset: str, fraction: float, sample: int, seed: int = 0):
     classes, codes = np.unique(np.asarray(y), return_inverse=True)
     X_bin = np.asarray(FeatureBinarizer(encoding="binary").fit_transform(X, codes))
     rng = np.random.default_rng([seed, zlib.crc32(dataset.encode()),
-                                 int(round(fraction * 1000)), sample])
-    rows = np.sort(rng.choice(len(codes), size=int(round(fraction * len(codes))),
+                                 round(fraction * 1000), sample])
+    rows = np.sort(rng.choice(len(codes), size=round(fraction * len(codes)),
                               replace=False))
     X_s, y_s = resolve_conflicts(X_bin[rows], codes[rows])
     return np.asarray(X_s), np.asarray(y_s), len(classes), len(rows) - len(y_s)
@@ -89,7 +96,7 @@ def run_instance(dataset: str, fraction: float, sample: int, solver: str, time_l
     in_time = [s for t, s in trace if t <= time_limit]
     optimal = result.status == "optimal" and seconds <= time_limit
     return {
-        "n_rows": int(len(y)), "n_features": int(X.shape[1]), "n_conflicts_dropped": dropped,
+        "n_rows": len(y), "n_features": int(X.shape[1]), "n_conflicts_dropped": dropped,
         "greedy_size": int(result.stats.get("greedy_size", result.tree.n_nodes)),
         "size": min(in_time) if in_time else trace[0][1], "status": result.status,
         "final_size": int(result.tree.n_nodes), "proven_in_time": optimal,

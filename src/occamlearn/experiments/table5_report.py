@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections import defaultdict
 from statistics import median
 
-__all__ = ["summarize", "markdown_table", "plot_traces", "instance_key", "best_sizes"]
+__all__ = ["best_sizes", "instance_key", "markdown_table", "plot_traces", "summarize"]
 
 INSTANCE_FIELDS = ("dataset", "fraction", "sample", "seed", "time_limit")
 
@@ -72,8 +72,9 @@ def _per_dataset(records) -> list[str]:
 
 def markdown_table(rows: list[dict], records) -> str:
     """Table 5 as Markdown, followed by the per-dataset breakdown."""
-    lines = ["| Sample size | Time limit | Solver | Encoding | # Best UB | % | # Optimal | "
-             "median s to proof |", "|---|---|---|---|---|---|---|---|"]
+    header = ("| Sample size | Time limit | Solver | Encoding | # Best UB | % | # Optimal | "
+              "median s to proof |")
+    lines = [header, "|---|---|---|---|---|---|---|---|"]
     for row in rows:
         encoding = "SAT" if row["solver"] == "mindt" else "MaxSAT"
         proof = ("-" if row["median_proof_seconds"] is None

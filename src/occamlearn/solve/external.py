@@ -34,14 +34,12 @@ import tempfile
 import threading
 import time
 from pathlib import Path
-from typing import Optional
 
 from pysat.formula import WCNF
 
-from occamlearn.solve.base import (ImproveCallback, MaxSATBackend, MaxSATResult,
-                                   check_time_limit)
+from occamlearn.solve.base import ImproveCallback, MaxSATBackend, MaxSATResult, check_time_limit
 
-__all__ = ["ExternalBackend", "parse_solver_output", "model_cost", "COMMAND_VARIABLE"]
+__all__ = ["COMMAND_VARIABLE", "ExternalBackend", "model_cost", "parse_solver_output"]
 
 COMMAND_VARIABLE = "OCCAMLEARN_MAXSAT_COMMAND"
 FORMATS = ("mse22", "legacy")
@@ -49,7 +47,7 @@ S_LINES = {"OPTIMUM FOUND": "optimal", "SATISFIABLE": "feasible",
            "UNSATISFIABLE": "unsatisfiable", "UNKNOWN": "unknown"}
 
 
-def _parse_model(v_tokens: list[str], n_vars: int) -> Optional[list[int]]:
+def _parse_model(v_tokens: list[str], n_vars: int) -> list[int] | None:
     """Literals of variables 1..n_vars from the payload of the ``v`` lines (either format)."""
     if not v_tokens:
         return None
@@ -103,7 +101,7 @@ class ExternalBackend(MaxSATBackend):
 
     name = "external"
 
-    def __init__(self, sat_solver: str = "cadical195", *, command: Optional[str] = None,
+    def __init__(self, sat_solver: str = "cadical195", *, command: str | None = None,
                  format: str = "mse22", kill_grace: float = 2.0):
         super().__init__(sat_solver)
         command = command if command is not None else os.environ.get(COMMAND_VARIABLE)
@@ -116,7 +114,7 @@ class ExternalBackend(MaxSATBackend):
             raise ValueError(f"kill_grace must be a non-negative number; got {kill_grace!r}.")
         self.command, self.format, self.kill_grace = command, format, float(kill_grace)
 
-    def _argv(self, path: Path, time_limit: Optional[float]) -> list[str]:
+    def _argv(self, path: Path, time_limit: float | None) -> list[str]:
         limit = str(math.ceil(time_limit)) if time_limit is not None else "0"
         argv = [token.replace("{wcnf}", str(path)).replace("{time_limit}", limit)
                 for token in shlex.split(self.command)]
@@ -124,8 +122,8 @@ class ExternalBackend(MaxSATBackend):
             argv.append(str(path))
         return argv
 
-    def solve(self, wcnf: WCNF, time_limit: Optional[float] = None,
-              on_improve: Optional[ImproveCallback] = None) -> MaxSATResult:
+    def solve(self, wcnf: WCNF, time_limit: float | None = None,
+              on_improve: ImproveCallback | None = None) -> MaxSATResult:
         time_limit = check_time_limit(time_limit)
         start = time.perf_counter()
         with tempfile.TemporaryDirectory(prefix="occamlearn-") as folder:
@@ -155,7 +153,7 @@ class ExternalBackend(MaxSATBackend):
         lower = cost if status == "optimal" else 0
         return MaxSATResult(status, cost, model, lower, trace, stats)
 
-    def _run(self, argv: list[str], start: float, time_limit: Optional[float]):
+    def _run(self, argv: list[str], start: float, time_limit: float | None):
         """Run ``argv``; return (timestamped stdout lines, killed by the limit?, exit code)."""
         try:
             process = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,

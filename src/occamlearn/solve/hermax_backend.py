@@ -35,15 +35,13 @@ import subprocess
 import sys
 import time
 from importlib import import_module
-from typing import Optional
 
 from pysat.formula import WCNF
 
-from occamlearn.solve.base import (ImproveCallback, MaxSATBackend, MaxSATResult,
-                                   check_time_limit)
+from occamlearn.solve.base import ImproveCallback, MaxSATBackend, MaxSATResult, check_time_limit
 from occamlearn.solve.external import model_cost
 
-__all__ = ["HermaxBackend", "HERMAX_SOLVERS", "hermax_available"]
+__all__ = ["BACKEND_CLASSES", "HERMAX_SOLVERS", "HermaxBackend", "hermax_available"]
 
 # name -> (module, class, how the time limit is enforced, proves optimality?)
 HERMAX_SOLVERS = {
@@ -88,7 +86,7 @@ def _load(solver, wcnf: WCNF) -> None:
             solver.add_soft_relaxed([int(lit) for lit in clause], int(weight), relax_var=top)
 
 
-def _solve_here(name: str, wcnf: WCNF, time_limit: Optional[float]):
+def _solve_here(name: str, wcnf: WCNF, time_limit: float | None):
     """(hermax status name, model or None) solved in this process."""
     solver = _solver_class(name)()
     try:
@@ -108,7 +106,7 @@ def _solve_here(name: str, wcnf: WCNF, time_limit: Optional[float]):
         solver.close()
 
 
-def _solve_in_child(name: str, wcnf: WCNF, time_limit: Optional[float]):
+def _solve_in_child(name: str, wcnf: WCNF, time_limit: float | None):
     """``_solve_here`` in a child Python process, killed (no model) at ``time_limit``."""
     request = pickle.dumps((name, wcnf.hard, wcnf.soft, wcnf.wght, wcnf.nv))
     child = subprocess.Popen([sys.executable, "-m", "occamlearn.solve.hermax_backend"],
@@ -131,8 +129,8 @@ class HermaxBackend(MaxSATBackend):
 
     name = "uwrmaxsat"
 
-    def solve(self, wcnf: WCNF, time_limit: Optional[float] = None,
-              on_improve: Optional[ImproveCallback] = None) -> MaxSATResult:
+    def solve(self, wcnf: WCNF, time_limit: float | None = None,
+              on_improve: ImproveCallback | None = None) -> MaxSATResult:
         time_limit = check_time_limit(time_limit)
         _solver_class(self.name)  # ImportError naming the extra, before any work
         start = time.perf_counter()
@@ -155,14 +153,44 @@ class HermaxBackend(MaxSATBackend):
         return MaxSATResult(status, cost, model, lower, [(seconds, cost)], stats)
 
 
-def _backend_class(solver_name: str) -> type[HermaxBackend]:
-    return type(f"Hermax_{solver_name.replace('-', '_')}", (HermaxBackend,),
-                {"name": solver_name, "__module__": __name__,
-                 "__doc__": f"hermax's {HERMAX_SOLVERS[solver_name][1]} as a back-end."})
+class UWrMaxSATBackend(HermaxBackend):
+    """UWrMaxSat (exact, stops with its best model at the limit)."""
+    name = "uwrmaxsat"
 
 
-BACKEND_CLASSES = {name: _backend_class(name) for name in HERMAX_SOLVERS}
-globals().update({cls.__name__: cls for cls in BACKEND_CLASSES.values()})  # picklable
+class EvalMaxSATBackend(HermaxBackend):
+    """EvalMaxSAT (exact, run in a child process)."""
+    name = "evalmaxsat"
+
+
+class LoandraBackend(HermaxBackend):
+    """Loandra (incomplete: core-boosted linear search)."""
+    name = "loandra"
+
+
+class NuWLSBackend(HermaxBackend):
+    """NuWLS-c-IBR (incomplete: local search)."""
+    name = "nuwls"
+
+
+class OpenWBOIncBackend(HermaxBackend):
+    """Open-WBO-Inc (incomplete)."""
+    name = "open-wbo-inc"
+
+
+class SPBMaxSATBackend(HermaxBackend):
+    """SPB-MaxSAT-c-FPS (incomplete: local search)."""
+    name = "spb-maxsat"
+
+
+class TTOpenWBOIncBackend(HermaxBackend):
+    """TT-Open-WBO-Inc (incomplete; Table 5's TT-Open-WBO-Inc-21 is an earlier version)."""
+    name = "tt-open-wbo-inc"
+
+
+BACKEND_CLASSES = {cls.name: cls for cls in (
+    UWrMaxSATBackend, EvalMaxSATBackend, LoandraBackend, NuWLSBackend, OpenWBOIncBackend,
+    SPBMaxSATBackend, TTOpenWBOIncBackend)}
 
 
 def _child_main() -> None:

@@ -23,7 +23,7 @@ default) under the remaining time (``solve.oracle.limited_solve``).
 from __future__ import annotations
 
 import time
-from typing import Callable, Optional
+from collections.abc import Callable
 
 import numpy as np
 from pysat.solvers import Solver
@@ -35,7 +35,7 @@ from occamlearn.solve.base import check_sat_solver, check_time_limit
 from occamlearn.solve.minimum_tree import MinimumTreeResult, _check_bound
 from occamlearn.solve.oracle import limited_solve
 
-__all__ = ["find_minimum_tree_mindt", "exact_size_query"]
+__all__ = ["exact_size_query", "find_minimum_tree_mindt"]
 
 TreeCallback = Callable[[Tree, float], None]
 
@@ -47,10 +47,10 @@ def exact_size_query(X, y, n_classes: int, n_nodes: int):
 
 
 def find_minimum_tree_mindt(X, y, n_classes: int, *, sat_solver: str = "cadical195",
-                            time_limit: Optional[float] = None,
-                            on_improve: Optional[TreeCallback] = None,
-                            upper_bound: Optional[int] = None,
-                            lower_bound: Optional[int] = None) -> MinimumTreeResult:
+                            time_limit: float | None = None,
+                            on_improve: TreeCallback | None = None,
+                            upper_bound: int | None = None,
+                            lower_bound: int | None = None) -> MinimumTreeResult:
     """Minimum pure tree by MinDT's sequence of exactly-n SAT queries (n = ub-2, ub-4, ...).
 
     Same arguments and result as ``find_minimum_tree`` (``solver`` aside). ``trace`` holds
