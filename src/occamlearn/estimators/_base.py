@@ -27,13 +27,13 @@ from sklearn.utils.validation import (
 from occamlearn.binarize import conflict_message, find_conflicts, resolve_conflicts
 
 __all__ = [
-    "TrainingData",
-    "prepare_training_data",
-    "binary_matrix",
-    "validate_table",
-    "encode_labels",
-    "check_binary_matrix",
     "ON_CONFLICT",
+    "TrainingData",
+    "binary_matrix",
+    "check_binary_matrix",
+    "encode_labels",
+    "prepare_training_data",
+    "validate_table",
 ]
 
 ON_CONFLICT = ("error", "majority")

@@ -113,10 +113,16 @@ class MinimumPureTreeClassifier(ClassifierMixin, BaseEstimator):
     best_trees_ : list of Tree -- the candidates within ``delta`` of the best; ``tree_`` is one
     selection_stratified_ : whether the train/selection split could be stratified
 
-    A single-class training set gives a one-leaf tree (size 1, status "optimal").
+    A single-class training set gives a one-leaf tree (size 1, status "optimal"). Ctrl-C
+    during ``fit`` keeps the best tree found so far (status "feasible") once the greedy
+    upper-bound tree exists; before that, the interrupt propagates.
+
+    scikit-learn's common checks pass with ``on_conflict="majority", time_limit=2``: they fit
+    random labels on continuous data, which binning turns into conflicting rows (no pure tree
+    exists without the filter) and into the worst case of an NP-hard search (hence the limit).
     """
 
-    _parameter_constraints = {
+    _parameter_constraints: dict = {
         "binarizer": [HasMethods(["fit", "transform"]), StrOptions(set(_ENCODINGS)), None],
         "solver": [StrOptions(set(BACKENDS) | set(TREE_SEARCHES))],
         "sat_solver": [StrOptions(set(_SAT_SOLVERS))],

@@ -11,10 +11,11 @@ one object"), otherwise from the binary column's name as ``name = 0`` / ``name =
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from itertools import pairwise
 
 from occamlearn.model.tree import Tree
 
-__all__ = ["TreeView", "tree_view", "branch_texts", "summary_line", "code_legend"]
+__all__ = ["TreeView", "branch_texts", "code_legend", "summary_line", "tree_view"]
 
 
 @dataclass(frozen=True)
@@ -68,7 +69,7 @@ def code_legend(view: TreeView) -> list[str]:
             codes = ", ".join(f"{k}={v}" for k, v in enumerate(condition.domain))
         else:
             edges = [f"{e!r}" if isinstance(e, float) else str(e) for e in condition.edges]
-            bins = [f"< {edges[0]}"] + [f"[{a}, {b})" for a, b in zip(edges, edges[1:])]
+            bins = [f"< {edges[0]}"] + [f"[{a}, {b})" for a, b in pairwise(edges)]
             codes = ", ".join(f"{k}: {b}" for k, b in enumerate(bins + [f">= {edges[-1]}"]))
         lines.append(f"code({condition.column}): {codes}")
     return lines

@@ -12,7 +12,7 @@ import numpy as np
 
 from occamlearn.export._view import summary_line, tree_view
 
-__all__ = ["plot_tree", "node_positions"]
+__all__ = ["node_positions", "plot_tree"]
 
 
 def node_positions(tree) -> np.ndarray:

@@ -21,8 +21,15 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 from occamlearn.model.conditions import condition_from_dict
 from occamlearn.model.tree import Tree
 
-__all__ = ["ConditionBinarizer", "data_info_dict", "model_to_dict", "model_from_dict", "save_model",
-           "load_model", "FORMAT"]
+__all__ = [
+    "FORMAT",
+    "ConditionBinarizer",
+    "data_info_dict",
+    "load_model",
+    "model_from_dict",
+    "model_to_dict",
+    "save_model",
+]
 
 FORMAT = "occamlearn-model"
 VERSION = 1

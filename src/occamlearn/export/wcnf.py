@@ -30,15 +30,22 @@ from occamlearn.export.tree_json import FORMAT as MODEL_FORMAT
 from occamlearn.export.tree_json import VERSION as MODEL_VERSION
 from occamlearn.export.tree_json import model_from_dict
 
-__all__ = ["write_instance", "parse_solver_output", "decode_solution", "SolverOutput",
-           "WCNF_FORMATS", "SIDECAR_FORMAT"]
+__all__ = [
+    "SIDECAR_FORMAT",
+    "WCNF_FORMATS",
+    "SolverOutput",
+    "decode_solution",
+    "parse_solver_output",
+    "write_instance",
+]
 
 WCNF_FORMATS = {"new": "mse22", "legacy": "legacy"}
 SIDECAR_FORMAT = "occamlearn-mpdt-wcnf"
 _STATUS = {"OPTIMUM FOUND": "optimal", "SATISFIABLE": "feasible"}
-_NO_TREE = {"UNSATISFIABLE": "no pure tree with at most {n} nodes exists (the instance is "
-                             "unsatisfiable)",
-            "UNKNOWN": "the solver found no solution (s UNKNOWN)"}
+_NO_TREE = {
+    "UNSATISFIABLE": "no pure tree with at most {n} nodes exists (the instance is unsatisfiable)",
+    "UNKNOWN": "the solver found no solution (s UNKNOWN)",
+}
 
 
 def _variable_map(pool) -> list:
@@ -59,10 +66,12 @@ def write_instance(path, X_bin, y, *, upper_bound: int, lower_bound: int = 3,
     n_classes = len(model_info["classes"]["values"])
     encoding = encode_mpdt(X_bin, y, n_classes, upper_bound, lower_bound)
     path = Path(path)
-    comments = [f"c occamlearn MPDT instance: {X_bin.shape[0]} rows, {X_bin.shape[1]} binary "
-                f"features, {n_classes} classes, at most {upper_bound} nodes",
-                f"c optimal cost k means a minimum pure tree of 2k-1 nodes; decode with "
-                f"'occamlearn decode {path.name}.json SOLUTION'"]
+    comments = [
+        (f"c occamlearn MPDT instance: {X_bin.shape[0]} rows, {X_bin.shape[1]} binary "
+         f"features, {n_classes} classes, at most {upper_bound} nodes"),
+        (f"c optimal cost k means a minimum pure tree of 2k-1 nodes; decode with "
+         f"'occamlearn decode {path.name}.json SOLUTION'"),
+    ]
     encoding.wcnf.to_file(str(path), comments=comments, format=WCNF_FORMATS[wcnf_format])
     sidecar = {
         "format": SIDECAR_FORMAT,
