@@ -85,8 +85,11 @@ def test_saving_unfitted_model_fails():
 
 def test_loaded_model_refits_with_its_parameters(iris_split):
     X_train, _, y_train, _ = iris_split
-    clf = MinimumPureTreeClassifier(on_conflict="majority", solver="rc2").fit(X_train, y_train)
+    clf = MinimumPureTreeClassifier(on_conflict="majority", solver="rc2", time_limit=60,
+                                    verbose=0).fit(X_train, y_train)
     loaded = model_from_dict(model_to_dict(clf))
+    params = clf.get_params()
+    assert loaded.get_params() == params
     refit = loaded.fit(pd.DataFrame(X_train), y_train)
     assert refit.get_params()["solver"] == "rc2"
     assert refit.n_nodes_ == clf.n_nodes_

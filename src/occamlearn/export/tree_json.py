@@ -34,7 +34,7 @@ __all__ = [
 FORMAT = "occamlearn-model"
 VERSION = 1
 _MODEL = "MinimumPureTreeClassifier"
-_SIMPLE_PARAMS = ("solver", "sat_solver", "time_limit", "on_conflict", "verbose")
+_NOT_SAVED = ("binarizer", "callback")  # the binariser is saved apart; callables cannot be
 
 
 class ConditionBinarizer(TransformerMixin, BaseEstimator):
@@ -100,6 +100,20 @@ def _binarizer_param_from_json(data, fitted):
     return fitted  # not rebuildable: refitting reuses the stored conditions
 
 
+def _plain_params(model) -> dict:
+    """The estimator's parameters that JSON can hold (a RandomState object, e.g., cannot)."""
+    out = {}
+    for key, value in model.get_params(deep=False).items():
+        if key in _NOT_SAVED:
+            continue
+        try:
+            json.dumps(value)
+        except TypeError:
+            continue
+        out[key] = value
+    return out
+
+
 def _jsonable_stats(stats: dict) -> dict:
     out = {}
     for key, value in stats.items():
@@ -124,7 +138,7 @@ def data_info_dict(model) -> dict:
         )
     names_in = getattr(model, "feature_names_in_", None)
     return {
-        "params": {**{p: getattr(model, p) for p in _SIMPLE_PARAMS},
+        "params": {**_plain_params(model),
                    "binarizer": _binarizer_param_to_json(model.binarizer)},
         "classes": _array_to_json(model.classes_),
         "n_features_in": int(model.n_features_in_),
@@ -173,7 +187,8 @@ def model_from_dict(data: dict):
         binarizer_ = ConditionBinarizer(conditions, list(data["binary_feature_names"]))
         binarizer_.conditions_ = conditions
         _set_input_signature(binarizer_, data)
-    params = {p: data["params"][p] for p in _SIMPLE_PARAMS}
+    accepted = MinimumPureTreeClassifier().get_params(deep=False)
+    params = {k: v for k, v in data["params"].items() if k in accepted and k != "binarizer"}
     model = MinimumPureTreeClassifier(
         binarizer=_binarizer_param_from_json(data["params"]["binarizer"], binarizer_), **params)
     _set_input_signature(model, data)
