@@ -99,3 +99,16 @@ def test_bad_arguments_raise_value_error(kwargs, match):
     X = np.array([[0, 1], [1, 0]])
     with pytest.raises(ValueError, match=match):
         find_minimum_tree_mindt(X, np.array([0, 1]), 2, **kwargs)
+
+
+def test_mindt_through_find_minimum_tree_and_the_estimator():
+    from occamlearn.estimators.mpdt import MinimumPureTreeClassifier
+
+    X, y = load_dataset("corral")
+    codes = np.unique(y.to_numpy(), return_inverse=True)[1]
+    result = find_minimum_tree(X.to_numpy(), codes, 2, solver="mindt")
+    assert (result.status, result.tree.n_nodes, result.stats["algorithm"]) == (
+        "optimal", 13, "mindt")
+    model = MinimumPureTreeClassifier(solver="mindt", binarizer=None).fit(X, y)
+    assert (model.status_, model.n_nodes_) == ("optimal", 13)
+    assert [s for _, s in model.solve_stats_["trace"]][-1] == 13

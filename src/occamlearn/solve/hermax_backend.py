@@ -21,7 +21,8 @@ tt-open-wbo-inc                                             (no model then)
 
 None of them reports intermediate solutions through hermax, so ``trace`` and ``on_improve``
 hold one point, the final model. The incomplete solvers' "OPTIMUM" only means that they
-returned; it is not a proof, so their status is "feasible". Models are checked against the
+returned; it is not a proof, so their status is "feasible" (and "unknown" when they return
+no model: for a local search that is no proof of UNSAT). Models are checked against the
 hard clauses and their cost recomputed. ``hermax`` is imported only when a solve starts;
 when it is missing the error names ``pip install occamlearn[solvers]``.
 """
@@ -139,13 +140,14 @@ class HermaxBackend(MaxSATBackend):
         seconds = time.perf_counter() - start
         stats = {"seconds": seconds, "hermax_status": hermax_status, "n_vars": wcnf.nv,
                  "n_hard": len(wcnf.hard), "n_soft": len(wcnf.soft)}
-        if model is None:
-            status = "unsatisfiable" if hermax_status == "UNSAT" else "unknown"
+        complete = HERMAX_SOLVERS[self.name][3]
+        if model is None:  # an incomplete solver's "UNSAT" may only mean "none found"
+            status = "unsatisfiable" if hermax_status == "UNSAT" and complete else "unknown"
             return MaxSATResult(status, None, None, 0, [], stats)
         model = [lit for lit in model if abs(lit) <= wcnf.nv]
         cost = model_cost(wcnf, model)
         status = STATUS_NAMES.get(hermax_status, "feasible")
-        if status == "optimal" and not HERMAX_SOLVERS[self.name][3]:
+        if status == "optimal" and not complete:
             status = "feasible"  # an incomplete solver's "OPTIMUM" is no proof
         if on_improve is not None:
             on_improve(cost, model, seconds)
