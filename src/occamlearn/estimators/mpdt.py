@@ -108,7 +108,8 @@ class MinimumPureTreeClassifier(ClassifierMixin, BaseEstimator):
     classes_, n_features_in_, feature_names_in_ (DataFrame input only)
     binarizer_ : the fitted binariser, or None when ``binarizer=None``
     feature_names_ : names of the binary features
-    n_conflicts_removed_, conflict_rows_ : rows dropped by ``on_conflict="majority"``
+    n_conflicts_removed_, conflict_rows_ : how many rows ``on_conflict="majority"`` dropped,
+        and their 0-based positions in the training data
     candidate_trees_ : list of (Tree, selection accuracy) -- the minimum trees Alg. 3 saw
     best_trees_ : list of Tree -- the candidates within ``delta`` of the best; ``tree_`` is one
     selection_stratified_ : whether the train/selection split could be stratified
