@@ -17,7 +17,7 @@ from occamlearn.experiments.dl_data import (
     sample_from_list,
 )
 from occamlearn.experiments.dl_simulated import laplace_smoothed, simulate_run
-from occamlearn.experiments.dl_tictactoe import tictactoe_lists
+from occamlearn.experiments.dl_tictactoe import tictactoe_lists, undirected_beams
 from occamlearn.experiments.dl_titanic import titanic_lists
 from occamlearn.model.decision_list import DecisionList, Rule
 
@@ -52,6 +52,11 @@ def test_tictactoe_negative_log_likelihood_rises_faster_at_first(tictactoe):
     negative = tictactoe["negative"][0].log_likelihoods
     assert negative[1] > positive[1]  # Fig. 1
     assert positive[-1] > negative[-1]
+
+
+def test_tictactoe_narrow_undirected_beam_also_gets_stuck():
+    (beam,) = undirected_beams([4])
+    assert beam["rules"] == 8 and beam["accuracy"] < 1.0
 
 
 # -- Titanic (Sec. IV-B) -------------------------------------------------------------------------

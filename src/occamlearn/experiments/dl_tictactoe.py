@@ -12,6 +12,8 @@ because their log-likelihood grows faster at first (Fig. 1).
 
 from __future__ import annotations
 
+import time
+
 import numpy as np
 
 from occamlearn.binarize.feature import FeatureBinarizer
@@ -24,6 +26,7 @@ from occamlearn.experiments.dl_report import (
     plot_link,
     write_text,
 )
+from occamlearn.search.beam import beam_search
 from occamlearn.search.hill import hill_climb
 from occamlearn.search.problem import prepare
 
@@ -34,6 +37,7 @@ __all__ = [
     "run",
     "tictactoe_lists",
     "to_markdown",
+    "undirected_beams",
 ]
 
 DESCRIPTION = ("Decision-list paper, Sec. III / Fig. 1: tic-tac-toe, hill climbing in the "
@@ -43,21 +47,43 @@ DIRECTIONS = ("positive", None, "negative")
 LINE_STYLES = {"positive": ("o", "-"), None: ("s", "--"), "negative": ("^", ":")}
 
 
-def tictactoe_lists(max_rules: int = 8, min_conjunction: int = 2,
-                    max_conjunction: int = 3) -> dict:
-    """Hill-climb a list in each direction; ``{direction: (SearchResult, training accuracy)}``."""
+def _problem(min_conjunction: int, max_conjunction: int):
+    """The search problem on the one-hot cells, with the binary matrix and the labels."""
     X, y = load_dataset("tic-tac-toe")
     binarizer = FeatureBinarizer(encoding="onehot").fit(X)
     B = binarizer.transform(X)
     y = np.asarray(y)
     problem = prepare(B, y, min_conjunction=min_conjunction, max_conjunction=max_conjunction,
                       feature_names=binarizer.get_feature_names_out())
+    return problem, B, y
+
+
+def tictactoe_lists(max_rules: int = 8, min_conjunction: int = 2,
+                    max_conjunction: int = 3) -> dict:
+    """Hill-climb a list in each direction; ``{direction: (SearchResult, training accuracy)}``."""
+    problem, B, y = _problem(min_conjunction, max_conjunction)
     results = {}
     for direction in DIRECTIONS:
         result = hill_climb(problem, direction, max_rules=max_rules)
         accuracy = float(np.mean(result.decision_list.predict(B) == y))
         results[direction] = (result, accuracy)
     return results
+
+
+def undirected_beams(widths, max_rules: int = 8, min_conjunction: int = 2,
+                     max_conjunction: int = 3) -> list:
+    """Undirected beam search at each width (the paper: it needs more than 100 beams to find
+    the perfect list). One dict per width: width, accuracy, log_likelihood, seconds."""
+    problem, B, y = _problem(min_conjunction, max_conjunction)
+    rows = []
+    for width in widths:
+        started = time.perf_counter()
+        result = beam_search(problem, width, direction=None, max_rules=max_rules)
+        rows.append({"width": int(width), "rules": len(result.rules),
+                     "accuracy": float(np.mean(result.decision_list.predict(B) == y)),
+                     "log_likelihood": result.log_likelihood,
+                     "seconds": time.perf_counter() - started})
+    return rows
 
 
 def plot_log_likelihoods(results: dict, path) -> None:
@@ -84,7 +110,7 @@ def plot_log_likelihoods(results: dict, path) -> None:
     plt.close(fig)
 
 
-def to_markdown(results: dict, plot_name: str | None = None) -> str:
+def to_markdown(results: dict, plot_name: str | None = None, beams=()) -> str:
     """Summary table, log-likelihood per step and the three lists."""
     lines = ["# Tic-tac-toe: directional vs general decision lists", "",
              ("Directional Decision Lists, Sec. III / Fig. 1. Data: 958 end-game boards, "
@@ -103,6 +129,13 @@ def to_markdown(results: dict, plot_name: str | None = None) -> str:
         cells = [f"{v:.1f}" for v in result.log_likelihoods]
         cells += [""] * (width - len(cells))
         lines.append(f"| {DIRECTION_NAMES[direction]} | " + " | ".join(cells) + " |")
+    if beams:
+        lines += ["", ("Undirected beam search (Sec. III: \"a beam search would have to keep track "
+                  "of more than 100 beams\"):"), "",
+                  "| beam width | rules | training accuracy | log-likelihood | seconds |",
+                  "|---|---|---|---|---|"]
+        lines += [f"| {b['width']} | {b['rules']} | {b['accuracy']:.4f} | "
+                  f"{b['log_likelihood']:.1f} | {b['seconds']:.1f} |" for b in beams]
     if plot_name:
         lines += ["", f"![log-likelihood against list length]({plot_name})"]
     for direction, (result, _) in results.items():
@@ -112,22 +145,32 @@ def to_markdown(results: dict, plot_name: str | None = None) -> str:
 
 def add_arguments(parser) -> None:
     parser.add_argument("--max-rules", type=int, default=8, help="rules per list (default: 8)")
+    parser.add_argument("--beam-widths", type=int, nargs="*", default=[], metavar="B",
+                        help="also run undirected beam search at these widths (slow: width 200 "
+                        "takes minutes)")
     add_output_arguments(parser, "dl_tictactoe")
 
 
 def run(args) -> int:
     if args.max_rules < 1:
         raise ValueError(f"--max-rules must be >= 1; got {args.max_rules}")
+    if any(width < 1 for width in args.beam_widths):
+        raise ValueError(f"--beam-widths must all be >= 1; got {args.beam_widths}")
     results = tictactoe_lists(max_rules=args.max_rules)
     for direction, (result, accuracy) in results.items():
         print(f"== {DIRECTION_NAMES[direction]}: {len(result.rules)} rules, training accuracy "
               f"{accuracy:.4f}, log-likelihood {result.log_likelihood:.1f}")
         print(result.decision_list.to_text())
         print()
+    beams = undirected_beams(args.beam_widths, args.max_rules)
+    for beam in beams:
+        print(f"undirected beam search, width {beam['width']}: training accuracy "
+              f"{beam['accuracy']:.4f}, log-likelihood {beam['log_likelihood']:.1f} "
+              f"({beam['seconds']:.1f} s)")
     if args.plot:
         plot_log_likelihoods(results, args.plot)
         print(f"plot written to {args.plot}")
     if args.markdown:
-        write_text(args.markdown, to_markdown(results, plot_link(args)))
+        write_text(args.markdown, to_markdown(results, plot_link(args), beams))
         print(f"summary written to {args.markdown}")
     return 0
