@@ -107,7 +107,7 @@ def plot_table6(records, methods, datasets, path) -> None:
     import matplotlib.pyplot as plt
 
     stats = summarise(records)
-    fig, ax = plt.subplots(figsize=(max(6, 0.6 * len(datasets) + 2), 4.5))
+    fig, ax = plt.subplots(figsize=(max(6, 0.6 * len(datasets) + 2), 5.5))
     x = np.arange(len(datasets))
     width = 0.8 / max(len(methods), 1)
     for i, method in enumerate(methods):
@@ -119,7 +119,7 @@ def plot_table6(records, methods, datasets, path) -> None:
     ax.set_ylabel("test accuracy (%)")
     finite = [v["accuracy"] for v in stats.values()]
     ax.set_ylim(max(0.0, min(finite, default=0.0) - 5), 100.5)
-    ax.legend(fontsize="small", ncol=2)
+    ax.legend(fontsize="small", ncol=4, loc="upper center", bbox_to_anchor=(0.5, -0.22))
     ax.set_title("Table 6: mean test accuracy over selection/test splits")
     fig.tight_layout()
     fig.savefig(path)
