@@ -132,3 +132,13 @@ def test_target_variables_are_the_feature_assignments():
     names = {encoding.pool.obj(v)[0] for v in encoding.target_variables()}
     assert names == {"a"}
     assert len(encoding.target_variables()) == 2 * 5
+
+
+def test_tree_literals_describe_the_tree_they_come_from():
+    X = np.array([[0, 0], [0, 1], [1, 0], [1, 1]])
+    y = np.array([0, 1, 1, 0])
+    encoding = encode_mpdt(X, y, 2, upper_bound=9)
+    tree = encoding.decode(optimum(encoding)[1])
+    with Solver(name="cadical195", bootstrap_with=encoding.wcnf.hard) as solver:
+        assert solver.solve(assumptions=encoding.tree_literals(tree))
+        assert encoding.decode(solver.get_model()) == tree

@@ -115,6 +115,38 @@ class MPDTEncoding:
             raise RuntimeError("decoded tree is not pure on the encoded data (encoding bug)")
         return tree
 
+    def tree_literals(self, tree: Tree) -> list[int]:
+        """Literals (eta, v, l, a, c) that put ``tree`` at encoding nodes 1.. in BFS order,
+        truncated to the first n nodes: phase hints that steer the solver towards the tree.
+        """
+        var, n = self.variables, self.n
+        encoded = {int(c): r for r, c in enumerate(self.columns)}
+        order, slot, decisions = [0], {0: 1}, 0
+        for node in order:  # BFS; the k-th decision node's children are 2k and 2k+1
+            if tree.feature[node] >= 0:
+                decisions += 1
+                for side, child in ((0, tree.left[node]), (1, tree.right[node])):
+                    slot[int(child)] = 2 * decisions + side
+                    order.append(int(child))
+        true = set()
+        for node, j in slot.items():
+            if j > n:
+                continue
+            true.add(int(var.eta[j]))
+            feature = int(tree.feature[node])
+            if feature < 0:
+                true.add(int(var.leaf[j]))
+                true.add(int(var.label[int(tree.label[node]), j]))
+            elif feature in encoded:
+                true.add(int(var.feature[encoded[feature], j]))
+                child = slot[int(tree.left[node])]
+                if (j, child) in var.left:
+                    true.add(var.left[(j, child)])
+        primary = ([int(x) for x in var.eta[1::2]] + [int(x) for x in var.leaf[1:]]
+                   + list(var.left.values()) + [int(x) for x in var.feature[:, 1:].ravel()])
+        phases = [x if x in true else -x for x in primary]
+        return phases + [lit for lit in true if abs(lit) not in set(primary)]
+
     @staticmethod
     def _holds(true: np.ndarray, literal: int) -> bool:
         return bool(true[literal]) if literal > 0 else not true[-literal]

@@ -41,7 +41,9 @@ class LinearSatUnsat(MaxSATBackend):
 
     # -- the loop ---------------------------------------------------------------------------
     def solve(self, wcnf: WCNF, time_limit: float | None = None,
-              on_improve: ImproveCallback | None = None) -> MaxSATResult:
+              on_improve: ImproveCallback | None = None,
+              phases: list[int] | None = None) -> MaxSATResult:
+        """Alg. 1; ``phases`` are optional preferred literals (e.g. an incumbent solution)."""
         time_limit = check_time_limit(time_limit)
         self.close()
         start = time.perf_counter()
@@ -50,6 +52,8 @@ class LinearSatUnsat(MaxSATBackend):
                  "n_vars": wcnf.nv, "n_hard": len(wcnf.hard), "n_soft": len(wcnf.soft)}
         solver = Solver(name=self.sat_solver, bootstrap_with=wcnf.hard)
         self.solver = solver
+        if phases:
+            solver.set_phases(phases)
         top = wcnf.nv
         blocking = []
         for clause, weight in zip(wcnf.soft, wcnf.wght):

@@ -29,6 +29,7 @@ from occamlearn.encode.mpdt import MPDTEncoding, encode_mpdt, unique_rows, valid
 from occamlearn.model.tree import Tree
 from occamlearn.solve.backends import TREE_SEARCHES, make_backend
 from occamlearn.solve.base import MaxSATResult, check_time_limit
+from occamlearn.solve.lsu import LinearSatUnsat
 
 __all__ = ["MinimumTreeResult", "MinimumTreeSearch", "OptimalSolver", "find_minimum_tree"]
 
@@ -37,6 +38,8 @@ TreeCallback = Callable[[Tree, float], None]
 # Re-encode with fewer nodes once a tree this much smaller than the encoded n is found: the
 # formula grows with n x examples x features, and unused nodes only slow the solver down.
 REENCODE_RATIO = 0.85
+# Give the Linear SAT-UNSAT solver the incumbent tree (truncated to n nodes) as phase hints.
+USE_PHASES = True
 
 
 @dataclass(frozen=True)
@@ -115,7 +118,8 @@ class MinimumTreeSearch:
         deadline = None if self.time_limit is None else start + self.time_limit
         stats["encodings"] = 0
         while n_nodes >= lb:
-            answer, stopped = self._solve_at_most(n_nodes, lb, deadline, start, trace, stats)
+            answer, stopped = self._solve_at_most(n_nodes, lb, deadline, start, trace, stats,
+                                                  best)
             if answer.model is not None:
                 best = self.encoding.decode(answer.model)
             if answer.status == "optimal":
@@ -130,7 +134,7 @@ class MinimumTreeSearch:
             n_nodes = best.n_nodes - 2
         return self._finish(best, "optimal", best.n_nodes, stats, trace)
 
-    def _solve_at_most(self, n_nodes, lb, deadline, start, trace, stats):
+    def _solve_at_most(self, n_nodes, lb, deadline, start, trace, stats, incumbent):
         """One MaxSAT query "a tree of lb..n_nodes nodes"; stops early (re-encode) when a
         tree of at most REENCODE_RATIO * n_nodes nodes is found."""
         began = time.perf_counter()
@@ -154,8 +158,11 @@ class MinimumTreeSearch:
         remaining = None if deadline is None else deadline - time.perf_counter()
         if remaining is not None and remaining <= 0:
             return MaxSATResult("unknown", None, None, 0), False
+        hints = {}
+        if USE_PHASES and isinstance(self.backend, LinearSatUnsat):
+            hints["phases"] = self.encoding.tree_literals(incumbent)
         answer = self.backend.solve(self.encoding.wcnf, time_limit=remaining,
-                                    on_improve=improved)
+                                    on_improve=improved, **hints)
         stats["solve_seconds"] += answer.stats.get("seconds", 0.0)
         stats["sat_calls"] += answer.stats.get("sat_calls", 0)
         stats["backend"] = answer.stats
