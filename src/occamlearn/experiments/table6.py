@@ -35,6 +35,9 @@ __all__ = ["DESCRIPTION", "add_arguments", "run", "pool_task", "split_task", "se
 DESCRIPTION = ("MaxSAT paper Table 6: test accuracy of minimum pure trees (mpdt variants) "
                "against scikit-learn trees over random selection/test splits")
 DEFAULT_RESULTS = "benchmarks/results/table6.jsonl"
+# settings each pool group depends on; a group not listed depends on all but delta
+CONFIG_KEYS = {"mpdt": ("k", "solve_time_limit", "enum_time_limit", "layout_depth"),
+               "psk": ("sk_seeds",), "lsk": ("sk_seeds",), "ask": ("sk_seeds",)}
 
 
 def _group(method: str) -> str:
@@ -94,8 +97,8 @@ def settings_of(args) -> dict:
 
 
 def _config(group: str, settings: dict) -> str:
-    keys = {"mpdt": ("k", "solve_time_limit", "enum_time_limit", "layout_depth"),
-            }.get(group, ("sk_seeds",))
+    """The settings a group's pools depend on (its pools are reused while they match)."""
+    keys = CONFIG_KEYS.get(group, tuple(k for k in settings if k != "delta"))
     return json.dumps({key: settings[key] for key in keys + ("train_seed",)}, sort_keys=True)
 
 

@@ -12,7 +12,8 @@ method learns its candidate trees once per dataset, and each split only evaluate
 
 A method is one entry of ``METHODS``: ``name -> function(data, settings, shared)`` returning
 ``MethodPool`` (its candidates' predictions on the held-out rows, their sizes, and facts to
-report). ``shared`` is a per-dataset ``SharedSolve``: the minimum-tree search runs once and
+report); adding a method is one line there (``_predict_all`` turns fitted predictors into
+the predictions). ``shared`` is a per-dataset ``SharedSolve``: the minimum-tree search runs once and
 every mpdt variant draws from it (Sec. 6 / ``trees_from_search``).
 """
 
