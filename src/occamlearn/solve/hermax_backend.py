@@ -9,7 +9,12 @@ limit decides how it is run here (measured with hermax 1.2.10):
 name               hermax class                             time limit
 =================  =======================================  ===============================
 uwrmaxsat          ``incremental.UWrMaxSAT`` (exact)        terminate callback: stops with
-                                                            its best model ("feasible")
+                                                            its best model ("feasible"),
+                                                            but polls it rarely (measured:
+                                                            up to 50 s late on a 10 s
+                                                            limit), so it runs in a child
+                                                            process killed ``KILL_GRACE``
+                                                            seconds after the limit
 evalmaxsat         ``incremental.EvalMaxSAT`` (exact)       not interruptible: solved in a
                                                             child process, killed at the
                                                             limit (no model then)
@@ -54,6 +59,7 @@ HERMAX_SOLVERS = {
     "spb-maxsat": ("hermax.non_incremental.incomplete", "SPBMaxSATCFPS", "hermax", False),
     "tt-open-wbo-inc": ("hermax.non_incremental.incomplete", "TTOpenWBOInc", "hermax", False),
 }
+KILL_GRACE = 2.0  # seconds a child with its own deadline gets to report before it is killed
 STATUS_NAMES = {"OPTIMUM": "optimal", "INTERRUPTED_SAT": "feasible", "UNSAT": "unsatisfiable"}
 
 
@@ -108,13 +114,19 @@ def _solve_here(name: str, wcnf: WCNF, time_limit: float | None):
 
 
 def _solve_in_child(name: str, wcnf: WCNF, time_limit: float | None):
-    """``_solve_here`` in a child Python process, killed (no model) at ``time_limit``."""
-    request = pickle.dumps((name, wcnf.hard, wcnf.soft, wcnf.wght, wcnf.nv))
+    """``_solve_here`` in a child Python process, killed (no model) after the limit.
+
+    A solver with a terminate callback gets the limit itself and ``KILL_GRACE`` seconds more
+    to report its best model; the others are killed at the limit.
+    """
+    own_limit = time_limit if HERMAX_SOLVERS[name][2] == "terminate" else None
+    request = pickle.dumps((name, wcnf.hard, wcnf.soft, wcnf.wght, wcnf.nv, own_limit))
+    kill_after = None if time_limit is None else time_limit + (KILL_GRACE if own_limit else 0)
     child = subprocess.Popen([sys.executable, "-m", "occamlearn.solve.hermax_backend"],
                              stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                              stderr=subprocess.PIPE, start_new_session=True)
     try:
-        out, err = child.communicate(request, timeout=time_limit)
+        out, err = child.communicate(request, timeout=kill_after)
     except (subprocess.TimeoutExpired, KeyboardInterrupt):
         os.killpg(child.pid, signal.SIGKILL)
         child.communicate()
@@ -135,7 +147,9 @@ class HermaxBackend(MaxSATBackend):
         time_limit = check_time_limit(time_limit)
         _solver_class(self.name)  # ImportError naming the extra, before any work
         start = time.perf_counter()
-        run = _solve_in_child if HERMAX_SOLVERS[self.name][2] == "child" else _solve_here
+        in_child = HERMAX_SOLVERS[self.name][2] == "child" or (
+            HERMAX_SOLVERS[self.name][2] == "terminate" and time_limit is not None)
+        run = _solve_in_child if in_child else _solve_here
         hermax_status, model = run(self.name, wcnf, time_limit)
         seconds = time.perf_counter() - start
         stats = {"seconds": seconds, "hermax_status": hermax_status, "n_vars": wcnf.nv,
@@ -156,7 +170,7 @@ class HermaxBackend(MaxSATBackend):
 
 
 class UWrMaxSATBackend(HermaxBackend):
-    """UWrMaxSat (exact, stops with its best model at the limit)."""
+    """UWrMaxSat (exact; with a limit, in a child that reports its best model)."""
     name = "uwrmaxsat"
 
 
@@ -196,12 +210,12 @@ BACKEND_CLASSES = {cls.name: cls for cls in (
 
 
 def _child_main() -> None:
-    name, hard, soft, weights, n_vars = pickle.loads(sys.stdin.buffer.read())
+    name, hard, soft, weights, n_vars, time_limit = pickle.loads(sys.stdin.buffer.read())
     wcnf = WCNF()
     wcnf.hard, wcnf.soft, wcnf.wght, wcnf.nv = hard, soft, weights, n_vars
     answer = os.fdopen(os.dup(1), "wb")
     os.dup2(os.open(os.devnull, os.O_WRONLY), 1)  # native solvers may print to stdout
-    answer.write(pickle.dumps(_solve_here(name, wcnf, None)))
+    answer.write(pickle.dumps(_solve_here(name, wcnf, time_limit)))
     answer.close()
 
 
