@@ -88,16 +88,16 @@ def encode_error_budget(X, y, n_classes: int, max_errors: int, upper_bound: int,
     n = int(upper_bound)
     var = MPDTVariables.allocate(n, len(columns), n_classes)
     relax = np.array([var.pool.id(("relax", g)) for g in range(groups.n_groups)], dtype=np.int64)
-    hard: list[list[int]] = []
-    for block in [layout_clauses(var, int(lower_bound))] + discrimination_clauses(var):
-        hard.extend(block.tolist() if isinstance(block, np.ndarray) else block)
+    # the clause blocks exactly as encode_mpdt assembles them, except the per-example ones
+    blocks = list(layout_clauses(var, int(lower_bound))) + list(discrimination_clauses(var))
     per_example, *rest = leaf_clauses(var, rows, groups.label)
     n_nodes_checked = n - 1                    # leaf_clauses covers nodes 2..n, per example
     if per_example.shape[0] != n_nodes_checked * groups.n_groups:
         raise RuntimeError("leaf_clauses changed shape: expected one row per (node, example)")
     relax_column = np.tile(relax, n_nodes_checked)[:, None]
-    hard.extend(np.concatenate([per_example, relax_column], axis=1).tolist())
-    for block in rest:
+    blocks += [np.concatenate([per_example, relax_column], axis=1), *rest]
+    hard: list[list[int]] = []
+    for block in blocks:
         hard.extend(block.tolist() if isinstance(block, np.ndarray) else block)
     hard.extend(_error_bound(groups, relax, int(max_errors), var))
     wcnf = WCNF()
