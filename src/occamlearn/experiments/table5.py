@@ -161,6 +161,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--plot", help="write anytime traces of a few instances (PNG/PDF)")
     parser.add_argument("--plot-instances", type=int, default=4,
                         help="instances in the plot (default: 4)")
+    parser.add_argument("--plot-focus", metavar="SOLVER",
+                        help="plot first the instances where SOLVER missed the best UB")
     parser.add_argument("--n-jobs", type=int, default=-1, help="parallel processes (joblib)")
     parser.add_argument("--scheduler", help="Dask scheduler address (tcp://host:port)")
     parser.add_argument("--local-cluster", action="store_true",
@@ -201,5 +203,6 @@ def run(args) -> int:
     if args.markdown:
         Path(args.markdown).write_text(text + "\n")
     if args.plot:
-        plot_traces(records, args.plot, n_instances=args.plot_instances)
+        plot_traces(records, args.plot, n_instances=args.plot_instances,
+                    focus=args.plot_focus)
     return 0

@@ -87,28 +87,37 @@ def markdown_table(rows: list[dict], records) -> str:
     return "\n".join(lines)
 
 
-def _spread_instances(records, n_instances: int) -> list[tuple]:
-    """The instances whose solvers' final sizes differ most (then the slowest to settle)."""
-    sizes = defaultdict(list)
+def _spread_instances(records, n_instances: int, focus: str | None = None) -> list[tuple]:
+    """The instances whose solvers' sizes differ most; with ``focus``, first those where the
+    solver ``focus`` did not report the best upper bound."""
+    sizes, missed = defaultdict(list), set()
+    best = best_sizes(records)
     for record in records:
-        sizes[instance_key(record)].append(record["size"])
-    ranked = sorted(sizes, key=lambda key: (-(max(sizes[key]) - min(sizes[key])), key))
+        key = instance_key(record)
+        sizes[key].append(record["size"])
+        if record["solver"] == focus and record["size"] != best[key]:
+            missed.add(key)
+    ranked = sorted(sizes, key=lambda key: (key not in missed,
+                                            -(max(sizes[key]) - min(sizes[key])), key))
     return ranked[:n_instances]
 
 
-def plot_traces(records, path: str, n_instances: int = 4) -> list[tuple]:
+def plot_traces(records, path: str, n_instances: int = 4,
+                focus: str | None = None) -> list[tuple]:
     """Best size vs seconds, one line per solver, for the most disputed instances.
 
-    Each line steps down at every improvement and runs to the end of its solver's run; a
-    filled marker at the end means the solver proved its tree minimum. Returns the plotted
-    instance keys. Needs matplotlib (``pip install occamlearn[plot]``).
+    With ``focus`` (a solver name), the instances where that solver missed the best upper
+    bound come first. Each line steps down at every improvement and runs to the end of its
+    solver's run; a filled marker at the end means the solver proved its tree minimum within
+    the limit. Returns the plotted instance keys. Needs matplotlib (``pip install
+    occamlearn[plot]``).
     """
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    chosen = _spread_instances(records, n_instances)
+    chosen = _spread_instances(records, n_instances, focus)
     if not chosen:
         raise ValueError("no records to plot")
     columns = min(2, len(chosen))
@@ -126,6 +135,7 @@ def plot_traces(records, path: str, n_instances: int = 4) -> list[tuple]:
             filled = record["proven_in_time"]
             axis.plot(times[-1], sizes[-1], "o", color=line.get_color(),
                       markerfacecolor=line.get_color() if filled else "white")
+        axis.axvline(record["time_limit"], color="grey", linestyle=":", linewidth=1)
         dataset, fraction, sample = key[:3]
         axis.set_title(f"{dataset}, {fraction:.0%} sample #{sample}")
         axis.set_xscale("log")
