@@ -5,8 +5,6 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-import pandas as pd
-
 
 def add_data_arguments(parser: argparse.ArgumentParser, required: bool = True) -> None:
     """``DATA.csv`` or ``--dataset NAME``, plus ``--target COL``."""
@@ -20,6 +18,8 @@ def read_table(args: argparse.Namespace, need_target: bool = True):
 
     ``y`` is None when the CSV has no target column and ``need_target`` is False.
     """
+    import pandas as pd
+
     from occamlearn.datasets import load_dataset
 
     if args.dataset and args.data:
