@@ -88,7 +88,7 @@ def test_method_pool_round_trips_through_json():
 
 def test_registry_holds_every_table6_method():
     assert list(METHODS) == ["psk", "lsk", "ask", "mpdt-1", "mpdt-nd", "mpdt",
-                             "mpdt-lay-nd", "mpdt-lay"]
+                             "mpdt-lay-nd", "mpdt-lay", "dtmax-2", "dtmax-3", "dtmax-4"]
 
 
 def test_markdown_marks_unproven_optima_and_open_enumerations():

@@ -27,17 +27,19 @@ from pathlib import Path
 from occamlearn.datasets import list_datasets
 from occamlearn.estimators.selection import pick_one, within_delta
 from occamlearn.experiments.runner import Task, read_results, run_tasks
-from occamlearn.experiments.table6_methods import (METHODS, MPDT_VARIANTS, MethodPool,
-                                                   SharedSolve, holdout_split, prepare_dataset)
+from occamlearn.experiments.table6_methods import (DTMAX_DEPTHS, METHODS, MPDT_VARIANTS,
+                                                   MethodPool, SharedSolve, holdout_split,
+                                                   prepare_dataset)
 
 __all__ = ["DESCRIPTION", "add_arguments", "run", "pool_task", "split_task", "settings_of"]
 
 DESCRIPTION = ("MaxSAT paper Table 6: test accuracy of minimum pure trees (mpdt variants) "
-               "against scikit-learn trees over random selection/test splits")
+               "against scikit-learn trees and DT(max) over random selection/test splits")
 DEFAULT_RESULTS = "benchmarks/results/table6.jsonl"
 # settings each pool group depends on; a group not listed depends on all but delta
 CONFIG_KEYS = {"mpdt": ("k", "solve_time_limit", "enum_time_limit", "layout_depth"),
-               "psk": ("sk_seeds",), "lsk": ("sk_seeds",), "ask": ("sk_seeds",)}
+               "psk": ("sk_seeds",), "lsk": ("sk_seeds",), "ask": ("sk_seeds",),
+               **{f"dtmax-{d}": ("dtmax_time_limit",) for d in DTMAX_DEPTHS}}
 
 
 def _group(method: str) -> str:
@@ -93,7 +95,8 @@ def split_task(dataset: str, method: str, split: int, pools_path: str, config: s
 def settings_of(args) -> dict:
     return {"k": args.k, "sk_seeds": args.sk_seeds, "delta": args.delta,
             "solve_time_limit": args.solve_time_limit, "enum_time_limit": args.enum_time_limit,
-            "layout_depth": args.layout_depth, "train_seed": args.train_seed}
+            "layout_depth": args.layout_depth, "train_seed": args.train_seed,
+            "dtmax_time_limit": args.dtmax_time_limit}
 
 
 def _config(group: str, settings: dict) -> str:
@@ -124,6 +127,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="seconds for the minimum-tree search per dataset")
     parser.add_argument("--enum-time-limit", type=float, default=None,
                         help="seconds for drawing trees, per mpdt variant and dataset")
+    parser.add_argument("--dtmax-time-limit", type=float, default=None,
+                        help="seconds per DT(max) fit (dtmax-2/3/4), per dataset and depth")
     parser.add_argument("--layout-depth", type=int, default=3, help="levels fixed by a layout")
     parser.add_argument("--train-seed", type=int, default=0, help="seed of the 64 %% split")
     parser.add_argument("--n-jobs", type=int, default=-1)

@@ -15,6 +15,13 @@ A method is one entry of ``METHODS``: ``name -> function(data, settings, shared)
 report); adding a method is one line there (``_predict_all`` turns fitted predictors into
 the predictions). ``shared`` is a per-dataset ``SharedSolve``: the minimum-tree search runs once and
 every mpdt variant draws from it (Sec. 6 / ``trees_from_search``).
+
+``dtmax-2/3/4`` are DT(max) (Hu et al. 2020; end of Sec. 9.2): the most accurate tree of depth
+<= d, one per dataset (``MaxAccuracyTreeClassifier``, ``dtmax_time_limit`` seconds per fit),
+learned on the same 64 % training rows as every other method. The paper does not say more;
+training on training + selection rows would need one fit per split and would give DT(max) rows
+the other methods only use for choosing, so the selection part is left to choosing -- which,
+with one candidate, it does not have to do.
 """
 
 from __future__ import annotations
@@ -27,13 +34,14 @@ import numpy as np
 
 from occamlearn.binarize import FeatureBinarizer, resolve_conflicts
 from occamlearn.datasets import load_dataset
+from occamlearn.estimators.dtmax import MaxAccuracyTreeClassifier
 from occamlearn.estimators.selection import Split, split_indices
 from occamlearn.experiments.baselines import BASELINES
 from occamlearn.solve.minimum_tree import MinimumTreeSearch
 from occamlearn.solve.minimum_trees import trees_from_search
 
 __all__ = ["Table6Data", "prepare_dataset", "holdout_split", "MethodPool", "SharedSolve",
-           "METHODS", "MPDT_VARIANTS", "TRAIN_FRACTION", "TEST_FRACTION"]
+           "METHODS", "MPDT_VARIANTS", "DTMAX_DEPTHS", "TRAIN_FRACTION", "TEST_FRACTION"]
 
 TRAIN_FRACTION, SELECTION_FRACTION, TEST_FRACTION = 0.64, 0.16, 0.20
 
@@ -159,6 +167,20 @@ def _sklearn(data: Table6Data, settings: dict, shared: SharedSolve, *, kind) -> 
     return MethodPool(_predict_all(pool.predictors, data.X_holdout), pool.sizes, info)
 
 
+def _dtmax(data: Table6Data, settings: dict, shared: SharedSolve, *, depth) -> MethodPool:
+    """DT(max) of depth <= ``depth`` on the training part: one candidate."""
+    began = time.monotonic()
+    model = MaxAccuracyTreeClassifier(max_depth=depth, binarizer=None,
+                                      time_limit=settings.get("dtmax_time_limit"))
+    model.fit(data.X_train, data.y_train)
+    info = {"status": model.status_, "training_errors": int(model.training_errors_),
+            "errors_lower_bound": int(model.errors_lower_bound_),
+            "fit_seconds": round(time.monotonic() - began, 3)}
+    return MethodPool(_predict_all([model], data.X_holdout), [model.n_nodes_], info)
+
+
+DTMAX_DEPTHS = (2, 3, 4)
+
 MPDT_VARIANTS = {
     "mpdt-1": dict(k=1, diverse=False, layouts=False),
     "mpdt-nd": dict(k=None, diverse=False, layouts=False),
@@ -172,4 +194,5 @@ METHODS = {
     "lsk": partial(_sklearn, kind="lsk"),
     "ask": partial(_sklearn, kind="ask"),
     **{name: partial(_mpdt_variant, **spec) for name, spec in MPDT_VARIANTS.items()},
+    **{f"dtmax-{d}": partial(_dtmax, depth=d) for d in DTMAX_DEPTHS},
 }
