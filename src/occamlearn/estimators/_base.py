@@ -36,7 +36,7 @@ __all__ = [
     "validate_table",
 ]
 
-ON_CONFLICT = ("error", "majority")
+ON_CONFLICT = ("error", "majority", "relax")
 
 
 def _is_dataframe(X) -> bool:
@@ -128,8 +128,9 @@ def prepare_training_data(estimator, X, y, *, binarizer, on_conflict: str) -> Tr
     """Validate ``X, y``, encode labels, fit a clone of ``binarizer`` and handle conflicts.
 
     ``binarizer=None`` means ``X`` is already 0/1 (anything else is a ValueError naming the
-    column). ``on_conflict`` is ``"error"`` (ValueError listing the conflicting rows) or
-    ``"majority"`` (the paper's filter; removed rows are reported in ``conflict_rows``).
+    column). ``on_conflict`` is ``"error"`` (ValueError listing the conflicting rows),
+    ``"majority"`` (the paper's filter; removed rows are reported in ``conflict_rows``) or
+    ``"relax"`` (all rows kept: the learner itself pays for the conflicts in training errors).
     """
     if y is None:
         raise ValueError(f"{type(estimator).__name__} requires y to be passed, but the target "
@@ -145,13 +146,14 @@ def prepare_training_data(estimator, X, y, *, binarizer, on_conflict: str) -> Tr
     feature_names = _binary_feature_names(fitted, estimator, X_bin.shape[1])
     all_rows = np.arange(len(y_index))
     groups = find_conflicts(X_bin, y_index)
-    if not groups:
+    if not groups or on_conflict == "relax":
         return TrainingData(X_bin, y_index, classes, fitted, feature_names, all_rows)
     if on_conflict == "error":
         index = X.index if _is_dataframe(X) else None
         raise ValueError(
             "no pure tree exists: " + conflict_message(groups, y, index=index, limit=5)
-            + "; pass on_conflict='majority' to apply that filter"
+            + "; pass on_conflict='majority' to apply that filter, or on_conflict='relax' to "
+            "keep every row and allow only the errors they force"
         )
     if on_conflict != "majority":
         raise ValueError(f"on_conflict must be one of {ON_CONFLICT}; got {on_conflict!r}.")

@@ -1,4 +1,5 @@
-"""``MinimumPureTreeClassifier``: the smallest decision tree that classifies all training data.
+"""``MinimumPureTreeClassifier``: the smallest decision tree that classifies all training data,
+or (``max_errors``) all but at most e training rows.
 
 A scikit-learn facade over the MaxSAT pipeline of Alcázar et al. (Sec. 4, Proposition 1):
 table -> binariser (the paper's binary encoding by default, Sec. 8) -> binary matrix ->
@@ -9,7 +10,11 @@ fitted estimator holds only plain data (``tree_`` is arrays), so it pickles and 
 
 A pure tree exists only when no two training rows share a binary feature vector with
 different labels. Such conflicts raise a ``ValueError`` naming the rows unless
-``on_conflict="majority"``, which applies the paper's filter (keep each group's majority label).
+``on_conflict="majority"``, which applies the paper's filter (keep each group's majority label),
+or ``on_conflict="relax"``, which keeps every row and asks for the smallest tree making the
+fewest errors the conflicts force. ``max_errors=e`` asks for the smallest tree misclassifying
+at most e training rows (the MPDT encoding with relaxable examples, ``encode.error_budget`` and
+``solve.minimum_tree_errors``); a pure tree is the ``max_errors=None`` case.
 """
 
 from __future__ import annotations
@@ -26,11 +31,13 @@ from sklearn.utils._param_validation import HasMethods, Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted
 
 from occamlearn.binarize import FeatureBinarizer
+from occamlearn.encode.error_budget import relax_errors_needed
 from occamlearn.estimators._base import ON_CONFLICT, binary_matrix, prepare_training_data
 from occamlearn.estimators.selection import minimum_trees_with_selection, store_selection
 from occamlearn.model.tree import Tree
 from occamlearn.solve import BACKENDS, TREE_SEARCHES
 from occamlearn.solve.minimum_tree import MinimumTreeResult, find_minimum_tree
+from occamlearn.solve.minimum_tree_errors import find_minimum_tree_with_errors
 
 __all__ = ["MinimumPureTreeClassifier"]
 
@@ -62,14 +69,16 @@ class _Progress:
         self.best = tree
         self.trace.append((float(seconds), tree.n_nodes))
         if self.estimator.verbose:
-            print(f"[{type(self.estimator).__name__}] {seconds:8.2f} s: pure tree with "
+            kind = "tree" if self.estimator._may_err() else "pure tree"
+            print(f"[{type(self.estimator).__name__}] {seconds:8.2f} s: {kind} with "
                   f"{tree.n_nodes} nodes", file=sys.stderr, flush=True)
         if self.estimator.callback is not None:
             self.estimator.callback(tree, seconds)
 
 
 class MinimumPureTreeClassifier(ClassifierMixin, BaseEstimator):
-    """Decision tree with the fewest nodes that is pure on the training data (MaxSAT).
+    """Decision tree with the fewest nodes that is pure on the training data (MaxSAT), or that
+    misclassifies at most ``max_errors`` training rows.
 
     Parameters
     ----------
@@ -83,8 +92,17 @@ class MinimumPureTreeClassifier(ClassifierMixin, BaseEstimator):
         PySAT SAT oracle name.
     time_limit : float or None, default=None
         Seconds; when reached, the best tree found so far is kept with ``status_="feasible"``.
-    on_conflict : {"error", "majority"}, default="error"
-        What to do with identical binary rows carrying different labels.
+    max_errors : int >= 0 or None, default=None
+        Training rows the tree may misclassify; the result is the smallest such tree, proven
+        minimum ("optimal") unless stopped. None: a pure tree (every row correct). With a
+        budget, conflicting rows are kept (unless ``on_conflict="majority"``) and use it up;
+        a budget below the errors they force is a ValueError. Not combined with Algorithm 3
+        (``n_solutions > 1`` or ``selection_size > 0``): a ValueError.
+    on_conflict : {"error", "majority", "relax"}, default="error"
+        What to do with identical binary rows carrying different labels: raise, drop all
+        but each group's majority label (the paper's filter), or keep them all and allow the
+        fewest errors they force (``relax_errors_needed``; with ``max_errors``, the larger of
+        the two budgets) instead of deleting rows.
     verbose : int, default=0
         If > 0, print each improvement of the bound to stderr.
     callback : callable or None, default=None
@@ -103,6 +121,7 @@ class MinimumPureTreeClassifier(ClassifierMixin, BaseEstimator):
     tree_ : Tree  (binary features, class indices into ``classes_``)
     n_nodes_, depth_ : size and depth of ``tree_``
     status_ : "optimal" (size proven minimum) or "feasible" (stopped by time limit/interrupt)
+    training_errors_ : misclassified training rows of ``tree_`` (0 for a pure tree)
     lower_bound_, upper_bound_ : proven bounds on the minimum size
     solve_stats_ : dict -- encoding size, SAT calls, seconds per phase, ``trace``
     classes_, n_features_in_, feature_names_in_ (DataFrame input only)
@@ -128,6 +147,7 @@ class MinimumPureTreeClassifier(ClassifierMixin, BaseEstimator):
         "solver": [StrOptions(set(BACKENDS) | set(TREE_SEARCHES))],
         "sat_solver": [StrOptions(set(_SAT_SOLVERS))],
         "time_limit": [Interval(Real, 0, None, closed="neither"), None],
+        "max_errors": [Interval(Integral, 0, None, closed="left"), None],
         "on_conflict": [StrOptions(set(ON_CONFLICT))],
         "verbose": ["verbose"],
         "callback": [callable, None],
@@ -140,13 +160,14 @@ class MinimumPureTreeClassifier(ClassifierMixin, BaseEstimator):
     }
 
     def __init__(self, *, binarizer="binary", solver="lsu", sat_solver="cadical195",
-                 time_limit=None, on_conflict="error", verbose=0, callback=None,
-                 n_solutions=1, diverse=True, layouts=False, selection_size=0.0, delta=0.0,
-                 random_state=None):
+                 time_limit=None, max_errors=None, on_conflict="error", verbose=0,
+                 callback=None, n_solutions=1, diverse=True, layouts=False,
+                 selection_size=0.0, delta=0.0, random_state=None):
         self.binarizer = binarizer
         self.solver = solver
         self.sat_solver = sat_solver
         self.time_limit = time_limit
+        self.max_errors = max_errors
         self.on_conflict = on_conflict
         self.verbose = verbose
         self.callback = callback
@@ -160,8 +181,9 @@ class MinimumPureTreeClassifier(ClassifierMixin, BaseEstimator):
     # -- fitting ----------------------------------------------------------------------------
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y):
-        """Learn a minimum pure tree for (X, y); returns self."""
+        """Learn a minimum pure tree (or one within ``max_errors``) for (X, y); returns self."""
         start = time.perf_counter()
+        self._check_error_budget_options()
         data = self._prepare(X, y)
         prepared = time.perf_counter()
         selected = None
@@ -181,14 +203,32 @@ class MinimumPureTreeClassifier(ClassifierMixin, BaseEstimator):
         self.solve_stats_["total_seconds"] = time.perf_counter() - start
         return self
 
+    def _may_err(self) -> bool:
+        return self.max_errors is not None or self.on_conflict == "relax"
+
+    def _check_error_budget_options(self) -> None:
+        if not self._may_err():
+            return
+        what = (f"max_errors={self.max_errors!r}" if self.max_errors is not None
+                else "on_conflict='relax'")
+        if self.n_solutions != 1 or self.selection_size != 0:
+            raise ValueError(
+                f"{what} is not supported with Algorithm 3 (n_solutions={self.n_solutions!r}, "
+                f"selection_size={self.selection_size!r}); use n_solutions=1 and "
+                "selection_size=0, or max_errors=None with on_conflict='error'/'majority'.")
+        if self.solver in TREE_SEARCHES:
+            raise ValueError(f"{what} needs a MaxSAT solver ({', '.join(sorted(BACKENDS))}); "
+                             f"solver={self.solver!r} finds pure trees only.")
+
     def _binarizer_to_fit(self):
         if isinstance(self.binarizer, str):
             return FeatureBinarizer(encoding=self.binarizer)
         return self.binarizer
 
     def _prepare(self, X, y):
+        keep_all = self._may_err() and self.on_conflict != "majority"
         data = prepare_training_data(self, X, y, binarizer=self._binarizer_to_fit(),
-                                     on_conflict=self.on_conflict)
+                                     on_conflict="relax" if keep_all else self.on_conflict)
         self.classes_ = data.classes
         self.binarizer_ = data.binarizer
         self.feature_names_ = data.feature_names
@@ -200,10 +240,15 @@ class MinimumPureTreeClassifier(ClassifierMixin, BaseEstimator):
         """Run the MaxSAT search; an interrupt returns the best tree so far as "feasible"."""
         progress = _Progress(self, self.feature_names_)
         started = time.perf_counter()
+        options = dict(solver=self.solver, sat_solver=self.sat_solver,
+                       time_limit=self.time_limit, on_improve=progress)
         try:
-            return find_minimum_tree(X_bin, y, n_classes, solver=self.solver,
-                                     sat_solver=self.sat_solver, time_limit=self.time_limit,
-                                     on_improve=progress)
+            if not self._may_err():
+                return find_minimum_tree(X_bin, y, n_classes, **options)
+            budget = self.max_errors or 0
+            if self.on_conflict == "relax":
+                budget = max(budget, relax_errors_needed(X_bin, y))
+            return find_minimum_tree_with_errors(X_bin, y, n_classes, int(budget), **options)
         except (KeyboardInterrupt, SATInterrupt) as exc:
             if progress.best is None or not _is_interrupt(exc):
                 raise
@@ -221,6 +266,7 @@ class MinimumPureTreeClassifier(ClassifierMixin, BaseEstimator):
                           ).with_counts(data.X_bin, data.y)
         self.n_nodes_ = self.tree_.n_nodes
         self.depth_ = self.tree_.depth
+        self.training_errors_ = int((self.tree_.predict(data.X_bin) != data.y).sum())
         self.status_ = result.status
         self.lower_bound_ = int(result.lower_bound)
         self.upper_bound_ = int(result.upper_bound)
