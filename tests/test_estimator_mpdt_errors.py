@@ -1,5 +1,7 @@
 """MinimumPureTreeClassifier with an error budget (``max_errors``) and ``on_conflict="relax"``."""
 
+from itertools import pairwise
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -60,7 +62,7 @@ def test_bigger_budget_never_gives_a_bigger_tree():
     fits = [MinimumPureTreeClassifier(binarizer=None, max_errors=e).fit(X, y)
             for e in range(forced, forced + 5)]
     sizes = [clf.n_nodes_ for clf in fits]
-    assert all(a >= b for a, b in zip(sizes, sizes[1:])) and sizes[0] > sizes[-1]
+    assert all(a >= b for a, b in pairwise(sizes)) and sizes[0] > sizes[-1]
     for budget, clf in zip(range(forced, forced + 5), fits):
         assert clf.status_ == "optimal" and clf.training_errors_ <= budget
     relax_more = MinimumPureTreeClassifier(binarizer=None, on_conflict="relax",

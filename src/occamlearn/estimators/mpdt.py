@@ -240,8 +240,8 @@ class MinimumPureTreeClassifier(ClassifierMixin, BaseEstimator):
         """Run the MaxSAT search; an interrupt returns the best tree so far as "feasible"."""
         progress = _Progress(self, self.feature_names_)
         started = time.perf_counter()
-        options = dict(solver=self.solver, sat_solver=self.sat_solver,
-                       time_limit=self.time_limit, on_improve=progress)
+        options = {"solver": self.solver, "sat_solver": self.sat_solver,
+                   "time_limit": self.time_limit, "on_improve": progress}
         try:
             if not self._may_err():
                 return find_minimum_tree(X_bin, y, n_classes, **options)

@@ -27,9 +27,15 @@ from pathlib import Path
 from occamlearn.datasets import list_datasets
 from occamlearn.estimators.selection import pick_one, within_delta
 from occamlearn.experiments.runner import Task, read_results, run_tasks
-from occamlearn.experiments.table6_methods import (DTMAX_DEPTHS, METHODS, MPDT_VARIANTS,
-                                                   MethodPool, SharedSolve, holdout_split,
-                                                   prepare_dataset)
+from occamlearn.experiments.table6_methods import (
+    DTMAX_DEPTHS,
+    METHODS,
+    MPDT_VARIANTS,
+    MethodPool,
+    SharedSolve,
+    holdout_split,
+    prepare_dataset,
+)
 
 __all__ = ["DESCRIPTION", "add_arguments", "run", "pool_task", "split_task", "settings_of"]
 

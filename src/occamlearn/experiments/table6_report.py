@@ -15,7 +15,7 @@ from collections import defaultdict
 
 import numpy as np
 
-__all__ = ["summarise", "table6_markdown", "plot_table6", "margins_over_dtmax"]
+__all__ = ["margins_over_dtmax", "plot_table6", "summarise", "table6_markdown"]
 
 _SIZE_COLUMNS = ("psk", "ask")
 PAPER_MARGIN_OVER_DTMAX = {"dtmax-2": 7.86, "dtmax-3": 4.37, "dtmax-4": 1.69}

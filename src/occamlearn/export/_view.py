@@ -1,7 +1,7 @@
 """What every tree exporter reads: a fitted tree plus the words to describe it.
 
-Exporters accept either a fitted ``MinimumPureTreeClassifier`` or a bare ``Tree``.
-``tree_view`` turns both into a ``TreeView``: the tree, one class name per class index, and
+Exporters accept a fitted tree classifier (anything with a ``Tree`` in ``tree_``) or a bare
+``Tree``. ``tree_view`` turns both into a ``TreeView``: the tree, one class name per class index, and
 for each binary feature the text of its two branches (the test false -> left child, true ->
 right child, as in ``model/tree.py``). Branch texts come from the binariser's conditions when
 there are any (a condition describes itself, FINDINGS/STYLE "a condition's meaning lives in
@@ -30,6 +30,7 @@ class TreeView:
     status: str | None = None
     lower_bound: int | None = None
     upper_bound: int | None = None
+    training_errors: int | None = None
 
 
 _NEGATED_OP = {"==": "!=", "!=": "==", "<": ">=", ">=": "<", "<=": ">", ">": "<="}
@@ -92,12 +93,13 @@ def _check_names(names, expected: int, what: str) -> tuple:
 def tree_view(model, feature_names=None, class_names=None) -> TreeView:
     """Normalise a fitted classifier or a ``Tree`` (plus optional overriding names)."""
     if isinstance(model, Tree):
-        tree, binarizer, status, bounds = model, None, None, (None, None)
+        tree, binarizer, status, bounds = model, None, None, (None, None, None)
         default_classes = range(tree.n_classes)
     elif isinstance(getattr(model, "tree_", None), Tree):
         tree, binarizer = model.tree_, getattr(model, "binarizer_", None)
         status = getattr(model, "status_", None)
-        bounds = (getattr(model, "lower_bound_", None), getattr(model, "upper_bound_", None))
+        bounds = (getattr(model, "lower_bound_", None), getattr(model, "upper_bound_", None),
+                  getattr(model, "training_errors_", None))
         default_classes = model.classes_
     else:
         raise TypeError(
@@ -120,7 +122,8 @@ def tree_view(model, feature_names=None, class_names=None) -> TreeView:
 
 
 def summary_line(view: TreeView) -> str:
-    """One line: size, shape and (for fitted classifiers) status and bounds."""
+    """One line: size, shape and (for fitted classifiers) status, bounds and training errors
+    (when there are any: a pure tree has none)."""
     tree = view.tree
     line = (f"{tree.n_nodes} nodes ({tree.n_nodes - tree.n_leaves} decisions, "
             f"{tree.n_leaves} leaves), depth {tree.depth}")
@@ -128,4 +131,6 @@ def summary_line(view: TreeView) -> str:
         line += f", status {view.status}"
         if view.lower_bound is not None:
             line += f" (minimum size in [{view.lower_bound}, {view.upper_bound}])"
+    if view.training_errors:
+        line += f", {view.training_errors} training errors"
     return line

@@ -16,6 +16,7 @@ __all__ = ["MODEL_READERS", "load_model", "model_from_data"]
 FORMAT = "occamlearn-model"
 MODEL_READERS = {
     "MinimumPureTreeClassifier": "occamlearn.export.tree_json:model_from_dict",
+    "MaxAccuracyTreeClassifier": "occamlearn.export.tree_json:model_from_dict",
     "DecisionListClassifier": "occamlearn.export.decision_list:list_from_dict",
     "DecisionList": "occamlearn.export.decision_list:list_from_dict",
 }

@@ -1,11 +1,14 @@
-"""A fitted ``MinimumPureTreeClassifier`` as JSON, and back, without pickle.
+"""A fitted tree classifier as JSON, and back, without pickle.
 
-The file holds everything ``predict`` needs and everything a reader wants to know: the tree's
-arrays, the classes (with their dtype, so labels come back exactly), the input column names,
-the binariser's conditions (each ``Condition.to_dict``), the binary feature names, status and
-bounds, the rows the conflict filter removed and the solver statistics. Loading rebuilds a
-fitted estimator whose ``binarizer_`` is a ``ConditionBinarizer``: it evaluates exactly the
-stored conditions, so the loaded model predicts what the saved one did.
+Two estimators share the format, named by the file's ``"model"``: ``MinimumPureTreeClassifier``
+and ``MaxAccuracyTreeClassifier`` (DT(max)). The file holds everything ``predict`` needs and
+everything a reader wants to know: the tree's arrays, the classes (with their dtype, so labels
+come back exactly), the input column names, the binariser's conditions (each
+``Condition.to_dict``), the binary feature names, status and bounds (size bounds for a
+minimum tree; DT(max) optimises errors, so its size bounds are null and its proven error bound
+is kept), training errors, the rows the conflict filter removed and the solver statistics.
+Loading rebuilds a fitted estimator whose ``binarizer_`` is a ``ConditionBinarizer``: it
+evaluates exactly the stored conditions, so the loaded model predicts what the saved one did.
 """
 
 from __future__ import annotations
@@ -33,7 +36,10 @@ __all__ = [
 
 FORMAT = "occamlearn-model"
 VERSION = 1
-_MODEL = "MinimumPureTreeClassifier"
+_ESTIMATORS = {  # model name in the file -> the class rebuilt on loading
+    "MinimumPureTreeClassifier": "occamlearn.estimators.mpdt:MinimumPureTreeClassifier",
+    "MaxAccuracyTreeClassifier": "occamlearn.estimators.dtmax:MaxAccuracyTreeClassifier",
+}
 _NOT_SAVED = ("binarizer", "callback")  # the binariser is saved apart; callables cannot be
 
 
@@ -145,13 +151,21 @@ def data_info_dict(model) -> dict:
         "feature_names_in": None if names_in is None else [str(n) for n in names_in],
         "binary_feature_names": [str(n) for n in model.feature_names_],
         "conditions": None if conditions is None else [c.to_dict() for c in conditions],
-        "conflict_rows": [int(r) for r in model.conflict_rows_],
+        "conflict_rows": [int(r) for r in getattr(model, "conflict_rows_", ())],
     }
 
 
+def _int_or_none(value):
+    return None if value is None else int(value)
+
+
 def model_to_dict(model) -> dict:
-    """JSON-ready dict of a fitted ``MinimumPureTreeClassifier``."""
+    """JSON-ready dict of a fitted ``MinimumPureTreeClassifier`` or ``MaxAccuracyTreeClassifier``."""
     check_is_fitted(model, "tree_")
+    if type(model).__name__ not in _ESTIMATORS:
+        raise TypeError(f"cannot save a {type(model).__name__} as a tree model file; this "
+                        f"occamlearn saves {', '.join(sorted(_ESTIMATORS))}")
+    errors_bound = getattr(model, "errors_lower_bound_", None)
     return {
         "format": FORMAT,
         "version": VERSION,
@@ -159,8 +173,10 @@ def model_to_dict(model) -> dict:
         **data_info_dict(model),
         "tree": model.tree_.to_dict(),
         "status": model.status_,
-        "lower_bound": int(model.lower_bound_),
-        "upper_bound": int(model.upper_bound_),
+        "lower_bound": _int_or_none(model.lower_bound_),
+        "upper_bound": _int_or_none(model.upper_bound_),
+        "training_errors": int(model.training_errors_),
+        **({} if errors_bound is None else {"errors_lower_bound": int(errors_bound)}),
         "solve_stats": _jsonable_stats(model.solve_stats_),
     }
 
@@ -168,18 +184,19 @@ def model_to_dict(model) -> dict:
 def _check_header(data) -> None:
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise ValueError(f"not an occamlearn model file (expected \"format\": \"{FORMAT}\")")
-    if data.get("version") != VERSION or data.get("model") != _MODEL:
+    if data.get("version") != VERSION or data.get("model") not in _ESTIMATORS:
         raise ValueError(
             f"unsupported model file: model {data.get('model')!r} version "
-            f"{data.get('version')!r} (this occamlearn reads {_MODEL} version {VERSION})"
+            f"{data.get('version')!r} (this occamlearn reads "
+            f"{', '.join(sorted(_ESTIMATORS))} version {VERSION})"
         )
 
 
 def model_from_dict(data: dict):
-    """Fitted ``MinimumPureTreeClassifier`` from ``model_to_dict``'s output."""
-    from occamlearn.estimators.mpdt import MinimumPureTreeClassifier
-
+    """Fitted estimator (the file's ``"model"``) from ``model_to_dict``'s output."""
     _check_header(data)
+    module, _, name = _ESTIMATORS[data["model"]].partition(":")
+    estimator = getattr(import_module(module), name)
     tree = Tree.from_dict(data["tree"])
     binarizer_ = None
     if data["conditions"] is not None:
@@ -187,9 +204,9 @@ def model_from_dict(data: dict):
         binarizer_ = ConditionBinarizer(conditions, list(data["binary_feature_names"]))
         binarizer_.conditions_ = conditions
         _set_input_signature(binarizer_, data)
-    accepted = MinimumPureTreeClassifier().get_params(deep=False)
+    accepted = estimator().get_params(deep=False)
     params = {k: v for k, v in data["params"].items() if k in accepted and k != "binarizer"}
-    model = MinimumPureTreeClassifier(
+    model = estimator(
         binarizer=_binarizer_param_from_json(data["params"]["binarizer"], binarizer_), **params)
     _set_input_signature(model, data)
     model.binarizer_ = binarizer_
@@ -199,8 +216,12 @@ def model_from_dict(data: dict):
     model.n_nodes_, model.depth_ = tree.n_nodes, tree.depth
     model.status_ = data["status"]
     model.lower_bound_, model.upper_bound_ = data["lower_bound"], data["upper_bound"]
-    model.conflict_rows_ = np.asarray(data["conflict_rows"], dtype=np.int64)
-    model.n_conflicts_removed_ = len(model.conflict_rows_)
+    model.training_errors_ = int(data.get("training_errors", 0))  # older files: pure trees
+    if "errors_lower_bound" in data:
+        model.errors_lower_bound_ = int(data["errors_lower_bound"])
+    if data["model"] == "MinimumPureTreeClassifier":
+        model.conflict_rows_ = np.asarray(data["conflict_rows"], dtype=np.int64)
+        model.n_conflicts_removed_ = len(model.conflict_rows_)
     model.solve_stats_ = dict(data["solve_stats"])
     return model
 
