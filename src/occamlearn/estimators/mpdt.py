@@ -253,7 +253,7 @@ class MinimumPureTreeClassifier(ClassifierMixin, BaseEstimator):
             if progress.best is None or not _is_interrupt(exc):
                 raise
             return MinimumTreeResult(
-                tree=progress.best, status="feasible", lower_bound=1,
+                tree=progress.best, status="feasible", lower_bound=1 if n_classes < 2 else 3,
                 upper_bound=progress.best.n_nodes,
                 stats={"interrupted": True, "solve_seconds": time.perf_counter() - started},
                 trace=tuple(progress.trace))

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 
 from occamlearn.model.tree import Tree
 from occamlearn.solve.enumerate import ENUMERATORS, OptimalFormula
+from occamlearn.solve.oracle import limited_solve
 
 __all__ = ["Layout", "candidate_layouts", "feasible_layouts", "enumerate_by_layout"]
 
@@ -71,7 +72,8 @@ def feasible_layouts(formula: OptimalFormula, depth: int) -> list[Layout]:
     solver = formula.live_solver()
     base = list(formula.assumptions)
     return [layout for layout in candidate_layouts(depth, formula.size)
-            if solver.solve(assumptions=base + layout.assumptions(formula))]
+            if limited_solve(solver, formula.sat_solver, base + layout.assumptions(formula),
+                             None)]
 
 
 def enumerate_by_layout(formula: OptimalFormula, k: int, *, diverse: bool = False,
