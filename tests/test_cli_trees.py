@@ -68,6 +68,21 @@ def test_fit_time_limit_and_conflicts(capsys, tmp_path):
     assert "conflicts: removed 1 rows" in out and "size: 7 nodes, status optimal" in out
 
 
+def test_fit_relax_and_error_budget(capsys, tmp_path):
+    rows = pd.DataFrame({"a": [0, 0, 1, 1, 0], "b": [0, 1, 0, 1, 0], "target": [0, 1, 1, 0, 1]})
+    path = tmp_path / "xor.csv"
+    rows.to_csv(path, index=False)
+    # rows 0 and 4 conflict, so one error is forced; every one-split tree makes 2 errors,
+    # so the smallest tree with 1 error has 5 nodes (split b, then a under b = 1)
+    assert main(["fit", str(path), "-q", "--on-conflict", "relax"]) == 0
+    assert "size: 5 nodes, status optimal, bounds [5, 5], 1 training errors" in \
+        capsys.readouterr().out
+    # a single leaf "1" errs on the two rows labelled 0: a budget of 2 needs no split
+    assert main(["fit", str(path), "-q", "--on-conflict", "relax", "--max-errors", "2"]) == 0
+    assert "size: 1 nodes, status optimal, bounds [1, 1], 2 training errors" in \
+        capsys.readouterr().out
+
+
 @pytest.mark.parametrize("argv, message", [
     (["fit", "--dataset", "nope"], "Unknown dataset 'nope'"),
     (["fit", "missing.csv"], "no such file: missing.csv"),

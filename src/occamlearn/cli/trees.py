@@ -17,7 +17,8 @@ from pathlib import Path
 from occamlearn.cli.common import add_data_arguments, read_table
 
 BINARIZERS = ("binary", "onehot", "threshold", "none")
-SOLVERS = ("lsu", "rc2")
+SOLVERS = ("lsu", "rc2", "mindt", "external", "uwrmaxsat", "evalmaxsat", "loandra", "nuwls",
+           "open-wbo-inc", "spb-maxsat", "tt-open-wbo-inc")  # occamlearn.solve registries
 
 DECODE_HELP = """\
 Read a MaxSAT solver's output for an instance written by 'occamlearn encode' and print (or
@@ -33,9 +34,11 @@ def _add_solve_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--binarizer", choices=BINARIZERS, default="binary",
                         help="binary: the MaxSAT paper's bit encoding (default); onehot; "
                         "threshold; none: the data is already 0/1")
-    parser.add_argument("--on-conflict", choices=("error", "majority"), default="error",
+    parser.add_argument("--on-conflict", choices=("error", "majority", "relax"),
+                        default="error",
                         help="identical binarised rows with different labels: error "
-                        "(default) or keep each group's majority label (the paper's filter)")
+                        "(default), keep each group's majority label (the paper's filter), "
+                        "or relax: allow the fewest training errors the conflicts force")
     parser.add_argument("--train-size", type=float, metavar="F",
                         help="learn on a stratified fraction F of the rows (the papers use "
                         "0.64) and report accuracy on the rest")
@@ -53,7 +56,11 @@ def register(subparsers) -> None:
     fit.add_argument("--time-limit", type=float, metavar="S",
                      help="stop after S seconds with the best tree so far (status feasible)")
     fit.add_argument("--solver", choices=SOLVERS, default="lsu",
-                     help="MaxSAT algorithm: lsu (linear SAT-UNSAT, default) or rc2")
+                     help="lsu (linear SAT-UNSAT, default), rc2, mindt (the SAT baseline), "
+                     "external (command in $OCCAMLEARN_MAXSAT_COMMAND) or a hermax solver "
+                     "(pip install occamlearn[solvers])")
+    fit.add_argument("--max-errors", type=int, metavar="E",
+                     help="smallest tree with at most E training errors instead of a pure one")
     fit.add_argument("--sat-solver", default="cadical195", help="PySAT SAT solver name")
     fit.add_argument("-q", "--quiet", action="store_true", help="no progress on stderr")
     fit.add_argument("-o", "--output", metavar="MODEL.json", help="save the model as JSON")
@@ -128,7 +135,8 @@ def run_fit(args) -> int:
     X, y, source = read_table(args)
     X_train, y_train, X_test, y_test = _split(args, X, y)
     clf = _classifier(args, solver=args.solver, sat_solver=args.sat_solver,
-                      time_limit=args.time_limit, verbose=0 if args.quiet else 1)
+                      time_limit=args.time_limit, max_errors=args.max_errors,
+                      verbose=0 if args.quiet else 1)
     clf.fit(X_train, y_train)
     stats = clf.solve_stats_
     out = [clf.export_text()]
@@ -137,7 +145,8 @@ def run_fit(args) -> int:
     if clf.n_conflicts_removed_:
         out.append(f"conflicts: removed {clf.n_conflicts_removed_} rows (majority filter)")
     out.append(f"size: {clf.n_nodes_} nodes, status {clf.status_}, bounds "
-               f"[{clf.lower_bound_}, {clf.upper_bound_}]")
+               f"[{clf.lower_bound_}, {clf.upper_bound_}], "
+               f"{clf.training_errors_} training errors")
     timing = ", ".join(f"{key[:-len('_seconds')]} {stats[key]:.2f} s" for key in
                        ("prepare_seconds", "ub_seconds", "encode_seconds", "solve_seconds",
                         "total_seconds") if key in stats)
