@@ -20,11 +20,15 @@ def test_find_conflicts_groups_rows():
     assert find_conflicts(X_SMALL, X_SMALL[:, 0]) == []  # labels a function of the features
 
 
-def test_majority_keeps_most_frequent_label_and_first_on_ties():
+def test_majority_keeps_most_frequent_label_and_smallest_on_ties():
     X, y = resolve_conflicts(X_SMALL, Y_SMALL)
-    # group {0,2,4}: label 1 (2 of 3) wins; group {1,5}: tie 1-1, row 1's label (1) came first
-    assert X.tolist() == [[1, 1], [0, 1], [1, 0], [0, 1]]
-    assert y.tolist() == [1, 1, 0, 1]
+    # group {0,2,4}: label 1 (2 of 3) wins; group {1,5}: tie 1-1, the smaller label 0 (row 5)
+    assert X.tolist() == [[0, 1], [1, 0], [0, 1], [1, 1]]
+    assert y.tolist() == [1, 0, 1, 0]
+    order = np.array([5, 4, 3, 2, 1, 0])  # the tie-break does not depend on row order
+    X_rev, y_rev = resolve_conflicts(X_SMALL[order], Y_SMALL[order])
+    assert sorted(zip(map(tuple, X_rev.tolist()), y_rev.tolist())) == \
+        sorted(zip(map(tuple, X.tolist()), y.tolist()))
     X_drop, y_drop = resolve_conflicts(X_SMALL, Y_SMALL, strategy="drop")
     assert X_drop.tolist() == [[1, 0]] and y_drop.tolist() == [0]
 
@@ -95,8 +99,8 @@ def test_majority_filter_against_brute_force(rows):
     for i, row in enumerate(X):
         same = [j for j in range(len(X)) if (X[j] == row).all()]
         labels = [y[j] for j in same]
-        counts = {lab: labels.count(lab) for lab in labels}  # insertion order = first seen
-        best = max(counts, key=counts.get)  # max keeps the first of equal counts
+        counts = {lab: labels.count(lab) for lab in sorted(labels)}
+        best = max(counts, key=counts.get)  # max keeps the first (smallest) of equal counts
         if y[i] == best:
             keep.append(i)
     X_kept, y_kept = resolve_conflicts(X, y)
