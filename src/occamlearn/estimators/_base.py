@@ -20,6 +20,7 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import (
     check_array,
     check_consistent_length,
+    check_is_fitted,
     column_or_1d,
     validate_data,
 )
@@ -28,6 +29,7 @@ from occamlearn.binarize import conflict_message, find_conflicts, resolve_confli
 
 __all__ = [
     "ON_CONFLICT",
+    "FittedTreeMixin",
     "TrainingData",
     "binary_matrix",
     "check_binary_matrix",
@@ -170,3 +172,41 @@ def binary_matrix(estimator, X) -> np.ndarray:
     if estimator.binarizer_ is None:
         return check_binary_matrix(X, getattr(estimator, "feature_names_in_", None))
     return np.asarray(estimator.binarizer_.transform(X), dtype=np.uint8)
+
+
+class FittedTreeMixin:
+    """Prediction and text export shared by the tree estimators (a fitted ``tree_`` over the
+    binariser's features, ``classes_``). Put it after ``ClassifierMixin`` and before
+    ``BaseEstimator`` so that scikit-learn's tags chain through it."""
+
+    def apply(self, X) -> np.ndarray:
+        """Index in ``tree_`` of the leaf each row reaches."""
+        check_is_fitted(self)
+        return self.tree_.apply(binary_matrix(self, X))
+
+    def predict(self, X) -> np.ndarray:
+        check_is_fitted(self)
+        return self.classes_[self.tree_.predict(binary_matrix(self, X))]
+
+    def predict_proba(self, X) -> np.ndarray:
+        """Class frequencies of the training rows in each row's leaf (0/1 on a pure tree)."""
+        check_is_fitted(self)
+        return self.tree_.predict_proba(binary_matrix(self, X))
+
+    def export_text(self, **kwargs) -> str:
+        """The fitted tree as text (see ``occamlearn.export.export_text``)."""
+        from occamlearn.export.tree_text import export_text
+
+        check_is_fitted(self)
+        return export_text(self, **kwargs)
+
+    def __str__(self) -> str:
+        if not hasattr(self, "tree_"):
+            return repr(self)
+        return f"{type(self).__name__}: {self.export_text()}"
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.categorical = True
+        tags.input_tags.string = True
+        return tags

@@ -27,7 +27,6 @@ from pysat.solvers import SolverNames
 from sklearn.base import BaseEstimator, ClassifierMixin, _fit_context, clone
 from sklearn.tree import DecisionTreeClassifier
 from sklearn.utils._param_validation import HasMethods, Interval, StrOptions
-from sklearn.utils.validation import check_is_fitted
 
 from occamlearn.binarize import FeatureBinarizer
 from occamlearn.encode.bounds import sklearn_to_tree
@@ -36,8 +35,8 @@ from occamlearn.encode.dtmax_data import ExampleGroups, group_examples, reduce_c
 from occamlearn.encode.dtmax_decode import decode_complete_tree, embed_in_complete_tree
 from occamlearn.encode.mpdt import validate_binary_data
 from occamlearn.estimators._base import (
+    FittedTreeMixin,
     _binary_feature_names,
-    binary_matrix,
     check_binary_matrix,
     encode_labels,
     validate_table,
@@ -186,7 +185,7 @@ def find_max_accuracy_tree(X, y, n_classes: int, max_depth: int, *, solver: str 
                              stats, tuple(search.trace))
 
 
-class MaxAccuracyTreeClassifier(ClassifierMixin, BaseEstimator):
+class MaxAccuracyTreeClassifier(ClassifierMixin, FittedTreeMixin, BaseEstimator):
     """Decision tree of depth <= ``max_depth`` with the fewest training errors (MaxSAT).
 
     Parameters
@@ -298,36 +297,3 @@ class MaxAccuracyTreeClassifier(ClassifierMixin, BaseEstimator):
                   f"with {errors} training errors", file=sys.stderr, flush=True)
         if self.callback is not None:
             self.callback(named, seconds)
-
-    # -- prediction -------------------------------------------------------------------------
-    def apply(self, X) -> np.ndarray:
-        """Index in ``tree_`` of the leaf each row reaches."""
-        check_is_fitted(self)
-        return self.tree_.apply(binary_matrix(self, X))
-
-    def predict(self, X) -> np.ndarray:
-        check_is_fitted(self)
-        return self.classes_[self.tree_.predict(binary_matrix(self, X))]
-
-    def predict_proba(self, X) -> np.ndarray:
-        """Class frequencies of the training rows in each row's leaf."""
-        check_is_fitted(self)
-        return self.tree_.predict_proba(binary_matrix(self, X))
-
-    def export_text(self, **kwargs) -> str:
-        """The fitted tree as text (see ``occamlearn.export.export_text``)."""
-        from occamlearn.export.tree_text import export_text
-
-        check_is_fitted(self)
-        return export_text(self, **kwargs)
-
-    def __str__(self) -> str:
-        if not hasattr(self, "tree_"):
-            return repr(self)
-        return f"{type(self).__name__}: {self.export_text()}"
-
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.input_tags.categorical = True
-        tags.input_tags.string = True
-        return tags

@@ -28,11 +28,10 @@ from pysat.solvers import SolverNames
 from pysolvers import error as SATInterrupt  # what PySAT raises when Ctrl-C stops a solve()
 from sklearn.base import BaseEstimator, ClassifierMixin, _fit_context
 from sklearn.utils._param_validation import HasMethods, Interval, StrOptions
-from sklearn.utils.validation import check_is_fitted
 
 from occamlearn.binarize import FeatureBinarizer
 from occamlearn.encode.error_budget import relax_errors_needed
-from occamlearn.estimators._base import ON_CONFLICT, binary_matrix, prepare_training_data
+from occamlearn.estimators._base import ON_CONFLICT, FittedTreeMixin, prepare_training_data
 from occamlearn.estimators.selection import minimum_trees_with_selection, store_selection
 from occamlearn.model.tree import Tree
 from occamlearn.solve import BACKENDS, TREE_SEARCHES
@@ -76,7 +75,7 @@ class _Progress:
             self.estimator.callback(tree, seconds)
 
 
-class MinimumPureTreeClassifier(ClassifierMixin, BaseEstimator):
+class MinimumPureTreeClassifier(ClassifierMixin, FittedTreeMixin, BaseEstimator):
     """Decision tree with the fewest nodes that is pure on the training data (MaxSAT), or that
     misclassifies at most ``max_errors`` training rows.
 
@@ -274,37 +273,4 @@ class MinimumPureTreeClassifier(ClassifierMixin, BaseEstimator):
         stats["trace"] = [(float(s), int(n)) for s, n in result.trace]
         stats["n_rows"], stats["n_binary_features"] = data.X_bin.shape
         self.solve_stats_ = stats
-
-    # -- prediction -------------------------------------------------------------------------
-    def apply(self, X) -> np.ndarray:
-        """Index in ``tree_`` of the leaf each row reaches."""
-        check_is_fitted(self)
-        return self.tree_.apply(binary_matrix(self, X))
-
-    def predict(self, X) -> np.ndarray:
-        check_is_fitted(self)
-        return self.classes_[self.tree_.predict(binary_matrix(self, X))]
-
-    def predict_proba(self, X) -> np.ndarray:
-        """Class frequencies of the training rows in each row's leaf (0/1 on a pure tree)."""
-        check_is_fitted(self)
-        return self.tree_.predict_proba(binary_matrix(self, X))
-
-    def export_text(self, **kwargs) -> str:
-        """The fitted tree as text (see ``occamlearn.export.export_text``)."""
-        from occamlearn.export.tree_text import export_text
-
-        check_is_fitted(self)
-        return export_text(self, **kwargs)
-
-    def __str__(self) -> str:
-        if not hasattr(self, "tree_"):
-            return repr(self)
-        return f"{type(self).__name__}: {self.export_text()}"
-
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.input_tags.categorical = True
-        tags.input_tags.string = True
-        return tags
 
