@@ -262,11 +262,6 @@ def save_list(model, path) -> None:
 
 def load_list(path):
     """Read a file written by ``save_list``; ValueError if it is not one."""
-    path = Path(path)
-    if not path.is_file():
-        raise FileNotFoundError(f"no such model file: {path}")
-    try:
-        data = json.loads(path.read_text())
-    except json.JSONDecodeError as exc:
-        raise ValueError(f"{path} is not JSON: {exc}") from None
-    return list_from_dict(data)
+    from occamlearn.export.model_file import read_json_file
+
+    return list_from_dict(read_json_file(path))

@@ -34,13 +34,17 @@ def model_from_data(data: dict):
     return getattr(import_module(module), function)(data)
 
 
-def load_model(path):
-    """Read any occamlearn JSON model file; ValueError if it is not one."""
+def read_json_file(path) -> dict:
+    """The parsed content of a model file; FileNotFoundError / ValueError name the file."""
     path = Path(path)
     if not path.is_file():
         raise FileNotFoundError(f"no such model file: {path}")
     try:
-        data = json.loads(path.read_text())
+        return json.loads(path.read_text())
     except json.JSONDecodeError as exc:
         raise ValueError(f"{path} is not JSON: {exc}") from None
-    return model_from_data(data)
+
+
+def load_model(path):
+    """Read any occamlearn JSON model file; ValueError if it is not one."""
+    return model_from_data(read_json_file(path))

@@ -239,11 +239,6 @@ def save_model(model, path) -> None:
 
 def load_model(path):
     """Read a model written by ``save_model``; ValueError if the file is not one."""
-    path = Path(path)
-    if not path.is_file():
-        raise FileNotFoundError(f"no such model file: {path}")
-    try:
-        data = json.loads(path.read_text())
-    except json.JSONDecodeError as exc:
-        raise ValueError(f"{path} is not JSON: {exc}") from None
-    return model_from_dict(data)
+    from occamlearn.export.model_file import read_json_file
+
+    return model_from_dict(read_json_file(path))
