@@ -7,8 +7,13 @@ import numpy as np
 import pytest
 from bruteforce import count_minimum_trees, minimum_tree_size
 
-from occamlearn.solve.enumerate import (canonical_key, collect_trees, mean_pairwise_hamming,
-                                        seen_counts, tree_targets)
+from occamlearn.solve.enumerate import (
+    canonical_key,
+    collect_trees,
+    mean_pairwise_hamming,
+    seen_counts,
+    tree_targets,
+)
 from occamlearn.solve.layouts import candidate_layouts, enumerate_by_layout, feasible_layouts
 from occamlearn.solve.minimum_tree import MinimumTreeSearch
 from occamlearn.solve.minimum_trees import find_minimum_trees, optimal_formula

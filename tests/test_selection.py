@@ -5,9 +5,14 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from occamlearn.estimators.selection import (minimum_trees_with_selection, pick_one,
-                                             select_tree, selection_accuracies, split_indices,
-                                             within_delta)
+from occamlearn.estimators.selection import (
+    minimum_trees_with_selection,
+    pick_one,
+    select_tree,
+    selection_accuracies,
+    split_indices,
+    within_delta,
+)
 
 
 class Constant:

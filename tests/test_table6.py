@@ -10,8 +10,12 @@ import pytest
 
 from occamlearn.experiments import table6
 from occamlearn.experiments.runner import read_results
-from occamlearn.experiments.table6_methods import (METHODS, MethodPool, holdout_split,
-                                                   prepare_dataset)
+from occamlearn.experiments.table6_methods import (
+    METHODS,
+    MethodPool,
+    holdout_split,
+    prepare_dataset,
+)
 from occamlearn.experiments.table6_report import table6_markdown
 
 

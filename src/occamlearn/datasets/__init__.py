@@ -16,12 +16,12 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache, lru_cache
 from importlib import resources
 
 import pandas as pd
 
-__all__ = ["list_datasets", "load_dataset", "dataset_info", "DatasetInfo"]
+__all__ = ["DatasetInfo", "dataset_info", "list_datasets", "load_dataset"]
 
 _UNORDERED_TYPES = {"categorical", "nominal"}
 
@@ -45,7 +45,7 @@ def _data_dir():
     return resources.files(__name__) / "data"
 
 
-@lru_cache(maxsize=None)
+@cache
 def list_datasets() -> tuple[str, ...]:
     """Names of the bundled datasets, sorted."""
     return tuple(sorted(p.name[:-4] for p in _data_dir().iterdir() if p.name.endswith(".csv")))
@@ -58,7 +58,7 @@ def _check_name(name: str) -> None:
         )
 
 
-@lru_cache(maxsize=None)
+@cache
 def _sidecar(name: str) -> dict:
     _check_name(name)
     return json.loads((_data_dir() / f"{name}.json").read_text())

@@ -21,16 +21,16 @@ from sklearn.model_selection import train_test_split
 from sklearn.utils import check_random_state
 
 __all__ = [
-    "Split",
-    "split_indices",
-    "selection_accuracies",
-    "within_delta",
-    "pick_one",
-    "Selection",
-    "select_tree",
     "SelectedTrees",
+    "Selection",
+    "Split",
     "minimum_trees_with_selection",
+    "pick_one",
+    "select_tree",
+    "selection_accuracies",
+    "split_indices",
     "store_selection",
+    "within_delta",
 ]
 
 
@@ -215,7 +215,7 @@ def store_selection(estimator, selected: SelectedTrees | None, data) -> None:
                                   for tree, acc in zip(trees, selected.accuracies, strict=True)]
     estimator.best_trees_ = [trees[i] for i in selected.best]
     estimator.selection_stratified_ = bool(selected.stratified)
-    estimator.solve_stats_.update(n_candidates=len(trees), n_best=int(len(selected.best)),
+    estimator.solve_stats_.update(n_candidates=len(trees), n_best=len(selected.best),
                                   enumeration_complete=bool(selected.complete),
                                   n_train_rows=selected.n_train,
                                   n_selection_rows=selected.n_selection)

@@ -20,7 +20,7 @@ from __future__ import annotations
 import numpy as np
 from sklearn.tree import DecisionTreeClassifier
 
-__all__ = ["Candidates", "pure_sklearn", "limited_sklearn", "all_sizes_sklearn", "BASELINES"]
+__all__ = ["BASELINES", "Candidates", "all_sizes_sklearn", "limited_sklearn", "pure_sklearn"]
 
 
 class Candidates:

@@ -20,7 +20,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-__all__ = ["Task", "run_tasks", "read_results", "task_id", "Progress"]
+__all__ = ["Progress", "Task", "read_results", "run_tasks", "task_id"]
 
 
 @dataclass(frozen=True)

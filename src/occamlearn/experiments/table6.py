@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import argparse
 import json
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 from occamlearn.datasets import list_datasets
@@ -37,7 +37,7 @@ from occamlearn.experiments.table6_methods import (
     prepare_dataset,
 )
 
-__all__ = ["DESCRIPTION", "add_arguments", "run", "pool_task", "split_task", "settings_of"]
+__all__ = ["DESCRIPTION", "add_arguments", "pool_task", "run", "settings_of", "split_task"]
 
 DESCRIPTION = ("MaxSAT paper Table 6: test accuracy of minimum pure trees (mpdt variants) "
                "against scikit-learn trees and DT(max) over random selection/test splits")
@@ -61,11 +61,11 @@ def pool_task(dataset: str, methods: list, settings: dict, minimum_size=None) ->
         pools = {m: METHODS[m](data, settings, shared).to_record() for m in order}
     finally:
         shared.close()
-    return {"pools": pools, "train_rows": int(len(data.y_train)),
-            "holdout_rows": int(len(data.y_holdout)), "train_stratified": data.train_stratified}
+    return {"pools": pools, "train_rows": len(data.y_train),
+            "holdout_rows": len(data.y_holdout), "train_stratified": data.train_stratified}
 
 
-@lru_cache(maxsize=None)
+@cache
 def _pools(path: str) -> dict:
     out = {}
     for record in read_results(path):
@@ -74,7 +74,7 @@ def _pools(path: str) -> dict:
     return out
 
 
-@lru_cache(maxsize=None)
+@cache
 def _data(dataset: str, train_seed: int):
     return prepare_dataset(dataset, train_seed)
 
@@ -94,7 +94,7 @@ def split_task(dataset: str, method: str, split: int, pools_path: str, config: s
     return {"test_accuracy": float(test_acc[chosen]),
             "selection_accuracy": float(selection_acc[chosen]),
             "size": int(pool.sizes[chosen]), "n_candidates": len(pool.sizes),
-            "n_best": int(len(best)), "oracle_test_accuracy": float(test_acc.max()),
+            "n_best": len(best), "oracle_test_accuracy": float(test_acc.max()),
             "split_stratified": bool(part.stratified), **pool.info}
 
 

@@ -40,8 +40,18 @@ from occamlearn.experiments.baselines import BASELINES
 from occamlearn.solve.minimum_tree import MinimumTreeSearch
 from occamlearn.solve.minimum_trees import trees_from_search
 
-__all__ = ["Table6Data", "prepare_dataset", "holdout_split", "MethodPool", "SharedSolve",
-           "METHODS", "MPDT_VARIANTS", "DTMAX_DEPTHS", "TRAIN_FRACTION", "TEST_FRACTION"]
+__all__ = [
+    "DTMAX_DEPTHS",
+    "METHODS",
+    "MPDT_VARIANTS",
+    "TEST_FRACTION",
+    "TRAIN_FRACTION",
+    "MethodPool",
+    "SharedSolve",
+    "Table6Data",
+    "holdout_split",
+    "prepare_dataset",
+]
 
 TRAIN_FRACTION, SELECTION_FRACTION, TEST_FRACTION = 0.64, 0.16, 0.20
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-__all__ = ["Tree", "LEAF"]
+__all__ = ["LEAF", "Tree"]
 
 LEAF = -1
 

@@ -9,7 +9,7 @@ from occamlearn.solve.hermax_backend import BACKEND_CLASSES as HERMAX_BACKENDS
 from occamlearn.solve.lsu import LinearSatUnsat
 from occamlearn.solve.rc2 import RC2Backend
 
-__all__ = ["BACKENDS", "make_backend", "TREE_SEARCHES"]
+__all__ = ["BACKENDS", "TREE_SEARCHES", "make_backend"]
 
 BACKENDS: dict[str, type[MaxSATBackend]] = {
     "lsu": LinearSatUnsat,

@@ -55,17 +55,17 @@ from occamlearn.model.tree import Tree
 from occamlearn.solve.oracle import limited_solve
 
 __all__ = [
-    "OptimalFormula",
-    "EnumerationResult",
-    "enumerate_plain",
-    "enumerate_diverse",
-    "collect_trees",
     "ENUMERATORS",
-    "tree_targets",
+    "EnumerationResult",
+    "OptimalFormula",
     "bfs_order",
     "canonical_key",
-    "seen_counts",
+    "collect_trees",
+    "enumerate_diverse",
+    "enumerate_plain",
     "mean_pairwise_hamming",
+    "seen_counts",
+    "tree_targets",
 ]
 
 

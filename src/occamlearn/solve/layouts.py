@@ -22,7 +22,7 @@ from occamlearn.model.tree import Tree
 from occamlearn.solve.enumerate import ENUMERATORS, OptimalFormula
 from occamlearn.solve.oracle import limited_solve
 
-__all__ = ["Layout", "candidate_layouts", "feasible_layouts", "enumerate_by_layout"]
+__all__ = ["Layout", "candidate_layouts", "enumerate_by_layout", "feasible_layouts"]
 
 
 @dataclass(frozen=True)

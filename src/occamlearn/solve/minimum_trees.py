@@ -21,14 +21,13 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-from typing import Optional
 
 from occamlearn.encode.mpdt import encode_mpdt
 from occamlearn.solve.enumerate import ENUMERATORS, OptimalFormula, canonical_key
 from occamlearn.solve.layouts import enumerate_by_layout
 from occamlearn.solve.minimum_tree import MinimumTreeResult, MinimumTreeSearch
 
-__all__ = ["MinimumTrees", "find_minimum_trees", "trees_from_search", "optimal_formula"]
+__all__ = ["MinimumTrees", "find_minimum_trees", "optimal_formula", "trees_from_search"]
 
 
 @dataclass
@@ -74,7 +73,7 @@ def _check_k(k) -> int:
 
 def trees_from_search(search: MinimumTreeSearch, k: int, *, diverse: bool = False,
                       layouts: bool = False, layout_depth: int = 3,
-                      time_limit: Optional[float] = None, live: bool = True) -> MinimumTrees:
+                      time_limit: float | None = None, live: bool = True) -> MinimumTrees:
     """Up to ``k`` minimum trees of a search that has ``run()``; the search's own tree leads
     (except with layouts, whose trees all come from their layout's enumeration)."""
     k = _check_k(k)
@@ -112,8 +111,8 @@ def trees_from_search(search: MinimumTreeSearch, k: int, *, diverse: bool = Fals
 
 def find_minimum_trees(X, y, n_classes: int, k: int = 1, *, diverse: bool = False,
                        layouts: bool = False, layout_depth: int = 3, solver: str = "lsu",
-                       sat_solver: str = "cadical195", time_limit: Optional[float] = None,
-                       enumeration_time_limit: Optional[float] = None,
+                       sat_solver: str = "cadical195", time_limit: float | None = None,
+                       enumeration_time_limit: float | None = None,
                        on_improve=None) -> MinimumTrees:
     """Minimum pure trees of the 0/1 matrix X and class indices y (Alg. 3, lines 3-6).
 
