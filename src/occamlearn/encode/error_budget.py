@@ -27,7 +27,7 @@ from pysat.formula import WCNF
 from occamlearn.encode.discrimination import discrimination_clauses, leaf_clauses
 from occamlearn.encode.dtmax_data import ExampleGroups, group_examples
 from occamlearn.encode.layout import layout_clauses
-from occamlearn.encode.mpdt import MPDTEncoding, validate_binary_data
+from occamlearn.encode.mpdt import MPDTEncoding, check_size_bounds, validate_binary_data
 from occamlearn.encode.variables import MPDTVariables
 from occamlearn.model.tree import Tree
 
@@ -74,13 +74,7 @@ def encode_error_budget(X, y, n_classes: int, max_errors: int, upper_bound: int,
     X, y = validate_binary_data(X, y, n_classes)
     if not isinstance(max_errors, (int, np.integer)) or max_errors < 0:
         raise ValueError(f"max_errors must be a non-negative int; got {max_errors!r}.")
-    for name, value in (("upper_bound", upper_bound), ("lower_bound", lower_bound)):
-        if not isinstance(value, (int, np.integer)) or value < 3 or value % 2 == 0:
-            raise ValueError(f"{name} must be an odd int >= 3 (a tree size); got {value!r}.")
-    if lower_bound > upper_bound:
-        raise ValueError(f"lower_bound ({lower_bound}) exceeds upper_bound ({upper_bound}).")
-    if n_classes < 2:
-        raise ValueError(f"n_classes must be >= 2 for a MaxSAT query; got {n_classes}.")
+    check_size_bounds(upper_bound, lower_bound, n_classes)
     groups = group_examples(X, y)
     patterns = groups.patterns.astype(np.int64)
     columns = np.flatnonzero(patterns.min(axis=0) != patterns.max(axis=0))

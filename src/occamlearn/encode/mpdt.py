@@ -29,6 +29,17 @@ from occamlearn.model.tree import LEAF, Tree
 __all__ = ["MPDTEncoding", "encode_mpdt", "unique_rows", "validate_binary_data"]
 
 
+def check_size_bounds(upper_bound, lower_bound, n_classes: int) -> None:
+    """Bounds of an MPDT query: odd tree sizes >= 3 with lb <= ub, and at least 2 classes."""
+    for name, value in (("upper_bound", upper_bound), ("lower_bound", lower_bound)):
+        if not isinstance(value, (int, np.integer)) or value < 3 or value % 2 == 0:
+            raise ValueError(f"{name} must be an odd int >= 3 (a tree size); got {value!r}.")
+    if lower_bound > upper_bound:
+        raise ValueError(f"lower_bound ({lower_bound}) exceeds upper_bound ({upper_bound}).")
+    if n_classes < 2:
+        raise ValueError(f"n_classes must be >= 2 for a MaxSAT query; got {n_classes}.")
+
+
 def validate_binary_data(X, y, n_classes: int) -> tuple[np.ndarray, np.ndarray]:
     """Check and convert (X, y): 0/1 matrix, class indices in 0..n_classes-1."""
     X = np.asarray(X)
@@ -169,13 +180,7 @@ def encode_mpdt(X: np.ndarray, y: np.ndarray, n_classes: int, upper_bound: int,
     (eq. 3), odd, 3 <= lower_bound <= upper_bound.
     """
     X, y = validate_binary_data(X, y, n_classes)
-    for name, value in (("upper_bound", upper_bound), ("lower_bound", lower_bound)):
-        if not isinstance(value, (int, np.integer)) or value < 3 or value % 2 == 0:
-            raise ValueError(f"{name} must be an odd int >= 3 (a tree size); got {value!r}.")
-    if lower_bound > upper_bound:
-        raise ValueError(f"lower_bound ({lower_bound}) exceeds upper_bound ({upper_bound}).")
-    if n_classes < 2:
-        raise ValueError(f"n_classes must be >= 2 for a MaxSAT query; got {n_classes}.")
+    check_size_bounds(upper_bound, lower_bound, n_classes)
     # Millions of small clause lists trigger Python's cyclic garbage collector over and over
     # (measured: 4x slower encoding); none of them form cycles, so pause it meanwhile.
     collecting = gc.isenabled()
