@@ -14,6 +14,7 @@ from __future__ import annotations
 from functools import cache
 
 import numpy as np
+from hypothesis import strategies as st
 
 INFEASIBLE = float("inf")
 
@@ -55,3 +56,16 @@ def count_minimum_trees(X: np.ndarray, y: np.ndarray) -> int:
     """How many distinct minimum pure trees (features at nodes, leaf labels) exist."""
     size, count = _solver(X, y)
     return count if size < INFEASIBLE else 0
+
+
+@st.composite
+def tiny_data(draw):
+    """Hypothesis strategy: (X, y, n_classes) with 2-10 rows, 1-5 binary features, 2 or 3
+    classes, and no conflicts (identical rows get the label of the first of them)."""
+    n_classes = draw(st.sampled_from([2, 3]))
+    rows, features = draw(st.integers(2, 10)), draw(st.integers(1, 5))
+    X = np.array(draw(st.lists(st.integers(0, 1), min_size=rows * features,
+                               max_size=rows * features))).reshape(rows, features)
+    y = np.array(draw(st.lists(st.integers(0, n_classes - 1), min_size=rows, max_size=rows)))
+    _, first, inverse = np.unique(X, axis=0, return_index=True, return_inverse=True)
+    return X, y[first][inverse.ravel()], n_classes

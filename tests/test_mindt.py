@@ -4,24 +4,12 @@ from itertools import pairwise
 
 import numpy as np
 import pytest
-from bruteforce import minimum_tree_size
+from bruteforce import minimum_tree_size, tiny_data
 from hypothesis import given, settings
-from hypothesis import strategies as st
 
 from occamlearn.datasets import load_dataset
 from occamlearn.solve.mindt import exact_size_query, find_minimum_tree_mindt
 from occamlearn.solve.minimum_tree import find_minimum_tree
-
-
-@st.composite
-def tiny_data(draw):
-    n_classes = draw(st.sampled_from([2, 3]))
-    rows, features = draw(st.integers(2, 10)), draw(st.integers(1, 5))
-    X = np.array(draw(st.lists(st.integers(0, 1), min_size=rows * features,
-                               max_size=rows * features))).reshape(rows, features)
-    y = np.array(draw(st.lists(st.integers(0, n_classes - 1), min_size=rows, max_size=rows)))
-    _, first, inverse = np.unique(X, axis=0, return_index=True, return_inverse=True)
-    return X, y[first][inverse.ravel()], n_classes
 
 
 def check_trace(trace):

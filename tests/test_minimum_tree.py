@@ -2,9 +2,8 @@
 
 import numpy as np
 import pytest
-from bruteforce import count_minimum_trees, minimum_tree_size
+from bruteforce import count_minimum_trees, minimum_tree_size, tiny_data
 from hypothesis import given, settings
-from hypothesis import strategies as st
 
 from occamlearn.datasets import load_dataset
 from occamlearn.solve.minimum_tree import MinimumTreeSearch, find_minimum_tree
@@ -27,17 +26,6 @@ def binarised(name, rows):
     B, y = resolve_conflicts(B, np.unique(y.to_numpy(), return_inverse=True)[1])
     B, _, y, _ = train_test_split(B, y, train_size=rows, stratify=y, random_state=0)
     return B, np.unique(y, return_inverse=True)[1], len(np.unique(y))
-
-
-@st.composite
-def tiny_data(draw):
-    n_classes = draw(st.sampled_from([2, 3]))
-    rows, features = draw(st.integers(2, 10)), draw(st.integers(1, 5))
-    X = np.array(draw(st.lists(st.integers(0, 1), min_size=rows * features,
-                               max_size=rows * features))).reshape(rows, features)
-    y = np.array(draw(st.lists(st.integers(0, n_classes - 1), min_size=rows, max_size=rows)))
-    _, first, inverse = np.unique(X, axis=0, return_index=True, return_inverse=True)
-    return X, y[first][inverse.ravel()], n_classes
 
 
 @settings(max_examples=30, deadline=None)
