@@ -1,0 +1,272 @@
+"""DT(max) by dynamic programming: the most accurate tree of depth <= d, then the smallest.
+
+The MaxSAT encoding (``encode.dtmax``) has to refute every better tree clause by clause, and
+measured 100-10,000x slower than STreeD's dynamic programme (``benchmarks/results/
+dtmax_runtime.md``). This module is the dynamic programme of MurTree / STreeD (Demirović et
+al., JMLR 2022; van der Linden et al., NeurIPS 2023) on numpy, exact like the MaxSAT search:
+
+    best(S, d) = min( leaf(S),  min_f  best(S with x_f = 0, d-1) + best(S with x_f = 1, d-1) + 1 )
+
+over the rows S reaching a node, where costs are ``errors * scale + decisions``: fewest
+training errors first, then fewest decision nodes. Depths 1 to 3 are closed forms over class
+counts (``dtmax_dp_counts``: the depth-2 solver of MurTree, batched over every root test for
+depth 3); deeper levels branch on each useful test. What keeps it exact and short:
+
+* Only *useful* tests of a row set are tried: columns constant on it cannot split it, and
+  columns equal on it split it identically (one representative is kept).
+* A node whose rows are pure, or whose leaf already makes only the errors forced by identical
+  rows with different labels, is a leaf: no tree can do better on those rows.
+* Above depth 3, a test is skipped when its forced errors, or the first child's cost plus the
+  second child's forced errors, already reach the best tree found (branch and bound), and row
+  sets solved before are looked up (the same set is reached by testing f then g or g then f).
+
+With a deadline (or Ctrl-C) the search stops between tests of the top level and returns the
+best tree found so far, marked "feasible"; otherwise the tree is "optimal".
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from occamlearn.encode.dtmax_data import ExampleGroups, reduce_columns
+from occamlearn.solve.dtmax_dp_counts import (
+    depth2_costs,
+    leaf_errors,
+    subset_counts,
+    triple_counts,
+)
+
+__all__ = ["DepthSearchResult", "best_tree_within_depth"]
+
+Subtree = tuple  # ("leaf", class) | ("test", column, zero_side, one_side)
+
+
+@dataclass(frozen=True)
+class DepthSearchResult:
+    """Best tree found as a complete-tree layout (for ``decode_complete_tree``).
+
+    ``column``/``flipped`` per internal node in heap order, ``leaf_class`` per leaf;
+    ``errors`` and ``decisions`` of the tree; ``status`` "optimal" or "feasible".
+    """
+
+    depth: int
+    column: np.ndarray
+    flipped: np.ndarray
+    leaf_class: np.ndarray
+    errors: int
+    decisions: int
+    status: str
+    stats: dict = field(default_factory=dict)
+
+
+class _Stop(Exception):
+    """The deadline passed inside the search."""
+
+
+class _DepthSearch:
+    """``best(rows, depth)`` over distinct rows ``X`` (0/1) with class weights ``C``."""
+
+    def __init__(self, X: np.ndarray, C: np.ndarray, scale: int, deadline: float | None):
+        self.X = X.astype(np.float32)
+        self.bits = X.astype(bool)
+        self.C = C.astype(np.float32)
+        self.forced = leaf_errors(C.T).astype(np.int64)   # per distinct row
+        self.scale, self.deadline = scale, deadline
+        self.cache: dict[tuple[bytes, int], tuple[int, Subtree]] = {}
+        self.stats = {"subproblems": 0, "cache_hits": 0, "pruned": 0}
+
+    # -- small pieces ------------------------------------------------------------------------
+    def leaf(self, rows: np.ndarray) -> tuple[int, Subtree]:
+        total = self.C[rows].sum(axis=0)
+        errors = int(round(total.sum() - total.max()))
+        return errors * self.scale, ("leaf", int(total.argmax()))
+
+    def useful_columns(self, rows: np.ndarray) -> np.ndarray:
+        """Columns that split ``rows``, one per distinct split (the first of equal columns)."""
+        block = self.bits[rows]
+        ones = block.sum(axis=0)
+        candidates = np.flatnonzero((ones > 0) & (ones < len(rows)))
+        if len(candidates) <= 1:
+            return candidates
+        packed = np.packbits(block[:, candidates], axis=0).T
+        first = {}
+        for position, column in enumerate(packed):
+            first.setdefault(column.tobytes(), position)
+        return candidates[sorted(first.values())]
+
+    def floor(self, rows: np.ndarray) -> int:
+        """A lower bound on ``best(rows, d)`` for any d: the errors forced by identical rows
+        with different labels, plus one decision unless a leaf makes only those."""
+        forced = int(self.forced[rows].sum()) * self.scale
+        return min(self.leaf(rows)[0], forced + 1)
+
+    def split(self, rows: np.ndarray, column: int) -> tuple[np.ndarray, np.ndarray]:
+        one = self.X[rows, column] > 0
+        return rows[~one], rows[one]
+
+    def check_deadline(self) -> None:
+        if self.deadline is not None and time.perf_counter() >= self.deadline:
+            raise _Stop
+
+    # -- the recursion -------------------------------------------------------------------------
+    def best(self, rows: np.ndarray, depth: int) -> tuple[int, Subtree]:
+        leaf_cost, leaf = self.leaf(rows)
+        if depth == 0 or leaf_cost == int(self.forced[rows].sum()) * self.scale:
+            return leaf_cost, leaf
+        key = (rows.tobytes(), depth)
+        if key in self.cache:
+            self.stats["cache_hits"] += 1
+            return self.cache[key]
+        self.stats["subproblems"] += 1
+        columns = self.useful_columns(rows)
+        if len(columns) == 0:
+            answer = (leaf_cost, leaf)
+        elif depth <= 2:
+            answer = self._shallow(rows, columns, depth, leaf_cost, leaf)
+        elif depth == 3:
+            answer = self._depth3(rows, columns, leaf_cost, leaf)
+        else:
+            answer = self._branch(rows, columns, depth, leaf_cost, leaf)
+        self.cache[key] = answer
+        return answer
+
+    def _shallow(self, rows, columns, depth, leaf_cost, leaf) -> tuple[int, Subtree]:
+        """Depth 1 or 2 from the pair counts (closed form)."""
+        counts = subset_counts(self.X[np.ix_(rows, columns)], self.C[rows])
+        if depth == 1:
+            ones, zeros = counts.single, counts.total[:, None] - counts.single
+            cost = (leaf_errors(ones) + leaf_errors(zeros)).astype(np.int64) * self.scale + 1
+            test = int(cost.argmin())
+            if cost[test] >= leaf_cost:
+                return leaf_cost, leaf
+            zero_rows, one_rows = self.split(rows, columns[test])
+            return int(cost[test]), ("test", int(columns[test]), self.leaf(zero_rows)[1],
+                                     self.leaf(one_rows)[1])
+        d2 = depth2_costs(counts.pair[:, None], counts.single[:, None],
+                          counts.total[:, None], self.scale)
+        root = int(d2.root[0])
+        if root < 0:
+            return leaf_cost, leaf
+        zero_rows, one_rows = self.split(rows, columns[root])
+        children = []
+        for side_rows, child in ((zero_rows, d2.left[0, root]), (one_rows, d2.right[0, root])):
+            if child < 0:
+                children.append(self.leaf(side_rows)[1])
+            else:
+                low, high = self.split(side_rows, columns[child])
+                children.append(("test", int(columns[child]), self.leaf(low)[1],
+                                 self.leaf(high)[1]))
+        return int(d2.best[0]), ("test", int(columns[root]), *children)
+
+    def _depth3(self, rows, columns, leaf_cost, leaf) -> tuple[int, Subtree]:
+        """Depth 3: the depth-2 closed form below every root test at once (triple counts)."""
+        X, C = self.X[np.ix_(rows, columns)], self.C[rows]
+        counts, triple = subset_counts(X, C), triple_counts(X, C)
+        # batch index = the root test f; rows with x_f = 1, then rows with x_f = 0
+        ones = depth2_costs(triple, counts.pair, counts.single, self.scale).best
+        zeros = depth2_costs(counts.pair[:, None] - triple,
+                             counts.single[:, None, :] - counts.pair,
+                             counts.total[:, None] - counts.single, self.scale).best
+        cost = zeros + ones + 1
+        test = int(cost.argmin())
+        if cost[test] >= leaf_cost:
+            return leaf_cost, leaf
+        zero_rows, one_rows = self.split(rows, columns[test])
+        return int(cost[test]), ("test", int(columns[test]), self.best(zero_rows, 2)[1],
+                                 self.best(one_rows, 2)[1])
+
+    def _branch(self, rows, columns, depth, leaf_cost, leaf, *, top=False):
+        """Depth >= 4: try each useful test, most promising first, with branch and bound."""
+        best_cost, best_tree = leaf_cost, leaf
+        try:
+            for column in self._promising_first(rows, columns):
+                self.check_deadline()
+                zero_rows, one_rows = self.split(rows, column)
+                zero_floor, one_floor = self.floor(zero_rows), self.floor(one_rows)
+                if zero_floor + one_floor + 1 >= best_cost:
+                    self.stats["pruned"] += 1
+                    continue
+                zero_cost, zero_tree = self.best(zero_rows, depth - 1)
+                if zero_cost + one_floor + 1 >= best_cost:
+                    self.stats["pruned"] += 1
+                    continue
+                one_cost, one_tree = self.best(one_rows, depth - 1)
+                if zero_cost + one_cost + 1 < best_cost:
+                    best_cost = zero_cost + one_cost + 1
+                    best_tree = ("test", int(column), zero_tree, one_tree)
+        except (_Stop, KeyboardInterrupt):
+            if not top:
+                raise
+            self.stopped = True
+        return best_cost, best_tree
+
+    def _promising_first(self, rows, columns) -> np.ndarray:
+        """Tests ordered by the errors of their depth-1 tree (a good tree early prunes more)."""
+        X, C = self.X[np.ix_(rows, columns)], self.C[rows]
+        ones = C.T @ X
+        zeros = C.sum(axis=0)[:, None] - ones
+        errors = leaf_errors(ones) + leaf_errors(zeros)
+        return columns[np.argsort(errors, kind="stable")]
+
+    def solve_top(self, depth: int) -> tuple[int, Subtree]:
+        """``best`` of all rows; above depth 3 the top level keeps its best on a stop."""
+        rows = np.arange(self.X.shape[0])
+        self.stopped = False
+        if depth <= 3:
+            return self.best(rows, depth)
+        leaf_cost, leaf = self.leaf(rows)
+        if leaf_cost == int(self.forced.sum()) * self.scale:
+            return leaf_cost, leaf
+        return self._branch(rows, self.useful_columns(rows), depth, leaf_cost, leaf, top=True)
+
+
+def _layout(subtree: Subtree, depth: int, column_of, flipped_of):
+    """Complete-tree arrays of ``subtree``; a leaf above the last level fills its subtree."""
+    n_internal = 2 ** depth - 1
+    column = np.zeros(n_internal, dtype=np.int64)
+    flipped = np.zeros(n_internal, dtype=bool)
+    leaf_class = np.zeros(2 ** depth, dtype=np.int64)
+    if n_internal:
+        column[:] = column_of[0] if len(column_of) else 0
+        flipped[:] = flipped_of[0] if len(flipped_of) else False
+    stack = [(0, subtree)]
+    while stack:
+        slot, node = stack.pop()
+        if slot >= n_internal:
+            leaf_class[slot - n_internal] = node[1]
+        elif node[0] == "leaf":
+            stack += [(2 * slot + 1, node), (2 * slot + 2, node)]
+        else:
+            column[slot], flipped[slot] = column_of[node[1]], flipped_of[node[1]]
+            stack += [(2 * slot + 1, node[2]), (2 * slot + 2, node[3])]
+    return column, flipped, leaf_class
+
+
+def _decisions(subtree: Subtree) -> int:
+    return 0 if subtree[0] == "leaf" else 1 + _decisions(subtree[2]) + _decisions(subtree[3])
+
+
+def best_tree_within_depth(groups: ExampleGroups, n_classes: int, depth: int, *,
+                           deadline: float | None = None) -> DepthSearchResult:
+    """Fewest training errors over trees of depth <= ``depth``, then fewest decision nodes.
+
+    ``groups``: the training rows grouped by distinct row and label (``group_examples``);
+    ``deadline``: a ``time.perf_counter()`` value after which the best tree so far is returned
+    with status "feasible" (only depths >= 4 can stop early: shallower ones are one pass).
+    """
+    if not isinstance(depth, int) or depth < 0:
+        raise ValueError(f"depth must be a non-negative int; got {depth!r}.")
+    start = time.perf_counter()
+    columns = reduce_columns(groups.patterns)
+    weights = np.zeros((groups.n_patterns, n_classes), dtype=np.int64)
+    np.add.at(weights, (groups.pattern, groups.label), groups.count)
+    search = _DepthSearch(columns.matrix, weights, 2 ** depth, deadline)
+    cost, subtree = search.solve_top(depth if columns.n_kept else 0)
+    column, flipped, leaf_class = _layout(subtree, depth, columns.column, columns.flipped)
+    stats = dict(search.stats, seconds=time.perf_counter() - start, n_columns=columns.n_kept)
+    status = "feasible" if search.stopped else "optimal"
+    return DepthSearchResult(depth, column, flipped, leaf_class, cost // search.scale,
+                             _decisions(subtree), status, stats)
