@@ -2,15 +2,22 @@
 
 DT(max) of Hu, Siala, Hebrard and Huguet (IJCAI 2020), the depth-2/3/4 baseline of the MaxSAT
 paper (Alcázar et al., Sec. 3 and end of Sec. 9.2): among all trees of depth <= ``max_depth``
-over the binary features, one that misclassifies the fewest training rows, proven by MaxSAT.
+over the binary features, one that misclassifies the fewest training rows, proven optimal.
 Unlike a pure tree it exists on noisy data (identical rows with different labels), so no
-conflict filter is applied. Pipeline: table -> binariser -> binary matrix -> ``encode_dtmax``
-(complete tree, one soft clause per distinct row and label, weighted by its count) -> MaxSAT
-back-end (``occamlearn.solve``) -> compact ``Tree``.
+conflict filter is applied. Two exact searches find it:
+
+* ``solver="dp"`` (and "auto"): the dynamic programme of MurTree/STreeD (``solve.dtmax_dp``),
+  which proves depth-4 optima on every bundled dataset in seconds;
+* a MaxSAT back-end (``"maxsat"``, ``"lsu"``, ``"rc2"``, ...), the paper's and Hu et al.'s
+  route: table -> binariser -> binary matrix -> ``encode_dtmax`` (complete tree, one soft
+  clause per distinct row and label, weighted by its count) -> MaxSAT -> compact ``Tree``.
+  It is kept as the independent check of the dynamic programme (tests compare the two) and
+  for formulas one wants to hand to other solvers; it is 10-1000x slower
+  (``benchmarks/results/dtmax_runtime.md``).
 
 ``find_max_accuracy_tree`` is the search on a binary matrix. It starts from scikit-learn's
-greedy tree of the same depth, which is the answer ("feasible") if the solver proves nothing
-in ``time_limit``, and which is proven optimal if the solver's lower bound reaches it.
+greedy tree of the same depth, which is the answer ("feasible") if the search proves nothing
+in ``time_limit``.
 """
 
 from __future__ import annotations
@@ -45,6 +52,7 @@ from occamlearn.model.tree import Tree
 from occamlearn.solve import BACKENDS
 from occamlearn.solve.backends import make_backend
 from occamlearn.solve.base import check_time_limit
+from occamlearn.solve.dtmax_dp import best_tree_within_depth
 
 __all__ = ["MaxAccuracyResult", "MaxAccuracyTreeClassifier", "find_max_accuracy_tree"]
 
@@ -53,6 +61,11 @@ _SAT_SOLVERS = frozenset(alias for name, aliases in vars(SolverNames).items()
                          if not name.startswith("_") for alias in aliases)
 
 TreeCallback = Callable[[Tree, float], None]
+
+# Exact searches that are not MaxSAT back-ends: "dp" is the dynamic programme of
+# ``solve.dtmax_dp``; "auto" takes it (measured 10-1000x faster than MaxSAT on DT(max)).
+DP_SOLVERS = ("auto", "dp")
+MAXSAT_AUTO = "maxsat"   # LSU, or RC2 when duplicated rows make the weights large
 
 
 @dataclass(frozen=True)
@@ -101,9 +114,12 @@ class _Search:
         self.best, self.best_key, self.trace = None, None, []
         self.stats = {"encode_seconds": 0.0, "solve_seconds": 0.0, "sat_calls": 0}
 
-    def offer(self, tree: Tree, prefer_small: bool) -> None:
-        """Keep ``tree`` if it has fewer errors (then, with prefer_small, fewer decisions)."""
-        key = (_errors(tree, self.X, self.y), _decisions(tree) if prefer_small else 0)
+    def offer(self, tree: Tree) -> None:
+        """Keep ``tree`` if it has fewer errors, or as many and fewer decisions. (Always both:
+        a key without decisions would let an equally accurate but larger tree from the
+        errors-only MaxSAT call replace a smaller incumbent, and then the size call's answer
+        would no longer count as an improvement.)"""
+        key = (_errors(tree, self.X, self.y), _decisions(tree))
         if self.best_key is None or key < self.best_key:
             self.best, self.best_key = tree, key
             self.trace.append((time.perf_counter() - self.start, key[0]))
@@ -111,14 +127,14 @@ class _Search:
                 self.on_improve(tree, self.trace[-1][0])
 
     def backend_for(self, wcnf) -> str:
-        """``solver``, or for "auto": LSU unless weights are large. LSU counts a weight w as w
+        """``solver``, or for "maxsat": LSU unless weights are large. LSU counts a weight w as w
         copies of a literal, so heavily duplicated rows (titanic: 1408 rows, 14 distinct)
         make its totalizer huge, while RC2's stratification handles weights natively."""
-        if self.solver != "auto":
+        if self.solver != MAXSAT_AUTO:
             return self.solver
         return "rc2" if sum(wcnf.wght) > 2 * len(wcnf.wght) else "lsu"
 
-    def solve(self, wcnf, decode, prefer_small: bool):
+    def solve(self, wcnf, decode):
         """One MaxSAT call; improving models are offered. None if no time is left."""
         remaining = None if self.deadline is None else self.deadline - time.perf_counter()
         if remaining is not None and remaining <= 0:
@@ -127,9 +143,9 @@ class _Search:
         self.stats.setdefault("backends", []).append(name)
         with make_backend(name, sat_solver=self.sat_solver) as backend:
             answer = backend.solve(wcnf, time_limit=remaining,
-                                   on_improve=lambda c, m, s: self.offer(decode(m), prefer_small))
+                                   on_improve=lambda c, m, s: self.offer(decode(m)))
         if answer.model is not None:
-            self.offer(decode(answer.model), prefer_small)
+            self.offer(decode(answer.model))
         self.stats["solve_seconds"] += answer.stats.get("seconds", 0.0)
         self.stats["sat_calls"] += answer.stats.get("sat_calls", 0)
         return answer
@@ -141,22 +157,26 @@ def find_max_accuracy_tree(X, y, n_classes: int, max_depth: int, *, solver: str 
                            on_improve: TreeCallback | None = None) -> MaxAccuracyResult:
     """Most accurate tree of depth <= ``max_depth`` on 0/1 matrix ``X``, class indices ``y``.
 
-    solver : MaxSAT back-end name or "auto" (LSU, or RC2 when duplicated rows make the
-        weights large); sat_solver : PySAT SAT solver; time_limit : seconds for
-        the whole search. prefer_small : among the most accurate trees, one with the fewest
-        nodes (a second MaxSAT call; "optimal" then means both are proven).
+    solver : "auto" or "dp" (dynamic programme), "maxsat" (LSU, or RC2 when duplicated rows
+        make the weights large) or a MaxSAT back-end name; sat_solver : PySAT SAT solver;
+        time_limit : seconds for the whole search. prefer_small : among the most accurate
+        trees, one with the fewest nodes (with MaxSAT a second call; "optimal" then means
+        both are proven). The dynamic programme always returns the smallest of the most
+        accurate trees.
     on_improve(tree, seconds) : called with the greedy tree, then with each better tree.
     """
     X, y = validate_binary_data(X, y, n_classes)
-    if solver != "auto":
+    if solver not in (*DP_SOLVERS, MAXSAT_AUTO):
         make_backend(solver, sat_solver=sat_solver).close()       # validate names first
     search = _Search(X, y, solver, sat_solver, check_time_limit(time_limit), on_improve)
     groups = group_examples(X, y)
     depth = effective_depth(max_depth, groups, reduce_columns(groups.patterns))
-    search.offer(_greedy_tree(groups, depth, X, y, n_classes), prefer_small)
+    search.offer(_greedy_tree(groups, depth, X, y, n_classes))
     forced = groups.forced_errors()
     stats = search.stats
     stats.update(depth_encoded=depth, n_patterns=groups.n_patterns, forced_errors=forced)
+    if solver in DP_SOLVERS:
+        return _dynamic_programme(search, groups, n_classes, depth, forced)
     errors_proven = search.best_key[0] == forced
     size_proven = not prefer_small or _decisions(search.best) == 0
     lower = forced
@@ -167,7 +187,7 @@ def find_max_accuracy_tree(X, y, n_classes: int, max_depth: int, *, solver: str 
                      n_columns=encoding.columns.n_kept, n_vars=encoding.wcnf.nv,
                      n_hard=len(encoding.wcnf.hard), n_soft=len(encoding.wcnf.soft))
         if not errors_proven:
-            answer = search.solve(encoding.wcnf, encoding.decode, prefer_small=False)
+            answer = search.solve(encoding.wcnf, encoding.decode)
             if answer is not None:
                 proven = answer.cost if answer.status == "optimal" else answer.lower_bound
                 lower = max(lower, proven or 0)
@@ -175,7 +195,7 @@ def find_max_accuracy_tree(X, y, n_classes: int, max_depth: int, *, solver: str 
             errors_proven = lower >= search.best_key[0]
         if errors_proven and not size_proven:
             wcnf = encoding.smallest_within(search.best_key[0])
-            answer = search.solve(wcnf, encoding.decode, prefer_small=True)
+            answer = search.solve(wcnf, encoding.decode)
             size_proven = answer is not None and answer.status == "optimal"
             stats["size_solver_status"] = None if answer is None else answer.status
     stats["seconds"] = time.perf_counter() - search.start
@@ -183,6 +203,33 @@ def find_max_accuracy_tree(X, y, n_classes: int, max_depth: int, *, solver: str 
     status = "optimal" if errors_proven and size_proven else "feasible"
     return MaxAccuracyResult(search.best, status, errors, errors if errors_proven else lower,
                              stats, tuple(search.trace))
+
+
+def _dynamic_programme(search: _Search, groups: ExampleGroups, n_classes: int, depth: int,
+                       forced: int) -> MaxAccuracyResult:
+    """``solver="dp"``: ``solve.dtmax_dp`` (errors, then decisions, exactly). On a deadline or
+    Ctrl-C the better of its best tree and the greedy one is kept, "feasible"."""
+    status = "feasible"
+    try:
+        found = best_tree_within_depth(groups, n_classes, depth, deadline=search.deadline)
+    except KeyboardInterrupt:
+        found = None
+    if found is not None:
+        search.offer(decode_complete_tree(
+            depth=depth, column=found.column, flipped=found.flipped,
+            leaf_class=found.leaf_class, groups=groups, n_classes=n_classes,
+            n_features=search.X.shape[1]))
+        status = found.status
+        search.stats.update(solver_status=found.status, backends=["dp"],
+                            dp_seconds=found.stats["seconds"],
+                            dp_subproblems=found.stats["subproblems"],
+                            n_columns=found.stats["n_columns"])
+    stats = search.stats
+    stats["seconds"] = time.perf_counter() - search.start
+    errors = search.best_key[0]
+    return MaxAccuracyResult(search.best, status, errors,
+                             errors if status == "optimal" else forced, stats,
+                             tuple(search.trace))
 
 
 class MaxAccuracyTreeClassifier(ClassifierMixin, FittedTreeMixin, BaseEstimator):
@@ -195,16 +242,18 @@ class MaxAccuracyTreeClassifier(ClassifierMixin, FittedTreeMixin, BaseEstimator)
     binarizer : {"binary", "onehot", "threshold"}, transformer or None, default="binary"
         Turns the table into 0/1 features (cloned at fit); a string is shorthand for
         ``FeatureBinarizer(encoding=...)``. ``None``: X is already a 0/1 matrix.
-    solver : {"auto", "lsu", "rc2"}, default="auto"
-        MaxSAT back-end (a key of ``occamlearn.solve.BACKENDS``). "auto" takes "lsu" (measured
-        faster at proving DT(max) optima) unless duplicated rows make the example weights
-        large (total weight > twice the soft clauses), where it takes "rc2".
+    solver : {"auto", "dp", "maxsat", "lsu", "rc2", ...}, default="auto"
+        "auto" and "dp": exact dynamic programme (``solve.dtmax_dp``; measured fastest).
+        "maxsat": LSU, or RC2 when duplicated rows make the example weights large (total
+        weight > twice the soft clauses). Any key of ``occamlearn.solve.BACKENDS`` names one
+        MaxSAT back-end. All are exact; they may return different trees of equal accuracy.
     sat_solver : str, default="cadical195"
         PySAT SAT oracle name.
     time_limit : float or None, default=None
         Seconds; when reached, the best tree so far is kept with ``status_="feasible"``.
     prefer_small : bool, default=False
-        Among the most accurate trees, take one with the fewest nodes (lexicographic).
+        Among the most accurate trees, take one with the fewest nodes (lexicographic). The
+        dynamic programme does so always (it costs it nothing).
     verbose : int, default=0
         If > 0, print each improvement to stderr.
     callback : callable or None, default=None
@@ -227,7 +276,7 @@ class MaxAccuracyTreeClassifier(ClassifierMixin, FittedTreeMixin, BaseEstimator)
     _parameter_constraints: ClassVar[dict] = {
         "max_depth": [Interval(Integral, 1, None, closed="left")],
         "binarizer": [HasMethods(["fit", "transform"]), StrOptions(set(_ENCODINGS)), None],
-        "solver": [StrOptions(set(BACKENDS) | {"auto"})],
+        "solver": [StrOptions(set(BACKENDS) | {*DP_SOLVERS, MAXSAT_AUTO})],
         "sat_solver": [StrOptions(set(_SAT_SOLVERS))],
         "time_limit": [Interval(Real, 0, None, closed="neither"), None],
         "prefer_small": ["boolean"],
