@@ -83,7 +83,33 @@ def test_fit_relax_and_error_budget(capsys, tmp_path):
         capsys.readouterr().out
 
 
+def test_fit_max_depth_keeps_conflicts_and_round_trips(capsys, tmp_path):
+    rows = pd.DataFrame({"a": [0, 0, 1, 1, 0], "b": [0, 1, 0, 1, 0], "target": [0, 1, 1, 0, 1]})
+    path, model = tmp_path / "xor.csv", tmp_path / "m.json"
+    rows.to_csv(path, index=False)
+    # depth 1 cannot express xor: no split beats the leaf "1" (2 errors), so the smallest
+    # most accurate tree is that leaf; depth 2 leaves only the error forced by the conflict
+    # of rows 0 and 4, with the smallest such tree (2 decisions: b, then a under b = 1)
+    assert main(["fit", str(path), "-q", "--max-depth", "1"]) == 0
+    assert "1 nodes, depth 0 (at most 1), status optimal, 2 training errors (proven minimum: 2)" in \
+        capsys.readouterr().out
+    assert main(["fit", str(path), "-q", "--max-depth", "2", "-o", str(model)]) == 0
+    assert "size: 5 nodes, depth 2 (at most 2), status optimal, 1 training errors" in \
+        capsys.readouterr().out
+    assert main(["show", str(model)]) == 0
+    assert capsys.readouterr().out.startswith("5 nodes")
+    assert main(["fit", str(path), "-q", "--max-depth", "2", "--solver", "maxsat"]) == 0
+    assert "size: 5 nodes, depth 2 (at most 2), status optimal, 1 training errors" in \
+        capsys.readouterr().out
+
+
 @pytest.mark.parametrize("argv, message", [
+    (["fit", "--dataset", "mux6", "--solver", "dp"], "--solver dp needs --max-depth"),
+    (["fit", "--dataset", "mux6", "--max-depth", "2", "--max-errors", "1"],
+     "--max-errors and --max-depth"),
+    (["fit", "--dataset", "mux6", "--max-depth", "2", "--on-conflict", "majority"],
+     "--on-conflict does not apply with --max-depth"),
+    (["fit", "--dataset", "mux6", "--max-depth", "0"], "--max-depth must be at least 1"),
     (["fit", "--dataset", "nope"], "Unknown dataset 'nope'"),
     (["fit", "missing.csv"], "no such file: missing.csv"),
     (["predict", "missing.json", "x.csv"], "no such model file: missing.json"),

@@ -1,8 +1,9 @@
 """``occamlearn fit | predict | show | encode | decode``: minimum pure trees from the shell.
 
-``fit`` learns a ``MinimumPureTreeClassifier`` on a CSV file or a bundled dataset, shows each
-smaller tree as it is found (stderr), prints the tree, its size, status and timings, and can
-save it as a JSON model file. ``predict`` and ``show`` read such a file (no pickle).
+``fit`` learns a ``MinimumPureTreeClassifier`` (or, with ``--max-depth``, the most accurate
+tree of bounded depth: ``MaxAccuracyTreeClassifier``) on a CSV file or a bundled dataset,
+shows each better tree as it is found (stderr), prints the tree, its size, status and
+timings, and can save it as a JSON model file. ``predict`` and ``show`` read such a file (no pickle).
 ``encode`` writes the MaxSAT instance for an external solver and ``decode`` turns the solver's
 answer back into a tree (see ``occamlearn.export.wcnf``).
 """
@@ -19,6 +20,7 @@ from occamlearn.cli.common import add_data_arguments, read_table
 BINARIZERS = ("binary", "onehot", "threshold", "none")
 SOLVERS = ("lsu", "rc2", "mindt", "external", "uwrmaxsat", "evalmaxsat", "loandra", "nuwls",
            "open-wbo-inc", "spb-maxsat", "tt-open-wbo-inc")  # occamlearn.solve registries
+DEPTH_ONLY_SOLVERS = ("auto", "dp", "maxsat")        # MaxAccuracyTreeClassifier only
 
 DECODE_HELP = """\
 Read a MaxSAT solver's output for an instance written by 'occamlearn encode' and print (or
@@ -55,12 +57,17 @@ def register(subparsers) -> None:
     _add_solve_arguments(fit)
     fit.add_argument("--time-limit", type=float, metavar="S",
                      help="stop after S seconds with the best tree so far (status feasible)")
-    fit.add_argument("--solver", choices=SOLVERS, default="lsu",
+    fit.add_argument("--solver", choices=SOLVERS + DEPTH_ONLY_SOLVERS, default=None,
                      help="lsu (linear SAT-UNSAT, default), rc2, mindt (the SAT baseline), "
                      "external (command in $OCCAMLEARN_MAXSAT_COMMAND) or a hermax solver "
-                     "(pip install occamlearn[solvers])")
+                     "(pip install occamlearn[solvers]); with --max-depth also auto "
+                     "(default), dp (dynamic programme) or maxsat")
     fit.add_argument("--max-errors", type=int, metavar="E",
                      help="smallest tree with at most E training errors instead of a pure one")
+    fit.add_argument("--max-depth", type=int, metavar="D",
+                     help="instead of a pure tree: the most accurate tree of depth <= D "
+                     "(DT(max)), the smallest among the most accurate; conflicting rows "
+                     "are kept and counted as errors")
     fit.add_argument("--sat-solver", default="cadical195", help="PySAT SAT solver name")
     fit.add_argument("-q", "--quiet", action="store_true", help="no progress on stderr")
     fit.add_argument("-o", "--output", metavar="MODEL.json", help="save the model as JSON")
@@ -129,24 +136,56 @@ def _classifier(args, **extra):
     return MinimumPureTreeClassifier(binarizer=binarizer, on_conflict=args.on_conflict, **extra)
 
 
+def _depth_classifier(args):
+    """``MaxAccuracyTreeClassifier`` for ``fit --max-depth``; refuses pure-tree options."""
+    from occamlearn.estimators.dtmax import MaxAccuracyTreeClassifier
+
+    if args.max_depth < 1:
+        raise ValueError(f"--max-depth must be at least 1; got {args.max_depth}")
+    if args.max_errors is not None:
+        raise ValueError("--max-errors and --max-depth are two different models; give one")
+    if args.on_conflict != "error":
+        raise ValueError("--on-conflict does not apply with --max-depth: conflicting rows "
+                         "are kept and counted as training errors")
+    if args.solver == "mindt":
+        raise ValueError("--solver mindt finds pure trees; with --max-depth use auto, dp, "
+                         "maxsat or a MaxSAT back-end")
+    binarizer = None if args.binarizer == "none" else args.binarizer
+    return MaxAccuracyTreeClassifier(
+        max_depth=args.max_depth, binarizer=binarizer, solver=args.solver or "auto",
+        sat_solver=args.sat_solver, time_limit=args.time_limit, prefer_small=True,
+        verbose=0 if args.quiet else 1)
+
+
 def run_fit(args) -> int:
     from occamlearn.export.tree_json import save_model
 
     X, y, source = read_table(args)
     X_train, y_train, X_test, y_test = _split(args, X, y)
-    clf = _classifier(args, solver=args.solver, sat_solver=args.sat_solver,
-                      time_limit=args.time_limit, max_errors=args.max_errors,
-                      verbose=0 if args.quiet else 1)
+    if args.max_depth is not None:
+        clf = _depth_classifier(args)
+    elif args.solver in DEPTH_ONLY_SOLVERS:
+        raise ValueError(f"--solver {args.solver} needs --max-depth (it searches trees of "
+                         "bounded depth)")
+    else:
+        clf = _classifier(args, solver=args.solver or "lsu", sat_solver=args.sat_solver,
+                          time_limit=args.time_limit, max_errors=args.max_errors,
+                          verbose=0 if args.quiet else 1)
     clf.fit(X_train, y_train)
     stats = clf.solve_stats_
     out = [clf.export_text()]
     out.append(f"data: {source}, {stats['n_rows']} training rows x {stats['n_binary_features']}"
                f" binary features, {len(clf.classes_)} classes")
-    if clf.n_conflicts_removed_:
+    if getattr(clf, "n_conflicts_removed_", 0):
         out.append(f"conflicts: removed {clf.n_conflicts_removed_} rows (majority filter)")
-    out.append(f"size: {clf.n_nodes_} nodes, status {clf.status_}, bounds "
-               f"[{clf.lower_bound_}, {clf.upper_bound_}], "
-               f"{clf.training_errors_} training errors")
+    if args.max_depth is not None:
+        out.append(f"size: {clf.n_nodes_} nodes, depth {clf.depth_} (at most "
+                   f"{args.max_depth}), status {clf.status_}, {clf.training_errors_} training "
+                   f"errors (proven minimum: {clf.errors_lower_bound_})")
+    else:
+        out.append(f"size: {clf.n_nodes_} nodes, status {clf.status_}, bounds "
+                   f"[{clf.lower_bound_}, {clf.upper_bound_}], "
+                   f"{clf.training_errors_} training errors")
     timing = ", ".join(f"{key[:-len('_seconds')]} {stats[key]:.2f} s" for key in
                        ("prepare_seconds", "ub_seconds", "encode_seconds", "solve_seconds",
                         "total_seconds") if key in stats)

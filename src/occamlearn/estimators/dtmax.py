@@ -220,8 +220,9 @@ def _dynamic_programme(search: _Search, groups: ExampleGroups, n_classes: int, d
             leaf_class=found.leaf_class, groups=groups, n_classes=n_classes,
             n_features=search.X.shape[1]))
         status = found.status
+        search.stats.pop("encode_seconds", None)                 # nothing is encoded
         search.stats.update(solver_status=found.status, backends=["dp"],
-                            dp_seconds=found.stats["seconds"],
+                            solve_seconds=found.stats["seconds"],
                             dp_subproblems=found.stats["subproblems"],
                             n_columns=found.stats["n_columns"])
     stats = search.stats
