@@ -13,7 +13,6 @@ from test_dtmax_encoding import best_bounded_tree
 
 from occamlearn import MaxAccuracyTreeClassifier
 from occamlearn.encode.dtmax_data import group_examples
-from occamlearn.encode.dtmax_decode import decode_complete_tree
 from occamlearn.estimators.dtmax import find_max_accuracy_tree
 from occamlearn.solve import dtmax_dp
 from occamlearn.solve.dtmax_dp import best_tree_within_depth
@@ -32,20 +31,13 @@ def noisy_data(draw):
     return X, y, n_classes, draw(st.integers(0, 5))
 
 
-def decoded(result, X, y, n_classes):
-    groups = group_examples(X, y)
-    return decode_complete_tree(depth=result.depth, column=result.column,
-                                flipped=result.flipped, leaf_class=result.leaf_class,
-                                groups=groups, n_classes=n_classes, n_features=X.shape[1])
-
-
 @settings(max_examples=150, deadline=None)
 @given(noisy_data())
 def test_fewest_errors_then_fewest_decisions_match_brute_force(data):
     X, y, n_classes, depth = data
     result = best_tree_within_depth(group_examples(X, y), n_classes, depth)
     correct, splits = best_bounded_tree(X, y, n_classes, depth)
-    tree = decoded(result, X, y, n_classes)
+    tree = result.tree
     assert result.status == "optimal"
     assert result.errors == len(y) - correct == int((tree.predict(X) != y).sum())
     assert result.decisions == splits == tree.n_nodes - tree.n_leaves
@@ -103,7 +95,7 @@ def test_deadline_returns_the_best_tree_so_far():
     result = best_tree_within_depth(group_examples(X, y), 3, 6, deadline=began + 0.5)
     assert time.perf_counter() - began < 5
     assert result.status == "feasible"
-    tree = decoded(result, X, y, 3)
+    tree = result.tree
     assert int((tree.predict(X) != y).sum()) == result.errors
     assert tree.depth <= 6
 
@@ -139,8 +131,27 @@ def test_estimator_reports_the_dynamic_programme(solver):
     rng = np.random.default_rng(0)
     X = rng.integers(0, 2, (80, 8))
     y = X[:, 0] ^ (X[:, 3] & X[:, 5])
-    model = MaxAccuracyTreeClassifier(max_depth=3, binarizer=None, solver=solver).fit(X, y)
+    model = MaxAccuracyTreeClassifier(max_depth=3, binarizer=None, solver=solver,
+                                      prefer_small=True).fit(X, y)
     assert model.status_ == "optimal"
     assert model.training_errors_ == model.errors_lower_bound_ == 0
     assert model.solve_stats_["backends"] == ["dp"]
     assert model.tree_.is_pure_on(X, y)
+    assert model.n_nodes_ - model.tree_.n_leaves == best_bounded_tree(X, y, 2, 3)[1] == 5
+
+
+def test_a_greedy_tree_with_only_forced_errors_needs_no_search():
+    X = np.array([[0, 0], [0, 0], [1, 0], [1, 1]])
+    y = np.array([0, 1, 1, 1])                  # rows 0 and 1 conflict: one error is forced
+    result = find_max_accuracy_tree(X, y, 2, 3)
+    assert result.status == "optimal" and result.training_errors == 1
+    assert "backends" not in result.stats
+
+
+def test_large_depth_bounds_do_not_lay_out_complete_trees():
+    rng = np.random.default_rng(1)
+    X = rng.integers(0, 2, (200, 40))
+    y = rng.integers(0, 2, 200)
+    model = MaxAccuracyTreeClassifier(max_depth=35, binarizer=None, time_limit=0.5).fit(X, y)
+    assert model.status_ in ("optimal", "feasible")          # 2**35 nodes would not fit
+    assert model.training_errors_ == int((model.predict(X) != y).sum())

@@ -88,6 +88,7 @@ def _greedy_tree(groups: ExampleGroups, depth: int, X, y, n_classes: int) -> Tre
     else:
         model = DecisionTreeClassifier(max_depth=depth, random_state=0).fit(X, y)
         tree = sklearn_to_tree(model, X.shape[1], n_classes, X, y)
+        depth = tree.depth             # lay out only as deep as the tree is, not 2**max_depth
         column, flipped, leaf_class = embed_in_complete_tree(tree, depth)
     return decode_complete_tree(depth=depth, column=column, flipped=flipped,
                                 leaf_class=leaf_class, groups=groups, n_classes=n_classes,
@@ -176,7 +177,7 @@ def find_max_accuracy_tree(X, y, n_classes: int, max_depth: int, *, solver: str 
     stats = search.stats
     stats.update(depth_encoded=depth, n_patterns=groups.n_patterns, forced_errors=forced)
     if solver in DP_SOLVERS:
-        return _dynamic_programme(search, groups, n_classes, depth, forced)
+        return _dynamic_programme(search, groups, n_classes, depth, forced, prefer_small)
     errors_proven = search.best_key[0] == forced
     size_proven = not prefer_small or _decisions(search.best) == 0
     lower = forced
@@ -206,30 +207,30 @@ def find_max_accuracy_tree(X, y, n_classes: int, max_depth: int, *, solver: str 
 
 
 def _dynamic_programme(search: _Search, groups: ExampleGroups, n_classes: int, depth: int,
-                       forced: int) -> MaxAccuracyResult:
+                       forced: int, prefer_small: bool) -> MaxAccuracyResult:
     """``solver="dp"``: ``solve.dtmax_dp`` (errors, then decisions, exactly). On a deadline or
-    Ctrl-C the better of its best tree and the greedy one is kept, "feasible"."""
-    status = "feasible"
-    try:
-        found = best_tree_within_depth(groups, n_classes, depth, deadline=search.deadline)
-    except KeyboardInterrupt:
-        found = None
+    Ctrl-C the better of its best tree and the greedy one is kept, "feasible". Without
+    ``prefer_small`` a tree making only the errors forced by conflicting rows is optimal
+    already, so then the greedy tree may need no search at all."""
+    search.stats.pop("encode_seconds", None)                     # nothing is encoded
+    found = None
+    if prefer_small or search.best_key[0] > forced:
+        try:
+            found = best_tree_within_depth(groups, n_classes, depth, deadline=search.deadline)
+        except KeyboardInterrupt:
+            found = None
     if found is not None:
-        search.offer(decode_complete_tree(
-            depth=depth, column=found.column, flipped=found.flipped,
-            leaf_class=found.leaf_class, groups=groups, n_classes=n_classes,
-            n_features=search.X.shape[1]))
-        status = found.status
-        search.stats.pop("encode_seconds", None)                 # nothing is encoded
+        search.offer(found.tree)
         search.stats.update(solver_status=found.status, backends=["dp"],
                             solve_seconds=found.stats["seconds"],
                             dp_subproblems=found.stats["subproblems"],
                             n_columns=found.stats["n_columns"])
-    stats = search.stats
-    stats["seconds"] = time.perf_counter() - search.start
     errors = search.best_key[0]
-    return MaxAccuracyResult(search.best, status, errors,
-                             errors if status == "optimal" else forced, stats,
+    proven = ((found is not None and found.status == "optimal")
+              or (not prefer_small and errors == forced))
+    search.stats["seconds"] = time.perf_counter() - search.start
+    return MaxAccuracyResult(search.best, "optimal" if proven else "feasible", errors,
+                             errors if proven else forced, search.stats,
                              tuple(search.trace))
 
 

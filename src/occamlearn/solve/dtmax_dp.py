@@ -32,6 +32,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from occamlearn.encode.dtmax_data import ExampleGroups, reduce_columns
+from occamlearn.model.tree import LEAF, Tree
 from occamlearn.solve.dtmax_dp_counts import (
     Counts,
     depth2_costs,
@@ -53,16 +54,10 @@ SHARED_COUNTS_MIN_RATIO = 8
 
 @dataclass(frozen=True)
 class DepthSearchResult:
-    """Best tree found as a complete-tree layout (for ``decode_complete_tree``).
+    """The best tree found (over the original columns), its training ``errors`` and
+    ``decisions``, and ``status`` "optimal" or "feasible"."""
 
-    ``column``/``flipped`` per internal node in heap order, ``leaf_class`` per leaf;
-    ``errors`` and ``decisions`` of the tree; ``status`` "optimal" or "feasible".
-    """
-
-    depth: int
-    column: np.ndarray
-    flipped: np.ndarray
-    leaf_class: np.ndarray
+    tree: Tree
     errors: int
     decisions: int
     status: str
@@ -109,6 +104,7 @@ class _DepthSearch:
         self.cache: dict[tuple[bytes, int], tuple[int, Subtree]] = {}
         self.costs: dict[tuple[bytes, int], int] = {}          # cost only (no tree built)
         self.stats = {"subproblems": 0, "cache_hits": 0, "pruned": 0}
+        self.stopped = False                 # the deadline or Ctrl-C ended the search
 
     # -- small pieces ------------------------------------------------------------------------
     def leaf(self, rows: np.ndarray) -> tuple[int, Subtree]:
@@ -293,7 +289,6 @@ class _DepthSearch:
     def solve_top(self, depth: int) -> tuple[int, Subtree]:
         """``best`` of all rows; above depth 3 the top level keeps its best on a stop."""
         rows = np.arange(self.X.shape[0])
-        self.stopped = False
         if depth <= 3:
             return self.best(rows, depth)
         leaf_cost, leaf = self.leaf(rows)
@@ -302,26 +297,33 @@ class _DepthSearch:
         return self._branch(rows, self.useful_columns(rows), depth, leaf_cost, leaf, top=True)
 
 
-def _layout(subtree: Subtree, depth: int, column_of, flipped_of):
-    """Complete-tree arrays of ``subtree``; a leaf above the last level fills its subtree."""
-    n_internal = 2 ** depth - 1
-    column = np.zeros(n_internal, dtype=np.int64)
-    flipped = np.zeros(n_internal, dtype=bool)
-    leaf_class = np.zeros(2 ** depth, dtype=np.int64)
-    if n_internal:
-        column[:] = column_of[0] if len(column_of) else 0
-        flipped[:] = flipped_of[0] if len(flipped_of) else False
-    stack = [(0, subtree)]
-    while stack:
-        slot, node = stack.pop()
-        if slot >= n_internal:
-            leaf_class[slot - n_internal] = node[1]
-        elif node[0] == "leaf":
-            stack += [(2 * slot + 1, node), (2 * slot + 2, node)]
+def _as_tree(subtree: Subtree, columns, groups: ExampleGroups, n_classes: int,
+             n_features: int) -> Tree:
+    """``Tree`` over the original columns: a test of a complemented kept column tests the
+    original one with its children swapped (value 0 left, 1 right)."""
+    feature, left, right, label = [], [], [], []
+
+    def emit(node) -> int:
+        index = len(feature)
+        feature.append(LEAF)
+        left.append(-1)
+        right.append(-1)
+        label.append(-1)
+        if node[0] == "leaf":
+            label[index] = node[1]
         else:
-            column[slot], flipped[slot] = column_of[node[1]], flipped_of[node[1]]
-            stack += [(2 * slot + 1, node[2]), (2 * slot + 2, node[3])]
-    return column, flipped, leaf_class
+            zero_side, one_side = node[2], node[3]
+            if columns.flipped[node[1]]:
+                zero_side, one_side = one_side, zero_side
+            feature[index] = int(columns.column[node[1]])
+            left[index] = emit(zero_side)
+            right[index] = emit(one_side)
+        return index
+
+    emit(subtree)
+    counts = np.zeros((len(feature), n_classes), dtype=np.int64)
+    tree = Tree(feature, left, right, label, counts, n_features)
+    return tree.with_counts(*groups.rows())
 
 
 def _decisions(subtree: Subtree) -> int:
@@ -336,16 +338,17 @@ def best_tree_within_depth(groups: ExampleGroups, n_classes: int, depth: int, *,
     ``deadline``: a ``time.perf_counter()`` value after which the best tree so far is returned
     with status "feasible" (only depths >= 4 can stop early: shallower ones are one pass).
     """
-    if not isinstance(depth, int) or depth < 0:
+    if not isinstance(depth, (int, np.integer)) or isinstance(depth, bool) or depth < 0:
         raise ValueError(f"depth must be a non-negative int; got {depth!r}.")
     start = time.perf_counter()
     columns = reduce_columns(groups.patterns)
     weights = np.zeros((groups.n_patterns, n_classes), dtype=np.int64)
     np.add.at(weights, (groups.pattern, groups.label), groups.count)
-    search = _DepthSearch(columns.matrix, weights, 2 ** depth, deadline)
-    cost, subtree = search.solve_top(depth if columns.n_kept else 0)
-    column, flipped, leaf_class = _layout(subtree, depth, columns.column, columns.flipped)
+    # a chosen test always separates rows, so a tree has fewer than n_patterns decisions
+    scale = max(1, min(2 ** int(depth), groups.n_patterns))
+    search = _DepthSearch(columns.matrix, weights, scale, deadline)
+    cost, subtree = search.solve_top(int(depth) if columns.n_kept else 0)
+    tree = _as_tree(subtree, columns, groups, n_classes, groups.patterns.shape[1])
     stats = dict(search.stats, seconds=time.perf_counter() - start, n_columns=columns.n_kept)
     status = "feasible" if search.stopped else "optimal"
-    return DepthSearchResult(depth, column, flipped, leaf_class, cost // search.scale,
-                             _decisions(subtree), status, stats)
+    return DepthSearchResult(tree, cost // scale, _decisions(subtree), status, stats)
