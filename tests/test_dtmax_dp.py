@@ -44,6 +44,25 @@ def test_fewest_errors_then_fewest_decisions_match_brute_force(data):
     assert tree.depth <= depth
 
 
+@settings(max_examples=100, deadline=None)
+@given(noisy_data())
+def test_errors_only_objective_matches_brute_force_and_keeps_no_useless_test(data):
+    X, y, n_classes, depth = data
+    result = best_tree_within_depth(group_examples(X, y), n_classes, depth, prefer_small=False)
+    tree = result.tree
+    assert result.errors == len(y) - best_bounded_tree(X, y, n_classes, depth)[0]
+    assert result.errors == int((tree.predict(X) != y).sum()) and tree.depth <= depth
+
+    def errors_below(node):          # errors of the subtree at node on the training rows
+        if tree.is_leaf[node]:
+            return int(tree.counts[node].sum() - tree.counts[node, tree.label[node]])
+        return errors_below(tree.left[node]) + errors_below(tree.right[node])
+
+    for node in np.flatnonzero(~tree.is_leaf):
+        as_leaf = int(tree.counts[node].sum() - tree.counts[node].max())
+        assert errors_below(node) < as_leaf
+
+
 def test_counts_match_their_definition():
     rng = np.random.default_rng(4)
     X = rng.integers(0, 2, (40, 7)).astype(np.float32)

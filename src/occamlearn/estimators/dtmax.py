@@ -162,8 +162,8 @@ def find_max_accuracy_tree(X, y, n_classes: int, max_depth: int, *, solver: str 
         make the weights large) or a MaxSAT back-end name; sat_solver : PySAT SAT solver;
         time_limit : seconds for the whole search. prefer_small : among the most accurate
         trees, one with the fewest nodes (with MaxSAT a second call; "optimal" then means
-        both are proven). The dynamic programme always returns the smallest of the most
-        accurate trees.
+        both are proven). Without it the dynamic programme still takes a test only where it
+        makes fewer errors.
     on_improve(tree, seconds) : called with the greedy tree, then with each better tree.
     """
     X, y = validate_binary_data(X, y, n_classes)
@@ -208,7 +208,8 @@ def find_max_accuracy_tree(X, y, n_classes: int, max_depth: int, *, solver: str 
 
 def _dynamic_programme(search: _Search, groups: ExampleGroups, n_classes: int, depth: int,
                        forced: int, prefer_small: bool) -> MaxAccuracyResult:
-    """``solver="dp"``: ``solve.dtmax_dp`` (errors, then decisions, exactly). On a deadline or
+    """``solver="dp"``: ``solve.dtmax_dp`` (errors, then with ``prefer_small`` decisions,
+    exactly). On a deadline or
     Ctrl-C the better of its best tree and the greedy one is kept, "feasible". Without
     ``prefer_small`` a tree making only the errors forced by conflicting rows is optimal
     already, so then the greedy tree may need no search at all."""
@@ -216,7 +217,8 @@ def _dynamic_programme(search: _Search, groups: ExampleGroups, n_classes: int, d
     found = None
     if prefer_small or search.best_key[0] > forced:
         try:
-            found = best_tree_within_depth(groups, n_classes, depth, deadline=search.deadline)
+            found = best_tree_within_depth(groups, n_classes, depth,
+                                           prefer_small=prefer_small, deadline=search.deadline)
         except KeyboardInterrupt:
             found = None
     if found is not None:
@@ -254,8 +256,10 @@ class MaxAccuracyTreeClassifier(ClassifierMixin, FittedTreeMixin, BaseEstimator)
     time_limit : float or None, default=None
         Seconds; when reached, the best tree so far is kept with ``status_="feasible"``.
     prefer_small : bool, default=False
-        Among the most accurate trees, take one with the fewest nodes (lexicographic). The
-        dynamic programme does so always (it costs it nothing).
+        Among the most accurate trees, take one with the fewest nodes (lexicographic).
+        Without it, the dynamic programme takes a test only where it makes fewer errors, so
+        its trees hold no useless tests either, and it stops as soon as no tree can be more
+        accurate (faster: see ``benchmarks/results/dtmax_runtime_dp.md``).
     verbose : int, default=0
         If > 0, print each improvement to stderr.
     callback : callable or None, default=None

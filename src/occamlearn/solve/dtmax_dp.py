@@ -8,7 +8,9 @@ al., JMLR 2022; van der Linden et al., NeurIPS 2023) on numpy, exact like the Ma
     best(S, d) = min( leaf(S),  min_f  best(S with x_f = 0, d-1) + best(S with x_f = 1, d-1) + 1 )
 
 over the rows S reaching a node, where costs are ``errors * scale + decisions``: fewest
-training errors first, then fewest decision nodes. Depths 1 to 3 are closed forms over class
+training errors first, then fewest decision nodes (``prefer_small``; otherwise the cost is
+the errors alone, a test is taken only where it makes fewer errors, and the search prunes
+everything once a tree makes only the errors forced by conflicting rows). Depths 1 to 3 are closed forms over class
 counts (``dtmax_dp_counts``: the depth-2 solver of MurTree, batched over every root test for
 depth 3); deeper levels branch on each useful test. What keeps it exact and short:
 
@@ -96,12 +98,13 @@ class _SharedCounts:
 class _DepthSearch:
     """``best(rows, depth)`` over distinct rows ``X`` (0/1) with class weights ``C``."""
 
-    def __init__(self, X: np.ndarray, C: np.ndarray, scale: int, deadline: float | None):
+    def __init__(self, X: np.ndarray, C: np.ndarray, scale: int, decision: int,
+                 deadline: float | None):
         self.X = X.astype(np.float32)
         self.bits = X.astype(bool)
         self.C = C.astype(np.float32)
         self.forced = leaf_errors(C.T).astype(np.int64)   # per distinct row
-        self.scale, self.deadline = scale, deadline
+        self.scale, self.decision, self.deadline = scale, decision, deadline
         self.cache: dict[tuple[bytes, int], tuple[int, Subtree]] = {}
         self.costs: dict[tuple[bytes, int], int] = {}          # cost only (no tree built)
         self.stats = {"subproblems": 0, "cache_hits": 0, "pruned": 0}
@@ -131,7 +134,7 @@ class _DepthSearch:
         """A lower bound on ``best(rows, d)`` for any d: the errors forced by identical rows
         with different labels, plus one decision unless a leaf makes only those."""
         forced = int(self.forced[rows].sum()) * self.scale
-        return min(self.leaf(rows)[0], forced + 1)
+        return min(self.leaf(rows)[0], forced + self.decision)
 
     def split(self, rows: np.ndarray, column: int) -> tuple[np.ndarray, np.ndarray]:
         one = self.X[rows, column] > 0
@@ -168,7 +171,8 @@ class _DepthSearch:
         counts = subset_counts(self.X[np.ix_(rows, columns)], self.C[rows])
         if depth == 1:
             ones, zeros = counts.single, counts.total[:, None] - counts.single
-            cost = (leaf_errors(ones) + leaf_errors(zeros)).astype(np.int64) * self.scale + 1
+            cost = ((leaf_errors(ones) + leaf_errors(zeros)).astype(np.int64) * self.scale
+                    + self.decision)
             test = int(cost.argmin())
             if cost[test] >= leaf_cost:
                 return leaf_cost, leaf
@@ -176,7 +180,7 @@ class _DepthSearch:
             return int(cost[test]), ("test", int(columns[test]), self.leaf(zero_rows)[1],
                                      self.leaf(one_rows)[1])
         d2 = depth2_costs(counts.pair[:, None], counts.single[:, None],
-                          counts.total[:, None], self.scale)
+                          counts.total[:, None], self.scale, self.decision)
         root = int(d2.root[0])
         if root < 0:
             return leaf_cost, leaf
@@ -194,11 +198,13 @@ class _DepthSearch:
     def _depth3_costs(self, counts: Counts, triple: np.ndarray) -> np.ndarray:
         """Cost of the best depth-3 tree with each root test (triple counts, batched)."""
         # batch index = the root test f; rows with x_f = 1, then rows with x_f = 0
-        ones = depth2_costs(triple, counts.pair, counts.single, self.scale).best
+        ones = depth2_costs(triple, counts.pair, counts.single, self.scale,
+                            self.decision).best
         zeros = depth2_costs(counts.pair[:, None] - triple,
                              counts.single[:, None, :] - counts.pair,
-                             counts.total[:, None] - counts.single, self.scale).best
-        return zeros + ones + 1
+                             counts.total[:, None] - counts.single, self.scale,
+                             self.decision).best
+        return zeros + ones + self.decision
 
     def _depth3(self, rows, columns, leaf_cost, leaf) -> tuple[int, Subtree]:
         """Depth 3: the depth-2 closed form below every root test at once."""
@@ -243,17 +249,17 @@ class _DepthSearch:
                 self.check_deadline()
                 zero_rows, one_rows = self.split(rows, column)
                 zero_floor, one_floor = self.floor(zero_rows), self.floor(one_rows)
-                if zero_floor + one_floor + 1 >= best_cost:
+                if zero_floor + one_floor + self.decision >= best_cost:
                     self.stats["pruned"] += 1
                     continue
                 child_cost = self._child_cost(shared, column, zero_rows, one_rows, depth - 1)
                 zero_cost = child_cost(0)
-                if zero_cost + one_floor + 1 >= best_cost:
+                if zero_cost + one_floor + self.decision >= best_cost:
                     self.stats["pruned"] += 1
                     continue
                 one_cost = child_cost(1)
-                if zero_cost + one_cost + 1 < best_cost:
-                    best_cost, best_test = zero_cost + one_cost + 1, int(column)
+                if zero_cost + one_cost + self.decision < best_cost:
+                    best_cost, best_test = zero_cost + one_cost + self.decision, int(column)
         except (_Stop, KeyboardInterrupt):
             if not top:
                 raise
@@ -332,8 +338,11 @@ def _decisions(subtree: Subtree) -> int:
 
 
 def best_tree_within_depth(groups: ExampleGroups, n_classes: int, depth: int, *,
+                           prefer_small: bool = True,
                            deadline: float | None = None) -> DepthSearchResult:
-    """Fewest training errors over trees of depth <= ``depth``, then fewest decision nodes.
+    """Fewest training errors over trees of depth <= ``depth`` (then, with ``prefer_small``,
+    fewest decision nodes; without it a test is still only taken where it reduces errors,
+    and the search can stop as soon as no tree can make fewer errors).
 
     ``groups``: the training rows grouped by distinct row and label (``group_examples``);
     ``deadline``: a ``time.perf_counter()`` value after which the best tree so far is returned
@@ -346,8 +355,8 @@ def best_tree_within_depth(groups: ExampleGroups, n_classes: int, depth: int, *,
     weights = np.zeros((groups.n_patterns, n_classes), dtype=np.int64)
     np.add.at(weights, (groups.pattern, groups.label), groups.count)
     # a chosen test always separates rows, so a tree has fewer than n_patterns decisions
-    scale = max(1, min(2 ** int(depth), groups.n_patterns))
-    search = _DepthSearch(columns.matrix, weights, scale, deadline)
+    scale = max(1, min(2 ** int(depth), groups.n_patterns)) if prefer_small else 1
+    search = _DepthSearch(columns.matrix, weights, scale, int(prefer_small), deadline)
     # one BLAS thread: the products are many and small, and on a shared 2-core machine
     # OpenBLAS's threads made depth 4 2.5-4x slower in wall time (audio 8.3 s -> 2.1 s)
     with threadpool_limits(limits=1, user_api="blas"):

@@ -95,17 +95,17 @@ class Depth2:
     right: np.ndarray
 
 
-def _depth1(split: np.ndarray, leaf: np.ndarray, scale: int):
+def _depth1(split: np.ndarray, leaf: np.ndarray, scale: int, decision: int):
     """Best depth-1 subtree per (b, f) from ``split[b, f, g]``, the errors of testing g, and
     ``leaf[b, f]``, the errors of a leaf: (cost, child test or -1)."""
     choice = split.argmin(axis=-1)
     fewest = np.take_along_axis(split, choice[..., None], axis=-1)[..., 0]
     use_split = fewest < leaf
-    cost = np.where(use_split, fewest, leaf).astype(np.int64) * scale + use_split
+    cost = np.where(use_split, fewest, leaf).astype(np.int64) * scale + use_split * decision
     return cost, np.where(use_split, choice, -1)
 
 
-def _depth2_block(pair, single, total, scale):
+def _depth2_block(pair, single, total, scale, decision):
     """``depth2_costs`` on one block of the batch.
 
     The errors of the four quadrants of a feature pair (f, g) -- x_f, x_g = 11, 10, 01, 00 --
@@ -119,9 +119,9 @@ def _depth2_block(pair, single, total, scale):
     only_g = only_f.transpose(0, 2, 1)                          # 01
     leaf_f = leaf_errors(single)                                # rows with x_f = 1
     leaf_not_f = leaf_errors(total[:, :, None] - single)        # rows with x_f = 0
-    right_cost, right = _depth1(both + only_f, leaf_f, scale)
-    left_cost, left = _depth1(only_g + neither, leaf_not_f, scale)
-    cost = left_cost + right_cost + 1
+    right_cost, right = _depth1(both + only_f, leaf_f, scale, decision)
+    left_cost, left = _depth1(only_g + neither, leaf_not_f, scale, decision)
+    cost = left_cost + right_cost + decision
     leaf = leaf_errors(total).astype(np.int64) * scale
     root = cost.argmin(axis=1)
     best_root = np.take_along_axis(cost, root[:, None], axis=1)[:, 0]
@@ -129,13 +129,15 @@ def _depth2_block(pair, single, total, scale):
     return np.where(use_root, best_root, leaf), np.where(use_root, root, -1), left, right
 
 
-def depth2_costs(pair: np.ndarray, single: np.ndarray, total: np.ndarray,
-                 scale: int) -> Depth2:
+def depth2_costs(pair: np.ndarray, single: np.ndarray, total: np.ndarray, scale: int,
+                 decision: int = 1) -> Depth2:
     """Best trees of depth <= 2 for a batch: ``pair`` (k, b, f, f), ``single`` (k, b, f),
-    ``total`` (k, b). Evaluated in blocks of at most ``BLOCK_ELEMENTS`` counts."""
+    ``total`` (k, b); cost ``errors * scale + decisions * decision`` (``decision`` 0: errors
+    only, a split still only when it makes fewer errors). Evaluated in blocks of at most
+    ``BLOCK_ELEMENTS`` counts."""
     batch = pair.shape[1]
     step = max(1, BLOCK_ELEMENTS // max(1, pair[:, 0].size))
     parts = [_depth2_block(pair[:, i:i + step], single[:, i:i + step], total[:, i:i + step],
-                           scale)
+                           scale, decision)
              for i in range(0, batch, step)]
     return Depth2(*(np.concatenate(arrays) for arrays in zip(*parts)))
