@@ -9,20 +9,26 @@ call under assumption is UNSAT, c is optimal and the solver's clauses, without a
 are exactly "the last satisfiable instance": its models are the optimal solutions.
 ``solver_for_cost(c)`` hands that solver out for enumeration (Alg. 2 / MDSOL).
 
+The cost counter is PySAT's incremental totalizer, or a cardinality network when the
+totalizer would be huge (``solve.counters``: a first model of cost 4,208 over 8,124 soft
+clauses made a 25.4 M-clause totalizer). ``time_limit`` covers everything: loading the
+formula, building the counter (both stop at the deadline) and the SAT calls; when it passes
+after a model, the status is "feasible" with the best model.
+
 The caller's WCNF is never modified. Weighted soft clauses are counted by repeating their
-blocking literal w times in the totalizer (fine for small integer weights).
+blocking literal w times in the counter (fine for small integer weights).
 """
 
 from __future__ import annotations
 
 import time
 
-from pysat.card import ITotalizer
 from pysat.formula import WCNF
 from pysat.solvers import Solver
 
 from occamlearn.solve.base import ImproveCallback, MaxSATBackend, MaxSATResult, check_time_limit
-from occamlearn.solve.oracle import limited_solve
+from occamlearn.solve.counters import add_counter
+from occamlearn.solve.oracle import add_clauses, limited_solve
 
 __all__ = ["LinearSatUnsat"]
 
@@ -35,7 +41,7 @@ class LinearSatUnsat(MaxSATBackend):
     def __init__(self, sat_solver: str = "cadical195"):
         super().__init__(sat_solver)
         self.solver: Solver | None = None
-        self._counts: list[int] = []  # _counts[k] true iff at least k+1 blocking literals
+        self._counts: list[int] = []  # _counts[k] implied by >= k+1 true blocking literals
         self._proven_bound: int | None = None  # models of self.solver cost <= this
         self._optimum: int | None = None
 
@@ -50,26 +56,19 @@ class LinearSatUnsat(MaxSATBackend):
         deadline = None if time_limit is None else start + time_limit
         stats = {"sat_calls": 0, "load_seconds": 0.0, "sat_seconds": 0.0, "unsat_seconds": 0.0,
                  "n_vars": wcnf.nv, "n_hard": len(wcnf.hard), "n_soft": len(wcnf.soft)}
-        solver = Solver(name=self.sat_solver, bootstrap_with=wcnf.hard)
+        solver = Solver(name=self.sat_solver)
         self.solver = solver
+        top, blocking, relaxed = _blocking_literals(wcnf)
+        loaded = add_clauses(solver, wcnf.hard, deadline) and add_clauses(solver, relaxed,
+                                                                           deadline)
         if phases:
             solver.set_phases(phases)
-        top = wcnf.nv
-        blocking = []
-        for clause, weight in zip(wcnf.soft, wcnf.wght):
-            if len(clause) == 1:
-                b = -clause[0]
-            else:
-                top += 1
-                b = top
-                solver.add_clause(list(clause) + [b])
-            blocking.extend([b] * int(weight))
         stats["load_seconds"] = time.perf_counter() - start
         trace: list = []
         best_cost, best_model, status = None, None, "unknown"
         assumptions: list[int] = []
         try:
-            while True:
+            while loaded:
                 answer, seconds = self._call(solver, assumptions, deadline)
                 stats["sat_calls"] += 1
                 if answer is None:
@@ -92,23 +91,31 @@ class LinearSatUnsat(MaxSATBackend):
                 if best_cost == 0:
                     status = "optimal"
                     break
-                top = self._tighten(solver, blocking, best_cost, top)
+                top = self._tighten(solver, blocking, best_cost, top, deadline, stats)
+                if top is None:  # the deadline passed while the counter was built
+                    status = "feasible"
+                    break
                 assumptions = [-self._counts[best_cost - 1]]
         except KeyboardInterrupt:
             status = "feasible" if best_model is not None else "unknown"
         self._optimum = best_cost if status == "optimal" else None
-        stats["totalizer_vars"] = top - wcnf.nv
         stats["seconds"] = time.perf_counter() - start
         lower = best_cost if status == "optimal" else 0
         return MaxSATResult(status, best_cost, best_model, lower, trace, stats)
 
-    def _tighten(self, solver: Solver, blocking: list[int], cost: int, top: int) -> int:
-        """Make "cost <= ``cost``" permanent (building the totalizer on first use)."""
+    def _tighten(self, solver: Solver, blocking: list[int], cost: int, top: int,
+                 deadline: float | None, stats: dict) -> int | None:
+        """Make "cost <= ``cost``" permanent (building the counter on first use); the new
+        top variable, or None if the deadline passed while the counter was built."""
         if not self._counts:
-            totalizer = ITotalizer(lits=blocking, ubound=cost, top_id=top)
-            solver.append_formula(totalizer.cnf.clauses)
-            self._counts = list(totalizer.rhs)
-            top = totalizer.top_id
+            began = time.perf_counter()
+            counter = add_counter(solver, blocking, cost, top, deadline)
+            stats["counter_seconds"] = time.perf_counter() - began
+            if counter is None:
+                return None
+            stats.update(counter=counter.kind, counter_clauses=counter.n_clauses,
+                         counter_vars=counter.top - top)
+            self._counts, top = counter.outputs, counter.top
         if cost < len(self._counts):
             solver.add_clause([-self._counts[cost]])
         self._proven_bound = cost
@@ -129,7 +136,8 @@ class LinearSatUnsat(MaxSATBackend):
         in the solver.
         """
         if self.solver is None or self._proven_bound is None:
-            raise ValueError("solver_for_cost needs a solve() that found a model first.")
+            raise ValueError("solver_for_cost needs a solve() that found a model and bounded "
+                             "its cost (not stopped by the time limit before that).")
         if not isinstance(cost, int) or not 0 <= cost <= self._proven_bound:
             raise ValueError(f"cost must be an int in [0, {self._proven_bound}] (the best cost "
                              f"found); got {cost!r}.")
@@ -146,3 +154,18 @@ class LinearSatUnsat(MaxSATBackend):
         if self.solver is not None:
             self.solver.delete()
         self.solver, self._counts, self._proven_bound, self._optimum = None, [], None, None
+
+
+def _blocking_literals(wcnf: WCNF) -> tuple[int, list[int], list[list[int]]]:
+    """(top variable, blocking literal of each soft clause repeated by its weight, the
+    non-unit soft clauses extended by their new blocking variable)."""
+    top, blocking, relaxed = wcnf.nv, [], []
+    for clause, weight in zip(wcnf.soft, wcnf.wght):
+        if len(clause) == 1:
+            b = -clause[0]
+        else:
+            top += 1
+            b = top
+            relaxed.append([*clause, b])
+        blocking.extend([b] * int(weight))
+    return top, blocking, relaxed

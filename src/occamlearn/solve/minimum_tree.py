@@ -7,7 +7,10 @@ UNSAT there proves the greedy tree minimum. When the Linear SAT-UNSAT loop finds
 size s <= 0.85 n, the query is re-encoded with n = s - 2 (a smaller formula); the last query
 is solved to optimality, so its live solver holds the optimum (Sec. 6). Status "feasible"
 means the time limit (or Ctrl-C) stopped the search: the tree is the best found, not
-proven minimum.
+proven minimum. ``time_limit`` counts from the start of ``run``: the greedy bound and every
+encoding are inside it (an encoding cannot be interrupted, so none is started once the
+deadline has passed or when the last one predicts it would end after it; the back-end gets
+what is left).
 
 ``MinimumTreeSearch`` is the same search kept alive for the enumeration of optima (Sec. 6):
 ``optimal_solver()`` returns a SAT solver, assumptions and the encoding whose models are
@@ -94,6 +97,7 @@ class MinimumTreeSearch:
         self.encoding: MPDTEncoding | None = None
         self.result: MinimumTreeResult | None = None
         self._backend_holds_optimum = False
+        self._encode_seconds_per_node: float | None = None
 
     def run(self) -> MinimumTreeResult:
         start = time.perf_counter()
@@ -137,9 +141,14 @@ class MinimumTreeSearch:
     def _solve_at_most(self, n_nodes, lb, deadline, start, trace, stats, incumbent):
         """One MaxSAT query "a tree of lb..n_nodes nodes"; stops early (re-encode) when a
         tree of at most REENCODE_RATIO * n_nodes nodes is found."""
+        if not self._time_to_encode(n_nodes, deadline):
+            stats["encoding_skipped"] = n_nodes
+            return MaxSATResult("unknown", None, None, 0), False
         began = time.perf_counter()
         self.encoding = encode_mpdt(self.X, self.y, self.n_classes, n_nodes, lb)
-        stats["encode_seconds"] += time.perf_counter() - began
+        seconds = time.perf_counter() - began
+        self._encode_seconds_per_node = seconds / n_nodes
+        stats["encode_seconds"] += seconds
         stats["encodings"] += 1
         stats.update(n_vars=self.encoding.wcnf.nv, n_clauses=self.encoding.n_clauses,
                      n_literals=self.encoding.n_literals, n_nodes_encoded=n_nodes)
@@ -167,6 +176,14 @@ class MinimumTreeSearch:
         stats["sat_calls"] += answer.stats.get("sat_calls", 0)
         stats["backend"] = answer.stats
         return answer, bool(stopped)
+
+    def _time_to_encode(self, n_nodes: int, deadline: float | None) -> bool:
+        """False when the deadline has passed, or would pass before the encoding of
+        ``n_nodes`` is done (predicted from the last encoding: its size grows with n)."""
+        if deadline is None:
+            return True
+        predicted = (self._encode_seconds_per_node or 0.0) * n_nodes
+        return time.perf_counter() + predicted < deadline
 
     def _finish(self, tree, status, lower, stats, trace) -> MinimumTreeResult:
         self.result = MinimumTreeResult(tree, status, int(lower), tree.n_nodes, stats,

@@ -1,0 +1,197 @@
+"""``time_limit`` holds in every stage of the MaxSAT back-ends and of the MPDT search.
+
+Each case once overran badly: LSU built a 18 M-clause totalizer after its first model
+(46 s with ``time_limit=1`` on the pairs formula below, 107 s for a 60 s DT(max) fit on
+mushr); loading and encodings were not checked. The limits here are ~1 s and the margins
+generous (behaviour, not benchmarks: a CaDiCaL chunk or an inprocessing step may end after
+the deadline).
+"""
+
+import itertools
+import random
+import time
+
+import numpy as np
+import pytest
+from pysat.card import ITotalizer
+from pysat.formula import WCNF
+from pysat.solvers import Solver
+
+from occamlearn.solve.counters import (
+    add_counter,
+    choose_counter,
+    network_clauses,
+    totalizer_clauses,
+)
+from occamlearn.solve.lsu import LinearSatUnsat
+from occamlearn.solve.oracle import add_clauses
+from occamlearn.solve.rc2 import RC2Backend
+
+LIMIT = 1.0
+MARGIN = 2.0
+
+
+def pigeonhole(holes: int, weighted: bool = False) -> WCNF:
+    """holes + 1 pigeons, at most one per hole (hard), "pigeon p sits" soft: optimum 1, and
+    proving it is a pigeonhole refutation (exponential for CDCL). ``weighted`` adds three
+    free unit soft clauses of weight 100: an easy first weight level for RC2Stratified."""
+    pigeons = holes + 1
+    wcnf = WCNF()
+    for h in range(holes):
+        for p, q in itertools.combinations(range(pigeons), 2):
+            wcnf.append([-(p * holes + h + 1), -(q * holes + h + 1)])
+    for p in range(pigeons):
+        wcnf.append([p * holes + h + 1 for h in range(holes)], weight=1)
+    if weighted:
+        for j in range(1, 4):
+            wcnf.append([pigeons * holes + j], weight=100)
+    return wcnf
+
+
+def cost_of(wcnf: WCNF, model: list) -> int:
+    true = set(model)
+    assert all(any(lit in true for lit in clause) for clause in wcnf.hard)
+    return sum(w for clause, w in zip(wcnf.soft, wcnf.wght) if not any(x in true for x in clause))
+
+
+# -- cost counters -----------------------------------------------------------------------
+@pytest.mark.parametrize("n, bound", [(1, 0), (2, 5), (7, 3), (33, 10), (60, 59), (101, 40)])
+def test_totalizer_clause_count_is_exact(n, bound):
+    with ITotalizer(lits=list(range(1, n + 1)), ubound=bound, top_id=n) as totalizer:
+        assert totalizer_clauses(n, bound) == len(totalizer.cnf.clauses)
+
+
+def test_the_network_replaces_only_huge_totalizers():
+    assert choose_counter(60, 59) == "totalizer"  # every MPDT query is this small
+    assert choose_counter(100_000, 3) == "totalizer"  # many inputs, small bound
+    # mushr DT(max) depth 2: LSU's first model misclassifies 4,208 of 8,124 rows
+    assert totalizer_clauses(8124, 4208) > 25_000_000
+    assert network_clauses(8124, 4208) < 1_000_000
+    assert choose_counter(8124, 4208) == "network"
+
+
+@pytest.mark.parametrize("kind", ["totalizer", "network"])
+def test_counter_outputs_bound_the_count(kind):
+    """With the inputs fixed, "not out[i]" is satisfiable exactly when <= i inputs hold."""
+    rng = random.Random(7)
+    for _ in range(40):
+        n, bound = rng.randint(1, 21), rng.randint(0, 22)
+        lits = list(range(1, n + 1))
+        with Solver(name="cadical195") as solver:
+            counter = add_counter(solver, lits, bound, n, None, kind=kind)
+            assert counter.kind == kind and len(counter.outputs) == min(bound + 1, n)
+            for _ in range(3):
+                inputs = [x if rng.random() < 0.5 else -x for x in lits]
+                count = sum(x > 0 for x in inputs)
+                for i, out in enumerate(counter.outputs):
+                    assert solver.solve(assumptions=[*inputs, -out]) == (count <= i)
+
+
+def test_counter_construction_stops_at_the_deadline():
+    lits = list(range(1, 6001))
+    with Solver(name="cadical195") as solver:
+        began = time.perf_counter()
+        assert add_counter(solver, lits, 5999, 6000, began + 0.2, kind="network") is None
+        assert time.perf_counter() - began < 1.0
+    with Solver(name="cadical195") as solver:  # 18 M clauses: predicted too slow, not begun
+        began = time.perf_counter()
+        assert add_counter(solver, lits, 5999, 6000, began + 0.5, kind="totalizer") is None
+        assert time.perf_counter() - began < 0.3
+        assert solver.nof_clauses() == 0
+
+
+def test_add_clauses_loads_under_a_deadline():
+    clauses = [[i, i + 1] for i in range(1, 50_001)]
+    with Solver(name="cadical195") as solver:
+        assert add_clauses(solver, clauses, time.perf_counter() - 1) is False
+        assert solver.nof_clauses() == 0
+        assert add_clauses(solver, clauses, None) is True
+        assert solver.nof_clauses() == len(clauses)
+
+
+# -- MaxSAT back-ends --------------------------------------------------------------------
+def test_lsu_with_a_costly_first_model_returns_in_time():
+    """The first model (phases: all true) costs 6,000: the totalizer for it would have 18 M
+    clauses. LSU used to build it regardless (46 s); now it returns "feasible" in time."""
+    n = 3000
+    wcnf = WCNF()
+    for i in range(1, n + 1):
+        wcnf.append([i, i + n])
+    for j in range(1, 2 * n + 1):
+        wcnf.append([-j], weight=1)
+    with LinearSatUnsat() as backend:
+        began = time.perf_counter()
+        result = backend.solve(wcnf, time_limit=LIMIT, phases=list(range(1, 2 * n + 1)))
+        elapsed = time.perf_counter() - began
+    assert elapsed < LIMIT + MARGIN
+    assert result.status == "feasible" and n <= result.cost <= 2 * n
+    assert result.cost == cost_of(wcnf, result.model)
+    assert [cost for _, cost in result.trace] == sorted({c for _, c in result.trace},
+                                                        reverse=True)
+
+
+@pytest.mark.parametrize("backend", [RC2Backend, LinearSatUnsat])
+def test_pigeonhole_stops_both_backends_in_time(backend):
+    wcnf = pigeonhole(12)
+    began = time.perf_counter()
+    result = backend().solve(wcnf, time_limit=LIMIT)
+    assert time.perf_counter() - began < LIMIT + MARGIN
+    if backend is RC2Backend:  # no model before the optimum, and no optimum in time
+        assert result.status == "unknown" and result.model is None
+    else:  # LSU finds cost 1 at once, and cannot prove it
+        assert (result.status, result.cost) == ("feasible", cost_of(wcnf, result.model))
+    assert result.lower_bound <= 1
+
+
+def test_stratified_rc2_keeps_the_model_of_a_finished_weight_level():
+    wcnf = pigeonhole(12, weighted=True)
+    seen = []
+    began = time.perf_counter()
+    result = RC2Backend().solve(wcnf, time_limit=LIMIT,
+                                on_improve=lambda cost, model, s: seen.append(cost))
+    assert time.perf_counter() - began < LIMIT + MARGIN
+    assert result.status == "feasible" and result.lower_bound <= 1 <= result.cost
+    assert result.cost == cost_of(wcnf, result.model) == seen[-1]
+    assert [cost for _, cost in result.trace] == seen
+
+
+def test_stratified_rc2_stops_when_the_callback_asks():
+    wcnf = pigeonhole(12, weighted=True)
+    began = time.perf_counter()
+    result = RC2Backend().solve(wcnf, time_limit=10 * LIMIT,
+                                on_improve=lambda cost, model, s: True)
+    assert time.perf_counter() - began < LIMIT
+    assert result.status == "feasible" and result.stats["stopped_by_callback"]
+    assert result.cost == cost_of(wcnf, result.model)
+
+
+# -- searches and estimators -------------------------------------------------------------
+def test_minimum_tree_encodes_nothing_once_the_deadline_has_passed():
+    from occamlearn.binarize import FeatureBinarizer
+    from occamlearn.datasets import load_dataset
+    from occamlearn.solve.minimum_tree import find_minimum_tree
+
+    X, y = load_dataset("monks-1")
+    X = FeatureBinarizer(encoding="binary").fit_transform(X, y)
+    X, rows = np.unique(X, axis=0, return_index=True)  # monks-1 has no conflicting rows
+    y, k = np.unique(y.to_numpy()[rows], return_inverse=True)[1], 2
+    began = time.perf_counter()
+    result = find_minimum_tree(X, y, k, time_limit=1e-3)  # spent on the greedy bound
+    assert time.perf_counter() - began < LIMIT + MARGIN
+    assert result.status == "feasible" and result.stats["encodings"] == 0
+    assert result.tree.n_nodes == result.stats["greedy_size"] == result.upper_bound
+    assert result.tree.is_pure_on(X, y)
+
+
+def test_dtmax_lsu_on_mushr_returns_in_time():
+    """The fit that took 107 s with ``time_limit=60``: first model cost 4,208 of 8,124."""
+    from occamlearn.datasets import load_dataset
+    from occamlearn.estimators.dtmax import MaxAccuracyTreeClassifier
+
+    X, y = load_dataset("mushr")
+    limit = 2.0
+    began = time.perf_counter()
+    model = MaxAccuracyTreeClassifier(max_depth=2, time_limit=limit, solver="lsu").fit(X, y)
+    assert time.perf_counter() - began < limit + MARGIN + 1.0  # + binarising the table
+    assert model.status_ == "feasible"
+    assert model.training_errors_ == int((model.predict(X) != np.asarray(y)).sum())
