@@ -4,11 +4,13 @@ PySAT's CaDiCaL wrappers (1.5.3, 1.9.5) raise ``NotImplementedError`` on ``inter
 timer cannot stop them. For those, a call is split into chunks under a conflict budget
 (``conf_budget`` + ``solve_limited``): CaDiCaL keeps its learnt clauses between chunks, and the
 deadline is checked between chunks. The budget follows the measured conflict rate so that a
-chunk takes about ``CHUNK_SECONDS``: the rate changes by orders of magnitude (on mushr's
+chunk takes about ``CHUNK_SECONDS`` (at least ``MIN_BUDGET`` conflicts, so that the restart
+of every chunk does not dominate): the rate changes by orders of magnitude (on mushr's
 DT(max) formula with a cardinality network, 2,000 conflicts took 21 s, 12 ms each, after
 calls of a few ms per conflict), so it is re-measured after every chunk, including the last
-chunk of a call, remembered per solver, and the budget is cut when less than a chunk of time
-is left. A call then ends within about one chunk after the deadline. Solvers
+chunk of a call, and remembered per solver. Near the deadline a chunk gets only the
+conflicts the last rate predicts for the time left (down to ``LAST_CHUNK_BUDGET``), so a
+call ends within about one chunk after the deadline. Solvers
 with a working ``interrupt()`` (Glucose, MiniSat, ...) use a ``threading.Timer`` instead.
 
 Loading is part of the time limit too: ``add_clauses`` adds a formula in slices and stops
@@ -42,11 +44,11 @@ __all__ = ["SearchTimeout", "add_clauses", "limited_solve", "python_handles_sigi
 
 CHUNK_SECONDS = 0.25
 FIRST_BUDGET = 500
-MIN_BUDGET = 50  # below this, the per-call restart would dominate a chunk
-LAST_CHUNK_BUDGET = 10  # the smallest chunk, when little time is left
+MIN_BUDGET = 50
+LAST_CHUNK_BUDGET = 10
 CLAUSES_PER_CHECK = 20_000
-# conflict budget that took about CHUNK_SECONDS on each live solver in its last chunk
-_calibrated_budget: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+# per live solver: (conflict budget of a chunk, conflicts per second in its last chunk)
+_calibration: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 NO_INTERRUPT = set(SolverNames.cadical103 + SolverNames.cadical153 + SolverNames.cadical195)
 
 
@@ -92,12 +94,11 @@ def _limited_solve(solver: Solver, name: str, assumptions: list[int],
         finally:
             timer.cancel()
             solver.clear_interrupt()
-    budget = _calibrated_budget.get(solver, FIRST_BUDGET)
+    budget, rate = _calibration.get(solver, (FIRST_BUDGET, None))
     while True:
         began = time.perf_counter()
-        left = deadline - began
-        chunk = budget if left >= CHUNK_SECONDS else max(int(budget * left / CHUNK_SECONDS),
-                                                          LAST_CHUNK_BUDGET)
+        expected = (budget / CHUNK_SECONDS if rate is None else rate) * (deadline - began)
+        chunk = budget if budget <= expected else max(int(expected), LAST_CHUNK_BUDGET)
         conflicts = _conflicts(solver)
         solver.conf_budget(chunk)
         answer = solver.solve_limited(assumptions=assumptions)
@@ -106,7 +107,7 @@ def _limited_solve(solver: Solver, name: str, assumptions: list[int],
         if used >= LAST_CHUNK_BUDGET:  # enough conflicts to measure their current rate
             rate = used / max(now - began, 1e-3)
             budget = int(min(max(rate * CHUNK_SECONDS, MIN_BUDGET), 8 * budget))
-            _calibrated_budget[solver] = budget
+            _calibration[solver] = budget, rate
         if answer is not None:
             return answer
         if now >= deadline:
