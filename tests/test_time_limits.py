@@ -166,21 +166,38 @@ def test_stratified_rc2_stops_when_the_callback_asks():
 
 
 # -- searches and estimators -------------------------------------------------------------
-def test_minimum_tree_encodes_nothing_once_the_deadline_has_passed():
+def monks1_binary():
     from occamlearn.binarize import FeatureBinarizer
     from occamlearn.datasets import load_dataset
-    from occamlearn.solve.minimum_tree import find_minimum_tree
 
     X, y = load_dataset("monks-1")
     X = FeatureBinarizer(encoding="binary").fit_transform(X, y)
     X, rows = np.unique(X, axis=0, return_index=True)  # monks-1 has no conflicting rows
-    y, k = np.unique(y.to_numpy()[rows], return_inverse=True)[1], 2
+    return X, np.unique(y.to_numpy()[rows], return_inverse=True)[1], 2
+
+
+def test_minimum_tree_encodes_nothing_once_the_deadline_has_passed():
+    from occamlearn.solve.minimum_tree import find_minimum_tree
+
+    X, y, k = monks1_binary()
     began = time.perf_counter()
     result = find_minimum_tree(X, y, k, time_limit=1e-3)  # spent on the greedy bound
     assert time.perf_counter() - began < LIMIT + MARGIN
     assert result.status == "feasible" and result.stats["encodings"] == 0
     assert result.tree.n_nodes == result.stats["greedy_size"] == result.upper_bound
     assert result.tree.is_pure_on(X, y)
+
+
+def test_minimum_tree_skips_an_encoding_predicted_to_end_after_the_deadline(monkeypatch):
+    from occamlearn.solve import minimum_tree
+
+    monkeypatch.setattr(minimum_tree, "ENCODE_SECONDS_PER_CELL", 1.0)  # hours per encoding
+    X, y, k = monks1_binary()
+    began = time.perf_counter()
+    result = minimum_tree.find_minimum_tree(X, y, k, time_limit=30)
+    assert time.perf_counter() - began < LIMIT + MARGIN
+    assert result.status == "feasible" and result.stats["encodings"] == 0
+    assert result.stats["encoding_skipped"] == result.stats["greedy_size"] - 2
 
 
 def test_dtmax_lsu_on_mushr_returns_in_time():
