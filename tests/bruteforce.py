@@ -69,3 +69,55 @@ def tiny_data(draw):
     y = np.array(draw(st.lists(st.integers(0, n_classes - 1), min_size=rows, max_size=rows)))
     _, first, inverse = np.unique(X, axis=0, return_index=True, return_inverse=True)
     return X, y[first][inverse.ravel()], n_classes
+
+
+def minimum_trees_with_errors(X: np.ndarray, y: np.ndarray, n_classes: int,
+                              max_errors: int) -> tuple[int, set]:
+    """(size, trees): every smallest tree misclassifying at most ``max_errors`` rows.
+
+    A tree is a nested tuple, ``("leaf", k)`` or ``(feature, left, right)`` (rows with 0 go
+    left), so two trees are equal iff they test the same features in the same places and
+    their leaves predict the same classes; any of the ``n_classes`` labels may sit on any
+    leaf. Splits leave both sides non-empty (a tree with an empty side is never smallest).
+    Grows the size 1, 3, 5, ... until some tree fits: exhaustive, for tiny data only.
+    """
+    X = np.asarray(X, dtype=np.int64)
+    y = np.asarray(y, dtype=np.int64)
+    n_rows, n_features = X.shape
+    columns = [sum(1 << q for q in range(n_rows) if X[q, r]) for r in range(n_features)]
+    per_class = [sum(1 << q for q in range(n_rows) if y[q] == k) for k in range(n_classes)]
+
+    @cache
+    def trees(rows: int, size: int, budget: int) -> tuple:
+        """((tree, errors), ...) of exactly ``size`` nodes on ``rows`` within ``budget``."""
+        total = rows.bit_count()
+        if size == 1:
+            return tuple((("leaf", k), total - (rows & mask).bit_count())
+                         for k, mask in enumerate(per_class)
+                         if total - (rows & mask).bit_count() <= budget)
+        found = []
+        for r, col in enumerate(columns):
+            ones, zeros = rows & col, rows & ~col
+            if not ones or not zeros:
+                continue
+            for left_size in range(1, size - 1, 2):
+                for left, left_errors in trees(zeros, left_size, budget):
+                    found += [((r, left, right), left_errors + right_errors)
+                              for right, right_errors in trees(ones, size - 1 - left_size,
+                                                               budget - left_errors)]
+        return tuple(found)
+
+    everyone = (1 << n_rows) - 1
+    for size in range(1, 2 * n_rows + 2, 2):
+        found = trees(everyone, size, int(max_errors))
+        if found:
+            return size, {tree for tree, _ in found}
+    raise ValueError(f"no tree within max_errors={max_errors}: identical rows disagree")
+
+
+def nested_tree(tree, node: int = 0) -> tuple:
+    """A fitted ``Tree`` in the nested-tuple form of ``minimum_trees_with_errors``."""
+    if tree.feature[node] < 0:
+        return ("leaf", int(tree.label[node]))
+    return (int(tree.feature[node]), nested_tree(tree, int(tree.left[node])),
+            nested_tree(tree, int(tree.right[node])))

@@ -5,9 +5,11 @@ from itertools import pairwise
 import numpy as np
 import pandas as pd
 import pytest
+from bruteforce import minimum_trees_with_errors, nested_tree
 
 from occamlearn import MinimumPureTreeClassifier, load_dataset
 from occamlearn.encode.error_budget import relax_errors_needed
+from occamlearn.solve.enumerate import canonical_key
 
 
 def _noisy(seed=3, n_rows=24, n_features=4):
@@ -81,9 +83,6 @@ def test_majority_filter_then_budget():
     ({"max_errors": -1}, "'max_errors' parameter"),
     ({"max_errors": 1.5}, "'max_errors' parameter"),
     ({"max_errors": "2"}, "'max_errors' parameter"),
-    ({"max_errors": 1, "n_solutions": 3}, "max_errors=1 is not supported with Algorithm 3"),
-    ({"on_conflict": "relax", "selection_size": 0.2},
-     "on_conflict='relax' is not supported with Algorithm 3"),
     ({"max_errors": 0, "solver": "mindt"}, "needs a MaxSAT solver"),
 ])
 def test_parameter_errors(params, match):
@@ -95,3 +94,66 @@ def test_budget_below_the_forced_errors_is_an_error():
     X = np.array([[0], [0], [1]])
     with pytest.raises(ValueError, match="max_errors=0 is below the 1 errors"):
         MinimumPureTreeClassifier(binarizer=None, max_errors=0).fit(X, [0, 1, 1])
+
+
+# -- Algorithm 3 with a budget: many smallest trees within it, then selection ----------------
+def _check_candidates(clf, X, y, budget):
+    trees = [tree for tree, _ in clf.candidate_trees_]
+    assert len({canonical_key(t) for t in trees}) == len(trees)
+    assert all(t.n_nodes == clf.n_nodes_ for t in trees)
+    assert all(int((t.predict(X) != y).sum()) <= budget for t in trees)
+    assert any(t is clf.tree_ for t in clf.best_trees_)
+    return trees
+
+
+@pytest.mark.parametrize("diverse", [True, False])
+def test_many_trees_within_a_budget_of_one(diverse):
+    rng = np.random.default_rng(5)
+    X = np.unique(rng.integers(0, 2, (10, 5)), axis=0)   # 9 distinct rows, no conflict
+    y = rng.integers(0, 2, len(X))
+    budget = 1
+    clf = MinimumPureTreeClassifier(binarizer=None, n_solutions=5, max_errors=budget,
+                                    diverse=diverse).fit(X, y)
+    size, everyone = minimum_trees_with_errors(X, y, 2, budget)
+    assert clf.status_ == "optimal" and clf.n_nodes_ == size and len(everyone) > 5
+    trees = _check_candidates(clf, X, y, budget)
+    assert len(trees) == 5 and {nested_tree(t) for t in trees} <= everyone
+    assert clf.training_errors_ == clf.solve_stats_["training_errors"] <= budget
+    assert not clf.solve_stats_["enumeration_complete"]
+    every = MinimumPureTreeClassifier(binarizer=None, n_solutions=1000, max_errors=budget,
+                                      diverse=diverse).fit(X, y)
+    assert {nested_tree(t) for t, _ in every.candidate_trees_} == everyone
+    assert every.solve_stats_["enumeration_complete"]
+
+
+def test_relax_with_selection_keeps_every_row_and_picks_on_the_held_out_part():
+    X, y = _noisy(seed=3, n_rows=24)
+    clf = MinimumPureTreeClassifier(binarizer=None, on_conflict="relax", n_solutions=5,
+                                    selection_size=0.25, random_state=0).fit(X, y)
+    n_train = clf.solve_stats_["n_train_rows"]
+    assert n_train + clf.solve_stats_["n_selection_rows"] == len(y) == 24
+    assert clf.status_ == "optimal" and 1 <= len(clf.candidate_trees_) <= 5
+    # candidates were learnt on the training part with its own forced errors as the budget
+    stats = clf.solve_stats_
+    assert stats["max_errors"] == stats["forced_errors"] <= relax_errors_needed(X, y)
+    assert stats["training_errors"] <= stats["max_errors"]       # on the training part
+    trees = [tree for tree, _ in clf.candidate_trees_]
+    assert all(t.n_nodes == clf.n_nodes_ for t in trees)
+    assert len({canonical_key(t) for t in trees}) == len(trees)
+    best = max(accuracy for _, accuracy in clf.candidate_trees_)
+    assert all(accuracy == best for t, accuracy in clf.candidate_trees_
+               if any(t is b for b in clf.best_trees_))
+    assert clf.training_errors_ == int((clf.predict(X) != y).sum())
+    again = MinimumPureTreeClassifier(binarizer=None, on_conflict="relax", n_solutions=5,
+                                      selection_size=0.25, random_state=0).fit(X, y)
+    assert again.tree_ == clf.tree_
+
+
+def test_relax_without_selection_draws_the_trees_with_only_the_forced_errors():
+    X = np.array([[0, 0], [0, 1], [1, 0], [1, 1], [1, 1], [1, 1]])
+    y = np.array([0, 1, 1, 0, 0, 1])
+    clf = MinimumPureTreeClassifier(binarizer=None, on_conflict="relax", n_solutions=10,
+                                    diverse=False).fit(X, y)
+    size, everyone = minimum_trees_with_errors(X, y, 2, 1)
+    assert {nested_tree(t) for t, _ in clf.candidate_trees_} == everyone and size == 7
+    assert clf.solve_stats_["enumeration_complete"] and clf.training_errors_ == 1

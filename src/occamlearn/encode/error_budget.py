@@ -10,6 +10,14 @@ sum_g count_g * relax_g <= e (a totalizer over relax_g repeated count_g times; g
 than e are never relaxed) bounds the training errors. Everything else is the MPDT encoding
 unchanged, so its optimum is the minimum size of a tree with at most e training errors.
 
+Unlike a pure tree, a tree within a budget is not determined by its tests a_{r,j} alone: a
+leaf may predict a class other than its rows' majority when the budget covers the rows it
+then misclassifies, so the leaf labels are free too; and the relax_g of a model are not
+determined by its tree (a correctly classified group may be relaxed while budget is left). The
+enumeration of ``solve.enumerate`` therefore blocks on the a_{r,j} *and* the labels of the
+leaves (``OptimalFormula(block_labels=True)``), never on relax_g: all models of one tree
+are blocked together.
+
 Identical rows with different labels are allowed: they are separate groups of the same row,
 and at most one of them can be classified correctly. ``relax_errors_needed`` is the fewest
 errors such conflicts force (sum over conflicting rows of all but the largest group), the
@@ -53,6 +61,23 @@ class ErrorBudgetEncoding:
     @property
     def wcnf(self) -> WCNF:
         return self.mpdt.wcnf
+
+    # the MPDT encoding's node and feature variables, for enumeration (``solve.enumerate``)
+    @property
+    def n(self) -> int:
+        return self.mpdt.n
+
+    @property
+    def variables(self) -> MPDTVariables:
+        return self.mpdt.variables
+
+    @property
+    def columns(self) -> np.ndarray:
+        return self.mpdt.columns
+
+    def target_variables(self) -> list[int]:
+        """The a_{r,j} variable ids (Alg. 2's diversity targets)."""
+        return self.mpdt.target_variables()
 
     def cost_of_size(self, size: int) -> int:
         return self.mpdt.cost_of_size(size)

@@ -14,7 +14,9 @@ different labels. Such conflicts raise a ``ValueError`` naming the rows unless
 or ``on_conflict="relax"``, which keeps every row and asks for the smallest tree making the
 fewest errors the conflicts force. ``max_errors=e`` asks for the smallest tree misclassifying
 at most e training rows (the MPDT encoding with relaxable examples, ``encode.error_budget`` and
-``solve.minimum_tree_errors``); a pure tree is the ``max_errors=None`` case.
+``solve.minimum_tree_errors``); a pure tree is the ``max_errors=None`` case. Both combine with
+Algorithm 3 (``n_solutions``, ``selection_size``): the candidates are then many smallest trees
+within the budget (``solve.minimum_trees.find_minimum_trees(max_errors=...)``).
 """
 
 from __future__ import annotations
@@ -30,13 +32,12 @@ from sklearn.base import BaseEstimator, ClassifierMixin, _fit_context
 from sklearn.utils._param_validation import HasMethods, Interval, StrOptions
 
 from occamlearn.binarize import FeatureBinarizer
-from occamlearn.encode.error_budget import relax_errors_needed
 from occamlearn.estimators._base import ON_CONFLICT, FittedTreeMixin, prepare_training_data
 from occamlearn.estimators.selection import minimum_trees_with_selection, store_selection
 from occamlearn.model.tree import Tree
 from occamlearn.solve import BACKENDS, TREE_SEARCHES
 from occamlearn.solve.minimum_tree import MinimumTreeResult, find_minimum_tree
-from occamlearn.solve.minimum_tree_errors import find_minimum_tree_with_errors
+from occamlearn.solve.minimum_tree_errors import error_budget, find_minimum_tree_with_errors
 
 __all__ = ["MinimumPureTreeClassifier"]
 
@@ -95,13 +96,21 @@ class MinimumPureTreeClassifier(ClassifierMixin, FittedTreeMixin, BaseEstimator)
         Training rows the tree may misclassify; the result is the smallest such tree, proven
         minimum ("optimal") unless stopped. None: a pure tree (every row correct). With a
         budget, conflicting rows are kept (unless ``on_conflict="majority"``) and use it up;
-        a budget below the errors they force is a ValueError. Not combined with Algorithm 3
-        (``n_solutions > 1`` or ``selection_size > 0``): a ValueError.
+        a budget below the errors they force is a ValueError. With Algorithm 3 the budget
+        counts errors on the rows the candidates are learnt from (all rows but the
+        ``selection_size`` part), and ``n_solutions`` distinct trees of the smallest size
+        within it are drawn: distinct means different tests or different leaf labels (a leaf
+        may predict a class other than its rows' majority if the budget pays for it), never
+        just a different choice of which rows are errors. If ``time_limit`` stops the search,
+        the trees of the best size found are still drawn (``status_="feasible"``), by plain
+        enumeration (``diverse`` and ``layouts`` are ignored then: their SAT calls cannot be
+        stopped at a deadline), for at most ``time_limit`` seconds more.
     on_conflict : {"error", "majority", "relax"}, default="error"
         What to do with identical binary rows carrying different labels: raise, drop all
         but each group's majority label (the paper's filter), or keep them all and allow the
         fewest errors they force (``relax_errors_needed``; with ``max_errors``, the larger of
-        the two budgets) instead of deleting rows.
+        the two budgets) instead of deleting rows. With Algorithm 3 the forced errors are
+        those of the rows the candidates are learnt from.
     verbose : int, default=0
         If > 0, print each improvement of the bound to stderr.
     callback : callable or None, default=None
@@ -113,14 +122,17 @@ class MinimumPureTreeClassifier(ClassifierMixin, FittedTreeMixin, BaseEstimator)
         ``diverse``, per tree layout if ``layouts``), keep those whose selection accuracy is
         within ``delta`` of the best and pick one at random (``random_state``). Defaults
         (1, True, False, 0.0, 0.0, None) give the single minimum tree of all rows (mpdt-1).
-        See ``occamlearn.estimators.selection``.
+        With ``max_errors`` or ``on_conflict="relax"`` the minimum trees are those within
+        the error budget (see ``max_errors``). See ``occamlearn.estimators.selection``.
 
     Attributes
     ----------
     tree_ : Tree  (binary features, class indices into ``classes_``)
     n_nodes_, depth_ : size and depth of ``tree_``
     status_ : "optimal" (size proven minimum) or "feasible" (stopped by time limit/interrupt)
-    training_errors_ : misclassified training rows of ``tree_`` (0 for a pure tree)
+    training_errors_ : misclassified training rows of ``tree_`` (0 for a pure tree), over all
+        rows passed to ``fit`` (with ``selection_size > 0`` the selection rows count too, so
+        it may exceed ``max_errors``)
     lower_bound_, upper_bound_ : proven bounds on the minimum size
     solve_stats_ : dict -- encoding size, SAT calls, seconds per phase, ``trace``
     classes_, n_features_in_, feature_names_in_ (DataFrame input only)
@@ -194,7 +206,8 @@ class MinimumPureTreeClassifier(ClassifierMixin, FittedTreeMixin, BaseEstimator)
                 diverse=self.diverse, layouts=self.layouts, selection_size=self.selection_size,
                 delta=self.delta, random_state=self.random_state, solver=self.solver,
                 sat_solver=self.sat_solver, time_limit=self.time_limit,
-                on_improve=_Progress(self, self.feature_names_))
+                on_improve=_Progress(self, self.feature_names_), max_errors=self.max_errors,
+                relax_conflicts=self.on_conflict == "relax")
             result = selected.result
         self._store(result, data)
         store_selection(self, selected, data)
@@ -210,11 +223,6 @@ class MinimumPureTreeClassifier(ClassifierMixin, FittedTreeMixin, BaseEstimator)
             return
         what = (f"max_errors={self.max_errors!r}" if self.max_errors is not None
                 else "on_conflict='relax'")
-        if self.n_solutions != 1 or self.selection_size != 0:
-            raise ValueError(
-                f"{what} is not supported with Algorithm 3 (n_solutions={self.n_solutions!r}, "
-                f"selection_size={self.selection_size!r}); use n_solutions=1 and "
-                "selection_size=0, or max_errors=None with on_conflict='error'/'majority'.")
         if self.solver in TREE_SEARCHES:
             raise ValueError(f"{what} needs a MaxSAT solver ({', '.join(sorted(BACKENDS))}); "
                              f"solver={self.solver!r} finds pure trees only.")
@@ -242,12 +250,11 @@ class MinimumPureTreeClassifier(ClassifierMixin, FittedTreeMixin, BaseEstimator)
         options = {"solver": self.solver, "sat_solver": self.sat_solver,
                    "time_limit": self.time_limit, "on_improve": progress}
         try:
-            if not self._may_err():
+            budget = error_budget(X_bin, y, self.max_errors,
+                                  relax_conflicts=self.on_conflict == "relax")
+            if budget is None:
                 return find_minimum_tree(X_bin, y, n_classes, **options)
-            budget = self.max_errors or 0
-            if self.on_conflict == "relax":
-                budget = max(budget, relax_errors_needed(X_bin, y))
-            return find_minimum_tree_with_errors(X_bin, y, n_classes, int(budget), **options)
+            return find_minimum_tree_with_errors(X_bin, y, n_classes, budget, **options)
         except (KeyboardInterrupt, SATInterrupt) as exc:
             if progress.best is None or not _is_interrupt(exc):
                 raise

@@ -5,7 +5,9 @@ computed on and a *selection* part; every candidate tree is evaluated on the sel
 the trees whose selection accuracy is at least the best accuracy minus ``delta`` are kept
 (``best_dts``) and one of them is taken at random. These functions are that procedure, kept
 free of any estimator so that the Table 6 experiment (which selects on an external split)
-and ``MinimumPureTreeClassifier`` share one implementation.
+and ``MinimumPureTreeClassifier`` share one implementation. The candidates may be minimum
+pure trees or, with an error budget (``max_errors`` / ``relax_conflicts``), the smallest trees
+misclassifying at most that many rows of the training part; the selection is the same.
 
 Splits are stratified when every class can be represented on both sides; otherwise (e.g. zoo,
 whose smallest classes have one or two rows -- FINDINGS, "Splits") they fall back to an
@@ -171,7 +173,9 @@ def minimum_trees_with_selection(X_bin, y, n_classes: int, *, n_solutions: int =
     (MDSOL if ``diverse``, per layout if ``layouts``), evaluate them on the selection part,
     keep those within ``delta`` of the best and pick one at random.
 
-    ``search`` goes to ``find_minimum_trees`` (solver, sat_solver, time_limit, on_improve).
+    ``search`` goes to ``find_minimum_trees`` (solver, sat_solver, time_limit, on_improve,
+    max_errors, relax_conflicts); an error budget counts errors on the training part, and
+    ``result.stats["training_errors"]`` is then the chosen tree's count there.
     One ``random_state`` seeds both the split and the pick, so a fit is reproducible.
     """
     from dataclasses import replace
@@ -186,7 +190,12 @@ def minimum_trees_with_selection(X_bin, y, n_classes: int, *, n_solutions: int =
                                enumeration_time_limit=enumeration_time_limit, **search)
     choice = select_tree(found.trees, X_bin[split.second], y[split.second], delta=delta,
                          random_state=int(pick_seed))
-    result = replace(found.result, tree=found.trees[choice.chosen])
+    chosen = found.trees[choice.chosen]
+    stats = dict(found.result.stats)
+    if "training_errors" in stats:  # error budget: the search's count was for its own tree
+        train_X, train_y = X_bin[split.first], y[split.first]
+        stats["training_errors"] = int((chosen.predict(train_X) != train_y).sum())
+    result = replace(found.result, tree=chosen, stats=stats)
     return SelectedTrees(result, found.trees, choice.accuracies, choice.best, choice.chosen,
                          split.stratified, found.complete, len(split.first), len(split.second))
 

@@ -21,6 +21,14 @@ deduplicated by ``canonical_key`` (the same identity, independent of node number
 a guard. Since exactly one a_{r,j} is true per decision node and
 an optimal tree has a fixed number d of them, blocking needs only the d true literals.
 
+Trees within an error budget (``encode.error_budget``). The shape still follows from the
+a_{r,j}, but a leaf's label does not: a leaf may predict a class its rows do not have when
+the budget pays for the errors. ``OptimalFormula(block_labels=True)`` then adds the label
+literal of every leaf to the blocking clause (the a_{r,j} and the leaf labels determine the
+tree), and never the relaxation variables: the many models of one tree (which rows count
+as errors) are blocked by one clause. MDSOL still counts reuse on the a_{r,j} only, so two
+trees differing only in labels are as alike as it gets and the second comes late.
+
 MDSOL's objective. Alg. 2 adds soft units (not l, 1) for every target literal l of every
 solution, false ones included. With d true targets in every optimum, that cost equals a
 constant plus 2 x sum over the true targets x of cnt(x), the number of earlier solutions
@@ -86,6 +94,10 @@ class OptimalFormula:
     ``assumptions`` (the Linear MaxSAT solver after its last satisfiable call), or None to
     build one from ``hard_clauses()``. ``first_tree`` (optional) is the minimum tree the
     MaxSAT run returned; the enumerations without extra assumptions yield it first.
+    ``block_labels``: leaf labels are not fixed by the tests (error-budget encodings), so a
+    tree is blocked on its a_{r,j} and its leaves' label literals. ``phases``: preferred
+    literals (e.g. ``encoding.tree_literals(first_tree)``) for a solver built here, so that
+    its search starts next to a known tree.
     """
 
     encoding: object
@@ -94,6 +106,8 @@ class OptimalFormula:
     assumptions: Sequence[int] = ()
     first_tree: Tree | None = None
     sat_solver: str = "cadical195"
+    block_labels: bool = False
+    phases: Sequence[int] = ()
     owned: bool = field(default=False, init=False)
 
     def bound_clauses(self) -> list[list[int]]:
@@ -109,6 +123,8 @@ class OptimalFormula:
         if self.solver is None:
             self.solver = Solver(name=self.sat_solver, bootstrap_with=self.hard_clauses())
             self.owned = True
+            if self.phases:
+                self.solver.set_phases(list(self.phases))
         return self.solver
 
     def targets(self) -> np.ndarray:
@@ -121,6 +137,25 @@ class OptimalFormula:
         feature = self.encoding.variables.feature
         return [int(feature[encoded[int(tree.feature[node])], j])
                 for j, node in enumerate(bfs_order(tree), 1) if tree.feature[node] >= 0]
+
+    def tree_blocking_clause(self, tree: Tree) -> list[int]:
+        """The clause that excludes ``tree`` (and only it) from the models."""
+        clause = [-x for x in self.tree_literals(tree)]
+        if self.block_labels:
+            label = self.encoding.variables.label
+            clause += [-int(label[int(tree.label[node]), j])
+                       for j, node in enumerate(bfs_order(tree), 1) if tree.feature[node] < 0]
+        return clause
+
+    def model_blocking_clause(self, model, chosen: Sequence[int]) -> list[int]:
+        """The clause that excludes the tree of ``model``, whose true a_{r,j} are ``chosen``."""
+        clause = [-x for x in chosen]
+        if self.block_labels:
+            var, true = self.encoding.variables, set(model)
+            for j in range(1, self.encoding.n + 1):
+                if int(var.eta[j]) in true and int(var.leaf[j]) in true:  # a used leaf
+                    clause.append(-next(int(x) for x in var.label[:, j] if int(x) in true))
+        return clause
 
     def close(self) -> None:
         if self.owned and self.solver is not None:
@@ -186,7 +221,7 @@ def enumerate_plain(formula: OptimalFormula, k: int | None = None, *, time_limit
     first = _first(formula, assumptions, k, seen)
     if first is not None:
         chosen = formula.tree_literals(first)
-        solver.add_clause([-x for x in chosen])
+        solver.add_clause(formula.tree_blocking_clause(first))
         produced += 1
         yield first, chosen
     while k is None or produced < k:
@@ -194,7 +229,7 @@ def enumerate_plain(formula: OptimalFormula, k: int | None = None, *, time_limit
             return  # False: no further minimum tree; None: time is up
         model = solver.get_model()
         chosen = _true_targets(model, targets)
-        solver.add_clause([-x for x in chosen])
+        solver.add_clause(formula.model_blocking_clause(model, chosen))
         tree = _decode_new(formula, model, seen)
         if tree is not None:
             produced += 1
@@ -218,9 +253,9 @@ def enumerate_diverse(formula: OptimalFormula, k: int | None = None, *, time_lim
     rc2 = RC2(wcnf, solver=solver_name)
     deadline, seen, produced = _deadline(time_limit), set(), 0
 
-    def record(chosen):
+    def record(chosen, blocking_clause):
         """Block the tree; raise the weight of the soft unit (not x) of each literal by 1."""
-        rc2.add_clause([-x for x in chosen])
+        rc2.add_clause(blocking_clause)
         for x in chosen:
             rc2.add_clause([-x], weight=1)
 
@@ -228,7 +263,7 @@ def enumerate_diverse(formula: OptimalFormula, k: int | None = None, *, time_lim
         first = _first(formula, assumptions, k, seen)
         if first is not None:
             chosen = formula.tree_literals(first)
-            record(chosen)
+            record(chosen, formula.tree_blocking_clause(first))
             produced += 1
             yield first, chosen
         while (k is None or produced < k) and not _expired(deadline):
@@ -236,7 +271,7 @@ def enumerate_diverse(formula: OptimalFormula, k: int | None = None, *, time_lim
             if model is None:
                 return
             chosen = _true_targets(model, targets)
-            record(chosen)
+            record(chosen, formula.model_blocking_clause(model, chosen))
             tree = _decode_new(formula, model, seen)
             if tree is not None:
                 produced += 1

@@ -10,6 +10,19 @@ error-budget encoding of ``encode.error_budget``:
    tree minimum, an optimum is the minimum, a time limit leaves the best found ("feasible").
 
 A budget below the errors that conflicting rows force is infeasible: ``ValueError``.
+As in ``find_minimum_tree``, the Linear MaxSAT solver starts from the greedy tree as phase
+hints (budget = forced errors + 2, 60 s limit, two runs each: hayes-r reached size 35 and 33
+with them, 39 twice without; monks-3 proved 15 in 4.0-4.7 s against 5.5-5.8 s; iris proved
+19 in 7.5 s against 5.1-6.2 s).
+
+``ErrorBudgetSearch`` is that search kept alive for Alg. 3 (line 6: many minimum trees):
+``formula()`` is the SAT instance whose models are the trees of the best size within the
+budget (``OptimalFormula`` with ``block_labels``, see ``solve.enumerate``): the Linear MaxSAT
+solver itself when it found the best tree (Sec. 6: its last satisfiable instance, learnt
+clauses included; also after a time limit, when the size is only the best found), with the
+size pinned by two assumptions, eta(size) and not eta(size + 2) (eq. 2 makes the used nodes
+a prefix); else a fresh encoding with exactly that many nodes (n = lower bound = size).
+``leaf_trees()`` are the one-leaf trees within the budget (one per class that fits).
 """
 
 from __future__ import annotations
@@ -23,18 +36,36 @@ from occamlearn.encode.bounds import greedy_upper_bound, single_leaf
 from occamlearn.encode.dtmax_data import group_examples
 from occamlearn.encode.error_budget import encode_error_budget
 from occamlearn.encode.mpdt import validate_binary_data
-from occamlearn.model.tree import Tree
+from occamlearn.model.tree import LEAF, Tree
 from occamlearn.solve.backends import make_backend
 from occamlearn.solve.base import check_time_limit
-from occamlearn.solve.minimum_tree import MinimumTreeResult
+from occamlearn.solve.enumerate import OptimalFormula
+from occamlearn.solve.lsu import LinearSatUnsat
+from occamlearn.solve.minimum_tree import USE_PHASES, MinimumTreeResult
 
-__all__ = ["find_minimum_tree_with_errors"]
+__all__ = ["ErrorBudgetSearch", "error_budget", "find_minimum_tree_with_errors"]
 
 TreeCallback = Callable[[Tree, float], None]
 
 
 def _errors(tree: Tree, X: np.ndarray, y: np.ndarray) -> int:
     return int((tree.predict(X) != y).sum())
+
+
+def _check_max_errors(max_errors) -> int:
+    if not isinstance(max_errors, (int, np.integer)) or isinstance(max_errors, bool) \
+            or max_errors < 0:
+        raise ValueError(f"max_errors must be a non-negative int; got {max_errors!r}.")
+    return int(max_errors)
+
+
+def error_budget(X, y, max_errors: int | None, *, relax_conflicts: bool) -> int | None:
+    """The budget a fit on (X, y) uses: ``max_errors``, raised to the errors that conflicting
+    rows force when ``relax_conflicts`` (``on_conflict="relax"``); None for a pure tree."""
+    if not relax_conflicts:
+        return None if max_errors is None else _check_max_errors(max_errors)
+    forced = group_examples(np.asarray(X), np.asarray(y)).forced_errors()
+    return max(0 if max_errors is None else _check_max_errors(max_errors), forced)
 
 
 def _majority_rows(X: np.ndarray, y: np.ndarray) -> np.ndarray:
@@ -50,6 +81,147 @@ def _majority_rows(X: np.ndarray, y: np.ndarray) -> np.ndarray:
     return y == best[pattern_of_row.reshape(-1)]
 
 
+class ErrorBudgetSearch:
+    """One search for the smallest tree within ``max_errors``; ``run()`` returns the result,
+    the MaxSAT solver stays alive (for ``formula``) until ``close()``."""
+
+    def __init__(self, X, y, n_classes: int, max_errors: int, *, solver: str = "lsu",
+                 sat_solver: str = "cadical195", time_limit: float | None = None,
+                 on_improve: TreeCallback | None = None):
+        self.X, self.y = validate_binary_data(X, y, n_classes)
+        self.n_classes = int(n_classes)
+        self.time_limit = check_time_limit(time_limit)
+        self.max_errors = _check_max_errors(max_errors)
+        forced = group_examples(self.X, self.y).forced_errors()
+        if self.max_errors < forced:
+            raise ValueError(f"max_errors={max_errors} is below the {forced} errors that "
+                             "identical rows with different labels force; no tree fits that "
+                             "budget.")
+        self.forced_errors = forced
+        self.backend = make_backend(solver, sat_solver=sat_solver)
+        self.sat_solver = sat_solver
+        self.on_improve = on_improve
+        self.encoding = None
+        self.result: MinimumTreeResult | None = None
+        self._backend_found_best = False  # the back-end's solver has a model of the best tree
+
+    def run(self) -> MinimumTreeResult:
+        start = time.perf_counter()
+        X, y, n_classes, max_errors = self.X, self.y, self.n_classes, self.max_errors
+        stats = {"max_errors": max_errors, "forced_errors": self.forced_errors,
+                 "encode_seconds": 0.0, "solve_seconds": 0.0, "sat_calls": 0}
+        majority = int(np.bincount(y, minlength=n_classes).argmax())
+        leaf = single_leaf(X, np.full_like(y, majority), n_classes).with_counts(X, y)
+        trace = []
+
+        def report(tree: Tree) -> None:
+            trace.append((time.perf_counter() - start, tree.n_nodes))
+            if self.on_improve is not None:
+                self.on_improve(tree, trace[-1][0])
+
+        def finish(tree: Tree, status: str, lower: int) -> MinimumTreeResult:
+            stats["training_errors"] = _errors(tree, X, y)
+            stats["seconds"] = time.perf_counter() - start
+            self.result = MinimumTreeResult(tree, status, int(lower), tree.n_nodes, stats,
+                                            tuple(trace))
+            return self.result
+
+        if _errors(leaf, X, y) <= max_errors:
+            report(leaf)
+            return finish(leaf, "optimal", 1)
+        keep = _majority_rows(X, y)
+        greedy = greedy_upper_bound(X[keep], y[keep], n_classes)
+        best = greedy.tree.with_counts(X, y)
+        stats["greedy_size"] = best.n_nodes
+        report(best)
+        n_nodes = best.n_nodes - 2
+        if n_nodes < 3:
+            return finish(best, "optimal", best.n_nodes)
+        began = time.perf_counter()
+        encoding = encode_error_budget(X, y, n_classes, max_errors, n_nodes)
+        self.encoding = encoding
+        stats["encode_seconds"] = time.perf_counter() - began
+        stats.update(n_vars=encoding.wcnf.nv, n_hard=len(encoding.wcnf.hard),
+                     n_nodes_encoded=n_nodes)
+
+        def improved(cost, model, seconds):
+            nonlocal best
+            tree = encoding.decode(model)
+            if tree.n_nodes < best.n_nodes:
+                best = tree
+                self._backend_found_best = True
+                report(tree)
+
+        remaining = None if self.time_limit is None else \
+            self.time_limit - (time.perf_counter() - start)
+        if remaining is not None and remaining <= 0:
+            return finish(best, "feasible", 3)
+        hints = {}
+        if USE_PHASES and isinstance(self.backend, LinearSatUnsat):
+            hints["phases"] = encoding.mpdt.tree_literals(best)
+        answer = self.backend.solve(encoding.wcnf, time_limit=remaining, on_improve=improved,
+                                    **hints)
+        stats["solve_seconds"] = answer.stats.get("seconds", 0.0)
+        stats["sat_calls"] = answer.stats.get("sat_calls", 0)
+        if answer.model is not None:
+            improved(answer.cost, answer.model, 0.0)
+        if answer.status == "unsatisfiable":          # no tree of size 3 .. n_nodes
+            status = "optimal" if best.n_nodes == n_nodes + 2 else "feasible"
+            return finish(best, status, n_nodes + 2)
+        if answer.status == "optimal":
+            return finish(best, "optimal", best.n_nodes)
+        return finish(best, "feasible", max(3, 2 * answer.lower_bound - 1))
+
+    def leaf_trees(self) -> list[Tree]:
+        """Every one-node tree within the budget, commonest class first (the search's leaf
+        leads); empty unless the search's answer is a single leaf."""
+        if self.result is None or self.result.tree.n_nodes != 1:
+            return []
+        counts = np.bincount(self.y, minlength=self.n_classes)
+        order = np.argsort(-counts, kind="stable")
+        empty = np.zeros((1, self.n_classes), dtype=np.int64)
+        return [Tree([LEAF], [-1], [-1], [int(k)], empty, self.X.shape[1]
+                     ).with_counts(self.X, self.y)
+                for k in order if len(self.y) - counts[k] <= self.max_errors]
+
+    def formula(self, *, live: bool = True) -> OptimalFormula:
+        """The SAT instance whose models are the trees of the result's size within budget.
+
+        ``live`` reuses the Linear MaxSAT solver when it found the result's tree (proven
+        optimal or not), with the size held by assumptions; otherwise the data is encoded
+        afresh with exactly ``size`` nodes. The search's tree is the formula's ``first_tree``.
+        """
+        if self.result is None:
+            raise ValueError("formula() needs run() first.")
+        tree = self.result.tree
+        size = tree.n_nodes
+        if size < 3:
+            raise ValueError("the smallest tree is a single leaf: use leaf_trees().")
+        options = {"first_tree": tree, "sat_solver": self.sat_solver, "block_labels": True}
+        if live and self._backend_found_best and hasattr(self.backend, "solver_for_cost"):
+            try:
+                solver, assumptions = self.backend.solver_for_cost(
+                    self.encoding.cost_of_size(size))
+            except ValueError:  # stopped before the bound on the cost was in place
+                solver = None
+            if solver is not None:
+                eta = self.encoding.variables.eta
+                pinned = [int(eta[size])]
+                if size + 2 <= self.encoding.n:
+                    pinned.append(-int(eta[size + 2]))
+                return OptimalFormula(self.encoding, size, solver, [*assumptions, *pinned],
+                                      **options)
+        encoding = encode_error_budget(self.X, self.y, self.n_classes, self.max_errors,
+                                       size, size)
+        # start next to the search's tree: on spect (e = 2, size 95, the greedy tree) the
+        # first further tree took 31 s without these phases and 0.1 s with them
+        return OptimalFormula(encoding, size, phases=encoding.mpdt.tree_literals(tree),
+                              **options)
+
+    def close(self) -> None:
+        self.backend.close()
+
+
 def find_minimum_tree_with_errors(X, y, n_classes: int, max_errors: int, *,
                                   solver: str = "lsu", sat_solver: str = "cadical195",
                                   time_limit: float | None = None,
@@ -61,69 +233,10 @@ def find_minimum_tree_with_errors(X, y, n_classes: int, max_errors: int, *,
     budget). solver / sat_solver / time_limit / on_improve as in ``find_minimum_tree``.
     ``stats["training_errors"]`` is the returned tree's error count.
     """
-    start = time.perf_counter()
-    X, y = validate_binary_data(X, y, n_classes)
-    time_limit = check_time_limit(time_limit)
-    if not isinstance(max_errors, (int, np.integer)) or isinstance(max_errors, bool) \
-            or max_errors < 0:
-        raise ValueError(f"max_errors must be a non-negative int; got {max_errors!r}.")
-    forced = group_examples(X, y).forced_errors()
-    if max_errors < forced:
-        raise ValueError(f"max_errors={max_errors} is below the {forced} errors that identical "
-                         "rows with different labels force; no tree fits that budget.")
-    backend = make_backend(solver, sat_solver=sat_solver)
-    stats = {"max_errors": int(max_errors), "forced_errors": forced, "encode_seconds": 0.0,
-             "solve_seconds": 0.0, "sat_calls": 0}
-    majority = int(np.bincount(y, minlength=n_classes).argmax())
-    leaf = single_leaf(X, np.full_like(y, majority), n_classes).with_counts(X, y)
-    trace = []
-
-    def report(tree: Tree) -> None:
-        trace.append((time.perf_counter() - start, tree.n_nodes))
-        if on_improve is not None:
-            on_improve(tree, trace[-1][0])
-
-    def finish(tree: Tree, status: str, lower: int) -> MinimumTreeResult:
-        stats["training_errors"] = _errors(tree, X, y)
-        stats["seconds"] = time.perf_counter() - start
-        return MinimumTreeResult(tree, status, int(lower), tree.n_nodes, stats, tuple(trace))
-
-    if _errors(leaf, X, y) <= max_errors:
-        report(leaf)
-        return finish(leaf, "optimal", 1)
-    keep = _majority_rows(X, y)
-    greedy = greedy_upper_bound(X[keep], y[keep], n_classes)
-    best = greedy.tree.with_counts(X, y)
-    stats["greedy_size"] = best.n_nodes
-    report(best)
-    n_nodes = best.n_nodes - 2
-    if n_nodes < 3:
-        return finish(best, "optimal", best.n_nodes)
-    began = time.perf_counter()
-    encoding = encode_error_budget(X, y, n_classes, int(max_errors), n_nodes)
-    stats["encode_seconds"] = time.perf_counter() - began
-    stats.update(n_vars=encoding.wcnf.nv, n_hard=len(encoding.wcnf.hard),
-                 n_nodes_encoded=n_nodes)
-
-    def improved(cost, model, seconds):
-        nonlocal best
-        tree = encoding.decode(model)
-        if tree.n_nodes < best.n_nodes:
-            best = tree
-            report(tree)
-
-    remaining = None if time_limit is None else time_limit - (time.perf_counter() - start)
-    if remaining is not None and remaining <= 0:
-        return finish(best, "feasible", 3)
-    with backend:
-        answer = backend.solve(encoding.wcnf, time_limit=remaining, on_improve=improved)
-    stats["solve_seconds"] = answer.stats.get("seconds", 0.0)
-    stats["sat_calls"] = answer.stats.get("sat_calls", 0)
-    if answer.model is not None:
-        improved(answer.cost, answer.model, 0.0)
-    if answer.status == "unsatisfiable":          # no tree of size 3 .. n_nodes
-        status = "optimal" if best.n_nodes == n_nodes + 2 else "feasible"
-        return finish(best, status, n_nodes + 2)
-    if answer.status == "optimal":
-        return finish(best, "optimal", best.n_nodes)
-    return finish(best, "feasible", max(3, 2 * answer.lower_bound - 1))
+    search = ErrorBudgetSearch(X, y, n_classes, max_errors, solver=solver,
+                               sat_solver=sat_solver, time_limit=time_limit,
+                               on_improve=on_improve)
+    try:
+        return search.run()
+    finally:
+        search.close()
