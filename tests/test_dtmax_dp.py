@@ -92,7 +92,7 @@ def test_agrees_with_maxsat_on_larger_random_data():
     for depth in (2, 3):
         X = rng.integers(0, 2, (60, 6))
         y = (X[:, 0] & X[:, 1]) ^ X[:, 2] ^ (rng.random(60) < 0.15)
-        dp = find_max_accuracy_tree(X, y, 2, depth, solver="dp")
+        dp = find_max_accuracy_tree(X, y, 2, depth, solver="dp", prefer_small=True)
         for solver in ("rc2", "lsu"):
             # (regression: an errors-only MaxSAT answer used to replace a smaller incumbent
             # of equal accuracy, and the size call's answer was then not taken)
@@ -160,11 +160,12 @@ def test_estimator_reports_the_dynamic_programme(solver):
 
 
 def test_a_greedy_tree_with_only_forced_errors_needs_no_search():
-    X = np.array([[0, 0], [0, 0], [1, 0], [1, 1]])
-    y = np.array([0, 1, 1, 1])                  # rows 0 and 1 conflict: one error is forced
-    result = find_max_accuracy_tree(X, y, 2, 3)
+    X = np.array(list(np.ndindex(2, 2, 2, 2)) + [(0, 0, 0, 0)])     # 16 patterns, one twice
+    y = np.r_[X[:16, 0], 1]                     # y = x0, and the repeated row conflicts
+    result = find_max_accuracy_tree(X, y, 2, 4)
     assert result.status == "optimal" and result.training_errors == 1
-    assert "backends" not in result.stats
+    assert "backends" not in result.stats       # the greedy tree already makes only that one
+    assert find_max_accuracy_tree(X, y, 2, 4, prefer_small=True).stats["backends"] == ["dp"]
 
 
 def test_large_depth_bounds_do_not_lay_out_complete_trees():

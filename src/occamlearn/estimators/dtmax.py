@@ -38,7 +38,12 @@ from sklearn.utils._param_validation import HasMethods, Interval, StrOptions
 from occamlearn.binarize import FeatureBinarizer
 from occamlearn.encode.bounds import sklearn_to_tree
 from occamlearn.encode.dtmax import effective_depth, encode_dtmax
-from occamlearn.encode.dtmax_data import ExampleGroups, group_examples, reduce_columns
+from occamlearn.encode.dtmax_data import (
+    ExampleGroups,
+    ReducedColumns,
+    group_examples,
+    reduce_columns,
+)
 from occamlearn.encode.dtmax_decode import decode_complete_tree, embed_in_complete_tree
 from occamlearn.encode.mpdt import validate_binary_data
 from occamlearn.estimators._base import (
@@ -171,13 +176,19 @@ def find_max_accuracy_tree(X, y, n_classes: int, max_depth: int, *, solver: str 
         make_backend(solver, sat_solver=sat_solver).close()       # validate names first
     search = _Search(X, y, solver, sat_solver, check_time_limit(time_limit), on_improve)
     groups = group_examples(X, y)
-    depth = effective_depth(max_depth, groups, reduce_columns(groups.patterns))
-    search.offer(_greedy_tree(groups, depth, X, y, n_classes))
+    columns = reduce_columns(groups.patterns)
+    depth = effective_depth(max_depth, groups, columns)
     forced = groups.forced_errors()
+    search.stats.update(depth_encoded=depth, n_patterns=groups.n_patterns, forced_errors=forced)
+    if solver in DP_SOLVERS and depth <= 3:
+        # one uninterruptible pass, faster than the greedy tree that would be its fallback
+        return _dynamic_programme(search, groups, columns, n_classes, depth, forced,
+                                  prefer_small)
+    search.offer(_greedy_tree(groups, depth, X, y, n_classes))
     stats = search.stats
-    stats.update(depth_encoded=depth, n_patterns=groups.n_patterns, forced_errors=forced)
     if solver in DP_SOLVERS:
-        return _dynamic_programme(search, groups, n_classes, depth, forced, prefer_small)
+        return _dynamic_programme(search, groups, columns, n_classes, depth, forced,
+                                  prefer_small)
     errors_proven = search.best_key[0] == forced
     size_proven = not prefer_small or _decisions(search.best) == 0
     lower = forced
@@ -206,21 +217,23 @@ def find_max_accuracy_tree(X, y, n_classes: int, max_depth: int, *, solver: str 
                              stats, tuple(search.trace))
 
 
-def _dynamic_programme(search: _Search, groups: ExampleGroups, n_classes: int, depth: int,
-                       forced: int, prefer_small: bool) -> MaxAccuracyResult:
+def _dynamic_programme(search: _Search, groups: ExampleGroups, columns: ReducedColumns,
+                       n_classes: int, depth: int, forced: int,
+                       prefer_small: bool) -> MaxAccuracyResult:
     """``solver="dp"``: ``solve.dtmax_dp`` (errors, then with ``prefer_small`` decisions,
-    exactly). On a deadline or
-    Ctrl-C the better of its best tree and the greedy one is kept, "feasible". Without
-    ``prefer_small`` a tree making only the errors forced by conflicting rows is optimal
-    already, so then the greedy tree may need no search at all."""
+    exactly). On a deadline or Ctrl-C the better of its best tree and the greedy one is
+    kept, "feasible". Without ``prefer_small`` a tree making only the errors forced by
+    conflicting rows is optimal already, so then the greedy tree may need no search."""
     search.stats.pop("encode_seconds", None)                     # nothing is encoded
     found = None
-    if prefer_small or search.best_key[0] > forced:
+    if search.best is None or prefer_small or search.best_key[0] > forced:
         try:
-            found = best_tree_within_depth(groups, n_classes, depth,
-                                           prefer_small=prefer_small, deadline=search.deadline)
+            found = best_tree_within_depth(groups, n_classes, depth, prefer_small=prefer_small,
+                                           deadline=search.deadline, columns=columns)
         except KeyboardInterrupt:
             found = None
+    if found is None and search.best is None:                   # Ctrl-C before any tree
+        search.offer(_greedy_tree(groups, depth, search.X, search.y, n_classes))
     if found is not None:
         search.offer(found.tree)
         search.stats.update(solver_status=found.status, backends=["dp"],

@@ -32,9 +32,9 @@ import time
 from dataclasses import dataclass, field
 
 import numpy as np
-from threadpoolctl import threadpool_limits
+from threadpoolctl import ThreadpoolController
 
-from occamlearn.encode.dtmax_data import ExampleGroups, reduce_columns
+from occamlearn.encode.dtmax_data import ExampleGroups, ReducedColumns, reduce_columns
 from occamlearn.model.tree import LEAF, Tree
 from occamlearn.solve.dtmax_dp_counts import (
     Counts,
@@ -47,6 +47,17 @@ from occamlearn.solve.dtmax_dp_counts import (
 __all__ = ["DepthSearchResult", "best_tree_within_depth"]
 
 Subtree = tuple  # ("leaf", class) | ("test", column, zero_side, one_side)
+
+# One controller for the process: building one scans the loaded libraries (7 ms a fit).
+_BLAS = []
+
+
+def _one_blas_thread():
+    """Context limiting BLAS to one thread (see ``best_tree_within_depth``)."""
+    if not _BLAS:
+        _BLAS.append(ThreadpoolController())
+    return _BLAS[0].limit(limits=1, user_api="blas")
+
 
 # Children of a depth-4 node get their counts from the parent's (``_SharedCounts``) when the
 # node has at least this many rows per useful column: then counting rows dominates (mushroom,
@@ -338,20 +349,22 @@ def _decisions(subtree: Subtree) -> int:
 
 
 def best_tree_within_depth(groups: ExampleGroups, n_classes: int, depth: int, *,
-                           prefer_small: bool = True,
-                           deadline: float | None = None) -> DepthSearchResult:
+                           prefer_small: bool = True, deadline: float | None = None,
+                           columns: ReducedColumns | None = None) -> DepthSearchResult:
     """Fewest training errors over trees of depth <= ``depth`` (then, with ``prefer_small``,
     fewest decision nodes; without it a test is still only taken where it reduces errors,
     and the search can stop as soon as no tree can make fewer errors).
 
     ``groups``: the training rows grouped by distinct row and label (``group_examples``);
     ``deadline``: a ``time.perf_counter()`` value after which the best tree so far is returned
-    with status "feasible" (only depths >= 4 can stop early: shallower ones are one pass).
+    with status "feasible" (only depths >= 4 can stop early: shallower ones are one pass);
+    ``columns``: ``reduce_columns(groups.patterns)`` if the caller has it already.
     """
     if not isinstance(depth, (int, np.integer)) or isinstance(depth, bool) or depth < 0:
         raise ValueError(f"depth must be a non-negative int; got {depth!r}.")
     start = time.perf_counter()
-    columns = reduce_columns(groups.patterns)
+    if columns is None:
+        columns = reduce_columns(groups.patterns)
     weights = np.zeros((groups.n_patterns, n_classes), dtype=np.int64)
     np.add.at(weights, (groups.pattern, groups.label), groups.count)
     # a chosen test always separates rows, so a tree has fewer than n_patterns decisions
@@ -359,7 +372,7 @@ def best_tree_within_depth(groups: ExampleGroups, n_classes: int, depth: int, *,
     search = _DepthSearch(columns.matrix, weights, scale, int(prefer_small), deadline)
     # one BLAS thread: the products are many and small, and on a shared 2-core machine
     # OpenBLAS's threads made depth 4 2.5-4x slower in wall time (audio 8.3 s -> 2.1 s)
-    with threadpool_limits(limits=1, user_api="blas"):
+    with _one_blas_thread():
         cost, subtree = search.solve_top(int(depth) if columns.n_kept else 0)
     tree = _as_tree(subtree, columns, groups, n_classes, groups.patterns.shape[1])
     stats = dict(search.stats, seconds=time.perf_counter() - start, n_columns=columns.n_kept)
