@@ -124,7 +124,7 @@ class _DepthSearch:
     # -- small pieces ------------------------------------------------------------------------
     def leaf(self, rows: np.ndarray) -> tuple[int, Subtree]:
         total = self.C[rows].sum(axis=0)
-        errors = int(round(total.sum() - total.max()))
+        errors = int(np.rint(total.sum() - total.max()))
         return errors * self.scale, ("leaf", int(total.argmax()))
 
     def useful_columns(self, rows: np.ndarray, among: np.ndarray | None = None) -> np.ndarray:
