@@ -19,7 +19,7 @@ import numpy as np
 from occamlearn.encode.dtmax_data import ExampleGroups
 from occamlearn.model.tree import LEAF, Tree
 
-__all__ = ["decode_complete_tree"]
+__all__ = ["decode_complete_tree", "embed_in_complete_tree", "tree_of_nested"]
 
 
 def _rows_per_node(depth: int, column: np.ndarray, flipped: np.ndarray,
@@ -62,27 +62,33 @@ def decode_complete_tree(*, depth: int, column: np.ndarray, flipped: np.ndarray,
             return left
         return ("test", int(column[node]), left, right)
 
+    return tree_of_nested(compact(0), groups, n_classes, n_features, feature_names)
+
+
+def tree_of_nested(subtree: tuple, groups: ExampleGroups, n_classes: int, n_features: int,
+                   feature_names=()) -> Tree:
+    """``Tree`` of a nested ``("leaf", class)`` / ``("test", column, zero_side, one_side)``
+    over the original columns, with training counts from ``groups``."""
     feature, left_child, right_child, label = [], [], [], []
 
-    def emit(subtree) -> int:
+    def emit(node) -> int:
         index = len(feature)
         feature.append(LEAF)
         left_child.append(-1)
         right_child.append(-1)
         label.append(-1)
-        if subtree[0] == "leaf":
-            label[index] = subtree[1]
+        if node[0] == "leaf":
+            label[index] = node[1]
         else:
-            feature[index] = subtree[1]
-            left_child[index] = emit(subtree[2])
-            right_child[index] = emit(subtree[3])
+            feature[index] = node[1]
+            left_child[index] = emit(node[2])
+            right_child[index] = emit(node[3])
         return index
 
-    emit(compact(0))
+    emit(subtree)
     counts = np.zeros((len(feature), n_classes), dtype=np.int64)
     tree = Tree(feature, left_child, right_child, label, counts, n_features, feature_names)
-    X_rows, y_rows = groups.rows()
-    return tree.with_counts(X_rows, y_rows)
+    return tree.with_counts(*groups.rows())
 
 
 def embed_in_complete_tree(tree: Tree, depth: int):

@@ -35,7 +35,8 @@ import numpy as np
 from threadpoolctl import ThreadpoolController
 
 from occamlearn.encode.dtmax_data import ExampleGroups, ReducedColumns, reduce_columns
-from occamlearn.model.tree import LEAF, Tree
+from occamlearn.encode.dtmax_decode import tree_of_nested
+from occamlearn.model.tree import Tree
 from occamlearn.solve.dtmax_dp_counts import (
     Counts,
     depth2_costs,
@@ -315,33 +316,15 @@ class _DepthSearch:
         return self._branch(rows, self.useful_columns(rows), depth, leaf_cost, leaf, top=True)
 
 
-def _as_tree(subtree: Subtree, columns, groups: ExampleGroups, n_classes: int,
-             n_features: int) -> Tree:
-    """``Tree`` over the original columns: a test of a complemented kept column tests the
+def _original_columns(subtree: Subtree, columns: ReducedColumns) -> Subtree:
+    """``subtree`` over the original columns: a test of a complemented kept column tests the
     original one with its children swapped (value 0 left, 1 right)."""
-    feature, left, right, label = [], [], [], []
-
-    def emit(node) -> int:
-        index = len(feature)
-        feature.append(LEAF)
-        left.append(-1)
-        right.append(-1)
-        label.append(-1)
-        if node[0] == "leaf":
-            label[index] = node[1]
-        else:
-            zero_side, one_side = node[2], node[3]
-            if columns.flipped[node[1]]:
-                zero_side, one_side = one_side, zero_side
-            feature[index] = int(columns.column[node[1]])
-            left[index] = emit(zero_side)
-            right[index] = emit(one_side)
-        return index
-
-    emit(subtree)
-    counts = np.zeros((len(feature), n_classes), dtype=np.int64)
-    tree = Tree(feature, left, right, label, counts, n_features)
-    return tree.with_counts(*groups.rows())
+    if subtree[0] == "leaf":
+        return subtree
+    zero_side, one_side = (_original_columns(side, columns) for side in subtree[2:])
+    if columns.flipped[subtree[1]]:
+        zero_side, one_side = one_side, zero_side
+    return ("test", int(columns.column[subtree[1]]), zero_side, one_side)
 
 
 def _decisions(subtree: Subtree) -> int:
@@ -374,7 +357,8 @@ def best_tree_within_depth(groups: ExampleGroups, n_classes: int, depth: int, *,
     # OpenBLAS's threads made depth 4 2.5-4x slower in wall time (audio 8.3 s -> 2.1 s)
     with _one_blas_thread():
         cost, subtree = search.solve_top(int(depth) if columns.n_kept else 0)
-    tree = _as_tree(subtree, columns, groups, n_classes, groups.patterns.shape[1])
+    tree = tree_of_nested(_original_columns(subtree, columns), groups, n_classes,
+                          groups.patterns.shape[1])
     stats = dict(search.stats, seconds=time.perf_counter() - start, n_columns=columns.n_kept)
     status = "feasible" if search.stopped else "optimal"
     return DepthSearchResult(tree, cost // scale, _decisions(subtree), status, stats)
