@@ -180,11 +180,10 @@ def find_max_accuracy_tree(X, y, n_classes: int, max_depth: int, *, solver: str 
     depth = effective_depth(max_depth, groups, columns)
     forced = groups.forced_errors()
     search.stats.update(depth_encoded=depth, n_patterns=groups.n_patterns, forced_errors=forced)
-    if solver in DP_SOLVERS and depth <= 3:
-        # one uninterruptible pass, faster than the greedy tree that would be its fallback
-        return _dynamic_programme(search, groups, columns, n_classes, depth, forced,
-                                  prefer_small)
-    search.offer(_greedy_tree(groups, depth, X, y, n_classes))
+    if solver not in DP_SOLVERS or depth > 3:
+        # (at depth <= 3 the dynamic programme is one uninterruptible pass, faster than the
+        # greedy tree that would be its fallback)
+        search.offer(_greedy_tree(groups, depth, X, y, n_classes))
     stats = search.stats
     if solver in DP_SOLVERS:
         return _dynamic_programme(search, groups, columns, n_classes, depth, forced,

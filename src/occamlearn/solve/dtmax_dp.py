@@ -157,14 +157,23 @@ class _DepthSearch:
             raise _Stop
 
     # -- the recursion -------------------------------------------------------------------------
-    def best(self, rows: np.ndarray, depth: int) -> tuple[int, Subtree]:
+    def settled(self, rows: np.ndarray, depth: int):
+        """``(leaf cost, leaf, answer)``: ``answer`` is ``best(rows, depth)`` when it needs
+        no search -- the leaf (depth 0, or it makes only forced errors) or a cached answer
+        -- else None."""
         leaf_cost, leaf = self.leaf(rows)
         if depth == 0 or leaf_cost == int(self.forced[rows].sum()) * self.scale:
-            return leaf_cost, leaf
-        key = (rows.tobytes(), depth)
-        if key in self.cache:
+            return leaf_cost, leaf, (leaf_cost, leaf)
+        answer = self.cache.get((rows.tobytes(), depth))
+        if answer is not None:
             self.stats["cache_hits"] += 1
-            return self.cache[key]
+        return leaf_cost, leaf, answer
+
+    def best(self, rows: np.ndarray, depth: int) -> tuple[int, Subtree]:
+        leaf_cost, leaf, known = self.settled(rows, depth)
+        if known is not None:
+            return known
+        key = (rows.tobytes(), depth)
         self.stats["subproblems"] += 1
         columns = self.useful_columns(rows)
         if len(columns) == 0:
@@ -232,13 +241,13 @@ class _DepthSearch:
     def _depth3_cost_of_child(self, rows, parent: _SharedCounts, side) -> int:
         """``best(rows, 3)``'s cost for a child of a depth-4 node, from counts derived from
         the parent's (``side()``: the child's counts over the parent's columns)."""
-        leaf_cost = self.leaf(rows)[0]
-        if leaf_cost == int(self.forced[rows].sum()) * self.scale:
-            return leaf_cost
+        leaf_cost, _, known = self.settled(rows, 3)
+        if known is not None:
+            return known[0]
         key = (rows.tobytes(), 3)
-        if key in self.cache or key in self.costs:
+        if key in self.costs:
             self.stats["cache_hits"] += 1
-            return self.cache[key][0] if key in self.cache else self.costs[key]
+            return self.costs[key]
         self.stats["subproblems"] += 1
         kept = self.useful_columns(rows, parent.columns)
         cost = leaf_cost
