@@ -1,0 +1,359 @@
+"""Exact branch and bound over row sets for the minimum pure decision tree.
+
+A minimum pure tree of a row set S has one leaf if S has one class, else the fewest leaves
+over the features j of ``leaves(S ∩ {x_j = 0}) + leaves(S ∩ {x_j = 1})`` (a split with an
+empty side is never in a minimum tree). The search ``_Search.solve(S, budget)`` returns the
+exact minimum when it is at most ``budget`` and otherwise a proven lower bound above the
+budget (the DL8.5 / MurTree "solve within an upper bound, else remember the lower bound"
+scheme). Every row set is memoised: exact values, and after a failed call the lower bound it
+proved, so that a later call with a larger budget starts from there (MurTree's lower-bound
+cache). Row sets are Python integers used as bitsets (``int.bit_count``, ``&``).
+
+Lower bounds (each proven where it is used):
+
+* classes: a pure tree of S has at least as many leaves as classes present in S;
+* leaf incompatibility (``bnb_kernels.incompatibility_lower_bound``): a leaf is the set of
+  rows of S satisfying the conjunction on its path, so two rows a, b sharing a leaf put every
+  row of S that agrees with both on all features where a and b agree into that leaf; if one
+  such row has another class, a and b need different leaves. A set of pairwise incompatible
+  rows (found greedily, per class) needs one leaf each. It is at least the class count and
+  often far above it (tic-tac-toe: 15 leaves at the root where the class count gives 2);
+* one-step look-ahead: a node that fails its budget stores
+  ``min over splits of (LB(L) + LB(R))``, the bound every split was shown to need;
+* subset monotonicity is what makes a stored bound reusable: removing rows never increases
+  the minimum (restrict the tree and drop splits with an empty side), so a bound proven for
+  a set is never undercut by ... its supersets only. We do not use GOSDT's "similar support"
+  bound ``LB(S) >= LB(S') - |S' \\ S|``: it is valid for misclassification costs, not for
+  pure trees, where one extra row can force a chain of many splits.
+
+The root loop is iterative deepening on the proven lower bound (each failed call raises the
+bound), preceded by a greedy information-gain tree as the incumbent; an incumbent from the
+caller (``upper_bound_tree``) replaces it when smaller. Splits at a node are tried in
+increasing order of their lower bound, equal partitions (including complementary columns)
+once, and the loop stops when the next split's bound reaches the best found.
+
+The search polls the clock and ``should_stop`` every few hundred calls; on a stop, a time
+limit or KeyboardInterrupt it returns the incumbent as "feasible" with the proven bound (on
+Ctrl-C ``stats["interrupted"]`` is True and the exception is not re-raised, so scripts stop
+cleanly with a result).
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from occamlearn.model.tree import LEAF, Tree
+
+__all__ = ["BranchAndBoundResult", "minimum_tree_branch_and_bound"]
+
+NO_TREE = 2**31 - 1  # upper bound reported when no tree is known
+POLL_EVERY = 256  # calls between two polls of the clock and should_stop
+
+
+@dataclass(frozen=True)
+class BranchAndBoundResult:
+    """Outcome of ``minimum_tree_branch_and_bound``; sizes in nodes (2 * leaves - 1)."""
+
+    tree: Tree | None
+    status: str  # "optimal" | "feasible" | "unknown"
+    lower_bound: int
+    upper_bound: int
+    trace: list = field(default_factory=list)  # [(seconds, upper_bound, lower_bound)]
+    stats: dict = field(default_factory=dict)
+
+
+class _Stop(Exception):
+    """Raised inside the recursion when the deadline passed or should_stop() said so."""
+
+
+def _prepare(X, y, n_classes):
+    """Distinct rows, informative columns, bitsets. Raises ValueError on conflicting rows."""
+    X = np.asarray(X)
+    y = np.asarray(y, dtype=np.int64).ravel()
+    if X.ndim != 2 or X.shape[0] != y.shape[0]:
+        raise ValueError(f"X has shape {X.shape} but y has {y.shape[0]} entries.")
+    if X.shape[0] == 0:
+        raise ValueError("No rows: a tree needs at least one training example.")
+    X = (X != 0).astype(np.int64)
+    if y.min() < 0:
+        raise ValueError("Class indices must be >= 0.")
+    n_classes = int(y.max()) + 1 if n_classes is None else int(n_classes)
+    if y.max() >= n_classes:
+        raise ValueError(f"Class index {int(y.max())} is not below n_classes={n_classes}.")
+    rows, first, inverse = np.unique(X, axis=0, return_index=True, return_inverse=True)
+    inverse = inverse.ravel()
+    labels = y[first]
+    conflicting = np.unique(inverse[y != labels[inverse]])
+    if len(conflicting):
+        raise ValueError(f"{len(conflicting)} groups of identical rows have different classes: "
+                         "no pure tree exists (remove conflicts first, e.g. resolve_conflicts).")
+    kept, seen = [], set()
+    for j in range(rows.shape[1]):
+        column = rows[:, j]
+        key = column.tobytes()
+        if column.min() == column.max() or key in seen:
+            continue
+        seen.update((key, (1 - column).tobytes()))  # complementary columns split identically
+        kept.append(j)
+    return rows, labels, n_classes, kept
+
+
+def _bitset(mask: np.ndarray) -> int:
+    return int.from_bytes(np.packbits(mask.astype(np.uint8), bitorder="little").tobytes(),
+                          "little")
+
+
+class _Search:
+    """Memoised branch and bound on bitset row sets of one prepared data set."""
+
+    def __init__(self, rows, labels, n_classes, kept, *, use_incompatibility=True,
+                 deadline=None, should_stop=None):
+        from occamlearn.trees.mpdt import bnb_kernels
+
+        self.kernels = bnb_kernels
+        self.n_rows = len(labels)
+        self.labels = labels
+        self.n_classes = n_classes
+        self.features = kept
+        self.columns = [_bitset(rows[:, j] == 1) for j in kept]
+        self.class_sets = [s for s in (_bitset(labels == k) for k in range(n_classes)) if s]
+        self.class_of_set = {s: int(labels[(s & -s).bit_length() - 1]) for s in self.class_sets}
+        self.packed = bnb_kernels.pack_rows(rows[:, kept] if kept else rows)
+        self.use_incompatibility = use_incompatibility
+        self.n_bytes = (self.n_rows + 7) // 8
+        self.exact: dict[int, int] = {}  # row set -> minimum leaves
+        self.split_of: dict[int, int] = {}  # row set -> column of a minimum split
+        self.lower: dict[int, int] = {}  # row set -> proven lower bound on leaves
+        self.deadline = deadline
+        self.should_stop = should_stop
+        self.calls = 0
+        self.kernel_calls = 0
+
+    # -- bounds ------------------------------------------------------------------------------
+    def classes_in(self, rows: int) -> int:
+        return sum(1 for s in self.class_sets if rows & s)
+
+    def quick_bound(self, rows: int) -> int:
+        value = self.exact.get(rows)
+        if value is not None:
+            return value
+        value = self.lower.get(rows)
+        return value if value is not None else self.classes_in(rows)
+
+    def incompatibility_bound(self, rows: int, limit: int) -> int:
+        self.kernel_calls += 1
+        indices = np.flatnonzero(np.unpackbits(
+            np.frombuffer(rows.to_bytes(self.n_bytes, "little"), dtype=np.uint8),
+            bitorder="little"))
+        return int(self.kernels.incompatibility_lower_bound(
+            self.packed, self.labels, indices, self.n_classes, limit))
+
+    def poll(self):
+        if self.deadline is not None and time.perf_counter() > self.deadline:
+            raise _Stop
+        if self.should_stop is not None and self.should_stop():
+            raise _Stop
+
+    # -- search ------------------------------------------------------------------------------
+    def solve(self, rows: int, budget: int) -> int:
+        """Minimum leaves of a pure tree on ``rows`` if <= budget, else a lower bound > budget."""
+        value = self.exact.get(rows)
+        if value is not None:
+            return value
+        self.calls += 1
+        if self.calls % POLL_EVERY == 0:
+            self.poll()
+        bound = self.lower.get(rows)
+        if bound is None:
+            bound = self.classes_in(rows)
+            if bound == 1:
+                self.exact[rows] = 1
+                return 1
+            if self.use_incompatibility and bound <= budget:
+                bound = max(bound, self.incompatibility_bound(rows, NO_TREE))
+            self.lower[rows] = bound
+        if bound > budget:
+            return bound
+        splits, seen = [], set()
+        for index, column in enumerate(self.columns):
+            right = rows & column
+            if not right or right == rows or right in seen:
+                continue
+            left = rows ^ right
+            seen.add(left)
+            seen.add(right)
+            splits.append((self.quick_bound(left) + self.quick_bound(right), index, left, right))
+        splits.sort(key=lambda split: split[0])
+        best, best_index, failed_bound = budget + 1, -1, NO_TREE
+        for split_bound, index, left, right in splits:
+            if split_bound >= best:
+                failed_bound = min(failed_bound, split_bound)
+                break
+            right_bound = self.quick_bound(right)
+            left_value = self.solve(left, best - 1 - right_bound)
+            if left_value > best - 1 - right_bound:
+                failed_bound = min(failed_bound, left_value + right_bound)
+                continue
+            right_value = self.solve(right, best - 1 - left_value)
+            if right_value > best - 1 - left_value:
+                failed_bound = min(failed_bound, left_value + right_value)
+                continue
+            best, best_index = left_value + right_value, index
+        if best <= budget:
+            self.exact[rows] = best
+            self.split_of[rows] = best_index
+            self.lower.pop(rows, None)
+            return best
+        # every split was pruned or failed with a bound above the budget: their minimum holds
+        bound = max(bound, failed_bound)
+        self.lower[rows] = bound
+        return bound
+
+    # -- trees -------------------------------------------------------------------------------
+    def nested(self, rows: int):
+        """The memoised minimum tree of ``rows`` as ("leaf", k) / (feature, left, right)."""
+        if self.classes_in(rows) == 1:
+            return ("leaf", next(self.class_of_set[s] for s in self.class_sets if rows & s))
+        index = self.split_of[rows]
+        right = rows & self.columns[index]
+        return (self.features[index], self.nested(rows ^ right), self.nested(right))
+
+    def greedy(self, rows: int):
+        """A pure tree by information gain (ties: lowest column), as a nested tuple."""
+        if self.classes_in(rows) == 1:
+            return ("leaf", next(self.class_of_set[s] for s in self.class_sets if rows & s))
+        best_index, best_entropy = -1, np.inf
+        for index, column in enumerate(self.columns):
+            right = rows & column
+            if not right or right == rows:
+                continue
+            entropy = self._entropy(right) + self._entropy(rows ^ right)
+            if entropy < best_entropy - 1e-12:
+                best_index, best_entropy = index, entropy
+        right = rows & self.columns[best_index]
+        return (self.features[best_index], self.greedy(rows ^ right), self.greedy(right))
+
+    def _entropy(self, rows: int) -> float:
+        """Total entropy n * H(class | rows) of the class distribution on ``rows``."""
+        counts = np.array([(rows & s).bit_count() for s in self.class_sets], dtype=float)
+        counts = counts[counts > 0]
+        return float(-(counts * np.log2(counts / counts.sum())).sum())
+
+
+def _tree_of_nested(nested, n_features, n_classes, feature_names) -> Tree:
+    feature, left, right, label = [], [], [], []
+
+    def add(node) -> int:
+        at = len(feature)
+        feature.append(LEAF)
+        left.append(-1)
+        right.append(-1)
+        label.append(-1)
+        if node[0] == "leaf":
+            label[at] = node[1]
+        else:
+            feature[at] = node[0]
+            left[at] = add(node[1])
+            right[at] = add(node[2])
+        return at
+
+    add(nested)
+    counts = np.zeros((len(feature), n_classes), dtype=np.int64)
+    return Tree(feature, left, right, label, counts, n_features, feature_names)
+
+
+def _leaves(tree: Tree) -> int:
+    return (tree.n_nodes + 1) // 2
+
+
+def _check_pure(tree: Tree, X, y) -> Tree:
+    """The tree with training counts; RuntimeError if a row is misclassified (a bug)."""
+    wrong = int(np.count_nonzero(tree.predict(X) != y))
+    if wrong:
+        raise RuntimeError(f"branch and bound produced a tree misclassifying {wrong} rows")
+    return tree.with_counts(X, y)
+
+
+def minimum_tree_branch_and_bound(X, y, n_classes=None, *, time_limit=None,
+                                  upper_bound_tree=None, on_progress=None, should_stop=None,
+                                  feature_names=()) -> BranchAndBoundResult:
+    """Smallest pure decision tree of the 0/1 matrix X and class indices y, proven minimum.
+
+    time_limit : seconds for the whole call, including the kernel compile (None: until
+    proven). upper_bound_tree : a pure Tree from elsewhere, used as incumbent if smaller than
+    the greedy tree. on_progress(upper_bound, lower_bound, seconds, tree_or_None) : called
+    when a bound improves (sizes in nodes; the tree when the incumbent improves).
+    should_stop() : polled during the search; True stops it with status "feasible".
+    Raises ValueError if identical rows have different classes.
+    """
+    return _run(X, y, n_classes, time_limit=time_limit, upper_bound_tree=upper_bound_tree,
+                on_progress=on_progress, should_stop=should_stop, feature_names=feature_names)
+
+
+def _run(X, y, n_classes, *, time_limit, upper_bound_tree, on_progress, should_stop,
+         feature_names, **options) -> BranchAndBoundResult:
+    start = time.perf_counter()
+    rows, labels, n_classes, kept = _prepare(X, y, n_classes)
+    X_checked = (np.asarray(X) != 0).astype(np.int64)
+    y_checked = np.asarray(y, dtype=np.int64).ravel()
+    n_features = X_checked.shape[1]
+    deadline = None if time_limit is None else start + float(time_limit)
+    from occamlearn.trees.mpdt import bnb_kernels
+
+    compile_seconds = bnb_kernels.warm_up()
+    search = _Search(rows, labels, n_classes, kept, deadline=deadline,
+                     should_stop=should_stop, **options)
+    root = (1 << search.n_rows) - 1
+    trace: list = []
+    state = {"tree": None, "ub": NO_TREE, "lb": 1}
+
+    def report(tree=None, lower=None):
+        seconds = time.perf_counter() - start
+        if tree is not None:
+            state["tree"], state["ub"] = tree, tree.n_nodes
+        if lower is not None:
+            state["lb"] = max(state["lb"], lower)
+        trace.append((seconds, state["ub"], state["lb"]))
+        if on_progress is not None:
+            on_progress(state["ub"], state["lb"], seconds, tree)
+
+    def as_tree(nested) -> Tree:
+        tree = _tree_of_nested(nested, n_features, n_classes, tuple(feature_names))
+        return _check_pure(tree, X_checked, y_checked)
+
+    interrupted = stopped = False
+    try:
+        search.poll()
+        candidates = [as_tree(search.greedy(root))]
+        if upper_bound_tree is not None:
+            candidates.append(_check_pure(upper_bound_tree, X_checked, y_checked))
+        report(tree=min(candidates, key=lambda tree: tree.n_nodes),
+               lower=2 * search.classes_in(root) - 1)
+        budget = (state["lb"] + 1) // 2
+        while 2 * budget - 1 < state["ub"]:
+            value = search.solve(root, budget)
+            if value <= budget:
+                report(tree=as_tree(search.nested(root)), lower=2 * value - 1)
+                break
+            budget = value
+            report(lower=2 * budget - 1)
+    except _Stop:
+        stopped = True
+    except KeyboardInterrupt:
+        interrupted = True
+    lower = min(state["lb"], state["ub"])
+    status = ("optimal" if state["tree"] is not None and lower == state["ub"]
+              else "feasible" if state["tree"] is not None else "unknown")
+    stats = {"calls": search.calls, "exact_memo": len(search.exact),
+             "lower_memo": len(search.lower), "kernel_calls": search.kernel_calls,
+             "kernel_compile_seconds": compile_seconds, "distinct_rows": search.n_rows,
+             "informative_features": len(kept), "stopped": stopped,
+             "interrupted": interrupted, "seconds": time.perf_counter() - start}
+    return BranchAndBoundResult(state["tree"], status, lower, state["ub"], trace, stats)
+
+
+sys.setrecursionlimit(max(sys.getrecursionlimit(), 20_000))
