@@ -152,6 +152,14 @@ class _Search:
         return int(self.kernels.incompatibility_lower_bound(
             self.packed, self.labels, indices, self.n_classes, limit))
 
+    def root_bound(self, rows: int) -> int:
+        """The best static bound on ``rows`` (classes, incompatibility), memoised."""
+        bound = self.quick_bound(rows)
+        if bound > 1 and self.use_incompatibility and rows not in self.exact:
+            bound = max(bound, self.incompatibility_bound(rows, NO_TREE))
+            self.lower[rows] = bound
+        return bound
+
     def poll(self):
         if self.deadline is not None and time.perf_counter() > self.deadline:
             raise _Stop
@@ -270,9 +278,12 @@ def _leaves(tree: Tree) -> int:
     return (tree.n_nodes + 1) // 2
 
 
-def _check_pure(tree: Tree, X, y) -> Tree:
-    """The tree with training counts; RuntimeError if a row is misclassified (a bug)."""
+def _check_pure(tree: Tree, X, y, origin: str = "found") -> Tree:
+    """The tree with training counts. A found tree misclassifying a row is a bug
+    (RuntimeError); a given upper_bound_tree doing so is the caller's error (ValueError)."""
     wrong = int(np.count_nonzero(tree.predict(X) != y))
+    if wrong and origin == "given":
+        raise ValueError(f"upper_bound_tree misclassifies {wrong} training rows: not pure")
     if wrong:
         raise RuntimeError(f"branch and bound produced a tree misclassifying {wrong} rows")
     return tree.with_counts(X, y)
@@ -313,10 +324,14 @@ def _run(X, y, n_classes, *, time_limit, upper_bound_tree, on_progress, should_s
 
     def report(tree=None, lower=None):
         seconds = time.perf_counter() - start
-        if tree is not None:
+        if tree is not None and tree.n_nodes < state["ub"]:
             state["tree"], state["ub"] = tree, tree.n_nodes
-        if lower is not None:
-            state["lb"] = max(state["lb"], lower)
+        else:
+            tree = None
+        if lower is not None and lower > state["lb"]:
+            state["lb"] = lower
+        elif tree is None:
+            return
         trace.append((seconds, state["ub"], state["lb"]))
         if on_progress is not None:
             on_progress(state["ub"], state["lb"], seconds, tree)
@@ -327,13 +342,14 @@ def _run(X, y, n_classes, *, time_limit, upper_bound_tree, on_progress, should_s
 
     interrupted = stopped = False
     try:
-        search.poll()
-        candidates = [as_tree(search.greedy(root))]
+        candidates = [as_tree(search.greedy(root))]  # never skipped: a stop returns a tree
         if upper_bound_tree is not None:
-            candidates.append(_check_pure(upper_bound_tree, X_checked, y_checked))
+            candidates.append(_check_pure(upper_bound_tree, X_checked, y_checked, "given"))
         report(tree=min(candidates, key=lambda tree: tree.n_nodes),
                lower=2 * search.classes_in(root) - 1)
-        budget = (state["lb"] + 1) // 2
+        search.poll()
+        budget = search.root_bound(root)
+        report(lower=2 * budget - 1)
         while 2 * budget - 1 < state["ub"]:
             value = search.solve(root, budget)
             if value <= budget:

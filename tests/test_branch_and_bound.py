@@ -1,0 +1,156 @@
+"""Branch and bound for minimum pure trees: exact against brute force and MaxSAT, anytime."""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+import pytest
+from bruteforce import minimum_tree_size
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from occamlearn.trees.mpdt.branch_and_bound import minimum_tree_branch_and_bound
+
+try:
+    from occamlearn.solve.minimum_tree import find_minimum_tree
+except ImportError:
+    try:
+        from occamlearn.trees.mpdt.search import find_minimum_tree
+    except ImportError:
+        from occamlearn.trees.mpdt.minimum import find_minimum_tree
+
+
+@st.composite
+def small_data(draw, min_rows=6, max_rows=14):
+    """(X, y, n_classes): 6-14 rows, 2-6 binary features, 2 or 3 classes, no conflicts."""
+    n_classes = draw(st.sampled_from([2, 3]))
+    rows, features = draw(st.integers(min_rows, max_rows)), draw(st.integers(2, 6))
+    bits = draw(st.lists(st.integers(0, 1), min_size=rows * features, max_size=rows * features))
+    X = np.array(bits).reshape(rows, features)
+    y = np.array(draw(st.lists(st.integers(0, n_classes - 1), min_size=rows, max_size=rows)))
+    _, first, inverse = np.unique(X, axis=0, return_index=True, return_inverse=True)
+    return X, y[first][inverse.ravel()], n_classes
+
+
+def assert_pure(tree, X, y):
+    assert np.array_equal(tree.predict(X), y)
+    assert tree.counts.sum(axis=1)[0] == len(y)
+
+
+@settings(max_examples=500, deadline=None)
+@given(small_data())
+def test_size_equals_brute_force(data):
+    X, y, n_classes = data
+    result = minimum_tree_branch_and_bound(X, y, n_classes)
+    assert result.status == "optimal"
+    assert result.tree.n_nodes == minimum_tree_size(X, y)
+    assert result.lower_bound == result.upper_bound == result.tree.n_nodes
+    assert_pure(result.tree, X, y)
+    assert result.trace[-1][1:] == (result.upper_bound, result.lower_bound)
+
+
+@settings(max_examples=50, deadline=None)
+@given(small_data(min_rows=6, max_rows=10))
+def test_size_equals_maxsat(data):
+    X, y, n_classes = data
+    ours = minimum_tree_branch_and_bound(X, y, n_classes)
+    theirs = find_minimum_tree(X, y, n_classes, solver="lsu")
+    assert theirs.status == "optimal"
+    assert ours.tree.n_nodes == theirs.tree.n_nodes
+
+
+def hard_instance(rows=300, features=40, n_classes=3, seed=0):
+    rng = np.random.default_rng(seed)
+    X = rng.integers(0, 2, size=(rows, features))
+    y = rng.integers(0, n_classes, size=rows)
+    X, first = np.unique(X, axis=0, return_index=True)
+    return X, y[first], n_classes
+
+
+def check_stopped(result, X, y, n_classes):
+    assert result.status in ("feasible", "optimal")
+    assert_pure(result.tree, X, y)
+    assert result.lower_bound <= result.upper_bound == result.tree.n_nodes
+    assert result.lower_bound % 2 == 1
+    assert result.lower_bound >= 2 * len(np.unique(y)) - 1
+
+
+def test_time_limit_holds():
+    X, y, n_classes = hard_instance()
+    start = time.perf_counter()
+    result = minimum_tree_branch_and_bound(X, y, n_classes, time_limit=0.5)
+    assert time.perf_counter() - start <= 0.5 * 1.1 + 1.0
+    check_stopped(result, X, y, n_classes)
+    assert result.status == "feasible"
+    assert result.stats["stopped"]
+
+
+def test_should_stop_immediately_returns_a_pure_tree():
+    X, y, n_classes = hard_instance(seed=1)
+    result = minimum_tree_branch_and_bound(X, y, n_classes, should_stop=lambda: True)
+    check_stopped(result, X, y, n_classes)
+    assert result.status == "feasible"
+
+
+@settings(max_examples=40, deadline=None)
+@given(small_data(min_rows=10, max_rows=14), st.integers(1, 6))
+def test_lower_bound_when_stopped_is_proven(data, polls):
+    X, y, n_classes = data
+    count = iter(range(10**9))
+    result = minimum_tree_branch_and_bound(X, y, n_classes,
+                                           should_stop=lambda: next(count) >= polls)
+    minimum = minimum_tree_size(X, y)
+    assert result.lower_bound <= minimum <= result.upper_bound
+    assert_pure(result.tree, X, y)
+    if result.status == "optimal":
+        assert result.upper_bound == minimum
+
+
+def test_lower_bound_of_a_stopped_hard_search_is_below_the_optimum():
+    X, y, n_classes = hard_instance(rows=60, features=12, n_classes=2, seed=3)
+    exact = minimum_tree_branch_and_bound(X, y, n_classes)
+    assert exact.status == "optimal"
+    for limit in (0.0, 0.01, 0.05):
+        stopped = minimum_tree_branch_and_bound(X, y, n_classes, time_limit=limit)
+        assert stopped.lower_bound <= exact.upper_bound <= stopped.upper_bound
+
+
+def test_conflicting_rows_raise():
+    X = np.array([[0, 1], [0, 1], [1, 0], [1, 1], [1, 1]])
+    y = np.array([0, 1, 0, 1, 0])
+    with pytest.raises(ValueError, match="2 groups"):
+        minimum_tree_branch_and_bound(X, y, 2)
+
+
+def test_upper_bound_tree_smaller_than_greedy_is_the_first_incumbent():
+    X, y, n_classes = hard_instance(rows=60, features=12, n_classes=2, seed=3)
+    optimum = minimum_tree_branch_and_bound(X, y, n_classes)
+    greedy = optimum.trace[0][1]
+    assert optimum.tree.n_nodes < greedy
+    seen = []
+    result = minimum_tree_branch_and_bound(X, y, n_classes, upper_bound_tree=optimum.tree,
+                                           on_progress=lambda *args: seen.append(args))
+    assert result.trace[0][1] == optimum.tree.n_nodes
+    assert seen[0][0] == optimum.tree.n_nodes and seen[0][3] is not None
+    assert result.status == "optimal"
+
+
+def test_progress_reports_improving_bounds_and_feature_names():
+    X, y, n_classes = hard_instance(rows=60, features=12, n_classes=2, seed=3)
+    seen = []
+    names = tuple(f"f{j}" for j in range(X.shape[1]))
+    result = minimum_tree_branch_and_bound(X, y, n_classes, feature_names=names,
+                                           on_progress=lambda *args: seen.append(args))
+    uppers = [s[0] for s in seen]
+    lowers = [s[1] for s in seen]
+    assert uppers == sorted(uppers, reverse=True) and lowers == sorted(lowers)
+    assert seen[-1][:2] == (result.upper_bound, result.lower_bound)
+    assert result.tree.feature_names == names
+
+
+def test_single_class_and_bool_input():
+    X = np.array([[True, False], [False, True]])
+    result = minimum_tree_branch_and_bound(X, np.array([1, 1]), 2)
+    assert result.tree.n_nodes == 1 and result.tree.label[0] == 1
+    assert result.status == "optimal" and result.lower_bound == 1
