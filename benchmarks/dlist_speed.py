@@ -26,8 +26,8 @@ import time
 
 import numpy as np
 
-from occamlearn.search import prepare, search_problem
-from occamlearn.search.bits import pack_columns
+from occamlearn.lists import prepare, search_problem
+from occamlearn.lists.bits import pack_columns
 
 
 def planted_data(n_rows: int, n_features: int, n_rules: int, density: float, seed: int):

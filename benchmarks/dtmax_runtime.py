@@ -1,6 +1,6 @@
 """DT(max) -- most accurate tree of depth <= d -- occamlearn against STreeD.
 
-``--solver dp`` (the default) times occamlearn's dynamic programme (``solve.dtmax_dp``),
+``--solver dp`` (the default) times occamlearn's dynamic programme (``trees.dtmax.dynamic_programme``),
 ``--solver maxsat`` (or a back-end name) its MaxSAT route.
 
 Protocol: every bundled dataset, ``FeatureBinarizer(encoding="binary")`` fitted on a stratified
@@ -45,11 +45,14 @@ def binary_training_data(name: str):
 
 def run_occamlearn(name: str, depth: int, solver: str, time_limit: float,
                    prefer_small: bool = False) -> dict:
-    from occamlearn.estimators.dtmax import find_max_accuracy_tree
+    from occamlearn.trees.dtmax.search import find_max_accuracy_tree
 
     X, y, n_classes = binary_training_data(name)
+    method = solver if solver in ("dp", "auto", "maxsat") else "maxsat"
+    backend = solver if solver in ("lsu", "rc2") else "auto"
     began = time.perf_counter()
-    result = find_max_accuracy_tree(X, y, n_classes, depth, solver=solver, time_limit=time_limit,
+    result = find_max_accuracy_tree(X, y, n_classes, depth, method=method, solver=backend,
+                                    time_limit=time_limit,
                                     prefer_small=prefer_small)
     seconds = time.perf_counter() - began
     return {"rows": X.shape[0], "features": X.shape[1], "patterns": result.stats["n_patterns"],
@@ -106,12 +109,18 @@ def table(rows: list[dict]) -> list[str]:
         if both and ours["optimal"] and peer["optimal"]:
             agree = "yes" if abs(ours["accuracy"] - peer["accuracy"]) < 1e-12 else "**NO**"
         ratio = (f"{ours['seconds'] / max(peer['seconds'], 1e-3):.0f}×" if both else "")
-        acc = lambda run: f"{run['accuracy']:.4f}" if "accuracy" in run else ""
-        yes = lambda run: ("yes" if run["optimal"] else "no") if "optimal" in run else "–"
         lines.append(f"| {r['dataset']} | {shape} | {r['depth']} | {yes(ours)} "
                      f"| {cell_seconds(ours)} | {acc(ours)} | {yes(peer)} | {cell_seconds(peer)} "
                      f"| {acc(peer)} | {agree} | {ratio} |")
     return lines
+
+
+def acc(run: dict) -> str:
+    return f"{run['accuracy']:.4f}" if "accuracy" in run else ""
+
+
+def yes(run: dict) -> str:
+    return ("yes" if run["optimal"] else "no") if "optimal" in run else "–"
 
 
 def main(argv=None) -> None:
@@ -178,7 +187,7 @@ def summary(rows: list[dict]) -> list[str]:
 def write_markdown(args, rows) -> None:
     command = "python benchmarks/dtmax_runtime.py " + " ".join(
         a for a in sys.argv[1:] if not a.startswith("--worker"))
-    route = ("dynamic programme (solve.dtmax_dp)" if args.solver in ("dp", "auto")
+    route = ("dynamic programme (trees.dtmax.dynamic_programme)" if args.solver in ("dp", "auto")
              else f"MaxSAT `{args.solver}` (CaDiCaL 1.9.5)")
     text = [
         f"# DT(max): occamlearn ({route}) vs STreeD, most accurate tree of depth <= d"

@@ -18,9 +18,9 @@ import time
 from pathlib import Path
 
 from occamlearn.experiments.table6_methods import prepare_dataset
-from occamlearn.solve.enumerate import collect_trees, mean_pairwise_hamming
-from occamlearn.solve.minimum_tree import MinimumTreeSearch
-from occamlearn.solve.minimum_trees import optimal_formula
+from occamlearn.trees.mpdt.enumerate import collect_trees, mean_pairwise_hamming
+from occamlearn.trees.mpdt.minimum_trees import optimal_formula
+from occamlearn.trees.mpdt.search import MinimumTreeSearch
 
 
 def measure(dataset: str, k: int, time_limit: float, solve_limit: float, sample: int) -> list:

@@ -1,6 +1,6 @@
 """Minimum pure decision trees: occamlearn's MaxSAT back-ends against STreeD.
 
-Protocol (FINDINGS.md): the paper's binarisation (``FeatureBinarizer(encoding="binary")``),
+Protocol: the paper's binarisation (``FeatureBinarizer(encoding="binary")``),
 conflicting rows majority-filtered (``resolve_conflicts``), stratified 64 % training split
 ``random_state=0``. For each dataset and back-end ("lsu", "rc2") it records rows, features,
 the greedy upper bound, the size found, status, seconds to the first tree below the greedy
@@ -29,7 +29,7 @@ PAPER_DATASETS = ("mux6", "corral", "irish", "iris", "zoo", "hayes-r", "monks-3"
 
 
 def training_matrix(name: str):
-    """The FINDINGS protocol's training matrix: (X binary int array, y class indices, K)."""
+    """The benchmark protocol's training matrix: (X binary int array, y class indices, K)."""
     from sklearn.model_selection import train_test_split
 
     from occamlearn.binarize import FeatureBinarizer, resolve_conflicts
@@ -54,7 +54,7 @@ def _peak_mb() -> float:
 
 
 def run_occamlearn(name, solver, time_limit):
-    from occamlearn.solve.minimum_tree import find_minimum_tree
+    from occamlearn.trees.mpdt.minimum import find_minimum_tree
 
     X, y, k = training_matrix(name)
     start = time.perf_counter()

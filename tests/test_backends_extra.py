@@ -9,11 +9,11 @@ import pytest
 from pysat.formula import WCNF
 
 from occamlearn.datasets import load_dataset
-from occamlearn.encode.mpdt import encode_mpdt
-from occamlearn.solve.external import ExternalBackend, model_cost, parse_solver_output
-from occamlearn.solve.hermax_backend import BACKEND_CLASSES, HERMAX_SOLVERS, hermax_available
-from occamlearn.solve.lsu import LinearSatUnsat
-from occamlearn.solve.rc2 import RC2Backend
+from occamlearn.maxsat.external import ExternalBackend, model_cost, parse_solver_output
+from occamlearn.maxsat.hermax_backend import BACKEND_CLASSES, HERMAX_SOLVERS, hermax_available
+from occamlearn.maxsat.lsu import LinearSatUnsat
+from occamlearn.maxsat.rc2 import RC2Backend
+from occamlearn.trees.mpdt.encoding import encode_mpdt
 
 FAKE = f"{sys.executable} {Path(__file__).with_name('fake_maxsat_solver.py')}"
 

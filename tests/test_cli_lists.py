@@ -5,7 +5,7 @@ import json
 import pandas as pd
 
 from occamlearn.cli import main
-from occamlearn.export.decision_list import load_list
+from occamlearn.estimators.model_files import load_model as load_list
 
 
 def test_dlist_tic_tac_toe_positive_direction(capsys, tmp_path):

@@ -98,13 +98,13 @@ def test_fit_max_depth_keeps_conflicts_and_round_trips(capsys, tmp_path):
         capsys.readouterr().out
     assert main(["show", str(model)]) == 0
     assert capsys.readouterr().out.startswith("5 nodes")
-    assert main(["fit", str(path), "-q", "--max-depth", "2", "--solver", "maxsat"]) == 0
+    assert main(["fit", str(path), "-q", "--max-depth", "2", "--method", "maxsat"]) == 0
     assert "size: 5 nodes, depth 2 (at most 2), status optimal, 1 training errors" in \
         capsys.readouterr().out
 
 
 @pytest.mark.parametrize("argv, message", [
-    (["fit", "--dataset", "mux6", "--solver", "dp"], "--solver dp needs --max-depth"),
+    (["fit", "--dataset", "mux6", "--method", "dp"], "--method dp needs --max-depth"),
     (["fit", "--dataset", "mux6", "--max-depth", "2", "--max-errors", "1"],
      "--max-errors and --max-depth"),
     (["fit", "--dataset", "mux6", "--max-depth", "2", "--on-conflict", "majority"],

@@ -6,12 +6,12 @@ import numpy as np
 import pytest
 
 from occamlearn import DecisionListClassifier, load_dataset
+from occamlearn.estimators.model_files import load_model as load_list
+from occamlearn.estimators.model_files import model_from_dict as list_from_dict
 from occamlearn.export.decision_list import (
     export_graphviz,
     export_text,
-    list_from_dict,
     list_to_dict,
-    load_list,
     plot_log_likelihood,
     save_list,
 )

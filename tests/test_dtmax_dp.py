@@ -12,11 +12,11 @@ from hypothesis import strategies as st
 from test_dtmax_encoding import best_bounded_tree
 
 from occamlearn import MaxAccuracyTreeClassifier
-from occamlearn.encode.dtmax_data import group_examples
-from occamlearn.estimators.dtmax import find_max_accuracy_tree
-from occamlearn.solve import dtmax_dp
-from occamlearn.solve.dtmax_dp import best_tree_within_depth
-from occamlearn.solve.dtmax_dp_counts import depth2_costs, subset_counts, triple_counts
+from occamlearn.trees.data_reduction import group_examples
+from occamlearn.trees.dtmax import dynamic_programme as dtmax_dp
+from occamlearn.trees.dtmax.dp_counts import depth2_costs, subset_counts, triple_counts
+from occamlearn.trees.dtmax.dynamic_programme import best_tree_within_depth
+from occamlearn.trees.dtmax.search import find_max_accuracy_tree
 
 
 @st.composite
@@ -92,11 +92,12 @@ def test_agrees_with_maxsat_on_larger_random_data():
     for depth in (2, 3):
         X = rng.integers(0, 2, (60, 6))
         y = (X[:, 0] & X[:, 1]) ^ X[:, 2] ^ (rng.random(60) < 0.15)
-        dp = find_max_accuracy_tree(X, y, 2, depth, solver="dp", prefer_small=True)
+        dp = find_max_accuracy_tree(X, y, 2, depth, method="dp", prefer_small=True)
         for solver in ("rc2", "lsu"):
             # (regression: an errors-only MaxSAT answer used to replace a smaller incumbent
             # of equal accuracy, and the size call's answer was then not taken)
-            maxsat = find_max_accuracy_tree(X, y, 2, depth, solver=solver, prefer_small=True)
+            maxsat = find_max_accuracy_tree(X, y, 2, depth, method="maxsat", solver=solver,
+                                            prefer_small=True)
             assert dp.status == maxsat.status == "optimal"
             assert dp.training_errors == maxsat.training_errors
             assert dp.tree.n_nodes == maxsat.tree.n_nodes
@@ -138,19 +139,19 @@ def test_ctrl_c_keeps_the_best_tree_so_far(monkeypatch):
             raise KeyboardInterrupt
 
     monkeypatch.setattr(dtmax_dp._DepthSearch, "check_deadline", interrupted)
-    result = find_max_accuracy_tree(X, y, 3, 4, solver="dp")
+    result = find_max_accuracy_tree(X, y, 3, 4, method="dp")
     assert result.status == "feasible"
     assert int((result.tree.predict(X) != y).sum()) == result.training_errors
-    greedy = find_max_accuracy_tree(X, y, 3, 4, solver="dp", time_limit=1e-9)
+    greedy = find_max_accuracy_tree(X, y, 3, 4, method="dp", time_limit=1e-9)
     assert result.training_errors <= greedy.training_errors
 
 
-@pytest.mark.parametrize("solver", ["auto", "dp"])
-def test_estimator_reports_the_dynamic_programme(solver):
+@pytest.mark.parametrize("method", ["auto", "dp"])
+def test_estimator_reports_the_dynamic_programme(method):
     rng = np.random.default_rng(0)
     X = rng.integers(0, 2, (80, 8))
     y = X[:, 0] ^ (X[:, 3] & X[:, 5])
-    model = MaxAccuracyTreeClassifier(max_depth=3, binarizer=None, solver=solver,
+    model = MaxAccuracyTreeClassifier(max_depth=3, binarizer=None, method=method,
                                       prefer_small=True).fit(X, y)
     assert model.status_ == "optimal"
     assert model.training_errors_ == model.errors_lower_bound_ == 0

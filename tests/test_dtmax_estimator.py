@@ -11,8 +11,8 @@ from sklearn.utils.estimator_checks import parametrize_with_checks
 from test_dtmax_encoding import best_bounded_tree, random_data
 
 from occamlearn import MaxAccuracyTreeClassifier
-from occamlearn.estimators.dtmax import find_max_accuracy_tree
 from occamlearn.export import export_graphviz
+from occamlearn.trees.dtmax.search import find_max_accuracy_tree
 
 
 @parametrize_with_checks([MaxAccuracyTreeClassifier(max_depth=2, binarizer="threshold")])
@@ -26,7 +26,7 @@ def test_both_backends_reach_the_exhaustive_optimum(solver):
     for _ in range(12):
         X, y, n_classes = random_data(rng, max_rows=10)
         depth = int(rng.integers(1, 4))
-        result = find_max_accuracy_tree(X, y, n_classes, depth, solver=solver,
+        result = find_max_accuracy_tree(X, y, n_classes, depth, method="maxsat", solver=solver,
                                         prefer_small=True)
         correct, splits = best_bounded_tree(X, y, n_classes, depth)
         assert result.status == "optimal"
@@ -95,7 +95,7 @@ def test_callback_sees_improving_trees():
     X = rng.integers(0, 2, (25, 4))
     y = rng.integers(0, 2, 25)
     seen = []
-    model = MaxAccuracyTreeClassifier(max_depth=2, binarizer=None, solver="lsu",
+    model = MaxAccuracyTreeClassifier(max_depth=2, binarizer=None, method="maxsat", solver="lsu",
                                       callback=lambda tree, s: seen.append(tree)).fit(X, y)
     errors = [int((t.predict(X) != y).sum()) for t in seen]
     assert errors == sorted(errors, reverse=True) and errors[-1] == model.training_errors_

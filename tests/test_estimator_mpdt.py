@@ -11,11 +11,11 @@ optimum is proven within the limit, so its results are deterministic.
 import numpy as np
 import pandas as pd
 import pytest
-from pysolvers import error as SATInterrupt
 from sklearn.model_selection import train_test_split
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from occamlearn import MinimumPureTreeClassifier, load_dataset
+from occamlearn.maxsat.pysat_adapter import SATInterrupt
 
 
 def _split(name, train_size=0.64):

@@ -8,8 +8,8 @@ import pytest
 from bruteforce import minimum_trees_with_errors, nested_tree
 
 from occamlearn import MinimumPureTreeClassifier, load_dataset
-from occamlearn.encode.error_budget import relax_errors_needed
-from occamlearn.solve.enumerate import canonical_key
+from occamlearn.trees.mpdt.enumerate import canonical_key
+from occamlearn.trees.mpdt.error_budget_encoding import relax_errors_needed
 
 
 def _noisy(seed=3, n_rows=24, n_features=4):
@@ -83,7 +83,7 @@ def test_majority_filter_then_budget():
     ({"max_errors": -1}, "'max_errors' parameter"),
     ({"max_errors": 1.5}, "'max_errors' parameter"),
     ({"max_errors": "2"}, "'max_errors' parameter"),
-    ({"max_errors": 0, "solver": "mindt"}, "needs a MaxSAT solver"),
+    ({"max_errors": 0, "method": "mindt"}, "needs method=.maxsat."),
 ])
 def test_parameter_errors(params, match):
     with pytest.raises(ValueError, match=match):

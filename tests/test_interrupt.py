@@ -16,7 +16,7 @@ import textwrap
 
 from pysat.solvers import MainThread, Solver
 
-from occamlearn.solve.oracle import limited_solve, python_handles_sigint
+from occamlearn.maxsat.oracle import limited_solve, python_handles_sigint
 
 SCENARIO = textwrap.dedent("""
     import os, signal, threading, time

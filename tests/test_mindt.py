@@ -8,8 +8,8 @@ from bruteforce import minimum_tree_size, tiny_data
 from hypothesis import given, settings
 
 from occamlearn.datasets import load_dataset
-from occamlearn.solve.mindt import exact_size_query, find_minimum_tree_mindt
-from occamlearn.solve.minimum_tree import find_minimum_tree
+from occamlearn.trees.mpdt.mindt import exact_size_query, find_minimum_tree_mindt
+from occamlearn.trees.mpdt.minimum import find_minimum_tree
 
 
 def check_trace(trace):
@@ -61,11 +61,16 @@ def test_exact_size_query_forces_every_node():
 
 
 def test_time_limit_returns_best_so_far_as_feasible():
-    X, y = load_dataset("mux6")
+    # monks-1 (bit-encoded): the greedy tree has 147 nodes, the minimum 29; MinDT needs far
+    # more than 0.3 s to walk down from one to the other, on any machine
+    from occamlearn.binarize import FeatureBinarizer
+
+    X, y = load_dataset("monks-1")
+    X = FeatureBinarizer(encoding="binary").fit_transform(X).astype(np.uint8)
     y = np.unique(y.to_numpy(), return_inverse=True)[1]
-    result = find_minimum_tree_mindt(X.to_numpy(), y, 2, time_limit=0.3)
+    result = find_minimum_tree_mindt(X, y, 2, time_limit=0.3)
     assert result.status == "feasible"
-    assert result.tree.is_pure_on(X.to_numpy(), y)
+    assert result.tree.is_pure_on(X, y)
     assert result.lower_bound < result.upper_bound == result.tree.n_nodes
     check_trace(result.trace)
 
@@ -94,9 +99,9 @@ def test_mindt_through_find_minimum_tree_and_the_estimator():
 
     X, y = load_dataset("corral")
     codes = np.unique(y.to_numpy(), return_inverse=True)[1]
-    result = find_minimum_tree(X.to_numpy(), codes, 2, solver="mindt")
+    result = find_minimum_tree(X.to_numpy(), codes, 2, method="mindt")
     assert (result.status, result.tree.n_nodes, result.stats["algorithm"]) == (
         "optimal", 13, "mindt")
-    model = MinimumPureTreeClassifier(solver="mindt", binarizer=None).fit(X, y)
+    model = MinimumPureTreeClassifier(method="mindt", binarizer=None).fit(X, y)
     assert (model.status_, model.n_nodes_) == ("optimal", 13)
     assert [s for _, s in model.solve_stats_["trace"]][-1] == 13

@@ -6,7 +6,8 @@ from bruteforce import count_minimum_trees, minimum_tree_size, tiny_data
 from hypothesis import given, settings
 
 from occamlearn.datasets import load_dataset
-from occamlearn.solve.minimum_tree import MinimumTreeSearch, find_minimum_tree
+from occamlearn.trees.mpdt.minimum import find_minimum_tree
+from occamlearn.trees.mpdt.search import MinimumTreeSearch
 
 
 def binary_dataset(name):

@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from occamlearn import load_dataset
-from occamlearn.search import (
+from occamlearn.lists import (
     beam_search,
     build_candidates,
     hill_climb,
@@ -15,14 +15,14 @@ from occamlearn.search import (
     prepare,
     search_problem,
 )
-from occamlearn.search.bits import (
+from occamlearn.lists.bits import (
     count_covered,
     pack_columns,
     pack_vector,
     popcount_table,
     unpack_vector,
 )
-from occamlearn.search.likelihood import region_log_likelihood
+from occamlearn.lists.likelihood import region_log_likelihood
 
 
 def random_data(seed, n=200, d=12, density=0.4):
@@ -60,7 +60,7 @@ def test_packed_counts_match_dense_counts(n):
 
 @pytest.mark.parametrize("native", [True, False])
 def test_counts_for_several_row_sets_at_once(native, monkeypatch):
-    from occamlearn.search import bits
+    from occamlearn.lists import bits
 
     monkeypatch.setattr(bits, "_NATIVE", native and hasattr(np, "bitwise_count"))
     rng = np.random.default_rng(5)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from occamlearn.estimators.selection import (
+from occamlearn.trees.mpdt.selection import (
     minimum_trees_with_selection,
     pick_one,
     select_tree,
@@ -100,7 +100,7 @@ def test_alg3_is_reproducible_with_random_state():
 
 
 def test_alg3_with_one_solution_and_no_selection_is_the_plain_minimum_tree():
-    from occamlearn.solve.minimum_tree import find_minimum_tree
+    from occamlearn.trees.mpdt.minimum import find_minimum_tree
 
     X, y = xor_data(1)
     selected = minimum_trees_with_selection(X, y, 2, n_solutions=1, selection_size=0.0)

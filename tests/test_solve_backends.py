@@ -8,8 +8,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from pysat.formula import WCNF
 
-from occamlearn.encode.mpdt import encode_mpdt
-from occamlearn.solve.backends import make_backend
+from occamlearn.maxsat.backends import make_backend
+from occamlearn.trees.mpdt.encoding import encode_mpdt
 
 BACKENDS = ("lsu", "rc2")  # the in-process PySAT back-ends this file covers
 

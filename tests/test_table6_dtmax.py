@@ -7,11 +7,11 @@ import argparse
 
 import numpy as np
 
-from occamlearn.estimators.dtmax import find_max_accuracy_tree
 from occamlearn.experiments import table6
 from occamlearn.experiments.runner import read_results
 from occamlearn.experiments.table6_methods import METHODS, prepare_dataset
 from occamlearn.experiments.table6_report import margins_over_dtmax, summarise, table6_markdown
+from occamlearn.trees.dtmax.search import find_max_accuracy_tree
 
 
 def test_dtmax_pool_is_the_proven_most_accurate_tree_on_the_training_part():

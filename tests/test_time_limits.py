@@ -17,15 +17,15 @@ from pysat.card import ITotalizer
 from pysat.formula import WCNF
 from pysat.solvers import Solver
 
-from occamlearn.solve.counters import (
+from occamlearn.maxsat.counters import (
     add_counter,
     choose_counter,
     network_clauses,
     totalizer_clauses,
 )
-from occamlearn.solve.lsu import LinearSatUnsat
-from occamlearn.solve.oracle import add_clauses
-from occamlearn.solve.rc2 import RC2Backend
+from occamlearn.maxsat.lsu import LinearSatUnsat
+from occamlearn.maxsat.oracle import add_clauses
+from occamlearn.maxsat.rc2 import RC2Backend
 
 LIMIT = 1.0
 MARGIN = 2.0
@@ -177,7 +177,7 @@ def monks1_binary():
 
 
 def test_minimum_tree_encodes_nothing_once_the_deadline_has_passed():
-    from occamlearn.solve.minimum_tree import find_minimum_tree
+    from occamlearn.trees.mpdt.minimum import find_minimum_tree
 
     X, y, k = monks1_binary()
     began = time.perf_counter()
@@ -189,12 +189,12 @@ def test_minimum_tree_encodes_nothing_once_the_deadline_has_passed():
 
 
 def test_minimum_tree_skips_an_encoding_predicted_to_end_after_the_deadline(monkeypatch):
-    from occamlearn.solve import minimum_tree
+    from occamlearn.trees.mpdt import search
 
-    monkeypatch.setattr(minimum_tree, "ENCODE_SECONDS_PER_CELL", 1.0)  # hours per encoding
+    monkeypatch.setattr(search, "ENCODE_SECONDS_PER_CELL", 1.0)  # hours per encoding
     X, y, k = monks1_binary()
     began = time.perf_counter()
-    result = minimum_tree.find_minimum_tree(X, y, k, time_limit=30)
+    result = search.find_minimum_tree_maxsat(X, y, k, time_limit=30)
     assert time.perf_counter() - began < LIMIT + MARGIN
     assert result.status == "feasible" and result.stats["encodings"] == 0
     assert result.stats["encoding_skipped"] == result.stats["greedy_size"] - 2
@@ -208,7 +208,8 @@ def test_dtmax_lsu_on_mushr_returns_in_time():
     X, y = load_dataset("mushr")
     limit = 2.0
     began = time.perf_counter()
-    model = MaxAccuracyTreeClassifier(max_depth=2, time_limit=limit, solver="lsu").fit(X, y)
+    model = MaxAccuracyTreeClassifier(max_depth=2, time_limit=limit, method="maxsat",
+                                      solver="lsu").fit(X, y)
     assert time.perf_counter() - began < limit + MARGIN + 1.0  # + binarising the table
     assert model.status_ == "feasible"
     assert model.training_errors_ == int((model.predict(X) != np.asarray(y)).sum())

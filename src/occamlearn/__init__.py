@@ -32,6 +32,7 @@ _PUBLIC = {
     "MinimumPureTreeClassifier": "occamlearn.estimators",
     "MaxAccuracyTreeClassifier": "occamlearn.estimators",
     "DecisionListClassifier": "occamlearn.estimators",
+    "load_model": "occamlearn.estimators.model_files",
 }
 
 __all__ = sorted(_PUBLIC) + ["__version__"]

@@ -3,15 +3,18 @@
 
 * ``FeatureBinarizer`` -- the MaxSAT paper's bit encoding (Sec. 8), one-hot or thresholds.
 * ``QuantileBinarizer`` -- the decision-list paper's quantile indicators.
+* ``ConditionBinarizer`` -- a fixed list of conditions (how a saved model reads new data).
 * ``find_conflicts`` / ``resolve_conflicts`` -- identical rows with different labels, and the
   paper's majority filter.
 """
 
+from occamlearn.binarize.conditions import ConditionBinarizer
 from occamlearn.binarize.conflicts import conflict_message, find_conflicts, resolve_conflicts
 from occamlearn.binarize.feature import FeatureBinarizer
 from occamlearn.binarize.quantile import QuantileBinarizer
 
 __all__ = [
+    "ConditionBinarizer",
     "FeatureBinarizer",
     "QuantileBinarizer",
     "conflict_message",

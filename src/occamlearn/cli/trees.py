@@ -5,7 +5,7 @@ tree of bounded depth: ``MaxAccuracyTreeClassifier``) on a CSV file or a bundled
 shows each better tree as it is found (stderr), prints the tree, its size, status and
 timings, and can save it as a JSON model file. ``predict`` and ``show`` read such a file (no pickle).
 ``encode`` writes the MaxSAT instance for an external solver and ``decode`` turns the solver's
-answer back into a tree (see ``occamlearn.export.wcnf``).
+answer back into a tree (see ``occamlearn.trees.mpdt.wcnf_file``).
 """
 
 from __future__ import annotations
@@ -18,9 +18,12 @@ from pathlib import Path
 from occamlearn.cli.common import add_data_arguments, read_table
 
 BINARIZERS = ("binary", "onehot", "threshold", "none")
-SOLVERS = ("lsu", "rc2", "mindt", "external", "uwrmaxsat", "evalmaxsat", "loandra", "nuwls",
-           "open-wbo-inc", "spb-maxsat", "tt-open-wbo-inc")  # occamlearn.solve registries
-DEPTH_ONLY_SOLVERS = ("auto", "dp", "maxsat")        # MaxAccuracyTreeClassifier only
+# MaxSAT back-ends (occamlearn.maxsat.backends.BACKENDS, written out so that the CLI starts
+# without importing PySAT; a test checks that the two agree).
+SOLVERS = ("lsu", "rc2", "external", "uwrmaxsat", "evalmaxsat", "loandra", "nuwls",
+           "open-wbo-inc", "spb-maxsat", "tt-open-wbo-inc")
+TREE_METHODS = ("maxsat", "mindt")       # MinimumPureTreeClassifier(method=...)
+DEPTH_METHODS = ("auto", "dp", "maxsat")  # MaxAccuracyTreeClassifier(method=...)
 
 DECODE_HELP = """\
 Read a MaxSAT solver's output for an instance written by 'occamlearn encode' and print (or
@@ -57,11 +60,15 @@ def register(subparsers) -> None:
     _add_solve_arguments(fit)
     fit.add_argument("--time-limit", type=float, metavar="S",
                      help="stop after S seconds with the best tree so far (status feasible)")
-    fit.add_argument("--solver", choices=SOLVERS + DEPTH_ONLY_SOLVERS, default=None,
-                     help="lsu (linear SAT-UNSAT, default), rc2, mindt (the SAT baseline), "
-                     "external (command in $OCCAMLEARN_MAXSAT_COMMAND) or a hermax solver "
-                     "(pip install occamlearn[solvers]); with --max-depth also auto "
-                     "(default), dp (dynamic programme) or maxsat")
+    fit.add_argument("--method", choices=sorted(set(TREE_METHODS + DEPTH_METHODS)),
+                     default=None,
+                     help="how the optimum is searched for and proven: maxsat (default; "
+                     "the MaxSAT encoding solved by --solver) or mindt (the SAT baseline); "
+                     "with --max-depth auto (default), dp (dynamic programme) or maxsat")
+    fit.add_argument("--solver", choices=SOLVERS, default=None,
+                     help="MaxSAT back-end of --method maxsat: lsu (linear SAT-UNSAT, "
+                     "default), rc2, external (command in $OCCAMLEARN_MAXSAT_COMMAND) or a "
+                     "hermax solver (pip install occamlearn[solvers])")
     fit.add_argument("--max-errors", type=int, metavar="E",
                      help="smallest tree with at most E training errors instead of a pure one")
     fit.add_argument("--max-depth", type=int, metavar="D",
@@ -147,12 +154,13 @@ def _depth_classifier(args):
     if args.on_conflict != "error":
         raise ValueError("--on-conflict does not apply with --max-depth: conflicting rows "
                          "are kept and counted as training errors")
-    if args.solver == "mindt":
-        raise ValueError("--solver mindt finds pure trees; with --max-depth use auto, dp, "
-                         "maxsat or a MaxSAT back-end")
+    if args.method is not None and args.method not in DEPTH_METHODS:
+        raise ValueError(f"--method {args.method} finds pure trees; with --max-depth use "
+                         f"{', '.join(DEPTH_METHODS)}")
     binarizer = None if args.binarizer == "none" else args.binarizer
     return MaxAccuracyTreeClassifier(
-        max_depth=args.max_depth, binarizer=binarizer, solver=args.solver or "auto",
+        max_depth=args.max_depth, binarizer=binarizer, method=args.method or "auto",
+        solver=args.solver or "auto",
         sat_solver=args.sat_solver, time_limit=args.time_limit, prefer_small=True,
         verbose=0 if args.quiet else 1)
 
@@ -164,11 +172,12 @@ def run_fit(args) -> int:
     X_train, y_train, X_test, y_test = _split(args, X, y)
     if args.max_depth is not None:
         clf = _depth_classifier(args)
-    elif args.solver in DEPTH_ONLY_SOLVERS:
-        raise ValueError(f"--solver {args.solver} needs --max-depth (it searches trees of "
+    elif args.method is not None and args.method not in TREE_METHODS:
+        raise ValueError(f"--method {args.method} needs --max-depth (it searches trees of "
                          "bounded depth)")
     else:
-        clf = _classifier(args, solver=args.solver or "lsu", sat_solver=args.sat_solver,
+        clf = _classifier(args, method=args.method or "maxsat", solver=args.solver or "lsu",
+                          sat_solver=args.sat_solver,
                           time_limit=args.time_limit, max_errors=args.max_errors,
                           verbose=0 if args.quiet else 1)
     clf.fit(X_train, y_train)
@@ -214,7 +223,7 @@ def _read_csv(path: str):
 def run_predict(args) -> int:
     import pandas as pd
 
-    from occamlearn.export.model_file import load_model
+    from occamlearn.estimators.model_files import load_model
 
     model = load_model(args.model)
     frame = _read_csv(args.data)
@@ -256,7 +265,7 @@ def _exporter(model, dot: bool):
 
 
 def run_show(args) -> int:
-    from occamlearn.export.model_file import load_model
+    from occamlearn.estimators.model_files import load_model
 
     model = load_model(args.model)
     sys.stdout.write(_exporter(model, args.dot)(model, show_counts=args.counts))
@@ -264,9 +273,9 @@ def run_show(args) -> int:
 
 
 def run_encode(args) -> int:
-    from occamlearn.encode.bounds import greedy_upper_bound
     from occamlearn.export.tree_json import data_info_dict
-    from occamlearn.export.wcnf import write_instance
+    from occamlearn.trees.greedy import greedy_upper_bound
+    from occamlearn.trees.mpdt.wcnf_file import write_instance
 
     X, y, source = read_table(args)
     X, y, _, _ = _split(args, X, y)
@@ -287,8 +296,8 @@ def run_encode(args) -> int:
 
 
 def run_decode(args) -> int:
+    from occamlearn.estimators.model_files import decode_solution
     from occamlearn.export.tree_json import save_model
-    from occamlearn.export.wcnf import decode_solution
 
     for path in (args.sidecar, args.solution):
         if not Path(path).is_file():

@@ -6,7 +6,7 @@ labels as class indices and what was learned on the way (label encoding, fitted 
 binary feature names, rows dropped for conflicts); ``binary_matrix`` does the same for
 ``predict``. Conflicts -- identical *binary* feature vectors with different labels -- are found
 on the binarised matrix, because continuous columns binned together can collide even when
-the raw rows differ (FINDINGS, "Data").
+the raw rows differ.
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
+from pysat.solvers import SolverNames
 from sklearn.base import clone
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import (
@@ -25,12 +26,22 @@ from sklearn.utils.validation import (
     validate_data,
 )
 
-from occamlearn.binarize import conflict_message, find_conflicts, resolve_conflicts
+from occamlearn.binarize import (
+    FeatureBinarizer,
+    QuantileBinarizer,
+    conflict_message,
+    find_conflicts,
+    resolve_conflicts,
+)
 
 __all__ = [
+    "BINARIZERS",
+    "ENCODINGS",
     "ON_CONFLICT",
+    "SAT_SOLVERS",
     "FittedTreeMixin",
     "TrainingData",
+    "binarizer_to_fit",
     "binary_matrix",
     "check_binary_matrix",
     "encode_labels",
@@ -39,6 +50,28 @@ __all__ = [
 ]
 
 ON_CONFLICT = ("error", "majority", "relax")
+# The encodings a ``binarizer="..."`` string names (``FeatureBinarizer(encoding=...)``).
+ENCODINGS = ("binary", "onehot", "threshold")
+# Every PySAT SAT solver name and alias (``sat_solver=``).
+SAT_SOLVERS = frozenset(alias for name, aliases in vars(SolverNames).items()
+                        if not name.startswith("_") for alias in aliases)
+
+
+# What a ``binarizer="..."`` string builds; the tree estimators accept ``ENCODINGS`` only.
+BINARIZERS = {
+    "binary": lambda: FeatureBinarizer(encoding="binary"),
+    "onehot": lambda: FeatureBinarizer(encoding="onehot"),
+    "threshold": lambda: FeatureBinarizer(encoding="threshold"),
+    "quantile": lambda: QuantileBinarizer(),
+}
+
+
+def binarizer_to_fit(binarizer):
+    """The transformer a ``binarizer`` parameter names: a string is a key of ``BINARIZERS``,
+    a transformer is used as given (cloned at fit), None means 0/1 input."""
+    if isinstance(binarizer, str):
+        return BINARIZERS[binarizer]()
+    return binarizer
 
 
 def _is_dataframe(X) -> bool:

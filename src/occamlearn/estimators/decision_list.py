@@ -1,6 +1,6 @@
 """``DecisionListClassifier``: greedy (directional) decision lists as a scikit-learn estimator.
 
-A facade over ``occamlearn.search`` (Directional Decision Lists, Sec. II-III): table ->
+A facade over ``occamlearn.lists`` (Directional Decision Lists, Sec. II-III): table ->
 binariser (the paper's quantile indicators by default, Sec. IV-C) -> binary matrix ->
 hill climbing or beam search in the chosen direction -> ``DecisionList``. The fitted estimator
 holds only plain data (``list_`` is a frozen ``DecisionList``), so it pickles and exports.
@@ -15,28 +15,19 @@ from numbers import Integral, Real
 from typing import ClassVar
 
 import numpy as np
-from sklearn.base import BaseEstimator, ClassifierMixin, _fit_context, clone
+from sklearn.base import BaseEstimator, ClassifierMixin, _fit_context
 from sklearn.utils._param_validation import HasMethods, Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted
 
-from occamlearn.binarize import FeatureBinarizer, QuantileBinarizer
 from occamlearn.estimators._base import (
+    BINARIZERS,
+    binarizer_to_fit,
     binary_matrix,
-    check_binary_matrix,
-    encode_labels,
-    validate_table,
+    prepare_training_data,
 )
-from occamlearn.search import learn_decision_list
+from occamlearn.lists import learn_decision_list
 
 __all__ = ["DecisionListClassifier"]
-
-BINARIZERS = {
-    "quantile": QuantileBinarizer,
-    "binary": lambda: FeatureBinarizer(encoding="binary"),
-    "onehot": lambda: FeatureBinarizer(encoding="onehot"),
-    "threshold": lambda: FeatureBinarizer(encoding="threshold"),
-}
-
 
 class DecisionListClassifier(ClassifierMixin, BaseEstimator):
     """Ordered probabilistic rules learned greedily, optionally all in one direction.
@@ -125,13 +116,12 @@ class DecisionListClassifier(ClassifierMixin, BaseEstimator):
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y):
         """Learn the decision list on (X, y); returns self."""
-        if y is None:
-            raise ValueError(f"{type(self).__name__} requires y to be passed, but the target y "
-                             "is None")
-        X, y = validate_table(self, X, y, reset=True)
-        classes, y_index = encode_labels(y)
+        data = prepare_training_data(self, X, y, binarizer=binarizer_to_fit(self.binarizer),
+                                     on_conflict="relax")  # a probabilistic list keeps every row
+        classes, y_index, X_bin = data.classes, data.y, data.X_bin
         positive = self._positive_index(classes)
-        X_bin = self._binarize_fit(X)
+        self.binarizer_ = data.binarizer
+        self.feature_names_ = np.asarray([str(n) for n in data.feature_names], dtype=object)
         max_conjunction = min(self.max_conjunction, max(1, X_bin.shape[1]))
         result = learn_decision_list(
             X_bin, (y_index == positive).astype(np.uint8), direction=self.direction,
@@ -164,22 +154,6 @@ class DecisionListClassifier(ClassifierMixin, BaseEstimator):
             raise ValueError(f"positive_class={self.positive_class!r} is not one of the "
                              f"classes {classes.tolist()}")
         return int(matches[0])
-
-    def _binarize_fit(self, X) -> np.ndarray:
-        binarizer = self.binarizer
-        if isinstance(binarizer, str):
-            binarizer = BINARIZERS[binarizer]()
-        if binarizer is None:
-            self.binarizer_ = None
-            X_bin = check_binary_matrix(X, getattr(self, "feature_names_in_", None))
-            names = getattr(self, "feature_names_in_", None)
-            names = names if names is not None else [f"x{j}" for j in range(X_bin.shape[1])]
-        else:
-            self.binarizer_ = clone(binarizer)
-            X_bin = np.asarray(self.binarizer_.fit_transform(X), dtype=np.uint8)
-            names = self.binarizer_.get_feature_names_out()
-        self.feature_names_ = np.asarray([str(n) for n in names], dtype=object)
-        return X_bin
 
     # -- prediction -------------------------------------------------------------------------
     def _binary(self, X) -> np.ndarray:

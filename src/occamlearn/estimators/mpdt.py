@@ -3,7 +3,7 @@ or (``max_errors``) all but at most e training rows.
 
 A scikit-learn facade over the MaxSAT pipeline of Alcázar et al. (Sec. 4, Proposition 1):
 table -> binariser (the paper's binary encoding by default, Sec. 8) -> binary matrix ->
-MPDT encoding -> MaxSAT solver (``occamlearn.solve.minimum_tree``) -> ``Tree``. ``fit`` is
+MPDT encoding -> MaxSAT solver (``occamlearn.trees.mpdt.search``) -> ``Tree``. ``fit`` is
 three steps -- ``_prepare`` (validate, encode labels, binarise, conflicts), ``_solve`` (one
 method returning a ``MinimumTreeResult``; enumeration extends it) and ``_store`` -- and the
 fitted estimator holds only plain data (``tree_`` is arrays), so it pickles and exports.
@@ -13,8 +13,8 @@ different labels. Such conflicts raise a ``ValueError`` naming the rows unless
 ``on_conflict="majority"``, which applies the paper's filter (keep each group's majority label),
 or ``on_conflict="relax"``, which keeps every row and asks for the smallest tree making the
 fewest errors the conflicts force. ``max_errors=e`` asks for the smallest tree misclassifying
-at most e training rows (the MPDT encoding with relaxable examples, ``encode.error_budget`` and
-``solve.minimum_tree_errors``); a pure tree is the ``max_errors=None`` case. Both combine with
+at most e training rows (the MPDT encoding with relaxable examples, ``trees.mpdt.error_budget_encoding`` and
+``trees.mpdt.error_budget``); a pure tree is the ``max_errors=None`` case. Both combine with
 Algorithm 3 (``n_solutions``, ``selection_size``): the candidates are then many smallest trees
 within the budget (``solve.minimum_trees.find_minimum_trees(max_errors=...)``).
 """
@@ -26,28 +26,27 @@ import time
 from numbers import Integral, Real
 
 import numpy as np
-from pysat.solvers import SolverNames
-from pysolvers import error as SATInterrupt  # what PySAT raises when Ctrl-C stops a solve()
 from sklearn.base import BaseEstimator, ClassifierMixin, _fit_context
 from sklearn.utils._param_validation import HasMethods, Interval, StrOptions
 
-from occamlearn.binarize import FeatureBinarizer
-from occamlearn.estimators._base import ON_CONFLICT, FittedTreeMixin, prepare_training_data
-from occamlearn.estimators.selection import minimum_trees_with_selection, store_selection
+from occamlearn.estimators._base import (
+    ENCODINGS,
+    ON_CONFLICT,
+    SAT_SOLVERS,
+    FittedTreeMixin,
+    binarizer_to_fit,
+    prepare_training_data,
+)
+from occamlearn.maxsat.backends import BACKENDS
+from occamlearn.maxsat.pysat_adapter import SATInterrupt, is_interrupt
 from occamlearn.model.tree import Tree
-from occamlearn.solve import BACKENDS, TREE_SEARCHES
-from occamlearn.solve.minimum_tree import MinimumTreeResult, find_minimum_tree
-from occamlearn.solve.minimum_tree_errors import error_budget, find_minimum_tree_with_errors
+from occamlearn.trees.mpdt.error_budget import error_budget, find_minimum_tree_with_errors
+from occamlearn.trees.mpdt.minimum import METHODS, PURE_ONLY_METHODS, find_minimum_tree
+from occamlearn.trees.mpdt.search import MinimumTreeResult
+from occamlearn.trees.mpdt.selection import minimum_trees_with_selection, store_selection
 
 __all__ = ["MinimumPureTreeClassifier"]
 
-_ENCODINGS = ("binary", "onehot", "threshold")
-_SAT_SOLVERS = frozenset(alias for name, aliases in vars(SolverNames).items()
-                         if not name.startswith("_") for alias in aliases)
-
-
-def _is_interrupt(exc: BaseException) -> bool:
-    return isinstance(exc, KeyboardInterrupt) or "keyboard interrupt" in str(exc).lower()
 
 
 class _Progress:
@@ -86,8 +85,12 @@ class MinimumPureTreeClassifier(ClassifierMixin, FittedTreeMixin, BaseEstimator)
         Turns the table into 0/1 features (cloned at fit). A string is shorthand for
         ``FeatureBinarizer(encoding=...)``; the default is the paper's binary encoding
         (Sec. 8). ``None`` means X is already a 0/1 matrix: other values are a ValueError.
+    method : {"maxsat", "mindt"}, default="maxsat"
+        How the minimum is searched for and proven: "maxsat" (the MPDT encoding solved by
+        ``solver``, Alg. 1) or "mindt" (the SAT baseline: one exactly-n query per size,
+        pure trees only).
     solver : {"lsu", "rc2", ...}, default="lsu"
-        MaxSAT algorithm, a key of ``occamlearn.solve.BACKENDS``, or "mindt" (SAT baseline).
+        MaxSAT back-end of the "maxsat" method, a key of ``occamlearn.maxsat.backends.BACKENDS``.
     sat_solver : str, default="cadical195"
         PySAT SAT oracle name.
     time_limit : float or None, default=None
@@ -123,7 +126,7 @@ class MinimumPureTreeClassifier(ClassifierMixin, FittedTreeMixin, BaseEstimator)
         within ``delta`` of the best and pick one at random (``random_state``). Defaults
         (1, True, False, 0.0, 0.0, None) give the single minimum tree of all rows (mpdt-1).
         With ``max_errors`` or ``on_conflict="relax"`` the minimum trees are those within
-        the error budget (see ``max_errors``). See ``occamlearn.estimators.selection``.
+        the error budget (see ``max_errors``). See ``occamlearn.trees.mpdt.selection``.
 
     Attributes
     ----------
@@ -154,9 +157,10 @@ class MinimumPureTreeClassifier(ClassifierMixin, FittedTreeMixin, BaseEstimator)
     """
 
     _parameter_constraints: dict = {
-        "binarizer": [HasMethods(["fit", "transform"]), StrOptions(set(_ENCODINGS)), None],
-        "solver": [StrOptions(set(BACKENDS) | set(TREE_SEARCHES))],
-        "sat_solver": [StrOptions(set(_SAT_SOLVERS))],
+        "binarizer": [HasMethods(["fit", "transform"]), StrOptions(set(ENCODINGS)), None],
+        "method": [StrOptions(set(METHODS))],
+        "solver": [StrOptions(set(BACKENDS))],
+        "sat_solver": [StrOptions(set(SAT_SOLVERS))],
         "time_limit": [Interval(Real, 0, None, closed="neither"), None],
         "max_errors": [Interval(Integral, 0, None, closed="left"), None],
         "on_conflict": [StrOptions(set(ON_CONFLICT))],
@@ -170,11 +174,13 @@ class MinimumPureTreeClassifier(ClassifierMixin, FittedTreeMixin, BaseEstimator)
         "random_state": ["random_state"],
     }
 
-    def __init__(self, *, binarizer="binary", solver="lsu", sat_solver="cadical195",
+    def __init__(self, *, binarizer="binary", method="maxsat", solver="lsu",
+                 sat_solver="cadical195",
                  time_limit=None, max_errors=None, on_conflict="error", verbose=0,
                  callback=None, n_solutions=1, diverse=True, layouts=False,
                  selection_size=0.0, delta=0.0, random_state=None):
         self.binarizer = binarizer
+        self.method = method
         self.solver = solver
         self.sat_solver = sat_solver
         self.time_limit = time_limit
@@ -223,18 +229,13 @@ class MinimumPureTreeClassifier(ClassifierMixin, FittedTreeMixin, BaseEstimator)
             return
         what = (f"max_errors={self.max_errors!r}" if self.max_errors is not None
                 else "on_conflict='relax'")
-        if self.solver in TREE_SEARCHES:
-            raise ValueError(f"{what} needs a MaxSAT solver ({', '.join(sorted(BACKENDS))}); "
-                             f"solver={self.solver!r} finds pure trees only.")
-
-    def _binarizer_to_fit(self):
-        if isinstance(self.binarizer, str):
-            return FeatureBinarizer(encoding=self.binarizer)
-        return self.binarizer
+        if self.method in PURE_ONLY_METHODS:
+            raise ValueError(f"{what} needs method='maxsat'; method={self.method!r} finds pure "
+                             "trees only.")
 
     def _prepare(self, X, y):
         keep_all = self._may_err() and self.on_conflict != "majority"
-        data = prepare_training_data(self, X, y, binarizer=self._binarizer_to_fit(),
+        data = prepare_training_data(self, X, y, binarizer=binarizer_to_fit(self.binarizer),
                                      on_conflict="relax" if keep_all else self.on_conflict)
         self.classes_ = data.classes
         self.binarizer_ = data.binarizer
@@ -253,10 +254,10 @@ class MinimumPureTreeClassifier(ClassifierMixin, FittedTreeMixin, BaseEstimator)
             budget = error_budget(X_bin, y, self.max_errors,
                                   relax_conflicts=self.on_conflict == "relax")
             if budget is None:
-                return find_minimum_tree(X_bin, y, n_classes, **options)
+                return find_minimum_tree(X_bin, y, n_classes, method=self.method, **options)
             return find_minimum_tree_with_errors(X_bin, y, n_classes, budget, **options)
         except (KeyboardInterrupt, SATInterrupt) as exc:
-            if progress.best is None or not _is_interrupt(exc):
+            if progress.best is None or not is_interrupt(exc):
                 raise
             return MinimumTreeResult(
                 tree=progress.best, status="feasible", lower_bound=1 if n_classes < 2 else 3,

@@ -37,9 +37,9 @@ from occamlearn.experiments.dl_report import (
     write_text,
 )
 from occamlearn.experiments.runner import Task, read_results, run_tasks, task_id
+from occamlearn.lists.hill import hill_climb
+from occamlearn.lists.problem import prepare
 from occamlearn.model.decision_list import DecisionList, Rule
-from occamlearn.search.hill import hill_climb
-from occamlearn.search.problem import prepare
 
 __all__ = [
     "DESCRIPTION",

@@ -4,7 +4,7 @@ Sec. III and Fig. 1).
 Target 1 = "X wins". Eight rules -- the eight lines of three X -- classify the data perfectly.
 Conditions are conjunctions of 2 or 3 cells, each ``t_i == v`` with v in {x, o, b} (the one-hot
 cells conjoined; the single cells are left out of the candidates: with them the positive climb
-takes ``t5 == x`` first and stops at 90.4 %, FINDINGS.md). Hill climbing by log-likelihood is run
+takes ``t5 == x`` first and stops at 90.4 %, measured). Hill climbing by log-likelihood is run
 in the positive ("X wins") direction, undirected, and in the negative direction. The paper's
 claim: only the positive direction finds the perfect list; the others chase "O wins" and draws,
 because their log-likelihood grows faster at first (Fig. 1).
@@ -26,9 +26,9 @@ from occamlearn.experiments.dl_report import (
     plot_link,
     write_text,
 )
-from occamlearn.search.beam import beam_search
-from occamlearn.search.hill import hill_climb
-from occamlearn.search.problem import prepare
+from occamlearn.lists.beam import beam_search
+from occamlearn.lists.hill import hill_climb
+from occamlearn.lists.problem import prepare
 
 __all__ = [
     "DESCRIPTION",

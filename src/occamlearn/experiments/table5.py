@@ -16,7 +16,7 @@ most (``occamlearn.experiments.table5_report``).
 Solvers: "lsu" (our Linear MaxSAT, Alg. 1), "mindt" (the SAT baseline, re-encoding each
 size), "rc2" (PySAT's core-guided MaxSAT), and the ``hermax`` solvers when installed (the
 exact "uwrmaxsat" by default; incomplete ones such as "loandra" on request -- hermax drops
-their incumbent at a time limit, see ``solve.hermax_backend``). All PySAT-based ones use
+their incumbent at a time limit, see ``maxsat.hermax_backend``). All PySAT-based ones use
 CaDiCaL 1.9.5.
 """
 
@@ -53,7 +53,7 @@ __all__ = [
 
 def default_solvers() -> tuple:
     """DEFAULT_SOLVERS without the hermax ones when hermax is not installed."""
-    from occamlearn.solve.hermax_backend import hermax_available
+    from occamlearn.maxsat.hermax_backend import hermax_available
 
     keep = hermax_available()
     return tuple(s for s in DEFAULT_SOLVERS if keep or s not in HERMAX_DEFAULTS)
@@ -83,12 +83,13 @@ def sample_instance(dataset: str, fraction: float, sample: int, seed: int = 0):
 def run_instance(dataset: str, fraction: float, sample: int, solver: str, time_limit: float,
                  seed: int = 0, sat_solver: str = "cadical195") -> dict:
     """Solve one instance with one solver; the record of the results file."""
-    from occamlearn.solve.minimum_tree import find_minimum_tree
+    from occamlearn.trees.mpdt.minimum import find_minimum_tree
 
     X, y, n_classes, dropped = sample_instance(dataset, fraction, sample, seed)
     began = time.perf_counter()
-    result = find_minimum_tree(X, y, n_classes, solver=solver, sat_solver=sat_solver,
-                               time_limit=time_limit)
+    method = "mindt" if solver == "mindt" else "maxsat"  # Table 5's rows: back-ends and MinDT
+    result = find_minimum_tree(X, y, n_classes, method=method, solver=solver,
+                               sat_solver=sat_solver, time_limit=time_limit)
     seconds = time.perf_counter() - began
     trace = [(round(float(t), 3), int(s)) for t, s in result.trace]
     # what the solver reported within the limit (some stop late: UWrMaxSAT polls its
@@ -172,10 +173,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def _check(args) -> list[str]:
     from occamlearn.datasets import load_dataset
-    from occamlearn.solve.backends import BACKENDS, TREE_SEARCHES
+    from occamlearn.maxsat.backends import BACKENDS
 
     solvers = args.solvers or list(default_solvers())
-    known = set(BACKENDS) | set(TREE_SEARCHES)
+    known = set(BACKENDS) | {"mindt"}
     unknown = [s for s in solvers if s not in known]
     if unknown:
         raise ValueError(f"--solvers: unknown {unknown}; valid: {', '.join(sorted(known))}")

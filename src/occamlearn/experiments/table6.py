@@ -25,7 +25,6 @@ from functools import cache
 from pathlib import Path
 
 from occamlearn.datasets import list_datasets
-from occamlearn.estimators.selection import pick_one, within_delta
 from occamlearn.experiments.runner import Task, read_results, run_tasks
 from occamlearn.experiments.table6_methods import (
     DTMAX_DEPTHS,
@@ -36,6 +35,7 @@ from occamlearn.experiments.table6_methods import (
     holdout_split,
     prepare_dataset,
 )
+from occamlearn.trees.mpdt.selection import pick_one, within_delta
 
 __all__ = ["DESCRIPTION", "add_arguments", "pool_task", "run", "settings_of", "split_task"]
 

@@ -35,10 +35,10 @@ import numpy as np
 from occamlearn.binarize import FeatureBinarizer, resolve_conflicts
 from occamlearn.datasets import load_dataset
 from occamlearn.estimators.dtmax import MaxAccuracyTreeClassifier
-from occamlearn.estimators.selection import Split, split_indices
 from occamlearn.experiments.baselines import BASELINES
-from occamlearn.solve.minimum_tree import MinimumTreeSearch
-from occamlearn.solve.minimum_trees import trees_from_search
+from occamlearn.trees.mpdt.minimum_trees import trees_from_search
+from occamlearn.trees.mpdt.search import MinimumTreeSearch
+from occamlearn.trees.mpdt.selection import Split, split_indices
 
 __all__ = [
     "DTMAX_DEPTHS",

@@ -1,6 +1,9 @@
-"""Exports of fitted models: text, Graphviz DOT, matplotlib plots, JSON files, WCNF instances.
+"""Exports of fitted models: text, Graphviz DOT, matplotlib plots, JSON files.
 
-Free functions over fitted models (STYLE: exporters read only the fitted structure); optional
+Reading a model file back (``load_model``) rebuilds an estimator, so it is
+``occamlearn.estimators.model_files``; WCNF instances are ``occamlearn.trees.mpdt.wcnf_file``.
+
+Free functions over fitted models (exporters read only the fitted structure); optional
 dependencies (graphviz, matplotlib) are imported inside the functions that need them. Names
 are imported lazily. Tree exporters keep their sklearn-like names; the decision-list ones
 are prefixed ``list_`` here to tell them apart.
@@ -16,16 +19,11 @@ _PUBLIC = {
     "render_graphviz": ("occamlearn.export.tree_dot", "render_graphviz"),
     "plot_tree": ("occamlearn.export.plot", "plot_tree"),
     "save_model": ("occamlearn.export.tree_json", "save_model"),
-    "load_model": ("occamlearn.export.model_file", "load_model"),
     "model_to_dict": ("occamlearn.export.tree_json", "model_to_dict"),
-    "model_from_dict": ("occamlearn.export.tree_json", "model_from_dict"),
-    "write_instance": ("occamlearn.export.wcnf", "write_instance"),
-    "decode_solution": ("occamlearn.export.wcnf", "decode_solution"),
     "list_export_text": ("occamlearn.export.decision_list", "export_text"),
     "list_export_graphviz": ("occamlearn.export.decision_list", "export_graphviz"),
     "plot_log_likelihood": ("occamlearn.export.decision_list", "plot_log_likelihood"),
     "save_list": ("occamlearn.export.decision_list", "save_list"),
-    "load_list": ("occamlearn.export.decision_list", "load_list"),
 }
 
 __all__ = sorted(_PUBLIC)

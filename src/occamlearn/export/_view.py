@@ -4,8 +4,8 @@ Exporters accept a fitted tree classifier (anything with a ``Tree`` in ``tree_``
 ``Tree``. ``tree_view`` turns both into a ``TreeView``: the tree, one class name per class index, and
 for each binary feature the text of its two branches (the test false -> left child, true ->
 right child, as in ``model/tree.py``). Branch texts come from the binariser's conditions when
-there are any (a condition describes itself, FINDINGS/STYLE "a condition's meaning lives in
-one object"), otherwise from the binary column's name as ``name = 0`` / ``name = 1``.
+there are any (a condition describes itself: its meaning lives in one object, which
+the binariser, ``predict`` and every export share), otherwise from the binary column's name as ``name = 0`` / ``name = 1``.
 """
 
 from __future__ import annotations

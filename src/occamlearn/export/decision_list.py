@@ -6,7 +6,7 @@ what is printed is what ``predict`` evaluates.
 
 * ``export_text`` -- ``IF c1 THEN p=0.93 (n=120)`` / ``ELSE IF ...`` / ``ELSE p=0.04``; in
   classification mode (Sec. III-B) the disjunction ``PREDICT 1 IF ANY OF ...``.
-* ``list_to_dict`` / ``list_from_dict`` / ``save_list`` / ``load_list`` -- a JSON file holding
+* ``list_to_dict`` / ``save_list`` (read back by ``estimators.model_files.load_model``) -- a JSON file holding
   the list, the classes and the binariser's conditions, so a loaded estimator predicts exactly
   what the saved one did (``"format": "occamlearn-model"``, ``"model":
   "DecisionListClassifier"``).
@@ -29,9 +29,7 @@ __all__ = [
     "MODEL",
     "export_graphviz",
     "export_text",
-    "list_from_dict",
     "list_to_dict",
-    "load_list",
     "plot_log_likelihood",
     "save_list",
 ]
@@ -187,81 +185,6 @@ def list_to_dict(model) -> dict:
     }
 
 
-def _check_header(data) -> None:
-    if not isinstance(data, dict) or data.get("format") != FORMAT:
-        raise ValueError(f'not an occamlearn model file (expected "format": "{FORMAT}")')
-    if data.get("version") != VERSION or data.get("model") not in (MODEL, "DecisionList"):
-        raise ValueError(f"unsupported model file: model {data.get('model')!r} version "
-                         f"{data.get('version')!r} (expected {MODEL} version {VERSION})")
-
-
-def _binarizer_from(data: dict):
-    from occamlearn.export.tree_json import ConditionBinarizer
-    from occamlearn.model.conditions import condition_from_dict
-
-    if data["conditions"] is None:
-        return None
-    conditions = tuple(condition_from_dict(c) for c in data["conditions"])
-    binarizer = ConditionBinarizer(conditions, list(data["binary_feature_names"]))
-    binarizer.conditions_ = conditions
-    _set_signature(binarizer, data)
-    return binarizer
-
-
-def _set_signature(estimator, data: dict) -> None:
-    estimator.n_features_in_ = data["n_features_in"]
-    if data["feature_names_in"] is not None:
-        estimator.feature_names_in_ = np.asarray(data["feature_names_in"], dtype=object)
-
-
-def list_from_dict(data: dict):
-    """A fitted ``DecisionListClassifier`` (or a ``DecisionList``) from ``list_to_dict``."""
-    from occamlearn.estimators.decision_list import DecisionListClassifier
-
-    _check_header(data)
-    decision_list = DecisionList.from_dict(data["list"])
-    if data["model"] == "DecisionList":
-        return decision_list
-    params = dict(data["params"])
-    binarizer_ = _binarizer_from(data)
-    spec = params.pop("binarizer")
-    if isinstance(spec, dict):  # rebuild the user's binariser object if it is one of ours
-        spec = binarizer_ if spec.get("class") is None else _rebuild(spec)
-    model = DecisionListClassifier(binarizer=spec, **params)
-    _set_signature(model, data)
-    dtype = np.dtype(object) if data["classes_dtype"] == "object" else np.dtype(
-        data["classes_dtype"])
-    model.classes_ = np.asarray(data["classes"], dtype=dtype)
-    model._positive_index_ = data["positive_index"]
-    model.positive_class_ = model.classes_[model._positive_index_]
-    model.binarizer_ = binarizer_
-    model.feature_names_ = np.asarray(data["binary_feature_names"], dtype=object)
-    model.list_ = decision_list
-    model.rules_ = decision_list.rules
-    model.default_probability_ = decision_list.default_probability
-    model.direction_ = data["direction_chosen"]
-    model.log_likelihoods_ = tuple(data["log_likelihoods"])
-    model.log_likelihood_ = model.log_likelihoods_[-1]
-    model.stop_reason_ = data["stop_reason"]
-    return model
-
-
-def _rebuild(spec: dict):
-    from importlib import import_module
-
-    module, _, name = spec["class"].rpartition(".")
-    if not module.startswith("occamlearn."):
-        raise ValueError(f"refusing to rebuild binariser class {spec['class']!r} from a file")
-    return getattr(import_module(module), name)(**spec["params"])
-
-
 def save_list(model, path) -> None:
     """Write ``model`` (estimator or ``DecisionList``) as JSON to ``path``."""
     Path(path).write_text(json.dumps(list_to_dict(model), indent=1) + "\n")
-
-
-def load_list(path):
-    """Read a file written by ``save_list``; ValueError if it is not one."""
-    from occamlearn.export.model_file import read_json_file
-
-    return list_from_dict(read_json_file(path))

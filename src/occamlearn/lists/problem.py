@@ -1,0 +1,87 @@
+"""The input of a decision-list search: packed labels, candidate conditions and feature names.
+
+``prepare(X, y, ...)`` packs the binary matrix once (``bits.pack_columns``) and builds the
+candidate conditions (``candidates.build_candidates``); hill climbing and beam search, in
+every direction, then run on the same ``SearchProblem`` without repacking.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from occamlearn.lists.bits import pack_columns, pack_vector, popcount_rows
+from occamlearn.lists.candidates import Candidates, build_candidates
+
+__all__ = ["SearchProblem", "check_binary", "prepare"]
+
+
+@dataclass(frozen=True, eq=False)
+class SearchProblem:
+    """Everything the searches read; built by ``prepare``.
+
+    n_rows, n_positive : training rows and positives (y = 1)
+    all_rows, positives : packed masks of all rows and of the positive rows
+    candidates : the candidate conditions and their packed columns
+    n_features, feature_names : the primitive binary features
+    """
+
+    n_rows: int
+    n_positive: int
+    all_rows: np.ndarray
+    positives: np.ndarray
+    candidates: Candidates
+    n_features: int
+    feature_names: tuple
+
+
+def check_binary(X, name: str = "X") -> np.ndarray:
+    """``X`` as a 2-d array whose entries are all 0/1 (bool, int or float)."""
+    X = np.asarray(X)
+    if X.ndim != 2:
+        raise ValueError(f"{name} must be a 2-d binary matrix; got shape {X.shape}")
+    if X.dtype == np.bool_ or X.size == 0:
+        return X
+    if not np.issubdtype(X.dtype, np.number):
+        raise TypeError(f"{name} must be numeric 0/1 or boolean; got dtype {X.dtype}")
+    in_range = X.max() <= 1 and (np.issubdtype(X.dtype, np.unsignedinteger) or X.min() >= 0)
+    if in_range and np.issubdtype(X.dtype, np.integer):
+        return X  # one pass each for max and min, no temporaries: cheap on 100,000 x 2,000
+    bad = (X != 0) & (X != 1)
+    if bad.any():
+        row, col = np.argwhere(bad)[0]
+        raise ValueError(f"{name} must be binary (0/1); found {X[row, col]!r} at row {row}, "
+                         f"column {col}. Binarise it first (e.g. QuantileBinarizer).")
+    return X
+
+
+def _check_labels(y, n_rows: int) -> np.ndarray:
+    y = np.asarray(y).ravel()
+    if len(y) != n_rows:
+        raise ValueError(f"y has {len(y)} entries; X has {n_rows} rows")
+    if len(y) and not np.isin(y, (0, 1)).all():
+        raise ValueError(f"y must hold 0/1 labels (1 = the positive class); got values "
+                         f"{np.unique(y)[:5].tolist()}")
+    return y.astype(bool)
+
+
+def prepare(X, y, min_conjunction: int = 1, max_conjunction: int = 1, min_support: int = 1,
+            conditions=None, feature_names=None) -> SearchProblem:
+    """Pack binary ``X`` (n, d) and 0/1 ``y`` and build the candidate conditions."""
+    X = check_binary(X)
+    y = _check_labels(y, X.shape[0])
+    if isinstance(min_support, bool) or not isinstance(min_support, (int, np.integer)) \
+            or min_support < 1:
+        raise ValueError(f"min_support must be an int >= 1; got {min_support!r}")
+    n_rows, n_features = X.shape
+    names = tuple(str(n) for n in feature_names) if feature_names is not None else ()
+    if names and len(names) != n_features:
+        raise ValueError(f"feature_names has {len(names)} names; X has {n_features} columns")
+    primitives = pack_columns(X)
+    candidates = build_candidates(primitives, min_conjunction, max_conjunction, min_support,
+                                  conditions)
+    all_rows = pack_vector(np.ones(n_rows, dtype=bool))
+    positives = pack_vector(y)
+    return SearchProblem(n_rows, int(popcount_rows(positives[None])[0]), all_rows, positives,
+                         candidates, n_features, names)

@@ -1,0 +1,205 @@
+"""Any MaxSAT solver executable as a back-end, through the MaxSAT Evaluation I/O conventions.
+
+Table 5 compares the MPDT encoding under the best incomplete solvers of the MaxSAT Evaluation
+(SATLike-c, TT-Open-WBO-Inc, ...). Those are programs, so this back-end writes the WCNF to a
+temporary file (MaxSAT Evaluation 2022 format by default, ``format="legacy"`` for older
+solvers), runs a user-given command and reads its standard output:
+
+- ``o COST`` -- a better solution was found; each is timestamped when the line arrives and
+  becomes a point of the anytime ``trace``;
+- ``s OPTIMUM FOUND`` / ``s SATISFIABLE`` / ``s UNSATISFIABLE`` / ``s UNKNOWN``;
+- ``v ...`` -- the model, either the 2022 compact bit string (``v 0110``, character i is
+  variable i + 1) or the legacy literal list (``v 1 -2 3 ...``, possibly over several lines).
+
+The time limit is enforced from outside: SIGTERM to the solver's process group (the
+Evaluation rules ask solvers to print their best model then), SIGKILL after ``kill_grace``
+seconds; whatever ``o``/``v`` lines arrived by then are used. The model is checked against the
+hard clauses and its cost recomputed; a model that breaks a hard clause raises RuntimeError.
+
+``command`` holds ``{wcnf}`` where the file path goes (appended when absent) and optionally
+``{time_limit}`` (whole seconds). ``make_backend("external")`` takes the command from the
+environment variable ``OCCAMLEARN_MAXSAT_COMMAND``. ``on_improve`` is called once, with the
+final model: solvers print no model before they stop, so the ``o`` lines are in ``trace`` and
+``stats["o_lines"]`` only.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import shlex
+import signal
+import subprocess
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+from pysat.formula import WCNF
+
+from occamlearn.maxsat.base import ImproveCallback, MaxSATBackend, MaxSATResult, check_time_limit
+
+__all__ = ["COMMAND_VARIABLE", "ExternalBackend", "model_cost", "parse_solver_output"]
+
+COMMAND_VARIABLE = "OCCAMLEARN_MAXSAT_COMMAND"
+FORMATS = ("mse22", "legacy")
+S_LINES = {"OPTIMUM FOUND": "optimal", "SATISFIABLE": "feasible",
+           "UNSATISFIABLE": "unsatisfiable", "UNKNOWN": "unknown"}
+
+
+def _parse_model(v_tokens: list[str], n_vars: int) -> list[int] | None:
+    """Literals of variables 1..n_vars from the payload of the ``v`` lines (either format)."""
+    if not v_tokens:
+        return None
+    if len(v_tokens) == 1 and set(v_tokens[0]) <= {"0", "1"}:
+        bits = v_tokens[0]
+        return [i if i <= len(bits) and bits[i - 1] == "1" else -i for i in range(1, n_vars + 1)]
+    value = {}
+    for token in v_tokens:
+        literal = int(token)
+        if literal:
+            value[abs(literal)] = literal > 0
+    return [i if value.get(i, False) else -i for i in range(1, n_vars + 1)]
+
+
+def parse_solver_output(lines, n_vars: int) -> dict:
+    """``{"status", "model", "o_lines"}`` from timestamped output lines ``[(seconds, text)]``.
+
+    ``status`` is the last ``s`` line's meaning (None without one); ``o_lines`` lists
+    (seconds, cost). A new ``s`` or compact ``v`` line replaces an earlier model.
+    """
+    status, o_lines, v_tokens = None, [], []
+    for seconds, text in lines:
+        text = text.strip()
+        if text.startswith("o "):
+            try:
+                o_lines.append((seconds, int(text[2:].split()[0])))
+            except (ValueError, IndexError):
+                continue
+        elif text.startswith("s "):
+            status = S_LINES.get(text[2:].strip().upper(), status)
+        elif text.startswith("v"):
+            tokens = text[1:].split()
+            if len(tokens) == 1 and set(tokens[0]) <= {"0", "1"} and len(tokens[0]) > 1:
+                v_tokens = []  # a compact model replaces any earlier one
+            v_tokens.extend(tokens)
+    return {"status": status, "model": _parse_model(v_tokens, n_vars), "o_lines": o_lines}
+
+
+def model_cost(wcnf: WCNF, model: list[int]) -> int:
+    """Weight of the soft clauses ``model`` falsifies; RuntimeError if it breaks a hard one."""
+    true = set(model)
+    for clause in wcnf.hard:
+        if not any(lit in true for lit in clause):
+            raise RuntimeError(f"the solver's model falsifies the hard clause {clause}")
+    return sum(w for clause, w in zip(wcnf.soft, wcnf.wght)
+               if not any(lit in true for lit in clause))
+
+
+class ExternalBackend(MaxSATBackend):
+    """A MaxSAT solver program; ``command`` like ``"loandra {wcnf}"`` (see module doc)."""
+
+    name = "external"
+
+    def __init__(self, sat_solver: str = "cadical195", *, command: str | None = None,
+                 format: str = "mse22", kill_grace: float = 2.0):
+        super().__init__(sat_solver)
+        command = command if command is not None else os.environ.get(COMMAND_VARIABLE)
+        if not command or not isinstance(command, str):
+            raise ValueError(f"external solver needs a command (e.g. 'loandra {{wcnf}}'): pass "
+                             f"command=... or set {COMMAND_VARIABLE}; got {command!r}.")
+        if format not in FORMATS:
+            raise ValueError(f"format must be one of {FORMATS}; got {format!r}.")
+        if not isinstance(kill_grace, (int, float)) or kill_grace < 0:
+            raise ValueError(f"kill_grace must be a non-negative number; got {kill_grace!r}.")
+        self.command, self.format, self.kill_grace = command, format, float(kill_grace)
+
+    def _argv(self, path: Path, time_limit: float | None) -> list[str]:
+        limit = str(math.ceil(time_limit)) if time_limit is not None else "0"
+        argv = [token.replace("{wcnf}", str(path)).replace("{time_limit}", limit)
+                for token in shlex.split(self.command)]
+        if "{wcnf}" not in self.command:
+            argv.append(str(path))
+        return argv
+
+    def solve(self, wcnf: WCNF, time_limit: float | None = None,
+              on_improve: ImproveCallback | None = None) -> MaxSATResult:
+        time_limit = check_time_limit(time_limit)
+        start = time.perf_counter()
+        with tempfile.TemporaryDirectory(prefix="occamlearn-") as folder:
+            path = Path(folder) / "instance.wcnf"
+            wcnf.to_file(str(path), format=self.format)
+            written = time.perf_counter()
+            lines, stopped, code = self._run(self._argv(path, time_limit), start, time_limit)
+        parsed = parse_solver_output(lines, wcnf.nv)
+        model, status, cost = parsed["model"], parsed["status"], None
+        if status == "unsatisfiable":
+            model = None
+        elif model is not None:
+            cost = model_cost(wcnf, model)
+            status = "optimal" if status == "optimal" else "feasible"
+        else:
+            status = "unknown"
+        seconds = time.perf_counter() - start
+        trace = _improving([(t, c) for t, c in parsed["o_lines"]])
+        if cost is not None and (not trace or trace[-1][1] > cost):
+            trace.append((seconds, cost))
+        stats = {"command": self.command, "format": self.format, "write_seconds": written - start,
+                 "seconds": seconds, "killed": stopped, "exit_code": code,
+                 "o_lines": parsed["o_lines"], "n_vars": wcnf.nv, "n_hard": len(wcnf.hard),
+                 "n_soft": len(wcnf.soft)}
+        if cost is not None and on_improve is not None:
+            on_improve(cost, model, seconds)
+        lower = cost if status == "optimal" else 0
+        return MaxSATResult(status, cost, model, lower, trace, stats)
+
+    def _run(self, argv: list[str], start: float, time_limit: float | None):
+        """Run ``argv``; return (timestamped stdout lines, killed by the limit?, exit code)."""
+        try:
+            process = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                                       stdin=subprocess.DEVNULL, text=True, bufsize=1,
+                                       start_new_session=True)
+        except OSError as exc:
+            raise ValueError(f"cannot run the external solver command {self.command!r}: "
+                             f"{exc}") from exc
+        lines: list = []
+
+        def read():
+            for text in process.stdout:
+                lines.append((time.perf_counter() - start, text))
+
+        reader = threading.Thread(target=read, daemon=True)
+        reader.start()
+        stopped = False
+        try:
+            remaining = None if time_limit is None else max(
+                0.0, time_limit - (time.perf_counter() - start))
+            process.wait(timeout=remaining)
+        except (subprocess.TimeoutExpired, KeyboardInterrupt):
+            stopped = True
+            self._stop(process)
+        reader.join(timeout=self.kill_grace + 1.0)
+        process.stdout.close()
+        return list(lines), stopped, process.returncode
+
+    def _stop(self, process: subprocess.Popen) -> None:
+        """SIGTERM the process group, SIGKILL it after ``kill_grace`` seconds."""
+        for sig, wait in ((signal.SIGTERM, self.kill_grace), (signal.SIGKILL, None)):
+            try:
+                os.killpg(process.pid, sig)
+            except ProcessLookupError:
+                return
+            try:
+                process.wait(timeout=wait)
+                return
+            except subprocess.TimeoutExpired:
+                continue
+
+
+def _improving(points: list) -> list:
+    """The (seconds, cost) points where the cost strictly drops."""
+    out = []
+    for seconds, cost in points:
+        if not out or cost < out[-1][1]:
+            out.append((seconds, cost))
+    return out

@@ -1,0 +1,171 @@
+"""Linear SAT-UNSAT MaxSAT (Alg. 1 of Alcázar et al., with the Sec. 6 change).
+
+One incremental SAT solver (CaDiCaL 1.9.5 by default) holds the hard clauses and, for every
+soft clause, a blocking literal b that is true when the clause is falsified (a unit soft
+clause (x) needs no new variable: b = -x). After the first model of cost c, an incremental
+totalizer over the b's counts the cost; each further call asks for cost <= c - 1 *under an
+assumption* (Sec. 6), and every model found makes its own bound cost <= c permanent. When the
+call under assumption is UNSAT, c is optimal and the solver's clauses, without assumptions,
+are exactly "the last satisfiable instance": its models are the optimal solutions.
+``solver_for_cost(c)`` hands that solver out for enumeration (Alg. 2 / MDSOL).
+
+The cost counter is PySAT's incremental totalizer, or a cardinality network when the
+totalizer would be huge (``maxsat.counters``: a first model of cost 4,208 over 8,124 soft
+clauses made a 25.4 M-clause totalizer). ``time_limit`` covers everything: loading the
+formula, building the counter (both stop at the deadline) and the SAT calls; when it passes
+after a model, the status is "feasible" with the best model.
+
+The caller's WCNF is never modified. Weighted soft clauses are counted by repeating their
+blocking literal w times in the counter (fine for small integer weights).
+"""
+
+from __future__ import annotations
+
+import time
+
+from pysat.formula import WCNF
+from pysat.solvers import Solver
+
+from occamlearn.maxsat.base import ImproveCallback, MaxSATBackend, MaxSATResult, check_time_limit
+from occamlearn.maxsat.counters import add_counter
+from occamlearn.maxsat.oracle import add_clauses, limited_solve
+
+__all__ = ["LinearSatUnsat"]
+
+
+class LinearSatUnsat(MaxSATBackend):
+    """Alg. 1 (LMS). After ``solve``, ``solver`` stays alive until ``close()``."""
+
+    name = "lsu"
+
+    def __init__(self, sat_solver: str = "cadical195"):
+        super().__init__(sat_solver)
+        self.solver: Solver | None = None
+        self._counts: list[int] = []  # _counts[k] implied by >= k+1 true blocking literals
+        self._proven_bound: int | None = None  # models of self.solver cost <= this
+        self._optimum: int | None = None
+
+    # -- the loop ---------------------------------------------------------------------------
+    def solve(self, wcnf: WCNF, time_limit: float | None = None,
+              on_improve: ImproveCallback | None = None,
+              phases: list[int] | None = None) -> MaxSATResult:
+        """Alg. 1; ``phases`` are optional preferred literals (e.g. an incumbent solution)."""
+        time_limit = check_time_limit(time_limit)
+        self.close()
+        start = time.perf_counter()
+        deadline = None if time_limit is None else start + time_limit
+        stats = {"sat_calls": 0, "load_seconds": 0.0, "sat_seconds": 0.0, "unsat_seconds": 0.0,
+                 "n_vars": wcnf.nv, "n_hard": len(wcnf.hard), "n_soft": len(wcnf.soft)}
+        solver = Solver(name=self.sat_solver)
+        self.solver = solver
+        top, blocking, relaxed = _blocking_literals(wcnf)
+        loaded = add_clauses(solver, wcnf.hard, deadline) and add_clauses(solver, relaxed,
+                                                                           deadline)
+        if phases:
+            solver.set_phases(phases)
+        stats["load_seconds"] = time.perf_counter() - start
+        trace: list = []
+        best_cost, best_model, status = None, None, "unknown"
+        assumptions: list[int] = []
+        try:
+            while loaded:
+                answer, seconds = self._call(solver, assumptions, deadline)
+                stats["sat_calls"] += 1
+                if answer is None:
+                    status = "feasible" if best_model is not None else "unknown"
+                    break
+                if answer is False:
+                    stats["unsat_seconds"] += seconds
+                    status = "optimal" if best_model is not None else "unsatisfiable"
+                    break
+                stats["sat_seconds"] += seconds
+                model = solver.get_model()
+                true_lits = set(model)
+                best_cost = sum(1 for b in blocking if b in true_lits)
+                best_model = [lit for lit in model if abs(lit) <= wcnf.nv]
+                elapsed = time.perf_counter() - start
+                trace.append((elapsed, best_cost))
+                if on_improve is not None and on_improve(best_cost, best_model, elapsed) is True:
+                    status, stats["stopped_by_callback"] = "feasible", True
+                    break
+                if best_cost == 0:
+                    status = "optimal"
+                    break
+                top = self._tighten(solver, blocking, best_cost, top, deadline, stats)
+                if top is None:  # the deadline passed while the counter was built
+                    status = "feasible"
+                    break
+                assumptions = [-self._counts[best_cost - 1]]
+        except KeyboardInterrupt:
+            status = "feasible" if best_model is not None else "unknown"
+        self._optimum = best_cost if status == "optimal" else None
+        stats["seconds"] = time.perf_counter() - start
+        lower = best_cost if status == "optimal" else 0
+        return MaxSATResult(status, best_cost, best_model, lower, trace, stats)
+
+    def _tighten(self, solver: Solver, blocking: list[int], cost: int, top: int,
+                 deadline: float | None, stats: dict) -> int | None:
+        """Make "cost <= ``cost``" permanent (building the counter on first use); the new
+        top variable, or None if the deadline passed while the counter was built."""
+        if not self._counts:
+            began = time.perf_counter()
+            counter = add_counter(solver, blocking, cost, top, deadline)
+            stats["counter_seconds"] = time.perf_counter() - began
+            if counter is None:
+                return None
+            stats.update(counter=counter.kind, counter_clauses=counter.n_clauses,
+                         counter_vars=counter.top - top)
+            self._counts, top = counter.outputs, counter.top
+        if cost < len(self._counts):
+            solver.add_clause([-self._counts[cost]])
+        self._proven_bound = cost
+        return top
+
+    def _call(self, solver: Solver, assumptions: list[int], deadline: float | None):
+        began = time.perf_counter()
+        answer = limited_solve(solver, self.sat_solver, assumptions, deadline)
+        return answer, time.perf_counter() - began
+
+    # -- what enumeration needs ------------------------------------------------------------
+    def solver_for_cost(self, cost: int) -> tuple[Solver, list[int]]:
+        """(live solver, assumptions) whose models are exactly the solutions of ``cost``.
+
+        ``cost`` must be at most the best cost found (the solver holds cost <= best
+        permanently). With the optimum, the assumptions are empty: the solver's clauses are
+        the last satisfiable instance of Sec. 6. Blocking clauses added by the caller stay
+        in the solver.
+        """
+        if self.solver is None or self._proven_bound is None:
+            raise ValueError("solver_for_cost needs a solve() that found a model and bounded "
+                             "its cost (not stopped by the time limit before that).")
+        if not isinstance(cost, int) or not 0 <= cost <= self._proven_bound:
+            raise ValueError(f"cost must be an int in [0, {self._proven_bound}] (the best cost "
+                             f"found); got {cost!r}.")
+        if cost == self._optimum:
+            return self.solver, []
+        assumptions = []
+        if cost < self._proven_bound:
+            assumptions.append(-self._counts[cost])
+        if cost > 0:
+            assumptions.append(self._counts[cost - 1])
+        return self.solver, assumptions
+
+    def close(self) -> None:
+        if self.solver is not None:
+            self.solver.delete()
+        self.solver, self._counts, self._proven_bound, self._optimum = None, [], None, None
+
+
+def _blocking_literals(wcnf: WCNF) -> tuple[int, list[int], list[list[int]]]:
+    """(top variable, blocking literal of each soft clause repeated by its weight, the
+    non-unit soft clauses extended by their new blocking variable)."""
+    top, blocking, relaxed = wcnf.nv, [], []
+    for clause, weight in zip(wcnf.soft, wcnf.wght):
+        if len(clause) == 1:
+            b = -clause[0]
+        else:
+            top += 1
+            b = top
+            relaxed.append([*clause, b])
+        blocking.extend([b] * int(weight))
+    return top, blocking, relaxed

@@ -1,0 +1,373 @@
+"""DT(max) by dynamic programming: the most accurate tree of depth <= d, then the smallest.
+
+The MaxSAT encoding (``trees.dtmax.encoding``) has to refute every better tree clause by clause, and
+measured 100-10,000x slower than STreeD's dynamic programme (``benchmarks/results/
+dtmax_runtime.md``). This module is the dynamic programme of MurTree / STreeD (Demirović et
+al., JMLR 2022; van der Linden et al., NeurIPS 2023) on numpy, exact like the MaxSAT search:
+
+    best(S, d) = min( leaf(S),  min_f  best(S with x_f = 0, d-1) + best(S with x_f = 1, d-1) + 1 )
+
+over the rows S reaching a node, where costs are ``errors * scale + decisions``: fewest
+training errors first, then fewest decision nodes (``prefer_small``; otherwise the cost is
+the errors alone, a test is taken only where it makes fewer errors, and the search prunes
+everything once a tree makes only the errors forced by conflicting rows). Depths 1 to 3 are closed forms over class
+counts (``dtmax_dp_counts``: the depth-2 solver of MurTree, batched over every root test for
+depth 3); deeper levels branch on each useful test. What keeps it exact and short:
+
+* Only *useful* tests of a row set are tried: columns constant on it cannot split it, and
+  columns equal on it split it identically (one representative is kept).
+* A node whose rows are pure, or whose leaf already makes only the errors forced by identical
+  rows with different labels, is a leaf: no tree can do better on those rows.
+* Above depth 3, a test is skipped when its forced errors, or the first child's cost plus the
+  second child's forced errors, already reach the best tree found (branch and bound), and row
+  sets solved before are looked up (the same set is reached by testing f then g or g then f).
+
+With a deadline (or Ctrl-C) the search stops between tests of the top level and returns the
+best tree found so far, marked "feasible"; otherwise the tree is "optimal".
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+from threadpoolctl import ThreadpoolController
+
+from occamlearn.model.tree import Tree
+from occamlearn.trees.data_reduction import ExampleGroups, ReducedColumns, reduce_columns
+from occamlearn.trees.dtmax.decode import tree_of_nested
+from occamlearn.trees.dtmax.dp_counts import (
+    Counts,
+    depth2_costs,
+    leaf_errors,
+    subset_counts,
+    triple_counts,
+)
+
+__all__ = ["DepthSearchResult", "best_tree_within_depth"]
+
+Subtree = tuple  # ("leaf", class) | ("test", column, zero_side, one_side)
+
+# One controller for the process: building one scans the loaded libraries (7 ms a fit).
+_BLAS = []
+
+
+def _one_blas_thread():
+    """Context limiting BLAS to one thread (see ``best_tree_within_depth``)."""
+    if not _BLAS:
+        _BLAS.append(ThreadpoolController())
+    return _BLAS[0].limit(limits=1, user_api="blas")
+
+
+# Children of a depth-4 node get their counts from the parent's (``_SharedCounts``) when the
+# node has at least this many rows per useful column: then counting rows dominates (mushroom,
+# 5,199 rows x 54 columns: 3.3 -> 1.4 s CPU); with few rows the gathers cost more than they
+# save (audio, 123 x 74: 1.2 -> 1.8 s). Measured with scratch A/B runs at depth 4.
+SHARED_COUNTS_MIN_RATIO = 8
+
+
+@dataclass(frozen=True)
+class DepthSearchResult:
+    """The best tree found (over the original columns), its training ``errors`` and
+    ``decisions``, and ``status`` "optimal" or "feasible"."""
+
+    tree: Tree
+    errors: int
+    decisions: int
+    status: str
+    stats: dict = field(default_factory=dict)
+
+
+class _Stop(Exception):
+    """The deadline passed inside the search."""
+
+
+@dataclass(frozen=True)
+class _SharedCounts:
+    """Counts of a depth-4 node's rows over its useful ``columns``, from which each test's
+    two children get theirs by counting only the smaller child (half the work or less)."""
+
+    columns: np.ndarray
+    counts: Counts
+    triple: np.ndarray
+
+    @classmethod
+    def of(cls, search: _DepthSearch, rows: np.ndarray, columns: np.ndarray) -> _SharedCounts:
+        X, C = search.X[np.ix_(rows, columns)], search.C[rows]
+        return cls(columns, subset_counts(X, C), triple_counts(X, C))
+
+    def split(self, search, column, zero_rows, one_rows):
+        """((counts, triple) of the zero child, the same of the one child)."""
+        small = zero_rows if len(zero_rows) <= len(one_rows) else one_rows
+        X, C = search.X[np.ix_(small, self.columns)], search.C[small]
+        counts, triple = subset_counts(X, C), triple_counts(X, C)
+        rest = (Counts(self.counts.total - counts.total, self.counts.single - counts.single,
+                       self.counts.pair - counts.pair), self.triple - triple)
+        return ((counts, triple), rest) if small is zero_rows else (rest, (counts, triple))
+
+
+class _DepthSearch:
+    """``best(rows, depth)`` over distinct rows ``X`` (0/1) with class weights ``C``."""
+
+    def __init__(self, X: np.ndarray, C: np.ndarray, scale: int, decision: int,
+                 deadline: float | None):
+        self.X = X.astype(np.float32)
+        self.bits = X.astype(bool)
+        self.C = C.astype(np.float32)
+        self.forced = leaf_errors(C.T).astype(np.int64)   # per distinct row
+        self.scale, self.decision, self.deadline = scale, decision, deadline
+        self.cache: dict[tuple[bytes, int], tuple[int, Subtree]] = {}
+        self.costs: dict[tuple[bytes, int], int] = {}          # cost only (no tree built)
+        self.stats = {"subproblems": 0, "cache_hits": 0, "pruned": 0}
+        self.stopped = False                 # the deadline or Ctrl-C ended the search
+
+    # -- small pieces ------------------------------------------------------------------------
+    def leaf(self, rows: np.ndarray) -> tuple[int, Subtree]:
+        total = self.C[rows].sum(axis=0)
+        errors = int(np.rint(total.sum() - total.max()))
+        return errors * self.scale, ("leaf", int(total.argmax()))
+
+    def useful_columns(self, rows: np.ndarray, among: np.ndarray | None = None) -> np.ndarray:
+        """Columns (of ``among``, default all) that split ``rows``, one per distinct split
+        (the first of equal columns); returned as positions in ``among``."""
+        block = self.bits[rows] if among is None else self.bits[np.ix_(rows, among)]
+        ones = block.sum(axis=0)
+        candidates = np.flatnonzero((ones > 0) & (ones < len(rows)))
+        if len(candidates) <= 1:
+            return candidates
+        packed = np.packbits(block[:, candidates], axis=0).T
+        first = {}
+        for position, column in enumerate(packed):
+            first.setdefault(column.tobytes(), position)
+        return candidates[sorted(first.values())]
+
+    def floor(self, rows: np.ndarray) -> int:
+        """A lower bound on ``best(rows, d)`` for any d: the errors forced by identical rows
+        with different labels, plus one decision unless a leaf makes only those."""
+        forced = int(self.forced[rows].sum()) * self.scale
+        return min(self.leaf(rows)[0], forced + self.decision)
+
+    def split(self, rows: np.ndarray, column: int) -> tuple[np.ndarray, np.ndarray]:
+        one = self.X[rows, column] > 0
+        return rows[~one], rows[one]
+
+    def check_deadline(self) -> None:
+        if self.deadline is not None and time.perf_counter() >= self.deadline:
+            raise _Stop
+
+    # -- the recursion -------------------------------------------------------------------------
+    def settled(self, rows: np.ndarray, depth: int):
+        """``(leaf cost, leaf, answer)``: ``answer`` is ``best(rows, depth)`` when it needs
+        no search -- the leaf (depth 0, or it makes only forced errors) or a cached answer
+        -- else None."""
+        leaf_cost, leaf = self.leaf(rows)
+        if depth == 0 or leaf_cost == int(self.forced[rows].sum()) * self.scale:
+            return leaf_cost, leaf, (leaf_cost, leaf)
+        answer = self.cache.get((rows.tobytes(), depth))
+        if answer is not None:
+            self.stats["cache_hits"] += 1
+        return leaf_cost, leaf, answer
+
+    def best(self, rows: np.ndarray, depth: int) -> tuple[int, Subtree]:
+        leaf_cost, leaf, known = self.settled(rows, depth)
+        if known is not None:
+            return known
+        key = (rows.tobytes(), depth)
+        self.stats["subproblems"] += 1
+        columns = self.useful_columns(rows)
+        if len(columns) == 0:
+            answer = (leaf_cost, leaf)
+        elif depth <= 2:
+            answer = self._shallow(rows, columns, depth, leaf_cost, leaf)
+        elif depth == 3:
+            answer = self._depth3(rows, columns, leaf_cost, leaf)
+        else:
+            answer = self._branch(rows, columns, depth, leaf_cost, leaf)
+        self.cache[key] = answer
+        return answer
+
+    def _shallow(self, rows, columns, depth, leaf_cost, leaf) -> tuple[int, Subtree]:
+        """Depth 1 or 2 from the pair counts (closed form)."""
+        counts = subset_counts(self.X[np.ix_(rows, columns)], self.C[rows])
+        if depth == 1:
+            ones, zeros = counts.single, counts.total[:, None] - counts.single
+            cost = ((leaf_errors(ones) + leaf_errors(zeros)).astype(np.int64) * self.scale
+                    + self.decision)
+            test = int(cost.argmin())
+            if cost[test] >= leaf_cost:
+                return leaf_cost, leaf
+            zero_rows, one_rows = self.split(rows, columns[test])
+            return int(cost[test]), ("test", int(columns[test]), self.leaf(zero_rows)[1],
+                                     self.leaf(one_rows)[1])
+        d2 = depth2_costs(counts.pair[:, None], counts.single[:, None],
+                          counts.total[:, None], self.scale, self.decision)
+        root = int(d2.root[0])
+        if root < 0:
+            return leaf_cost, leaf
+        zero_rows, one_rows = self.split(rows, columns[root])
+        children = []
+        for side_rows, child in ((zero_rows, d2.left[0, root]), (one_rows, d2.right[0, root])):
+            if child < 0:
+                children.append(self.leaf(side_rows)[1])
+            else:
+                low, high = self.split(side_rows, columns[child])
+                children.append(("test", int(columns[child]), self.leaf(low)[1],
+                                 self.leaf(high)[1]))
+        return int(d2.best[0]), ("test", int(columns[root]), *children)
+
+    def _depth3_costs(self, counts: Counts, triple: np.ndarray) -> np.ndarray:
+        """Cost of the best depth-3 tree with each root test (triple counts, batched)."""
+        # batch index = the root test f; rows with x_f = 1, then rows with x_f = 0
+        ones = depth2_costs(triple, counts.pair, counts.single, self.scale,
+                            self.decision).best
+        zeros = depth2_costs(counts.pair[:, None] - triple,
+                             counts.single[:, None, :] - counts.pair,
+                             counts.total[:, None] - counts.single, self.scale,
+                             self.decision).best
+        return zeros + ones + self.decision
+
+    def _depth3(self, rows, columns, leaf_cost, leaf) -> tuple[int, Subtree]:
+        """Depth 3: the depth-2 closed form below every root test at once."""
+        X, C = self.X[np.ix_(rows, columns)], self.C[rows]
+        cost = self._depth3_costs(subset_counts(X, C), triple_counts(X, C))
+        test = int(cost.argmin())
+        if cost[test] >= leaf_cost:
+            return leaf_cost, leaf
+        zero_rows, one_rows = self.split(rows, columns[test])
+        return int(cost[test]), ("test", int(columns[test]), self.best(zero_rows, 2)[1],
+                                 self.best(one_rows, 2)[1])
+
+    def _depth3_cost_of_child(self, rows, parent: _SharedCounts, side) -> int:
+        """``best(rows, 3)``'s cost for a child of a depth-4 node, from counts derived from
+        the parent's (``side()``: the child's counts over the parent's columns)."""
+        leaf_cost, _, known = self.settled(rows, 3)
+        if known is not None:
+            return known[0]
+        key = (rows.tobytes(), 3)
+        if key in self.costs:
+            self.stats["cache_hits"] += 1
+            return self.costs[key]
+        self.stats["subproblems"] += 1
+        kept = self.useful_columns(rows, parent.columns)
+        cost = leaf_cost
+        if len(kept):
+            counts, triple = side()
+            counts = Counts(counts.total, np.ascontiguousarray(counts.single[:, kept]),
+                            np.ascontiguousarray(counts.pair[:, kept][:, :, kept]))
+            triple = np.ascontiguousarray(triple[:, kept][:, :, kept][:, :, :, kept])
+            cost = min(leaf_cost, int(self._depth3_costs(counts, triple).min()))
+        self.costs[key] = cost
+        return cost
+
+    def _branch(self, rows, columns, depth, leaf_cost, leaf, *, top=False):
+        """Depth >= 4: try each useful test, most promising first, with branch and bound."""
+        best_cost, best_test = leaf_cost, None
+        shared = (_SharedCounts.of(self, rows, columns)
+                  if depth == 4 and len(rows) >= SHARED_COUNTS_MIN_RATIO * len(columns) else None)
+        try:
+            for column in self._promising_first(rows, columns):
+                self.check_deadline()
+                zero_rows, one_rows = self.split(rows, column)
+                zero_floor, one_floor = self.floor(zero_rows), self.floor(one_rows)
+                if zero_floor + one_floor + self.decision >= best_cost:
+                    self.stats["pruned"] += 1
+                    continue
+                child_cost = self._child_cost(shared, column, zero_rows, one_rows, depth - 1)
+                zero_cost = child_cost(0)
+                if zero_cost + one_floor + self.decision >= best_cost:
+                    self.stats["pruned"] += 1
+                    continue
+                one_cost = child_cost(1)
+                if zero_cost + one_cost + self.decision < best_cost:
+                    best_cost, best_test = zero_cost + one_cost + self.decision, int(column)
+        except (_Stop, KeyboardInterrupt):
+            if not top:
+                raise
+            self.stopped = True
+        if best_test is None:
+            return leaf_cost, leaf
+        zero_rows, one_rows = self.split(rows, best_test)
+        return best_cost, ("test", best_test, self.best(zero_rows, depth - 1)[1],
+                           self.best(one_rows, depth - 1)[1])
+
+    def _child_cost(self, shared, column, zero_rows, one_rows, depth):
+        """``side -> best(child rows, depth)[0]``; below a depth-4 node the children's counts
+        come from the parent's: the smaller child is counted, the other is the difference."""
+        if shared is None:
+            return lambda side: self.best((zero_rows, one_rows)[side], depth)[0]
+        counted = []
+
+        def side_counts(side):
+            if not counted:
+                counted.extend(shared.split(self, column, zero_rows, one_rows))
+            return counted[side]
+
+        return lambda side: self._depth3_cost_of_child(
+            (zero_rows, one_rows)[side], shared, lambda: side_counts(side))
+
+    def _promising_first(self, rows, columns) -> np.ndarray:
+        """Tests ordered by the errors of their depth-1 tree (a good tree early prunes more)."""
+        X, C = self.X[np.ix_(rows, columns)], self.C[rows]
+        ones = C.T @ X
+        zeros = C.sum(axis=0)[:, None] - ones
+        errors = leaf_errors(ones) + leaf_errors(zeros)
+        return columns[np.argsort(errors, kind="stable")]
+
+    def solve_top(self, depth: int) -> tuple[int, Subtree]:
+        """``best`` of all rows; above depth 3 the top level keeps its best on a stop."""
+        rows = np.arange(self.X.shape[0])
+        if depth <= 3:
+            return self.best(rows, depth)
+        leaf_cost, leaf = self.leaf(rows)
+        if leaf_cost == int(self.forced.sum()) * self.scale:
+            return leaf_cost, leaf
+        return self._branch(rows, self.useful_columns(rows), depth, leaf_cost, leaf, top=True)
+
+
+def _original_columns(subtree: Subtree, columns: ReducedColumns) -> Subtree:
+    """``subtree`` over the original columns: a test of a complemented kept column tests the
+    original one with its children swapped (value 0 left, 1 right)."""
+    if subtree[0] == "leaf":
+        return subtree
+    zero_side, one_side = (_original_columns(side, columns) for side in subtree[2:])
+    if columns.flipped[subtree[1]]:
+        zero_side, one_side = one_side, zero_side
+    return ("test", int(columns.column[subtree[1]]), zero_side, one_side)
+
+
+def _decisions(subtree: Subtree) -> int:
+    return 0 if subtree[0] == "leaf" else 1 + _decisions(subtree[2]) + _decisions(subtree[3])
+
+
+def best_tree_within_depth(groups: ExampleGroups, n_classes: int, depth: int, *,
+                           prefer_small: bool = True, deadline: float | None = None,
+                           columns: ReducedColumns | None = None) -> DepthSearchResult:
+    """Fewest training errors over trees of depth <= ``depth`` (then, with ``prefer_small``,
+    fewest decision nodes; without it a test is still only taken where it reduces errors,
+    and the search can stop as soon as no tree can make fewer errors).
+
+    ``groups``: the training rows grouped by distinct row and label (``group_examples``);
+    ``deadline``: a ``time.perf_counter()`` value after which the best tree so far is returned
+    with status "feasible" (only depths >= 4 can stop early: shallower ones are one pass);
+    ``columns``: ``reduce_columns(groups.patterns)`` if the caller has it already.
+    """
+    if not isinstance(depth, (int, np.integer)) or isinstance(depth, bool) or depth < 0:
+        raise ValueError(f"depth must be a non-negative int; got {depth!r}.")
+    start = time.perf_counter()
+    if columns is None:
+        columns = reduce_columns(groups.patterns)
+    weights = np.zeros((groups.n_patterns, n_classes), dtype=np.int64)
+    np.add.at(weights, (groups.pattern, groups.label), groups.count)
+    # a chosen test always separates rows, so a tree has fewer than n_patterns decisions
+    scale = max(1, min(2 ** int(depth), groups.n_patterns)) if prefer_small else 1
+    search = _DepthSearch(columns.matrix, weights, scale, int(prefer_small), deadline)
+    # one BLAS thread: the products are many and small, and on a shared 2-core machine
+    # OpenBLAS's threads made depth 4 2.5-4x slower in wall time (audio 8.3 s -> 2.1 s)
+    with _one_blas_thread():
+        cost, subtree = search.solve_top(int(depth) if columns.n_kept else 0)
+    tree = tree_of_nested(_original_columns(subtree, columns), groups, n_classes,
+                          groups.patterns.shape[1])
+    stats = dict(search.stats, seconds=time.perf_counter() - start, n_columns=columns.n_kept)
+    status = "feasible" if search.stopped else "optimal"
+    return DepthSearchResult(tree, cost // scale, _decisions(subtree), status, stats)

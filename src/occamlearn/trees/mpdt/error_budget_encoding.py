@@ -1,0 +1,141 @@
+"""Minimum trees that may misclassify at most e training rows: MPDT with relaxable examples.
+
+The MPDT encoding of Alcázar et al. (Sec. 4, eqs. 1-26, built by ``trees.mpdt.encoding``'s parts)
+forces every example to be classified correctly by its per-example leaf clauses (eqs. 17/18
+and 24: "leaf j predicts q's class, or q does not reach j"). Here each distinct training row
+and label -- a *group* g of ``count_g`` identical rows, see ``dtmax_data`` -- gets a
+relaxation literal ``("relax", g)`` added to all of its leaf clauses, so a true relax_g lets
+the tree misclassify the group. A hard cardinality constraint
+sum_g count_g * relax_g <= e (a totalizer over relax_g repeated count_g times; groups larger
+than e are never relaxed) bounds the training errors. Everything else is the MPDT encoding
+unchanged, so its optimum is the minimum size of a tree with at most e training errors.
+
+Unlike a pure tree, a tree within a budget is not determined by its tests a_{r,j} alone: a
+leaf may predict a class other than its rows' majority when the budget covers the rows it
+then misclassifies, so the leaf labels are free too; and the relax_g of a model are not
+determined by its tree (a correctly classified group may be relaxed while budget is left). The
+enumeration of ``trees.mpdt.enumerate`` therefore blocks on the a_{r,j} *and* the labels of the
+leaves (``OptimalFormula(block_labels=True)``), never on relax_g: all models of one tree
+are blocked together.
+
+Identical rows with different labels are allowed: they are separate groups of the same row,
+and at most one of them can be classified correctly. ``relax_errors_needed`` is the fewest
+errors such conflicts force (sum over conflicting rows of all but the largest group), the
+budget used by ``on_conflict="relax"``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+import numpy as np
+from pysat.card import CardEnc, EncType
+from pysat.formula import WCNF
+
+from occamlearn.model.tree import Tree
+from occamlearn.trees.data_reduction import ExampleGroups, group_examples
+from occamlearn.trees.mpdt.discrimination import discrimination_clauses, leaf_clauses
+from occamlearn.trees.mpdt.encoding import MPDTEncoding, check_size_bounds, validate_binary_data
+from occamlearn.trees.mpdt.layout_clauses import layout_clauses
+from occamlearn.trees.mpdt.variables import MPDTVariables
+
+__all__ = ["ErrorBudgetEncoding", "encode_error_budget", "relax_errors_needed"]
+
+
+def relax_errors_needed(X, y) -> int:
+    """Training errors every classifier makes on (X, y): conflicting rows' minority labels."""
+    return group_examples(np.asarray(X), np.asarray(y)).forced_errors()
+
+
+@dataclass(frozen=True)
+class ErrorBudgetEncoding:
+    """An MPDT formula whose examples may be relaxed, within ``max_errors`` rows."""
+
+    mpdt: MPDTEncoding          # the underlying encoding (its X, y are the groups' rows)
+    groups: ExampleGroups
+    relax: np.ndarray           # relax[g] = variable id of ("relax", g)
+    max_errors: int
+    X: np.ndarray               # all training rows, for the counts of decoded trees
+    y: np.ndarray
+
+    @property
+    def wcnf(self) -> WCNF:
+        return self.mpdt.wcnf
+
+    # the MPDT encoding's node and feature variables, for enumeration (``trees.mpdt.enumerate``)
+    @property
+    def n(self) -> int:
+        return self.mpdt.n
+
+    @property
+    def variables(self) -> MPDTVariables:
+        return self.mpdt.variables
+
+    @property
+    def columns(self) -> np.ndarray:
+        return self.mpdt.columns
+
+    def target_variables(self) -> list[int]:
+        """The a_{r,j} variable ids (Alg. 2's diversity targets)."""
+        return self.mpdt.target_variables()
+
+    def cost_of_size(self, size: int) -> int:
+        return self.mpdt.cost_of_size(size)
+
+    def decode(self, model) -> Tree:
+        """The tree of ``model``; checked pure on the groups the model does not relax."""
+        true = {int(lit) for lit in model if lit > 0}
+        kept = np.array([int(v) not in true for v in self.relax], dtype=bool)
+        on_kept = replace(self.mpdt, X=self.groups.patterns[self.groups.pattern[kept]],
+                          y=self.groups.label[kept])
+        tree = on_kept.decode(model)
+        return tree.with_counts(self.X, self.y)
+
+
+def encode_error_budget(X, y, n_classes: int, max_errors: int, upper_bound: int,
+                        lower_bound: int = 3) -> ErrorBudgetEncoding:
+    """Partial MaxSAT formula: minimum tree of size <= ``upper_bound`` with <= ``max_errors``
+    misclassified rows of (X, y). Sizes are odd node counts >= 3 as in ``encode_mpdt``."""
+    X, y = validate_binary_data(X, y, n_classes)
+    if not isinstance(max_errors, (int, np.integer)) or max_errors < 0:
+        raise ValueError(f"max_errors must be a non-negative int; got {max_errors!r}.")
+    check_size_bounds(upper_bound, lower_bound, n_classes)
+    groups = group_examples(X, y)
+    patterns = groups.patterns.astype(np.int64)
+    columns = np.flatnonzero(patterns.min(axis=0) != patterns.max(axis=0))
+    rows = patterns[groups.pattern][:, columns]
+    n = int(upper_bound)
+    var = MPDTVariables.allocate(n, len(columns), n_classes)
+    relax = np.array([var.pool.id(("relax", g)) for g in range(groups.n_groups)], dtype=np.int64)
+    # the clause blocks exactly as encode_mpdt assembles them, except the per-example ones
+    blocks = list(layout_clauses(var, int(lower_bound))) + list(discrimination_clauses(var))
+    per_example, *rest = leaf_clauses(var, rows, groups.label)
+    n_nodes_checked = n - 1                    # leaf_clauses covers nodes 2..n, per example
+    if per_example.shape[0] != n_nodes_checked * groups.n_groups:
+        raise RuntimeError("leaf_clauses changed shape: expected one row per (node, example)")
+    relax_column = np.tile(relax, n_nodes_checked)[:, None]
+    blocks += [np.concatenate([per_example, relax_column], axis=1), *rest]
+    hard: list[list[int]] = []
+    for block in blocks:
+        hard.extend(block.tolist() if isinstance(block, np.ndarray) else block)
+    hard.extend(_error_bound(groups, relax, int(max_errors), var))
+    wcnf = WCNF()
+    wcnf.hard = hard
+    wcnf.soft = [[-int(var.eta[i])] for i in range(1, n + 1, 2)]
+    wcnf.wght = [1] * len(wcnf.soft)
+    wcnf.topw = len(wcnf.soft) + 1
+    wcnf.nv = var.pool.top
+    mpdt = MPDTEncoding(wcnf, var.pool, var, n, int(lower_bound), X, y, n_classes, columns)
+    return ErrorBudgetEncoding(mpdt, groups, relax, int(max_errors), X, y)
+
+
+def _error_bound(groups: ExampleGroups, relax: np.ndarray, max_errors: int,
+                 var: MPDTVariables) -> list[list[int]]:
+    """sum_g count_g * relax_g <= max_errors, as clauses."""
+    too_big = groups.count > max_errors
+    clauses = [[-int(v)] for v in relax[too_big]]
+    repeated = np.repeat(relax[~too_big], groups.count[~too_big]).tolist()
+    if len(repeated) > max_errors:
+        clauses += CardEnc.atmost(repeated, bound=max_errors, vpool=var.pool,
+                                  encoding=EncType.totalizer).clauses
+    return clauses

@@ -1,0 +1,189 @@
+"""Many minimum trees of one dataset: one MaxSAT solve, then enumeration (Alg. 3, l. 3-6).
+
+``find_minimum_trees`` runs the minimum-tree search once (``MinimumTreeSearch``) and draws up
+to k minimum trees from the optimal formula it leaves behind, by one of the Table 6 variants:
+
+=============  ==============================================
+``plain``      blocking clauses only (mpdt-nd)
+``diverse``    MDSOL, Alg. 2 (mpdt)
+layouts=True   the same per feasible layout (mpdt-lay-nd / mpdt-lay, Sec. 7)
+=============  ==============================================
+
+``trees_from_search`` lets several variants share one solve (the Table 6 runner does): the
+first plain enumeration reuses the Linear MaxSAT solver itself -- the last satisfiable
+instance with its learnt clauses (Sec. 6) -- and every later variant gets a fresh solver
+over the same optimal formula, because blocking clauses of one variant must not hide trees
+from another. When the search stopped before proving the optimum, only its best tree is
+returned (there is no optimal formula to enumerate).
+
+With an error budget (``max_errors``, or ``relax_conflicts`` for ``on_conflict="relax"``)
+``find_minimum_trees`` runs ``ErrorBudgetSearch`` instead and ``trees_from_error_search``
+draws the trees of its size with at most that many training errors, by the same variants
+(a tree counts once however its errors are chosen; trees that differ only in a leaf label
+are distinct, see ``trees.mpdt.enumerate``). Unlike the pure case it also enumerates after a
+time limit, the trees of the best size found (status stays "feasible", ``complete`` False),
+and when the answer is a single leaf, the one-leaf trees within the budget.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+from occamlearn.trees.mpdt.encoding import encode_mpdt
+from occamlearn.trees.mpdt.enumerate import ENUMERATORS, OptimalFormula, canonical_key
+from occamlearn.trees.mpdt.error_budget import ErrorBudgetSearch, error_budget
+from occamlearn.trees.mpdt.layouts import enumerate_by_layout
+from occamlearn.trees.mpdt.search import MinimumTreeResult, MinimumTreeSearch
+
+__all__ = ["MinimumTrees", "find_minimum_trees", "optimal_formula", "trees_from_error_search",
+           "trees_from_search"]
+
+
+@dataclass
+class MinimumTrees:
+    """The search result, the minimum trees drawn and how the enumeration ended.
+
+    complete : True iff every minimum tree was produced (the enumeration ran dry; with
+    layouts, every feasible layout did);
+    layouts : per tree, the layout it came from ("" without layouts);
+    layout_report : per feasible layout visited, its quota, trees and whether it ran dry.
+    """
+
+    result: MinimumTreeResult
+    trees: list
+    complete: bool
+    seconds: float
+    layouts: list = field(default_factory=list)
+    layout_report: list = field(default_factory=list)
+
+
+def optimal_formula(search: MinimumTreeSearch, *, live: bool) -> OptimalFormula:
+    """The optimal formula of a finished search.
+
+    ``live`` reuses its Linear MaxSAT solver (Sec. 6). Otherwise the data is encoded afresh
+    with exactly ``size`` nodes, all used (n = lower bound = size): the same minimum trees
+    from a formula smaller than the search's (which has n = upper bound - 2 nodes).
+    """
+    size = search.result.tree.n_nodes
+    if live:
+        held = search.optimal_solver()
+        return OptimalFormula(held.encoding, size, held.solver, list(held.assumptions),
+                              first_tree=search.result.tree, sat_solver=search.sat_solver)
+    encoding = encode_mpdt(search.X, search.y, search.n_classes, size, size)
+    return OptimalFormula(encoding, size, first_tree=search.result.tree,
+                          sat_solver=search.sat_solver)
+
+
+def _check_k(k) -> int:
+    if isinstance(k, bool) or not isinstance(k, int) or k < 1:
+        raise ValueError(f"n_solutions must be a positive int; got {k!r}")
+    return k
+
+
+def trees_from_search(search: MinimumTreeSearch, k: int, *, diverse: bool = False,
+                      layouts: bool = False, layout_depth: int = 3,
+                      time_limit: float | None = None, live: bool = True) -> MinimumTrees:
+    """Up to ``k`` minimum trees of a search that has ``run()``; the search's own tree leads
+    (except with layouts, whose trees all come from their layout's enumeration)."""
+    k = _check_k(k)
+    result = search.result
+    if k == 1 or result.status != "optimal" or result.tree.n_nodes == 1:
+        single = result.status == "optimal" and result.tree.n_nodes == 1
+        return MinimumTrees(result, [result.tree], single, 0.0, [""])
+    # MDSOL builds its own RC2 from the clauses: the smaller exact-size formula serves it best
+    formula = optimal_formula(search, live=live and not diverse)
+    return _draw(result, formula, k, diverse=diverse, layouts=layouts,
+                 layout_depth=layout_depth, time_limit=time_limit)
+
+
+def trees_from_error_search(search: ErrorBudgetSearch, k: int, *, diverse: bool = False,
+                            layouts: bool = False, layout_depth: int = 3,
+                            time_limit: float | None = None, live: bool = True
+                            ) -> MinimumTrees:
+    """Up to ``k`` trees of the size ``search`` found, each within its error budget.
+
+    Also draws when the search was stopped by its time limit: the trees of the best size
+    found (``complete`` is then False), by plain enumeration on the search's live solver
+    whatever ``diverse`` and ``layouts`` say (MDSOL's RC2 and the layout checks cannot be
+    stopped inside a SAT call, and on a formula the search could not finish one call can
+    take minutes: on spect, e = 2, after a 60 s search, MDSOL took 209 s for one more tree),
+    within ``time_limit`` seconds, or as long as the search had if ``time_limit`` is None.
+    A search stopped by Ctrl-C with no time limit gives its own tree only.
+    """
+    k = _check_k(k)
+    result = search.result
+    if result.tree.n_nodes == 1:
+        leaves = search.leaf_trees()
+        return MinimumTrees(result, leaves[:k], len(leaves) <= k, 0.0, [""] * min(k, len(leaves)))
+    proven = result.status == "optimal"
+    if not proven:
+        diverse = layouts = False
+        time_limit = search.time_limit if time_limit is None else time_limit
+    if k == 1 or (time_limit is None and not proven):
+        return MinimumTrees(result, [result.tree], False, 0.0, [""])
+    formula = search.formula(live=live and not diverse)
+    drawn = _draw(result, formula, k, diverse=diverse, layouts=layouts,
+                  layout_depth=layout_depth, time_limit=time_limit)
+    drawn.complete = drawn.complete and proven
+    return drawn
+
+
+def _draw(result: MinimumTreeResult, formula, k: int, *, diverse: bool, layouts: bool,
+          layout_depth: int, time_limit: float | None) -> MinimumTrees:
+    """Up to ``k`` distinct trees of ``formula`` by the chosen variant; closes the formula."""
+    start = time.monotonic()
+    trees, names, keys, report = [], [], set(), []
+    try:
+        if layouts:
+            produced = enumerate_by_layout(formula, k, diverse=diverse, depth=layout_depth,
+                                           time_limit=time_limit, report=report)
+        else:
+            enumerate_ = ENUMERATORS["diverse" if diverse else "plain"]
+            produced = ((tree, model, None) for tree, model in
+                        enumerate_(formula, k, time_limit=time_limit))
+        for tree, _, layout in produced:
+            if canonical_key(tree) not in keys:
+                keys.add(canonical_key(tree))
+                trees.append(tree)
+                names.append(layout.describe() if layout is not None else "")
+    finally:
+        formula.close()  # deletes only a solver the formula built itself
+    seconds = time.monotonic() - start
+    timed_out = time_limit is not None and seconds >= time_limit
+    if layouts:
+        complete = bool(report) and all(entry["exhausted"] for entry in report)
+    else:
+        complete = len(trees) < k and not timed_out
+    return MinimumTrees(result, trees, complete, seconds, names, report)
+
+
+def find_minimum_trees(X, y, n_classes: int, k: int = 1, *, diverse: bool = False,
+                       layouts: bool = False, layout_depth: int = 3, solver: str = "lsu",
+                       sat_solver: str = "cadical195", time_limit: float | None = None,
+                       enumeration_time_limit: float | None = None,
+                       on_improve=None, max_errors: int | None = None,
+                       relax_conflicts: bool = False) -> MinimumTrees:
+    """Minimum trees of the 0/1 matrix X and class indices y (Alg. 3, lines 3-6): pure, or
+    with at most ``max_errors`` misclassified rows.
+
+    time_limit bounds the search for the minimum; enumeration_time_limit the drawing of
+    the further trees (None: until k trees or no more; with a budget and a search stopped
+    by time_limit, time_limit again). ``relax_conflicts`` raises the budget (0 if
+    ``max_errors`` is None) to the errors that identical rows with different labels force.
+    """
+    _check_k(k)
+    budget = error_budget(X, y, max_errors, relax_conflicts=relax_conflicts)
+    options = {"solver": solver, "sat_solver": sat_solver, "time_limit": time_limit,
+               "on_improve": on_improve}
+    if budget is None:
+        search, draw = MinimumTreeSearch(X, y, n_classes, **options), trees_from_search
+    else:
+        search = ErrorBudgetSearch(X, y, n_classes, budget, **options)
+        draw = trees_from_error_search
+    try:
+        search.run()
+        return draw(search, k, diverse=diverse, layouts=layouts, layout_depth=layout_depth,
+                    time_limit=enumeration_time_limit, live=True)
+    finally:
+        search.close()

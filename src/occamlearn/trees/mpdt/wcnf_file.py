@@ -1,0 +1,162 @@
+"""MPDT instances for external MaxSAT solvers, and reading their answers back.
+
+``write_instance`` saves the encoding of Alcázar et al. (Sec. 4, Proposition 1) in the
+MaxSAT Evaluation format through PySAT's ``WCNF.to_file``: ``format="new"`` is the 2022
+format (``h`` marks hard clauses, no ``p`` line; PySAT's ``"mse22"``), ``"legacy"`` the older
+``p wcnf nv clauses top`` format with hard clauses weighted ``top``. Next to it goes a JSON
+sidecar (``<file>.json``) with what decoding needs: the binary matrix, the labels as class
+indices, n and the forced lower size, class and feature names, the binariser's conditions and
+the variable map (``[name, id]`` pairs of the encoding's ``IDPool``).
+
+``decode_solution`` reads a solver's output: ``s OPTIMUM FOUND`` / ``s SATISFIABLE`` /
+``s UNSATISFIABLE`` / ``s UNKNOWN``, ``o COST`` lines, and the model as ``v`` lines in either
+the MSE 2022 compact form (one string of 0/1, character i is variable i+1) or the legacy
+literal list (``v 1 -2 3 ... 0``, possibly over several lines). It rebuilds the encoding from
+the sidecar (deterministic), checks that its variable map is the stored one, decodes the tree
+and returns the model file's content (``estimators.model_files`` rebuilds the estimator).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from occamlearn.trees.mpdt.encoding import encode_mpdt
+
+__all__ = [
+    "SIDECAR_FORMAT",
+    "WCNF_FORMATS",
+    "SolverOutput",
+    "decoded_model_file",
+    "parse_solver_output",
+    "write_instance",
+]
+
+WCNF_FORMATS = {"new": "mse22", "legacy": "legacy"}
+SIDECAR_FORMAT = "occamlearn-mpdt-wcnf"
+_STATUS = {"OPTIMUM FOUND": "optimal", "SATISFIABLE": "feasible"}
+_NO_TREE = {
+    "UNSATISFIABLE": "no pure tree with at most {n} nodes exists (the instance is unsatisfiable)",
+    "UNKNOWN": "the solver found no solution (s UNKNOWN)",
+}
+
+
+def _variable_map(pool) -> list:
+    return [[list(name), int(var)] for name, var in sorted(pool.obj2id.items(), key=lambda p: p[1])]
+
+
+def write_instance(path, X_bin, y, *, upper_bound: int, lower_bound: int = 3,
+                   wcnf_format: str = "new", model_info: dict) -> dict:
+    """Encode (X_bin, y), write ``path`` and ``path.json``; return the sidecar dict.
+
+    model_info : the pieces of the model file besides the tree (``classes``,
+        ``n_features_in``, ``feature_names_in``, ``binary_feature_names``, ``conditions``,
+        ``conflict_rows``, ``params``), as ``export.tree_json.model_to_dict`` writes them.
+    """
+    if wcnf_format not in WCNF_FORMATS:
+        raise ValueError(f"wcnf format must be one of {sorted(WCNF_FORMATS)}; got {wcnf_format!r}")
+    y = np.asarray(y, dtype=np.int64)
+    n_classes = len(model_info["classes"]["values"])
+    encoding = encode_mpdt(X_bin, y, n_classes, upper_bound, lower_bound)
+    path = Path(path)
+    comments = [
+        (f"c occamlearn MPDT instance: {X_bin.shape[0]} rows, {X_bin.shape[1]} binary "
+         f"features, {n_classes} classes, at most {upper_bound} nodes"),
+        (f"c optimal cost k means a minimum pure tree of 2k-1 nodes; decode with "
+         f"'occamlearn decode {path.name}.json SOLUTION'"),
+    ]
+    encoding.wcnf.to_file(str(path), comments=comments, format=WCNF_FORMATS[wcnf_format])
+    sidecar = {
+        "format": SIDECAR_FORMAT,
+        "version": 1,
+        "wcnf": path.name,
+        "wcnf_format": wcnf_format,
+        "upper_bound": int(upper_bound),
+        "lower_bound": int(lower_bound),
+        "n_classes": n_classes,
+        "X": ["".join(map(str, row)) for row in np.asarray(X_bin, dtype=np.uint8).tolist()],
+        "n_binary_features": int(X_bin.shape[1]),
+        "y": y.tolist(),
+        "model": model_info,
+        "n_vars": int(encoding.wcnf.nv),
+        "n_hard": len(encoding.wcnf.hard),
+        "n_soft": len(encoding.wcnf.soft),
+        "variables": _variable_map(encoding.pool),
+    }
+    Path(f"{path}.json").write_text(json.dumps(sidecar) + "\n")
+    return sidecar
+
+
+@dataclass(frozen=True)
+class SolverOutput:
+    """What a MaxSAT solver printed: status word, last cost, model literals (may be empty)."""
+
+    status: str | None
+    cost: int | None
+    literals: tuple
+
+
+def _values_to_literals(tokens: list[str]) -> list[int]:
+    if len(tokens) == 1 and re.fullmatch(r"[01]+", tokens[0]) and tokens[0] != "1":
+        return [(i + 1) if bit == "1" else -(i + 1) for i, bit in enumerate(tokens[0])]
+    try:
+        literals = [int(t) for t in tokens]
+    except ValueError:
+        raise ValueError(f"cannot read the v line(s): unexpected token among {tokens[:5]}") from None
+    return [lit for lit in literals if lit != 0]
+
+
+def parse_solver_output(text: str) -> SolverOutput:
+    """Status, cost and model from a MaxSAT solver's standard output (both v-line formats)."""
+    status, cost, values = None, None, []
+    for raw in text.splitlines():
+        line = raw.strip()
+        if line.startswith("s "):
+            status = line[2:].strip().upper()
+        elif line.startswith("o "):
+            cost = int(line.split()[1])
+        elif line.startswith("v ") or line == "v":
+            values.extend(line.split()[1:])
+    if status is None and not values:
+        raise ValueError("no 's' status line and no 'v' model line in the solver output")
+    return SolverOutput(status, cost, tuple(_values_to_literals(values)) if values else ())
+
+
+def _check_sidecar(data) -> None:
+    if not isinstance(data, dict) or data.get("format") != SIDECAR_FORMAT:
+        raise ValueError(f"not an occamlearn WCNF sidecar (expected \"format\": \"{SIDECAR_FORMAT}\")")
+
+
+def decoded_model_file(sidecar: dict, solver_text: str) -> dict:
+    """The body of a model file (all but its header) for the tree a solver's output text
+    describes; ``estimators.model_files.decode_solution`` turns it into a fitted model."""
+    _check_sidecar(sidecar)
+    output = parse_solver_output(solver_text)
+    if output.status in _NO_TREE:
+        raise ValueError(_NO_TREE[output.status].format(n=sidecar["upper_bound"]))
+    if not output.literals:
+        raise ValueError(f"the solver output has no 'v' model line (status {output.status!r})")
+    n_features = sidecar["n_binary_features"]
+    X = np.array([[int(c) for c in row] for row in sidecar["X"]], dtype=np.uint8).reshape(
+        len(sidecar["X"]), n_features)
+    y = np.asarray(sidecar["y"], dtype=np.int64)
+    encoding = encode_mpdt(X, y, sidecar["n_classes"], sidecar["upper_bound"],
+                           sidecar["lower_bound"])
+    if _variable_map(encoding.pool) != sidecar["variables"]:
+        raise ValueError("the sidecar's variable map differs from this occamlearn's encoding: "
+                         "decode with the occamlearn version that wrote the instance")
+    tree = encoding.decode(list(output.literals))
+    status = _STATUS.get(output.status, "feasible")
+    info = sidecar["model"]
+    tree = tree.to_dict()
+    tree["feature_names"] = list(info["binary_feature_names"])
+    return {**info, "tree": tree, "status": status,
+             "lower_bound": len(tree["feature"]) if status == "optimal" else sidecar["lower_bound"],
+             "upper_bound": len(tree["feature"]),
+             "solve_stats": {"solver": "external", "solver_status": output.status,
+                             "cost": output.cost, "n_vars": sidecar["n_vars"],
+                             "n_hard": sidecar["n_hard"], "n_soft": sidecar["n_soft"]}}
