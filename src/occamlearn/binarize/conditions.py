@@ -3,40 +3,125 @@
 A model file stores the fitted binariser's conditions (``Condition.to_dict``), not the
 binariser object; ``ConditionBinarizer`` evaluates exactly those conditions, so a reloaded
 model turns a table into the same binary matrix the saved one did.
+
+It also checks the input as the fitted binariser did (``binarize._columns.clean_column``):
+NaN, inf, a string in a numeric column and (with ``handle_unknown="error"``) a value unseen in
+fit are ``ValueError`` naming the column, the value and the row. The column kinds and domains
+come from the file's ``"columns"`` (written since this check exists); for older files and for
+decision lists they are read off the conditions themselves (a column compared with numbers is
+numeric, one compared with strings categorical, a bit code's ``domain`` is the known values).
 """
 
 from __future__ import annotations
 
+import numbers
+
 import numpy as np
+import pandas as pd
 from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from occamlearn.model.conditions import condition_from_dict
+from occamlearn.binarize._columns import ColumnSpec, _to_objects, clean_column
+from occamlearn.model.conditions import Conjunction, condition_from_dict
 
-__all__ = ["ConditionBinarizer", "condition_binarizer_from_dict"]
+__all__ = ["ConditionBinarizer", "column_specs_from_conditions", "condition_binarizer_from_dict"]
+
+KINDS = ("binary", "categorical", "continuous", "discrete")
+
+
+def _leaves(conditions):
+    for condition in conditions:
+        if isinstance(condition, Conjunction):
+            yield from condition.conditions
+        else:
+            yield condition
+
+
+def _is_number(value) -> bool:
+    return isinstance(value, numbers.Number) and not isinstance(value, bool)
+
+
+def column_specs_from_conditions(conditions) -> list[ColumnSpec]:
+    """One ``ColumnSpec`` per column the conditions read, inferred from the conditions.
+
+    A categorical column (compared with strings) and a bit-coded one with a ``domain`` get
+    that domain as their known values; other columns are numeric ("continuous": any finite
+    number is accepted).
+    """
+    specs: dict = {}
+    for c in _leaves(conditions):
+        values = (c.value if isinstance(c.value, tuple) else (c.value,)) if c.op != "bit" else (
+            c.domain or c.edges)
+        textual = any(isinstance(v, str) for v in values)
+        kind = "categorical" if textual else "continuous"
+        domain = ()
+        if c.op == "bit" and c.domain is not None:
+            kind, domain = ("categorical" if textual else "discrete"), tuple(c.domain)
+        previous = specs.get(c.column)
+        if previous is not None and previous.kind != "continuous" and kind == "continuous":
+            continue
+        specs[c.column] = ColumnSpec(c.column, c.index if c.index is not None else -1, kind,
+                                     domain)
+    return list(specs.values())
 
 
 class ConditionBinarizer(TransformerMixin, BaseEstimator):
     """Fixed binariser: column j of the output is ``conditions[j].evaluate(X)``.
 
     ``fit`` learns nothing from the data; it only records the input's shape and names.
+    ``columns`` (``ColumnSpec`` list) says how each input column is checked; None: inferred
+    from the conditions (``column_specs_from_conditions``).
     """
 
-    def __init__(self, conditions=(), feature_names=None):
+    def __init__(self, conditions=(), feature_names=None, columns=None, handle_unknown="error"):
         self.conditions = conditions
         self.feature_names = feature_names
+        self.columns = columns
+        self.handle_unknown = handle_unknown
 
     def fit(self, X, y=None):
         validate_data(self, X, skip_check_array=True, reset=True)
         self.conditions_ = tuple(self.conditions)
+        self.columns_ = (list(self.columns) if self.columns is not None
+                         else column_specs_from_conditions(self.conditions_))
         return self
+
+    def _column(self, X, spec: ColumnSpec):
+        if hasattr(X, "columns"):
+            if spec.name not in X.columns:
+                raise ValueError(f"column {spec.name!r} is not in the data (columns: "
+                                 f"{', '.join(map(str, X.columns))})")
+            return X[spec.name]
+        if not 0 <= spec.index < X.shape[1]:
+            raise ValueError(f"column {spec.name!r} is at index {spec.index}, but X has "
+                             f"{X.shape[1]} columns")
+        return X[:, spec.index]
+
+    def _clean(self, spec: ColumnSpec, column) -> np.ndarray:
+        if spec.kind == "categorical" and not spec.domain:  # known values not recorded
+            return _to_objects(spec.name, column)
+        return clean_column(spec, column, handle_unknown=self.handle_unknown)
 
     def transform(self, X) -> np.ndarray:
         check_is_fitted(self)
         validate_data(self, X, skip_check_array=True, reset=False)
-        columns = [np.asarray(c.evaluate(X), dtype=bool) for c in self.conditions_]
-        return np.column_stack(columns).astype(np.uint8) if columns else np.zeros(
-            (len(X), 0), dtype=np.uint8)
+        if not hasattr(X, "columns"):
+            X = np.asarray(X)
+            if X.ndim != 2:
+                raise ValueError(f"expected a DataFrame or a 2-D array, got an array of shape "
+                                 f"{X.shape}")
+        n_rows = X.shape[0]
+        if n_rows == 0:
+            raise ValueError(f"Found array with 0 sample(s) (shape={X.shape}) while a minimum "
+                             "of 1 is required.")
+        columns = getattr(self, "columns_", None)
+        if columns is None:
+            columns = column_specs_from_conditions(self.conditions_)
+        clean = {spec.name: self._clean(spec, self._column(X, spec)) for spec in columns}
+        frame = pd.DataFrame(clean, copy=False)
+        out = [np.asarray(c.evaluate(frame), dtype=bool) for c in self.conditions_]
+        return np.column_stack(out).astype(np.uint8) if out else np.zeros(
+            (n_rows, 0), dtype=np.uint8)
 
     def get_feature_names_out(self, input_features=None) -> np.ndarray:
         check_is_fitted(self)
@@ -44,15 +129,56 @@ class ConditionBinarizer(TransformerMixin, BaseEstimator):
         return np.asarray(names, dtype=object)
 
 
+def _spec_from_dict(data, position: int, names_in) -> ColumnSpec:
+    where = f'model file: "columns[{position}]"'
+    if not isinstance(data, dict) or set(data) != {"name", "index", "kind", "domain"}:
+        raise ValueError(f"{where} must be an object with the keys name, index, kind, domain")
+    if data["kind"] not in KINDS:
+        raise ValueError(f'{where}.kind = {data["kind"]!r} is not one of {KINDS}')
+    if not isinstance(data["domain"], list):
+        raise ValueError(f"{where}.domain must be a list")
+    if not isinstance(data["name"], str) or (names_in is not None
+                                             and data["name"] not in names_in):
+        raise ValueError(f'{where}.name = {data["name"]!r} is not an input column')
+    index = data["index"]
+    if not isinstance(index, int) or isinstance(index, bool) or index < 0:
+        raise ValueError(f"{where}.index = {index!r} is not a column index")
+    domain = tuple(data["domain"])
+    if data["kind"] != "continuous" and not domain:
+        raise ValueError(f"{where}.domain is empty")
+    return ColumnSpec(data["name"], index, data["kind"], domain)
+
+
 def condition_binarizer_from_dict(data: dict):
     """The fitted ``ConditionBinarizer`` of a model file (None when the model had none):
-    ``conditions``, ``binary_feature_names``, ``n_features_in`` and ``feature_names_in``."""
+    ``conditions``, ``binary_feature_names``, ``n_features_in``, ``feature_names_in`` and,
+    when present, ``columns`` and ``handle_unknown``."""
     if data["conditions"] is None:
         return None
     conditions = tuple(condition_from_dict(c) for c in data["conditions"])
-    binarizer = ConditionBinarizer(conditions, list(data["binary_feature_names"]))
+    names_in = data["feature_names_in"]
+    columns = data.get("columns")
+    if columns is not None:
+        if not isinstance(columns, list):
+            raise ValueError('model file: "columns" must be a list')
+        specs = [_spec_from_dict(c, k, names_in) for k, c in enumerate(columns)]
+        known = {spec.name for spec in specs}
+        for c in _leaves(conditions):
+            if c.column not in known:
+                raise ValueError(f'model file: a condition reads column {c.column!r}, which '
+                                 '"columns" does not describe')
+        columns = [spec for spec in specs
+                   if any(c.column == spec.name for c in _leaves(conditions))]
+    handle_unknown = data.get("handle_unknown", "error")
+    if handle_unknown not in ("error", "ignore"):
+        raise ValueError(f'model file: "handle_unknown" = {handle_unknown!r} is not "error" or '
+                         '"ignore"')
+    binarizer = ConditionBinarizer(conditions, list(data["binary_feature_names"]),
+                                   columns, handle_unknown)
     binarizer.conditions_ = conditions
+    binarizer.columns_ = columns if columns is not None else column_specs_from_conditions(
+        conditions)
     binarizer.n_features_in_ = data["n_features_in"]
-    if data["feature_names_in"] is not None:
-        binarizer.feature_names_in_ = np.asarray(data["feature_names_in"], dtype=object)
+    if names_in is not None:
+        binarizer.feature_names_in_ = np.asarray(names_in, dtype=object)
     return binarizer

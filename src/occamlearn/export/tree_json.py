@@ -101,6 +101,7 @@ def data_info_dict(model) -> dict:
         )
     names_in = getattr(model, "feature_names_in_", None)
     return {
+        **_column_checks(model.binarizer_),
         "params": {**_plain_params(model),
                    "binarizer": _binarizer_param_to_json(model.binarizer)},
         "classes": _array_to_json(model.classes_),
@@ -110,6 +111,29 @@ def data_info_dict(model) -> dict:
         "conditions": None if conditions is None else [c.to_dict() for c in conditions],
         "conflict_rows": [int(r) for r in getattr(model, "conflict_rows_", ())],
     }
+
+
+def _plain(value):
+    return value.item() if isinstance(value, np.generic) else value
+
+
+def _column_checks(binarizer) -> dict:
+    """How the fitted binariser checks each input column (kind, known values), so that a
+    loaded model refuses what the saved one refused; {} when the binariser has no
+    ``columns_`` or its domains are not JSON values."""
+    specs = getattr(binarizer, "columns_", None)
+    if not specs or not all(hasattr(spec, "kind") for spec in specs):
+        return {}
+    columns = [{"name": str(spec.name), "index": int(spec.index), "kind": spec.kind,
+                "domain": [_plain(v) for v in spec.domain]}
+               for spec in specs if spec.kind != "constant"]
+    out = {"columns": columns,
+           "handle_unknown": getattr(binarizer, "handle_unknown", "error")}
+    try:
+        json.dumps(out, allow_nan=False)
+    except (TypeError, ValueError):
+        return {}
+    return out
 
 
 def _int_or_none(value):

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-__all__ = ["DEFAULT_RULE", "DecisionList", "Rule"]
+__all__ = ["DEFAULT_RULE", "DecisionList", "Rule", "check_list_dict"]
 
 DEFAULT_RULE = -1  # the "reason" reported for rows that no rule covers
 MODES = ("probabilistic", "classification")
@@ -199,7 +199,9 @@ class DecisionList:
         }
 
     @classmethod
-    def from_dict(cls, data: dict) -> DecisionList:
+    def from_dict(cls, data: dict, where: str = "list") -> DecisionList:
+        """Inverse of ``to_dict``; a malformed dict is a ValueError naming the field."""
+        check_list_dict(data, where)
         return cls(
             rules=tuple(Rule.from_dict(r) for r in data["rules"]),
             default_probability=data["default_probability"],
@@ -210,3 +212,70 @@ class DecisionList:
             mode=data.get("mode", "probabilistic"),
             target_class=int(data.get("target_class", 1)),
         )
+
+
+# -- validation of a list read from a file ----------------------------------------------------
+def _is_int(value) -> bool:
+    return isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_))
+
+
+def _is_probability(value) -> bool:
+    return (isinstance(value, (int, float, np.number)) and not isinstance(value, bool)
+            and 0.0 <= float(value) <= 1.0)
+
+
+def _count(data: dict, key: str, where: str, default=None) -> int:
+    value = data.get(key, default)
+    if not _is_int(value) or value < 0:
+        raise ValueError(f'"{where}.{key}" = {value!r} is not a count')
+    return value
+
+
+def check_list_dict(data, where: str = "list") -> None:
+    """ValueError naming the field unless ``data`` is ``DecisionList.to_dict`` of a valid list:
+    rules with non-empty feature index lists below ``n_features``, probabilities in [0, 1],
+    counts with ``n_positive <= n_covered``, a known mode and a 0/1 target class."""
+    if not isinstance(data, dict):
+        raise ValueError(f'"{where}" must be an object; got {type(data).__name__}')
+    for key in ("rules", "default_probability", "n_features"):
+        if key not in data:
+            raise ValueError(f'"{where}" lacks the key "{key}"')
+    n_features = _count(data, "n_features", where)
+    if not _is_probability(data["default_probability"]):
+        raise ValueError(f'"{where}.default_probability" = {data["default_probability"]!r} '
+                         "is not a probability in [0, 1]")
+    n_default = _count(data, "n_default", where, 0)
+    if _count(data, "n_default_positive", where, 0) > n_default:
+        raise ValueError(f'"{where}.n_default_positive" exceeds "{where}.n_default"')
+    if data.get("mode", "probabilistic") not in MODES:
+        raise ValueError(f'"{where}.mode" = {data.get("mode")!r} is not one of {MODES}')
+    target = data.get("target_class", 1)
+    if not _is_int(target) or target not in (0, 1):
+        raise ValueError(f'"{where}.target_class" = {target!r} is not 0 or 1')
+    names = data.get("feature_names", [])
+    if not isinstance(names, list) or not all(isinstance(v, str) for v in names):
+        raise ValueError(f'"{where}.feature_names" must be a list of strings')
+    if names and len(names) != n_features:
+        raise ValueError(f'"{where}.feature_names" has {len(names)} entries; '
+                         f'"{where}.n_features" is {n_features}')
+    rules = data["rules"]
+    if not isinstance(rules, list):
+        raise ValueError(f'"{where}.rules" must be a list of rules')
+    for k, rule in enumerate(rules):
+        at = f"{where}.rules[{k}]"
+        if not isinstance(rule, dict) or set(rule) != {"features", "probability", "n_covered",
+                                                       "n_positive"}:
+            raise ValueError(f'"{at}" must be an object with the keys features, probability, '
+                             "n_covered and n_positive")
+        features = rule["features"]
+        if not isinstance(features, list) or not features:
+            raise ValueError(f'"{at}.features" must be a non-empty list of feature indices')
+        for i, f in enumerate(features):
+            if not _is_int(f) or not 0 <= f < n_features:
+                raise ValueError(f'"{at}.features[{i}]" = {f!r} is not a feature index below '
+                                 f"n_features={n_features}")
+        if not _is_probability(rule["probability"]):
+            raise ValueError(f'"{at}.probability" = {rule["probability"]!r} is not a '
+                             "probability in [0, 1]")
+        if _count(rule, "n_positive", at) > _count(rule, "n_covered", at):
+            raise ValueError(f'"{at}.n_positive" exceeds "{at}.n_covered"')

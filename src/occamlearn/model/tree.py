@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-__all__ = ["LEAF", "Tree"]
+__all__ = ["LEAF", "Tree", "check_tree_dict"]
 
 LEAF = -1
 
@@ -165,7 +165,10 @@ class Tree:
         }
 
     @classmethod
-    def from_dict(cls, data: dict) -> Tree:
+    def from_dict(cls, data: dict, where: str = "tree") -> Tree:
+        """Inverse of ``to_dict``; a dict that is not a valid tree is a ValueError naming the
+        field (``where`` prefixes the field names, e.g. ``"tree.left[3]"``)."""
+        check_tree_dict(data, where)
         counts = np.asarray(data["counts"], dtype=np.int64).reshape(len(data["feature"]), -1)
         return cls(data["feature"], data["left"], data["right"], data["label"], counts,
                    int(data["n_features"]), tuple(data.get("feature_names", ())))
@@ -185,3 +188,116 @@ class Tree:
 
     def __hash__(self) -> int:
         return hash(self.structure_key())
+
+
+# -- validation of a tree read from a file ----------------------------------------------------
+_TREE_KEYS = ("feature", "left", "right", "label", "counts", "n_features")
+
+
+def _is_int(value) -> bool:
+    return isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_))
+
+
+def _int_list(data: dict, key: str, where: str) -> list:
+    values = data[key]
+    if not isinstance(values, list):
+        raise ValueError(f'"{where}.{key}" must be a list of integers; got '
+                         f"{type(values).__name__}")
+    for i, value in enumerate(values):
+        if not _is_int(value):
+            raise ValueError(f'"{where}.{key}[{i}]" = {value!r} is not an integer')
+    return values
+
+
+def check_tree_dict(data, where: str = "tree") -> None:
+    """ValueError naming the field unless ``data`` is ``Tree.to_dict`` of a well-formed tree:
+    equal array lengths, a root at 0 from which every node is reached exactly once (no cycle,
+    no shared or orphan node), leaves (feature -1) without children and with a label in
+    ``range(n_classes)``, decision nodes testing a feature in ``range(n_features)``, and
+    ``counts`` of shape (n_nodes, n_classes) with non-negative entries."""
+    if not isinstance(data, dict):
+        raise ValueError(f'"{where}" must be an object; got {type(data).__name__}')
+    for key in _TREE_KEYS:
+        if key not in data:
+            raise ValueError(f'"{where}" lacks the key "{key}"')
+    feature, left, right, label = (_int_list(data, k, where)
+                                   for k in ("feature", "left", "right", "label"))
+    n = len(feature)
+    if n == 0:
+        raise ValueError(f'"{where}.feature" is empty: a tree has at least one node')
+    for key, values in (("left", left), ("right", right), ("label", label)):
+        if len(values) != n:
+            raise ValueError(f'"{where}.{key}" has {len(values)} entries; "{where}.feature" '
+                             f"has {n} (one per node)")
+    n_features = data["n_features"]
+    if not _is_int(n_features) or n_features < 0:
+        raise ValueError(f'"{where}.n_features" = {n_features!r} is not a count')
+    counts = data["counts"]
+    if not isinstance(counts, list) or len(counts) != n:
+        raise ValueError(f'"{where}.counts" must be a list of {n} rows (one per node)')
+    n_classes = None
+    for i, row in enumerate(counts):
+        if not isinstance(row, list):
+            raise ValueError(f'"{where}.counts[{i}]" must be a list of counts per class')
+        if n_classes is None:
+            n_classes = len(row)
+            if n_classes == 0:
+                raise ValueError(f'"{where}.counts[0]" is empty: a tree has at least one class')
+        elif len(row) != n_classes:
+            raise ValueError(f'"{where}.counts[{i}]" has {len(row)} entries; '
+                             f'"{where}.counts[0]" has {n_classes} (one per class)')
+        for k, value in enumerate(row):
+            if not _is_int(value) or value < 0:
+                raise ValueError(f'"{where}.counts[{i}][{k}]" = {value!r} is not a count')
+    for node in range(n):
+        test = feature[node]
+        if test == LEAF:
+            for key, values in (("left", left), ("right", right)):
+                if values[node] != LEAF:
+                    raise ValueError(f'"{where}.{key}[{node}]" = {values[node]} but node '
+                                     f"{node} is a leaf (feature -1): a leaf has no children")
+            if not 0 <= label[node] < n_classes:
+                raise ValueError(f'"{where}.label[{node}]" = {label[node]} is not a class '
+                                 f"index (the tree has {n_classes} classes)")
+        else:
+            if not 0 <= test < n_features:
+                raise ValueError(f'"{where}.feature[{node}]" = {test} is not -1 (leaf) nor a '
+                                 f"feature index below n_features={n_features}")
+            for key, values in (("left", left), ("right", right)):
+                if not 0 <= values[node] < n:
+                    raise ValueError(f'"{where}.{key}[{node}]" = {values[node]} is not a node '
+                                     f"index (the tree has {n} nodes)")
+    _check_reachability(feature, left, right, where)
+    names = data.get("feature_names", [])
+    if not isinstance(names, list) or not all(isinstance(v, str) for v in names):
+        raise ValueError(f'"{where}.feature_names" must be a list of strings')
+    if names and len(names) != n_features:
+        raise ValueError(f'"{where}.feature_names" has {len(names)} entries; '
+                         f'"{where}.n_features" is {n_features}')
+
+
+def _check_reachability(feature, left, right, where: str) -> None:
+    """Every node reached exactly once from the root 0: a tree, not a graph."""
+    n = len(feature)
+    parent = [-2] * n  # -2: not reached yet
+    parent[0] = -1
+    stack = [0]
+    while stack:
+        node = stack.pop()
+        if feature[node] == LEAF:
+            continue
+        for key, child in (("left", left[node]), ("right", right[node])):
+            if parent[child] != -2:
+                ancestor, seen = node, False
+                while ancestor != -1 and not seen:
+                    seen, ancestor = ancestor == child, parent[ancestor]
+                what = "points back to an ancestor" if seen else (
+                    f"is also a child of node {parent[child]}" if parent[child] >= 0
+                    else "points back to the root")
+                raise ValueError(f'"{where}.{key}[{node}]" = {child} {what}')
+            parent[child] = node
+            stack.append(child)
+    orphans = [node for node in range(n) if parent[node] == -2]
+    if orphans:
+        raise ValueError(f'"{where}" node {orphans[0]} is not reachable from the root (node 0)'
+                         + (f" ({len(orphans)} such nodes)" if len(orphans) > 1 else ""))
