@@ -22,8 +22,11 @@ depth 3); deeper levels branch on each useful test. What keeps it exact and shor
   second child's forced errors, already reach the best tree found (branch and bound), and row
   sets solved before are looked up (the same set is reached by testing f then g or g then f).
 
-With a deadline (or Ctrl-C) the search stops between tests of the top level and returns the
-best tree found so far, marked "feasible"; otherwise the tree is "optimal".
+With a deadline (or Ctrl-C) the search stops between tests of the top level, or at depth 3
+between chunks of root tests, and returns the best tree found so far, marked "feasible";
+otherwise the tree is "optimal". Depth-3 count tables are predicted before they are built
+and taken in chunks of root tests when they would exceed ``MEMORY_BUDGET`` (or, with a
+deadline, take more than a fraction of a second), so wide data runs in bounded memory.
 """
 
 from __future__ import annotations
@@ -43,6 +46,8 @@ from occamlearn.trees.dtmax.dp_counts import (
     leaf_errors,
     subset_counts,
     triple_counts,
+    triple_counts_bytes,
+    triple_counts_of,
 )
 
 __all__ = ["DepthSearchResult", "best_tree_within_depth"]
@@ -65,6 +70,16 @@ def _one_blas_thread():
 # 5,199 rows x 54 columns: 3.3 -> 1.4 s CPU); with few rows the gathers cost more than they
 # save (audio, 123 x 74: 1.2 -> 1.8 s). Measured with scratch A/B runs at depth 4.
 SHARED_COUNTS_MIN_RATIO = 8
+
+# Memory a depth-3 pass may hold for its count tables (bytes). Above it -- or, with a
+# deadline, above ``CHUNK_ELEMENTS`` triple counts -- the root tests are taken in chunks
+# (``triple_counts_of``), the clock checked between chunks. Wide data needed it: 200 x 600
+# random bits took 4.3 GB in one pass, 200 x 2,000 would have taken 130 GB.
+MEMORY_BUDGET = 1 << 30
+# One chunk: at most this many triple counts (classes x roots x features x features; 0.2 s
+# of depth-2 evaluation) and multiply-adds counting them (rows x those; ~0.1 s of BLAS).
+CHUNK_ELEMENTS = 1 << 23
+CHUNK_WORK = 1e9
 
 
 @dataclass(frozen=True)
@@ -156,6 +171,21 @@ class _DepthSearch:
         if self.deadline is not None and time.perf_counter() >= self.deadline:
             raise _Stop
 
+    def root_chunks(self, n_rows: int, n_features: int) -> int:
+        """Root tests per chunk of a depth-3 pass over ``n_rows`` x ``n_features``, or 0 for
+        one pass with ``triple_counts`` (fits ``MEMORY_BUDGET``, and quick if there is a
+        deadline)."""
+        k, square = self.C.shape[1], n_features ** 2
+        whole = k * n_features * square
+        quick = whole <= CHUNK_ELEMENTS and n_rows * whole / 2 <= CHUNK_WORK
+        if (triple_counts_bytes(n_rows, n_features, k) <= MEMORY_BUDGET
+                and (self.deadline is None or quick)):
+            return 0
+        # a chunk of b roots holds rows x k x b x F products and ~6 (k, b, F, F) tables
+        by_memory = MEMORY_BUDGET // (4 * (n_rows * k * n_features + 6 * k * square))
+        by_time = min(CHUNK_ELEMENTS // (k * square), CHUNK_WORK // (n_rows * k * square))
+        return int(max(1, min(by_memory, by_time, n_features)))
+
     # -- the recursion -------------------------------------------------------------------------
     def settled(self, rows: np.ndarray, depth: int):
         """``(leaf cost, leaf, answer)``: ``answer`` is ``best(rows, depth)`` when it needs
@@ -216,26 +246,52 @@ class _DepthSearch:
                                  self.leaf(high)[1]))
         return int(d2.best[0]), ("test", int(columns[root]), *children)
 
-    def _depth3_costs(self, counts: Counts, triple: np.ndarray) -> np.ndarray:
-        """Cost of the best depth-3 tree with each root test (triple counts, batched)."""
+    def _depth3_costs(self, counts: Counts, triple: np.ndarray,
+                      roots=slice(None)) -> np.ndarray:
+        """Cost of the best depth-3 tree with each root test (triple counts, batched);
+        ``triple`` holds the root tests ``roots`` (all by default)."""
         # batch index = the root test f; rows with x_f = 1, then rows with x_f = 0
-        ones = depth2_costs(triple, counts.pair, counts.single, self.scale,
-                            self.decision).best
+        pair, single = counts.pair[:, roots], counts.single[:, roots]
+        ones = depth2_costs(triple, pair, single, self.scale, self.decision).best
         zeros = depth2_costs(counts.pair[:, None] - triple,
-                             counts.single[:, None, :] - counts.pair,
-                             counts.total[:, None] - counts.single, self.scale,
+                             counts.single[:, None, :] - pair,
+                             counts.total[:, None] - single, self.scale,
                              self.decision).best
         return zeros + ones + self.decision
 
-    def _depth3(self, rows, columns, leaf_cost, leaf) -> tuple[int, Subtree]:
-        """Depth 3: the depth-2 closed form below every root test at once."""
+    def _depth3(self, rows, columns, leaf_cost, leaf, *, top=False) -> tuple[int, Subtree]:
+        """Depth 3: the depth-2 closed form below every root test at once -- in chunks of
+        root tests when the tables would be large (``root_chunks``). A deadline between
+        chunks raises ``_Stop``; at the top the best root test of the chunks done is kept."""
         X, C = self.X[np.ix_(rows, columns)], self.C[rows]
-        cost = self._depth3_costs(subset_counts(X, C), triple_counts(X, C))
-        test = int(cost.argmin())
-        if cost[test] >= leaf_cost:
+        counts = subset_counts(X, C)
+        step = self.root_chunks(len(rows), len(columns))
+        if step == 0:
+            cost = self._depth3_costs(counts, triple_counts(X, C))
+            test = int(cost.argmin())
+            best_cost = int(cost[test])
+        else:                # most promising roots first: a good tree early on a stop
+            order = np.argsort(leaf_errors(counts.single)
+                               + leaf_errors(counts.total[:, None] - counts.single),
+                               kind="stable")
+            best_cost, test = None, -1
+            try:
+                for start in range(0, len(order), step):
+                    self.check_deadline()
+                    roots = np.sort(order[start:start + step])
+                    part = self._depth3_costs(counts, triple_counts_of(X, C, roots), roots)
+                    at = int(part.argmin())      # ties: the smallest column, like argmin
+                    key = (int(part[at]), int(roots[at]))
+                    if best_cost is None or key < (best_cost, test):
+                        best_cost, test = key
+            except (_Stop, KeyboardInterrupt):
+                if not top:
+                    raise
+                self.stopped = True
+        if test < 0 or best_cost >= leaf_cost:
             return leaf_cost, leaf
         zero_rows, one_rows = self.split(rows, columns[test])
-        return int(cost[test]), ("test", int(columns[test]), self.best(zero_rows, 2)[1],
+        return best_cost, ("test", int(columns[test]), self.best(zero_rows, 2)[1],
                                  self.best(one_rows, 2)[1])
 
     def _depth3_cost_of_child(self, rows, parent: _SharedCounts, side) -> int:
@@ -264,7 +320,8 @@ class _DepthSearch:
         """Depth >= 4: try each useful test, most promising first, with branch and bound."""
         best_cost, best_test = leaf_cost, None
         shared = (_SharedCounts.of(self, rows, columns)
-                  if depth == 4 and len(rows) >= SHARED_COUNTS_MIN_RATIO * len(columns) else None)
+                  if depth == 4 and len(rows) >= SHARED_COUNTS_MIN_RATIO * len(columns)
+                  and self.root_chunks(len(rows), len(columns)) == 0 else None)
         try:
             for column in self._promising_first(rows, columns):
                 self.check_deadline()
@@ -317,12 +374,18 @@ class _DepthSearch:
     def solve_top(self, depth: int) -> tuple[int, Subtree]:
         """``best`` of all rows; above depth 3 the top level keeps its best on a stop."""
         rows = np.arange(self.X.shape[0])
-        if depth <= 3:
+        if depth <= 2:
             return self.best(rows, depth)
         leaf_cost, leaf = self.leaf(rows)
         if leaf_cost == int(self.forced.sum()) * self.scale:
             return leaf_cost, leaf
-        return self._branch(rows, self.useful_columns(rows), depth, leaf_cost, leaf, top=True)
+        columns = self.useful_columns(rows)
+        if len(columns) == 0:
+            return leaf_cost, leaf
+        if depth == 3:
+            self.stats["subproblems"] += 1
+            return self._depth3(rows, columns, leaf_cost, leaf, top=True)
+        return self._branch(rows, columns, depth, leaf_cost, leaf, top=True)
 
 
 def _original_columns(subtree: Subtree, columns: ReducedColumns) -> Subtree:
@@ -349,7 +412,8 @@ def best_tree_within_depth(groups: ExampleGroups, n_classes: int, depth: int, *,
 
     ``groups``: the training rows grouped by distinct row and label (``group_examples``);
     ``deadline``: a ``time.perf_counter()`` value after which the best tree so far is returned
-    with status "feasible" (only depths >= 4 can stop early: shallower ones are one pass);
+    with status "feasible" (depth 3 stops between chunks of root tests, deeper searches
+    between tests; depths <= 2 are one short pass);
     ``columns``: ``reduce_columns(groups.patterns)`` if the caller has it already.
     """
     if not isinstance(depth, (int, np.integer)) or isinstance(depth, bool) or depth < 0:

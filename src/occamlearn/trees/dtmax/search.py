@@ -166,8 +166,8 @@ def find_max_accuracy_tree(X, y, n_classes: int, max_depth: int, *, method: str 
     forced = groups.forced_errors()
     search.stats.update(depth_encoded=depth, n_patterns=groups.n_patterns, forced_errors=forced)
     if method not in DP_METHODS or depth > 3:
-        # (at depth <= 3 the dynamic programme is one uninterruptible pass, faster than the
-        # greedy tree that would be its fallback)
+        # (at depth <= 3 the dynamic programme is usually faster than the greedy tree that
+        # would be its fallback: that is built only if it stops early)
         search.offer(_greedy_tree(groups, depth, X, y, n_classes))
     stats = search.stats
     if method in DP_METHODS:
@@ -209,21 +209,22 @@ def _dynamic_programme(search: _Search, groups: ExampleGroups, columns: ReducedC
     kept, "feasible". Without ``prefer_small`` a tree making only the errors forced by
     conflicting rows is optimal already, so then the greedy tree may need no search."""
     search.stats.pop("encode_seconds", None)                     # nothing is encoded
-    found = None
+    found, greedy_offered = None, search.best is not None
     if search.best is None or prefer_small or search.best_key[0] > forced:
         try:
             found = best_tree_within_depth(groups, n_classes, depth, prefer_small=prefer_small,
                                            deadline=search.deadline, columns=columns)
         except KeyboardInterrupt:
             found = None
-    if found is None and search.best is None:                   # Ctrl-C before any tree
-        search.offer(_greedy_tree(groups, depth, search.X, search.y, n_classes))
     if found is not None:
         search.offer(found.tree)
         search.stats.update(solver_status=found.status, backends=["dp"],
                             solve_seconds=found.stats["seconds"],
                             dp_subproblems=found.stats["subproblems"],
                             n_columns=found.stats["n_columns"])
+    if not greedy_offered and (found is None or found.status != "optimal"):
+        # stopped (deadline or Ctrl-C): the greedy tree may be better than the best so far
+        search.offer(_greedy_tree(groups, depth, search.X, search.y, n_classes))
     errors = search.best_key[0]
     proven = ((found is not None and found.status == "optimal")
               or (not prefer_small and errors == forced))
