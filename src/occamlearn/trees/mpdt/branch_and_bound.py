@@ -66,6 +66,23 @@ class BranchAndBoundResult:
     stats: dict = field(default_factory=dict)
 
 
+def _first(split):
+    return split[0]
+
+
+def _class_counter(class_sets):
+    """A fast ``rows -> number of classes present`` for the given class bitsets."""
+    if len(class_sets) == 1:
+        return lambda rows: 1
+    if len(class_sets) == 2:
+        a, b = class_sets
+        return lambda rows: (rows & a != 0) + (rows & b != 0)
+    if len(class_sets) == 3:
+        a, b, c = class_sets
+        return lambda rows: (rows & a != 0) + (rows & b != 0) + (rows & c != 0)
+    return lambda rows: sum(1 for s in class_sets if rows & s)
+
+
 class _Stop(Exception):
     """Raised inside the recursion when the deadline passed or should_stop() said so."""
 
@@ -111,6 +128,7 @@ class _Search:
     """Memoised branch and bound on bitset row sets of one prepared data set."""
 
     def __init__(self, rows, labels, n_classes, kept, *, use_incompatibility=True,
+                 child_incompatibility=False, harder_first=False,
                  deadline=None, should_stop=None):
         from occamlearn.trees.mpdt import bnb_kernels
 
@@ -121,9 +139,12 @@ class _Search:
         self.features = kept
         self.columns = [_bitset(rows[:, j] == 1) for j in kept]
         self.class_sets = [s for s in (_bitset(labels == k) for k in range(n_classes)) if s]
+        self.classes_in = _class_counter(self.class_sets)
         self.class_of_set = {s: int(labels[(s & -s).bit_length() - 1]) for s in self.class_sets}
         self.packed = bnb_kernels.pack_rows(rows[:, kept] if kept else rows)
         self.use_incompatibility = use_incompatibility
+        self.child_incompatibility = child_incompatibility
+        self.harder_first = harder_first
         self.n_bytes = (self.n_rows + 7) // 8
         self.exact: dict[int, int] = {}  # row set -> minimum leaves
         self.split_of: dict[int, int] = {}  # row set -> column of a minimum split
@@ -134,15 +155,20 @@ class _Search:
         self.kernel_calls = 0
 
     # -- bounds ------------------------------------------------------------------------------
-    def classes_in(self, rows: int) -> int:
-        return sum(1 for s in self.class_sets if rows & s)
-
     def quick_bound(self, rows: int) -> int:
         value = self.exact.get(rows)
         if value is not None:
             return value
         value = self.lower.get(rows)
-        return value if value is not None else self.classes_in(rows)
+        if value is not None:
+            return value
+        value = self.classes_in(rows)
+        if value == 1:
+            self.exact[rows] = 1
+        elif self.child_incompatibility:
+            value = max(value, self.incompatibility_bound(rows, NO_TREE))
+            self.lower[rows] = value
+        return value
 
     def incompatibility_bound(self, rows: int, limit: int) -> int:
         self.kernel_calls += 1
@@ -169,23 +195,25 @@ class _Search:
     # -- search ------------------------------------------------------------------------------
     def solve(self, rows: int, budget: int) -> int:
         """Minimum leaves of a pure tree on ``rows`` if <= budget, else a lower bound > budget."""
-        value = self.exact.get(rows)
+        exact, lower = self.exact, self.lower
+        value = exact.get(rows)
         if value is not None:
             return value
         self.calls += 1
         if self.calls % POLL_EVERY == 0:
             self.poll()
-        bound = self.lower.get(rows)
+        bound = lower.get(rows)
         if bound is None:
             bound = self.classes_in(rows)
             if bound == 1:
-                self.exact[rows] = 1
+                exact[rows] = 1
                 return 1
-            if self.use_incompatibility and bound <= budget:
+            if self.use_incompatibility:
                 bound = max(bound, self.incompatibility_bound(rows, NO_TREE))
-            self.lower[rows] = bound
+            lower[rows] = bound
         if bound > budget:
             return bound
+        exact_get, lower_get, classes_in = exact.get, lower.get, self.classes_in
         splits, seen = [], set()
         for index, column in enumerate(self.columns):
             right = rows & column
@@ -194,31 +222,38 @@ class _Search:
             left = rows ^ right
             seen.add(left)
             seen.add(right)
-            splits.append((self.quick_bound(left) + self.quick_bound(right), index, left, right))
-        splits.sort(key=lambda split: split[0])
+            # a stored value is >= 1, so ``or`` falls through only when nothing is stored
+            split_bound = (exact_get(left) or lower_get(left) or classes_in(left)) + (
+                exact_get(right) or lower_get(right) or classes_in(right))
+            splits.append((split_bound, index, left, right))
+        splits.sort(key=_first)
         best, best_index, failed_bound = budget + 1, -1, NO_TREE
+        solve = self.solve
         for split_bound, index, left, right in splits:
             if split_bound >= best:
                 failed_bound = min(failed_bound, split_bound)
                 break
-            right_bound = self.quick_bound(right)
-            left_value = self.solve(left, best - 1 - right_bound)
+            left_bound = exact_get(left) or lower_get(left) or classes_in(left)
+            right_bound = exact_get(right) or lower_get(right) or classes_in(right)
+            if self.harder_first and left_bound < right_bound:
+                left, right, left_bound, right_bound = right, left, right_bound, left_bound
+            left_value = solve(left, best - 1 - right_bound)
             if left_value > best - 1 - right_bound:
                 failed_bound = min(failed_bound, left_value + right_bound)
                 continue
-            right_value = self.solve(right, best - 1 - left_value)
+            right_value = solve(right, best - 1 - left_value)
             if right_value > best - 1 - left_value:
                 failed_bound = min(failed_bound, left_value + right_value)
                 continue
             best, best_index = left_value + right_value, index
         if best <= budget:
-            self.exact[rows] = best
+            exact[rows] = best
             self.split_of[rows] = best_index
-            self.lower.pop(rows, None)
+            lower.pop(rows, None)
             return best
         # every split was pruned or failed with a bound above the budget: their minimum holds
         bound = max(bound, failed_bound)
-        self.lower[rows] = bound
+        lower[rows] = bound
         return bound
 
     # -- trees -------------------------------------------------------------------------------
