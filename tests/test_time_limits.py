@@ -301,3 +301,48 @@ def test_dtmax_estimator_on_wide_data_returns_in_time():
     assert within(limit, time.perf_counter() - began)
     assert model.status_ in ("feasible", "optimal")
     assert model.training_errors_ == int((model.predict(X) != y).sum())
+
+
+# -- Alg. 3: one deadline for the search and the drawing of trees --------------------------
+@pytest.mark.parametrize("diverse, layouts", [(False, False), (True, False), (False, True),
+                                              (True, True)])
+@pytest.mark.parametrize("max_errors", [None, 1])
+def test_minimum_trees_with_selection_keeps_one_deadline(diverse, layouts, max_errors):
+    """20 x 100 random bits have thousands of minimum trees: drawing a million after the
+    search took 5.8 s with MDSOL and ``time_limit=2`` (the drawing had no limit of its own).
+    Now the search and the drawing share the deadline."""
+    from occamlearn.trees.mpdt.selection import minimum_trees_with_selection
+
+    X, y = random_bits(20, 100, seed=4)
+    limit = 1.5
+    began = time.perf_counter()
+    selected = minimum_trees_with_selection(X, y, 2, n_solutions=10**6, diverse=diverse,
+                                            layouts=layouts, time_limit=limit,
+                                            max_errors=max_errors, random_state=0)
+    assert within(limit, time.perf_counter() - began)
+    result = selected.result
+    assert result.status in ("feasible", "optimal")
+    assert selected.candidates and result.tree in selected.candidates
+    for tree in selected.candidates:
+        assert tree.n_nodes == selected.candidates[0].n_nodes
+        assert int((tree.predict(X) != y).sum()) <= (max_errors or 0)
+    assert not selected.complete or len(selected.candidates) < 10**6
+
+
+def test_drawing_after_the_deadline_gives_the_search_tree():
+    """No time left after the search: the answer is the search's own tree, not complete."""
+    from occamlearn.trees.mpdt.minimum_trees import trees_from_search
+    from occamlearn.trees.mpdt.search import MinimumTreeSearch
+
+    X, y = random_bits(20, 100, seed=4)
+    search = MinimumTreeSearch(X, y, 2)
+    try:
+        search.run()
+        for diverse, layouts in ((False, False), (True, False), (False, True)):
+            began = time.perf_counter()
+            drawn = trees_from_search(search, 50, diverse=diverse, layouts=layouts,
+                                      time_limit=0.0, live=False)
+            assert time.perf_counter() - began < 1
+            assert drawn.trees == [search.result.tree] and not drawn.complete
+    finally:
+        search.close()

@@ -59,7 +59,8 @@ from pysat.examples.rc2 import RC2
 from pysat.formula import WCNF
 from pysat.solvers import Solver
 
-from occamlearn.maxsat.oracle import limited_solve
+from occamlearn.maxsat.oracle import SearchTimeout, add_clauses, limited_solve
+from occamlearn.maxsat.pysat_adapter import route_oracle_calls
 from occamlearn.model.tree import Tree
 
 __all__ = [
@@ -243,15 +244,30 @@ def enumerate_diverse(formula: OptimalFormula, k: int | None = None, *, time_lim
 
     The inner MaxSAT is RC2 over ``formula.hard_clauses()`` plus the extra ``assumptions``
     as units; it is kept across solutions. Yields (tree, targets); same stopping rules as
-    ``enumerate_plain``.
+    ``enumerate_plain``. With a ``time_limit`` the clauses are loaded and every SAT call of
+    RC2 runs under the deadline (``limited_solve``), so a call cannot outlast it.
     """
     targets = formula.targets()
-    wcnf = WCNF()
-    wcnf.extend(formula.hard_clauses())
-    for lit in assumptions:
-        wcnf.append([int(lit)])
-    rc2 = RC2(wcnf, solver=solver_name)
     deadline, seen, produced = _deadline(time_limit), set(), 0
+    hard = formula.hard_clauses() + [[int(lit)] for lit in assumptions]
+    wcnf = WCNF()
+    if deadline is None:
+        wcnf.extend(hard)
+        rc2 = RC2(wcnf, solver=solver_name)
+    else:
+        wcnf.nv = max([formula.encoding.wcnf.nv] + [abs(int(lit)) for lit in assumptions])
+        rc2 = RC2(wcnf, solver=solver_name)
+
+        def limited_call(assumptions=(), expect_interrupt=False):
+            answer = limited_solve(rc2.oracle, solver_name, list(assumptions), deadline)
+            if answer is None:
+                raise SearchTimeout
+            return answer
+
+        route_oracle_calls(rc2, limited_call)
+        if not add_clauses(rc2.oracle, hard, deadline):
+            rc2.delete()
+            return
 
     def record(chosen, blocking_clause):
         """Block the tree; raise the weight of the soft unit (not x) of each literal by 1."""
@@ -267,7 +283,10 @@ def enumerate_diverse(formula: OptimalFormula, k: int | None = None, *, time_lim
             produced += 1
             yield first, chosen
         while (k is None or produced < k) and not _expired(deadline):
-            model = rc2.compute()
+            try:
+                model = rc2.compute()
+            except SearchTimeout:
+                return
             if model is None:
                 return
             chosen = _true_targets(model, targets)

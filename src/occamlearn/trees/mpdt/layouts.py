@@ -67,13 +67,21 @@ def candidate_layouts(depth: int, size: int) -> list[Layout]:
     return layouts
 
 
-def feasible_layouts(formula: OptimalFormula, depth: int) -> list[Layout]:
-    """The layouts of ``depth`` levels that some minimum tree has (one SAT call each)."""
+def feasible_layouts(formula: OptimalFormula, depth: int,
+                     deadline: float | None = None) -> list[Layout] | None:
+    """The layouts of ``depth`` levels that some minimum tree has (one SAT call each), or
+    None if ``deadline`` (``time.perf_counter()``) passed before every one was checked."""
     solver = formula.live_solver()
     base = list(formula.assumptions)
-    return [layout for layout in candidate_layouts(depth, formula.size)
-            if limited_solve(solver, formula.sat_solver, base + layout.assumptions(formula),
-                             None)]
+    found = []
+    for layout in candidate_layouts(depth, formula.size):
+        answer = limited_solve(solver, formula.sat_solver, base + layout.assumptions(formula),
+                               deadline)
+        if answer is None:
+            return None
+        if answer:
+            found.append(layout)
+    return found
 
 
 def enumerate_by_layout(formula: OptimalFormula, k: int, *, diverse: bool = False,
@@ -83,10 +91,15 @@ def enumerate_by_layout(formula: OptimalFormula, k: int, *, diverse: bool = Fals
     layout). Layouts are disjoint, so no tree is produced twice.
 
     ``report``, if given, receives one dict per layout visited: its text, quota, how many
-    trees it gave and whether it ran out of minimum trees (``exhausted``).
+    trees it gave and whether it ran out of minimum trees (``exhausted``). ``time_limit``
+    covers the layout checks too: if it passes during them, nothing is produced (and
+    ``report`` stays empty).
     """
     start = time.monotonic()
-    layouts = feasible_layouts(formula, depth)
+    deadline = None if time_limit is None else time.perf_counter() + time_limit
+    layouts = feasible_layouts(formula, depth, deadline)
+    if layouts is None:          # the time limit passed while checking layouts: no trees
+        return
     enumerate_ = ENUMERATORS["diverse" if diverse else "plain"]
     produced = 0
     for index, layout in enumerate(layouts):

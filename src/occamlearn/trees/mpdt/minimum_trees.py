@@ -87,14 +87,17 @@ def trees_from_search(search: MinimumTreeSearch, k: int, *, diverse: bool = Fals
     """Up to ``k`` minimum trees of a search that has ``run()``; the search's own tree leads
     (except with layouts, whose trees all come from their layout's enumeration)."""
     k = _check_k(k)
+    deadline = _deadline(time_limit)
     result = search.result
     if k == 1 or result.status != "optimal" or result.tree.n_nodes == 1:
         single = result.status == "optimal" and result.tree.n_nodes == 1
         return MinimumTrees(result, [result.tree], single, 0.0, [""])
+    if _expired(deadline):
+        return MinimumTrees(result, [result.tree], False, 0.0, [""])
     # MDSOL builds its own RC2 from the clauses: the smaller exact-size formula serves it best
     formula = optimal_formula(search, live=live and not diverse)
     return _draw(result, formula, k, diverse=diverse, layouts=layouts,
-                 layout_depth=layout_depth, time_limit=time_limit)
+                 layout_depth=layout_depth, deadline=deadline)
 
 
 def trees_from_error_search(search: ErrorBudgetSearch, k: int, *, diverse: bool = False,
@@ -120,19 +123,31 @@ def trees_from_error_search(search: ErrorBudgetSearch, k: int, *, diverse: bool 
     if not proven:
         diverse = layouts = False
         time_limit = search.time_limit if time_limit is None else time_limit
-    if k == 1 or (time_limit is None and not proven):
+    deadline = _deadline(time_limit)
+    if k == 1 or (time_limit is None and not proven) or _expired(deadline):
         return MinimumTrees(result, [result.tree], False, 0.0, [""])
     formula = search.formula(live=live and not diverse)
     drawn = _draw(result, formula, k, diverse=diverse, layouts=layouts,
-                  layout_depth=layout_depth, time_limit=time_limit)
+                  layout_depth=layout_depth, deadline=deadline)
     drawn.complete = drawn.complete and proven
     return drawn
 
 
+def _deadline(seconds: float | None) -> float | None:
+    return None if seconds is None else time.perf_counter() + max(0.0, float(seconds))
+
+
+def _expired(deadline: float | None) -> bool:
+    return deadline is not None and time.perf_counter() >= deadline
+
+
 def _draw(result: MinimumTreeResult, formula, k: int, *, diverse: bool, layouts: bool,
-          layout_depth: int, time_limit: float | None) -> MinimumTrees:
-    """Up to ``k`` distinct trees of ``formula`` by the chosen variant; closes the formula."""
+          layout_depth: int, deadline: float | None) -> MinimumTrees:
+    """Up to ``k`` distinct trees of ``formula`` by the chosen variant, until ``deadline``
+    (``time.perf_counter()``); closes the formula. If the deadline left no tree drawn, the
+    search's own tree is the answer."""
     start = time.monotonic()
+    time_limit = None if deadline is None else max(0.0, deadline - time.perf_counter())
     trees, names, keys, report = [], [], set(), []
     try:
         if layouts:
@@ -150,11 +165,13 @@ def _draw(result: MinimumTreeResult, formula, k: int, *, diverse: bool, layouts:
     finally:
         formula.close()  # deletes only a solver the formula built itself
     seconds = time.monotonic() - start
-    timed_out = time_limit is not None and seconds >= time_limit
+    timed_out = _expired(deadline)
     if layouts:
         complete = bool(report) and all(entry["exhausted"] for entry in report)
     else:
         complete = len(trees) < k and not timed_out
+    if not trees:                               # the time limit passed before any tree
+        trees, names, complete = [result.tree], [""], False
     return MinimumTrees(result, trees, complete, seconds, names, report)
 
 
@@ -167,12 +184,13 @@ def find_minimum_trees(X, y, n_classes: int, k: int = 1, *, diverse: bool = Fals
     """Minimum trees of the 0/1 matrix X and class indices y (Alg. 3, lines 3-6): pure, or
     with at most ``max_errors`` misclassified rows.
 
-    time_limit bounds the search for the minimum; enumeration_time_limit the drawing of
-    the further trees (None: until k trees or no more; with a budget and a search stopped
-    by time_limit, time_limit again). ``relax_conflicts`` raises the budget (0 if
+    time_limit bounds the whole call: the search for the minimum, then the drawing of the
+    further trees gets what is left of it; enumeration_time_limit bounds the drawing alone
+    (None: until k trees or no more, or until time_limit). ``relax_conflicts`` raises the budget (0 if
     ``max_errors`` is None) to the errors that identical rows with different labels force.
     """
     _check_k(k)
+    began = time.perf_counter()
     budget = error_budget(X, y, max_errors, relax_conflicts=relax_conflicts)
     options = {"solver": solver, "sat_solver": sat_solver, "time_limit": time_limit,
                "on_improve": on_improve}
@@ -183,7 +201,11 @@ def find_minimum_trees(X, y, n_classes: int, k: int = 1, *, diverse: bool = Fals
         draw = trees_from_error_search
     try:
         search.run()
+        drawing = enumeration_time_limit
+        if time_limit is not None:       # one deadline for the search and the drawing
+            left = max(0.0, time_limit - (time.perf_counter() - began))
+            drawing = left if drawing is None else min(drawing, left)
         return draw(search, k, diverse=diverse, layouts=layouts, layout_depth=layout_depth,
-                    time_limit=enumeration_time_limit, live=True)
+                    time_limit=drawing, live=True)
     finally:
         search.close()
