@@ -60,17 +60,21 @@ def test_string_in_a_numeric_column(binarizer):
 @pytest.mark.parametrize("binarizer", BINARIZERS)
 def test_unseen_category(binarizer):
     fitted = binarizer.fit(GOOD)
+    with pytest.warns(UserWarning, match=r"column 'color' has categories unseen in fit "
+                                         r"\('purple'; first at row 1\)"):  # fmt: skip
+        fitted.transform(_with("color", 1, "purple"))
+    fitted.set_params(handle_unknown="error")
     with pytest.raises(ValueError, match=r"column 'color' \(row 1\) has value 'purple', unseen "
                                          r"in fit \(known: blue, green, red\)"):  # fmt: skip
         fitted.transform(_with("color", 1, "purple"))
 
 
-def test_unseen_value_of_an_integer_or_binary_column():
-    fitted = FeatureBinarizer().fit(GOOD.assign(flag=[0, 1, 1, 0]))
-    with pytest.raises(ValueError, match=r"column 'n' \(row 0\) has value 7, unseen in fit"):
-        fitted.transform(GOOD.assign(flag=[0, 1, 1, 0], n=[7, 1, 2, 3]))
-    with pytest.raises(ValueError, match=r"column 'flag' \(row 2\) has value 2, unseen in fit"):
-        fitted.transform(GOOD.assign(flag=[0, 1, 2, 0]))
+def test_unseen_value_of_an_integer_or_binary_column_is_ordered():
+    fitted = FeatureBinarizer(handle_unknown="error").fit(GOOD.assign(flag=[0, 1, 1, 0]))
+    seen = fitted.transform(GOOD.assign(flag=[0, 1, 1, 0], n=[3, 1, 2, 3]))
+    unseen = fitted.transform(GOOD.assign(flag=[0, 1, 1, 0], n=[7, 1, 2, 3]))
+    assert (seen == unseen).all()  # 7 lies above every training value, like 3
+    fitted.transform(GOOD.assign(flag=[0, 1, 2, 0]))  # a number is never unknown
 
 
 def test_constant_column_error_names_column_and_value():

@@ -81,9 +81,13 @@ def test_render_graphviz_returns_source(tree):
 @pytest.mark.parametrize("condition, expected", [
     (Condition("age", "<=", 30.5), ("age > 30.5", "age <= 30.5")),
     (Condition("colour", "==", "red"), ("colour != red", "colour == red")),
-    (Condition("x", "bit", 1, domain=("a", "b", "c")),
-     ("bit 1 of code(x) = 0", "bit 1 of code(x) = 1")),
-    (Condition("t", "in", (1.0, 2.0)), ("not (1.0 <= t < 2.0)", "1.0 <= t < 2.0")),
+    (Condition("x", "bit", 1, domain=("a", "b", "c")), ("x != c", "x == c")),
+    (Condition("x", "bit", 0, domain=("a", "b", "c", "d")),
+     ("x not in {b, d}", "x in {b, d}")),
+    (Condition("w", "bit", 0, edges=(2.5, 3.0, 4.5)),
+     ("w < 2.5 or 3.0 <= w < 4.5", "2.5 <= w < 3.0 or w >= 4.5")),
+    (Condition("w", "bit", 1, edges=(2.5, 3.0, 4.5)), ("w < 3.0", "w >= 3.0")),
+    (Condition("t", "in", (1.0, 2.0)), ("t < 1.0 or t >= 2.0", "1.0 <= t < 2.0")),
 ])
 def test_branch_texts_use_the_condition(condition, expected):
     assert branch_texts("ignored", condition) == expected
@@ -98,7 +102,7 @@ def test_names_must_match_the_tree(tree):
         export_text("not a tree")
 
 
-def test_fitted_classifier_text_has_status_and_code_legend():
+def test_fitted_classifier_text_has_status_and_readable_bits():
     import pandas as pd
 
     from occamlearn import MinimumPureTreeClassifier
@@ -106,11 +110,13 @@ def test_fitted_classifier_text_has_status_and_code_legend():
     X = pd.DataFrame({"colour": pd.Categorical(["red", "green", "blue", "red", "green", "blue"]),
                       "size": [1, 1, 1, 2, 2, 2]})
     y = ["a", "b", "a", "b", "b", "a"]
-    clf = MinimumPureTreeClassifier().fit(X, y)
+    clf = MinimumPureTreeClassifier(binarizer="binary").fit(X, y)
     text = clf.export_text()
     assert text.startswith(f"{clf.n_nodes_} nodes") and "status optimal" in text
-    assert "code(colour): 0=blue, 1=green, 2=red" in text
-    assert "bit 1 of code(colour) = 1" in text or "bit 0 of code(colour) = 1" in text
+    assert "code(" not in text  # each bit test reads as the values it selects
+    assert "colour in {green, red}" in text or "colour == green" in text
+    legend = clf.export_text(show_codes=True)
+    assert "code(colour): 0=blue, 1=green, 2=red" in legend
 
 
 def test_plot_tree_draws_every_node(tree):

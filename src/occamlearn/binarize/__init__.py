@@ -2,6 +2,8 @@
 ``Condition`` (see ``occamlearn.model.conditions``), plus the conflicting-example filter.
 
 * ``FeatureBinarizer`` -- the MaxSAT paper's bit encoding (Sec. 8), one-hot or thresholds.
+* ``ThresholdBinarizer`` -- the estimators' readable default (``binarizer="readable"``):
+  thresholds between adjacent training values on numeric columns, one-hot on categories.
 * ``QuantileBinarizer`` -- the decision-list paper's quantile indicators.
 * ``ConditionBinarizer`` -- a fixed list of conditions (how a saved model reads new data).
 * ``find_conflicts`` / ``resolve_conflicts`` -- identical rows with different labels, and the
@@ -12,11 +14,13 @@ from occamlearn.binarize.conditions import ConditionBinarizer
 from occamlearn.binarize.conflicts import conflict_message, find_conflicts, resolve_conflicts
 from occamlearn.binarize.feature import FeatureBinarizer
 from occamlearn.binarize.quantile import QuantileBinarizer
+from occamlearn.binarize.threshold import ThresholdBinarizer
 
 __all__ = [
     "ConditionBinarizer",
     "FeatureBinarizer",
     "QuantileBinarizer",
+    "ThresholdBinarizer",
     "conflict_message",
     "find_conflicts",
     "resolve_conflicts",

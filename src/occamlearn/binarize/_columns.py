@@ -8,24 +8,40 @@ classified once, in ``fit``, into one of
   unordered;
 * ``"continuous"``: float (for arrays: a float column whose values are not all integral) --
   binned or cut at quantiles;
-* ``"discrete"``: other integer columns -- an ordered finite domain, never binned;
+* ``"discrete"``: other integer columns -- ordered, with the distinct training values as domain;
 * ``"constant"``: one distinct value -- an error or dropped, as the binariser's ``constant``
   parameter says.
 
 ``continuous=``/``categorical=`` lists (names or positions) override the detection. Every bad
-value (NaN, inf, a string in a numeric column, a value unseen in fit) raises a ``ValueError``
-that names the column, the value and its row.
+value (NaN, inf, a string in a numeric column) raises a ``ValueError`` that names the column,
+the value and its row.
+
+Numeric columns are ordered: every condition on them is a threshold or an interval, so a value
+unseen in fit falls where its order puts it and is never an error. Only an unseen *category*
+needs a policy (``handle_unknown``): ``"ignore"`` makes its conditions false and warns, naming
+the column and the value; ``"error"`` raises.
 """
 
 from __future__ import annotations
 
+import math
+import warnings
 from dataclasses import dataclass
+from decimal import Decimal, localcontext
 
 import numpy as np
 import pandas as pd
 from sklearn.utils.validation import validate_data
 
-__all__ = ["ColumnSpec", "clean_column", "fit_column", "read_columns", "shortest_threshold"]
+__all__ = [
+    "ColumnSpec",
+    "check_range",
+    "clean_column",
+    "fit_column",
+    "read_columns",
+    "shortest_between",
+    "shortest_threshold",
+]
 
 
 @dataclass(frozen=True)
@@ -171,26 +187,37 @@ def _is_frame_float(column) -> bool:
 
 
 def clean_column(spec: ColumnSpec, column, *, handle_unknown: str) -> np.ndarray:
-    """Transform-time values of one column, checked against what ``fit`` saw."""
-    if spec.kind == "categorical":
-        values = _to_objects(spec.name, column)
-    else:
-        values = _to_float(spec.name, column)
-    if handle_unknown == "error" and spec.kind in ("categorical", "binary", "discrete"):
-        known = pd.Index(spec.domain).get_indexer(pd.Index(values)) >= 0
-        if not known.all():
-            row = int(np.flatnonzero(~known)[0])
-            value = values[row]
-            value = value.item() if isinstance(value, np.generic) else value
-            if spec.kind != "categorical" and float(value).is_integer():
-                value = int(value)
-            shown = ", ".join(map(str, spec.domain[:10])) + (
-                ", ..." if len(spec.domain) > 10 else ""
-            )
-            raise ValueError(
-                f"{_where(spec.name, row)} has value {value!r}, unseen in fit (known: {shown});"
-                " pass handle_unknown='ignore' to evaluate the conditions on it as they stand"
-            )
+    """Transform-time values of one column, checked against what ``fit`` saw.
+
+    Numeric values are never unknown (their conditions compare by order). A category unseen
+    in fit raises with ``handle_unknown="error"``; with ``"ignore"`` it passes (its conditions
+    evaluate as false) with a ``UserWarning`` naming the column and the value.
+    """
+    if spec.kind != "categorical":
+        return _to_float(spec.name, column)
+    values = _to_objects(spec.name, column)
+    known = pd.Index(spec.domain).get_indexer(pd.Index(values)) >= 0
+    if known.all():
+        return values
+    row = int(np.flatnonzero(~known)[0])
+    value = values[row]
+    value = value.item() if isinstance(value, np.generic) else value
+    unseen = pd.unique(values[~known])
+    shown = ", ".join(map(repr, unseen[:5])) + (", ..." if len(unseen) > 5 else "")
+    if handle_unknown == "error":
+        known_text = ", ".join(map(str, spec.domain[:10])) + (
+            ", ..." if len(spec.domain) > 10 else ""
+        )
+        raise ValueError(
+            f"{_where(spec.name, row)} has value {value!r}, unseen in fit (known: {known_text});"
+            " pass handle_unknown='ignore' to evaluate its conditions as false"
+        )
+    warnings.warn(
+        f"column {spec.name!r} has categories unseen in fit ({shown}; first at row {row}): "
+        "their conditions evaluate as false",
+        UserWarning,
+        stacklevel=4,
+    )
     return values
 
 
@@ -208,3 +235,47 @@ def shortest_threshold(threshold: float, sorted_values: np.ndarray, side: str) -
         if np.searchsorted(sorted_values, candidate, side=side) == target:
             return candidate
     return threshold
+
+
+def shortest_between(low: float, high: float, *, closed: str = "right") -> float:
+    """The shortest-printing float in the gap between two neighbouring training values.
+
+    ``closed="right"`` looks in ``(low, high]`` (a cut ``v < t`` that keeps ``low`` below and
+    ``high`` above), ``closed="left"`` in ``[low, high)`` (a cut ``v <= t``). Among the numbers
+    with the fewest significant digits in the gap, the one nearest its middle is returned:
+    between 1.9 and 3.0 that is 2, between 2.85 and 2.9 it is 2.9. Exact decimal arithmetic,
+    so values near +-1e308 neither overflow nor warn.
+    """
+    low, high = float(low), float(high)
+    if not low < high:
+        raise ValueError(f"need low < high, got {low!r} and {high!r}")
+
+    def inside(t: float) -> bool:
+        return (low < t <= high) if closed == "right" else (low <= t < high)
+
+    with localcontext() as context:
+        context.prec = 60
+        lo, hi = Decimal(repr(low)), Decimal(repr(high))
+        middle = lo / 2 + hi / 2
+        scale = max(abs(lo), abs(hi))
+        exponent = math.floor(scale.log10()) + 1 if scale else 0
+        for e in range(exponent, exponent - 40, -1):
+            step = Decimal(1).scaleb(e)
+            k_low = (lo / step).to_integral_value(rounding="ROUND_FLOOR")
+            k_high = (hi / step).to_integral_value(rounding="ROUND_CEILING")
+            k = (middle / step).to_integral_value(rounding="ROUND_HALF_EVEN")
+            for candidate in sorted(range(int(k_low), int(k_high) + 1), key=lambda j: abs(j - k)):
+                t = float(Decimal(candidate).scaleb(e))
+                if math.isfinite(t) and inside(t):
+                    return t
+        return float(middle) if inside(float(middle)) else (high if closed == "right" else low)
+
+
+def check_range(name: str, values: np.ndarray) -> None:
+    """ValueError naming the column when its range overflows a float (max - min = inf)."""
+    low, high = float(np.min(values)), float(np.max(values))
+    if high / 2 - low / 2 > np.finfo(np.float64).max / 2:
+        raise ValueError(
+            f"column {name!r} spans [{low!r}, {high!r}], a range too wide for a float: "
+            "rescale it (or use encoding='threshold' / ThresholdBinarizer, which cut between values)"
+        )

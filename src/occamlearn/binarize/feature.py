@@ -5,16 +5,23 @@ more readable variants.
 ``KBinsDiscretizer`` (8, ``"uniform"``); every non-binary column with domain D (its distinct
 values, or its occupied bins, in order for ordinal and binned columns) becomes
 ceil(log2 |D|) bit features of the value's position in D, most significant bit first. A
-2-valued column becomes the single feature ``col == second value``. Columns already 0/1 pass
-through as ``col == 1``, so a 0/1 matrix comes out unchanged.
+2-valued column becomes the single feature ``col == second value`` (``col >= second value``
+for a numeric one). Columns already 0/1 pass through as ``col == 1``, so a 0/1 matrix comes
+out unchanged.
+
+Integer columns are ordered too: their "positions" are intervals ``[v_i, v_{i+1})`` between
+consecutive training values (the first open below, the last open above), so a value unseen in
+fit takes the code of the interval it falls in -- the training matrix is the paper's, and new
+data never trips. Bin edges of the bit encoding are the shortest-printing numbers that split
+the training values as the discretiser's edges do (``sepal-width < 3``, not ``< 2.9000000000000004``).
 
 Bins nobody occupies in the training data are merged into their lower neighbour (the first
 occupied bin absorbs those below it), so D counts occupied bins -- this is what reproduces
 the paper's column counts (hayes-r: 4 columns of 3 values -> 8 bits, not 12) -- and every
 value, seen or not, still falls in exactly one bin.
 
-``encoding="onehot"``: one feature per value (``col == v``) or per bin
-(``lo <= col < hi``). ``encoding="threshold"``: ordered features ``col <= v`` for ordinal
+``encoding="onehot"``: one feature per category (``col == v``) or per interval of an ordered
+column (``col < v_1``, ``v_i <= col < v_{i+1}``, ``col >= v_last``; bins of a continuous one). ``encoding="threshold"``: ordered features ``col <= v`` for ordinal
 columns and ``col < edge`` for binned ones (bins are half-open ``[lo, hi)`` as in
 ``KBinsDiscretizer``); unordered categorical columns are one-hot, having no order.
 """
@@ -32,7 +39,8 @@ from sklearn.preprocessing import KBinsDiscretizer
 from sklearn.utils._param_validation import Interval, StrOptions
 
 from occamlearn.binarize._base import BaseBinarizer
-from occamlearn.binarize._columns import shortest_threshold
+from occamlearn.binarize._columns import check_range as _check_range
+from occamlearn.binarize._columns import shortest_between, shortest_threshold
 from occamlearn.model.conditions import Condition
 
 __all__ = ["FeatureBinarizer"]
@@ -55,11 +63,11 @@ class FeatureBinarizer(BaseBinarizer):
     constant : {"drop", "error"}, default="drop"
         A column with a single value carries no information: ``"drop"`` leaves it out of the
         output (listed in ``dropped_columns_``), ``"error"`` raises a ``ValueError`` naming it.
-    handle_unknown : {"error", "ignore"}, default="error"
-        A value of a categorical, 0/1 or integer column not seen in ``fit``: ``"error"``
-        raises a ``ValueError`` naming column, value and row; ``"ignore"`` evaluates the
-        conditions on it as they stand (``col == v`` is false, ``col <= v`` compares). Bit
-        features cannot code an unseen value and raise regardless.
+    handle_unknown : {"ignore", "error"}, default="ignore"
+        A category (string/categorical column) not seen in ``fit``: ``"ignore"`` evaluates
+        its conditions as false (``col == v`` false; every bit 0) and warns (``UserWarning``
+        naming column and value); ``"error"`` raises a ``ValueError`` naming column, value
+        and row. Numbers are never unknown: their conditions are thresholds and intervals.
 
     Attributes
     ----------
@@ -89,7 +97,7 @@ class FeatureBinarizer(BaseBinarizer):
         continuous=None,
         categorical=None,
         constant="drop",
-        handle_unknown="error",
+        handle_unknown="ignore",
     ):
         self.encoding = encoding
         self.n_bins = n_bins
@@ -104,13 +112,17 @@ class FeatureBinarizer(BaseBinarizer):
         if spec.kind == "binary":
             return [Condition(name, "==", 1, index)]
         if spec.kind == "continuous":
+            _check_range(name, values)
             return _binned_conditions(name, index, self._bin_edges(values), self.encoding)
         domain = spec.domain
-        if self.encoding == "binary":
-            return _bit_conditions(name, index, len(domain), domain=domain)
-        if self.encoding == "threshold" and spec.kind == "discrete":
+        if spec.kind == "categorical":
+            if self.encoding == "binary":
+                return _bit_conditions(name, index, len(domain), domain=domain)
+            return [Condition(name, "==", v, index) for v in domain]
+        # discrete (integer) column: ordered, so intervals between consecutive values
+        if self.encoding == "threshold":
             return [Condition(name, "<=", v, index) for v in domain[:-1]]
-        return [Condition(name, "==", v, index) for v in domain]
+        return _binned_conditions(name, index, domain[1:], self.encoding)
 
     def _bin_edges(self, values: np.ndarray) -> tuple[float, ...]:
         """Interior edges of the occupied bins, each printed as briefly as its split allows."""
@@ -130,7 +142,13 @@ class FeatureBinarizer(BaseBinarizer):
         ordered = np.sort(values)
         if kept.size == 0:  # every value in one bin (collapsed quantiles): split off the minimum
             kept = np.unique(values)[1:2]
-        return tuple(shortest_threshold(e, ordered, side="left") for e in kept)
+        if self.encoding != "binary":  # names printed as they were (rounded to >= 3 digits)
+            return tuple(shortest_threshold(e, ordered, side="left") for e in kept)
+        # bit edges are only ever described: the shortest number in each gap
+        positions = np.searchsorted(ordered, kept, side="left")
+        return tuple(
+            shortest_between(ordered[p - 1], ordered[p]) for p in positions
+        )
 
 
 def _bit_conditions(name, index, size, *, domain=None, edges=None) -> list[Condition]:

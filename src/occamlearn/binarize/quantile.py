@@ -38,7 +38,7 @@ class QuantileBinarizer(BaseBinarizer):
         Force these columns to be cut at quantiles / one-hot encoded.
     constant : {"drop", "error"}, default="drop"
         As in ``FeatureBinarizer``.
-    handle_unknown : {"error", "ignore"}, default="error"
+    handle_unknown : {"ignore", "error"}, default="ignore"
         As in ``FeatureBinarizer`` (an unseen category makes every ``col == v`` false).
 
     Attributes
@@ -59,7 +59,7 @@ class QuantileBinarizer(BaseBinarizer):
         continuous=None,
         categorical=None,
         constant="drop",
-        handle_unknown="error",
+        handle_unknown="ignore",
     ):
         self.quantiles = quantiles
         self.continuous = continuous

@@ -29,6 +29,7 @@ from sklearn.utils.validation import (
 from occamlearn.binarize import (
     FeatureBinarizer,
     QuantileBinarizer,
+    ThresholdBinarizer,
     conflict_message,
     find_conflicts,
     resolve_conflicts,
@@ -50,8 +51,9 @@ __all__ = [
 ]
 
 ON_CONFLICT = ("error", "majority", "relax")
-# The encodings a ``binarizer="..."`` string names (``FeatureBinarizer(encoding=...)``).
-ENCODINGS = ("binary", "onehot", "threshold")
+# The strings a tree estimator's ``binarizer="..."`` accepts: ``"readable"`` (the default,
+# ``ThresholdBinarizer()``) and the ``FeatureBinarizer(encoding=...)`` encodings.
+ENCODINGS = ("readable", "binary", "onehot", "threshold")
 # Every PySAT SAT solver name and alias (``sat_solver=``).
 SAT_SOLVERS = frozenset(alias for name, aliases in vars(SolverNames).items()
                         if not name.startswith("_") for alias in aliases)
@@ -59,6 +61,7 @@ SAT_SOLVERS = frozenset(alias for name, aliases in vars(SolverNames).items()
 
 # What a ``binarizer="..."`` string builds; the tree estimators accept ``ENCODINGS`` only.
 BINARIZERS = {
+    "readable": lambda: ThresholdBinarizer(),
     "binary": lambda: FeatureBinarizer(encoding="binary"),
     "onehot": lambda: FeatureBinarizer(encoding="onehot"),
     "threshold": lambda: FeatureBinarizer(encoding="threshold"),
@@ -139,7 +142,8 @@ class TrainingData:
     """What ``prepare_training_data`` learned: binary matrix, class indices and provenance.
 
     ``X_bin`` and ``y`` hold only the kept rows; ``kept_rows`` are their indices in the input
-    and ``conflict_rows`` the indices of the rows the majority filter removed.
+    and ``conflict_rows`` the indices of the rows the majority filter removed. ``all_X_bin``
+    and ``all_y`` hold every row (what training errors are counted on).
     """
 
     X_bin: np.ndarray
@@ -149,6 +153,12 @@ class TrainingData:
     feature_names: np.ndarray
     kept_rows: np.ndarray
     conflict_rows: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
+    all_X_bin: np.ndarray | None = None
+    all_y: np.ndarray | None = None
+
+    def __post_init__(self):
+        if self.all_X_bin is None:
+            self.all_X_bin, self.all_y = self.X_bin, self.y
 
 
 def _binary_feature_names(binarizer, estimator, n_columns: int) -> np.ndarray:
@@ -196,7 +206,7 @@ def prepare_training_data(estimator, X, y, *, binarizer, on_conflict: str) -> Tr
     keep = np.zeros(len(all_rows), dtype=bool)
     keep[kept.index.to_numpy()] = True
     return TrainingData(X_bin[keep], y_index[keep], classes, fitted, feature_names,
-                        all_rows[keep], all_rows[~keep])
+                        all_rows[keep], all_rows[~keep], X_bin, y_index)
 
 
 def binary_matrix(estimator, X) -> np.ndarray:

@@ -5,12 +5,14 @@ Exporters accept a fitted tree classifier (anything with a ``Tree`` in ``tree_``
 for each binary feature the text of its two branches (the test false -> left child, true ->
 right child, as in ``model/tree.py``). Branch texts come from the binariser's conditions when
 there are any (a condition describes itself: its meaning lives in one object, which
-the binariser, ``predict`` and every export share), otherwise from the binary column's name as ``name = 0`` / ``name = 1``.
+the binariser, ``predict`` and every export share; ``Condition.describe`` spells a bit of the
+paper's code out as the values or intervals it selects), otherwise from the binary column's
+name as ``name = 0`` / ``name = 1``.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from itertools import pairwise
 
 from occamlearn.model.tree import Tree
@@ -33,23 +35,19 @@ class TreeView:
     training_errors: int | None = None
 
 
-_NEGATED_OP = {"==": "!=", "!=": "==", "<": ">=", ">=": "<", "<=": ">", ">": "<="}
-
-
 def branch_texts(name: str, condition=None) -> tuple[str, str]:
     """(false-branch text, true-branch text) of one binary feature.
 
-    A comparison's false branch is the opposite comparison, itself a ``Condition`` so the
-    text is the condition's own; a bit of a code reads ``... = 0`` / ``... = 1``; other
-    conditions read ``not (...)``. Without a condition the binary column's name is used.
+    A condition describes itself and its negation (``Condition.describe``): a comparison's
+    false branch is the opposite comparison, a bit of the paper's code reads as the intervals
+    (or the set of values) it selects and its complement. Other conditions (a
+    ``Conjunction``) read ``not (...)``. Without a condition the binary column's name is used.
     """
     if condition is None:
         return f"{name} = 0", f"{name} = 1"
-    op = getattr(condition, "op", None)
-    if op in _NEGATED_OP:
-        return str(replace(condition, op=_NEGATED_OP[op])), str(condition)
-    if op == "bit":
-        return f"{condition} = 0", f"{condition} = 1"
+    describe = getattr(condition, "describe", None)
+    if describe is not None:
+        return describe(True), describe(False)
     return f"not ({condition})", str(condition)
 
 

@@ -16,7 +16,7 @@ __all__ = ["export_text"]
 
 
 def export_text(model, *, feature_names=None, class_names=None, show_counts: bool = False,
-                show_summary: bool = True, show_codes: bool = True, spacing: int = 3) -> str:
+                show_summary: bool = True, show_codes: bool = False, spacing: int = 3) -> str:
     """Text drawing of a fitted ``MinimumPureTreeClassifier`` or of a ``Tree``.
 
     feature_names : binary feature names overriding the model's (one per binary feature)
@@ -24,7 +24,8 @@ def export_text(model, *, feature_names=None, class_names=None, show_counts: boo
     show_counts : append ``[n_0, n_1, ...]``, the training examples per class at each leaf
     show_summary : begin with a line giving size, depth, status and bounds
     show_codes : end with the value of each code a tested ``bit`` condition reads (the
-        paper's binary encoding), e.g. ``code(color): 0=blue, 1=green, 2=red``
+        paper's binary encoding), e.g. ``code(color): 0=blue, 1=green, 2=red``; off by
+        default, since each test already reads as the values or intervals it selects
     spacing : width of one indentation step (at least 1)
     """
     if spacing < 1:

@@ -13,9 +13,15 @@ Operators (``v`` is the column's value):
   ``KBinsDiscretizer``); printed ``"lo <= col < hi"``.
 * ``"between"``: ``lo <= v <= hi`` with ``value = (lo, hi)`` (a closed quantile band).
 * ``"bit"``: bit ``value`` (0 = least significant) of the code of ``v``, the MaxSAT paper's
-  binary encoding (Sec. 8). The code is the position of ``v`` in the ordered ``domain``, or,
-  for a binned column, the number of bin ``edges`` that are ``<= v``. Printed
-  ``"bit 2 of code(col)"``.
+  binary encoding (Sec. 8). The code is the position of ``v`` in the ordered ``domain`` (an
+  unordered column; a value outside the domain has every bit 0; a numeric domain is read as
+  the intervals between its values), or, for an ordered column,
+  the number of bin ``edges`` that are ``<= v`` (so every number has a code). Named
+  ``"bit 2 of code(col)"``; ``describe`` spells out the values or intervals it selects.
+
+``str(condition)`` is the binary feature's name; ``condition.describe(negate)`` is the text a
+person reads in a tree: the condition (or its negation) as a comparison, a set of categories
+or a union of intervals, e.g. ``petal-length < 2.5 or 4.8 <= petal-length < 5.1``.
 
 Conditions are frozen (hashable, picklable) and round-trip through JSON with
 ``to_dict``/``from_dict``.
@@ -39,6 +45,7 @@ _COMPARISONS = {
     ">": np.greater,
     ">=": np.greater_equal,
 }
+_NEGATED = {"==": "!=", "!=": "==", "<": ">=", ">=": "<", "<=": ">", ">": "<="}
 _INTERVALS = ("in", "between")
 OPERATORS = (*_COMPARISONS, *_INTERVALS, "bit")
 
@@ -137,15 +144,66 @@ class Condition:
     def codes(self, values) -> np.ndarray:
         """The integer codes of ``values`` that a ``"bit"`` condition reads its bit from."""
         if self.edges is not None:
+            values = np.asarray(values, dtype=float)
             return np.searchsorted(np.asarray(self.edges, dtype=float), values, side="right")
+        if all(_is_number(v) for v in self.domain):  # an ordered domain (older model files)
+            position = np.searchsorted(np.asarray(self.domain, dtype=float),
+                                       np.asarray(values, dtype=float), side="right") - 1
+            return np.maximum(position, 0)  # an unseen number takes its interval's code
         codes = pd.Index(self.domain).get_indexer(pd.Index(values))
-        unknown = np.flatnonzero(codes < 0)
-        if unknown.size:
-            raise ValueError(
-                f"column {self.column!r} has value {_plain(values[unknown[0]])!r} "
-                f"(row {unknown[0]}) outside the encoded domain {list(self.domain)}"
-            )
-        return codes
+        return np.where(codes < 0, 0, codes)  # outside the domain: every bit 0
+
+    def describe(self, negate: bool = False) -> str:
+        """What the condition (``negate``: its negation) tests, in words a person reads.
+
+        Comparisons print as themselves (negated: the opposite comparison); a ``bit`` of an
+        ordered column prints the union of intervals whose code has that bit (``x < 2.5 or
+        4.8 <= x < 5.1``), of an unordered column the set of values (``colour in {red,
+        blue}``; negated ``colour not in {red, blue}``, which is also what an unseen value
+        satisfies).
+        """
+        if self.op in _COMPARISONS:
+            op = _NEGATED[self.op] if negate else self.op
+            return f"{self.column} {op} {_format(self.value)}"
+        if self.op in _INTERVALS:
+            lo, hi = (_format(v) for v in self.value)
+            if not negate:
+                return str(self)
+            upper = ">=" if self.op == "in" else ">"
+            return f"{self.column} < {lo} or {self.column} {upper} {hi}"
+        if self.domain is not None:
+            chosen = [v for code, v in enumerate(self.domain) if (code >> self.value) & 1]
+            values = ", ".join(_format(v) for v in chosen)
+            if len(chosen) == 1:
+                return f"{self.column} {'!=' if negate else '=='} {values}"
+            return f"{self.column} {'not in' if negate else 'in'} {{{values}}}"
+        return " or ".join(self._interval_text(lo, hi) for lo, hi in self.intervals(negate))
+
+    def intervals(self, negate: bool = False) -> list[tuple]:
+        """(lower, upper) edges of the half-open intervals ``[lower, upper)`` a ``bit``
+        condition on an ordered column selects (merged where adjacent; None = unbounded)."""
+        if self.op != "bit" or self.edges is None:
+            raise ValueError(f"{self} has no intervals: only a bit of a binned column has")
+        edges = self.edges
+        wanted = [bool((code >> self.value) & 1) != negate for code in range(len(edges) + 1)]
+        runs, start = [], None
+        for code, hit in enumerate([*wanted, False]):
+            if hit and start is None:
+                start = code
+            elif not hit and start is not None:
+                runs.append((edges[start - 1] if start else None,
+                             edges[code - 1] if code <= len(edges) else None))
+                start = None
+        return runs
+
+    def _interval_text(self, lo, hi) -> str:
+        if lo is None and hi is None:
+            return f"{self.column} is any value"
+        if lo is None:
+            return f"{self.column} < {_format(hi)}"
+        if hi is None:
+            return f"{self.column} >= {_format(lo)}"
+        return f"{_format(lo)} <= {self.column} < {_format(hi)}"
 
     def __str__(self) -> str:
         if self.op == "bit":

@@ -1,0 +1,108 @@
+"""``ThresholdBinarizer``: the readable default -- cut points on ordered columns, one-hot on
+categories.
+
+Every numeric column (integer or float) is ordered, so it becomes thresholds ``col >= t``:
+one per gap between adjacent distinct training values, at most ``max_thresholds`` per column
+(when a column has more gaps, those at evenly spaced quantiles of its training values are
+kept, so 10**6 distinct integers still make at most 32 features). Each ``t`` is the
+shortest-printing number in its gap (``petal-length >= 2.5``, ``age >= 40``), computed in
+exact decimal arithmetic so values near +-1e308 neither overflow nor warn. A value unseen in
+fit falls where its order puts it.
+
+Categorical (string / ``category``) columns become ``col == v`` per category (one feature for
+a 2-valued column). A category unseen in fit makes them all false, with a ``UserWarning``
+(``handle_unknown="ignore"``, the default) or raises (``"error"``). 0/1 columns become
+``col >= 1``.
+
+A tree over these features prints tests a person reads (``petal-length < 2.5`` on the left,
+``petal-length >= 2.5`` on the right), and a threshold between two adjacent training values
+is exactly what a decision tree on the raw column could choose, so nothing the data can
+separate is lost (up to the ``max_thresholds`` cap).
+"""
+
+from __future__ import annotations
+
+from numbers import Integral
+from typing import ClassVar
+
+import numpy as np
+from sklearn.utils._param_validation import Interval
+
+from occamlearn.binarize._base import BaseBinarizer
+from occamlearn.binarize._columns import shortest_between
+from occamlearn.model.conditions import Condition
+
+__all__ = ["ThresholdBinarizer"]
+
+
+class ThresholdBinarizer(BaseBinarizer):
+    """Thresholds between adjacent training values on numeric columns; one-hot on categories.
+
+    Parameters
+    ----------
+    max_thresholds : int >= 1, default=32
+        Most thresholds per numeric column; a column with more gaps between distinct values
+        keeps the gaps at evenly spaced quantiles of its training values.
+    continuous, categorical : list of column names or positions, default=None
+        Force these columns to be numeric (cut) / unordered categories (one-hot).
+    constant : {"drop", "error"}, default="drop"
+        As in ``FeatureBinarizer``.
+    handle_unknown : {"ignore", "error"}, default="ignore"
+        A category unseen in fit: ``"ignore"`` makes its ``col == v`` features false and
+        warns naming the column and value; ``"error"`` raises. Numbers are never unknown.
+
+    Attributes
+    ----------
+    conditions_, columns_, dropped_columns_, n_features_in_, feature_names_in_ :
+        As in ``FeatureBinarizer``.
+    """
+
+    _parameter_constraints: ClassVar[dict] = {
+        **BaseBinarizer._parameter_constraints,
+        "max_thresholds": [Interval(Integral, 1, None, closed="left")],
+    }
+
+    def __init__(
+        self,
+        *,
+        max_thresholds=32,
+        continuous=None,
+        categorical=None,
+        constant="drop",
+        handle_unknown="ignore",
+    ):
+        self.max_thresholds = max_thresholds
+        self.continuous = continuous
+        self.categorical = categorical
+        self.constant = constant
+        self.handle_unknown = handle_unknown
+
+    def _column_conditions(self, spec, values) -> list[Condition]:
+        name, index = spec.name, spec.index
+        if spec.kind == "categorical":
+            domain = spec.domain
+            chosen = domain[1:] if len(domain) == 2 else domain
+            return [Condition(name, "==", v, index) for v in chosen]
+        distinct = np.unique(values)
+        gaps = _chosen_gaps(np.sort(values), distinct, self.max_thresholds)
+        # whole-number columns (ints, or floats holding whole numbers) print whole thresholds
+        integral = bool(np.all(distinct == np.round(distinct)))
+        conditions = []
+        for gap in gaps:
+            t = shortest_between(distinct[gap - 1], distinct[gap])
+            if integral and t.is_integer() and abs(t) < 1e15:
+                t = int(t)
+            conditions.append(Condition(name, ">=", t, index))
+        return conditions
+
+
+def _chosen_gaps(ordered: np.ndarray, distinct: np.ndarray, cap: int) -> np.ndarray:
+    """Indices i (1 <= i < len(distinct)) of the gaps (distinct[i-1], distinct[i]) to cut."""
+    n_gaps = distinct.size - 1
+    if n_gaps <= cap:
+        return np.arange(1, distinct.size)
+    # the value at each of cap evenly spaced inner quantiles; cut just below it
+    positions = np.linspace(0, ordered.size - 1, cap + 2)[1:-1]
+    at = ordered[np.round(positions).astype(np.int64)]
+    gaps = np.searchsorted(distinct, at, side="left")
+    return np.unique(np.clip(gaps, 1, n_gaps))
