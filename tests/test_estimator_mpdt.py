@@ -8,6 +8,8 @@ it checks only that fit and predict run; every check that compares two fits sees
 optimum is proven within the limit, so its results are deterministic.
 """
 
+import time
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -30,10 +32,11 @@ def test_sklearn_common_checks(estimator, check):
     check(estimator)
 
 
+@pytest.mark.parametrize("method", ["auto", "maxsat", "bnb"])
 @pytest.mark.parametrize("name, size", [("mux6", 15), ("corral", 13)])
-def test_certified_minimum_sizes(name, size):
+def test_certified_minimum_sizes(name, size, method):
     X, y, _, _ = _split(name)
-    clf = MinimumPureTreeClassifier().fit(X, y)
+    clf = MinimumPureTreeClassifier(method=method).fit(X, y)
     assert (clf.n_nodes_, clf.status_) == (size, "optimal")
     assert clf.lower_bound_ == clf.upper_bound_ == size
     assert clf.score(X, y) == 1.0
@@ -43,7 +46,26 @@ def test_certified_minimum_sizes(name, size):
     assert clf.depth_ == clf.tree_.depth
     stats = clf.solve_stats_
     assert stats["n_rows"] == len(X) and stats["trace"][-1][1] == size
-    assert {"sat_calls", "n_vars", "n_clauses", "solve_seconds", "total_seconds"} <= set(stats)
+    assert "total_seconds" in stats
+    if method == "maxsat":
+        assert {"sat_calls", "n_vars", "n_clauses", "solve_seconds"} <= set(stats)
+    else:
+        assert stats["proved_by"] == "branch-and-bound"
+
+
+def test_the_portfolio_reports_bounds_that_met():
+    X, y, _, _ = _split("monks-3")
+    for n_jobs in (None, 2):
+        clf = MinimumPureTreeClassifier(on_conflict="majority", n_jobs=n_jobs,
+                                        time_limit=60).fit(X, y)
+        assert clf.n_nodes_ == 31
+        stats = clf.solve_stats_
+        assert clf.status_ == "optimal" and clf.lower_bound_ == clf.upper_bound_ == clf.n_nodes_
+        assert stats["proved_by"] in ("branch-and-bound", "maxsat", "both")
+        lower_bounds = [lb for _, _, lb in stats["bound_trace"]]
+        assert lower_bounds == sorted(lower_bounds) and lower_bounds[-1] == clf.n_nodes_
+        sizes = [size for _, size in stats["trace"]]
+        assert sizes == sorted(sizes, reverse=True) and sizes[-1] == clf.n_nodes_
 
 
 def test_multiclass_text_labels_and_backends_agree():
@@ -83,9 +105,14 @@ def test_other_solver_errors_propagate():
         MinimumPureTreeClassifier(binarizer=None, callback=fail).fit(X, y)
 
 
-def test_time_limit_gives_feasible_pure_tree():
-    X, y = _random_problem()
-    clf = MinimumPureTreeClassifier(binarizer=None, time_limit=0.5).fit(X, y)
+@pytest.mark.parametrize("method", ["auto", "maxsat", "bnb"])
+def test_time_limit_gives_feasible_pure_tree(method):
+    # 400 random rows of 40 features, 3 classes: the minimum has well over 100 nodes, and no
+    # method proves it in 0.5 s on any machine
+    X, y = _random_problem(n_rows=400, n_features=40, n_classes=3)
+    began = time.perf_counter()
+    clf = MinimumPureTreeClassifier(binarizer=None, method=method, time_limit=0.5).fit(X, y)
+    assert time.perf_counter() - began < 0.5 * 1.1 + 1.0
     assert clf.status_ == "feasible"
     assert clf.lower_bound_ < clf.upper_bound_ == clf.n_nodes_
     assert clf.score(X, y) == 1.0
@@ -103,7 +130,8 @@ def test_interrupt_keeps_best_tree(interrupt):
         if len(seen) == 2:
             raise interrupt
 
-    clf = MinimumPureTreeClassifier(binarizer=None, callback=stop_after_two).fit(X, y)
+    clf = MinimumPureTreeClassifier(binarizer=None, method="maxsat",
+                                    callback=stop_after_two).fit(X, y)
     assert clf.status_ == "feasible"
     assert clf.n_nodes_ <= seen[0]
     assert clf.score(X, y) == 1.0

@@ -36,7 +36,7 @@ def test_size_matches_brute_force_for_both_backends(data):
     expected = minimum_tree_size(X, y)
     sizes = set()
     for solver in ("lsu", "rc2"):
-        result = find_minimum_tree(X, y, n_classes, solver=solver)
+        result = find_minimum_tree(X, y, n_classes, method="maxsat", solver=solver)
         assert result.status == "optimal"
         assert result.tree.is_pure_on(X, y)
         assert result.lower_bound == result.upper_bound == result.tree.n_nodes
@@ -48,7 +48,7 @@ def test_size_matches_brute_force_for_both_backends(data):
 def test_known_minima_on_full_data(name, size):
     X, y, k = binary_dataset(name)
     seen = []
-    result = find_minimum_tree(X, y, k, on_improve=lambda tree, s: seen.append(tree.n_nodes))
+    result = find_minimum_tree(X, y, k, method="maxsat", on_improve=lambda tree, s: seen.append(tree.n_nodes))
     assert (result.status, result.tree.n_nodes) == ("optimal", size)
     assert seen == [s for _, s in result.trace] and seen == sorted(seen, reverse=True)
     assert seen[0] == result.stats["greedy_size"] and seen[-1] == size
@@ -57,16 +57,16 @@ def test_known_minima_on_full_data(name, size):
 
 def test_iris_three_classes_lsu_and_rc2_agree():
     X, y, k = binarised("iris", 45)
-    sizes = {find_minimum_tree(X, y, k, solver=s).tree.n_nodes for s in ("lsu", "rc2")}
+    sizes = {find_minimum_tree(X, y, k, method="maxsat", solver=s).tree.n_nodes for s in ("lsu", "rc2")}
     assert len(sizes) == 1
-    result = find_minimum_tree(X, y, k)
+    result = find_minimum_tree(X, y, k, method="maxsat")
     assert result.status == "optimal" and result.tree.is_pure_on(X, y)
     assert set(result.tree.label[result.tree.is_leaf].tolist()) == {0, 1, 2}
 
 
 def test_time_limit_returns_a_pure_feasible_tree():
     X, y, k = binarised("monks-1", 300)
-    result = find_minimum_tree(X, y, k, time_limit=0.5)
+    result = find_minimum_tree(X, y, k, method="maxsat", time_limit=0.5)
     assert result.status in {"feasible", "optimal"}
     assert result.tree.is_pure_on(X, y)
     assert result.stats["solve_seconds"] < 2.5  # the encoding itself is not interruptible

@@ -181,11 +181,24 @@ def test_minimum_tree_encodes_nothing_once_the_deadline_has_passed():
 
     X, y, k = monks1_binary()
     began = time.perf_counter()
-    result = find_minimum_tree(X, y, k, time_limit=1e-3)  # spent on the greedy bound
+    result = find_minimum_tree(X, y, k, method="maxsat", time_limit=1e-3)  # the greedy bound
     assert time.perf_counter() - began < LIMIT + MARGIN
     assert result.status == "feasible" and result.stats["encodings"] == 0
     assert result.tree.n_nodes == result.stats["greedy_size"] == result.upper_bound
     assert result.tree.is_pure_on(X, y)
+
+
+def test_the_portfolio_returns_a_tree_however_short_the_limit():
+    from occamlearn.trees.mpdt.minimum import find_minimum_tree
+
+    X, y, k = monks1_binary()
+    began = time.perf_counter()
+    result = find_minimum_tree(X, y, k, method="auto", time_limit=1e-3)
+    assert time.perf_counter() - began < LIMIT + MARGIN
+    assert result.tree.is_pure_on(X, y) and result.upper_bound == result.tree.n_nodes
+    assert result.lower_bound <= result.upper_bound
+    assert result.status == ("optimal" if result.lower_bound == result.upper_bound
+                             else "feasible")
 
 
 def test_minimum_tree_skips_an_encoding_predicted_to_end_after_the_deadline(monkeypatch):

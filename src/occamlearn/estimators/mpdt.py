@@ -81,14 +81,24 @@ class MinimumPureTreeClassifier(ClassifierMixin, FittedTreeMixin, BaseEstimator)
 
     Parameters
     ----------
-    binarizer : {"binary", "onehot", "threshold"}, transformer or None, default="binary"
-        Turns the table into 0/1 features (cloned at fit). A string is shorthand for
-        ``FeatureBinarizer(encoding=...)``; the default is the paper's binary encoding
-        (Sec. 8). ``None`` means X is already a 0/1 matrix: other values are a ValueError.
-    method : {"maxsat", "mindt"}, default="maxsat"
-        How the minimum is searched for and proven: "maxsat" (the MPDT encoding solved by
-        ``solver``, Alg. 1) or "mindt" (the SAT baseline: one exactly-n query per size,
-        pure trees only).
+    binarizer : {"readable", "binary", "onehot", "threshold"}, transformer or None,
+        default="readable"
+        Turns the table into 0/1 features (cloned at fit). "readable" (the default) is
+        ``ThresholdBinarizer()``: ``col >= t`` between adjacent training values of numeric
+        columns (at most 32 per column), ``col == v`` for categories; the others are
+        ``FeatureBinarizer(encoding=...)``, "binary" being the paper's encoding (Sec. 8).
+        ``None`` means X is already a 0/1 matrix: other values are a ValueError.
+    method : {"auto", "bnb", "maxsat", "mindt"}, default="auto"
+        How the minimum is searched for and proven: "auto" runs branch and bound over row
+        sets and the MaxSAT route together and stops when the smallest tree either found
+        meets the largest lower bound either proved (``trees.mpdt.portfolio``); "bnb" the
+        branch and bound alone; "maxsat" the MPDT encoding solved by ``solver`` (Alg. 1);
+        "mindt" the SAT baseline (one exactly-n query per size). "bnb" and "mindt" find pure
+        trees only; error budgets and Algorithm 3 (``n_solutions``, ``selection_size``) use
+        the MaxSAT encoding whatever the method.
+    n_jobs : int or None, default=None
+        Processes for ``method="auto"``: with 2 or more, the two engines run side by side
+        for the whole time; otherwise they take turns of doubling length in this process.
     solver : {"lsu", "rc2", ...}, default="lsu"
         MaxSAT back-end of the "maxsat" method, a key of ``occamlearn.maxsat.backends.BACKENDS``.
     sat_solver : str, default="cadical195"
@@ -133,11 +143,14 @@ class MinimumPureTreeClassifier(ClassifierMixin, FittedTreeMixin, BaseEstimator)
     tree_ : Tree  (binary features, class indices into ``classes_``)
     n_nodes_, depth_ : size and depth of ``tree_``
     status_ : "optimal" (size proven minimum) or "feasible" (stopped by time limit/interrupt)
-    training_errors_ : misclassified training rows of ``tree_`` (0 for a pure tree), over all
-        rows passed to ``fit`` (with ``selection_size > 0`` the selection rows count too, so
-        it may exceed ``max_errors``)
-    lower_bound_, upper_bound_ : proven bounds on the minimum size
-    solve_stats_ : dict -- encoding size, SAT calls, seconds per phase, ``trace``
+    training_errors_ : misclassified training rows of ``tree_`` over all rows passed to
+        ``fit``: the rows ``on_conflict="majority"`` set aside count too (so a tree pure on
+        the kept rows may err on them), and with ``selection_size > 0`` the selection rows
+        (so it may exceed ``max_errors``)
+    lower_bound_, upper_bound_ : proven bounds on the minimum size (on the rows searched)
+    solve_stats_ : dict -- seconds per phase, ``trace``; with ``method="auto"`` also
+        ``found_by`` / ``bound_by`` / ``proved_by`` (the engine that found the tree, proved
+        the bound, or "both") and ``bound_trace`` of (seconds, size, lower bound)
     classes_, n_features_in_, feature_names_in_ (DataFrame input only)
     binarizer_ : the fitted binariser, or None when ``binarizer=None``
     feature_names_ : names of the binary features
@@ -159,6 +172,7 @@ class MinimumPureTreeClassifier(ClassifierMixin, FittedTreeMixin, BaseEstimator)
     _parameter_constraints: dict = {
         "binarizer": [HasMethods(["fit", "transform"]), StrOptions(set(ENCODINGS)), None],
         "method": [StrOptions(set(METHODS))],
+        "n_jobs": [Interval(Integral, 1, None, closed="left"), None],
         "solver": [StrOptions(set(BACKENDS))],
         "sat_solver": [StrOptions(set(SAT_SOLVERS))],
         "time_limit": [Interval(Real, 0, None, closed="neither"), None],
@@ -174,13 +188,14 @@ class MinimumPureTreeClassifier(ClassifierMixin, FittedTreeMixin, BaseEstimator)
         "random_state": ["random_state"],
     }
 
-    def __init__(self, *, binarizer="binary", method="maxsat", solver="lsu",
+    def __init__(self, *, binarizer="readable", method="auto", n_jobs=None, solver="lsu",
                  sat_solver="cadical195",
                  time_limit=None, max_errors=None, on_conflict="error", verbose=0,
                  callback=None, n_solutions=1, diverse=True, layouts=False,
                  selection_size=0.0, delta=0.0, random_state=None):
         self.binarizer = binarizer
         self.method = method
+        self.n_jobs = n_jobs
         self.solver = solver
         self.sat_solver = sat_solver
         self.time_limit = time_limit
@@ -254,7 +269,8 @@ class MinimumPureTreeClassifier(ClassifierMixin, FittedTreeMixin, BaseEstimator)
             budget = error_budget(X_bin, y, self.max_errors,
                                   relax_conflicts=self.on_conflict == "relax")
             if budget is None:
-                return find_minimum_tree(X_bin, y, n_classes, method=self.method, **options)
+                return find_minimum_tree(X_bin, y, n_classes, method=self.method,
+                                         n_jobs=self.n_jobs, **options)
             return find_minimum_tree_with_errors(X_bin, y, n_classes, budget, **options)
         except (KeyboardInterrupt, SATInterrupt) as exc:
             if progress.best is None or not is_interrupt(exc):
@@ -273,7 +289,8 @@ class MinimumPureTreeClassifier(ClassifierMixin, FittedTreeMixin, BaseEstimator)
                           ).with_counts(data.X_bin, data.y)
         self.n_nodes_ = self.tree_.n_nodes
         self.depth_ = self.tree_.depth
-        self.training_errors_ = int((self.tree_.predict(data.X_bin) != data.y).sum())
+        # every row passed to fit counts, also those the majority filter set aside
+        self.training_errors_ = int((self.tree_.predict(data.all_X_bin) != data.all_y).sum())
         self.status_ = result.status
         self.lower_bound_ = int(result.lower_bound)
         self.upper_bound_ = int(result.upper_bound)

@@ -17,6 +17,7 @@ kept; decoded trees use the original column indices.
 from __future__ import annotations
 
 import gc
+import time
 from dataclasses import dataclass
 
 import numpy as np
@@ -172,13 +173,25 @@ class MPDTEncoding:
         return sum(map(len, self.wcnf.hard)) + sum(map(len, self.wcnf.soft))
 
 
+class EncodingDeadline(TimeoutError):
+    """The deadline passed while the formula was being built; nothing usable was made."""
+
+
+def _check_deadline(deadline: float | None) -> None:
+    if deadline is not None and time.perf_counter() > deadline:
+        raise EncodingDeadline("the deadline passed while encoding")
+
+
 def encode_mpdt(X: np.ndarray, y: np.ndarray, n_classes: int, upper_bound: int,
-                lower_bound: int = 3) -> MPDTEncoding:
+                lower_bound: int = 3, *, deadline: float | None = None) -> MPDTEncoding:
     """Partial MaxSAT formula whose optima are the minimum pure trees of size <= upper_bound.
 
     X : (rows, features) 0/1 matrix; y : class indices 0..n_classes-1.
     upper_bound : n, the number of nodes (odd, >= 3); lower_bound : the size forced used
     (eq. 3), odd, 3 <= lower_bound <= upper_bound.
+    deadline : a ``time.perf_counter()`` value; the clause families are built and converted
+    one after the other, and ``EncodingDeadline`` is raised between two of them once it has
+    passed (so an encoding overruns it by at most one family).
     """
     X, y = validate_binary_data(X, y, n_classes)
     check_size_bounds(upper_bound, lower_bound, n_classes)
@@ -187,24 +200,27 @@ def encode_mpdt(X: np.ndarray, y: np.ndarray, n_classes: int, upper_bound: int,
     collecting = gc.isenabled()
     gc.disable()
     try:
-        encoding = _encode(X, y, n_classes, int(upper_bound), int(lower_bound))
+        encoding = _encode(X, y, n_classes, int(upper_bound), int(lower_bound), deadline)
     finally:
         if collecting:
             gc.enable()
     return encoding
 
 
-def _encode(X, y, n_classes, n, lower_bound) -> MPDTEncoding:
+def _encode(X, y, n_classes, n, lower_bound, deadline=None) -> MPDTEncoding:
     Xu, yu = unique_rows(X, y)
     columns = np.flatnonzero(Xu.min(axis=0) != Xu.max(axis=0)) if len(Xu) else np.arange(0)
     Xe = Xu[:, columns]
     var = MPDTVariables.allocate(n, len(columns), n_classes)
     blocks = layout_clauses(var, lower_bound)
+    _check_deadline(deadline)
     blocks += discrimination_clauses(var)
+    _check_deadline(deadline)
     blocks += leaf_clauses(var, Xe, yu)
     wcnf = WCNF()
     hard = []
     for block in blocks:
+        _check_deadline(deadline)
         hard.extend(block.tolist() if isinstance(block, np.ndarray) else block)
     wcnf.hard = hard
     wcnf.soft = [[-int(var.eta[i])] for i in range(1, n + 1, 2)]

@@ -7,46 +7,70 @@ CLI choose a *method* (how the minimum is searched for and proven) separately fr
 * ``"maxsat"`` -- the MPDT encoding solved by a MaxSAT back-end (Alcázar et al., Alg. 1 with
   ``solver="lsu"``), ``search.find_minimum_tree_maxsat``;
 * ``"mindt"`` -- MinDT's sequence of exactly-n SAT queries (Narodytska et al.), the SAT
-  baseline of Table 5, ``mindt.find_minimum_tree_mindt``.
+  baseline of Table 5, ``mindt.find_minimum_tree_mindt``;
+* ``"bnb"`` -- branch and bound over row sets (``branch_and_bound``), which proves most
+  benchmark minima in seconds and reports a lower bound as it goes;
+* ``"auto"`` -- the two exact engines together (``portfolio``): the smallest tree either
+  finds, the largest bound either proves, proven when they meet.
 
 Every method takes the same arguments and returns a ``MinimumTreeResult``.
 """
 
 from __future__ import annotations
 
+from occamlearn.maxsat.backends import make_backend
 from occamlearn.trees.mpdt.mindt import find_minimum_tree_mindt
-from occamlearn.trees.mpdt.search import MinimumTreeResult, find_minimum_tree_maxsat
+from occamlearn.trees.mpdt.portfolio import find_minimum_tree_bnb, find_minimum_tree_portfolio
+from occamlearn.trees.mpdt.search import (
+    MinimumTreeResult,
+    _check_bound,
+    find_minimum_tree_maxsat,
+)
 
 __all__ = ["METHODS", "find_minimum_tree"]
 
 
-def _maxsat(X, y, n_classes, *, solver, **options) -> MinimumTreeResult:
+def _maxsat(X, y, n_classes, *, solver, n_jobs, **options) -> MinimumTreeResult:
     return find_minimum_tree_maxsat(X, y, n_classes, solver=solver, **options)
 
 
-def _mindt(X, y, n_classes, *, solver, **options) -> MinimumTreeResult:
+def _mindt(X, y, n_classes, *, solver, n_jobs, **options) -> MinimumTreeResult:
     return find_minimum_tree_mindt(X, y, n_classes, **options)  # a SAT search: no back-end
 
 
-METHODS = {"maxsat": _maxsat, "mindt": _mindt}
+def _bnb(X, y, n_classes, *, solver, n_jobs, sat_solver, **options) -> MinimumTreeResult:
+    return find_minimum_tree_bnb(X, y, n_classes, **options)  # no SAT solver at all
+
+
+def _auto(X, y, n_classes, **options) -> MinimumTreeResult:
+    return find_minimum_tree_portfolio(X, y, n_classes, **options)
+
+
+METHODS = {"auto": _auto, "bnb": _bnb, "maxsat": _maxsat, "mindt": _mindt}
 # Methods that search pure trees only: the error budget and the enumeration of optima need the
 # MaxSAT encoding's live solver.
-PURE_ONLY_METHODS = frozenset({"mindt"})
+PURE_ONLY_METHODS = frozenset({"mindt", "bnb"})
 
 
-def find_minimum_tree(X, y, n_classes: int, *, method: str = "maxsat", solver: str = "lsu",
+def find_minimum_tree(X, y, n_classes: int, *, method: str = "auto", solver: str = "lsu",
                       sat_solver: str = "cadical195", time_limit: float | None = None,
                       on_improve=None, upper_bound: int | None = None,
-                      lower_bound: int | None = None) -> MinimumTreeResult:
+                      lower_bound: int | None = None,
+                      n_jobs: int | None = None) -> MinimumTreeResult:
     """Minimum pure decision tree of the 0/1 matrix X and class indices y.
 
     method : a key of ``METHODS``; solver : MaxSAT back-end name (``maxsat.backends.BACKENDS``)
     for the MaxSAT method; sat_solver : PySAT SAT solver name. time_limit : seconds for the
     whole search (None: until proven). on_improve(tree, seconds) : called with each smaller
     tree found. upper_bound / lower_bound : optional known bounds on the minimum size (odd).
+    n_jobs : processes for ``method="auto"`` (>= 2: the engines run side by side).
     """
     if method not in METHODS:
         raise ValueError(f"Unknown method {method!r}. Valid methods: {', '.join(sorted(METHODS))}.")
+    _check_bound("upper_bound", upper_bound)
+    _check_bound("lower_bound", lower_bound)
+    if method in ("auto", "maxsat"):
+        make_backend(solver, sat_solver=sat_solver).close()  # names checked before any work
     return METHODS[method](X, y, n_classes, solver=solver, sat_solver=sat_solver,
                            time_limit=time_limit, on_improve=on_improve,
-                           upper_bound=upper_bound, lower_bound=lower_bound)
+                           upper_bound=upper_bound, lower_bound=lower_bound, n_jobs=n_jobs)

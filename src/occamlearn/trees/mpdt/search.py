@@ -32,6 +32,7 @@ from occamlearn.maxsat.lsu import LinearSatUnsat
 from occamlearn.model.tree import Tree
 from occamlearn.trees.greedy import greedy_upper_bound, single_leaf
 from occamlearn.trees.mpdt.encoding import (
+    EncodingDeadline,
     MPDTEncoding,
     encode_mpdt,
     unique_rows,
@@ -156,7 +157,13 @@ class MinimumTreeSearch:
             stats["encoding_skipped"] = n_nodes
             return MaxSATResult("unknown", None, None, 0), False
         began = time.perf_counter()
-        self.encoding = encode_mpdt(self.X, self.y, self.n_classes, n_nodes, lb)
+        try:
+            self.encoding = encode_mpdt(self.X, self.y, self.n_classes, n_nodes, lb,
+                                        deadline=deadline)
+        except EncodingDeadline:
+            stats["encode_seconds"] += time.perf_counter() - began
+            stats["encoding_abandoned"] = n_nodes
+            return MaxSATResult("unknown", None, None, 0), False
         seconds = time.perf_counter() - began
         self._encode_seconds_per_node = seconds / n_nodes
         stats["encode_seconds"] += seconds
