@@ -146,7 +146,31 @@ def _spec_from_dict(data, position: int, names_in) -> ColumnSpec:
     domain = tuple(data["domain"])
     if data["kind"] != "continuous" and not domain:
         raise ValueError(f"{where}.domain is empty")
+    numeric = all(_is_number(v) and abs(v) < 2**53 for v in domain)
+    if not (numeric or (data["kind"] == "categorical" and all(
+            isinstance(v, (str, int, float)) for v in domain))):
+        raise ValueError(f"{where}.domain must hold the column's values (numbers"
+                         + (" or strings)" if data["kind"] == "categorical" else ")"))
+    if len(set(domain)) != len(domain):
+        raise ValueError(f"{where}.domain repeats a value")
     return ColumnSpec(data["name"], index, data["kind"], domain)
+
+
+def _check_kinds(conditions, columns) -> None:
+    """Each condition applies to its column's kind: a categorical column is only tested for
+    (in)equality or bit-coded over a domain of its values; a numeric one never against a
+    domain of strings."""
+    kinds = {spec.name: spec.kind for spec in columns}
+    for k, c in enumerate(_leaves(conditions)):
+        categorical = kinds[c.column] == "categorical"
+        textual_domain = c.op == "bit" and c.domain is not None and all(
+            isinstance(v, str) for v in c.domain)
+        if categorical and not (c.op in ("==", "!=") or (c.op == "bit" and c.domain)):
+            raise ValueError(f"model file: condition {k} ({c}) orders the categorical column "
+                             f"{c.column!r}")
+        if not categorical and textual_domain:
+            raise ValueError(f"model file: condition {k} ({c}) codes the numeric column "
+                             f"{c.column!r} over strings")
 
 
 def condition_binarizer_from_dict(data: dict):
@@ -169,6 +193,9 @@ def condition_binarizer_from_dict(data: dict):
                                  '"columns" does not describe')
         columns = [spec for spec in specs
                    if any(c.column == spec.name for c in _leaves(conditions))]
+    else:
+        columns = column_specs_from_conditions(conditions)
+    _check_kinds(conditions, columns)
     handle_unknown = data.get("handle_unknown", "error")
     if handle_unknown not in ("error", "ignore"):
         raise ValueError(f'model file: "handle_unknown" = {handle_unknown!r} is not "error" or '
@@ -176,8 +203,7 @@ def condition_binarizer_from_dict(data: dict):
     binarizer = ConditionBinarizer(conditions, list(data["binary_feature_names"]),
                                    columns, handle_unknown)
     binarizer.conditions_ = conditions
-    binarizer.columns_ = columns if columns is not None else column_specs_from_conditions(
-        conditions)
+    binarizer.columns_ = columns
     binarizer.n_features_in_ = data["n_features_in"]
     if names_in is not None:
         binarizer.feature_names_in_ = np.asarray(names_in, dtype=object)

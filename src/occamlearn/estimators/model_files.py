@@ -42,7 +42,8 @@ def _fail(field: str, problem: str):
 
 
 def _is_int(value) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
+    """An integer that fits an int64."""
+    return isinstance(value, int) and not isinstance(value, bool) and -(2**63) <= value < 2**63
 
 
 def _require(data: dict, keys) -> None:
@@ -103,7 +104,7 @@ def _conditions(data: dict):
             if not isinstance(spec, dict):
                 raise ValueError("not an object")
             condition = condition_from_dict(spec)
-        except (ValueError, TypeError) as exc:
+        except (ValueError, TypeError, OverflowError) as exc:
             _fail(f"conditions[{k}]", f"is not a condition: {exc}")
         leaves = condition.conditions if isinstance(condition, Conjunction) else (condition,)
         for leaf in leaves:
@@ -128,24 +129,39 @@ def _check_condition(c, k: int, data: dict) -> None:
         _fail(f"{where}.index", f"= {c.index} is column {names[c.index]!r}, not {c.column!r}")
     if names is None and c.index is None:
         _fail(f"{where}.index", "is missing: an array input is read by position")
-    values = c.value if isinstance(c.value, tuple) else (c.value,)
-    if c.op == "bit":
-        values = c.domain if c.domain is not None else c.edges
-        if not isinstance(values, tuple):
-            _fail(where, "has a bit code without a list of values")
-        if c.edges is not None and not all(_is_real(v) for v in c.edges):
-            _fail(f"{where}.edges", "must be numbers")
-    numeric = all(_is_real(v) for v in values)
-    textual = all(isinstance(v, str) for v in values)
-    if not (numeric or textual) or (c.op not in ("==", "!=", "bit") and not numeric):
-        _fail(f"{where}.value", f"= {_short(c.value)} cannot be compared with {c.op!r} "
-              f"(operators: {', '.join(OPERATORS)})")
-    if any(isinstance(v, float) and not math.isfinite(v) for v in values):
-        _fail(f"{where}.value", f"= {_short(c.value)} is not finite")
+    value = c.value
+    if c.op in ("==", "!="):
+        if not (_is_finite(value) or isinstance(value, str)):
+            _fail(f"{where}.value", f"= {_short(value)} is not a number or a string")
+    elif c.op in ("<", "<=", ">", ">="):
+        if not _is_finite(value):
+            _fail(f"{where}.value", f"= {_short(value)} is not a finite number (operator "
+                  f"{c.op!r})")
+    elif c.op in ("in", "between"):
+        if not (isinstance(value, tuple) and len(value) == 2 and all(map(_is_finite, value))
+                and value[0] <= value[1]):
+            _fail(f"{where}.value", f"= {_short(value)} is not an interval [lo, hi] of numbers")
+    elif c.op == "bit":
+        if c.edges is not None:
+            edges = c.edges if isinstance(c.edges, tuple) else (c.edges,)
+            if not edges or not all(map(_is_finite, edges)) or list(edges) != sorted(edges):
+                _fail(f"{where}.edges", "must be a non-empty sorted list of numbers")
+        else:
+            domain = c.domain if isinstance(c.domain, tuple) else (c.domain,)
+            if not domain or not (all(map(_is_finite, domain)) or all(
+                    isinstance(v, str) for v in domain)) or len(set(domain)) != len(domain):
+                _fail(f"{where}.domain", "must be a non-empty list of distinct numbers or of "
+                      "distinct strings")
+    else:  # pragma: no cover - Condition refuses other operators
+        _fail(f"{where}.op", f"= {_short(c.op)} is not one of {', '.join(OPERATORS)}")
+
+
+def _is_finite(value) -> bool:
+    return _is_real(value) and math.isfinite(value)
 
 
 def _is_real(value) -> bool:
-    return isinstance(value, (int, float)) and not isinstance(value, bool)
+    return _is_int(value) or isinstance(value, float)
 
 
 def _classes(data: dict) -> np.ndarray:

@@ -216,7 +216,9 @@ class DecisionList:
 
 # -- validation of a list read from a file ----------------------------------------------------
 def _is_int(value) -> bool:
-    return isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_))
+    """An integer that fits an int64."""
+    return (isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_))
+            and -(2**63) <= value < 2**63)
 
 
 def _is_probability(value) -> bool:

@@ -195,7 +195,9 @@ _TREE_KEYS = ("feature", "left", "right", "label", "counts", "n_features")
 
 
 def _is_int(value) -> bool:
-    return isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_))
+    """An integer that fits an int64 (the arrays' type)."""
+    return (isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_))
+            and -(2**63) <= value < 2**63)
 
 
 def _int_list(data: dict, key: str, where: str) -> list:
