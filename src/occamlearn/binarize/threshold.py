@@ -11,8 +11,9 @@ fit falls where its order puts it.
 
 Categorical (string / ``category``) columns become ``col == v`` per category (one feature for
 a 2-valued column). A category unseen in fit makes them all false, with a ``UserWarning``
-(``handle_unknown="ignore"``, the default) or raises (``"error"``). 0/1 columns become
-``col >= 1``.
+(``handle_unknown="ignore"``, the default) or raises (``"error"``). 0/1 columns are flags
+and pass through as ``col == 1``, as in the other binarisers (any other number reads as
+"not 1").
 
 A tree over these features prints tests a person reads (``petal-length < 2.5`` on the left,
 ``petal-length >= 2.5`` on the right), and a threshold between two adjacent training values
@@ -79,6 +80,8 @@ class ThresholdBinarizer(BaseBinarizer):
 
     def _column_conditions(self, spec, values) -> list[Condition]:
         name, index = spec.name, spec.index
+        if spec.kind == "binary":
+            return [Condition(name, "==", 1, index)]
         if spec.kind == "categorical":
             domain = spec.domain
             chosen = domain[1:] if len(domain) == 2 else domain

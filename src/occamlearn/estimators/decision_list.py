@@ -54,14 +54,14 @@ class DecisionListClassifier(ClassifierMixin, BaseEstimator):
     mode : {"probabilistic", "classification"}, default="probabilistic"
         "classification" predicts the characterised class whenever any rule applies
         (the disjunction of Sec. III-B); it needs a direction.
-    binarizer : {"threshold", "quantile", "binary", "onehot"}, transformer or None,
-        default="threshold"
-        Turns the table into 0/1 features (cloned at fit): "quantile" is
+    binarizer : {"readable", "threshold", "quantile", "binary", "onehot"}, transformer or None,
+        default="readable"
+        Turns the table into 0/1 features (cloned at fit): "readable" (the default) is
+        ``ThresholdBinarizer()``: ``col >= t`` between adjacent training values of numeric
+        columns (at most 32 per column) and one-hot categories; "quantile" is
         ``QuantileBinarizer()`` (the paper's manufacturing discretisation: tails and the
-        inter-quartile band), the others ``FeatureBinarizer(encoding=...)``; "threshold" (the
-        default) gives ``col < edge`` features at 8 uniform bins and one-hot categories, which
-        separates simple numeric data better than the paper's coarse quantile band. None means
-        X is already a 0/1 matrix.
+        inter-quartile band), the others ``FeatureBinarizer(encoding=...)`` ("threshold":
+        ``col < edge`` at 8 uniform bins). None means X is already a 0/1 matrix.
     positive_class : label or None, default=None
         The class called positive (y = 1); None takes ``classes_[1]``.
 
@@ -97,7 +97,7 @@ class DecisionListClassifier(ClassifierMixin, BaseEstimator):
 
     def __init__(self, *, direction="both", search="hill", beam_width=10, max_rules=10,
                  min_conjunction=1, max_conjunction=1, min_support=1, min_gain=1e-8,
-                 monotone=False, mode="probabilistic", binarizer="threshold",
+                 monotone=False, mode="probabilistic", binarizer="readable",
                  positive_class=None):
         self.direction = direction
         self.search = search

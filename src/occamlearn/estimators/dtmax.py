@@ -22,6 +22,7 @@ from occamlearn.estimators._base import (
     FittedTreeMixin,
     binarizer_to_fit,
     prepare_training_data,
+    watching_interrupts,
 )
 from occamlearn.maxsat.backends import BACKENDS
 from occamlearn.model.tree import Tree
@@ -37,9 +38,11 @@ class MaxAccuracyTreeClassifier(ClassifierMixin, FittedTreeMixin, BaseEstimator)
     ----------
     max_depth : int >= 1, default=3
         Depth bound (edges from the root to the deepest leaf).
-    binarizer : {"binary", "onehot", "threshold"}, transformer or None, default="binary"
-        Turns the table into 0/1 features (cloned at fit); a string is shorthand for
-        ``FeatureBinarizer(encoding=...)``. ``None``: X is already a 0/1 matrix.
+    binarizer : {"readable", "binary", "onehot", "threshold"}, transformer or None,
+        default="readable"
+        Turns the table into 0/1 features (cloned at fit): "readable" (the default) is
+        ``ThresholdBinarizer()`` (thresholds between training values, one-hot categories),
+        the others ``FeatureBinarizer(encoding=...)``. ``None``: X is already a 0/1 matrix.
     method : {"auto", "dp", "maxsat"}, default="auto"
         "auto" and "dp": exact dynamic programme (``trees.dtmax.dynamic_programme``; measured
         fastest). "maxsat": the MaxSAT encoding of Hu et al. solved by ``solver``. Both are
@@ -88,7 +91,7 @@ class MaxAccuracyTreeClassifier(ClassifierMixin, FittedTreeMixin, BaseEstimator)
         "callback": [callable, None],
     }
 
-    def __init__(self, *, max_depth=3, binarizer="binary", method="auto", solver="auto",
+    def __init__(self, *, max_depth=3, binarizer="readable", method="auto", solver="auto",
                  sat_solver="cadical195", time_limit=None, prefer_small=False, verbose=0,
                  callback=None):
         self.max_depth = max_depth
@@ -112,11 +115,11 @@ class MaxAccuracyTreeClassifier(ClassifierMixin, FittedTreeMixin, BaseEstimator)
         X_bin, y_index = data.X_bin, data.y
         prepared = time.perf_counter()
         names = tuple(str(n) for n in self.feature_names_)
-        result = find_max_accuracy_tree(
-            X_bin, y_index, len(self.classes_), self.max_depth, method=self.method,
-            solver=self.solver,
-            sat_solver=self.sat_solver, time_limit=self.time_limit,
-            prefer_small=self.prefer_small, on_improve=self._report)
+        with watching_interrupts() as watch:
+            result = find_max_accuracy_tree(
+                X_bin, y_index, len(self.classes_), self.max_depth, method=self.method,
+                solver=self.solver, sat_solver=self.sat_solver, time_limit=self.time_limit,
+                prefer_small=self.prefer_small, on_improve=self._report)
         tree = result.tree
         self.tree_ = Tree(tree.feature, tree.left, tree.right, tree.label, tree.counts,
                           tree.n_features, names)
@@ -132,6 +135,9 @@ class MaxAccuracyTreeClassifier(ClassifierMixin, FittedTreeMixin, BaseEstimator)
         stats["prepare_seconds"] = prepared - start
         stats["total_seconds"] = time.perf_counter() - start
         self.solve_stats_ = stats
+        if watch["interrupted"]:  # Ctrl-C: the best tree is kept, the interrupt goes on
+            stats["interrupted"] = True
+            raise KeyboardInterrupt
         return self
 
     def _report(self, tree: Tree, seconds: float) -> None:
