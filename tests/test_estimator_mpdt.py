@@ -130,9 +130,11 @@ def test_interrupt_keeps_best_tree(interrupt):
         if len(seen) == 2:
             raise interrupt
 
-    clf = MinimumPureTreeClassifier(binarizer=None, method="maxsat",
-                                    callback=stop_after_two).fit(X, y)
-    assert clf.status_ == "feasible"
+    clf = MinimumPureTreeClassifier(binarizer=None, method="maxsat", callback=stop_after_two)
+    with pytest.raises(KeyboardInterrupt):  # the interrupt reaches the caller ...
+        clf.fit(X, y)
+    assert clf.status_ == "feasible"        # ... and the best tree is kept
+    assert clf.solve_stats_["interrupted"] is True
     assert clf.n_nodes_ <= seen[0]
     assert clf.score(X, y) == 1.0
 

@@ -11,6 +11,9 @@ the raw rows differ.
 
 from __future__ import annotations
 
+import signal
+import threading
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -48,6 +51,7 @@ __all__ = [
     "encode_labels",
     "prepare_training_data",
     "validate_table",
+    "watching_interrupts",
 ]
 
 ON_CONFLICT = ("error", "majority", "relax")
@@ -253,3 +257,34 @@ class FittedTreeMixin:
         tags.input_tags.categorical = True
         tags.input_tags.string = True
         return tags
+
+
+@contextmanager
+def watching_interrupts():
+    """Record whether Ctrl-C arrived while the block ran, even where a search swallowed it.
+
+    The exact searches stop on Ctrl-C and return their best tree (the MaxSAT loop, the branch
+    and bound and the dynamic programme each catch ``KeyboardInterrupt`` for that). The
+    estimators then keep that tree *and* re-raise the interrupt, so that a script fitting in
+    a loop, or a grid search, can still be stopped; this records that it happened. SIGINT is
+    only watched on the main thread (Python delivers it nowhere else); the handler then
+    behaves as the previous one did.
+    """
+    seen = {"interrupted": False}
+    if threading.current_thread() is not threading.main_thread():
+        yield seen
+        return
+    previous = signal.getsignal(signal.SIGINT)
+
+    def note_and_interrupt(signum, frame):
+        seen["interrupted"] = True
+        if callable(previous):
+            previous(signum, frame)
+        else:
+            raise KeyboardInterrupt
+
+    signal.signal(signal.SIGINT, note_and_interrupt)
+    try:
+        yield seen
+    finally:
+        signal.signal(signal.SIGINT, previous)

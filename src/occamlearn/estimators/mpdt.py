@@ -36,6 +36,7 @@ from occamlearn.estimators._base import (
     FittedTreeMixin,
     binarizer_to_fit,
     prepare_training_data,
+    watching_interrupts,
 )
 from occamlearn.maxsat.backends import BACKENDS
 from occamlearn.maxsat.pysat_adapter import SATInterrupt, is_interrupt
@@ -161,8 +162,11 @@ class MinimumPureTreeClassifier(ClassifierMixin, FittedTreeMixin, BaseEstimator)
     selection_stratified_ : whether the train/selection split could be stratified
 
     A single-class training set gives a one-leaf tree (size 1, status "optimal"). Ctrl-C
-    during ``fit`` keeps the best tree found so far (status "feasible") once the greedy
-    upper-bound tree exists; before that, the interrupt propagates.
+    during ``fit`` stops the search; once a first tree exists the estimator is left fitted
+    with the best tree found (status "feasible" unless its bounds already met,
+    ``solve_stats_["interrupted"]``) and the ``KeyboardInterrupt`` is then re-raised, so a
+    script or a grid search stops while nothing found is lost. Before any tree exists the
+    interrupt simply propagates.
 
     scikit-learn's common checks pass with ``on_conflict="majority", time_limit=2``: they fit
     random labels on continuous data, which binning turns into conflicting rows (no pure tree
@@ -219,6 +223,21 @@ class MinimumPureTreeClassifier(ClassifierMixin, FittedTreeMixin, BaseEstimator)
         data = self._prepare(X, y)
         prepared = time.perf_counter()
         selected = None
+        with watching_interrupts() as watch:
+            result, selected = self._search(data)
+        self._store(result, data)
+        store_selection(self, selected, data)
+        self.solve_stats_["prepare_seconds"] = prepared - start
+        self.solve_stats_["total_seconds"] = time.perf_counter() - start
+        if watch["interrupted"] or result.stats.get("interrupted"):
+            # the best tree is kept (status "feasible"); the interrupt still reaches the caller
+            self.solve_stats_["interrupted"] = True
+            raise KeyboardInterrupt
+        return self
+
+    def _search(self, data):
+        """(result, Alg. 3's selection or None) of the search ``fit`` asked for."""
+        selected = None
         if self.n_solutions == 1 and self.selection_size == 0:
             result = self._solve(data.X_bin, data.y, len(data.classes))
         else:  # Algorithm 3
@@ -230,11 +249,7 @@ class MinimumPureTreeClassifier(ClassifierMixin, FittedTreeMixin, BaseEstimator)
                 on_improve=_Progress(self, self.feature_names_), max_errors=self.max_errors,
                 relax_conflicts=self.on_conflict == "relax")
             result = selected.result
-        self._store(result, data)
-        store_selection(self, selected, data)
-        self.solve_stats_["prepare_seconds"] = prepared - start
-        self.solve_stats_["total_seconds"] = time.perf_counter() - start
-        return self
+        return result, selected
 
     def _may_err(self) -> bool:
         return self.max_errors is not None or self.on_conflict == "relax"

@@ -98,6 +98,7 @@ class LinearSatUnsat(MaxSATBackend):
                 assumptions = [-self._counts[best_cost - 1]]
         except KeyboardInterrupt:
             status = "feasible" if best_model is not None else "unknown"
+            stats["interrupted"] = True  # the caller decides whether to re-raise
         self._optimum = best_cost if status == "optimal" else None
         stats["seconds"] = time.perf_counter() - start
         lower = best_cost if status == "optimal" else 0

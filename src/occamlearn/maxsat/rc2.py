@@ -83,8 +83,10 @@ class RC2Backend(MaxSATBackend):
             try:
                 if loaded:
                     found, stopped = rc2.compute(), False
-            except (SearchTimeout, KeyboardInterrupt):
+            except SearchTimeout:
                 pass
+            except KeyboardInterrupt:
+                stats["interrupted"] = True  # the caller decides whether to re-raise
             except _StoppedByCallback:
                 stats["stopped_by_callback"] = True
             stats["sat_calls"] = calls[0]

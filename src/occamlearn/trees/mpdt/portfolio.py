@@ -136,6 +136,8 @@ def _run_engine(engine: str, X, y, n_classes, time_limit, bounds: _Bounds, optio
         on_improve=lambda tree, seconds: bounds.offer_tree(tree, engine), **options)
     bounds.offer_tree(answer.tree, engine)
     bounds.offer_bound(answer.lower_bound, engine)
+    if answer.stats.get("interrupted"):  # the MaxSAT loop caught Ctrl-C: stop everything
+        raise KeyboardInterrupt
     return {"engine": engine, "status": answer.status,
             "seconds": answer.stats.get("solve_seconds", 0.0) + answer.stats.get(
                 "encode_seconds", 0.0),
@@ -171,7 +173,9 @@ def find_minimum_tree_portfolio(X, y, n_classes: int, *, solver: str = "lsu",
         turns = _in_processes(X, y, n_classes, time_limit, bounds, options)
     else:
         turns = _in_turns(X, y, n_classes, time_limit, bounds, options)
-    return bounds.result({"turns": turns, "n_jobs": 1 if not n_jobs else n_jobs})
+    interrupted = any(turn.get("status") == "interrupted" for turn in turns)
+    return bounds.result({"turns": turns, "n_jobs": 1 if not n_jobs else n_jobs,
+                          "interrupted": interrupted})
 
 
 def _in_turns(X, y, n_classes, time_limit, bounds: _Bounds, options) -> list:

@@ -193,6 +193,8 @@ class MinimumTreeSearch:
         stats["solve_seconds"] += answer.stats.get("seconds", 0.0)
         stats["sat_calls"] += answer.stats.get("sat_calls", 0)
         stats["backend"] = answer.stats
+        if answer.stats.get("interrupted"):
+            stats["interrupted"] = True
         return answer, bool(stopped)
 
     def _time_to_encode(self, n_nodes: int, deadline: float | None) -> bool:
