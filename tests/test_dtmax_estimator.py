@@ -15,7 +15,8 @@ from occamlearn.export import export_graphviz
 from occamlearn.trees.dtmax.search import find_max_accuracy_tree
 
 
-@parametrize_with_checks([MaxAccuracyTreeClassifier(max_depth=2, binarizer="threshold")])
+@parametrize_with_checks([MaxAccuracyTreeClassifier(),  # default parameters, as users build it
+                          MaxAccuracyTreeClassifier(max_depth=2, binarizer="threshold")])
 def test_sklearn_contract(estimator, check):
     check(estimator)
 

@@ -27,7 +27,7 @@ def _split(name, train_size=0.64):
     return X_train, y_train, X_test, y_test
 
 
-@parametrize_with_checks([MinimumPureTreeClassifier(on_conflict="majority", time_limit=2)])
+@parametrize_with_checks([MinimumPureTreeClassifier()])  # default parameters, as users build it
 def test_sklearn_common_checks(estimator, check):
     check(estimator)
 
@@ -156,7 +156,10 @@ def test_conflicts_error_names_rows_and_majority_removes_them():
                      index=[10, 11, 12, 13, 14, 15])
     y = np.array(["no", "yes", "yes", "no", "yes", "no"])
     with pytest.raises(ValueError, match=r"no pure tree exists.*rows 10, 14"):
-        MinimumPureTreeClassifier().fit(X, y)
+        MinimumPureTreeClassifier(on_conflict="error").fit(X, y)
+    with pytest.warns(UserWarning, match=r"1 training row\(s\) .* set aside \(0-based rows 4;"):
+        default = MinimumPureTreeClassifier().fit(X, y)  # the default filter, with a warning
+    assert default.conflict_rows_.tolist() == [4] and default.training_errors_ == 1
     y[4] = y[0] = "no"
     y[5] = "yes"
     clf = MinimumPureTreeClassifier(on_conflict="majority").fit(X, y)

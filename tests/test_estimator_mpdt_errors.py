@@ -34,7 +34,7 @@ def test_relax_makes_only_the_forced_errors_and_is_no_larger_than_the_majority_t
     forced = relax_errors_needed(X, y)
     assert forced > 0
     with pytest.raises(ValueError, match="on_conflict='relax'"):
-        MinimumPureTreeClassifier(binarizer=None).fit(X, y)
+        MinimumPureTreeClassifier(binarizer=None, on_conflict="error").fit(X, y)
     relaxed = MinimumPureTreeClassifier(binarizer=None, on_conflict="relax").fit(X, y)
     majority = MinimumPureTreeClassifier(binarizer=None, on_conflict="majority").fit(X, y)
     assert relaxed.status_ == majority.status_ == "optimal"

@@ -9,20 +9,23 @@ method returning a ``MinimumTreeResult``; enumeration extends it) and ``_store``
 fitted estimator holds only plain data (``tree_`` is arrays), so it pickles and exports.
 
 A pure tree exists only when no two training rows share a binary feature vector with
-different labels. Such conflicts raise a ``ValueError`` naming the rows unless
-``on_conflict="majority"``, which applies the paper's filter (keep each group's majority label),
-or ``on_conflict="relax"``, which keeps every row and asks for the smallest tree making the
-fewest errors the conflicts force. ``max_errors=e`` asks for the smallest tree misclassifying
+different labels. By default (``on_conflict="auto"``) a pure tree's conflicts are resolved by
+the paper's filter (keep each group's majority label) with a ``UserWarning`` naming the rows
+set aside: the tree is then pure on the other rows, ``training_errors_`` counts the rows set aside
+it misclassifies, and ``status_``/bounds speak of the rows searched. ``on_conflict="error"``
+raises a ``ValueError`` naming the rows instead, and ``on_conflict="relax"`` keeps every row
+and asks for the smallest tree making the fewest errors the conflicts force. ``max_errors=e`` asks for the smallest tree misclassifying
 at most e training rows (the MPDT encoding with relaxable examples, ``trees.mpdt.error_budget_encoding`` and
 ``trees.mpdt.error_budget``); a pure tree is the ``max_errors=None`` case. Both combine with
 Algorithm 3 (``n_solutions``, ``selection_size``): the candidates are then many smallest trees
-within the budget (``solve.minimum_trees.find_minimum_trees(max_errors=...)``).
+within the budget (``trees.mpdt.minimum_trees.find_minimum_trees(max_errors=...)``).
 """
 
 from __future__ import annotations
 
 import sys
 import time
+import warnings
 from numbers import Integral, Real
 
 import numpy as np
@@ -119,9 +122,13 @@ class MinimumPureTreeClassifier(ClassifierMixin, FittedTreeMixin, BaseEstimator)
         the trees of the best size found are still drawn (``status_="feasible"``), by plain
         enumeration (``diverse`` and ``layouts`` are ignored then: their SAT calls cannot be
         stopped at a deadline), for at most ``time_limit`` seconds more.
-    on_conflict : {"error", "majority", "relax"}, default="error"
-        What to do with identical binary rows carrying different labels: raise, drop all
-        but each group's majority label (the paper's filter), or keep them all and allow the
+    on_conflict : {"auto", "majority", "error", "relax"}, default="auto"
+        What to do with identical binary rows carrying different labels. "auto": for a pure
+        tree, "majority" with a ``UserWarning`` naming the rows set aside; with
+        ``max_errors``, keep them (they use up the budget, so ``training_errors_`` stays
+        within it). "majority": drop all but each group's majority label (the paper's
+        filter), "error": raise a ``ValueError`` naming them, "relax": keep them all and allow
+        the
         fewest errors they force (``relax_errors_needed``; with ``max_errors``, the larger of
         the two budgets) instead of deleting rows. With Algorithm 3 the forced errors are
         those of the rows the candidates are learnt from.
@@ -168,9 +175,9 @@ class MinimumPureTreeClassifier(ClassifierMixin, FittedTreeMixin, BaseEstimator)
     script or a grid search stops while nothing found is lost. Before any tree exists the
     interrupt simply propagates.
 
-    scikit-learn's common checks pass with ``on_conflict="majority", time_limit=2``: they fit
-    random labels on continuous data, which binning turns into conflicting rows (no pure tree
-    exists without the filter) and into the worst case of an NP-hard search (hence the limit).
+    scikit-learn's common checks pass with the default parameters: they fit random labels on
+    continuous data, which binning can turn into conflicting rows (the default filter sets
+    them aside, with a warning).
     """
 
     _parameter_constraints: dict = {
@@ -181,7 +188,7 @@ class MinimumPureTreeClassifier(ClassifierMixin, FittedTreeMixin, BaseEstimator)
         "sat_solver": [StrOptions(set(SAT_SOLVERS))],
         "time_limit": [Interval(Real, 0, None, closed="neither"), None],
         "max_errors": [Interval(Integral, 0, None, closed="left"), None],
-        "on_conflict": [StrOptions(set(ON_CONFLICT))],
+        "on_conflict": [StrOptions({"auto", *ON_CONFLICT})],
         "verbose": ["verbose"],
         "callback": [callable, None],
         "n_solutions": [Interval(Integral, 1, None, closed="left")],
@@ -194,7 +201,7 @@ class MinimumPureTreeClassifier(ClassifierMixin, FittedTreeMixin, BaseEstimator)
 
     def __init__(self, *, binarizer="readable", method="auto", n_jobs=None, solver="lsu",
                  sat_solver="cadical195",
-                 time_limit=None, max_errors=None, on_conflict="error", verbose=0,
+                 time_limit=None, max_errors=None, on_conflict="auto", verbose=0,
                  callback=None, n_solutions=1, diverse=True, layouts=False,
                  selection_size=0.0, delta=0.0, random_state=None):
         self.binarizer = binarizer
@@ -265,13 +272,25 @@ class MinimumPureTreeClassifier(ClassifierMixin, FittedTreeMixin, BaseEstimator)
 
     def _prepare(self, X, y):
         keep_all = self._may_err() and self.on_conflict != "majority"
+        filtering = "majority" if self.on_conflict == "auto" else self.on_conflict
         data = prepare_training_data(self, X, y, binarizer=binarizer_to_fit(self.binarizer),
-                                     on_conflict="relax" if keep_all else self.on_conflict)
+                                     on_conflict="relax" if keep_all else filtering)
         self.classes_ = data.classes
         self.binarizer_ = data.binarizer
         self.feature_names_ = data.feature_names
         self.conflict_rows_ = data.conflict_rows
         self.n_conflicts_removed_ = len(data.conflict_rows)
+        if len(data.conflict_rows) and self.on_conflict == "auto":
+            shown = ", ".join(str(int(r)) for r in data.conflict_rows[:10])
+            more = "" if len(data.conflict_rows) <= 10 else f", ... ({len(data.conflict_rows)})"
+            warnings.warn(
+                f"{len(data.conflict_rows)} training row(s) share their binarised features "
+                f"with rows of another label and were set aside (0-based rows {shown}{more}; "
+                "the default on_conflict='auto' keeps each group's majority label): the tree "
+                "is pure "
+                "on the other rows, and training_errors_ counts these. Pass "
+                "on_conflict='error' to refuse such data, or 'relax' to keep every row.",
+                UserWarning, stacklevel=3)
         return data
 
     def _solve(self, X_bin: np.ndarray, y: np.ndarray, n_classes: int) -> MinimumTreeResult:
