@@ -37,6 +37,7 @@ from occamlearn.binarize import (
     find_conflicts,
     resolve_conflicts,
 )
+from occamlearn.estimators._display import ModelDisplayMixin
 
 __all__ = [
     "BINARIZERS",
@@ -221,10 +222,11 @@ def binary_matrix(estimator, X) -> np.ndarray:
     return np.asarray(estimator.binarizer_.transform(X), dtype=np.uint8)
 
 
-class FittedTreeMixin:
+class FittedTreeMixin(ModelDisplayMixin):
     """Prediction and text export shared by the tree estimators (a fitted ``tree_`` over the
-    binariser's features, ``classes_``). Put it after ``ClassifierMixin`` and before
-    ``BaseEstimator`` so that scikit-learn's tags chain through it."""
+    binariser's features, ``classes_``); ``print``, notebook HTML and ``plot()`` come from
+    ``ModelDisplayMixin``. Put it after ``ClassifierMixin`` and before ``BaseEstimator`` so
+    that scikit-learn's tags chain through it."""
 
     def apply(self, X) -> np.ndarray:
         """Index in ``tree_`` of the leaf each row reaches."""
@@ -246,11 +248,6 @@ class FittedTreeMixin:
 
         check_is_fitted(self)
         return export_text(self, **kwargs)
-
-    def __str__(self) -> str:
-        if not hasattr(self, "tree_"):
-            return repr(self)
-        return f"{type(self).__name__}: {self.export_text()}"
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()

@@ -25,11 +25,12 @@ from occamlearn.estimators._base import (
     binary_matrix,
     prepare_training_data,
 )
+from occamlearn.estimators._display import ModelDisplayMixin
 from occamlearn.lists import learn_decision_list
 
 __all__ = ["DecisionListClassifier"]
 
-class DecisionListClassifier(ClassifierMixin, BaseEstimator):
+class DecisionListClassifier(ClassifierMixin, ModelDisplayMixin, BaseEstimator):
     """Ordered probabilistic rules learned greedily, optionally all in one direction.
 
     Parameters

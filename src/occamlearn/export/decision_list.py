@@ -13,6 +13,7 @@ what is printed is what ``predict`` evaluates.
 * ``export_graphviz`` -- the list as a chain of yes/no tests.
 * ``plot_log_likelihood`` -- training log-likelihood against the number of rules (Fig. 1);
   matplotlib is imported inside it.
+* ``plot_probabilities`` -- each rule's probability (and the default's), as bars.
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ __all__ = [
     "export_text",
     "list_to_dict",
     "plot_log_likelihood",
+    "plot_probabilities",
     "save_list",
 ]
 
@@ -131,6 +133,29 @@ def plot_log_likelihood(curves, *, ax=None, labels=None):
     ax.set_xlabel("number of rules")
     ax.set_ylabel("training log-likelihood")
     ax.legend()
+    return ax
+
+
+def plot_probabilities(model, *, ax=None, decimals: int = 2):
+    """Bars of P(positive) for each rule in order and for the default, labelled with the
+    training rows each covers. Returns the matplotlib Axes."""
+    import matplotlib.pyplot as plt
+
+    decision_list = _decision_list(model)
+    if ax is None:
+        _, ax = plt.subplots(figsize=(max(4, 0.8 * (len(decision_list) + 1)), 3.5))
+    labels = [f"rule {k + 1}" for k in range(len(decision_list))] + ["default"]
+    probabilities = [r.probability for r in decision_list.rules]
+    probabilities.append(decision_list.default_probability)
+    covered = [r.n_covered for r in decision_list.rules] + [decision_list.n_default]
+    bars = ax.bar(range(len(labels)), probabilities, color=["C0"] * len(decision_list) + ["0.6"])
+    for bar, p, n in zip(bars, probabilities, covered):
+        ax.text(bar.get_x() + bar.get_width() / 2, p, f"{p:.{decimals}f}\nn={n}",
+                ha="center", va="bottom", fontsize=8)
+    ax.set_xticks(range(len(labels)), labels, rotation=45 if len(labels) > 6 else 0)
+    positive = "y = 1" if isinstance(model, DecisionList) else str(model.positive_class_)
+    ax.set_ylabel(f"P({positive})")
+    ax.set_ylim(0, 1.15)
     return ax
 
 

@@ -3,7 +3,8 @@
 Leaves are spread evenly from left to right in the order an in-order walk meets them; each
 decision node sits above the middle of its two children, one row per depth. Decision nodes
 show their test, edges ``no`` (left) and ``yes`` (right), leaves their class -- the same words
-as ``export_graphviz``.
+as ``export_graphviz``. ``plot_trace`` draws a fitted estimator's anytime curve (best size or
+errors against seconds, and the proven lower bound).
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ import numpy as np
 
 from occamlearn.export._view import summary_line, tree_view
 
-__all__ = ["node_positions", "plot_tree"]
+__all__ = ["node_positions", "plot_trace", "plot_tree"]
 
 
 def node_positions(tree) -> np.ndarray:
@@ -67,4 +68,43 @@ def plot_tree(model, *, ax=None, feature_names=None, class_names=None, fontsize:
     ax.set_axis_off()
     if title:
         ax.set_title(summary_line(view), fontsize=fontsize + 1)
+    return ax
+
+
+def plot_trace(model, *, ax=None):
+    """The anytime curve of a fitted tree estimator: the best tree's size (MPDT) or training
+    errors (DT(max)) against seconds, from ``solve_stats_["trace"]``, with the proven lower
+    bound (its own curve when the search recorded one, else the final bound). Returns the axes.
+    """
+    try:
+        import matplotlib.pyplot as plt
+    except ImportError as exc:
+        raise ImportError("plot_trace needs matplotlib: pip install occamlearn[plot]") from exc
+    stats = getattr(model, "solve_stats_", None)
+    if stats is None:
+        raise TypeError(f"expected a fitted tree estimator with solve_stats_; got "
+                        f"{type(model).__name__}")
+    if ax is None:
+        _, ax = plt.subplots(figsize=(5, 3.5))
+    errors = hasattr(model, "errors_lower_bound_")
+    what = "training errors" if errors else "tree size (nodes)"
+    trace = list(stats.get("trace") or [])
+    end = float(stats.get("total_seconds") or (trace[-1][0] if trace else 1.0))
+    if trace:
+        seconds = [s for s, _ in trace] + [max(end, trace[-1][0])]
+        values = [v for _, v in trace] + [trace[-1][1]]
+        ax.step(seconds, values, where="post", marker="o", label=f"best {what}")
+    bounds = stats.get("bound_trace")
+    if bounds:
+        seconds = [b[0] for b in bounds] + [max(end, bounds[-1][0])]
+        lower = [b[-1] for b in bounds] + [bounds[-1][-1]]
+        ax.step(seconds, lower, where="post", linestyle="--", label="lower bound")
+    else:
+        lower = model.errors_lower_bound_ if errors else getattr(model, "lower_bound_", None)
+        if lower is not None:
+            ax.axhline(lower, linestyle="--", color="0.4", label=f"lower bound {lower}")
+    ax.set_xlabel("seconds")
+    ax.set_ylabel(what)
+    ax.set_title(f"{type(model).__name__}: status {getattr(model, 'status_', '?')}")
+    ax.legend()
     return ax
