@@ -118,3 +118,30 @@ def test_optimal_solver_holds_every_minimum_tree(data):
         finally:
             search.close()
         assert len(trees) == count_minimum_trees(X, y)
+
+
+@pytest.mark.parametrize("seed", [28, 33, 37])
+def test_enumeration_starts_from_a_size_another_engine_proved(seed):
+    """A search that adopts the branch and bound's proven result encodes n = the minimum at
+    once, and its formula still holds exactly the brute-force minimum trees."""
+    from bruteforce import count_minimum_trees
+
+    from occamlearn.trees.mpdt.enumerate import collect_trees
+    from occamlearn.trees.mpdt.minimum_trees import optimal_formula
+
+    rng = np.random.default_rng(seed)
+    X = np.unique(rng.integers(0, 2, (12, 6)), axis=0)
+    y = ((X[:, 0] & X[:, 1]) | (X[:, 2] ^ X[:, 3])).astype(np.int64)
+    proven = find_minimum_tree(X, y, 2, method="bnb")
+    assert proven.status == "optimal"
+    search = MinimumTreeSearch(X, y, 2)
+    search.adopt(proven)
+    found = collect_trees(optimal_formula(search, live=False), None)
+    assert found.complete and len(found.trees) == count_minimum_trees(X, y)
+    assert {t.n_nodes for t in found.trees} == {proven.tree.n_nodes}
+    from occamlearn.model.tree import Tree
+
+    leaf = Tree([-1], [-1], [-1], [0], np.zeros((1, 2), dtype=np.int64), X.shape[1])
+    with pytest.raises(ValueError, match="pure"):
+        search.adopt(type(proven)(leaf, "optimal", 1, 1))  # not a tree of this data
+    search.close()

@@ -211,6 +211,17 @@ class MinimumTreeSearch:
                                         tuple(trace))
         return self.result
 
+    def adopt(self, result: MinimumTreeResult) -> MinimumTreeResult:
+        """Take ``result`` (found and proven by another exact search, e.g. the portfolio's
+        branch and bound) as this search's answer instead of calling ``run()``: the
+        enumeration of optima (``optimal_solver``) then encodes n = the proven minimum at once
+        instead of searching for it again."""
+        if not result.tree.is_pure_on(self.X, self.y):
+            raise ValueError("adopt() needs a tree that is pure on this search's data.")
+        self.result = result
+        self._backend_holds_optimum = False
+        return result
+
     def optimal_solver(self) -> OptimalSolver:
         """A SAT solver whose models (under its assumptions) are exactly the minimum trees.
 
