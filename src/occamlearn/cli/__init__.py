@@ -5,12 +5,19 @@ exposes ``register(subparsers)``, which adds its parsers and sets ``run`` (a fun
 the parsed arguments and returning an exit code) as a default. User mistakes (bad file,
 unknown dataset, bad column, data that admits no pure tree, ...) surface as ``ValueError``,
 ``TypeError``, ``FileNotFoundError`` or ``KeyError`` and are printed as one line on stderr
-with exit code 2; anything else is a bug and keeps its traceback.
+with exit code 2; anything else is a bug and keeps its traceback. Estimator parameters named
+in such a message are given as the command's flags (``on_conflict='majority'`` is printed
+``--on-conflict majority``). Output cut short by the reader (``occamlearn predict ... | head``)
+ends quietly with exit code 141 (128 + SIGPIPE), as a killed pipeline writer does.
+
+Modules of this package import nothing heavy at module level: a command imports pandas,
+scikit-learn or PySAT when it runs, so argument and file errors come back at once.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from importlib import import_module
 
@@ -43,17 +50,42 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _subparser(parser: argparse.ArgumentParser, command: str):
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            return action.choices.get(command)
+    return None
+
+
+def _quiet_broken_pipe() -> int:
+    """The reader closed the pipe: send further output (and the final flush) to /dev/null."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass
+    return 141
+
+
 def main(argv: list[str] | None = None) -> int:
+    from occamlearn.cli.common import flags_of, in_cli_words
+
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
         return int(args.run(args) or 0)
+    except BrokenPipeError:
+        return _quiet_broken_pipe()
     except KeyboardInterrupt:
         print("occamlearn: interrupted", file=sys.stderr)
         return 130
     except USER_ERRORS as exc:
         message = exc.args[0] if isinstance(exc, KeyError) and exc.args else exc
-        print(f"occamlearn {args.command}: error: {message}", file=sys.stderr)
+        subparser = _subparser(parser, args.command)
+        text = str(message)
+        if subparser is not None:
+            text = in_cli_words(text, flags_of(subparser))
+        print(f"occamlearn {args.command}: error: {text}", file=sys.stderr)
         return 2
 
 

@@ -1,9 +1,23 @@
-"""Argument helpers shared by subcommands: reading a table from a CSV or a bundled dataset."""
+"""Argument helpers shared by subcommands: reading a table from a CSV or a bundled dataset,
+checking output paths before any work starts, and turning estimator parameter names in error
+messages into the command's flags.
+
+Nothing here imports the scientific stack at module level: every command pays for pandas,
+scikit-learn or PySAT only when it uses them (``occamlearn predict missing.json x.csv``
+answers before importing any of them).
+"""
 
 from __future__ import annotations
 
 import argparse
+import csv
+import os
+import re
 from pathlib import Path
+
+# The index column pandas writes with ``to_csv()`` (an empty header cell) reads back as
+# "Unnamed: 0"; it numbers rows and is no feature.
+_UNNAMED_INDEX = re.compile(r"^Unnamed: 0$")
 
 
 def add_data_arguments(parser: argparse.ArgumentParser, required: bool = True) -> None:
@@ -13,30 +27,86 @@ def add_data_arguments(parser: argparse.ArgumentParser, required: bool = True) -
     parser.add_argument("--target", default="target", help="label column (default: target)")
 
 
+def check_output_path(path, flag: str = "-o") -> None:
+    """ValueError naming ``path`` unless a file can be written there: run before the work,
+    so that a long fit never ends in "no such directory"."""
+    if path is None:
+        return
+    target = Path(path)
+    folder = target.parent if str(target.parent) else Path(".")
+    if target.is_dir():
+        raise ValueError(f"{flag} {path}: is a directory, not a file")
+    if not folder.is_dir():
+        raise ValueError(f"{flag} {path}: the directory {folder} does not exist")
+    if not os.access(folder, os.W_OK | os.X_OK) or (target.exists()
+                                                   and not os.access(target, os.W_OK)):
+        raise ValueError(f"{flag} {path}: not writable")
+
+
+def check_input_file(path, what: str = "file") -> Path:
+    path = Path(path)
+    if not path.is_file():
+        if path.is_dir():
+            raise IsADirectoryError(f"{path} is a directory, not a {what}")
+        raise FileNotFoundError(f"no such {what}: {path}")
+    return path
+
+
+def read_csv(path, what: str = "file"):
+    """A CSV file as a DataFrame: errors name the file; duplicate column names are an error
+    (pandas would rename them silently); the unnamed index column ``to_csv`` writes is
+    dropped."""
+    path = check_input_file(path, what)
+    import pandas as pd
+
+    try:
+        with open(path, newline="") as handle:
+            header = next(csv.reader(handle), [])
+    except (UnicodeDecodeError, csv.Error) as exc:
+        raise ValueError(f"{path} is not a readable CSV file: {exc}") from None
+    seen, repeated = set(), []
+    for name in header:
+        if name in seen and name not in repeated:
+            repeated.append(name)
+        seen.add(name)
+    if repeated:
+        raise ValueError(f"{path} repeats the column name(s) "
+                         f"{', '.join(repr(n) for n in repeated)}: rename them")
+    try:
+        frame = pd.read_csv(path)
+    except pd.errors.EmptyDataError:
+        raise ValueError(f"{path} is empty (no header row)") from None
+    except (pd.errors.ParserError, UnicodeDecodeError) as exc:
+        raise ValueError(f"{path} is not a readable CSV file: "
+                         f"{str(exc).strip().splitlines()[-1]}") from None
+    if len(frame.columns) and _UNNAMED_INDEX.match(str(frame.columns[0])):
+        frame = frame.drop(columns=frame.columns[0])
+    if frame.empty:
+        raise ValueError(f"{path} has no rows" if len(frame.columns) else
+                         f"{path} has no columns")
+    return frame
+
+
 def read_table(args: argparse.Namespace, need_target: bool = True):
     """Return ``(X, y, source_name)`` from ``args.data`` or ``args.dataset``.
 
     ``y`` is None when the CSV has no target column and ``need_target`` is False.
     """
-    import pandas as pd
-
-    from occamlearn.datasets import load_dataset
-
     if args.dataset and args.data:
         raise ValueError("give either DATA.csv or --dataset NAME, not both")
     if args.dataset:
+        from occamlearn.datasets import load_dataset
+
         X, y = load_dataset(args.dataset)
         return X, y, args.dataset
     if not args.data:
         raise ValueError("no data: give DATA.csv or --dataset NAME")
+    frame = read_csv(args.data)
     path = Path(args.data)
-    if not path.is_file():
-        raise FileNotFoundError(f"no such file: {path}")
-    frame = pd.read_csv(path)
-    if frame.empty:
-        raise ValueError(f"{path} has no rows")
     if args.target in frame.columns:
         y = frame.pop(args.target)
+        if frame.shape[1] == 0:
+            raise ValueError(f"{path} has only the target column {args.target!r}: no features")
     elif need_target:
         raise ValueError(
             f"{path} has no target column {args.target!r} (columns: {', '.join(frame.columns)});"
@@ -45,3 +115,40 @@ def read_table(args: argparse.Namespace, need_target: bool = True):
     else:
         y = None
     return frame, y, path.name
+
+
+# -- error messages in the command's words ----------------------------------------------------
+_ASSIGNMENT = re.compile(r"\b([a-z_][a-z0-9_]*)=('[^']*'|\"[^\"]*\"|[A-Za-z0-9_.+-]+)")
+
+
+def flags_of(parser: argparse.ArgumentParser) -> dict:
+    """``{dest: (long flag, action)}`` for the optional arguments of ``parser``."""
+    out = {}
+    for action in parser._actions:
+        longs = [s for s in action.option_strings if s.startswith("--")]
+        if longs:
+            out[action.dest] = (longs[0], action)
+    return out
+
+
+def in_cli_words(message: str, flags: dict) -> str:
+    """``on_conflict='majority'`` -> ``--on-conflict majority`` for the parameters that are
+    flags of the command (``flags`` from ``flags_of``); other text is left alone."""
+    def replace(match):
+        name, value = match.group(1), match.group(2)
+        if name not in flags:
+            return match.group(0)
+        flag, action = flags[name]
+        bare = value[1:-1] if value[:1] in "'\"" else value
+        if isinstance(action, argparse.BooleanOptionalAction) and bare in ("True", "False"):
+            return flag if bare == "True" else "--no-" + flag[2:]
+        if bare == "None":
+            if name == "binarizer":
+                return f"{flag} none"
+            if name == "time_limit":
+                return f"{flag} 0"
+        if action.nargs == 0:  # a store_true flag
+            return flag if bare == "True" else f"no {flag}"
+        return f"{flag} {bare}"
+
+    return _ASSIGNMENT.sub(replace, message)

@@ -1,8 +1,10 @@
 """``occamlearn datasets`` and ``occamlearn binarize``: look at data before learning from it.
 
 ``datasets`` prints one row per bundled dataset: rows, features, classes, rows in conflicting
-groups (identical features, different labels: no pure tree exists) and the number of
-features of the MaxSAT paper's binary encoding (``FeatureBinarizer`` on the full data).
+groups (identical features, different labels: no pure tree exists) -- counted after
+binarising with ``occamlearn fit``'s default binariser, so these are the conflicts ``fit``
+meets (binning can make distinct rows identical) -- and the number of binary features that
+binariser makes (on the full data).
 
 ``binarize`` prints the feature names a binariser produces for a CSV file or a bundled dataset
 and, with ``-o``, writes the 0/1 matrix (with the target column) as CSV.
@@ -12,7 +14,7 @@ from __future__ import annotations
 
 import sys
 
-from occamlearn.cli.common import add_data_arguments, read_table
+from occamlearn.cli.common import add_data_arguments, check_output_path, read_table
 
 ENCODINGS = ("binary", "onehot", "threshold", "quantile")
 
@@ -21,8 +23,9 @@ def register(subparsers) -> None:
     datasets = subparsers.add_parser(
         "datasets",
         help="list the bundled datasets",
-        description="Rows, features, classes, conflicting rows and binary-encoded feature "
-        "count of every bundled dataset.",
+        description="Rows, features, classes, conflicting rows and binary feature count of "
+        "every bundled dataset, after binarising as 'occamlearn fit' does by default (the "
+        "conflicting rows are those fit meets: --on-conflict decides what it does with them).",
     )
     datasets.set_defaults(run=run_datasets)
 
@@ -63,6 +66,7 @@ def _binarizer(args):
 def run_binarize(args) -> int:
     import pandas as pd
 
+    check_output_path(args.output)
     X, y, _ = read_table(args, need_target=False)
     binarizer = _binarizer(args)
     matrix = binarizer.fit_transform(X)
@@ -78,13 +82,18 @@ def run_binarize(args) -> int:
 
 def dataset_rows() -> list[dict]:
     """One dict per bundled dataset with the numbers ``occamlearn datasets`` prints."""
-    from occamlearn.binarize import FeatureBinarizer, find_conflicts
+    from occamlearn.binarize import find_conflicts
+    from occamlearn.cli.trees import BINARIZERS
     from occamlearn.datasets import list_datasets, load_dataset
+    from occamlearn.estimators._base import binarizer_to_fit, encode_labels
 
+    default = BINARIZERS[0]  # fit's default --binarizer
     rows = []
     for name in list_datasets():
         X, y = load_dataset(name)
-        conflicts = find_conflicts(X, y)
+        X_bin = binarizer_to_fit(default).fit_transform(X)
+        _, y_index = encode_labels(y)
+        conflicts = find_conflicts(X_bin, y_index)
         rows.append(
             {
                 "name": name,
@@ -92,7 +101,7 @@ def dataset_rows() -> list[dict]:
                 "features": X.shape[1],
                 "classes": y.nunique(),
                 "conflicting rows": sum(len(g) for g in conflicts),
-                "binary features": FeatureBinarizer().fit(X).transform(X).shape[1],
+                "binary features": X_bin.shape[1],
             }
         )
     return rows

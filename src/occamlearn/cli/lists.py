@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import sys
 
-from occamlearn.cli.common import add_data_arguments, read_table
+from occamlearn.cli.common import add_data_arguments, check_output_path, read_table
 
 BINARIZERS = ("threshold", "quantile", "binary", "onehot", "none")
 DIRECTIONS = {"positive": "positive", "negative": "negative", "both": "both", "none": None}
@@ -85,6 +85,7 @@ def build_model(args, y):
 def run_dlist(args) -> int:
     from occamlearn.export.decision_list import export_text, save_list
 
+    check_output_path(args.output)
     X, y, source = read_table(args)
     model = build_model(args, y).fit(X, y)
     accuracy = model.score(X, y)

@@ -15,14 +15,21 @@ import json
 import sys
 from pathlib import Path
 
-from occamlearn.cli.common import add_data_arguments, read_table
+from occamlearn.cli.common import (
+    add_data_arguments,
+    check_input_file,
+    check_output_path,
+    read_csv,
+    read_table,
+)
 
-BINARIZERS = ("binary", "onehot", "threshold", "none")
+BINARIZERS = ("readable", "binary", "onehot", "threshold", "none")
+DEFAULT_TIME_LIMIT = 60.0
 # MaxSAT back-ends (occamlearn.maxsat.backends.BACKENDS, written out so that the CLI starts
 # without importing PySAT; a test checks that the two agree).
 SOLVERS = ("lsu", "rc2", "external", "uwrmaxsat", "evalmaxsat", "loandra", "nuwls",
            "open-wbo-inc", "spb-maxsat", "tt-open-wbo-inc")
-TREE_METHODS = ("maxsat", "mindt")       # MinimumPureTreeClassifier(method=...)
+TREE_METHODS = ("auto", "bnb", "maxsat", "mindt")  # MinimumPureTreeClassifier(method=...)
 DEPTH_METHODS = ("auto", "dp", "maxsat")  # MaxAccuracyTreeClassifier(method=...)
 
 DECODE_HELP = """\
@@ -36,9 +43,10 @@ the legacy literal list 'v 1 -2 3 ... 0' (one or several v lines). A model given
 
 
 def _add_solve_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--binarizer", choices=BINARIZERS, default="binary",
-                        help="binary: the MaxSAT paper's bit encoding (default); onehot; "
-                        "threshold; none: the data is already 0/1")
+    parser.add_argument("--binarizer", choices=BINARIZERS, default="readable",
+                        help="readable: tests a person reads (default); binary: the MaxSAT "
+                        "paper's bit encoding; onehot; threshold; none: the data is already "
+                        "0/1")
     parser.add_argument("--on-conflict", choices=("error", "majority", "relax"),
                         default="error",
                         help="identical binarised rows with different labels: error "
@@ -58,13 +66,16 @@ def register(subparsers) -> None:
         "training row correctly (MaxSAT). Progress goes to stderr; the tree to stdout.")
     add_data_arguments(fit)
     _add_solve_arguments(fit)
-    fit.add_argument("--time-limit", type=float, metavar="S",
-                     help="stop after S seconds with the best tree so far (status feasible)")
+    fit.add_argument("--time-limit", type=float, metavar="S", default=DEFAULT_TIME_LIMIT,
+                     help="stop after S seconds with the best tree so far (status feasible, "
+                     "with its proven size bounds); default 60, 0 for no limit. Ctrl-C also "
+                     "stops with the best tree so far")
     fit.add_argument("--method", choices=sorted(set(TREE_METHODS + DEPTH_METHODS)),
                      default=None,
-                     help="how the optimum is searched for and proven: maxsat (default; "
-                     "the MaxSAT encoding solved by --solver) or mindt (the SAT baseline); "
-                     "with --max-depth auto (default), dp (dynamic programme) or maxsat")
+                     help="how the optimum is searched for and proven: auto (default: "
+                     "branch and bound and MaxSAT together), bnb, maxsat (the MaxSAT "
+                     "encoding solved by --solver) or mindt (the SAT baseline); with "
+                     "--max-depth auto (default), dp (dynamic programme) or maxsat")
     fit.add_argument("--solver", choices=SOLVERS, default=None,
                      help="MaxSAT back-end of --method maxsat: lsu (linear SAT-UNSAT, "
                      "default), rc2, external (command in $OCCAMLEARN_MAXSAT_COMMAND) or a "
@@ -76,7 +87,23 @@ def register(subparsers) -> None:
                      "(DT(max)), the smallest among the most accurate; conflicting rows "
                      "are kept and counted as errors")
     fit.add_argument("--sat-solver", default="cadical195", help="PySAT SAT solver name")
-    fit.add_argument("-q", "--quiet", action="store_true", help="no progress on stderr")
+    selection = fit.add_argument_group(
+        "Algorithm 3 (several minimum trees, one chosen on held-out rows)")
+    selection.add_argument("--n-solutions", type=int, default=1, metavar="K",
+                           help="draw up to K minimum trees (default 1: just the minimum)")
+    selection.add_argument("--selection-size", type=float, default=0.0, metavar="F",
+                           help="hold out a fraction F of the training rows to choose among "
+                           "them (default 0)")
+    selection.add_argument("--diverse", action=argparse.BooleanOptionalAction, default=True,
+                           help="draw trees that differ as much as possible (MDSOL; default) "
+                           "or in enumeration order (--no-diverse)")
+    selection.add_argument("--delta", type=float, default=0.0, metavar="D",
+                           help="keep the trees within D of the best selection accuracy and "
+                           "pick one at random (--random-state; default 0)")
+    fit.add_argument("-q", "--quiet", action="store_true",
+                     help="no progress on stderr (on a terminal: a live line with the best "
+                     "tree, the proven lower bound and the time; elsewhere one line per "
+                     "better tree)")
     fit.add_argument("-o", "--output", metavar="MODEL.json", help="save the model as JSON")
     fit.set_defaults(run=run_fit)
 
@@ -154,6 +181,9 @@ def _depth_classifier(args):
     if args.on_conflict != "error":
         raise ValueError("--on-conflict does not apply with --max-depth: conflicting rows "
                          "are kept and counted as training errors")
+    if args.n_solutions != 1 or args.selection_size != 0:
+        raise ValueError("--n-solutions and --selection-size (Algorithm 3) choose among "
+                         "minimum pure trees; they do not apply with --max-depth")
     if args.method is not None and args.method not in DEPTH_METHODS:
         raise ValueError(f"--method {args.method} finds pure trees; with --max-depth use "
                          f"{', '.join(DEPTH_METHODS)}")
@@ -161,26 +191,79 @@ def _depth_classifier(args):
     return MaxAccuracyTreeClassifier(
         max_depth=args.max_depth, binarizer=binarizer, method=args.method or "auto",
         solver=args.solver or "auto",
-        sat_solver=args.sat_solver, time_limit=args.time_limit, prefer_small=True,
-        verbose=0 if args.quiet else 1)
+        sat_solver=args.sat_solver, time_limit=_time_limit(args), prefer_small=True,
+        verbose=args.verbose, callback=args.progress.callback)
+
+
+def _time_limit(args):
+    if args.time_limit is None or args.time_limit == 0:
+        return None
+    if args.time_limit < 0:
+        raise ValueError(f"--time-limit must be positive (0: no limit); got {args.time_limit}")
+    return args.time_limit
+
+
+def _pure_classifier(args):
+    if args.method is not None and args.method not in TREE_METHODS:
+        raise ValueError(f"--method {args.method} needs --max-depth (it searches trees of "
+                         "bounded depth)")
+    extra = {} if args.method is None else {"method": args.method}
+    return _classifier(args, solver=args.solver or "lsu", sat_solver=args.sat_solver,
+                       time_limit=_time_limit(args), max_errors=args.max_errors,
+                       verbose=args.verbose, callback=args.progress.callback,
+                       n_solutions=args.n_solutions, selection_size=args.selection_size,
+                       diverse=args.diverse, delta=args.delta,
+                       random_state=args.random_state, **extra)
+
+
+def _bounds_line(args, clf, interrupted: bool) -> str | None:
+    """Why the tree is not proven best, when it is not: how far it may be from the optimum."""
+    if clf.status_ == "optimal":
+        return None
+    why = "interrupted" if interrupted else (
+        f"time limit of {args.time_limit:g} s reached" if _time_limit(args) else "stopped")
+    if args.max_depth is not None:
+        return (f"{why}: the best tree so far makes {clf.training_errors_} training errors; "
+                f"the fewest possible are at least {clf.errors_lower_bound_} (not proven "
+                "optimal)")
+    lower, upper = clf.lower_bound_, clf.upper_bound_
+    gap = "" if lower is None or upper is None else f" (at most {upper - lower} nodes more)"
+    more = " (--time-limit 0: no limit)" if why.startswith("time limit") else ""
+    return (f"{why}: the best tree so far has {clf.n_nodes_} nodes; a minimum tree has "
+            f"between {lower} and {upper} nodes{gap}, not proven{more}")
 
 
 def run_fit(args) -> int:
-    from occamlearn.export.tree_json import save_model
+    from occamlearn.cli.progress import FitProgress
 
-    X, y, source = read_table(args)
-    X_train, y_train, X_test, y_test = _split(args, X, y)
-    if args.max_depth is not None:
-        clf = _depth_classifier(args)
-    elif args.method is not None and args.method not in TREE_METHODS:
+    check_output_path(args.output)
+    if args.max_depth is None and args.method is not None and args.method not in TREE_METHODS:
         raise ValueError(f"--method {args.method} needs --max-depth (it searches trees of "
                          "bounded depth)")
-    else:
-        clf = _classifier(args, method=args.method or "maxsat", solver=args.solver or "lsu",
-                          sat_solver=args.sat_solver,
-                          time_limit=args.time_limit, max_errors=args.max_errors,
-                          verbose=0 if args.quiet else 1)
-    clf.fit(X_train, y_train)
+    _time_limit(args)
+    X, y, source = read_table(args)
+    X_train, y_train, X_test, y_test = _split(args, X, y)
+    args.progress = FitProgress(args.quiet)
+    args.verbose = 0 if args.quiet else args.progress.estimator_verbose
+    clf, interrupted = None, False
+    try:
+        clf = _depth_classifier(args) if args.max_depth is not None else _pure_classifier(args)
+        try:
+            clf.fit(X_train, y_train)
+        except KeyboardInterrupt:
+            if not hasattr(clf, "tree_"):  # interrupted before a first tree: nothing to show
+                raise
+            interrupted = True
+    finally:
+        args.progress.close(getattr(clf, "lower_bound_", None))
+    interrupted = interrupted or bool(clf.solve_stats_.get("interrupted"))
+    _report_fit(args, clf, source, X_train, y_train, X_test, y_test, interrupted)
+    return 130 if interrupted else 0
+
+
+def _report_fit(args, clf, source, X_train, y_train, X_test, y_test, interrupted) -> None:
+    from occamlearn.export.tree_json import save_model
+
     stats = clf.solve_stats_
     out = [clf.export_text()]
     out.append(f"data: {source}, {stats['n_rows']} training rows x {stats['n_binary_features']}"
@@ -195,38 +278,55 @@ def run_fit(args) -> int:
         out.append(f"size: {clf.n_nodes_} nodes, status {clf.status_}, bounds "
                    f"[{clf.lower_bound_}, {clf.upper_bound_}], "
                    f"{clf.training_errors_} training errors")
+    if getattr(clf, "candidate_trees_", None) and (args.n_solutions > 1 or args.selection_size):
+        out.append(f"selection: {len(clf.candidate_trees_)} minimum trees drawn, "
+                   f"{len(clf.best_trees_)} within --delta of the best selection accuracy")
+    bounds = _bounds_line(args, clf, interrupted)
+    if bounds:
+        out.append(bounds)
     timing = ", ".join(f"{key[:-len('_seconds')]} {stats[key]:.2f} s" for key in
                        ("prepare_seconds", "ub_seconds", "encode_seconds", "solve_seconds",
                         "total_seconds") if key in stats)
     out.append(f"time: {timing}")
-    if X_test is not None:
+    if X_test is not None and not interrupted:
         out.append(f"accuracy: train {clf.score(X_train, y_train):.4f}, "
                    f"test {clf.score(X_test, y_test):.4f} ({len(y_test)} rows)")
     if args.output:
         save_model(clf, args.output)
         out.append(f"model saved to {args.output}")
     sys.stdout.write("\n".join(out) + "\n")
-    return 0
+    sys.stdout.flush()
 
 
-def _read_csv(path: str):
-    import pandas as pd
+def _load_model(path):
+    check_input_file(path, "model file")
+    from occamlearn.estimators.model_files import load_model
 
-    if not Path(path).is_file():
-        raise FileNotFoundError(f"no such file: {path}")
-    frame = pd.read_csv(path)
-    if frame.empty:
-        raise ValueError(f"{path} has no rows")
-    return frame
+    return load_model(path)
+
+
+def _label_warning(model, y, target: str) -> str | None:
+    classes = getattr(model, "classes_", None)
+    if classes is None:
+        return None
+    known = {str(c) for c in classes}
+    seen = {str(v) for v in y.tolist()}
+    if known & seen:
+        return None
+    shown = ", ".join(sorted(seen)[:5]) + (", ..." if len(seen) > 5 else "")
+    return (f"warning: no value of column {target!r} ({shown}) is a class of the model "
+            f"({', '.join(sorted(known))}): the accuracy compares unrelated labels; is "
+            "--target the right column?")
 
 
 def run_predict(args) -> int:
+    check_input_file(args.model, "model file")
+    check_input_file(args.data)
+    check_output_path(args.output)
     import pandas as pd
 
-    from occamlearn.estimators.model_files import load_model
-
-    model = load_model(args.model)
-    frame = _read_csv(args.data)
+    model = _load_model(args.model)
+    frame = read_csv(args.data)
     y = frame.pop(args.target) if args.target in frame.columns else None
     names = getattr(model, "feature_names_in_", None)
     if names is not None:
@@ -240,7 +340,11 @@ def run_predict(args) -> int:
         table.to_csv(args.output, index=False)
     else:
         table.to_csv(sys.stdout, index=False)
+        sys.stdout.flush()
     if y is not None:
+        warning = _label_warning(model, y, args.target)
+        if warning:
+            print(warning, file=sys.stderr)
         accuracy = float((pd.Series(predictions).astype(str) == y.astype(str).to_numpy()).mean())
         print(f"accuracy: {accuracy:.4f} on {len(y)} rows", file=sys.stderr)
     return 0
@@ -265,9 +369,7 @@ def _exporter(model, dot: bool):
 
 
 def run_show(args) -> int:
-    from occamlearn.estimators.model_files import load_model
-
-    model = load_model(args.model)
+    model = _load_model(args.model)
     sys.stdout.write(_exporter(model, args.dot)(model, show_counts=args.counts))
     return 0
 
@@ -277,6 +379,8 @@ def run_encode(args) -> int:
     from occamlearn.trees.greedy import greedy_upper_bound
     from occamlearn.trees.mpdt.wcnf_file import write_instance
 
+    check_output_path(args.output)
+    check_output_path(f"{args.output}.json")
     X, y, source = read_table(args)
     X, y, _, _ = _split(args, X, y)
     clf = _classifier(args)
@@ -296,12 +400,12 @@ def run_encode(args) -> int:
 
 
 def run_decode(args) -> int:
+    for path in (args.sidecar, args.solution):
+        check_input_file(path)
+    check_output_path(args.output)
     from occamlearn.estimators.model_files import decode_solution
     from occamlearn.export.tree_json import save_model
 
-    for path in (args.sidecar, args.solution):
-        if not Path(path).is_file():
-            raise FileNotFoundError(f"no such file: {path}")
     try:
         sidecar = json.loads(Path(args.sidecar).read_text())
     except json.JSONDecodeError as exc:
