@@ -1,0 +1,59 @@
+"""README.md's Python examples run and print exactly what the README shows.
+
+Every ```python block must be followed by a ```text block: its expected standard output
+(trailing spaces and blank lines at the end ignored). The blocks run in order in one
+namespace, as a reader pasting them into one session would.
+"""
+
+import contextlib
+import io
+import re
+import warnings
+from pathlib import Path
+
+import pytest
+
+README = Path(__file__).resolve().parents[1] / "README.md"
+FENCE = re.compile(r"^```(\w*)\n(.*?)^```\n", re.MULTILINE | re.DOTALL)
+
+
+def readme_examples() -> list[tuple[int, str, str]]:
+    """(line, code, expected output) of each ```python block of the README."""
+    text = README.read_text()
+    blocks = [(text.count("\n", 0, m.start()) + 1, m.group(1), m.group(2), m.start(), m.end())
+              for m in FENCE.finditer(text)]
+    examples = []
+    for k, (line, language, body, _, end) in enumerate(blocks):
+        if language != "python":
+            continue
+        following = blocks[k + 1] if k + 1 < len(blocks) else None
+        between = text[end:following[3]] if following else ""
+        if following is None or following[1] != "text" or between.strip():
+            raise AssertionError(f"README.md line {line}: a python block must be followed by "
+                                 "a ```text block of what it prints")
+        examples.append((line, body, following[2]))
+    return examples
+
+
+def _lines(text: str) -> list[str]:
+    return [line.rstrip() for line in text.rstrip().splitlines()]
+
+
+def test_readme_has_python_examples():
+    examples = readme_examples()
+    assert len(examples) >= 3
+    first = examples[0][1]
+    assert "MinimumPureTreeClassifier(" in first and "load_dataset(" in first
+
+
+def test_readme_examples_print_what_the_readme_shows():
+    namespace: dict = {"__name__": "__readme__"}
+    for line, code, expected in readme_examples():
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out), warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            exec(compile(code, f"README.md:{line}", "exec"), namespace)
+        got = _lines(out.getvalue())
+        if got != _lines(expected):
+            pytest.fail(f"README.md python block at line {line} printed:\n{out.getvalue()}\n"
+                        f"but the README shows:\n{expected}")
