@@ -4,8 +4,9 @@ Each subcommand lives in a module of this package listed in ``COMMAND_MODULES``;
 exposes ``register(subparsers)``, which adds its parsers and sets ``run`` (a function taking
 the parsed arguments and returning an exit code) as a default. User mistakes (bad file,
 unknown dataset, bad column, data that admits no pure tree, ...) surface as ``ValueError``,
-``TypeError``, ``FileNotFoundError`` or ``KeyError`` and are printed as one line on stderr
-with exit code 2; anything else is a bug and keeps its traceback. Estimator parameters named
+``TypeError``, ``FileNotFoundError`` or ``KeyError`` (or any exception marked
+``user_facing``, such as a failed external solver) and are printed as one line on stderr with
+exit code 2; anything else is a bug and keeps its traceback. Estimator parameters named
 in such a message are given as the command's flags (``on_conflict='majority'`` is printed
 ``--on-conflict majority``). Output cut short by the reader (``occamlearn predict ... | head``)
 ends quietly with exit code 141 (128 + SIGPIPE), as a killed pipeline writer does.
@@ -79,7 +80,9 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("occamlearn: interrupted", file=sys.stderr)
         return 130
-    except USER_ERRORS as exc:
+    except Exception as exc:  # noqa: BLE001 - user mistakes are one line, bugs keep tracebacks
+        if not (isinstance(exc, USER_ERRORS) or getattr(exc, "user_facing", False)):
+            raise
         message = exc.args[0] if isinstance(exc, KeyError) and exc.args else exc
         subparser = _subparser(parser, args.command)
         text = str(message)

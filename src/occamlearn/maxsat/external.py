@@ -11,10 +11,16 @@ solvers), runs a user-given command and reads its standard output:
 - ``v ...`` -- the model, either the 2022 compact bit string (``v 0110``, character i is
   variable i + 1) or the legacy literal list (``v 1 -2 3 ...``, possibly over several lines).
 
-The time limit is enforced from outside: SIGTERM to the solver's process group (the
-Evaluation rules ask solvers to print their best model then), SIGKILL after ``kill_grace``
-seconds; whatever ``o``/``v`` lines arrived by then are used. The model is checked against the
-hard clauses and its cost recomputed; a model that breaks a hard clause raises RuntimeError.
+The time limit is enforced from outside, and within it: SIGTERM to the solver's process
+group ``kill_grace`` seconds before the limit (the Evaluation rules ask solvers to print their
+best model then; the grace is at most a quarter of the limit), SIGKILL at the limit, so even a
+solver that ignores SIGTERM is gone when ``time_limit`` is up; whatever ``o``/``v`` lines
+arrived by then are used. The model is checked against the hard clauses and its cost
+recomputed; a model that breaks a hard clause raises RuntimeError.
+
+A solver that stops by itself without a status line or a model (it crashed, the command is
+wrong, ``false``) raises ``ExternalSolverError`` (a RuntimeError) with its exit code and the
+end of its standard error: its silence is never read as "no better tree found".
 
 ``command`` holds ``{wcnf}`` where the file path goes (appended when absent) and optionally
 ``{time_limit}`` (whole seconds). ``make_backend("external")`` takes the command from the
@@ -39,12 +45,21 @@ from pysat.formula import WCNF
 
 from occamlearn.maxsat.base import ImproveCallback, MaxSATBackend, MaxSATResult, check_time_limit
 
-__all__ = ["COMMAND_VARIABLE", "ExternalBackend", "model_cost", "parse_solver_output"]
+__all__ = ["COMMAND_VARIABLE", "ExternalBackend", "ExternalSolverError", "model_cost",
+           "parse_solver_output"]
 
 COMMAND_VARIABLE = "OCCAMLEARN_MAXSAT_COMMAND"
 FORMATS = ("mse22", "legacy")
 S_LINES = {"OPTIMUM FOUND": "optimal", "SATISFIABLE": "feasible",
            "UNSATISFIABLE": "unsatisfiable", "UNKNOWN": "unknown"}
+STDERR_KEPT = 4000  # characters of the solver's standard error kept for the error message
+
+
+class ExternalSolverError(RuntimeError):
+    """The external solver ended without an answer; the message holds its exit code and the
+    end of its standard error. ``user_facing``: the command line prints it as one line."""
+
+    user_facing = True
 
 
 def _parse_model(v_tokens: list[str], n_vars: int) -> list[int] | None:
@@ -130,9 +145,12 @@ class ExternalBackend(MaxSATBackend):
             path = Path(folder) / "instance.wcnf"
             wcnf.to_file(str(path), format=self.format)
             written = time.perf_counter()
-            lines, stopped, code = self._run(self._argv(path, time_limit), start, time_limit)
+            lines, stopped, code, errors = self._run(self._argv(path, time_limit), start,
+                                                     time_limit)
         parsed = parse_solver_output(lines, wcnf.nv)
         model, status, cost = parsed["model"], parsed["status"], None
+        if not stopped and parsed["status"] is None and model is None:
+            raise ExternalSolverError(self._failure(code, errors))
         if status == "unsatisfiable":
             model = None
         elif model is not None:
@@ -146,6 +164,7 @@ class ExternalBackend(MaxSATBackend):
             trace.append((seconds, cost))
         stats = {"command": self.command, "format": self.format, "write_seconds": written - start,
                  "seconds": seconds, "killed": stopped, "exit_code": code,
+                 "stderr_tail": errors[-STDERR_KEPT:],
                  "o_lines": parsed["o_lines"], "n_vars": wcnf.nv, "n_hard": len(wcnf.hard),
                  "n_soft": len(wcnf.soft)}
         if cost is not None and on_improve is not None:
@@ -153,38 +172,67 @@ class ExternalBackend(MaxSATBackend):
         lower = cost if status == "optimal" else 0
         return MaxSATResult(status, cost, model, lower, trace, stats)
 
+    def _failure(self, code, errors: str) -> str:
+        tail = errors.strip()[-STDERR_KEPT:]
+        said = f"; its standard error ends: {tail}" if tail else "; it wrote nothing on stderr"
+        return (f"the external MaxSAT solver {self.command!r} ended (exit code {code}) with "
+                f"no 's' status line and no model{said}")
+
+    def _grace(self, time_limit: float | None) -> float:
+        """Seconds between SIGTERM and SIGKILL: ``kill_grace``, at most a quarter of the limit."""
+        if time_limit is None:
+            return self.kill_grace
+        return min(self.kill_grace, time_limit / 4)
+
     def _run(self, argv: list[str], start: float, time_limit: float | None):
-        """Run ``argv``; return (timestamped stdout lines, killed by the limit?, exit code)."""
+        """Run ``argv``; return (timestamped stdout lines, killed by the limit?, exit code,
+        standard error text). SIGTERM comes ``_grace`` seconds before ``time_limit``, SIGKILL
+        at it."""
         try:
-            process = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+            process = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                        stdin=subprocess.DEVNULL, text=True, bufsize=1,
-                                       start_new_session=True)
+                                       errors="replace", start_new_session=True)
         except OSError as exc:
             raise ValueError(f"cannot run the external solver command {self.command!r}: "
                              f"{exc}") from exc
         lines: list = []
+        errors: list = []
 
         def read():
             for text in process.stdout:
                 lines.append((time.perf_counter() - start, text))
 
-        reader = threading.Thread(target=read, daemon=True)
-        reader.start()
+        def read_errors():
+            kept = 0
+            for text in process.stderr:
+                errors.append(text)
+                kept += len(text)
+                while kept > 2 * STDERR_KEPT and len(errors) > 1:
+                    kept -= len(errors.pop(0))
+
+        readers = [threading.Thread(target=read, daemon=True),
+                   threading.Thread(target=read_errors, daemon=True)]
+        for reader in readers:
+            reader.start()
         stopped = False
+        grace = self._grace(time_limit)
         try:
             remaining = None if time_limit is None else max(
-                0.0, time_limit - (time.perf_counter() - start))
+                0.0, time_limit - grace - (time.perf_counter() - start))
             process.wait(timeout=remaining)
         except (subprocess.TimeoutExpired, KeyboardInterrupt):
             stopped = True
-            self._stop(process)
-        reader.join(timeout=self.kill_grace + 1.0)
+            self._stop(process, grace)
+        for reader in readers:
+            reader.join(timeout=1.0)
         process.stdout.close()
-        return list(lines), stopped, process.returncode
+        process.stderr.close()
+        return list(lines), stopped, process.returncode, "".join(errors)
 
-    def _stop(self, process: subprocess.Popen) -> None:
-        """SIGTERM the process group, SIGKILL it after ``kill_grace`` seconds."""
-        for sig, wait in ((signal.SIGTERM, self.kill_grace), (signal.SIGKILL, None)):
+    def _stop(self, process: subprocess.Popen, grace: float | None = None) -> None:
+        """SIGTERM the process group, SIGKILL it ``grace`` seconds later."""
+        grace = self.kill_grace if grace is None else grace
+        for sig, wait in ((signal.SIGTERM, grace), (signal.SIGKILL, None)):
             try:
                 os.killpg(process.pid, sig)
             except ProcessLookupError:

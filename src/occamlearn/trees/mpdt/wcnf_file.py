@@ -111,14 +111,23 @@ def _values_to_literals(tokens: list[str]) -> list[int]:
 
 
 def parse_solver_output(text: str) -> SolverOutput:
-    """Status, cost and model from a MaxSAT solver's standard output (both v-line formats)."""
+    """Status, cost and model from a MaxSAT solver's standard output (both v-line formats);
+    ValueError naming the line that cannot be read."""
     status, cost, values = None, None, []
-    for raw in text.splitlines():
+    for number, raw in enumerate(text.splitlines(), start=1):
         line = raw.strip()
         if line.startswith("s "):
             status = line[2:].strip().upper()
-        elif line.startswith("o "):
-            cost = int(line.split()[1])
+            if status not in _STATUS and status not in _NO_TREE:
+                raise ValueError(f"line {number} of the solver output: unknown status "
+                                 f"{line!r} (expected s OPTIMUM FOUND, s SATISFIABLE, "
+                                 "s UNSATISFIABLE or s UNKNOWN)")
+        elif line.startswith("o ") or line == "o":
+            fields = line.split()
+            if len(fields) < 2 or not re.fullmatch(r"\d+", fields[1]):
+                raise ValueError(f"line {number} of the solver output: {line[:40]!r} has no "
+                                 "cost (a non-negative integer)")
+            cost = int(fields[1])
         elif line.startswith("v ") or line == "v":
             values.extend(line.split()[1:])
     if status is None and not values:
@@ -126,9 +135,56 @@ def parse_solver_output(text: str) -> SolverOutput:
     return SolverOutput(status, cost, tuple(_values_to_literals(values)) if values else ())
 
 
+def _check_literals(literals, n_vars: int) -> None:
+    seen = {}
+    for literal in literals:
+        if abs(literal) > n_vars:
+            raise ValueError(f"the model's literal {literal} names no variable of the instance "
+                             f"(it has {n_vars} variables): is SOLUTION the answer to this "
+                             "instance?")
+        if seen.setdefault(abs(literal), literal) != literal:
+            raise ValueError(f"the model sets variable {abs(literal)} both true and false")
+
+
+def _check_hard_clauses(wcnf, literals) -> None:
+    true = {lit for lit in literals if lit > 0}
+    for k, clause in enumerate(wcnf.hard):
+        if not any((lit > 0 and lit in true) or (lit < 0 and -lit not in true)
+                   for lit in clause):
+            raise ValueError(f"the model breaks hard clause {k + 1} of the instance "
+                             f"({' '.join(map(str, clause))} 0): it is not a solution of this "
+                             "instance (an answer to another file, or a truncated model?)")
+
+
+_SIDECAR_KEYS = ("upper_bound", "lower_bound", "n_classes", "X", "n_binary_features", "y",
+                 "model", "n_vars", "n_hard", "n_soft", "variables")
+
+
 def _check_sidecar(data) -> None:
     if not isinstance(data, dict) or data.get("format") != SIDECAR_FORMAT:
         raise ValueError(f"not an occamlearn WCNF sidecar (expected \"format\": \"{SIDECAR_FORMAT}\")")
+    for key in _SIDECAR_KEYS:
+        if key not in data:
+            raise ValueError(f'sidecar: the key "{key}" is missing')
+    for key in ("upper_bound", "lower_bound", "n_classes", "n_binary_features", "n_vars"):
+        value = data[key]
+        if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value < 2**31:
+            raise ValueError(f'sidecar: "{key}" = {value!r} is not a count')
+    if data["lower_bound"] > data["upper_bound"]:
+        raise ValueError(f'sidecar: "lower_bound" = {data["lower_bound"]} exceeds '
+                         f'"upper_bound" = {data["upper_bound"]}')
+    rows, n_features = data["X"], data["n_binary_features"]
+    if not isinstance(rows, list) or not all(
+            isinstance(r, str) and len(r) == n_features and set(r) <= {"0", "1"} for r in rows):
+        raise ValueError(f'sidecar: "X" must be a list of 0/1 strings of length {n_features}')
+    y = data["y"]
+    if not isinstance(y, list) or len(y) != len(rows) or not all(
+            isinstance(v, int) and not isinstance(v, bool) and 0 <= v < data["n_classes"]
+            for v in y):
+        raise ValueError(f'sidecar: "y" must hold one class index below n_classes='
+                         f'{data["n_classes"]} per row of "X"')
+    if not isinstance(data["model"], dict):
+        raise ValueError('sidecar: "model" must be an object')
 
 
 def decoded_model_file(sidecar: dict, solver_text: str) -> dict:
@@ -149,6 +205,11 @@ def decoded_model_file(sidecar: dict, solver_text: str) -> dict:
     if _variable_map(encoding.pool) != sidecar["variables"]:
         raise ValueError("the sidecar's variable map differs from this occamlearn's encoding: "
                          "decode with the occamlearn version that wrote the instance")
+    if encoding.wcnf.nv != sidecar["n_vars"]:
+        raise ValueError(f'sidecar: "n_vars" = {sidecar["n_vars"]} but the instance it '
+                         f"describes has {encoding.wcnf.nv} variables")
+    _check_literals(output.literals, sidecar["n_vars"])
+    _check_hard_clauses(encoding.wcnf, output.literals)
     tree = encoding.decode(list(output.literals))
     status = _STATUS.get(output.status, "feasible")
     info = sidecar["model"]
