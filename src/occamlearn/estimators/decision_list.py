@@ -117,6 +117,10 @@ class DecisionListClassifier(ClassifierMixin, ModelDisplayMixin, BaseEstimator):
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y):
         """Learn the decision list on (X, y); returns self."""
+        if self.min_conjunction > self.max_conjunction:
+            raise ValueError(f"min_conjunction={self.min_conjunction} exceeds max_conjunction="
+                             f"{self.max_conjunction}: no condition can have between "
+                             f"{self.min_conjunction} and {self.max_conjunction} features")
         data = prepare_training_data(self, X, y, binarizer=binarizer_to_fit(self.binarizer),
                                      on_conflict="relax")  # a probabilistic list keeps every row
         classes, y_index, X_bin = data.classes, data.y, data.X_bin
