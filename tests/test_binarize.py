@@ -1,4 +1,5 @@
-"""FeatureBinarizer and QuantileBinarizer: sklearn contract, golden names, the paper's counts."""
+"""FeatureBinarizer, ThresholdBinarizer and QuantileBinarizer: sklearn contract, golden names,
+the paper's counts."""
 
 import json
 
@@ -12,7 +13,13 @@ from sklearn.pipeline import make_pipeline
 from sklearn.tree import DecisionTreeClassifier
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
-from occamlearn.binarize import FeatureBinarizer, QuantileBinarizer, resolve_conflicts
+from occamlearn.binarize import (
+    FeatureBinarizer,
+    QuantileBinarizer,
+    ThresholdBinarizer,
+    resolve_conflicts,
+)
+from occamlearn.binarize._columns import shortest_between
 from occamlearn.datasets import load_dataset
 from occamlearn.model.conditions import condition_from_dict
 
@@ -23,6 +30,7 @@ from occamlearn.model.conditions import condition_from_dict
         FeatureBinarizer(encoding="onehot"),
         FeatureBinarizer(encoding="threshold", strategy="quantile"),
         QuantileBinarizer(),
+        ThresholdBinarizer(),
     ]
 )
 def test_sklearn_compatible(estimator, check):
@@ -82,8 +90,8 @@ def test_golden_names_quantile():
 @pytest.mark.parametrize(
     "binarizer",
     [FeatureBinarizer(), FeatureBinarizer(encoding="onehot"),
-     FeatureBinarizer(encoding="threshold"), QuantileBinarizer()],
-    ids=["binary", "onehot", "threshold", "quantile"],
+     FeatureBinarizer(encoding="threshold"), QuantileBinarizer(), ThresholdBinarizer()],
+    ids=["binary", "onehot", "threshold", "quantile", "readable"],
 )  # fmt: skip
 def test_output_is_the_conditions(binarizer):
     X, _ = load_dataset("hepa")
@@ -108,6 +116,7 @@ def test_binary_matrix_passes_through_unchanged():
     for encoding in ("binary", "onehot", "threshold"):
         np.testing.assert_array_equal(FeatureBinarizer(encoding=encoding).fit_transform(X), X)
     np.testing.assert_array_equal(QuantileBinarizer().fit_transform(X), X)
+    np.testing.assert_array_equal(ThresholdBinarizer().fit_transform(X), X)
     assert FeatureBinarizer().fit(X).get_feature_names_out()[:2].tolist() == ["x0 == 1", "x1 == 1"]
 
 
@@ -233,3 +242,44 @@ def test_collapsed_quantile_bins_still_split_the_column():
     fitted = FeatureBinarizer(strategy="quantile").fit(X)
     assert fitted.get_feature_names_out().tolist() == ["x0 >= 1.0"]  # shortest cut in (0, 1.5]
     assert fitted.transform(X).sum() == 1
+
+
+def test_golden_names_readable():
+    names = ThresholdBinarizer().fit(TABLE).get_feature_names_out().tolist()
+    assert names == [
+        "width >= 1.0", "width >= 1.2", "width >= 2.0", "width >= 3.0", "width >= 4.0",
+        "color == blue", "color == green", "color == red",
+        "legs >= 1", "legs >= 3", "legs >= 6",
+        "flag == 1",
+    ]  # fmt: skip
+    two = ThresholdBinarizer().fit(pd.DataFrame({"sex": ["m", "f", "m"]}))
+    assert two.get_feature_names_out().tolist() == ["sex == m"]
+
+
+def test_readable_bit_edges_of_the_paper_encoding():
+    X, _ = load_dataset("iris")
+    edges = FeatureBinarizer().fit(X).conditions_[3].edges  # sepal-width
+    assert edges == (2.3, 2.6, 3.0, 3.2, 3.5, 3.9, 4.2)  # not 2.9000000000000004
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.floats(-1e308, 1e308, allow_nan=False, allow_infinity=False),
+                min_size=2, max_size=40))
+def test_readable_thresholds_separate_every_distinct_value(values):
+    X = pd.DataFrame({"x": values})
+    if X["x"].nunique() < 2:
+        return
+    fitted = ThresholdBinarizer().fit(X)
+    out = fitted.transform(X)
+    distinct = {v: tuple(row) for v, row in zip(values, out.tolist())}
+    assert len(set(distinct.values())) == len(distinct)  # <= 33 values: one cut per gap
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.floats(-1e308, 1e308, allow_nan=False), st.floats(-1e308, 1e308, allow_nan=False))
+def test_shortest_between_lies_in_the_gap(a, b):
+    if a == b:
+        return
+    low, high = min(a, b), max(a, b)
+    assert low < shortest_between(low, high) <= high
+    assert low <= shortest_between(low, high, closed="left") < high
