@@ -132,3 +132,14 @@ def test_plot_tree_trace_and_list(plt, mpdt, dlist, iris_small):
         dlist.plot("tree")
     with pytest.raises(NotFittedError):
         MinimumPureTreeClassifier().plot()
+
+
+def test_bit_features_read_as_intervals_in_trees_and_lists():
+    X, y = load_dataset("haber")
+    rules = DecisionListClassifier(binarizer="binary", max_rules=2).fit(X, y)
+    text = str(rules)
+    assert "code(" not in text and " or " in text
+    assert "IF (13.0 <= Number_of_positive_axillary_nodes_detected < 26.0 or " in text
+    assert "code(" not in rules._repr_html_()
+    tree = MaxAccuracyTreeClassifier(max_depth=2, binarizer="binary").fit(X, y)
+    assert "code(" not in str(tree) and " <= " in str(tree)

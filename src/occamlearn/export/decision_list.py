@@ -19,6 +19,7 @@ what is printed is what ``predict`` evaluates.
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -33,6 +34,7 @@ __all__ = [
     "list_to_dict",
     "plot_log_likelihood",
     "plot_probabilities",
+    "readable_list",
     "save_list",
 ]
 
@@ -53,6 +55,22 @@ def _decision_list(model) -> DecisionList:
     return decision_list
 
 
+def readable_list(model) -> DecisionList:
+    """The model's list with each binary feature named as a person reads it: a bit of the
+    paper's code spelled out as the values or intervals it selects (``Condition.describe``;
+    parenthesised when it is a union), other conditions by their own name."""
+    decision_list = _decision_list(model)
+    conditions = getattr(getattr(model, "binarizer_", None), "conditions_", None)
+    if conditions is None or len(conditions) != decision_list.n_features:
+        return decision_list
+    names = []
+    for condition in conditions:
+        describe = getattr(condition, "describe", None)
+        text = describe() if describe is not None else str(condition)
+        names.append(f"({text})" if " or " in text else text)
+    return replace(decision_list, feature_names=tuple(names))
+
+
 def _class_names(model) -> tuple:
     """(name of y = 0, name of y = 1): the estimator's classes, or "0"/"1" for a bare list."""
     if isinstance(model, DecisionList):
@@ -64,7 +82,7 @@ def _class_names(model) -> tuple:
 def export_text(model, *, decimals: int = 2, show_counts: bool = True,
                 summary: bool = False) -> str:
     """The list as text; ``summary`` adds a first line with direction, size and likelihood."""
-    decision_list = _decision_list(model)
+    decision_list = readable_list(model)
     lines = []
     if summary and not isinstance(model, DecisionList):
         lines.append(f"# p = P({model.positive_class_}); direction {model.direction_}; "
@@ -91,7 +109,7 @@ def _quote(text: str) -> str:
 def export_graphviz(model, *, decimals: int = 2, show_counts: bool = True) -> str:
     """DOT source: rule k is a box with a ``yes`` edge to its probability and a ``no`` edge to
     rule k + 1; the last ``no`` leads to the default probability."""
-    decision_list = _decision_list(model)
+    decision_list = readable_list(model)
 
     def leaf(p, n):
         return f"p={p:.{decimals}f}" + (f"\nn={n}" if show_counts else "")

@@ -48,7 +48,9 @@ def tree_html(model, *, title: str | None = None, show_counts: bool = False) -> 
 
 def list_html(model, *, decimals: int = 2, title: str | None = None) -> str:
     """A fitted ``DecisionListClassifier`` as HTML: heading, then the rules in order."""
-    decision_list = model.list_
+    from occamlearn.export.decision_list import readable_list
+
+    decision_list = readable_list(model)
     if title is None:
         title = type(model).__name__
     heading = (f"{len(decision_list)} rules, p = P({model.positive_class_}), direction "
