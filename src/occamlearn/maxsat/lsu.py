@@ -17,6 +17,15 @@ after a model, the status is "feasible" with the best model.
 
 The caller's WCNF is never modified. Weighted soft clauses are counted by repeating their
 blocking literal w times in the counter (fine for small integer weights).
+
+Lower bound: the linear search only ever refutes "cost < optimum", so on a stop it proves
+nothing by itself (``lower_bound`` 0). With ``core_share`` > 0 and a time limit, a
+core-guided phase comes first (core-boosted linear search, Berg et al. 2019): RC2 (OLL) runs
+for that share of the time limit; its cost when stopped is a proven lower bound, reported on a
+stop and used to stop the linear search as soon as a model reaches it; if RC2 proves the
+optimum, its model is the linear search's phase hint and the search stops at that cost (so the
+live solver still holds "the last satisfiable instance"). Off by default (``CORE_SHARE``):
+see benchmarks/results/maxsat_bounds.md.
 """
 
 from __future__ import annotations
@@ -30,7 +39,9 @@ from occamlearn.maxsat.base import ImproveCallback, MaxSATBackend, MaxSATResult,
 from occamlearn.maxsat.counters import add_counter
 from occamlearn.maxsat.oracle import add_clauses, limited_solve
 
-__all__ = ["LinearSatUnsat"]
+__all__ = ["CORE_SHARE", "LinearSatUnsat"]
+
+CORE_SHARE = 0.0  # share of the time limit for the core-guided phase (0: none)
 
 
 class LinearSatUnsat(MaxSATBackend):
@@ -38,8 +49,11 @@ class LinearSatUnsat(MaxSATBackend):
 
     name = "lsu"
 
-    def __init__(self, sat_solver: str = "cadical195"):
+    def __init__(self, sat_solver: str = "cadical195", core_share: float | None = None):
         super().__init__(sat_solver)
+        if core_share is not None and not 0 <= core_share < 1:
+            raise ValueError(f"core_share must be in [0, 1); got {core_share!r}.")
+        self.core_share = core_share  # None: the module's CORE_SHARE at solve time
         self.solver: Solver | None = None
         self._counts: list[int] = []  # _counts[k] implied by >= k+1 true blocking literals
         self._proven_bound: int | None = None  # models of self.solver cost <= this
@@ -56,6 +70,9 @@ class LinearSatUnsat(MaxSATBackend):
         deadline = None if time_limit is None else start + time_limit
         stats = {"sat_calls": 0, "load_seconds": 0.0, "sat_seconds": 0.0, "unsat_seconds": 0.0,
                  "n_vars": wcnf.nv, "n_hard": len(wcnf.hard), "n_soft": len(wcnf.soft)}
+        core_lower, core_model = self._core_phase(wcnf, time_limit, stats)
+        if core_model is not None:
+            phases = core_model
         solver = Solver(name=self.sat_solver)
         self.solver = solver
         top, blocking, relaxed = _blocking_literals(wcnf)
@@ -63,7 +80,7 @@ class LinearSatUnsat(MaxSATBackend):
                                                                            deadline)
         if phases:
             solver.set_phases(phases)
-        stats["load_seconds"] = time.perf_counter() - start
+        stats["load_seconds"] = time.perf_counter() - start - stats.get("core_seconds", 0.0)
         trace: list = []
         best_cost, best_model, status = None, None, "unknown"
         assumptions: list[int] = []
@@ -95,14 +112,37 @@ class LinearSatUnsat(MaxSATBackend):
                 if top is None:  # the deadline passed while the counter was built
                     status = "feasible"
                     break
+                if best_cost <= core_lower:  # the core phase proved this cost optimal
+                    status = "optimal"
+                    break
                 assumptions = [-self._counts[best_cost - 1]]
         except KeyboardInterrupt:
             status = "feasible" if best_model is not None else "unknown"
             stats["interrupted"] = True  # the caller decides whether to re-raise
         self._optimum = best_cost if status == "optimal" else None
         stats["seconds"] = time.perf_counter() - start
-        lower = best_cost if status == "optimal" else 0
+        lower = best_cost if status == "optimal" else core_lower
         return MaxSATResult(status, best_cost, best_model, lower, trace, stats)
+
+    def _core_phase(self, wcnf: WCNF, time_limit: float | None, stats: dict):
+        """(proven lower bound on the cost, optimal model or None) of RC2 run for
+        ``core_share`` of the time limit; (0, None) when off or without a time limit."""
+        share = CORE_SHARE if self.core_share is None else self.core_share
+        if not share or time_limit is None:
+            return 0, None
+        from occamlearn.maxsat.rc2 import RC2Backend
+
+        began = time.perf_counter()
+        core = RC2Backend(self.sat_solver)
+        try:
+            answer = core.solve(wcnf, time_limit=share * time_limit)
+        finally:
+            core.close()
+        stats.update(core_seconds=time.perf_counter() - began, core_lower=answer.lower_bound,
+                     core_status=answer.status)
+        if answer.status == "optimal":
+            return answer.cost, answer.model
+        return int(answer.lower_bound or 0), None
 
     def _tighten(self, solver: Solver, blocking: list[int], cost: int, top: int,
                  deadline: float | None, stats: dict) -> int | None:

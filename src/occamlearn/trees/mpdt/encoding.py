@@ -25,10 +25,26 @@ from pysat.formula import WCNF, IDPool
 
 from occamlearn.model.tree import LEAF, Tree
 from occamlearn.trees.mpdt.discrimination import discrimination_clauses, leaf_clauses
-from occamlearn.trees.mpdt.layout_clauses import layout_clauses
+from occamlearn.trees.mpdt.layout_clauses import (
+    layout_clauses,
+    leaf_count_clauses,
+    sibling_leaf_clauses,
+    unused_discrimination_clauses,
+)
 from occamlearn.trees.mpdt.variables import MPDTVariables
 
-__all__ = ["MPDTEncoding", "encode_mpdt", "unique_rows", "validate_binary_data"]
+__all__ = ["EXTRAS", "KNOWN_EXTRAS", "MPDTEncoding", "encode_mpdt", "unique_rows",
+           "validate_binary_data"]
+
+# Optional clause families beyond eqs. 1-26 (each keeps every minimum tree and its single
+# model over the a_{r,j}; see benchmarks/results/maxsat_bounds.md for the A/B):
+#   "sibling"    two sibling leaves predict different classes (dominance);
+#   "unused-d"   d^v_{r,j} false on unused nodes (fixes otherwise free variables);
+#   "leaf-count" t decision nodes <-> t + 1 leaves over the counters of eqs. 19-21;
+#   "no-pruning" leave out eqs. 19-23 (MinDT's additional constraints) -- measurement only:
+#                without them a tree may have several layouts (enumeration needs one).
+KNOWN_EXTRAS = frozenset({"sibling", "unused-d", "leaf-count", "no-pruning"})
+EXTRAS: frozenset = frozenset()  # what encode_mpdt adds when called without ``extras``
 
 
 def check_size_bounds(upper_bound, lower_bound, n_classes: int) -> None:
@@ -183,7 +199,8 @@ def _check_deadline(deadline: float | None) -> None:
 
 
 def encode_mpdt(X: np.ndarray, y: np.ndarray, n_classes: int, upper_bound: int,
-                lower_bound: int = 3, *, deadline: float | None = None) -> MPDTEncoding:
+                lower_bound: int = 3, *, deadline: float | None = None,
+                extras: frozenset | None = None) -> MPDTEncoding:
     """Partial MaxSAT formula whose optima are the minimum pure trees of size <= upper_bound.
 
     X : (rows, features) 0/1 matrix; y : class indices 0..n_classes-1.
@@ -192,27 +209,40 @@ def encode_mpdt(X: np.ndarray, y: np.ndarray, n_classes: int, upper_bound: int,
     deadline : a ``time.perf_counter()`` value; the clause families are built and converted
     one after the other, and ``EncodingDeadline`` is raised between two of them once it has
     passed (so an encoding overruns it by at most one family).
+    extras : optional clause families (``KNOWN_EXTRAS``); None means the module's ``EXTRAS``.
     """
     X, y = validate_binary_data(X, y, n_classes)
     check_size_bounds(upper_bound, lower_bound, n_classes)
+    extras = EXTRAS if extras is None else frozenset(extras)
+    if not extras <= KNOWN_EXTRAS:
+        raise ValueError(f"unknown extras {sorted(extras - KNOWN_EXTRAS)}; known: "
+                         f"{sorted(KNOWN_EXTRAS)}.")
     # Millions of small clause lists trigger Python's cyclic garbage collector over and over
     # (measured: 4x slower encoding); none of them form cycles, so pause it meanwhile.
     collecting = gc.isenabled()
     gc.disable()
     try:
-        encoding = _encode(X, y, n_classes, int(upper_bound), int(lower_bound), deadline)
+        encoding = _encode(X, y, n_classes, int(upper_bound), int(lower_bound), deadline,
+                           extras)
     finally:
         if collecting:
             gc.enable()
     return encoding
 
 
-def _encode(X, y, n_classes, n, lower_bound, deadline=None) -> MPDTEncoding:
+def _encode(X, y, n_classes, n, lower_bound, deadline=None, extras=frozenset()
+            ) -> MPDTEncoding:
     Xu, yu = unique_rows(X, y)
     columns = np.flatnonzero(Xu.min(axis=0) != Xu.max(axis=0)) if len(Xu) else np.arange(0)
     Xe = Xu[:, columns]
     var = MPDTVariables.allocate(n, len(columns), n_classes)
-    blocks = layout_clauses(var, lower_bound)
+    blocks = layout_clauses(var, lower_bound, pruning="no-pruning" not in extras)
+    if "sibling" in extras:
+        blocks.append(sibling_leaf_clauses(var))
+    if "unused-d" in extras:
+        blocks.append(unused_discrimination_clauses(var))
+    if "leaf-count" in extras and "no-pruning" not in extras:
+        blocks.append(leaf_count_clauses(var))
     _check_deadline(deadline)
     blocks += discrimination_clauses(var)
     _check_deadline(deadline)

@@ -13,7 +13,8 @@ import numpy as np
 
 from occamlearn.trees.mpdt.variables import MPDTVariables, left_candidates
 
-__all__ = ["layout_clauses"]
+__all__ = ["layout_clauses", "leaf_count_clauses", "sibling_leaf_clauses",
+           "unused_discrimination_clauses"]
 
 
 def _at_most_one(lits: list[int]) -> np.ndarray:
@@ -100,10 +101,50 @@ def _pruning_clauses(var: MPDTVariables, lam: np.ndarray, tau: np.ndarray) -> li
     return out
 
 
-def layout_clauses(var: MPDTVariables, lower_bound: int) -> list:
-    """All layout hard clauses for the node range 1..var.n (lists and clause matrices)."""
+def layout_clauses(var: MPDTVariables, lower_bound: int, *, pruning: bool = True) -> list:
+    """All layout hard clauses for the node range 1..var.n (lists and clause matrices).
+
+    pruning=False leaves out eqs. 19-23 (MinDT's additional constraints, which also make the
+    breadth-first numbering, hence the model of each tree, unique): for measurements only.
+    """
     true = var.pool.id(("true",))
+    blocks = [[[true]], _usage_clauses(var, lower_bound), *_children_clauses(var)]
+    if not pruning:
+        return blocks
     lam, tau = _counter_ids(var, "lam", true), _counter_ids(var, "tau", true)
-    return ([[[true]], _usage_clauses(var, lower_bound), *_children_clauses(var)]
-            + _counter_clauses(var, lam, "lam", true) + _counter_clauses(var, tau, "tau", true)
-            + [_pruning_clauses(var, lam, tau)])
+    return (blocks + _counter_clauses(var, lam, "lam", true)
+            + _counter_clauses(var, tau, "tau", true) + [_pruning_clauses(var, lam, tau)])
+
+
+def sibling_leaf_clauses(var: MPDTVariables) -> list[list[int]]:
+    """Dominance: two sibling leaves (2k, 2k+1) predict different classes. A decision node
+    whose children are leaves of one class can be replaced by that leaf, so no minimum tree
+    (with or without errors) has such siblings; every minimum tree keeps its one model."""
+    out = []
+    for j in range(2, var.n, 2):
+        both = [-int(var.leaf[j]), -int(var.leaf[j + 1])]
+        for k in range(var.n_classes):
+            a, b = int(var.label[k, j]), int(var.label[k, j + 1])
+            out.append(both + [-a, -b])  # (two classes: label[0] is the literal -c_j)
+    return out
+
+
+def unused_discrimination_clauses(var: MPDTVariables) -> np.ndarray:
+    """Symmetry breaking: d^v_{r,j} is false on unused nodes (otherwise free: an unused node
+    has no parent, so eqs. 10-11 say nothing about it)."""
+    d = var.disc[:, :, 1:]  # (2, F, n)
+    eta = np.broadcast_to(var.eta[1:][None, None, :], d.shape)
+    return np.stack([eta.ravel(), -d.ravel()], axis=1)
+
+
+def leaf_count_clauses(var: MPDTVariables) -> list[list[int]]:
+    """Redundant: a tree with t decision nodes has t + 1 leaves, tau_{t,n} <-> lam_{t+1,n}
+    (the counters of eqs. 19-21 over all n nodes)."""
+    n, pool, out = var.n, var.pool, []
+    for t in range(1, (n + 1) // 2):
+        lam = pool.obj2id.get(("lam", t + 1, n))
+        tau = pool.obj2id.get(("tau", t, n))
+        if lam is None or tau is None:
+            continue
+        out += [[-tau, lam], [-lam, tau]]
+    return out

@@ -122,7 +122,8 @@ class MinimumTreeSearch:
             self._encode_seconds_per_node = ENCODE_SECONDS_PER_CELL * len(Xu) * varying
         greedy = greedy_upper_bound(X, y, self.n_classes)
         ub = greedy.size if self.upper_bound is None else min(self.upper_bound, greedy.size)
-        lb = max(3, self.lower_bound or 3)
+        # lower bounds: the caller's, and one leaf per class present (2K - 1 nodes)
+        lb = max(3, self.lower_bound or 3, 2 * len(np.unique(y)) - 1)
         stats = {"ub_source": greedy.source, "ub_seconds": time.perf_counter() - start,
                  "greedy_size": greedy.size, "encode_seconds": 0.0, "solve_seconds": 0.0,
                  "sat_calls": 0, "n_vars": 0, "n_clauses": 0, "n_literals": 0}
@@ -147,6 +148,7 @@ class MinimumTreeSearch:
             if not stopped:  # time limit or Ctrl-C
                 proven = max(lb, 2 * answer.lower_bound - 1)
                 return self._finish(best, "feasible", proven, stats, trace)
+            lb = max(lb, 2 * answer.lower_bound - 1)  # e.g. LSU's core phase (lsu.CORE_SHARE)
             n_nodes = best.n_nodes - 2
         return self._finish(best, "optimal", best.n_nodes, stats, trace)
 

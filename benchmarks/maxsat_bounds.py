@@ -1,0 +1,186 @@
+"""Lower bounds of time-limited searches, and encoding variants A/B (minimum pure trees).
+
+Two experiments on the benchmark protocol's training matrices (``mpdt_runtime.training_matrix``),
+every instance in its own process (hard time limit):
+
+``bounds``: the proven lower bound each method reaches within the time limit, where the full
+search does not prove the minimum:
+
+* ``lsu`` / ``rc2``: ``find_minimum_tree_maxsat`` with that back-end (``lsu-core``: LSU with
+  a core-guided phase first, ``maxsat.lsu.LinearSatUnsat(core_seconds=...)``);
+* ``bnb``: the branch and bound on all rows;
+* ``subset-bnb`` / ``subset-maxsat``: ``subset_bounds.find_minimum_tree_incremental`` with that
+  engine on the subsets.
+
+``ab``: seconds to the proof with LSU for encoding variants (``encoding.EXTRAS``), the variants
+of one dataset run one after the other, datasets in order, in ONE invocation (same load).
+
+    python benchmarks/maxsat_bounds.py bounds --time-limit 10 --out scratch/bounds10.md
+    python benchmarks/maxsat_bounds.py ab --variants base sym --repeats 2
+"""
+
+from __future__ import annotations
+
+import argparse
+import multiprocessing as mp
+import queue as queue_module
+import sys
+import time
+
+sys.path.insert(0, "benchmarks")
+from mpdt_runtime import training_matrix  # noqa: E402
+
+HARD = ("hepa", "lympho", "h-votes", "tic-tac-toe", "spect", "back", "mushr", "audio")
+PROVEN = ("mux6", "corral", "iris", "zoo", "hayes-r", "monks-3", "wine", "append", "new-thy")
+METHODS = ("lsu", "rc2", "lsu-core", "bnb", "subset-bnb", "subset-maxsat")
+
+
+def _child(queue, job, args):
+    try:
+        queue.put(job(*args))
+    except Exception as error:  # noqa: BLE001 - report any failure, never hang the parent
+        queue.put({"error": f"{type(error).__name__}: {error}"})
+
+
+def isolated(job, args, hard_limit):
+    """job(*args) in a fresh process; None if it outlives ``hard_limit`` seconds."""
+    ctx = mp.get_context("fork")
+    queue = ctx.Queue()
+    process = ctx.Process(target=_child, args=(queue, job, args))
+    process.start()
+    try:
+        return queue.get(timeout=hard_limit)
+    except queue_module.Empty:
+        return None
+    finally:
+        process.join(timeout=1)
+        if process.is_alive():
+            process.kill()
+
+
+def run_bound(name, method, time_limit):
+    X, y, k = training_matrix(name)
+    start = time.perf_counter()
+    first = {}
+
+    def on_bound(lower, upper, seconds):
+        first.setdefault(lower, seconds)
+
+    if method in ("lsu", "rc2", "lsu-core"):
+        from occamlearn.trees.mpdt.search import find_minimum_tree_maxsat
+
+        solver = "lsu" if method == "lsu-core" else method
+        if method == "lsu-core":
+            from occamlearn.maxsat import lsu
+
+            lsu.CORE_SECONDS = 0.25  # share of the time limit for the core phase
+        result = find_minimum_tree_maxsat(X, y, k, solver=solver, time_limit=time_limit)
+        lower, upper, status, extra = (result.lower_bound, result.upper_bound, result.status,
+                                       "")
+    elif method == "bnb":
+        from occamlearn.trees.mpdt.branch_and_bound import minimum_tree_branch_and_bound
+
+        result = minimum_tree_branch_and_bound(
+            X, y, k, time_limit=time_limit,
+            on_progress=lambda ub, lb, seconds, tree: first.setdefault(lb, seconds))
+        lower, upper, status, extra = (result.lower_bound, result.upper_bound, result.status,
+                                       result.stats.get("engine", ""))
+    else:
+        from occamlearn.trees.mpdt.subset_bounds import find_minimum_tree_incremental
+
+        result = find_minimum_tree_incremental(X, y, k, time_limit=time_limit,
+                                               engine=method.split("-")[1], on_bound=on_bound)
+        s = result.stats
+        lower, upper, status = result.lower_bound, result.upper_bound, result.status
+        extra = f"{s['rounds']} rounds, {s['subset_rows']}/{s['distinct_rows']} rows"
+    return {"rows": len(y), "features": X.shape[1], "lower": lower, "upper": upper,
+            "status": status, "seconds": time.perf_counter() - start,
+            "lb_seconds": first.get(lower), "extra": extra}
+
+
+def run_proof(name, variant, time_limit):
+    from occamlearn.trees.mpdt import encoding
+    from occamlearn.trees.mpdt.search import find_minimum_tree_maxsat
+
+    encoding.EXTRAS = frozenset() if variant == "base" else frozenset(variant.split("+"))
+    X, y, k = training_matrix(name)
+    start = time.perf_counter()
+    result = find_minimum_tree_maxsat(X, y, k, solver="lsu", time_limit=time_limit)
+    return {"size": result.tree.n_nodes, "status": result.status,
+            "lower": result.lower_bound, "seconds": time.perf_counter() - start,
+            "clauses": result.stats.get("n_clauses", 0)}
+
+
+def bounds(args):
+    lines = ["| dataset | rows × feat. | method | lower bound | upper bound | status | "
+             "s to bound | s total | notes |", "|---|---|---|---|---|---|---|---|---|"]
+    print(lines[0], flush=True)
+    for name in args.datasets:
+        for method in args.methods:
+            r = isolated(run_bound, (name, method, args.time_limit), args.time_limit + 120)
+            if not r or "error" in r:
+                lines.append(f"| {name} | – | {method} | {(r or {}).get('error', 'timeout')} "
+                             "| | | | | |")
+            else:
+                lb_s = "–" if r["lb_seconds"] is None else f"{r['lb_seconds']:.1f}"
+                lines.append(f"| {name} | {r['rows']} × {r['features']} | {method} | "
+                             f"{r['lower']} | {r['upper']} | {r['status']} | {lb_s} | "
+                             f"{r['seconds']:.1f} | {r['extra']} |")
+            print(lines[-1], flush=True)
+    return lines
+
+
+def ab(args):
+    variants = args.variants
+    header = ("| dataset | " + " | ".join(f"{v} s" for v in variants) + " | "
+              + " | ".join(f"{v}/base" for v in variants[1:]) + " | sizes |")
+    lines = [header, "|" + "---|" * (header.count("|") - 1)]
+    print(lines[0], flush=True)
+    totals = {v: 0.0 for v in variants}
+    for name in args.datasets:
+        seconds = {v: [] for v in variants}
+        sizes = set()
+        for _ in range(args.repeats):
+            for v in variants:
+                r = isolated(run_proof, (name, v, args.time_limit), args.time_limit + 120)
+                if not r or "error" in r:
+                    seconds[v].append(float("nan"))
+                    sizes.add(str((r or {}).get("error", "timeout"))[:40])
+                    continue
+                t = r["seconds"] if r["status"] == "optimal" else args.time_limit
+                seconds[v].append(t)
+                sizes.add(f"{r['size']}{'' if r['status'] == 'optimal' else '?'}")
+        best = {v: min(seconds[v]) for v in variants}
+        for v in variants:
+            totals[v] += best[v]
+        ratios = [f"{best[v] / best[variants[0]]:.2f}" for v in variants[1:]]
+        lines.append(f"| {name} | " + " | ".join(f"{best[v]:.2f}" for v in variants) + " | "
+                     + " | ".join(ratios) + f" | {'/'.join(sorted(sizes))} |")
+        print(lines[-1], flush=True)
+    lines.append("| **total** | " + " | ".join(f"{totals[v]:.1f}" for v in variants) + " | "
+                 + " | ".join(f"{totals[v] / totals[variants[0]]:.2f}" for v in variants[1:])
+                 + " | |")
+    print(lines[-1], flush=True)
+    return lines
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("experiment", choices=("bounds", "ab"))
+    parser.add_argument("--time-limit", type=float, default=10.0)
+    parser.add_argument("--datasets", nargs="*", default=None)
+    parser.add_argument("--methods", nargs="*", default=list(METHODS))
+    parser.add_argument("--variants", nargs="*", default=["base"])
+    parser.add_argument("--repeats", type=int, default=1, help="ab: best of this many")
+    parser.add_argument("--out", default=None)
+    args = parser.parse_args(argv)
+    if args.datasets is None:
+        args.datasets = list(HARD if args.experiment == "bounds" else PROVEN)
+    lines = bounds(args) if args.experiment == "bounds" else ab(args)
+    if args.out:
+        with open(args.out, "w") as handle:
+            handle.write("\n".join([f"Command: `python {' '.join(sys.argv)}`", "", *lines, ""]))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,235 @@
+"""Lower bounds for the minimum pure tree from subsets of rows (incremental examples).
+
+Removing rows never increases the minimum size of a pure tree (restrict a pure tree of all
+rows to the subset and drop the splits left with an empty side: it stays pure and does not
+grow). So the proven minimum of any subset of the rows is a proven lower bound for the full
+data, and a subset-optimal tree that is pure on *every* row is a minimum tree of the full data
+(its size is a lower bound and it is feasible). This is the loop of InferDT's incremental
+examples (Avellaneda, AAAI 2020), with any exact search run on the subset:
+
+1. start with a few rows of each class (random, seeded);
+2. find a minimum pure tree of the subset (branch and bound, or the MaxSAT search), seeded
+   with the full-data incumbent as upper bound (it is pure on the subset too) and, for MaxSAT,
+   with the previous subset minimum as lower bound (the subset only grows);
+3. its size is a lower bound for the full data (``on_bound``); if the tree is pure on all
+   rows it is optimal; otherwise add counterexamples (misclassified rows: one per leaf that
+   misclassifies, a random one, at most ``max_added``) and repeat.
+
+A subset search stopped by the time limit still reports the bound it proved on the subset,
+which is also valid for the full data. The upper bound is the smallest greedy tree of the full
+data (or the caller's tree) and, each round, the subset tree completed into a pure tree of
+all rows: every leaf that misclassifies is replaced by the smallest greedy tree of the rows
+reaching it.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+
+import numpy as np
+
+from occamlearn.maxsat.base import check_time_limit
+from occamlearn.model.tree import LEAF, Tree
+from occamlearn.trees.greedy import greedy_upper_bound, single_leaf
+from occamlearn.trees.mpdt.encoding import unique_rows, validate_binary_data
+from occamlearn.trees.mpdt.search import MinimumTreeResult
+
+__all__ = ["ENGINES", "complete_tree", "find_minimum_tree_incremental", "initial_rows"]
+
+ENGINES = ("bnb", "maxsat")
+BoundCallback = Callable[[int, int, float], None]  # (lower, upper, seconds)
+
+
+def initial_rows(y: np.ndarray, per_class: int, rng: np.random.Generator) -> np.ndarray:
+    """Indices of up to ``per_class`` random rows of each class (sorted)."""
+    chosen = []
+    for k in np.unique(y):
+        rows = np.flatnonzero(y == k)
+        chosen.extend(rng.choice(rows, size=min(per_class, len(rows)), replace=False).tolist())
+    return np.array(sorted(chosen), dtype=np.int64)
+
+
+def _counterexamples(tree: Tree, X: np.ndarray, y: np.ndarray, max_added: int,
+                     rng: np.random.Generator) -> np.ndarray:
+    """Misclassified rows: one random row per leaf that misclassifies, then more (random)
+    until ``max_added``; empty when the tree is pure on (X, y)."""
+    leaves = tree.apply(X)
+    wrong = np.flatnonzero(tree.label[leaves] != y)
+    if len(wrong) == 0:
+        return wrong
+    wrong = rng.permutation(wrong)
+    _, first = np.unique(leaves[wrong], return_index=True)
+    picked = list(wrong[first])
+    if len(picked) < max_added:
+        rest = np.setdiff1d(wrong, picked, assume_unique=True)
+        picked += list(rng.permutation(rest)[: max_added - len(picked)])
+    return np.array(sorted(picked[:max(max_added, 1)]), dtype=np.int64)
+
+
+def complete_tree(tree: Tree, X: np.ndarray, y: np.ndarray, n_classes: int) -> Tree:
+    """A pure tree of (X, y): ``tree`` with every misclassifying leaf replaced by the smallest
+    greedy pure tree of the rows reaching it (X conflict-free)."""
+    leaves = tree.apply(X)
+    feature, left, right = list(tree.feature), list(tree.left), list(tree.right)
+    label = list(tree.label)
+
+    def graft(sub: Tree, node: int) -> None:
+        # sub's root takes the place of ``node``; its other nodes are appended
+        index = {0: node}
+        for s in range(1, sub.n_nodes):
+            index[s] = len(feature)
+            feature.append(LEAF)
+            left.append(-1)
+            right.append(-1)
+            label.append(-1)
+        for s in range(sub.n_nodes):
+            t = index[s]
+            feature[t] = int(sub.feature[s])
+            label[t] = int(sub.label[s])
+            left[t] = index[int(sub.left[s])] if sub.feature[s] >= 0 else -1
+            right[t] = index[int(sub.right[s])] if sub.feature[s] >= 0 else -1
+
+    for node in np.flatnonzero(tree.feature < 0):
+        rows = np.flatnonzero(leaves == node)
+        if len(rows) and (y[rows] != tree.label[node]).any():
+            sub = greedy_upper_bound(X[rows], y[rows], n_classes, criteria=("entropy",),
+                                     random_states=(0,))
+            graft(sub.tree, int(node))
+    size = len(feature)
+    done = Tree(np.array(feature), np.array(left), np.array(right), np.array(label),
+                np.zeros((size, n_classes), dtype=np.int64), X.shape[1])
+    return _renumbered(done).with_counts(X, y)
+
+
+def _renumbered(tree: Tree) -> Tree:
+    """The same tree with its nodes in BFS order from the root (0)."""
+    order = [0]
+    for node in order:
+        if tree.feature[node] >= 0:
+            order += [int(tree.left[node]), int(tree.right[node])]
+    new = {old: k for k, old in enumerate(order)}
+    pick = np.array(order)
+    left = np.array([new[int(tree.left[o])] if tree.feature[o] >= 0 else -1 for o in order])
+    right = np.array([new[int(tree.right[o])] if tree.feature[o] >= 0 else -1 for o in order])
+    return Tree(tree.feature[pick], left, right, tree.label[pick], tree.counts[pick],
+                tree.n_features)
+
+
+def _solve_subset(engine, X, y, n_classes, time_limit, incumbent: Tree, lower: int,
+                  should_stop):
+    """(tree or None, proven lower bound on the subset, optimal?) of an exact search."""
+    if engine == "bnb":
+        from occamlearn.trees.mpdt.branch_and_bound import minimum_tree_branch_and_bound
+
+        found = minimum_tree_branch_and_bound(X, y, n_classes, time_limit=time_limit,
+                                              upper_bound_tree=incumbent,
+                                              should_stop=should_stop)
+        return found.tree, found.lower_bound, found.status == "optimal"
+    from occamlearn.trees.mpdt.search import find_minimum_tree_maxsat
+
+    found = find_minimum_tree_maxsat(X, y, n_classes, time_limit=time_limit,
+                                     upper_bound=incumbent.n_nodes,
+                                     lower_bound=lower if lower >= 3 else None)
+    return found.tree, found.lower_bound, found.status == "optimal"
+
+
+def find_minimum_tree_incremental(X, y, n_classes: int, *, time_limit: float | None = None,
+                                  engine: str = "bnb", per_class: int = 2,
+                                  max_added: int = 8, seed: int = 0,
+                                  upper_bound_tree: Tree | None = None,
+                                  on_bound: BoundCallback | None = None,
+                                  on_improve: Callable[[Tree, float], None] | None = None,
+                                  should_stop: Callable[[], bool] | None = None
+                                  ) -> MinimumTreeResult:
+    """Minimum pure tree by incremental examples; a proven lower bound at every moment.
+
+    engine : "bnb" (``branch_and_bound``) or "maxsat" (``search.find_minimum_tree_maxsat``,
+    LSU) for the subset searches. per_class : random rows of each class to start with;
+    max_added : counterexamples added per round. upper_bound_tree : a pure tree of (X, y)
+    used as incumbent when smaller than the greedy tree. on_bound(lower, upper, seconds) :
+    called whenever a bound improves; on_improve(tree, seconds) : with each smaller pure tree
+    of the full data. should_stop() : polled between rounds (and by the branch and bound).
+
+    Returns a ``MinimumTreeResult``: status "optimal" iff the proven lower bound reached the
+    size of the tree (a subset optimum pure on all rows, or the bound meeting the incumbent);
+    stats hold the rounds, subset sizes and where the bound came from.
+    """
+    time_limit = check_time_limit(time_limit)
+    if engine not in ENGINES:
+        raise ValueError(f"engine must be one of {ENGINES}; got {engine!r}.")
+    if not isinstance(per_class, (int, np.integer)) or per_class < 1:
+        raise ValueError(f"per_class must be a positive int; got {per_class!r}.")
+    if not isinstance(max_added, (int, np.integer)) or max_added < 1:
+        raise ValueError(f"max_added must be a positive int; got {max_added!r}.")
+    start = time.perf_counter()
+    deadline = None if time_limit is None else start + time_limit
+    X, y = validate_binary_data(X, y, n_classes)
+    if len(np.unique(y)) <= 1:
+        tree = single_leaf(X, y, n_classes)
+        return MinimumTreeResult(tree, "optimal", 1, 1, {"ub_source": "single leaf"},
+                                 ((0.0, 1),))
+    Xu, yu = unique_rows(X, y)  # ValueError on conflicting rows
+    rng = np.random.default_rng(seed)
+    greedy = greedy_upper_bound(X, y, n_classes)
+    best = greedy.tree
+    if upper_bound_tree is not None:
+        if not upper_bound_tree.is_pure_on(X, y):
+            raise ValueError("upper_bound_tree is not pure on (X, y).")
+        if upper_bound_tree.n_nodes < best.n_nodes:
+            best = upper_bound_tree.with_counts(X, y)
+    lower, bound_source = 3, "two classes"
+    trace = [(time.perf_counter() - start, best.n_nodes)]
+    rounds: list = []
+
+    def elapsed() -> float:
+        return time.perf_counter() - start
+
+    def offer(tree: Tree | None = None, bound: int | None = None, source: str = "") -> None:
+        nonlocal best, lower, bound_source
+        improved = False
+        if tree is not None and tree.n_nodes < best.n_nodes:
+            best, improved = tree, True
+            trace.append((elapsed(), tree.n_nodes))
+            if on_improve is not None:
+                on_improve(tree, trace[-1][0])
+        if bound is not None and bound > lower:
+            lower, bound_source, improved = bound, source, True
+        if improved and on_bound is not None:
+            on_bound(lower, best.n_nodes, elapsed())
+
+    if on_improve is not None:
+        on_improve(best, trace[0][0])
+    if on_bound is not None:
+        on_bound(lower, best.n_nodes, elapsed())
+    subset = initial_rows(yu, per_class, rng)
+    stopped = False
+    while lower < best.n_nodes:
+        remaining = None if deadline is None else deadline - time.perf_counter()
+        if (remaining is not None and remaining <= 0) or (should_stop and should_stop()):
+            stopped = True
+            break
+        began = time.perf_counter()
+        tree, sub_lower, optimal = _solve_subset(engine, Xu[subset], yu[subset], n_classes,
+                                                 remaining, best, lower, should_stop)
+        rounds.append({"rows": len(subset), "size": None if tree is None else tree.n_nodes,
+                       "lower": sub_lower, "optimal": optimal,
+                       "seconds": time.perf_counter() - began})
+        offer(bound=sub_lower, source=f"subset of {len(subset)} rows")
+        if tree is None or not optimal:
+            stopped = True  # the time limit (or should_stop) ended the subset search
+            break
+        added = _counterexamples(tree, Xu, yu, max_added, rng)
+        if len(added) == 0:  # a subset optimum pure on every row: optimal for the data
+            offer(tree=tree.with_counts(X, y), bound=tree.n_nodes,
+                  source=f"subset of {len(subset)} rows, pure on all")
+            break
+        offer(tree=complete_tree(tree, Xu, yu, n_classes).with_counts(X, y))
+        subset = np.union1d(subset, added)
+    status = "optimal" if lower >= best.n_nodes else "feasible"
+    stats = {"ub_source": greedy.source, "greedy_size": greedy.size, "engine": engine,
+             "rounds": len(rounds), "subset_rows": int(len(subset)),
+             "distinct_rows": int(len(yu)), "bound_source": bound_source,
+             "stopped": stopped, "round_log": rounds, "seconds": elapsed()}
+    return MinimumTreeResult(best, status, int(min(lower, best.n_nodes)), best.n_nodes,
+                             stats, tuple(trace))
