@@ -154,3 +154,35 @@ def test_single_class_and_bool_input():
     result = minimum_tree_branch_and_bound(X, np.array([1, 1]), 2)
     assert result.tree.n_nodes == 1 and result.tree.label[0] == 1
     assert result.status == "optimal" and result.lower_bound == 1
+
+
+@settings(max_examples=200, deadline=None)
+@given(small_data())
+def test_python_and_compiled_engines_agree_with_brute_force(data):
+    from occamlearn.trees.mpdt.branch_and_bound import _run
+
+    X, y, n_classes = data
+    minimum = minimum_tree_size(X, y)
+    for engine in ("python", "compiled"):
+        result = _run(X, y, n_classes, time_limit=None, upper_bound_tree=None,
+                      on_progress=None, should_stop=None, feature_names=(), engine=engine)
+        assert result.stats["engine"] == engine
+        assert result.status == "optimal" and result.tree.n_nodes == minimum
+        assert_pure(result.tree, X, y)
+
+
+@pytest.mark.parametrize("memory_bytes", [2**30, 2**12])
+def test_compiled_engine_grows_or_clears_its_table(monkeypatch, memory_bytes):
+    from occamlearn.trees.mpdt import branch_and_bound
+
+    monkeypatch.setattr(branch_and_bound._CompiledSearch, "INITIAL_CAPACITY", 64)
+    monkeypatch.setattr(branch_and_bound._CompiledSearch, "MEMORY_BYTES", memory_bytes)
+    X, y, n_classes = hard_instance(rows=60, features=12, n_classes=2, seed=3)
+    results = [branch_and_bound._run(X, y, n_classes, time_limit=None, upper_bound_tree=None,
+                                     on_progress=None, should_stop=None, feature_names=(),
+                                     engine=engine)
+               for engine in ("python", "compiled")]
+    assert results[0].tree.n_nodes == results[1].tree.n_nodes
+    assert results[1].status == "optimal"
+    assert results[1].stats["table_capacity"] > 64
+    assert results[1].stats["table_saturated"] == (memory_bytes < 2**20)

@@ -16,7 +16,8 @@ import time
 import numpy as np
 from numba import njit
 
-__all__ = ["incompatibility_lower_bound", "pack_rows", "warm_up"]
+__all__ = ["incompatibility_lower_bound", "lookup", "new_table", "pack_rows", "rehash", "solve",
+           "warm_up"]
 
 
 def pack_rows(X: np.ndarray) -> np.ndarray:
@@ -76,10 +77,253 @@ def incompatibility_lower_bound(packed, labels, rows, n_classes, limit):
     return total
 
 
-def warm_up() -> float:
-    """Compile (or load from the on-disk cache) every kernel on a tiny input; seconds taken."""
+# -- the whole search, compiled -------------------------------------------------------------
+# A row set is a (words,) uint64 bitset over the distinct rows. The memo is an open-addressing
+# hash table in one (capacity, words + 1) uint64 array, so that a probe touches one cache line:
+# the key words, then a meta word: bit 63 used, bit 62 exact (else the value is a proven lower
+# bound), bit 61 incompatibility bound computed, bits 32-60 split column + 1, bits 0-31 the
+# value in leaves. ``counters``: see the indices below. The recursion aborts by returning
+# ABORTED when the call limit is reached (the caller polls the clock and resumes: stored
+# entries stay valid) or when the table is 70 % full and GROWABLE (the caller grows it); a
+# full table that may not grow (memory cap) takes no new entries: the memo is only a cache.
+
+ABORTED = -1
+ENTRIES, CALLS, CALL_LIMIT, FLAG, BOUND_CALLS, BOUND_GAINS, GROWABLE = 0, 1, 2, 3, 4, 5, 6
+FLAG_CALLS, FLAG_FULL = 1, 2
+USED, EXACT, BOUNDED = np.uint64(1 << 63), np.uint64(1 << 62), np.uint64(1 << 61)
+VALUE_MASK, SPLIT_MASK = np.uint64(0xFFFFFFFF), np.uint64((1 << 29) - 1)
+
+
+@njit(cache=True, inline="always")
+def _hash(rows):
+    h = np.uint64(0x9E3779B97F4A7C15)
+    for w in range(rows.shape[0]):
+        h ^= rows[w]
+        h *= np.uint64(0xBF58476D1CE4E5B9)
+        h ^= h >> np.uint64(31)
+    return h
+
+
+@njit(cache=True)
+def _slot(slots, rows):
+    """Slot holding ``rows``, or the empty slot where it would go."""
+    mask = slots.shape[0] - 1
+    at = np.int64(_hash(rows) & np.uint64(mask))
+    words = rows.shape[0]
+    while slots[at, words] & USED:
+        same = True
+        for w in range(words):
+            if slots[at, w] != rows[w]:
+                same = False
+                break
+        if same:
+            return at
+        at = (at + 1) & mask
+    return at
+
+
+@njit(cache=True)
+def _store(slots, counters, at, rows, value, is_exact, split, bounded):
+    words = rows.shape[0]
+    if not slots[at, words] & USED:
+        if counters[ENTRIES] * 10 > 7 * slots.shape[0]:
+            if counters[GROWABLE]:
+                counters[FLAG] = FLAG_FULL
+            return
+        slots[at, :words] = rows
+        counters[ENTRIES] += 1
+    meta = USED | (np.uint64(split + 1) << np.uint64(32)) | np.uint64(value)
+    if is_exact:
+        meta |= EXACT
+    if bounded:
+        meta |= BOUNDED
+    slots[at, words] = meta
+
+
+@njit(cache=True)
+def _classes_in(class_sets, rows):
+    count = 0
+    for k in range(class_sets.shape[0]):
+        for w in range(rows.shape[0]):
+            if class_sets[k, w] & rows[w]:
+                count += 1
+                break
+    return count
+
+
+@njit(cache=True)
+def _indices(rows, n_rows):
+    out = np.empty(n_rows, dtype=np.int64)
+    n = 0
+    for w in range(rows.shape[0]):
+        word = rows[w]
+        bit = 0
+        while word:
+            if word & np.uint64(1):
+                out[n] = w * 64 + bit
+                n += 1
+            word >>= np.uint64(1)
+            bit += 1
+    return out[:n]
+
+
+@njit(cache=True)
+def _known_bound(slots, class_sets, rows):
+    """Stored value of ``rows`` (exact or lower bound), else its class count."""
+    meta = slots[_slot(slots, rows), rows.shape[0]]
+    if meta & USED:
+        return np.int64(meta & VALUE_MASK)
+    return _classes_in(class_sets, rows)
+
+
+@njit(cache=True)
+def solve(rows, budget, columns, class_sets, packed, labels, slots, counters):
+    """Minimum leaves of a pure tree on ``rows`` if <= budget, else a bound > budget
+    (ABORTED if the call limit or the table filled up). Mirrors ``_Search.solve``; the
+    incompatibility bound is computed once per row set, and no longer once it has raised
+    fewer than 1 in 20 of the first thousands of bounds (it is then only costs)."""
+    words = rows.shape[0]
+    at = _slot(slots, rows)
+    meta = slots[at, words]
+    if meta & EXACT:
+        return np.int64(meta & VALUE_MASK)
+    counters[CALLS] += 1
+    if counters[CALLS] >= counters[CALL_LIMIT]:
+        counters[FLAG] = FLAG_CALLS
+    if counters[FLAG]:
+        return ABORTED
+    if meta & USED:
+        bound = np.int64(meta & VALUE_MASK)
+        bounded = (meta & BOUNDED) != 0
+    else:
+        bound = _classes_in(class_sets, rows)
+        if bound == 1:
+            _store(slots, counters, at, rows, 1, True, -1, True)
+            return 1
+        bounded = False
+    if not bounded and bound <= budget:
+        if counters[BOUND_CALLS] < 2000 or counters[BOUND_GAINS] * 20 >= counters[BOUND_CALLS]:
+            counters[BOUND_CALLS] += 1
+            found = incompatibility_lower_bound(packed, labels, _indices(rows, labels.shape[0]),
+                                                class_sets.shape[0], 1 << 30)
+            if found > bound:
+                counters[BOUND_GAINS] += 1
+                bound = found
+        bounded = True
+    _store(slots, counters, at, rows, bound, False, -1, bounded)
+    if bound > budget:
+        return bound
+    n_features = columns.shape[0]
+    lefts = np.empty((n_features, words), dtype=np.uint64)
+    rights = np.empty((n_features, words), dtype=np.uint64)
+    split_bounds = np.full(n_features, 1 << 30, dtype=np.int64)
+    for j in range(n_features):
+        any_right = False
+        any_left = False
+        for w in range(words):
+            rights[j, w] = rows[w] & columns[j, w]
+            lefts[j, w] = rows[w] & ~columns[j, w]
+            any_right |= rights[j, w] != 0
+            any_left |= lefts[j, w] != 0
+        if any_right and any_left:
+            split_bounds[j] = (_known_bound(slots, class_sets, lefts[j])
+                               + _known_bound(slots, class_sets, rights[j]))
+    order = np.argsort(split_bounds, kind="mergesort")
+    best, best_split, failed = budget + 1, -1, 1 << 30
+    for j in order:
+        if split_bounds[j] >= best:
+            failed = min(failed, split_bounds[j])
+            break
+        right_bound = _known_bound(slots, class_sets, rights[j])
+        left_value = solve(lefts[j], best - 1 - right_bound, columns, class_sets, packed,
+                           labels, slots, counters)
+        if left_value == ABORTED:
+            return ABORTED
+        if left_value > best - 1 - right_bound:
+            failed = min(failed, left_value + right_bound)
+            continue
+        right_value = solve(rights[j], best - 1 - left_value, columns, class_sets, packed,
+                            labels, slots, counters)
+        if right_value == ABORTED:
+            return ABORTED
+        if right_value > best - 1 - left_value:
+            failed = min(failed, left_value + right_value)
+            continue
+        best, best_split = left_value + right_value, j
+    at = _slot(slots, rows)  # the table changed below this node
+    if best <= budget:
+        _store(slots, counters, at, rows, best, True, best_split, True)
+        return best
+    bound = max(bound, failed)  # every split was pruned or failed above the budget
+    _store(slots, counters, at, rows, bound, False, -1, True)
+    return bound
+
+
+@njit(cache=True)
+def lookup(slots, rows):
+    """(value, is_exact, split) stored for ``rows``; value 0 if nothing is stored."""
+    meta = slots[_slot(slots, rows), rows.shape[0]]
+    if not meta & USED:
+        return 0, False, -1
+    split = np.int64((meta >> np.uint64(32)) & SPLIT_MASK) - 1
+    return np.int64(meta & VALUE_MASK), (meta & EXACT) != 0, split
+
+
+@njit(cache=True)
+def rehash(old, new, counters):
+    """Copy every entry of the table ``old`` into the (larger, empty) table ``new``."""
+    words = old.shape[1] - 1
+    counters[ENTRIES] = 0
+    for at in range(old.shape[0]):
+        if old[at, words] & USED:
+            rows = old[at, :words]
+            new[_slot(new, rows), :] = old[at, :]
+            counters[ENTRIES] += 1
+
+
+def new_table(capacity: int, words: int) -> np.ndarray:
+    """An empty memo table for row sets of ``words`` words (capacity a power of two)."""
+    return np.zeros((capacity, words + 1), dtype=np.uint64)
+
+
+def new_counters() -> np.ndarray:
+    return np.zeros(8, dtype=np.int64)
+
+
+_warm = {"bound": False, "search": False}
+
+
+def search_is_cached() -> bool:
+    """Whether the compiled search is already loaded, or compiled on disk (then loading it
+    takes about a second instead of a compile of about twenty)."""
+    if _warm["search"]:
+        return True
+    try:
+        import os
+
+        return os.path.exists(solve._cache._cache_file._index_path)
+    except AttributeError:  # numba internals moved: assume a compile
+        return False
+
+
+def warm_up(search: bool = True) -> float:
+    """Compile (or load from the on-disk cache) the kernels on a tiny input; seconds taken.
+    ``search=False`` readies only the incompatibility bound (used by the Python search)."""
     start = time.perf_counter()
+    if _warm["search"] or (_warm["bound"] and not search):
+        return 0.0
     packed = pack_rows(np.array([[0, 1], [1, 0], [1, 1]], dtype=np.int64))
-    incompatibility_lower_bound(packed, np.array([0, 1, 0], dtype=np.int64),
-                                np.arange(3, dtype=np.int64), 2, 10)
+    labels = np.array([0, 1, 0], dtype=np.int64)
+    incompatibility_lower_bound(packed, labels, np.arange(3, dtype=np.int64), 2, 10)
+    _warm["bound"] = True
+    if search:
+        columns = np.array([[6], [5]], dtype=np.uint64)  # rows {1, 2} and {0, 2} have a 1
+        class_sets = np.array([[5], [2]], dtype=np.uint64)
+        table, counters = new_table(16, 1), new_counters()
+        counters[CALL_LIMIT], counters[GROWABLE] = 1000, 1
+        solve(np.array([7], dtype=np.uint64), 3, columns, class_sets, packed, labels, table,
+              counters)
+        lookup(table, np.array([7], dtype=np.uint64))
+        rehash(table, new_table(32, 1), counters)
+        _warm["search"] = True
     return time.perf_counter() - start
