@@ -56,7 +56,7 @@ The root loop is iterative deepening on the proven lower bound, after the incumb
 smallest pruning of a greedy information-gain tree that fits the budget (a min-plus dynamic
 programme over the greedy tree's (leaves, errors) fronts; the unpruned greedy tree makes only
 the forced errors, so it always fits). ``time_limit`` (whole call, including the kernel
-compile) and ``should_stop()`` are polled every few hundred calls; then, or on Ctrl-C
+compile) is checked every 16 calls and ``should_stop()`` every 256; then, or on Ctrl-C
 (``stats["interrupted"]``), the best tree so far is returned as "feasible" with the proven
 lower bound.
 """
@@ -78,7 +78,8 @@ __all__ = ["find_minimum_tree_with_errors_bnb"]
 TreeCallback = Callable[[Tree, float], None]
 
 INF = 1 << 30
-POLL_EVERY = 256  # calls between two polls of the clock and should_stop
+POLL_EVERY = 256  # calls between two polls of should_stop
+CLOCK_EVERY = 16  # calls between two looks at the clock (a call takes ~0.1-1 ms)
 # The incompatibility bound costs O(m^2 |Q|) per call; after BOUND_TRIAL calls it is kept only
 # if it raised at least one bound in BOUND_GAIN_RATIO calls (as in the pure search).
 BOUND_TRIAL = 2000
@@ -208,17 +209,19 @@ class _Search:
     @staticmethod
     def lower(entry: list, budget: int) -> int:
         """Proven lower bound on best(S, budget) from the static bounds and the memo."""
-        if budget >= entry[ERR1]:
+        if budget >= entry[1]:  # ERR1
             return 1
-        if budget < entry[FORCED]:
+        if budget < entry[2]:  # FORCED
             return INF
-        class_err = entry[CLASS_ERR]
+        class_err = entry[4]  # CLASS_ERR
         bound = 2
         while class_err[bound] > budget:
             bound += 1
-        for b, value in entry[LO].items():
-            if b >= budget and value > bound:
-                bound = value
+        lo = entry[5]  # LO
+        if lo:
+            for b, value in lo.items():
+                if b >= budget and value > bound:
+                    bound = value
         return bound
 
     @staticmethod
@@ -281,8 +284,11 @@ class _Search:
         if bound >= known:
             return known
         self.calls += 1
-        if self.calls % POLL_EVERY == 0:
-            self.poll()
+        if not self.calls % CLOCK_EVERY:
+            if self.deadline is not None and time.perf_counter() > self.deadline:
+                raise _Stop
+            if not self.calls % POLL_EVERY:
+                self.poll()
         if budget not in entry[BOUNDED] and self.bound_pays():
             entry[BOUNDED].add(budget)
             found = self.incompatibility_bound(rows, budget)
@@ -294,7 +300,7 @@ class _Search:
                     return bound
                 if bound >= known:
                     return known
-        entry_of = self.entry
+        entry_of, memo_get = self.entry, self.memo.get
         candidates, seen = [], set()
         for index, column in enumerate(self.columns):
             right = rows & column
@@ -303,7 +309,8 @@ class _Search:
             left = rows ^ right
             seen.add(left)
             seen.add(right)
-            left_entry, right_entry = entry_of(left), entry_of(right)
+            left_entry = memo_get(left) or entry_of(left)
+            right_entry = memo_get(right) or entry_of(right)
             low = max(left_entry[FORCED], budget - right_entry[ERR1])
             high = min(budget - right_entry[FORCED], left_entry[ERR1])
             if low > high:  # budget > err(left) + err(right): two leaves fit
@@ -311,13 +318,14 @@ class _Search:
             for left_budget in range(low, high + 1):
                 candidates.append((lower(left_entry, left_budget)
                                    + lower(right_entry, budget - left_budget),
-                                   index, left_budget, left, right, left_entry, right_entry))
+                                   index, left_budget, left, right, left_entry, right_entry,
+                                   low))
         candidates.sort(key=_first)
         best = min(ub + 1, known)
         failed = INF
         solve = self.solve
         for (split_bound, index, left_budget, left, right, left_entry,
-             right_entry) in candidates:
+             right_entry, low) in candidates:
             if split_bound >= best:
                 failed = min(failed, split_bound)
                 break
@@ -326,6 +334,13 @@ class _Search:
             left_value = solve(left, left_budget, best - 1 - right_bound)
             if left_value > best - 1 - right_bound:
                 failed = min(failed, left_value + right_bound)
+                continue
+            # Budget dominance: the left tree found makes e' errors; if e' < left_budget, the
+            # candidate (same split, left budget max(e', low)) has the same left value and at
+            # least as much right budget, so it is at least as good; it is in the list (it
+            # has a smaller left budget, so chains of skips end) and is tried or pruned with
+            # a bound below this candidate's value. Skipping keeps ``failed`` a valid bound.
+            if left_budget > low and left_entry[ACH][left_value][0] < left_budget:
                 continue
             right_value = solve(right, right_budget, best - 1 - left_value)
             if right_value > best - 1 - left_value:
