@@ -439,7 +439,7 @@ def model_from_dict(data: dict):
                          f'"{tree_json.FORMAT}")')
     name = data.get("model")
     if not isinstance(name, str) or name not in READERS:
-        raise ValueError(f"unknown model {name!r} in the file; this occamlearn reads "
+        raise ValueError(f"unsupported model file: model {name!r} is unknown; this occamlearn reads "
                          f"{', '.join(sorted(READERS))}")
     return READERS[name](data)
 
