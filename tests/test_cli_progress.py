@@ -1,0 +1,41 @@
+"""``occamlearn fit``'s progress display: a live tqdm line on a terminal, plain lines elsewhere."""
+
+import io
+
+from occamlearn.cli.progress import FitProgress
+from occamlearn.model.tree import Tree
+
+
+class Terminal(io.StringIO):
+    def isatty(self):
+        return True
+
+
+def _tree(n_nodes):
+    if n_nodes == 1:
+        return Tree([-1], [-1], [-1], [0], [[1, 0]], 1)
+    return Tree([0, -1, -1], [1, -1, -1], [2, -1, -1], [-1, 0, 1], [[1, 1], [1, 0], [0, 1]], 1)
+
+
+def test_live_line_on_a_terminal_shows_best_size_bound_and_time():
+    stream = Terminal()
+    progress = FitProgress(quiet=False, stream=stream)
+    assert progress.live and progress.estimator_verbose == 0
+    progress.callback(_tree(3), 0.5)
+    progress.callback(_tree(3), 0.7, 3)  # a live lower bound, when the estimator passes one
+    progress.close(lower_bound=3)
+    text = stream.getvalue()
+    assert "occamlearn fit: searching" in text
+    assert "best 3 nodes, proven lower bound 3 [00:0" in text
+
+
+def test_plain_lines_elsewhere_and_nothing_with_quiet():
+    stream = io.StringIO()
+    progress = FitProgress(quiet=False, stream=stream)
+    assert not progress.live and progress.estimator_verbose == 1
+    progress.callback(_tree(1), 0.1)
+    progress.close(lower_bound=1)
+    assert stream.getvalue() == ""  # the estimator's own lines are the plain progress
+    quiet = FitProgress(quiet=True, stream=Terminal())
+    assert not quiet.live
+    quiet.close()
