@@ -79,12 +79,15 @@ TreeCallback = Callable[[Tree, float], None]
 
 INF = 1 << 30
 POLL_EVERY = 256  # calls between two polls of should_stop
+MEMO_BYTES = 2 * 2**30
 CLOCK_EVERY = 16  # calls between two looks at the clock (a call takes ~0.1-1 ms)
 # The incompatibility bound costs O(m^2 |Q|) per call; after BOUND_TRIAL calls it is kept only
 # if it raised at least one bound in BOUND_GAIN_RATIO calls (as in the pure search).
 BOUND_TRIAL = 2000
 BOUND_GAIN_RATIO = 20
-BOUND_MAX_PATTERNS = 4000  # above this many patterns in S the bound is not computed
+# Above this many patterns in S the bound is not computed: one call is O(m^2 |Q|) and took
+# seconds at m ~ 4000 (mushroom), which also overran time limits.
+BOUND_MAX_PATTERNS = 1000
 
 # Indices into a row set's memo entry (a list, for speed).
 N, ERR1, FORCED, LABEL, CLASS_ERR, LO, ACH, BOUNDED = range(8)
@@ -174,6 +177,11 @@ class _Search:
             self.features.append(j)
             self.columns.append(_bitset(column[row_pattern] == 1))
         self.memo: dict[int, list] = {}
+        # the memo is never evicted (rebuilding trees follows its entries): when it would pass
+        # MEMO_BYTES (about 1000 bytes of lists, dicts and sets per entry, plus the bitset) the
+        # search stops as at a time limit, with stats["memory_full"]
+        self.max_entries = MEMO_BYTES // (1000 + 2 * (self.n_rows // 8))
+        self.memory_full = False
         self.deadline = deadline
         self.should_stop = should_stop
         self.use_incompatibility = use_incompatibility
@@ -256,6 +264,8 @@ class _Search:
         patterns = np.flatnonzero(bits[self.start])
         if len(patterns) > BOUND_MAX_PATTERNS:
             return 1
+        if self.deadline is not None and time.perf_counter() > self.deadline:
+            raise _Stop
         return int(self.kernels.incompatibility_bound(self.packed, self.weights, self.totals,
                                                       patterns, budget))
 
@@ -286,6 +296,9 @@ class _Search:
         self.calls += 1
         if not self.calls % CLOCK_EVERY:
             if self.deadline is not None and time.perf_counter() > self.deadline:
+                raise _Stop
+            if len(self.memo) > self.max_entries:
+                self.memory_full = True
                 raise _Stop
             if not self.calls % POLL_EVERY:
                 self.poll()
@@ -415,6 +428,7 @@ class _Search:
 
     def stats(self) -> dict:
         return {"calls": self.calls, "memo_entries": len(self.memo),
+                "memory_full": self.memory_full,
                 "incompatibility_bounds": self.bound_calls,
                 "incompatibility_gains": self.bound_gains}
 
