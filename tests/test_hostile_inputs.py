@@ -178,6 +178,16 @@ def test_an_edited_list_file_is_a_value_error_naming_the_field():
         model_from_dict(data)
 
 
+def test_a_file_without_column_checks_loads_saves_and_loads_again(tmp_path, tree_file, fitted):
+    X = fitted[0]
+    older = _edited(tree_file, lambda d: [d.pop("columns"), d.pop("handle_unknown")])
+    first = model_from_dict(older)
+    again = model_from_dict(json.loads(json.dumps(model_to_dict(first))))
+    assert (again.predict(X) == fitted[2].predict(X)).all()
+    with pytest.raises(ValueError, match=r"column 'a' \(row 0\) contains NaN"):
+        again.predict(X.assign(a=np.nan))
+
+
 def test_corrupt_json_and_other_files(tmp_path):
     path = tmp_path / "m.json"
     path.write_text('{"format": "occamlearn-model", ')

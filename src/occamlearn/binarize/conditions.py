@@ -144,8 +144,8 @@ def _spec_from_dict(data, position: int, names_in) -> ColumnSpec:
     if not isinstance(index, int) or isinstance(index, bool) or index < 0:
         raise ValueError(f"{where}.index = {index!r} is not a column index")
     domain = tuple(data["domain"])
-    if data["kind"] != "continuous" and not domain:
-        raise ValueError(f"{where}.domain is empty")
+    if data["kind"] in ("binary", "discrete") and not domain:
+        raise ValueError(f"{where}.domain is empty")  # categorical: empty = not recorded
     numeric = all(_is_number(v) and abs(v) < 2**53 for v in domain)
     if not (numeric or (data["kind"] == "categorical" and all(
             isinstance(v, (str, int, float)) for v in domain))):
