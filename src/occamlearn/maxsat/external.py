@@ -71,7 +71,11 @@ def _parse_model(v_tokens: list[str], n_vars: int) -> list[int] | None:
         return [i if i <= len(bits) and bits[i - 1] == "1" else -i for i in range(1, n_vars + 1)]
     value = {}
     for token in v_tokens:
-        literal = int(token)
+        try:
+            literal = int(token)
+        except ValueError:
+            raise ExternalSolverError(f"the solver's 'v' line holds {token[:20]!r}, which is "
+                                      "neither a literal nor a 0/1 string") from None
         if literal:
             value[abs(literal)] = literal > 0
     return [i if value.get(i, False) else -i for i in range(1, n_vars + 1)]
