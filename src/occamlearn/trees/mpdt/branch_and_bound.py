@@ -288,7 +288,7 @@ class _CompiledSearch(_Search):
     MEMORY_BYTES = 768 * 2**20  # cap on the memo table; when full it takes no new entries
     INITIAL_CAPACITY = 1 << 16
 
-    def __init__(self, rows, labels, n_classes, kept, **options):
+    def __init__(self, rows, labels, n_classes, kept, *, child_bounds=False, **options):
         super().__init__(rows, labels, n_classes, kept, **options)
         self.words = (self.n_rows + 63) // 64
         self.column_words = np.stack([self.to_words(c) for c in self.columns]) if kept \
@@ -303,6 +303,7 @@ class _CompiledSearch(_Search):
         self.fallback = _Search(rows, labels, n_classes, kept,
                                 use_incompatibility=self.use_incompatibility)
         self.counters[self.kernels.GROWABLE] = self.INITIAL_CAPACITY * 4 <= self.max_capacity
+        self.counters[self.kernels.CHILD_BOUNDS] = child_bounds
         self.chunk = 2000
 
     def to_words(self, rows: int) -> np.ndarray:
