@@ -170,10 +170,16 @@ def _classifier(args, **extra):
     return MinimumPureTreeClassifier(binarizer=binarizer, on_conflict=args.on_conflict, **extra)
 
 
-def _depth_classifier(args):
-    """``MaxAccuracyTreeClassifier`` for ``fit --max-depth``; refuses pure-tree options."""
-    from occamlearn.estimators.dtmax import MaxAccuracyTreeClassifier
-
+def _check_fit_flags(args) -> None:
+    """The flag combinations ``fit`` refuses, checked before any data is read."""
+    _time_limit(args)
+    if args.train_size is not None and not 0 < args.train_size < 1:
+        raise ValueError(f"--train-size must be in (0, 1); got {args.train_size}")
+    if args.max_depth is None:
+        if args.method is not None and args.method not in TREE_METHODS:
+            raise ValueError(f"--method {args.method} needs --max-depth (it searches trees of "
+                             "bounded depth)")
+        return
     if args.max_depth < 1:
         raise ValueError(f"--max-depth must be at least 1; got {args.max_depth}")
     if args.max_errors is not None:
@@ -187,6 +193,12 @@ def _depth_classifier(args):
     if args.method is not None and args.method not in DEPTH_METHODS:
         raise ValueError(f"--method {args.method} finds pure trees; with --max-depth use "
                          f"{', '.join(DEPTH_METHODS)}")
+
+
+def _depth_classifier(args):
+    """``MaxAccuracyTreeClassifier`` for ``fit --max-depth`` (flags checked already)."""
+    from occamlearn.estimators.dtmax import MaxAccuracyTreeClassifier
+
     binarizer = None if args.binarizer == "none" else args.binarizer
     return MaxAccuracyTreeClassifier(
         max_depth=args.max_depth, binarizer=binarizer, method=args.method or "auto",
@@ -204,9 +216,6 @@ def _time_limit(args):
 
 
 def _pure_classifier(args):
-    if args.method is not None and args.method not in TREE_METHODS:
-        raise ValueError(f"--method {args.method} needs --max-depth (it searches trees of "
-                         "bounded depth)")
     extra = {} if args.method is None else {"method": args.method}
     return _classifier(args, solver=args.solver or "lsu", sat_solver=args.sat_solver,
                        time_limit=_time_limit(args), max_errors=args.max_errors,
@@ -237,10 +246,7 @@ def run_fit(args) -> int:
     from occamlearn.cli.progress import FitProgress
 
     check_output_path(args.output)
-    if args.max_depth is None and args.method is not None and args.method not in TREE_METHODS:
-        raise ValueError(f"--method {args.method} needs --max-depth (it searches trees of "
-                         "bounded depth)")
-    _time_limit(args)
+    _check_fit_flags(args)
     X, y, source = read_table(args)
     X_train, y_train, X_test, y_test = _split(args, X, y)
     args.progress = FitProgress(args.quiet)
