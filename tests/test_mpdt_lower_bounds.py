@@ -48,6 +48,11 @@ def test_subset_search_agrees_with_brute_force(data):
         _check(result, X, y, size)
         assert result.status == "optimal" and result.upper_bound == size
     assert all(lower <= size <= upper for lower, upper in bounds)
+    if size >= 3:  # a bound from elsewhere: still the minimum, proven
+        result = find_minimum_tree_incremental(X, y, k, engine="maxsat", lower_bound=int(size),
+                                               per_class=1, max_added=1)
+        _check(result, X, y, size)
+        assert result.status == "optimal" and result.upper_bound == size
 
 
 @SETTINGS
@@ -187,3 +192,22 @@ def test_unknown_extras_are_rejected():
     with pytest.raises(ValueError, match="unknown extras"):
         encode_mpdt(np.array([[0], [1]]), np.array([0, 1]), 2, upper_bound=3,
                     extras={"magic"})
+
+
+@SETTINGS
+@given(data=tiny_data())
+def test_maxsat_search_with_core_phase_agrees_with_brute_force(monkeypatch_core, data):
+    X, y, k = data
+    size = minimum_tree_size(X, y)
+    result = find_minimum_tree_maxsat(X, y, k, time_limit=20.0)
+    _check(result, X, y, size)
+    assert result.status == "optimal" and result.upper_bound == size
+
+
+@pytest.fixture(scope="module")
+def monkeypatch_core():
+    from occamlearn.maxsat import lsu
+
+    saved, lsu.CORE_SHARE = lsu.CORE_SHARE, 0.5
+    yield
+    lsu.CORE_SHARE = saved

@@ -33,7 +33,7 @@ from occamlearn.maxsat.base import check_time_limit
 from occamlearn.model.tree import LEAF, Tree
 from occamlearn.trees.greedy import greedy_upper_bound, single_leaf
 from occamlearn.trees.mpdt.encoding import unique_rows, validate_binary_data
-from occamlearn.trees.mpdt.search import MinimumTreeResult
+from occamlearn.trees.mpdt.search import MinimumTreeResult, _check_bound
 
 __all__ = ["ENGINES", "complete_tree", "find_minimum_tree_incremental", "initial_rows"]
 
@@ -118,7 +118,13 @@ def _renumbered(tree: Tree) -> Tree:
 
 def _solve_subset(engine, X, y, n_classes, time_limit, incumbent: Tree, lower: int,
                   should_stop):
-    """(tree or None, proven lower bound on the subset, optimal?) of an exact search."""
+    """(tree or None, bound, optimal?) of an exact search on the subset.
+
+    The MaxSAT engine gets ``lower`` (a bound for the full data, perhaps not for the subset)
+    as its lower bound: it then finds the smallest subset tree of size >= lower, which is at
+    most the full minimum (every full-data tree is a subset tree of size >= lower), so its
+    size, or the bound it proves, is still a lower bound for the full data, and the tree is a
+    full-data optimum if it is pure on every row."""
     if engine == "bnb":
         from occamlearn.trees.mpdt.branch_and_bound import minimum_tree_branch_and_bound
 
@@ -138,6 +144,7 @@ def find_minimum_tree_incremental(X, y, n_classes: int, *, time_limit: float | N
                                   engine: str = "bnb", per_class: int = 2,
                                   max_added: int = 8, seed: int = 0,
                                   upper_bound_tree: Tree | None = None,
+                                  lower_bound: int | None = None,
                                   on_bound: BoundCallback | None = None,
                                   on_improve: Callable[[Tree, float], None] | None = None,
                                   should_stop: Callable[[], bool] | None = None
@@ -147,7 +154,8 @@ def find_minimum_tree_incremental(X, y, n_classes: int, *, time_limit: float | N
     engine : "bnb" (``branch_and_bound``) or "maxsat" (``search.find_minimum_tree_maxsat``,
     LSU) for the subset searches. per_class : random rows of each class to start with;
     max_added : counterexamples added per round. upper_bound_tree : a pure tree of (X, y)
-    used as incumbent when smaller than the greedy tree. on_bound(lower, upper, seconds) :
+    used as incumbent when smaller than the greedy tree; lower_bound : a size proven
+    elsewhere (the search stops when a tree reaches it). on_bound(lower, upper, seconds) :
     called whenever a bound improves; on_improve(tree, seconds) : with each smaller pure tree
     of the full data. should_stop() : polled between rounds (and by the branch and bound).
 
@@ -162,6 +170,7 @@ def find_minimum_tree_incremental(X, y, n_classes: int, *, time_limit: float | N
         raise ValueError(f"per_class must be a positive int; got {per_class!r}.")
     if not isinstance(max_added, (int, np.integer)) or max_added < 1:
         raise ValueError(f"max_added must be a positive int; got {max_added!r}.")
+    lower_bound = _check_bound("lower_bound", lower_bound)
     start = time.perf_counter()
     deadline = None if time_limit is None else start + time_limit
     X, y = validate_binary_data(X, y, n_classes)
@@ -178,7 +187,9 @@ def find_minimum_tree_incremental(X, y, n_classes: int, *, time_limit: float | N
             raise ValueError("upper_bound_tree is not pure on (X, y).")
         if upper_bound_tree.n_nodes < best.n_nodes:
             best = upper_bound_tree.with_counts(X, y)
-    lower, bound_source = 3, "two classes"
+    lower, bound_source = 2 * len(np.unique(yu)) - 1, "one leaf per class"
+    if lower_bound is not None and lower_bound > lower:
+        lower, bound_source = int(lower_bound), "caller"
     trace = [(time.perf_counter() - start, best.n_nodes)]
     rounds: list = []
 
