@@ -89,7 +89,7 @@ def incompatibility_lower_bound(packed, labels, rows, n_classes, limit):
 
 ABORTED = -1
 ENTRIES, CALLS, CALL_LIMIT, FLAG, BOUND_CALLS, BOUND_GAINS, GROWABLE = 0, 1, 2, 3, 4, 5, 6
-CHILD_BOUNDS = 7
+CHILD_BOUNDS, TOUCHED = 7, 8
 FLAG_CALLS, FLAG_FULL = 1, 2
 USED, EXACT, BOUNDED = np.uint64(1 << 63), np.uint64(1 << 62), np.uint64(1 << 61)
 VALUE_MASK, SPLIT_MASK = np.uint64(0xFFFFFFFF), np.uint64((1 << 29) - 1)
@@ -108,8 +108,13 @@ def _hash(rows):
 @njit(cache=True)
 def _slot(slots, rows):
     """Slot holding ``rows``, or the empty slot where it would go."""
+    return _slot_hashed(slots, rows, _hash(rows))
+
+
+@njit(cache=True)
+def _slot_hashed(slots, rows, hashed):
     mask = slots.shape[0] - 1
-    at = np.int64(_hash(rows) & np.uint64(mask))
+    at = np.int64(hashed & np.uint64(mask))
     words = rows.shape[0]
     while slots[at, words] & USED:
         same = True
@@ -169,12 +174,12 @@ def _indices(rows, n_rows):
 
 
 @njit(cache=True)
-def _known_bound(slots, class_sets, rows):
+def _known_bound(slots, class_sets, rows, hashed):
     """Stored value of ``rows`` (exact or lower bound), else its class count."""
     classes = _classes_in(class_sets, rows)
     if classes == 1:  # pure: no probe of the table
         return 1
-    meta = slots[_slot(slots, rows), rows.shape[0]]
+    meta = slots[_slot_hashed(slots, rows, hashed), rows.shape[0]]
     if meta & USED:
         return np.int64(meta & VALUE_MASK)
     return classes
@@ -251,7 +256,9 @@ def solve(rows, budget, columns, class_sets, packed, labels, slots, counters):
     lefts = np.empty((n_features, words), dtype=np.uint64)
     rights = np.empty((n_features, words), dtype=np.uint64)
     split_bounds = np.full(n_features, 1 << 30, dtype=np.int64)
-    partition_hashes = np.empty(n_features, dtype=np.uint64)
+    left_hashes = np.empty(n_features, dtype=np.uint64)
+    right_hashes = np.empty(n_features, dtype=np.uint64)
+    valid = np.zeros(n_features, dtype=np.bool_)
     for j in range(n_features):
         any_right = False
         any_left = False
@@ -262,11 +269,12 @@ def solve(rows, budget, columns, class_sets, packed, labels, slots, counters):
             any_left |= lefts[j, w] != 0
         if not (any_right and any_left):
             continue
+        left_hashes[j], right_hashes[j] = _hash(lefts[j]), _hash(rights[j])
         # the same partition (or its mirror) as an earlier column: skip it
-        partition_hashes[j] = _hash(rights[j]) ^ _hash(lefts[j])
         repeated = False
         for i in range(j):
-            if split_bounds[i] < (1 << 30) and partition_hashes[i] == partition_hashes[j]:
+            if valid[i] and (left_hashes[i] ^ right_hashes[i]) == (left_hashes[j]
+                                                                   ^ right_hashes[j]):
                 same = True
                 for w in range(words):
                     if rights[i, w] != rights[j, w] and rights[i, w] != lefts[j, w]:
@@ -275,22 +283,34 @@ def solve(rows, budget, columns, class_sets, packed, labels, slots, counters):
                 if same:
                     repeated = True
                     break
-        if repeated:
+        valid[j] = not repeated
+    # Touch every child's first slot in a loop of independent loads: the cache misses overlap
+    # instead of stalling one after another in the probes below (measured: most of the time
+    # of a call is waiting for the table's memory).
+    mask = np.uint64(slots.shape[0] - 1)
+    touched = np.uint64(0)
+    for j in range(n_features):
+        if valid[j]:
+            touched ^= slots[np.int64(left_hashes[j] & mask), words]
+            touched ^= slots[np.int64(right_hashes[j] & mask), words]
+    counters[TOUCHED] ^= np.int64(touched & np.uint64(1))
+    for j in range(n_features):
+        if not valid[j]:
             continue
         if counters[CHILD_BOUNDS]:
             split_bounds[j] = (
                 _static_bound(slots, counters, class_sets, packed, labels, lefts[j])
                 + _static_bound(slots, counters, class_sets, packed, labels, rights[j]))
         else:
-            split_bounds[j] = (_known_bound(slots, class_sets, lefts[j])
-                               + _known_bound(slots, class_sets, rights[j]))
+            split_bounds[j] = (_known_bound(slots, class_sets, lefts[j], left_hashes[j])
+                               + _known_bound(slots, class_sets, rights[j], right_hashes[j]))
     order = np.argsort(split_bounds, kind="mergesort")
     best, best_split, failed = budget + 1, -1, 1 << 30
     for j in order:
         if split_bounds[j] >= best:
             failed = min(failed, split_bounds[j])
             break
-        right_bound = _known_bound(slots, class_sets, rights[j])
+        right_bound = _known_bound(slots, class_sets, rights[j], right_hashes[j])
         left_value = solve(lefts[j], best - 1 - right_bound, columns, class_sets, packed,
                            labels, slots, counters)
         if left_value == ABORTED:
@@ -343,7 +363,7 @@ def new_table(capacity: int, words: int) -> np.ndarray:
 
 
 def new_counters() -> np.ndarray:
-    return np.zeros(8, dtype=np.int64)
+    return np.zeros(9, dtype=np.int64)
 
 
 _warm = {"bound": False, "search": False}
