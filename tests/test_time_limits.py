@@ -13,6 +13,7 @@ import time
 
 import numpy as np
 import pytest
+import sklearn.tree  # noqa: F401  (imported here, not inside a timed call: 4 s under load)
 from pysat.card import ITotalizer
 from pysat.formula import WCNF
 from pysat.solvers import Solver
@@ -359,3 +360,109 @@ def test_drawing_after_the_deadline_gives_the_search_tree():
             assert drawn.trees == [search.result.tree] and not drawn.complete
     finally:
         search.close()
+
+
+# -- error-budget encoding ---------------------------------------------------------------
+def noisy_bits(n_rows, n_columns, seed=5):
+    """Random bits with labels mostly from column 0: a big greedy tree, many conflicts."""
+    rng = np.random.default_rng(seed)
+    X = rng.integers(0, 2, size=(n_rows, n_columns))
+    y = np.where(rng.random(n_rows) < 0.8, X[:, 0], 1 - X[:, 0])
+    return X, y
+
+
+def assert_within_budget(result, X, y, budget):
+    assert result.status in ("feasible", "optimal")
+    assert int((result.tree.predict(X) != y).sum()) == result.stats["training_errors"]
+    assert result.stats["training_errors"] <= budget
+
+
+def test_error_budget_skips_an_encoding_over_the_memory_budget():
+    """20,000 rows: the greedy tree has thousands of nodes, and n = size - 2 nodes x rows x
+    columns is hundreds of GB of clauses. It is predicted and skipped, with or without a
+    time limit (the bounding totalizer alone used to have n^2 / 2 clauses)."""
+    from occamlearn.trees.data_reduction import group_examples
+    from occamlearn.trees.mpdt.error_budget import find_minimum_tree_with_errors
+
+    X, y = noisy_bits(20_000, 24)
+    budget = group_examples(X, y).forced_errors() + 5
+    for limit in (None, 2.0):
+        began = time.perf_counter()
+        result = find_minimum_tree_with_errors(X, y, 2, budget, time_limit=limit)
+        assert limit is None or within(limit, time.perf_counter() - began)
+        assert "GiB" in result.stats["encoding_skipped"]
+        assert result.stats["encode_seconds"] == 0.0
+        assert_within_budget(result, X, y, budget)
+
+
+def test_error_budget_skips_an_encoding_predicted_to_end_after_the_deadline(monkeypatch):
+    from occamlearn.trees.mpdt import error_budget
+
+    monkeypatch.setattr(error_budget, "ENCODE_SECONDS_PER_LITERAL", 1.0)   # days
+    X, y, k = monks1_binary()
+    began = time.perf_counter()
+    result = error_budget.find_minimum_tree_with_errors(X, y, k, 3, time_limit=30)
+    assert time.perf_counter() - began < 5
+    assert "s left" in result.stats["encoding_skipped"]
+    assert result.tree.n_nodes == result.stats["greedy_size"]
+    assert_within_budget(result, X, y, 3)
+
+
+def test_error_budget_encoding_stops_at_the_deadline(monkeypatch):
+    """Predicted instant (rate 0), the encoding is built in slices and abandoned when the
+    deadline passes, or ends and the solver stops in time; either way in time."""
+    from occamlearn.trees.data_reduction import group_examples
+    from occamlearn.trees.mpdt import error_budget
+
+    monkeypatch.setattr(error_budget, "ENCODE_SECONDS_PER_LITERAL", 0.0)
+    X, y = noisy_bits(600, 30)                # greedy ~300 nodes: ~6 M literals, seconds
+    budget = group_examples(X, y).forced_errors() + 3
+    limit = 0.5
+    began = time.perf_counter()
+    result = error_budget.find_minimum_tree_with_errors(X, y, 2, budget, time_limit=limit)
+    assert within(limit, time.perf_counter() - began)
+    assert "encoding_skipped" not in result.stats
+    assert_within_budget(result, X, y, budget)
+
+
+def test_bounded_totalizer_keeps_the_error_budget_exact():
+    """The error bound is a totalizer with max_errors + 1 outputs (not PySAT's CardEnc one
+    with all n): every assignment of the relaxation literals within the budget, and none
+    over it, extends to a model of the bound's clauses."""
+    from pysat.formula import IDPool
+
+    from occamlearn.trees.data_reduction import ExampleGroups
+    from occamlearn.trees.mpdt.error_budget_encoding import _error_bound
+
+    counts = np.array([1, 2, 1, 3, 1, 5])
+    groups = ExampleGroups(np.zeros((6, 1), dtype=np.uint8), np.arange(6),
+                           np.zeros(6, dtype=np.int64), counts)
+    relax = np.arange(1, 7)
+    for budget in (0, 1, 2, 4):
+        pool = IDPool(start_from=7)
+        clauses = _error_bound(groups, relax, budget, type("Var", (), {"pool": pool})())
+        with Solver(name="cadical195", bootstrap_with=clauses) as solver:
+            for mask in range(64):
+                lits = [int(v) if mask >> i & 1 else -int(v) for i, v in enumerate(relax)]
+                errors = sum(int(c) for i, c in enumerate(counts) if mask >> i & 1)
+                assert solver.solve(assumptions=lits) == (errors <= budget)
+        assert pool.top >= max(abs(lit) for clause in clauses for lit in clause)
+
+
+def test_relaxed_estimator_on_many_numeric_rows_returns_in_time():
+    """``on_conflict="relax"`` on 20,000 x 20 numeric rows (at 50,000 rows, ``time_limit=10``
+    was still encoding at 300 s with 21.8 GB)."""
+    import pandas as pd
+
+    from occamlearn.estimators.mpdt import MinimumPureTreeClassifier
+
+    rng = np.random.default_rng(0)
+    X = pd.DataFrame(rng.normal(size=(20_000, 20)).round(1),
+                     columns=[f"x{i}" for i in range(20)])
+    y = (X["x0"] + rng.normal(size=len(X)) > 0).astype(int)
+    limit = 5.0
+    began = time.perf_counter()
+    model = MinimumPureTreeClassifier(on_conflict="relax", time_limit=limit).fit(X, y)
+    assert within(limit, time.perf_counter() - began)
+    assert model.status_ in ("feasible", "optimal")
+    assert "encoding_skipped" in model.solve_stats_ or model.solve_stats_["encode_seconds"] > 0

@@ -36,16 +36,41 @@ from occamlearn.maxsat.backends import make_backend
 from occamlearn.maxsat.base import check_time_limit
 from occamlearn.maxsat.lsu import LinearSatUnsat
 from occamlearn.model.tree import LEAF, Tree
-from occamlearn.trees.data_reduction import group_examples
-from occamlearn.trees.greedy import greedy_upper_bound, single_leaf
+from occamlearn.trees.data_reduction import distinct_rows, group_examples
+from occamlearn.trees.greedy import (
+    CRITERIA,
+    GreedyBound,
+    greedy_upper_bound,
+    single_leaf,
+    sklearn_to_tree,
+)
 from occamlearn.trees.mpdt.encoding import validate_binary_data
 from occamlearn.trees.mpdt.enumerate import OptimalFormula
-from occamlearn.trees.mpdt.error_budget_encoding import encode_error_budget
+from occamlearn.trees.mpdt.error_budget_encoding import (
+    BudgetEncodingDeadline,
+    encode_error_budget,
+    error_budget_encoding_size,
+)
 from occamlearn.trees.mpdt.search import USE_PHASES, MinimumTreeResult
 
 __all__ = ["ErrorBudgetSearch", "error_budget", "find_minimum_tree_with_errors"]
 
 TreeCallback = Callable[[Tree, float], None]
+
+# Before encoding, its seconds are predicted as this x its literals (hard clauses): the
+# fastest rate measured (3.8e-7 s on 500 x 200 random bits, 7e-7 s on 20,000 x 10), more than
+# halved, so that only encodings sure to end after the deadline are skipped. Whatever starts
+# is built in slices, the deadline checked between them.
+ENCODE_SECONDS_PER_LITERAL = 1.5e-7
+# Peak bytes per literal while building (numpy blocks, then Python lists: 58-62 measured), and
+# the most an encoding may take. An on_conflict="relax" fit on 50,000 x 20 numeric rows was
+# still encoding after 300 s with 21.8 GB; now it is skipped at once.
+ENCODE_BYTES_PER_LITERAL = 64
+ENCODE_MEMORY_BUDGET = 4 << 30
+# Seconds of one greedy tree per row x column x log2(rows), the slowest measured (1.1 s on
+# 50,000 x 60, 13 s on 50,000 x 1,600): with a time limit, fewer greedy trees are grown
+# when the 8 of ``greedy_upper_bound`` would not fit.
+GREEDY_SECONDS_PER_CELL = 2.5e-8
 
 
 def _errors(tree: Tree, X: np.ndarray, y: np.ndarray) -> int:
@@ -77,8 +102,30 @@ def _majority_rows(X: np.ndarray, y: np.ndarray) -> np.ndarray:
         p = groups.pattern[g]
         if best[p] < 0:
             best[p], biggest[p] = groups.label[g], groups.count[g]
-    _, pattern_of_row = np.unique(X.astype(np.uint8), axis=0, return_inverse=True)
-    return y == best[pattern_of_row.reshape(-1)]
+    _, pattern_of_row = distinct_rows(X)
+    return y == best[pattern_of_row]
+
+
+def _greedy_bound(X, y, n_classes: int, start: float, time_limit: float | None):
+    """``greedy_upper_bound``'s smallest of 8 greedy trees; with a time limit, only what is
+    predicted to take at most a quarter of the time left: the 8, else one, else one whose
+    nodes try sqrt(columns) random columns each (a pure tree still: scikit-learn draws more
+    columns until one splits). On 50,000 rows x 1,600 columns one greedy tree took 13 s."""
+    if time_limit is None:
+        return greedy_upper_bound(X, y, n_classes)
+    n_rows, n_columns = X.shape
+    one = GREEDY_SECONDS_PER_CELL * n_rows * n_columns * max(1.0, np.log2(max(n_rows, 2)))
+    left = start + time_limit - time.perf_counter()
+    if 8 * one <= left / 4 or len(np.unique(y)) <= 1:
+        return greedy_upper_bound(X, y, n_classes)
+    if one <= left / 4:
+        return greedy_upper_bound(X, y, n_classes, criteria=CRITERIA[:1], random_states=[0])
+    from sklearn.tree import DecisionTreeClassifier
+
+    model = DecisionTreeClassifier(max_features="sqrt", random_state=0).fit(X, y)
+    source = "sklearn(gini, max_features='sqrt', random_state=0)"
+    tree = sklearn_to_tree(model, n_columns, n_classes, X, y)
+    return GreedyBound(tree, tree.n_nodes, source, {source: tree.n_nodes})
 
 
 class ErrorBudgetSearch:
@@ -130,15 +177,27 @@ class ErrorBudgetSearch:
             report(leaf)
             return finish(leaf, "optimal", 1)
         keep = _majority_rows(X, y)
-        greedy = greedy_upper_bound(X[keep], y[keep], n_classes)
+        greedy = _greedy_bound(X[keep], y[keep], n_classes, start, self.time_limit)
+        stats["greedy_trees"] = len(greedy.sizes)
         best = greedy.tree.with_counts(X, y)
         stats["greedy_size"] = best.n_nodes
         report(best)
         n_nodes = best.n_nodes - 2
         if n_nodes < 3:
             return finish(best, "optimal", best.n_nodes)
+        deadline = None if self.time_limit is None else start + self.time_limit
+        skipped = self._skip_reason(n_nodes, deadline, stats)
+        if skipped is not None:
+            stats["encoding_skipped"] = skipped
+            return finish(best, "feasible", 3)
         began = time.perf_counter()
-        encoding = encode_error_budget(X, y, n_classes, max_errors, n_nodes)
+        try:
+            encoding = encode_error_budget(X, y, n_classes, max_errors, n_nodes,
+                                           deadline=deadline)
+        except BudgetEncodingDeadline:
+            stats["encode_seconds"] = time.perf_counter() - began
+            stats["encoding_abandoned"] = n_nodes
+            return finish(best, "feasible", 3)
         self.encoding = encoding
         stats["encode_seconds"] = time.perf_counter() - began
         stats.update(n_vars=encoding.wcnf.nv, n_hard=len(encoding.wcnf.hard),
@@ -172,6 +231,24 @@ class ErrorBudgetSearch:
             return finish(best, "optimal", best.n_nodes)
         return finish(best, "feasible", max(3, 2 * answer.lower_bound - 1))
 
+    def _skip_reason(self, n_nodes: int, deadline: float | None, stats: dict) -> str | None:
+        """Why the encoding with ``n_nodes`` nodes is not built (predicted to end after the
+        deadline, or to need more than ``ENCODE_MEMORY_BUDGET``), or None to build it."""
+        size = error_budget_encoding_size(group_examples(self.X, self.y), self.max_errors,
+                                          n_nodes)
+        seconds = ENCODE_SECONDS_PER_LITERAL * size.literals
+        memory = ENCODE_BYTES_PER_LITERAL * size.literals
+        stats.update(predicted_clauses=size.clauses, predicted_literals=size.literals)
+        if memory > ENCODE_MEMORY_BUDGET:
+            return (f"predicted {memory / 2**30:.1f} GiB for {n_nodes} nodes, over the "
+                    f"{ENCODE_MEMORY_BUDGET / 2**30:.1f} GiB budget")
+        if deadline is not None:
+            left = deadline - time.perf_counter()
+            if seconds >= left:
+                return (f"predicted {seconds:.1f} s for {n_nodes} nodes, "
+                        f"{max(left, 0.0):.1f} s left")
+        return None
+
     def leaf_trees(self) -> list[Tree]:
         """Every one-node tree within the budget, commonest class first (the search's leaf
         leads); empty unless the search's answer is a single leaf."""
@@ -184,12 +261,13 @@ class ErrorBudgetSearch:
                      ).with_counts(self.X, self.y)
                 for k in order if len(self.y) - counts[k] <= self.max_errors]
 
-    def formula(self, *, live: bool = True) -> OptimalFormula:
+    def formula(self, *, live: bool = True, deadline: float | None = None) -> OptimalFormula:
         """The SAT instance whose models are the trees of the result's size within budget.
 
         ``live`` reuses the Linear MaxSAT solver when it found the result's tree (proven
         optimal or not), with the size held by assumptions; otherwise the data is encoded
-        afresh with exactly ``size`` nodes. The search's tree is the formula's ``first_tree``.
+        afresh with exactly ``size`` nodes (``BudgetEncodingDeadline`` if ``deadline`` passes
+        while it is built). The search's tree is the formula's ``first_tree``.
         """
         if self.result is None:
             raise ValueError("formula() needs run() first.")
@@ -212,7 +290,7 @@ class ErrorBudgetSearch:
                 return OptimalFormula(self.encoding, size, solver, [*assumptions, *pinned],
                                       **options)
         encoding = encode_error_budget(self.X, self.y, self.n_classes, self.max_errors,
-                                       size, size)
+                                       size, size, deadline=deadline)
         # start next to the search's tree. Measured on size-95 greedy trees: spect with all
         # rows, budget forced + 2, gave 20 and 7 trees in 30 s with these phases, 1 without
         # (two runs); spect and haber majority-filtered, budget 2, no second tree in 15 s

@@ -26,20 +26,46 @@ budget used by ``on_conflict="relax"``.
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass, replace
 
 import numpy as np
-from pysat.card import CardEnc, EncType
+from pysat.card import ITotalizer
 from pysat.formula import WCNF
 
+from occamlearn.maxsat.counters import totalizer_clauses
 from occamlearn.model.tree import Tree
 from occamlearn.trees.data_reduction import ExampleGroups, group_examples
-from occamlearn.trees.mpdt.discrimination import discrimination_clauses, leaf_clauses
+from occamlearn.trees.mpdt.discrimination import (
+    PAIRWISE_LIMIT,
+    discrimination_clauses,
+    leaf_clauses,
+)
 from occamlearn.trees.mpdt.encoding import MPDTEncoding, check_size_bounds, validate_binary_data
 from occamlearn.trees.mpdt.layout_clauses import layout_clauses
-from occamlearn.trees.mpdt.variables import MPDTVariables
+from occamlearn.trees.mpdt.variables import MPDTVariables, parent_candidates
 
-__all__ = ["ErrorBudgetEncoding", "encode_error_budget", "relax_errors_needed"]
+__all__ = ["BudgetEncodingDeadline", "EncodingSize", "ErrorBudgetEncoding",
+           "encode_error_budget", "error_budget_encoding_size", "relax_errors_needed"]
+
+# Literals of a clause matrix turned into Python lists at once (about 0.1 s; the deadline is
+# checked between slices).
+LITERALS_PER_CHECK = 200_000
+
+
+class BudgetEncodingDeadline(TimeoutError):
+    """The deadline passed while the error-budget formula was being built."""
+
+
+@dataclass(frozen=True)
+class EncodingSize:
+    """Predicted size of ``encode_error_budget``: clauses and literals (hard), from the
+    per-example leaf clauses (nodes x groups, each over the varying columns), the
+    totalizer bounding the errors, and the feature/discrimination clauses (nodes^2 x
+    columns)."""
+
+    clauses: int
+    literals: int
 
 
 def relax_errors_needed(X, y) -> int:
@@ -92,24 +118,56 @@ class ErrorBudgetEncoding:
         return tree.with_counts(self.X, self.y)
 
 
+def _varying_columns(patterns: np.ndarray) -> np.ndarray:
+    if len(patterns) == 0:
+        return np.arange(0)
+    return np.flatnonzero(patterns.min(axis=0) != patterns.max(axis=0))
+
+
+def error_budget_encoding_size(groups: ExampleGroups, max_errors: int,
+                               upper_bound: int) -> EncodingSize:
+    """What ``encode_error_budget`` with these groups would build, without building it."""
+    n, n_groups = int(upper_bound), groups.n_groups
+    F = len(_varying_columns(groups.patterns))
+    repeated = int(groups.count[groups.count <= max_errors].sum())
+    card = totalizer_clauses(repeated, int(max_errors)) + 1 if repeated > max_errors else 0
+    per_example = (n - 1) * n_groups                    # eqs. 17/18/24, F + 3 literals each
+    pairs = sum(len(parent_candidates(j)) for j in range(2, n + 1))
+    at_most_one = F * (F - 1) // 2 if F <= PAIRWISE_LIMIT else 3 * F
+    clauses = (per_example + card + 5 * pairs * F + 4 * n * F + n * (at_most_one + 1)
+               + 2 * F + n * n)                         # + layout clauses, about n^2
+    literals = (per_example * (F + 3) + 3 * card + 16 * pairs * F + 8 * n * F
+                + n * (F + 2 + 2 * at_most_one) + 3 * n * n)
+    return EncodingSize(int(clauses), int(literals))
+
+
 def encode_error_budget(X, y, n_classes: int, max_errors: int, upper_bound: int,
-                        lower_bound: int = 3) -> ErrorBudgetEncoding:
+                        lower_bound: int = 3, *, deadline: float | None = None
+                        ) -> ErrorBudgetEncoding:
     """Partial MaxSAT formula: minimum tree of size <= ``upper_bound`` with <= ``max_errors``
-    misclassified rows of (X, y). Sizes are odd node counts >= 3 as in ``encode_mpdt``."""
+    misclassified rows of (X, y). Sizes are odd node counts >= 3 as in ``encode_mpdt``.
+
+    deadline : a ``time.perf_counter()`` value; the clause blocks are converted in slices
+    and ``BudgetEncodingDeadline`` is raised between two once it has passed (callers
+    predict the size first, ``error_budget_encoding_size``, and skip what cannot end)."""
     X, y = validate_binary_data(X, y, n_classes)
     if not isinstance(max_errors, (int, np.integer)) or max_errors < 0:
         raise ValueError(f"max_errors must be a non-negative int; got {max_errors!r}.")
     check_size_bounds(upper_bound, lower_bound, n_classes)
     groups = group_examples(X, y)
     patterns = groups.patterns.astype(np.int64)
-    columns = np.flatnonzero(patterns.min(axis=0) != patterns.max(axis=0))
+    columns = _varying_columns(patterns)
     rows = patterns[groups.pattern][:, columns]
     n = int(upper_bound)
     var = MPDTVariables.allocate(n, len(columns), n_classes)
     relax = np.array([var.pool.id(("relax", g)) for g in range(groups.n_groups)], dtype=np.int64)
     # the clause blocks exactly as encode_mpdt assembles them, except the per-example ones
-    blocks = list(layout_clauses(var, int(lower_bound))) + list(discrimination_clauses(var))
+    blocks = list(layout_clauses(var, int(lower_bound)))
+    _check_deadline(deadline)
+    blocks += list(discrimination_clauses(var))
+    _check_deadline(deadline)
     per_example, *rest = leaf_clauses(var, rows, groups.label)
+    _check_deadline(deadline)
     n_nodes_checked = n - 1                    # leaf_clauses covers nodes 2..n, per example
     if per_example.shape[0] != n_nodes_checked * groups.n_groups:
         raise RuntimeError("leaf_clauses changed shape: expected one row per (node, example)")
@@ -117,8 +175,17 @@ def encode_error_budget(X, y, n_classes: int, max_errors: int, upper_bound: int,
     blocks += [np.concatenate([per_example, relax_column], axis=1), *rest]
     hard: list[list[int]] = []
     for block in blocks:
-        hard.extend(block.tolist() if isinstance(block, np.ndarray) else block)
+        _check_deadline(deadline)
+        if not isinstance(block, np.ndarray):
+            hard.extend(block)
+            continue
+        step = max(1, LITERALS_PER_CHECK // max(1, block.shape[1]))
+        for start in range(0, len(block), step):
+            _check_deadline(deadline)
+            hard.extend(block[start:start + step].tolist())
+    _check_deadline(deadline)
     hard.extend(_error_bound(groups, relax, int(max_errors), var))
+    _check_deadline(deadline)
     wcnf = WCNF()
     wcnf.hard = hard
     wcnf.soft = [[-int(var.eta[i])] for i in range(1, n + 1, 2)]
@@ -129,6 +196,11 @@ def encode_error_budget(X, y, n_classes: int, max_errors: int, upper_bound: int,
     return ErrorBudgetEncoding(mpdt, groups, relax, int(max_errors), X, y)
 
 
+def _check_deadline(deadline: float | None) -> None:
+    if deadline is not None and time.perf_counter() > deadline:
+        raise BudgetEncodingDeadline("the deadline passed while encoding")
+
+
 def _error_bound(groups: ExampleGroups, relax: np.ndarray, max_errors: int,
                  var: MPDTVariables) -> list[list[int]]:
     """sum_g count_g * relax_g <= max_errors, as clauses."""
@@ -136,6 +208,11 @@ def _error_bound(groups: ExampleGroups, relax: np.ndarray, max_errors: int,
     clauses = [[-int(v)] for v in relax[too_big]]
     repeated = np.repeat(relax[~too_big], groups.count[~too_big]).tolist()
     if len(repeated) > max_errors:
-        clauses += CardEnc.atmost(repeated, bound=max_errors, vpool=var.pool,
-                                  encoding=EncType.totalizer).clauses
+        # a totalizer with max_errors + 1 outputs (n x max_errors clauses): PySAT's
+        # CardEnc totalizer builds all n outputs whatever the bound, n^2 / 2 clauses (50,000
+        # rows: 1.25e9), which is what made an on_conflict="relax" fit take 21.8 GB
+        with ITotalizer(lits=repeated, ubound=max_errors, top_id=var.pool.top) as counter:
+            clauses += counter.cnf.clauses
+            clauses.append([-counter.rhs[max_errors]])
+            var.pool.top = max(var.pool.top, counter.top_id)   # its variables are taken
     return clauses

@@ -126,7 +126,10 @@ def trees_from_error_search(search: ErrorBudgetSearch, k: int, *, diverse: bool 
     deadline = _deadline(time_limit)
     if k == 1 or (time_limit is None and not proven) or _expired(deadline):
         return MinimumTrees(result, [result.tree], False, 0.0, [""])
-    formula = search.formula(live=live and not diverse)
+    try:
+        formula = search.formula(live=live and not diverse, deadline=deadline)
+    except TimeoutError:                     # the deadline passed while re-encoding
+        return MinimumTrees(result, [result.tree], False, 0.0, [""])
     drawn = _draw(result, formula, k, diverse=diverse, layouts=layouts,
                   layout_depth=layout_depth, deadline=deadline)
     drawn.complete = drawn.complete and proven
