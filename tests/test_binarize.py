@@ -253,7 +253,7 @@ def test_golden_names_readable():
         "flag == 1",
     ]  # fmt: skip
     two = ThresholdBinarizer().fit(pd.DataFrame({"sex": ["m", "f", "m"]}))
-    assert two.get_feature_names_out().tolist() == ["sex == m"]
+    assert two.get_feature_names_out().tolist() == ["sex == f", "sex == m"]
 
 
 def test_readable_bit_edges_of_the_paper_encoding():

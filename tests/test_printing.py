@@ -95,7 +95,7 @@ def test_html_escapes_category_names():
     X = pd.DataFrame({"c": ["<a>", "b&c", "<a>", "b&c"]})
     model = MinimumPureTreeClassifier().fit(X, ["x", "y", "x", "y"])
     html = model._repr_html_()
-    assert "c == b&amp;c" in html and "<a>" not in html
+    assert ("c == b&amp;c" in html or "c == &lt;a&gt;" in html) and "<a>" not in html
 
 
 @pytest.fixture

@@ -9,8 +9,8 @@ shortest-printing number in its gap (``petal-length >= 2.5``, ``age >= 40``), co
 exact decimal arithmetic so values near +-1e308 neither overflow nor warn. A value unseen in
 fit falls where its order puts it.
 
-Categorical (string / ``category``) columns become ``col == v`` per category (one feature for
-a 2-valued column). A category unseen in fit makes them all false, with a ``UserWarning``
+Categorical (string / ``category``) columns become ``col == v`` per category (both values of
+a 2-valued column, so that a decision-list rule can name either). A category unseen in fit makes them all false, with a ``UserWarning``
 (``handle_unknown="ignore"``, the default) or raises (``"error"``). 0/1 columns are flags
 and pass through as ``col == 1``, as in the other binarisers (any other number reads as
 "not 1").
@@ -82,10 +82,8 @@ class ThresholdBinarizer(BaseBinarizer):
         name, index = spec.name, spec.index
         if spec.kind == "binary":
             return [Condition(name, "==", 1, index)]
-        if spec.kind == "categorical":
-            domain = spec.domain
-            chosen = domain[1:] if len(domain) == 2 else domain
-            return [Condition(name, "==", v, index) for v in chosen]
+        if spec.kind == "categorical":  # every category, so a rule can name either side
+            return [Condition(name, "==", v, index) for v in spec.domain]
         distinct = np.unique(values)
         gaps = _chosen_gaps(np.sort(values), distinct, self.max_thresholds)
         # whole-number columns (ints, or floats holding whole numbers) print whole thresholds
