@@ -39,3 +39,29 @@ def test_plain_lines_elsewhere_and_nothing_with_quiet():
     quiet = FitProgress(quiet=True, stream=Terminal())
     assert not quiet.live
     quiet.close()
+
+
+def test_fit_on_a_pseudo_terminal_draws_the_live_line():
+    import os
+    import pty
+    import sys
+
+    pid, fd = pty.fork()  # the pty reports its size as 0 x 0: the line must still show
+    if pid == 0:  # pragma: no cover - the child
+        os.execv(sys.executable, [sys.executable, "-m", "occamlearn", "fit", "--dataset",
+                                  "corral", "--time-limit", "30"])
+    output = b""
+    while True:
+        try:
+            chunk = os.read(fd, 4096)
+        except OSError:
+            break
+        if not chunk:
+            break
+        output += chunk
+    _, status = os.waitpid(pid, 0)
+    text = output.decode(errors="replace").replace("\r", "\n")
+    assert os.WEXITSTATUS(status) == 0
+    assert "occamlearn fit: best 13 nodes, proven lower bound 13 [" in text
+    assert "[MinimumPureTreeClassifier]" not in text  # the live line replaces the plain lines
+    assert "size: 13 nodes, status optimal" in text

@@ -11,6 +11,7 @@ estimators pass it live. Until then the bound shown is the one known at the end.
 
 from __future__ import annotations
 
+import shutil
 import sys
 import threading
 
@@ -34,8 +35,10 @@ class FitProgress:
         except ImportError:  # plain lines then
             return
         self.live = True
+        # a terminal that reports its size as 0 x 0 (a fresh pty) would get an empty line
+        size = shutil.get_terminal_size((80, 24))
         self.bar = tqdm(total=None, file=self.stream, bar_format="{desc} [{elapsed}]",
-                        dynamic_ncols=True, leave=True)
+                        ncols=size.columns or 80, nrows=size.lines or 24, leave=True)
         self._describe()
         self._thread = threading.Thread(target=self._tick, daemon=True)
         self._thread.start()
