@@ -22,7 +22,10 @@ never gets less than its own conflicts (proof: a tree with child errors e0, e1 c
 with e0 <= err(S0), e1 <= err(S1) - else a leaf is as good - and bL = e0 lies in the range,
 or b > err(S0) + err(S1) and two leaves fit). Every (split, bL) is a candidate; candidates
 are tried in increasing order of their lower bound LB(S0, bL) + LB(S1, b - bL) and the loop
-stops when the next bound reaches the best found.
+stops when the next bound reaches the best found. The fronts spare most budget splits: once
+the left child's best tree within bL is known to make e' < bL errors, the candidates with a
+left budget above max(e', lowest) are dominated by that one (same left tree, more budget on
+the right) and skipped.
 
 **Front per row set.** Each row set keeps, lazily, both sides of its (errors, leaves) front:
 ``ach[v]`` the fewest errors of a tree with v leaves found so far (with the split and the
@@ -80,7 +83,7 @@ TreeCallback = Callable[[Tree, float], None]
 
 INF = 1 << 30
 POLL_EVERY = 256  # calls between two polls of should_stop
-MEMO_BYTES = 2 * 2**30
+MEMO_BYTES = 2 * 2**30  # the memo's cap (see _Search.__init__)
 CLOCK_EVERY = 16  # calls between two looks at the clock (a call takes ~0.1-1 ms)
 # The incompatibility bound costs O(m^2 |Q|) per call; after BOUND_TRIAL calls it is kept only
 # if it raised at least one bound in BOUND_GAIN_RATIO calls (as in the pure search).
