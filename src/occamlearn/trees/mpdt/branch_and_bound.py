@@ -161,19 +161,19 @@ class _Search:
             return value
         return self.classes_in(rows)
 
-    def incompatibility_bound(self, rows: int, limit: int) -> int:
+    def incompatibility_bound(self, rows: int) -> int:
         self.kernel_calls += 1
         indices = np.flatnonzero(np.unpackbits(
             np.frombuffer(rows.to_bytes(self.n_bytes, "little"), dtype=np.uint8),
             bitorder="little"))
         return int(self.kernels.incompatibility_lower_bound(
-            self.packed, self.labels, indices, self.n_classes, limit))
+            self.packed, self.labels, indices, self.n_classes, self.kernels.BOUND_WORK))
 
     def root_bound(self, rows: int) -> int:
         """The best static bound on ``rows`` (classes, incompatibility), memoised."""
         bound = self.quick_bound(rows)
         if bound > 1 and self.use_incompatibility and rows not in self.exact:
-            bound = max(bound, self.incompatibility_bound(rows, NO_TREE))
+            bound = max(bound, self.incompatibility_bound(rows))
             self.lower[rows] = bound
         return bound
 
@@ -204,7 +204,7 @@ class _Search:
                 exact[rows] = 1
                 return 1
             if self.use_incompatibility:
-                bound = max(bound, self.incompatibility_bound(rows, NO_TREE))
+                bound = max(bound, self.incompatibility_bound(rows))
             lower[rows] = bound
         if bound > budget:
             return bound
@@ -304,6 +304,7 @@ class _CompiledSearch(_Search):
                                 use_incompatibility=self.use_incompatibility)
         self.counters[self.kernels.GROWABLE] = self.INITIAL_CAPACITY * 4 <= self.max_capacity
         self.counters[self.kernels.CHILD_BOUNDS] = child_bounds
+        self.counters[self.kernels.USE_BOUND] = self.use_incompatibility
         self.chunk = 2000
 
     def to_words(self, rows: int) -> np.ndarray:
@@ -327,7 +328,7 @@ class _CompiledSearch(_Search):
                 self.grow()
             else:  # aim at ~20 ms between polls
                 spent = time.perf_counter() - started
-                self.chunk = int(min(max(self.chunk * 0.02 / max(spent, 1e-6), 200), 10**6))
+                self.chunk = int(min(max(self.chunk * 0.02 / max(spent, 1e-6), 1), 10**6))
                 self.poll()
 
     def grow(self):
