@@ -199,3 +199,17 @@ def test_str_shows_tree_and_status():
     assert text.startswith("MinimumPureTreeClassifier: 13 nodes")
     assert "status optimal" in text and "|--- B0 == 1" in text
     assert str(MinimumPureTreeClassifier()) == "MinimumPureTreeClassifier()"
+
+
+def test_a_three_argument_callback_sees_the_proven_lower_bound():
+    X, y, _, _ = _split("monks-3")
+    seen = []
+    clf = MinimumPureTreeClassifier(callback=lambda tree, s, lower: seen.append(
+        (tree.n_nodes, lower))).fit(X, y)
+    bounds = [lower for _, lower in seen if lower is not None]
+    assert bounds and bounds == sorted(bounds) and bounds[-1] == clf.n_nodes_
+    assert all(lower is None or lower <= size for size, lower in seen)
+    two = []
+    MinimumPureTreeClassifier(callback=lambda tree, s: two.append(tree)).fit(X, y)
+    assert two[-1].n_nodes == clf.n_nodes_  # two-argument callbacks keep working
+

@@ -23,6 +23,7 @@ within the budget (``trees.mpdt.minimum_trees.find_minimum_trees(max_errors=...)
 
 from __future__ import annotations
 
+import inspect
 import sys
 import time
 import warnings
@@ -53,18 +54,42 @@ __all__ = ["MinimumPureTreeClassifier"]
 
 
 
+def _accepts_lower_bound(callback) -> bool:
+    """Whether ``callback`` can be called as ``callback(tree, seconds, lower_bound)``."""
+    try:
+        inspect.signature(callback).bind(None, 0.0, 1)
+    except (TypeError, ValueError):
+        return False
+    return True
+
+
 class _Progress:
-    """Forwards each improved tree to the user's callback and (if verbose) to stderr.
+    """Forwards each improved tree (and each better proven lower bound) to the user's
+    callback and (if verbose) to stderr.
 
     It also remembers the best tree, so that an interrupt that escapes the solver still
-    leaves ``fit`` with the work done so far.
+    leaves ``fit`` with the work done so far. A callback that takes a third argument also
+    gets the proven lower bound, and is called again (with the same tree) when only the
+    bound improved.
     """
 
     def __init__(self, estimator, feature_names):
         self.estimator = estimator
         self.feature_names = tuple(feature_names)
         self.best = None
+        self.lower = None
         self.trace = []
+        callback = estimator.callback
+        self.with_bound = callback is not None and _accepts_lower_bound(callback)
+
+    def bound(self, lower: int, seconds: float) -> None:
+        """A better proven lower bound on the minimum size."""
+        self.lower = int(lower)
+        if self.estimator.verbose:
+            print(f"[{type(self.estimator).__name__}] {seconds:8.2f} s: no pure tree has "
+                  f"fewer than {lower} nodes", file=sys.stderr, flush=True)
+        if self.with_bound and self.best is not None:
+            self.estimator.callback(self.best, seconds, self.lower)
 
     def __call__(self, tree: Tree, seconds: float) -> None:
         tree = Tree(tree.feature, tree.left, tree.right, tree.label, tree.counts,
@@ -75,7 +100,9 @@ class _Progress:
             kind = "tree" if self.estimator._may_err() else "pure tree"
             print(f"[{type(self.estimator).__name__}] {seconds:8.2f} s: {kind} with "
                   f"{tree.n_nodes} nodes", file=sys.stderr, flush=True)
-        if self.estimator.callback is not None:
+        if self.with_bound:
+            self.estimator.callback(tree, seconds, self.lower)
+        elif self.estimator.callback is not None:
             self.estimator.callback(tree, seconds)
 
 
@@ -136,7 +163,10 @@ class MinimumPureTreeClassifier(ClassifierMixin, FittedTreeMixin, BaseEstimator)
         If > 0, print each improvement of the bound to stderr.
     callback : callable or None, default=None
         Called as ``callback(tree, seconds)`` with each improved ``Tree`` (binary feature names
-        attached) and the seconds since the solver started.
+        attached) and the seconds since the solver started; a callback taking a third
+        argument is called as ``callback(tree, seconds, lower_bound)`` with the proven lower
+        bound on the minimum size (None until one is known), also when only the bound
+        improved (methods "auto" and "bnb").
     n_solutions, diverse, layouts, selection_size, delta, random_state
         Algorithm 3 (Sec. 7): hold out ``selection_size`` of the rows (stratified when every
         class allows it), draw up to ``n_solutions`` minimum trees of the rest (MDSOL if
@@ -304,7 +334,8 @@ class MinimumPureTreeClassifier(ClassifierMixin, FittedTreeMixin, BaseEstimator)
                                   relax_conflicts=self.on_conflict == "relax")
             if budget is None:
                 return find_minimum_tree(X_bin, y, n_classes, method=self.method,
-                                         n_jobs=self.n_jobs, **options)
+                                         n_jobs=self.n_jobs, on_bound=progress.bound,
+                                         **options)
             return find_minimum_tree_with_errors(X_bin, y, n_classes, budget, **options)
         except (KeyboardInterrupt, SATInterrupt) as exc:
             if progress.best is None or not is_interrupt(exc):

@@ -30,11 +30,11 @@ from occamlearn.trees.mpdt.search import (
 __all__ = ["METHODS", "find_minimum_tree"]
 
 
-def _maxsat(X, y, n_classes, *, solver, n_jobs, **options) -> MinimumTreeResult:
+def _maxsat(X, y, n_classes, *, solver, n_jobs, on_bound, **options) -> MinimumTreeResult:
     return find_minimum_tree_maxsat(X, y, n_classes, solver=solver, **options)
 
 
-def _mindt(X, y, n_classes, *, solver, n_jobs, **options) -> MinimumTreeResult:
+def _mindt(X, y, n_classes, *, solver, n_jobs, on_bound, **options) -> MinimumTreeResult:
     return find_minimum_tree_mindt(X, y, n_classes, **options)  # a SAT search: no back-end
 
 
@@ -55,8 +55,8 @@ PURE_ONLY_METHODS = frozenset({"mindt", "bnb"})
 def find_minimum_tree(X, y, n_classes: int, *, method: str = "auto", solver: str = "lsu",
                       sat_solver: str = "cadical195", time_limit: float | None = None,
                       on_improve=None, upper_bound: int | None = None,
-                      lower_bound: int | None = None,
-                      n_jobs: int | None = None) -> MinimumTreeResult:
+                      lower_bound: int | None = None, n_jobs: int | None = None,
+                      on_bound=None) -> MinimumTreeResult:
     """Minimum pure decision tree of the 0/1 matrix X and class indices y.
 
     method : a key of ``METHODS``; solver : MaxSAT back-end name (``maxsat.backends.BACKENDS``)
@@ -64,6 +64,8 @@ def find_minimum_tree(X, y, n_classes: int, *, method: str = "auto", solver: str
     whole search (None: until proven). on_improve(tree, seconds) : called with each smaller
     tree found. upper_bound / lower_bound : optional known bounds on the minimum size (odd).
     n_jobs : processes for ``method="auto"`` (>= 2: the engines run side by side).
+    on_bound(lower_bound, seconds) : called with each better proven lower bound (methods
+    "auto" and "bnb"; the others report their bound in the result only).
     """
     if method not in METHODS:
         raise ValueError(f"Unknown method {method!r}. Valid methods: {', '.join(sorted(METHODS))}.")
@@ -73,4 +75,5 @@ def find_minimum_tree(X, y, n_classes: int, *, method: str = "auto", solver: str
         make_backend(solver, sat_solver=sat_solver).close()  # names checked before any work
     return METHODS[method](X, y, n_classes, solver=solver, sat_solver=sat_solver,
                            time_limit=time_limit, on_improve=on_improve,
-                           upper_bound=upper_bound, lower_bound=lower_bound, n_jobs=n_jobs)
+                           upper_bound=upper_bound, lower_bound=lower_bound, n_jobs=n_jobs,
+                           on_bound=on_bound)

@@ -42,16 +42,22 @@ ENGINES = ("branch-and-bound", "maxsat")
 
 def find_minimum_tree_bnb(X, y, n_classes: int, *, time_limit=None, on_improve=None,
                           upper_bound: int | None = None, lower_bound: int | None = None,
-                          **_ignored) -> MinimumTreeResult:
+                          on_bound=None) -> MinimumTreeResult:
     """The branch and bound alone, as a ``MinimumTreeResult`` (the method ``"bnb"``)."""
     start = time.perf_counter()
     trace = []
+
+    best_bound = [0]
 
     def progress(ub, lb, seconds, tree):
         if tree is not None:
             trace.append((seconds, tree.n_nodes))
             if on_improve is not None:
                 on_improve(tree, seconds)
+        if lb > best_bound[0]:
+            best_bound[0] = lb
+            if on_bound is not None:
+                on_bound(lb, seconds)
 
     found = minimum_tree_branch_and_bound(X, y, n_classes, time_limit=time_limit,
                                           on_progress=progress)
@@ -72,6 +78,7 @@ class _Bounds:
 
     start: float
     on_improve: object = None
+    on_bound: object = None
     tree: Tree | None = None
     found_by: str | None = None
     lower: int = 1
@@ -94,7 +101,10 @@ class _Bounds:
             return
         self.lower, self.proved_by = lower, engine
         size = None if self.tree is None else self.tree.n_nodes
-        self.bound_trace.append((time.perf_counter() - self.start, size, lower))
+        seconds = time.perf_counter() - self.start
+        self.bound_trace.append((seconds, size, lower))
+        if self.on_bound is not None:
+            self.on_bound(lower, seconds)
 
     @property
     def proven(self) -> bool:
@@ -155,7 +165,7 @@ def find_minimum_tree_portfolio(X, y, n_classes: int, *, solver: str = "lsu",
                                 time_limit: float | None = None, on_improve=None,
                                 upper_bound: int | None = None,
                                 lower_bound: int | None = None,
-                                n_jobs: int | None = None) -> MinimumTreeResult:
+                                n_jobs: int | None = None, on_bound=None) -> MinimumTreeResult:
     """Minimum pure tree by branch and bound and MaxSAT together (see the module docstring).
 
     Arguments as ``minimum.find_minimum_tree``; ``n_jobs`` >= 2 runs the engines in two
@@ -165,7 +175,7 @@ def find_minimum_tree_portfolio(X, y, n_classes: int, *, solver: str = "lsu",
     time_limit = check_time_limit(time_limit)
     X = np.asarray(X)
     y = np.asarray(y, dtype=np.int64)
-    bounds = _Bounds(time.perf_counter(), on_improve)
+    bounds = _Bounds(time.perf_counter(), on_improve, on_bound)
     if lower_bound is not None:
         bounds.offer_bound(int(lower_bound), "caller")
     options = {"solver": solver, "sat_solver": sat_solver}
@@ -265,8 +275,8 @@ def _in_processes(X, y, n_classes, time_limit, bounds: _Bounds, options) -> list
             if worker.is_alive():
                 worker.terminate()
             worker.join(timeout=1.0)
-    if bounds.tree is None:
-        errors = [t["error"] for t in turns if "error" in t]
-        raise RuntimeError("no engine of the portfolio found a tree"
-                           + (f": {'; '.join(errors)}" if errors else ""))
+    errors = [f"{t['engine']}: {t['error']}" for t in turns if "error" in t]
+    if bounds.tree is None or (errors and not bounds.proven):
+        # a failed engine (a broken external solver, say) is an error, not a silent answer
+        raise RuntimeError("the portfolio's search failed: " + "; ".join(errors or ["no tree"]))
     return turns
