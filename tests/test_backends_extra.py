@@ -131,12 +131,8 @@ def test_hermax_exact_solvers_on_weighted_non_unit_soft(name):
 
 
 @needs_hermax
-def test_hermax_time_limits_are_enforced():
-    from occamlearn.binarize import FeatureBinarizer
-
-    X, y = load_dataset("monks-1")
-    y = np.unique(y.to_numpy(), return_inverse=True)[1]
-    X = FeatureBinarizer(encoding="binary").fit_transform(X, y)
+def test_hermax_time_limits_are_enforced(bundled_binary):
+    X, y, _ = bundled_binary("monks-1")
     wcnf = encode_mpdt(X[:250], y[:250], 2, 35).wcnf
     for name in ("uwrmaxsat", "evalmaxsat", "loandra"):
         result = BACKEND_CLASSES[name]().solve(wcnf, time_limit=1.0)

@@ -2,6 +2,8 @@
 
 import io
 
+import pytest
+
 from occamlearn.cli.progress import FitProgress
 from occamlearn.model.tree import Tree
 
@@ -41,6 +43,7 @@ def test_plain_lines_elsewhere_and_nothing_with_quiet():
     quiet.close()
 
 
+@pytest.mark.slow  # a child process (pty.fork)
 def test_fit_on_a_pseudo_terminal_draws_the_live_line():
     import os
     import pty

@@ -162,6 +162,7 @@ def test_decode_help_documents_both_v_formats(capsys):
     assert "v 0110" in help_text and "v 1 -2 3" in help_text and "OPTIMUM FOUND" in help_text
 
 
+@pytest.mark.slow  # a child process
 def test_console_script():
     script = shutil.which("occamlearn")
     command = [script] if script else [sys.executable, "-m", "occamlearn.cli"]

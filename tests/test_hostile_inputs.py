@@ -383,6 +383,7 @@ def test_ctrl_c_prints_the_best_tree_and_its_bounds(capsys, monkeypatch, tmp_pat
     assert code == 130 and out == "" and "interrupted" in err
 
 
+@pytest.mark.slow  # a child process
 def test_predict_into_a_closed_pipe_ends_quietly(tmp_path, model_path, fitted):
     X, y, _ = fitted
     big = tmp_path / "big.csv"
@@ -395,6 +396,7 @@ def test_predict_into_a_closed_pipe_ends_quietly(tmp_path, model_path, fitted):
     assert done.returncode in (0, 141)
 
 
+@pytest.mark.slow  # a child process
 def test_a_missing_model_file_is_reported_without_heavy_imports(tmp_path):
     code = ("import sys; from occamlearn.cli import main; "
             f"rc = main(['predict', {str(tmp_path / 'missing.json')!r}, 'x.csv']); "

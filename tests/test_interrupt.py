@@ -15,9 +15,13 @@ import subprocess
 import sys
 import textwrap
 
+import numpy as np
+import pytest
 from pysat.solvers import MainThread, Solver
 
+from occamlearn import MinimumPureTreeClassifier
 from occamlearn.maxsat.oracle import limited_solve, python_handles_sigint
+from occamlearn.maxsat.pysat_adapter import SATInterrupt
 
 SCENARIO = textwrap.dedent("""
     import os, signal, threading, time
@@ -51,6 +55,7 @@ SCENARIO = textwrap.dedent("""
 """)
 
 
+@pytest.mark.slow
 def test_sigint_in_and_after_a_sat_call():
     done = subprocess.run([sys.executable, "-c", SCENARIO], capture_output=True, text=True,
                           timeout=240)
@@ -75,3 +80,28 @@ def test_pysat_never_installs_its_longjmp_handler_in_our_calls():
         assert limited_solve(solver, "cadical195", [], None) is True
         assert limited_solve(solver, "cadical195", [-2], 10**9) is False
     assert seen and not any(seen)
+
+
+@pytest.mark.parametrize("interrupt", [KeyboardInterrupt,
+                                       SATInterrupt("Caught keyboard interrupt")],
+                         ids=["KeyboardInterrupt", "pysat-error"])
+def test_interrupt_keeps_the_tree_seen_last(interrupt, random_binary):
+    """Ctrl-C reaches Python as KeyboardInterrupt, or inside a PySAT solve() as its error;
+    either way it reaches the caller and the fit keeps the last (smallest) tree it reported,
+    not merely one no larger than the first."""
+    X, y = random_binary(30, 8, seed=1, n_classes=4, distinct=True)
+    seen = []
+
+    def stop_after_two(tree, seconds):
+        seen.append(tree)
+        if len(seen) == 2:
+            raise interrupt
+
+    clf = MinimumPureTreeClassifier(binarizer=None, method="maxsat", callback=stop_after_two)
+    with pytest.raises(KeyboardInterrupt):
+        clf.fit(X, y)
+    assert len(seen) == 2 and seen[1].n_nodes < seen[0].n_nodes
+    assert clf.status_ == "feasible" and clf.solve_stats_["interrupted"] is True
+    assert clf.n_nodes_ == seen[-1].n_nodes == clf.upper_bound_
+    assert np.array_equal(clf.tree_.predict(X), seen[-1].predict(X))
+    assert clf.score(X, y) == 1.0

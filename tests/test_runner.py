@@ -43,6 +43,7 @@ def test_duplicate_keys_are_rejected(tmp_path):
         run_tasks(square, tasks, tmp_path / "r.jsonl", progress=False)
 
 
+@pytest.mark.slow  # a Dask LocalCluster: worker processes, seconds to start
 def test_dask_local_cluster_matches_joblib(tmp_path):
     pytest.importorskip("dask.distributed")
     dask_records = run_tasks(square, _tasks(4), tmp_path / "d.jsonl", n_jobs=2,

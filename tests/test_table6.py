@@ -90,9 +90,46 @@ def test_method_pool_round_trips_through_json():
     assert np.array_equal(back.predictions, pool.predictions) and back.sizes == [3, 5]
 
 
-def test_registry_holds_every_table6_method():
-    assert list(METHODS) == ["psk", "lsk", "ask", "mpdt-1", "mpdt-nd", "mpdt",
-                             "mpdt-lay-nd", "mpdt-lay", "dtmax-2", "dtmax-3", "dtmax-4"]
+def test_every_registered_method_learns_what_its_name_says():
+    """Each entry of METHODS runs on mux6's training part and gives candidates of its kind:
+    predictions for every held-out row, minimum trees (15 nodes on mux6) for the mpdt
+    variants -- one for mpdt-1, all (two) for the others, layouts for the lay ones --, trees
+    no larger than the minimum for lsk, and one tree of depth <= d for dtmax-d. A method
+    that is missing, misnamed or wired to the wrong variant fails here."""
+    from occamlearn.experiments.table6_methods import SharedSolve
+
+    data = prepare_dataset("mux6")
+    settings = {"k": 4, "sk_seeds": 2, "solve_time_limit": None, "enum_time_limit": None,
+                "layout_depth": 2, "dtmax_time_limit": None}
+    shared = SharedSolve(data, settings)
+    pools = {}
+    try:
+        for name in sorted(METHODS, key=lambda m: (m != "mpdt-nd", m)):  # plain first: live
+            pools[name] = METHODS[name](data, settings, shared)
+    finally:
+        shared.close()
+    expected = {"psk", "lsk", "ask", "mpdt-1", "mpdt-nd", "mpdt", "mpdt-lay-nd", "mpdt-lay",
+                "dtmax-2", "dtmax-3", "dtmax-4"}
+    assert set(pools) == expected
+    for name, pool in pools.items():
+        assert pool.predictions.shape == (len(pool.sizes), len(data.y_holdout)), name
+        assert len(pool.sizes) >= 1 and set(np.unique(pool.predictions)) <= {0, 1}, name
+    for name in ("mpdt-1", "mpdt-nd", "mpdt", "mpdt-lay-nd", "mpdt-lay"):
+        pool = pools[name]
+        assert set(pool.sizes) == {15} and pool.info["status"] == "optimal", name
+        assert (pool.info["n_layouts"] > 0) == ("lay" in name), name
+    assert len(pools["mpdt-1"].sizes) == 1
+    drawn = {name: len(pools[name].sizes) for name in ("mpdt-nd", "mpdt", "mpdt-lay-nd",
+                                                         "mpdt-lay")}
+    assert set(drawn.values()) == {2}, drawn   # mux6's training part has 2 minimum trees
+    assert all(pools[name].info["complete"] for name in drawn)
+    assert max(pools["lsk"].sizes) <= 15 < max(pools["psk"].sizes)
+    for depth in (2, 3, 4):
+        pool = pools[f"dtmax-{depth}"]
+        assert len(pool.sizes) == 1 and pool.sizes[0] <= 2 ** (depth + 1) - 1
+        assert pool.info["status"] == "optimal"
+    assert (pools["dtmax-2"].info["training_errors"] >= pools["dtmax-3"].info["training_errors"]
+            >= pools["dtmax-4"].info["training_errors"])
 
 
 def test_markdown_marks_unproven_optima_and_open_enumerations():

@@ -167,20 +167,10 @@ def test_stratified_rc2_stops_when_the_callback_asks():
 
 
 # -- searches and estimators -------------------------------------------------------------
-def monks1_binary():
-    from occamlearn.binarize import FeatureBinarizer
-    from occamlearn.datasets import load_dataset
-
-    X, y = load_dataset("monks-1")
-    X = FeatureBinarizer(encoding="binary").fit_transform(X, y)
-    X, rows = np.unique(X, axis=0, return_index=True)  # monks-1 has no conflicting rows
-    return X, np.unique(y.to_numpy()[rows], return_inverse=True)[1], 2
-
-
-def test_minimum_tree_encodes_nothing_once_the_deadline_has_passed():
+def test_minimum_tree_encodes_nothing_once_the_deadline_has_passed(bundled_binary):
     from occamlearn.trees.mpdt.minimum import find_minimum_tree
 
-    X, y, k = monks1_binary()
+    X, y, k = bundled_binary("monks-1", unique=True)
     began = time.perf_counter()
     result = find_minimum_tree(X, y, k, method="maxsat", time_limit=1e-3)  # the greedy bound
     assert time.perf_counter() - began < LIMIT + MARGIN
@@ -189,10 +179,10 @@ def test_minimum_tree_encodes_nothing_once_the_deadline_has_passed():
     assert result.tree.is_pure_on(X, y)
 
 
-def test_the_portfolio_returns_a_tree_however_short_the_limit():
+def test_the_portfolio_returns_a_tree_however_short_the_limit(bundled_binary):
     from occamlearn.trees.mpdt.minimum import find_minimum_tree
 
-    X, y, k = monks1_binary()
+    X, y, k = bundled_binary("monks-1", unique=True)
     began = time.perf_counter()
     result = find_minimum_tree(X, y, k, method="auto", time_limit=1e-3)
     assert time.perf_counter() - began < LIMIT + MARGIN
@@ -202,11 +192,12 @@ def test_the_portfolio_returns_a_tree_however_short_the_limit():
                              else "feasible")
 
 
-def test_minimum_tree_skips_an_encoding_predicted_to_end_after_the_deadline(monkeypatch):
+def test_minimum_tree_skips_an_encoding_predicted_to_end_after_the_deadline(monkeypatch,
+                                                                            bundled_binary):
     from occamlearn.trees.mpdt import search
 
     monkeypatch.setattr(search, "ENCODE_SECONDS_PER_CELL", 1.0)  # hours per encoding
-    X, y, k = monks1_binary()
+    X, y, k = bundled_binary("monks-1", unique=True)
     began = time.perf_counter()
     result = search.find_minimum_tree_maxsat(X, y, k, time_limit=30)
     assert time.perf_counter() - began < LIMIT + MARGIN
@@ -230,15 +221,6 @@ def test_dtmax_lsu_on_mushr_returns_in_time():
 
 
 # -- DT(max) dynamic programme -----------------------------------------------------------
-def random_bits(n_rows, n_columns, seed=0):
-    rng = np.random.default_rng(seed)
-    return rng.integers(0, 2, size=(n_rows, n_columns)), rng.integers(0, 2, size=n_rows)
-
-
-def within(limit, elapsed):
-    return elapsed < limit * 1.1 + 1
-
-
 def assert_valid_dtmax(result, X, y, depth):
     assert result.status in ("feasible", "optimal")
     assert result.tree.depth <= depth
@@ -246,7 +228,7 @@ def assert_valid_dtmax(result, X, y, depth):
 
 
 @pytest.mark.parametrize("depth", [2, 3, 4])
-def test_dtmax_dp_returns_in_time_on_wide_data(depth):
+def test_dtmax_dp_returns_in_time_on_wide_data(depth, random_binary, within):
     """200 x 600 random bits: one depth-3 pass took 25 s and 4.3 GB; 200 x 1,000 raised
     MemoryError. Now its count tables come in chunks, the clock checked between them."""
     import tracemalloc
@@ -254,7 +236,7 @@ def test_dtmax_dp_returns_in_time_on_wide_data(depth):
     from occamlearn.trees.dtmax.dynamic_programme import MEMORY_BUDGET
     from occamlearn.trees.dtmax.search import find_max_accuracy_tree
 
-    X, y = random_bits(200, 1000)
+    X, y = random_binary(200, 1000)
     limit = 1.0
     tracemalloc.start()
     try:
@@ -269,12 +251,12 @@ def test_dtmax_dp_returns_in_time_on_wide_data(depth):
     assert_valid_dtmax(result, X, y, depth)
 
 
-def test_dtmax_dp_depth3_with_a_tiny_time_limit():
+def test_dtmax_dp_depth3_with_a_tiny_time_limit(random_binary, within):
     """``time_limit=0.01`` used to be ignored at depth <= 3 (1.4 s on mushr); a deadline
     passed before the first chunk leaves the greedy tree, "feasible"."""
     from occamlearn.trees.dtmax.search import find_max_accuracy_tree
 
-    X, y = random_bits(300, 400, seed=1)
+    X, y = random_binary(300, 400, seed=1)
     for limit in (1e-6, 0.01, 0.3):
         began = time.perf_counter()
         result = find_max_accuracy_tree(X, y, 2, 3, time_limit=limit)
@@ -305,10 +287,10 @@ def test_dtmax_dp_chunks_give_the_one_pass_optimum(monkeypatch):
                 assert np.array_equal(chunked.tree.predict(X), one.tree.predict(X))
 
 
-def test_dtmax_estimator_on_wide_data_returns_in_time():
+def test_dtmax_estimator_on_wide_data_returns_in_time(random_binary, within):
     from occamlearn.estimators.dtmax import MaxAccuracyTreeClassifier
 
-    X, y = random_bits(200, 600, seed=2)
+    X, y = random_binary(200, 600, seed=2)
     limit = 2.0
     began = time.perf_counter()
     model = MaxAccuracyTreeClassifier(max_depth=3, time_limit=limit).fit(X, y)
@@ -321,13 +303,14 @@ def test_dtmax_estimator_on_wide_data_returns_in_time():
 @pytest.mark.parametrize("diverse, layouts", [(False, False), (True, False), (False, True),
                                               (True, True)])
 @pytest.mark.parametrize("max_errors", [None, 1])
-def test_minimum_trees_with_selection_keeps_one_deadline(diverse, layouts, max_errors):
+def test_minimum_trees_with_selection_keeps_one_deadline(diverse, layouts, max_errors,
+                                                        random_binary, within):
     """20 x 100 random bits have thousands of minimum trees: drawing a million after the
     search took 5.8 s with MDSOL and ``time_limit=2`` (the drawing had no limit of its own).
     Now the search and the drawing share the deadline."""
     from occamlearn.trees.mpdt.selection import minimum_trees_with_selection
 
-    X, y = random_bits(20, 100, seed=4)
+    X, y = random_binary(20, 100, seed=4)
     limit = 1.5
     began = time.perf_counter()
     selected = minimum_trees_with_selection(X, y, 2, n_solutions=10**6, diverse=diverse,
@@ -343,12 +326,12 @@ def test_minimum_trees_with_selection_keeps_one_deadline(diverse, layouts, max_e
     assert not selected.complete or len(selected.candidates) < 10**6
 
 
-def test_drawing_after_the_deadline_gives_the_search_tree():
+def test_drawing_after_the_deadline_gives_the_search_tree(random_binary):
     """No time left after the search: the answer is the search's own tree, not complete."""
     from occamlearn.trees.mpdt.minimum_trees import trees_from_search
     from occamlearn.trees.mpdt.search import MinimumTreeSearch
 
-    X, y = random_bits(20, 100, seed=4)
+    X, y = random_binary(20, 100, seed=4)
     search = MinimumTreeSearch(X, y, 2)
     try:
         search.run()
@@ -377,7 +360,7 @@ def assert_within_budget(result, X, y, budget):
     assert result.stats["training_errors"] <= budget
 
 
-def test_error_budget_skips_an_encoding_over_the_memory_budget():
+def test_error_budget_skips_an_encoding_over_the_memory_budget(within):
     """20,000 rows: the greedy tree has thousands of nodes, and n = size - 2 nodes x rows x
     columns is hundreds of GB of clauses. It is predicted and skipped, with or without a
     time limit (the bounding totalizer alone used to have n^2 / 2 clauses)."""
@@ -395,11 +378,12 @@ def test_error_budget_skips_an_encoding_over_the_memory_budget():
         assert_within_budget(result, X, y, budget)
 
 
-def test_error_budget_skips_an_encoding_predicted_to_end_after_the_deadline(monkeypatch):
+def test_error_budget_skips_an_encoding_predicted_to_end_after_the_deadline(
+        monkeypatch, bundled_binary):
     from occamlearn.trees.mpdt import error_budget
 
     monkeypatch.setattr(error_budget, "ENCODE_SECONDS_PER_LITERAL", 1.0)   # days
-    X, y, k = monks1_binary()
+    X, y, k = bundled_binary("monks-1", unique=True)
     began = time.perf_counter()
     result = error_budget.find_minimum_tree_with_errors(X, y, k, 3, time_limit=30)
     assert time.perf_counter() - began < 5
@@ -408,7 +392,7 @@ def test_error_budget_skips_an_encoding_predicted_to_end_after_the_deadline(monk
     assert_within_budget(result, X, y, 3)
 
 
-def test_error_budget_encoding_stops_at_the_deadline(monkeypatch):
+def test_error_budget_encoding_stops_at_the_deadline(monkeypatch, within):
     """Predicted instant (rate 0), the encoding is built in slices and abandoned when the
     deadline passes, or ends and the solver stops in time; either way in time."""
     from occamlearn.trees.data_reduction import group_examples
@@ -449,7 +433,7 @@ def test_bounded_totalizer_keeps_the_error_budget_exact():
         assert pool.top >= max(abs(lit) for clause in clauses for lit in clause)
 
 
-def test_relaxed_estimator_on_many_numeric_rows_returns_in_time():
+def test_relaxed_estimator_on_many_numeric_rows_returns_in_time(within):
     """``on_conflict="relax"`` on 20,000 x 20 numeric rows (at 50,000 rows, ``time_limit=10``
     was still encoding at 300 s with 21.8 GB)."""
     import pandas as pd
@@ -466,3 +450,25 @@ def test_relaxed_estimator_on_many_numeric_rows_returns_in_time():
     assert within(limit, time.perf_counter() - began)
     assert model.status_ in ("feasible", "optimal")
     assert "encoding_skipped" in model.solve_stats_ or model.solve_stats_["encode_seconds"] > 0
+
+
+@pytest.mark.parametrize("method", ["auto", "maxsat", "bnb"])
+def test_time_limit_gives_a_pure_tree_with_consistent_bounds(method, random_binary, within):
+    """400 random rows of 40 features, 3 classes: the minimum has well over 100 nodes. On any
+    machine the fit ends in time with a pure tree; its status says whether the bounds met
+    (a fast machine may prove the optimum, a slow one not)."""
+    from occamlearn import MinimumPureTreeClassifier
+
+    X, y = random_binary(400, 40, n_classes=3, distinct=True)
+    # warm-up: a first "bnb"/"auto" fit in a process spends ~1.2 s importing numba and
+    # loading the compiled kernels, outside any deadline check (reported to bnb's owner)
+    MinimumPureTreeClassifier(binarizer=None, method=method).fit(X[:8], y[:8])
+    limit = 0.5
+    began = time.perf_counter()
+    clf = MinimumPureTreeClassifier(binarizer=None, method=method, time_limit=limit).fit(X, y)
+    assert within(limit, time.perf_counter() - began)
+    assert clf.score(X, y) == 1.0 and clf.upper_bound_ == clf.n_nodes_
+    if clf.status_ == "optimal":
+        assert clf.lower_bound_ == clf.upper_bound_
+    else:
+        assert clf.status_ == "feasible" and 3 <= clf.lower_bound_ < clf.upper_bound_
