@@ -129,3 +129,15 @@ def test_printed_threshold_is_the_evaluated_one(threshold, values, op):
     frame = pd.DataFrame({"x": values})
     expected = PRINTED_MEANING[printed_op](np.asarray(values), float(printed_value))
     assert condition.evaluate(frame).tolist() == expected.tolist()
+
+
+def test_describe_words_bits_and_conjunctions():
+    bit = Condition("w", "bit", 0, edges=(2.5, 3.0, 4.5))
+    assert bit.describe() == "2.5 <= w < 3.0 or w >= 4.5"
+    assert bit.describe(negate=True) == "w < 2.5 or 3.0 <= w < 4.5"
+    assert bit.intervals() == [(2.5, 3.0), (4.5, None)]
+    both = Conjunction((bit, Condition("c", "==", "red")))
+    assert both.describe() == "(2.5 <= w < 3.0 or w >= 4.5) & c == red"
+    assert both.describe(negate=True) == "not ((2.5 <= w < 3.0 or w >= 4.5) & c == red)"
+    assert Condition("t", "between", (1, 2)).describe(negate=True) == "t < 1 or t > 2"
+    assert Condition("x", "<=", 4).describe(negate=True) == "x > 4"

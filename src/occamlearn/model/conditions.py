@@ -253,6 +253,13 @@ class Conjunction:
     def __str__(self) -> str:
         return " & ".join(str(c) for c in self.conditions)
 
+    def describe(self, negate: bool = False) -> str:
+        """Each condition as ``Condition.describe`` words it (unions parenthesised), joined
+        by ``&``; negated, ``not (...)`` of that."""
+        parts = [c.describe() for c in self.conditions]
+        text = " & ".join(f"({p})" if " or " in p else p for p in parts)
+        return f"not ({text})" if negate else text
+
     def to_dict(self) -> dict:
         return {"all": [c.to_dict() for c in self.conditions]}
 
