@@ -31,6 +31,7 @@ from occamlearn.model.conditions import condition_from_dict
         FeatureBinarizer(encoding="threshold", strategy="quantile"),
         QuantileBinarizer(),
         ThresholdBinarizer(),
+        ThresholdBinarizer(sides="both", max_thresholds=3),
     ]
 )
 def test_sklearn_compatible(estimator, check):
@@ -252,6 +253,9 @@ def test_golden_names_readable():
         "legs >= 1", "legs >= 3", "legs >= 6",
         "flag == 1",
     ]  # fmt: skip
+    both = ThresholdBinarizer(sides="both").fit(TABLE[["legs"]])
+    assert both.get_feature_names_out().tolist() == [
+        "legs >= 1", "legs >= 3", "legs >= 6", "legs < 1", "legs < 3", "legs < 6"]
     two = ThresholdBinarizer().fit(pd.DataFrame({"sex": ["m", "f", "m"]}))
     assert two.get_feature_names_out().tolist() == ["sex == f", "sex == m"]
 

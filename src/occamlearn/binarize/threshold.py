@@ -27,7 +27,7 @@ from numbers import Integral
 from typing import ClassVar
 
 import numpy as np
-from sklearn.utils._param_validation import Interval
+from sklearn.utils._param_validation import Interval, StrOptions
 
 from occamlearn.binarize._base import BaseBinarizer
 from occamlearn.binarize._columns import shortest_between
@@ -44,6 +44,10 @@ class ThresholdBinarizer(BaseBinarizer):
     max_thresholds : int >= 1, default=32
         Most thresholds per numeric column; a column with more gaps between distinct values
         keeps the gaps at evenly spaced quantiles of its training values.
+    sides : {"upper", "both"}, default="upper"
+        ``"upper"``: one feature ``col >= t`` per cut (enough for a tree, whose other branch
+        is ``col < t``); ``"both"``: also ``col < t``, so that a decision-list rule (a
+        conjunction of features that hold) can select either tail.
     continuous, categorical : list of column names or positions, default=None
         Force these columns to be numeric (cut) / unordered categories (one-hot).
     constant : {"drop", "error"}, default="drop"
@@ -61,18 +65,21 @@ class ThresholdBinarizer(BaseBinarizer):
     _parameter_constraints: ClassVar[dict] = {
         **BaseBinarizer._parameter_constraints,
         "max_thresholds": [Interval(Integral, 1, None, closed="left")],
+        "sides": [StrOptions({"upper", "both"})],
     }
 
     def __init__(
         self,
         *,
         max_thresholds=32,
+        sides="upper",
         continuous=None,
         categorical=None,
         constant="drop",
         handle_unknown="ignore",
     ):
         self.max_thresholds = max_thresholds
+        self.sides = sides
         self.continuous = continuous
         self.categorical = categorical
         self.constant = constant
@@ -94,6 +101,8 @@ class ThresholdBinarizer(BaseBinarizer):
             if integral and t.is_integer() and abs(t) < 1e15:
                 t = int(t)
             conditions.append(Condition(name, ">=", t, index))
+        if self.sides == "both":
+            conditions += [Condition(name, "<", c.value, index) for c in conditions]
         return conditions
 
 
