@@ -13,7 +13,9 @@ examples (Avellaneda, AAAI 2020), with any exact search run on the subset:
    with the previous subset minimum as lower bound (the subset only grows);
 3. its size is a lower bound for the full data (``on_bound``); if the tree is pure on all
    rows it is optimal; otherwise add counterexamples (misclassified rows: one per leaf that
-   misclassifies, a random one, at most ``max_added``) and repeat.
+   misclassifies, a random one, then random misclassified rows up to ``max_added``, 32 by
+   default: on tic-tac-toe 79 in 30 s against 69 with 8, spect 49 against 47 in 20 s) and
+   repeat.
 
 A subset search stopped by the time limit still reports the bound it proved on the subset,
 which is also valid for the full data. The upper bound is the smallest greedy tree of the full
@@ -99,7 +101,10 @@ def complete_tree(tree: Tree, X: np.ndarray, y: np.ndarray, n_classes: int) -> T
     size = len(feature)
     done = Tree(np.array(feature), np.array(left), np.array(right), np.array(label),
                 np.zeros((size, n_classes), dtype=np.int64), X.shape[1])
-    return _renumbered(done).with_counts(X, y)
+    done = _renumbered(done).with_counts(X, y)
+    if not done.is_pure_on(X, y):
+        raise RuntimeError("completed tree is not pure (bug)")
+    return done
 
 
 def _renumbered(tree: Tree) -> Tree:
@@ -142,7 +147,7 @@ def _solve_subset(engine, X, y, n_classes, time_limit, incumbent: Tree, lower: i
 
 def find_minimum_tree_incremental(X, y, n_classes: int, *, time_limit: float | None = None,
                                   engine: str = "bnb", per_class: int = 2,
-                                  max_added: int = 8, seed: int = 0,
+                                  max_added: int = 32, seed: int = 0,
                                   upper_bound_tree: Tree | None = None,
                                   lower_bound: int | None = None,
                                   on_bound: BoundCallback | None = None,
