@@ -122,3 +122,16 @@ def test_wrong_columns_at_transform():
         FeatureBinarizer().fit(GOOD.iloc[:0])
     with pytest.raises(ValueError, match="Expected unique column names"):
         FeatureBinarizer().fit(pd.DataFrame([[1.0, 2.0], [2.0, 3.0]], columns=["a", "a"]))
+
+
+@pytest.mark.parametrize("encoding", ["onehot", "threshold"])
+def test_a_huge_integer_domain_makes_a_bounded_number_of_features(encoding):
+    """10^5 distinct integers must not become 10^5 features (nor ask for GiBs)."""
+    rng = np.random.default_rng(0)
+    X = pd.DataFrame({"a": rng.permutation(100_000), "b": rng.integers(0, 10**9, 100_000)})
+    binarizer = FeatureBinarizer(encoding=encoding, max_values=16)
+    B = binarizer.fit_transform(X)
+    assert B.shape[1] <= 2 * 16
+    new = pd.DataFrame({"a": [-1, 10**7], "b": [10**10, 3]})  # beyond the training range
+    assert binarizer.transform(new).shape == (2, B.shape[1])
+    assert len(FeatureBinarizer(encoding=encoding).fit(X).get_feature_names_out()) <= 2 * 32

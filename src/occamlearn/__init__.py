@@ -3,8 +3,10 @@
 Two model families, each a scikit-learn estimator:
 
 * ``MinimumPureTreeClassifier`` -- the decision tree with the fewest nodes that classifies
-  every training example correctly, certified minimum by a MaxSAT solver (Alcázar et al.,
-  "Interpretable decision trees through MaxSAT").
+  every training example correctly, certified minimum by a branch and bound over row sets and
+  a MaxSAT solver working together (Alcázar et al., "Interpretable decision trees through
+  MaxSAT").
+* ``MaxAccuracyTreeClassifier`` -- the most accurate tree of bounded depth (DT(max)).
 * ``DecisionListClassifier`` -- ordered probabilistic rule lists learned greedily, optionally
   directional (every rule points to the same class).
 
@@ -25,6 +27,7 @@ _PUBLIC = {
     "dataset_info": "occamlearn.datasets",
     "FeatureBinarizer": "occamlearn.binarize",
     "QuantileBinarizer": "occamlearn.binarize",
+    "ThresholdBinarizer": "occamlearn.binarize",
     "find_conflicts": "occamlearn.binarize",
     "resolve_conflicts": "occamlearn.binarize",
     "Tree": "occamlearn.model.tree",

@@ -20,6 +20,11 @@ occupied bin absorbs those below it), so D counts occupied bins -- this is what 
 the paper's column counts (hayes-r: 4 columns of 3 values -> 8 bits, not 12) -- and every
 value, seen or not, still falls in exactly one bin.
 
+An integer column with more than ``max_values`` distinct training values (``"onehot"`` and
+``"threshold"`` only; the bit encoding needs just log2 of them) is cut at ``max_values - 1``
+quantiles of its training values instead, so a column of 10^6 distinct integers makes at most
+``max_values`` features, not 10^6.
+
 ``encoding="onehot"``: one feature per category (``col == v``) or per interval of an ordered
 column (``col < v_1``, ``v_i <= col < v_{i+1}``, ``col >= v_last``; bins of a continuous one). ``encoding="threshold"``: ordered features ``col <= v`` for ordinal
 columns and ``col < edge`` for binned ones (bins are half-open ``[lo, hi)`` as in
@@ -63,6 +68,9 @@ class FeatureBinarizer(BaseBinarizer):
     constant : {"drop", "error"}, default="drop"
         A column with a single value carries no information: ``"drop"`` leaves it out of the
         output (listed in ``dropped_columns_``), ``"error"`` raises a ``ValueError`` naming it.
+    max_values : int >= 2, default=32
+        With ``"onehot"`` / ``"threshold"``, an integer column with more distinct values is
+        cut at this many quantile intervals (features stay bounded whatever the data).
     handle_unknown : {"ignore", "error"}, default="ignore"
         A category (string/categorical column) not seen in ``fit``: ``"ignore"`` evaluates
         its conditions as false (``col == v`` false; every bit 0) and warns (``UserWarning``
@@ -86,6 +94,7 @@ class FeatureBinarizer(BaseBinarizer):
         "encoding": [StrOptions({"binary", "onehot", "threshold"})],
         "n_bins": [Interval(Integral, 2, None, closed="left")],
         "strategy": [StrOptions({"uniform", "quantile"})],
+        "max_values": [Interval(Integral, 2, None, closed="left")],
     }
 
     def __init__(
@@ -94,6 +103,7 @@ class FeatureBinarizer(BaseBinarizer):
         encoding="binary",
         n_bins=8,
         strategy="uniform",
+        max_values=32,
         continuous=None,
         categorical=None,
         constant="drop",
@@ -102,6 +112,7 @@ class FeatureBinarizer(BaseBinarizer):
         self.encoding = encoding
         self.n_bins = n_bins
         self.strategy = strategy
+        self.max_values = max_values
         self.continuous = continuous
         self.categorical = categorical
         self.constant = constant
@@ -120,9 +131,22 @@ class FeatureBinarizer(BaseBinarizer):
                 return _bit_conditions(name, index, len(domain), domain=domain)
             return [Condition(name, "==", v, index) for v in domain]
         # discrete (integer) column: ordered, so intervals between consecutive values
+        if self.encoding != "binary" and len(domain) > self.max_values:
+            return _binned_conditions(name, index, self._quantile_cuts(values, domain),
+                                      self.encoding)
         if self.encoding == "threshold":
             return [Condition(name, "<=", v, index) for v in domain[:-1]]
         return _binned_conditions(name, index, domain[1:], self.encoding)
+
+    def _quantile_cuts(self, values: np.ndarray, domain) -> tuple:
+        """At most ``max_values - 1`` training values at which to cut a large integer
+        column: each interval between two cuts holds about as many training rows."""
+        ordered = np.sort(np.asarray(values, dtype=float))
+        ranks = np.linspace(0, len(ordered), self.max_values + 1)[1:-1].astype(np.int64)
+        cuts = np.unique(ordered[np.clip(ranks, 1, len(ordered) - 1)])
+        cuts = cuts[cuts > ordered[0]]  # a cut at the minimum would leave its side empty
+        by_value = {float(v): v for v in domain}  # keep the column's own values (ints)
+        return tuple(by_value.get(float(c), c) for c in cuts)
 
     def _bin_edges(self, values: np.ndarray) -> tuple[float, ...]:
         """Interior edges of the occupied bins, each printed as briefly as its split allows."""
