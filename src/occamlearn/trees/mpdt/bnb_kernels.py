@@ -93,7 +93,8 @@ def incompatibility_lower_bound(packed, labels, rows, n_classes, max_work):
 ABORTED = -1
 ENTRIES, CALLS, CALL_LIMIT, FLAG, BOUND_CALLS, BOUND_GAINS, GROWABLE = 0, 1, 2, 3, 4, 5, 6
 CHILD_BOUNDS, TOUCHED, USE_BOUND = 7, 8, 9
-BOUND_WORK = 20_000_000  # row comparisons per incompatibility bound (about 10 ms)
+BOUND_WORK = 2_000_000  # row comparisons per incompatibility bound (about 2 ms)
+BOUND_MAX_ROWS = 256  # above this the bound costs more than it prunes (measured on mushr)
 FLAG_CALLS, FLAG_FULL = 1, 2
 USED, EXACT, BOUNDED = np.uint64(1 << 63), np.uint64(1 << 62), np.uint64(1 << 61)
 VALUE_MASK, SPLIT_MASK = np.uint64(0xFFFFFFFF), np.uint64((1 << 29) - 1)
@@ -190,12 +191,22 @@ def _known_bound(slots, class_sets, rows, hashed):
 
 
 @njit(cache=True)
-def _bound_worth_it(counters):
-    """The incompatibility bound runs while it raises at least 1 in 20 bounds (judged after
-    2000 runs): on data where it never beats the class count it is pure cost."""
-    if not counters[USE_BOUND]:
-        return False
-    return counters[BOUND_CALLS] < 2000 or counters[BOUND_GAINS] * 20 >= counters[BOUND_CALLS]
+def _raised_bound(counters, class_sets, packed, labels, rows, bound):
+    """``bound`` raised by the incompatibility bound of ``rows`` when that is worth running:
+    at most BOUND_MAX_ROWS rows, and while it raises at least 1 in 20 bounds (judged after
+    2000 runs; on data where it never beats the class count it is pure cost)."""
+    if not counters[USE_BOUND] or not (counters[BOUND_CALLS] < 2000
+                                       or counters[BOUND_GAINS] * 20 >= counters[BOUND_CALLS]):
+        return bound
+    indices = _indices(rows, labels.shape[0])
+    if indices.shape[0] > BOUND_MAX_ROWS:
+        return bound
+    counters[BOUND_CALLS] += 1
+    found = incompatibility_lower_bound(packed, labels, indices, class_sets.shape[0], BOUND_WORK)
+    if found > bound:
+        counters[BOUND_GAINS] += 1
+        return found
+    return bound
 
 
 @njit(cache=True)
@@ -209,14 +220,7 @@ def _static_bound(slots, counters, class_sets, packed, labels, rows):
     if bound == 1:
         _store(slots, counters, at, rows, 1, True, -1, True)
         return 1
-    if not _bound_worth_it(counters):
-        return bound
-    counters[BOUND_CALLS] += 1
-    found = incompatibility_lower_bound(packed, labels, _indices(rows, labels.shape[0]),
-                                        class_sets.shape[0], BOUND_WORK)
-    if found > bound:
-        counters[BOUND_GAINS] += 1
-        bound = found
+    bound = _raised_bound(counters, class_sets, packed, labels, rows, bound)
     _store(slots, counters, at, rows, bound, False, -1, True)
     return bound
 
@@ -225,8 +229,7 @@ def _static_bound(slots, counters, class_sets, packed, labels, rows):
 def solve(rows, budget, columns, class_sets, packed, labels, slots, counters):
     """Minimum leaves of a pure tree on ``rows`` if <= budget, else a bound > budget
     (ABORTED if the call limit or the table filled up). Mirrors ``_Search.solve``; the
-    incompatibility bound is computed once per row set, and no longer once it has raised
-    fewer than 1 in 20 of the first thousands of bounds (it is then only costs)."""
+    incompatibility bound is tried once per row set (``_raised_bound``)."""
     words = rows.shape[0]
     at = _slot(slots, rows)
     meta = slots[at, words]
@@ -247,13 +250,7 @@ def solve(rows, budget, columns, class_sets, packed, labels, slots, counters):
             return 1
         bounded = False
     if not bounded and bound <= budget:
-        if _bound_worth_it(counters):
-            counters[BOUND_CALLS] += 1
-            found = incompatibility_lower_bound(packed, labels, _indices(rows, labels.shape[0]),
-                                                class_sets.shape[0], BOUND_WORK)
-            if found > bound:
-                counters[BOUND_GAINS] += 1
-                bound = found
+        bound = _raised_bound(counters, class_sets, packed, labels, rows, bound)
         bounded = True
     _store(slots, counters, at, rows, bound, False, -1, bounded)
     if bound > budget:

@@ -52,6 +52,7 @@ __all__ = ["BranchAndBoundResult", "minimum_tree_branch_and_bound"]
 
 NO_TREE = 2**31 - 1  # upper bound reported when no tree is known
 POLL_EVERY = 256  # calls between two polls of the clock and should_stop
+IMPROVE_CALLS = 2000  # calls allowed to each subtree of the greedy tree when improving it
 
 
 @dataclass(frozen=True)
@@ -85,6 +86,10 @@ def _class_counter(class_sets):
 
 class _Stop(Exception):
     """Raised inside the recursion when the deadline passed or should_stop() said so."""
+
+
+class _OutOfCalls(Exception):
+    """Raised inside a budgeted solve (``improve``) when its calls are spent."""
 
 
 def _prepare(X, y, n_classes):
@@ -150,6 +155,7 @@ class _Search:
         self.should_stop = should_stop
         self.calls = 0
         self.kernel_calls = 0
+        self.call_cap = None  # set while improving the incumbent with budgeted solves
 
     # -- bounds ------------------------------------------------------------------------------
     def quick_bound(self, rows: int) -> int:
@@ -182,6 +188,8 @@ class _Search:
                 "incompatibility_bounds": self.kernel_calls}
 
     def poll(self):
+        if self.call_cap is not None and self.calls >= self.call_cap:
+            raise _OutOfCalls
         if self.deadline is not None and time.perf_counter() > self.deadline:
             raise _Stop
         if self.should_stop is not None and self.should_stop():
@@ -203,7 +211,7 @@ class _Search:
             if bound == 1:
                 exact[rows] = 1
                 return 1
-            if self.use_incompatibility:
+            if self.use_incompatibility and rows.bit_count() <= self.kernels.BOUND_MAX_ROWS:
                 bound = max(bound, self.incompatibility_bound(rows))
             lower[rows] = bound
         if bound > budget:
@@ -256,6 +264,28 @@ class _Search:
         index = self.split_of[rows]
         right = rows & self.columns[index]
         return (self.features[index], self.nested(rows ^ right), self.nested(right))
+
+    def improve(self, nested, rows: int, calls_each: int):
+        """The tree ``nested`` with, bottom-up, each subtree replaced by a minimum one when a
+        solve limited to ``calls_each`` calls finds one smaller: an anytime upper bound
+        before the deepening proves anything at the root. Returns (tree, leaves)."""
+        if nested[0] == "leaf":
+            return nested, 1
+        feature, left, right = nested
+        right_rows = rows & self.columns[self.features.index(feature)]
+        left, left_leaves = self.improve(left, rows ^ right_rows, calls_each)
+        right, right_leaves = self.improve(right, right_rows, calls_each)
+        leaves = left_leaves + right_leaves
+        self.call_cap = self.calls + calls_each
+        try:
+            value = self.solve(rows, leaves - 1)
+        except _OutOfCalls:
+            value = NO_TREE
+        finally:
+            self.call_cap = None
+        if value <= leaves - 1:
+            return self.nested(rows), value
+        return (feature, left, right), leaves
 
     def greedy(self, rows: int):
         """A pure tree by information gain (ties: lowest column), as a nested tuple."""
@@ -317,6 +347,8 @@ class _CompiledSearch(_Search):
         while True:
             counters[kernels.FLAG] = 0
             counters[kernels.CALL_LIMIT] = counters[kernels.CALLS] + self.chunk
+            if self.call_cap is not None:
+                counters[kernels.CALL_LIMIT] = min(counters[kernels.CALL_LIMIT], self.call_cap)
             started = time.perf_counter()
             value = kernels.solve(words, budget, self.column_words, self.class_words,
                                   self.packed, self.labels, self.table, counters)
@@ -344,7 +376,12 @@ class _CompiledSearch(_Search):
                 "table_saturated": not self.counters[self.kernels.GROWABLE]}
 
     def root_bound(self, rows: int) -> int:
-        return self.solve(rows, 0)  # the first visit stores the static bounds; 0 always fails
+        """The incompatibility bound whatever the size of ``rows`` (once, at the root), and
+        the kernel's static bound (a first visit stores it; budget 0 always fails)."""
+        bound = self.solve(rows, 0)
+        if self.use_incompatibility and bound > 1:
+            bound = max(bound, self.incompatibility_bound(rows))
+        return bound
 
     def nested(self, rows: int):
         if self.classes_in(rows) == 1:
@@ -429,6 +466,7 @@ def _run(X, y, n_classes, *, time_limit, upper_bound_tree, on_progress, should_s
     from occamlearn.trees.mpdt import bnb_kernels
 
     engine = options.pop("engine", None) or _choose_engine(bnb_kernels, time_limit)
+    improve_calls = options.pop("improve_calls", IMPROVE_CALLS)
     compile_seconds = bnb_kernels.warm_up(search=engine == "compiled")
     search = (_CompiledSearch if engine == "compiled" else _Search)(
         rows, labels, n_classes, kept, deadline=deadline, should_stop=should_stop, **options)
@@ -456,7 +494,8 @@ def _run(X, y, n_classes, *, time_limit, upper_bound_tree, on_progress, should_s
 
     interrupted = stopped = False
     try:
-        candidates = [as_tree(search.greedy(root))]  # never skipped: a stop returns a tree
+        greedy = search.greedy(root)
+        candidates = [as_tree(greedy)]  # never skipped: a stop returns a tree
         if upper_bound_tree is not None:
             candidates.append(_check_pure(upper_bound_tree, X_checked, y_checked, "given"))
         report(tree=min(candidates, key=lambda tree: tree.n_nodes),
@@ -464,6 +503,8 @@ def _run(X, y, n_classes, *, time_limit, upper_bound_tree, on_progress, should_s
         search.poll()
         budget = search.root_bound(root)
         report(lower=2 * budget - 1)
+        if improve_calls and 2 * budget - 1 < state["ub"]:
+            report(tree=as_tree(search.improve(greedy, root, improve_calls)[0]))
         while 2 * budget - 1 < state["ub"]:
             value = search.solve(root, budget)
             if value <= budget:
