@@ -58,19 +58,21 @@ class MinimumTrees:
     layout_report: list = field(default_factory=list)
 
 
-def optimal_formula(search: MinimumTreeSearch, *, live: bool) -> OptimalFormula:
+def optimal_formula(search: MinimumTreeSearch, *, live: bool,
+                    deadline: float | None = None) -> OptimalFormula:
     """The optimal formula of a finished search.
 
     ``live`` reuses its Linear MaxSAT solver (Sec. 6). Otherwise the data is encoded afresh
     with exactly ``size`` nodes, all used (n = lower bound = size): the same minimum trees
-    from a formula smaller than the search's (which has n = upper bound - 2 nodes).
+    from a formula smaller than the search's (which has n = upper bound - 2 nodes); a
+    ``deadline`` passing while it is built raises ``EncodingDeadline`` (a ``TimeoutError``).
     """
     size = search.result.tree.n_nodes
     if live:
         held = search.optimal_solver()
         return OptimalFormula(held.encoding, size, held.solver, list(held.assumptions),
                               first_tree=search.result.tree, sat_solver=search.sat_solver)
-    encoding = encode_mpdt(search.X, search.y, search.n_classes, size, size)
+    encoding = encode_mpdt(search.X, search.y, search.n_classes, size, size, deadline=deadline)
     return OptimalFormula(encoding, size, first_tree=search.result.tree,
                           sat_solver=search.sat_solver)
 
@@ -95,7 +97,10 @@ def trees_from_search(search: MinimumTreeSearch, k: int, *, diverse: bool = Fals
     if _expired(deadline):
         return MinimumTrees(result, [result.tree], False, 0.0, [""])
     # MDSOL builds its own RC2 from the clauses: the smaller exact-size formula serves it best
-    formula = optimal_formula(search, live=live and not diverse)
+    try:
+        formula = optimal_formula(search, live=live and not diverse, deadline=deadline)
+    except TimeoutError:                     # the deadline passed while re-encoding
+        return MinimumTrees(result, [result.tree], False, 0.0, [""])
     return _draw(result, formula, k, diverse=diverse, layouts=layouts,
                  layout_depth=layout_depth, deadline=deadline)
 
