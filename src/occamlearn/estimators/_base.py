@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import signal
 import threading
+import time
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
@@ -51,6 +52,7 @@ __all__ = [
     "check_binary_matrix",
     "encode_labels",
     "prepare_training_data",
+    "time_left",
     "validate_table",
     "watching_interrupts",
 ]
@@ -254,6 +256,14 @@ class FittedTreeMixin(ModelDisplayMixin):
         tags.input_tags.categorical = True
         tags.input_tags.string = True
         return tags
+
+
+def time_left(time_limit: float | None, start: float) -> float | None:
+    """What ``time_limit`` (counted from the start of ``fit``) leaves for the search; a
+    search always gets a moment, enough to return its first (greedy) tree."""
+    if time_limit is None:
+        return None
+    return max(time_limit - (time.perf_counter() - start), 1e-3)
 
 
 @contextmanager

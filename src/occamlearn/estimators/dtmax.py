@@ -22,6 +22,7 @@ from occamlearn.estimators._base import (
     FittedTreeMixin,
     binarizer_to_fit,
     prepare_training_data,
+    time_left,
     watching_interrupts,
 )
 from occamlearn.maxsat.backends import BACKENDS
@@ -118,7 +119,8 @@ class MaxAccuracyTreeClassifier(ClassifierMixin, FittedTreeMixin, BaseEstimator)
         with watching_interrupts() as watch:
             result = find_max_accuracy_tree(
                 X_bin, y_index, len(self.classes_), self.max_depth, method=self.method,
-                solver=self.solver, sat_solver=self.sat_solver, time_limit=self.time_limit,
+                solver=self.solver, sat_solver=self.sat_solver,
+                time_limit=time_left(self.time_limit, start),
                 prefer_small=self.prefer_small, on_improve=self._report)
         tree = result.tree
         self.tree_ = Tree(tree.feature, tree.left, tree.right, tree.label, tree.counts,

@@ -40,6 +40,7 @@ from occamlearn.estimators._base import (
     FittedTreeMixin,
     binarizer_to_fit,
     prepare_training_data,
+    time_left,
     watching_interrupts,
 )
 from occamlearn.maxsat.backends import BACKENDS
@@ -261,7 +262,7 @@ class MinimumPureTreeClassifier(ClassifierMixin, FittedTreeMixin, BaseEstimator)
         prepared = time.perf_counter()
         selected = None
         with watching_interrupts() as watch:
-            result, selected = self._search(data)
+            result, selected = self._search(data, time_left(self.time_limit, start))
         self._store(result, data)
         store_selection(self, selected, data)
         self.solve_stats_["prepare_seconds"] = prepared - start
@@ -272,17 +273,18 @@ class MinimumPureTreeClassifier(ClassifierMixin, FittedTreeMixin, BaseEstimator)
             raise KeyboardInterrupt
         return self
 
-    def _search(self, data):
-        """(result, Alg. 3's selection or None) of the search ``fit`` asked for."""
+    def _search(self, data, time_left):
+        """(result, Alg. 3's selection or None) of the search ``fit`` asked for, within
+        ``time_left`` seconds (what ``time_limit`` leaves after reading and binarising)."""
         selected = None
         if self.n_solutions == 1 and self.selection_size == 0:
-            result = self._solve(data.X_bin, data.y, len(data.classes))
+            result = self._solve(data.X_bin, data.y, len(data.classes), time_left)
         else:  # Algorithm 3
             selected = minimum_trees_with_selection(
                 data.X_bin, data.y, len(data.classes), n_solutions=self.n_solutions,
                 diverse=self.diverse, layouts=self.layouts, selection_size=self.selection_size,
                 delta=self.delta, random_state=self.random_state, solver=self.solver,
-                sat_solver=self.sat_solver, time_limit=self.time_limit,
+                sat_solver=self.sat_solver, time_limit=time_left,
                 on_improve=_Progress(self, self.feature_names_), max_errors=self.max_errors,
                 relax_conflicts=self.on_conflict == "relax")
             result = selected.result
@@ -323,12 +325,13 @@ class MinimumPureTreeClassifier(ClassifierMixin, FittedTreeMixin, BaseEstimator)
                 UserWarning, stacklevel=3)
         return data
 
-    def _solve(self, X_bin: np.ndarray, y: np.ndarray, n_classes: int) -> MinimumTreeResult:
-        """Run the MaxSAT search; an interrupt returns the best tree so far as "feasible"."""
+    def _solve(self, X_bin: np.ndarray, y: np.ndarray, n_classes: int,
+               time_left: float | None) -> MinimumTreeResult:
+        """Run the search; an interrupt returns the best tree so far as "feasible"."""
         progress = _Progress(self, self.feature_names_)
         started = time.perf_counter()
         options = {"solver": self.solver, "sat_solver": self.sat_solver,
-                   "time_limit": self.time_limit, "on_improve": progress}
+                   "time_limit": time_left, "on_improve": progress}
         try:
             budget = error_budget(X_bin, y, self.max_errors,
                                   relax_conflicts=self.on_conflict == "relax")
