@@ -64,17 +64,33 @@ def check_sat_solver(name: str, *, incremental: bool) -> str:
 
 
 class MaxSATBackend(ABC):
-    """Base class: ``solve(wcnf, time_limit=None, on_improve=None) -> MaxSATResult``."""
+    """Base class: ``solve(wcnf, time_limit=None, on_improve=None, phases=None) ->
+    MaxSATResult``.
+
+    Two capabilities are declared here, not discovered by ``isinstance``: ``uses_phases``
+    (``solve`` starts its SAT solver from the ``phases`` given, e.g. an incumbent solution;
+    others accept and ignore them) and ``keeps_solver`` (after ``solve`` the back-end holds a
+    live incremental SAT solver, and ``solver_for_cost`` gives it with assumptions whose models
+    are exactly the solutions of a cost -- what the enumeration of optima reuses, Sec. 6).
+    """
 
     name = "base"
+    uses_phases = False
+    keeps_solver = False
 
     def __init__(self, sat_solver: str = "cadical195"):
         self.sat_solver = check_sat_solver(sat_solver, incremental=True)
 
     @abstractmethod
     def solve(self, wcnf: WCNF, time_limit: float | None = None,
-              on_improve: ImproveCallback | None = None) -> MaxSATResult:
+              on_improve: ImproveCallback | None = None,
+              phases: list[int] | None = None) -> MaxSATResult:
         """Minimise the weight of falsified soft clauses of ``wcnf`` subject to its hard ones."""
+
+    def solver_for_cost(self, cost: int):
+        """(live SAT solver, assumptions) whose models are the solutions of cost ``cost``;
+        only for back-ends with ``keeps_solver``."""
+        raise ValueError(f"the {self.name} back-end keeps no live solver (keeps_solver=False)")
 
     def close(self) -> None:
         """Release the live SAT solver (if the back-end keeps one)."""

@@ -142,7 +142,8 @@ class ExternalBackend(MaxSATBackend):
         return argv
 
     def solve(self, wcnf: WCNF, time_limit: float | None = None,
-              on_improve: ImproveCallback | None = None) -> MaxSATResult:
+              on_improve: ImproveCallback | None = None,
+              phases: list[int] | None = None) -> MaxSATResult:
         time_limit = check_time_limit(time_limit)
         start = time.perf_counter()
         with tempfile.TemporaryDirectory(prefix="occamlearn-") as folder:

@@ -143,7 +143,8 @@ class HermaxBackend(MaxSATBackend):
     name = "uwrmaxsat"
 
     def solve(self, wcnf: WCNF, time_limit: float | None = None,
-              on_improve: ImproveCallback | None = None) -> MaxSATResult:
+              on_improve: ImproveCallback | None = None,
+              phases: list[int] | None = None) -> MaxSATResult:
         time_limit = check_time_limit(time_limit)
         _solver_class(self.name)  # ImportError naming the extra, before any work
         start = time.perf_counter()

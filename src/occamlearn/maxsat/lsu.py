@@ -48,6 +48,8 @@ class LinearSatUnsat(MaxSATBackend):
     """Alg. 1 (LMS). After ``solve``, ``solver`` stays alive until ``close()``."""
 
     name = "lsu"
+    uses_phases = True
+    keeps_solver = True
 
     def __init__(self, sat_solver: str = "cadical195", core_share: float | None = None):
         super().__init__(sat_solver)

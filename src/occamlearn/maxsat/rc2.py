@@ -44,7 +44,8 @@ class RC2Backend(MaxSATBackend):
     name = "rc2"
 
     def solve(self, wcnf: WCNF, time_limit: float | None = None,
-              on_improve: ImproveCallback | None = None) -> MaxSATResult:
+              on_improve: ImproveCallback | None = None,
+              phases: list[int] | None = None) -> MaxSATResult:
         time_limit = check_time_limit(time_limit)
         start = time.perf_counter()
         deadline = None if time_limit is None else start + time_limit

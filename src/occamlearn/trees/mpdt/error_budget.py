@@ -34,24 +34,20 @@ import numpy as np
 
 from occamlearn.maxsat.backends import make_backend
 from occamlearn.maxsat.base import check_time_limit
-from occamlearn.maxsat.lsu import LinearSatUnsat
 from occamlearn.model.tree import LEAF, Tree
 from occamlearn.trees.data_reduction import distinct_rows, group_examples
 from occamlearn.trees.greedy import (
-    CRITERIA,
-    GreedyBound,
-    greedy_upper_bound,
+    greedy_upper_bound_within,
     single_leaf,
-    sklearn_to_tree,
 )
 from occamlearn.trees.mpdt.encoding import validate_binary_data
 from occamlearn.trees.mpdt.enumerate import OptimalFormula
 from occamlearn.trees.mpdt.error_budget_encoding import (
-    BudgetEncodingDeadline,
     encode_error_budget,
     error_budget_encoding_size,
 )
-from occamlearn.trees.mpdt.search import USE_PHASES, MinimumTreeResult
+from occamlearn.trees.mpdt.search import MinimumTreeResult
+from occamlearn.trees.mpdt.size_search import SizeSearch
 
 __all__ = ["ErrorBudgetSearch", "error_budget", "find_minimum_tree_with_errors"]
 
@@ -67,11 +63,6 @@ ENCODE_SECONDS_PER_LITERAL = 1.5e-7
 # still encoding after 300 s with 21.8 GB; now it is skipped at once.
 ENCODE_BYTES_PER_LITERAL = 64
 ENCODE_MEMORY_BUDGET = 4 << 30
-# Seconds of one greedy tree per row x column x log2(rows), the slowest measured (1.1 s on
-# 50,000 x 60, 13 s on 50,000 x 1,600): with a time limit, fewer greedy trees are grown
-# when the 8 of ``greedy_upper_bound`` would not fit.
-GREEDY_SECONDS_PER_CELL = 2.5e-8
-
 
 def _errors(tree: Tree, X: np.ndarray, y: np.ndarray) -> int:
     return int((tree.predict(X) != y).sum())
@@ -106,26 +97,19 @@ def _majority_rows(X: np.ndarray, y: np.ndarray) -> np.ndarray:
     return y == best[pattern_of_row]
 
 
-def _greedy_bound(X, y, n_classes: int, start: float, time_limit: float | None):
-    """``greedy_upper_bound``'s smallest of 8 greedy trees; with a time limit, only what is
-    predicted to take at most a quarter of the time left: the 8, else one, else one whose
-    nodes try sqrt(columns) random columns each (a pure tree still: scikit-learn draws more
-    columns until one splits). On 50,000 rows x 1,600 columns one greedy tree took 13 s."""
-    if time_limit is None:
-        return greedy_upper_bound(X, y, n_classes)
-    n_rows, n_columns = X.shape
-    one = GREEDY_SECONDS_PER_CELL * n_rows * n_columns * max(1.0, np.log2(max(n_rows, 2)))
-    left = start + time_limit - time.perf_counter()
-    if 8 * one <= left / 4 or len(np.unique(y)) <= 1:
-        return greedy_upper_bound(X, y, n_classes)
-    if one <= left / 4:
-        return greedy_upper_bound(X, y, n_classes, criteria=CRITERIA[:1], random_states=[0])
-    from sklearn.tree import DecisionTreeClassifier
+class _BudgetQuery:
+    """The error-budget search's part of the size loop (``size_search.SizeQuery``)."""
 
-    model = DecisionTreeClassifier(max_features="sqrt", random_state=0).fit(X, y)
-    source = "sklearn(gini, max_features='sqrt', random_state=0)"
-    tree = sklearn_to_tree(model, n_columns, n_classes, X, y)
-    return GreedyBound(tree, tree.n_nodes, source, {source: tree.n_nodes})
+    def __init__(self, search: ErrorBudgetSearch, stats: dict):
+        self.search, self.stats = search, stats
+
+    def encode(self, n_nodes: int, lower: int, deadline: float | None):
+        s = self.search
+        return encode_error_budget(s.X, s.y, s.n_classes, s.max_errors, n_nodes, lower,
+                                   deadline=deadline)
+
+    def skip_reason(self, n_nodes: int, deadline: float | None) -> str | None:
+        return self.search.skip_reason(n_nodes, deadline, self.stats)
 
 
 class ErrorBudgetSearch:
@@ -155,16 +139,10 @@ class ErrorBudgetSearch:
     def run(self) -> MinimumTreeResult:
         start = time.perf_counter()
         X, y, n_classes, max_errors = self.X, self.y, self.n_classes, self.max_errors
-        stats = {"max_errors": max_errors, "forced_errors": self.forced_errors,
-                 "encode_seconds": 0.0, "solve_seconds": 0.0, "sat_calls": 0}
+        stats = {"max_errors": max_errors, "forced_errors": self.forced_errors}
         majority = int(np.bincount(y, minlength=n_classes).argmax())
         leaf = single_leaf(X, np.full_like(y, majority), n_classes).with_counts(X, y)
         trace = []
-
-        def report(tree: Tree) -> None:
-            trace.append((time.perf_counter() - start, tree.n_nodes))
-            if self.on_improve is not None:
-                self.on_improve(tree, trace[-1][0])
 
         def finish(tree: Tree, status: str, lower: int) -> MinimumTreeResult:
             stats["training_errors"] = _errors(tree, X, y)
@@ -173,65 +151,31 @@ class ErrorBudgetSearch:
                                             tuple(trace))
             return self.result
 
+        def report(tree: Tree) -> None:
+            trace.append((time.perf_counter() - start, tree.n_nodes))
+            if self.on_improve is not None:
+                self.on_improve(tree, trace[-1][0])
+
         if _errors(leaf, X, y) <= max_errors:
             report(leaf)
             return finish(leaf, "optimal", 1)
         keep = _majority_rows(X, y)
-        greedy = _greedy_bound(X[keep], y[keep], n_classes, start, self.time_limit)
+        greedy = greedy_upper_bound_within(X[keep], y[keep], n_classes, start, self.time_limit)
         stats["greedy_trees"] = len(greedy.sizes)
         best = greedy.tree.with_counts(X, y)
         stats["greedy_size"] = best.n_nodes
         report(best)
-        n_nodes = best.n_nodes - 2
-        if n_nodes < 3:
+        if best.n_nodes < 5:  # a leaf does not fit, so one decision (3 nodes) is the least
             return finish(best, "optimal", best.n_nodes)
         deadline = None if self.time_limit is None else start + self.time_limit
-        skipped = self._skip_reason(n_nodes, deadline, stats)
-        if skipped is not None:
-            stats["encoding_skipped"] = skipped
-            return finish(best, "feasible", 3)
-        began = time.perf_counter()
-        try:
-            encoding = encode_error_budget(X, y, n_classes, max_errors, n_nodes,
-                                           deadline=deadline)
-        except BudgetEncodingDeadline:
-            stats["encode_seconds"] = time.perf_counter() - began
-            stats["encoding_abandoned"] = n_nodes
-            return finish(best, "feasible", 3)
-        self.encoding = encoding
-        stats["encode_seconds"] = time.perf_counter() - began
-        stats.update(n_vars=encoding.wcnf.nv, n_hard=len(encoding.wcnf.hard),
-                     n_nodes_encoded=n_nodes)
+        loop = SizeSearch(_BudgetQuery(self, stats), self.backend, start=start, deadline=deadline,
+                          stats=stats, trace=trace, on_improve=self.on_improve)
+        outcome = loop.run(best, 3)
+        self.encoding = loop.encoding
+        self._backend_found_best = outcome.backend_holds_best
+        return finish(outcome.tree, outcome.status, outcome.lower_bound)
 
-        def improved(cost, model, seconds):
-            nonlocal best
-            tree = encoding.decode(model)
-            if tree.n_nodes < best.n_nodes:
-                best = tree
-                self._backend_found_best = True
-                report(tree)
-
-        remaining = None if self.time_limit is None else \
-            self.time_limit - (time.perf_counter() - start)
-        if remaining is not None and remaining <= 0:
-            return finish(best, "feasible", 3)
-        hints = {}
-        if USE_PHASES and isinstance(self.backend, LinearSatUnsat):
-            hints["phases"] = encoding.mpdt.tree_literals(best)
-        answer = self.backend.solve(encoding.wcnf, time_limit=remaining, on_improve=improved,
-                                    **hints)
-        stats["solve_seconds"] = answer.stats.get("seconds", 0.0)
-        stats["sat_calls"] = answer.stats.get("sat_calls", 0)
-        if answer.model is not None:
-            improved(answer.cost, answer.model, 0.0)
-        if answer.status == "unsatisfiable":          # no tree of size 3 .. n_nodes
-            status = "optimal" if best.n_nodes == n_nodes + 2 else "feasible"
-            return finish(best, status, n_nodes + 2)
-        if answer.status == "optimal":
-            return finish(best, "optimal", best.n_nodes)
-        return finish(best, "feasible", max(3, 2 * answer.lower_bound - 1))
-
-    def _skip_reason(self, n_nodes: int, deadline: float | None, stats: dict) -> str | None:
+    def skip_reason(self, n_nodes: int, deadline: float | None, stats: dict) -> str | None:
         """Why the encoding with ``n_nodes`` nodes is not built (predicted to end after the
         deadline, or to need more than ``ENCODE_MEMORY_BUDGET``), or None to build it."""
         size = error_budget_encoding_size(group_examples(self.X, self.y), self.max_errors,
@@ -276,7 +220,7 @@ class ErrorBudgetSearch:
         if size < 3:
             raise ValueError("the smallest tree is a single leaf: use leaf_trees().")
         options = {"first_tree": tree, "sat_solver": self.sat_solver, "block_labels": True}
-        if live and self._backend_found_best and hasattr(self.backend, "solver_for_cost"):
+        if live and self._backend_found_best and self.backend.keeps_solver:
             try:
                 solver, assumptions = self.backend.solver_for_cost(
                     self.encoding.cost_of_size(size))

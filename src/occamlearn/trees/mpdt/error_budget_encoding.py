@@ -108,6 +108,10 @@ class ErrorBudgetEncoding:
     def cost_of_size(self, size: int) -> int:
         return self.mpdt.cost_of_size(size)
 
+    def tree_literals(self, tree: Tree) -> list[int]:
+        """Phase hints for ``tree`` (the MPDT encoding's; the relaxation is left free)."""
+        return self.mpdt.tree_literals(tree)
+
     def decode(self, model) -> Tree:
         """The tree of ``model``; checked pure on the groups the model does not relax."""
         true = {int(lit) for lit in model if lit > 0}

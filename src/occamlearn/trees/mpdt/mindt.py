@@ -14,10 +14,13 @@ variables and the soft clauses become constants). Going down by 2 is sound: any 
 smaller than the largest possible one can be grown by 2 nodes (split a leaf on a feature its
 path does not test; an empty leaf is pure), so UNSAT at n - 2 means no smaller tree at all.
 
-The search starts like ``find_minimum_tree``: the smallest greedy pure tree is the upper
-bound and the first point of the anytime trace; the first SAT query asks for ub - 2 nodes.
-Each SAT call runs on the same PySAT solver as the Linear MaxSAT loop (CaDiCaL 1.9.5 by
-default) under the remaining time (``solve.oracle.limited_solve``).
+The search is the size loop every route shares (``size_search.SizeSearch``) with two parts
+of its own: the query (the exactly-n formula) and a "back-end" that answers it with one
+plain SAT call (``ExactSizeSAT``, on the same PySAT solver as the Linear MaxSAT loop,
+CaDiCaL 1.9.5 by default, under the remaining time: ``maxsat.oracle.limited_solve``); with a
+re-encoding ratio of 1 every tree found asks for the next size down. It starts like the
+MaxSAT search: the smallest greedy pure tree is the upper bound and the first point of the
+anytime trace; the first SAT query asks for ub - 2 nodes.
 """
 
 from __future__ import annotations
@@ -26,16 +29,18 @@ import time
 from collections.abc import Callable
 
 import numpy as np
+from pysat.formula import WCNF
 from pysat.solvers import Solver
 
-from occamlearn.maxsat.base import check_sat_solver, check_time_limit
+from occamlearn.maxsat.base import MaxSATBackend, MaxSATResult, check_sat_solver, check_time_limit
 from occamlearn.maxsat.oracle import limited_solve
 from occamlearn.model.tree import Tree
-from occamlearn.trees.greedy import greedy_upper_bound, single_leaf
+from occamlearn.trees.greedy import greedy_upper_bound_within, single_leaf
 from occamlearn.trees.mpdt.encoding import encode_mpdt, unique_rows, validate_binary_data
 from occamlearn.trees.mpdt.search import MinimumTreeResult, _check_bound
+from occamlearn.trees.mpdt.size_search import SizeSearch
 
-__all__ = ["exact_size_query", "find_minimum_tree_mindt"]
+__all__ = ["ExactSizeSAT", "exact_size_query", "find_minimum_tree_mindt"]
 
 TreeCallback = Callable[[Tree, float], None]
 
@@ -46,6 +51,58 @@ def exact_size_query(X, y, n_classes: int, n_nodes: int):
     return encoding.wcnf.hard, encoding
 
 
+class _ExactSizeQuery:
+    """MinDT's part of the size loop: the exactly-n formula, each query recorded as
+    [n, answer, encode seconds, SAT seconds] (answer True/False/None: None = stopped)."""
+
+    def __init__(self, X, y, n_classes: int):
+        self.X, self.y, self.n_classes = X, y, n_classes
+        self.queries: list[list] = []
+
+    def encode(self, n_nodes: int, lower: int, deadline: float | None):
+        began = time.perf_counter()
+        encoding = encode_mpdt(self.X, self.y, self.n_classes, n_nodes, n_nodes,
+                               deadline=deadline)
+        self.queries.append([n_nodes, None, time.perf_counter() - began, 0.0])
+        return encoding
+
+    def skip_reason(self, n_nodes: int, deadline: float | None) -> str | None:
+        return None  # MinDT, as published, always asks; the encoding stops at the deadline
+
+
+class ExactSizeSAT(MaxSATBackend):
+    """MinDT's "back-end": one SAT call on the hard clauses of the exactly-n formula.
+
+    A model is reported as a tree found (the size loop then asks for n - 2); UNSAT is
+    "unsatisfiable" (no tree of exactly n nodes, hence none smaller). The soft clauses are
+    constants in this formula and are ignored.
+    """
+
+    name = "mindt"
+
+    def __init__(self, sat_solver: str, query: _ExactSizeQuery):
+        super().__init__(sat_solver)
+        self.query = query
+
+    def solve(self, wcnf: WCNF, time_limit: float | None = None, on_improve=None,
+              phases: list[int] | None = None) -> MaxSATResult:
+        began = time.perf_counter()
+        deadline = None if time_limit is None else began + time_limit
+        with Solver(name=self.sat_solver, bootstrap_with=wcnf.hard) as solver:
+            answer = limited_solve(solver, self.sat_solver, [], deadline)
+            model = solver.get_model() if answer else None
+        seconds = time.perf_counter() - began
+        self.query.queries[-1][1:] = [answer, self.query.queries[-1][2], seconds]
+        stats = {"seconds": seconds, "sat_calls": 1}
+        if answer is None:
+            return MaxSATResult("unknown", None, None, 0, stats=stats)
+        if answer is False:
+            return MaxSATResult("unsatisfiable", None, None, 0, stats=stats)
+        if on_improve is not None:
+            on_improve(0, model, seconds)
+        return MaxSATResult("feasible", 0, model, 0, stats=stats)
+
+
 def find_minimum_tree_mindt(X, y, n_classes: int, *, sat_solver: str = "cadical195",
                             time_limit: float | None = None,
                             on_improve: TreeCallback | None = None,
@@ -53,7 +110,7 @@ def find_minimum_tree_mindt(X, y, n_classes: int, *, sat_solver: str = "cadical1
                             lower_bound: int | None = None) -> MinimumTreeResult:
     """Minimum pure tree by MinDT's sequence of exactly-n SAT queries (n = ub-2, ub-4, ...).
 
-    Same arguments and result as ``find_minimum_tree`` (``solver`` aside). ``trace`` holds
+    Same arguments and result as the MaxSAT search (``solver`` aside). ``trace`` holds
     (seconds, size) for the greedy tree and each smaller tree found; ``stats["queries"]``
     lists (n, answer, encode seconds, SAT seconds) per query, answer True/False/None
     (None: stopped by the time limit).
@@ -64,56 +121,28 @@ def find_minimum_tree_mindt(X, y, n_classes: int, *, sat_solver: str = "cadical1
     time_limit = check_time_limit(time_limit)
     upper_bound = _check_bound("upper_bound", upper_bound)
     lower_bound = _check_bound("lower_bound", lower_bound)
-    deadline = None if time_limit is None else start + time_limit
     n_classes = int(n_classes)
     if len(np.unique(y)) <= 1:
         return MinimumTreeResult(single_leaf(X, y, n_classes), "optimal", 1, 1,
                                  {"ub_source": "single leaf"}, ((0.0, 1),))
     unique_rows(X, y)  # ValueError on conflicting rows
-    greedy = greedy_upper_bound(X, y, n_classes)
-    lb = max(3, lower_bound or 3)
+    greedy = greedy_upper_bound_within(X, y, n_classes, start, time_limit)
+    lower = max(3, lower_bound or 3)
     stats = {"algorithm": "mindt", "ub_source": greedy.source, "greedy_size": greedy.size,
-             "ub_seconds": time.perf_counter() - start, "encode_seconds": 0.0,
-             "sat_seconds": 0.0, "sat_calls": 0, "queries": []}
-    best = greedy.tree
+             "ub_seconds": time.perf_counter() - start}
     trace = [(time.perf_counter() - start, greedy.size)]
     if on_improve is not None:
-        on_improve(best, trace[0][0])
-    n_nodes = greedy.size - 2
-    if upper_bound is not None and upper_bound < greedy.size:
-        n_nodes = upper_bound  # a known bound without its tree: ask for that size first
-    proven = lb  # every pure tree has at least this many nodes
-    while n_nodes >= lb:
-        if deadline is not None and time.perf_counter() >= deadline:
-            break
-        began = time.perf_counter()
-        hard, encoding = exact_size_query(X, y, n_classes, n_nodes)
-        encoded = time.perf_counter()
-        with Solver(name=sat_solver, bootstrap_with=hard) as solver:
-            answer = limited_solve(solver, sat_solver, [], deadline)
-            model = solver.get_model() if answer else None
-        solved = time.perf_counter()
-        stats["encode_seconds"] += encoded - began
-        stats["sat_seconds"] += solved - encoded
-        stats["sat_calls"] += 1
-        stats["queries"].append((n_nodes, answer, encoded - began, solved - encoded))
-        if answer is None:
-            break
-        if answer is False:
-            proven = n_nodes + 2  # no tree of n_nodes, hence none smaller
-            break
-        tree = encoding.decode(model)
-        if tree.n_nodes != n_nodes:
-            raise RuntimeError(f"exactly-{n_nodes} query decoded to a tree of "
-                               f"{tree.n_nodes} nodes (encoding bug)")
-        best = tree
-        trace.append((time.perf_counter() - start, tree.n_nodes))
-        if on_improve is not None:
-            on_improve(tree, trace[-1][0])
-        n_nodes -= 2
-    if n_nodes < lb:
-        proven = best.n_nodes  # the loop ran down to the lower bound
-    status = "optimal" if proven >= best.n_nodes else "feasible"
-    lower = best.n_nodes if status == "optimal" else proven
+        on_improve(greedy.tree, trace[0][0])
+    query = _ExactSizeQuery(X, y, n_classes)
+    first = upper_bound if upper_bound is not None and upper_bound < greedy.size else None
+    loop = SizeSearch(query, ExactSizeSAT(sat_solver, query), start=start,
+                      deadline=None if time_limit is None else start + time_limit,
+                      stats=stats, trace=trace, on_improve=on_improve, reencode_ratio=1.0)
+    outcome = loop.run(greedy.tree, lower, first_query=first)
+    if outcome.tree.n_nodes not in (greedy.size, *(q[0] for q in query.queries if q[1])):
+        raise RuntimeError(f"an exactly-n query decoded to a tree of {outcome.tree.n_nodes} "
+                           "nodes (encoding bug)")
+    stats["queries"] = [tuple(q) for q in query.queries]
     stats["seconds"] = time.perf_counter() - start
-    return MinimumTreeResult(best, status, int(lower), best.n_nodes, stats, tuple(trace))
+    return MinimumTreeResult(outcome.tree, outcome.status, int(outcome.lower_bound),
+                             outcome.tree.n_nodes, stats, tuple(trace))

@@ -5,7 +5,8 @@ the smallest greedy pure tree gives the upper bound ub and a fallback answer; th
 with n = ub - 2 nodes asks for a strictly smaller tree, and a MaxSAT back-end minimises it.
 UNSAT there proves the greedy tree minimum. When the Linear SAT-UNSAT loop finds a tree of
 size s <= 0.85 n, the query is re-encoded with n = s - 2 (a smaller formula); the last query
-is solved to optimality, so its live solver holds the optimum (Sec. 6). Status "feasible"
+is solved to optimality, so its live solver holds the optimum (Sec. 6); the loop itself is
+``size_search.SizeSearch``, shared with the error-budget search and MinDT. Status "feasible"
 means the time limit (or Ctrl-C) stopped the search: the tree is the best found, not
 proven minimum. ``time_limit`` counts from the start of ``run``: the greedy bound and every
 encoding are inside it (an encoding cannot be interrupted, so none is started once the
@@ -27,27 +28,21 @@ import numpy as np
 from pysat.solvers import Solver
 
 from occamlearn.maxsat.backends import make_backend
-from occamlearn.maxsat.base import MaxSATResult, check_time_limit
-from occamlearn.maxsat.lsu import LinearSatUnsat
+from occamlearn.maxsat.base import check_time_limit
 from occamlearn.model.tree import Tree
-from occamlearn.trees.greedy import greedy_upper_bound, single_leaf
+from occamlearn.trees.greedy import greedy_upper_bound_within, single_leaf
 from occamlearn.trees.mpdt.encoding import (
-    EncodingDeadline,
     MPDTEncoding,
     encode_mpdt,
     unique_rows,
     validate_binary_data,
 )
+from occamlearn.trees.mpdt.size_search import SizeSearch
 
 __all__ = ["MinimumTreeResult", "MinimumTreeSearch", "OptimalSolver", "find_minimum_tree_maxsat"]
 
 TreeCallback = Callable[[Tree, float], None]
 
-# Re-encode with fewer nodes once a tree this much smaller than the encoded n is found: the
-# formula grows with n x examples x features, and unused nodes only slow the solver down.
-REENCODE_RATIO = 0.85
-# Give the Linear SAT-UNSAT solver the incumbent tree (truncated to n nodes) as phase hints.
-USE_PHASES = True
 # Before the first encoding, its seconds are predicted as this x nodes x distinct rows x
 # non-constant columns: the fastest rate measured (1.3e-7 s on mushr, 1.2e-6 s on hayes-r),
 # halved, so that only encodings sure to end after the deadline are skipped.
@@ -88,6 +83,33 @@ def _check_bound(name: str, value) -> int | None:
     return int(value)
 
 
+class PureQuery:
+    """The pure search's part of the size loop (``size_search.SizeQuery``): the MPDT
+    encoding of "a pure tree of lower .. n nodes", and how long it would take to build."""
+
+    def __init__(self, X, y, n_classes: int, distinct_rows: np.ndarray):
+        self.X, self.y, self.n_classes = X, y, n_classes
+        varying = (int((distinct_rows.min(axis=0) != distinct_rows.max(axis=0)).sum())
+                   if len(distinct_rows) else 0)
+        # seconds per node of encoding: predicted from the data's size until one is measured
+        self.seconds_per_node = ENCODE_SECONDS_PER_CELL * len(distinct_rows) * varying
+
+    def encode(self, n_nodes: int, lower: int, deadline: float | None) -> MPDTEncoding:
+        began = time.perf_counter()
+        encoding = encode_mpdt(self.X, self.y, self.n_classes, n_nodes, lower,
+                               deadline=deadline)
+        self.seconds_per_node = (time.perf_counter() - began) / n_nodes
+        return encoding
+
+    def skip_reason(self, n_nodes: int, deadline: float | None) -> str | None:
+        if deadline is None:
+            return None
+        predicted, left = self.seconds_per_node * n_nodes, deadline - time.perf_counter()
+        if predicted < left:
+            return None
+        return f"predicted {predicted:.1f} s for {n_nodes} nodes, {max(left, 0.0):.1f} s left"
+
+
 class MinimumTreeSearch:
     """One minimum-tree search; ``run()`` returns the result, the solver stays alive."""
 
@@ -106,7 +128,6 @@ class MinimumTreeSearch:
         self.encoding: MPDTEncoding | None = None
         self.result: MinimumTreeResult | None = None
         self._backend_holds_optimum = False
-        self._encode_seconds_per_node: float | None = None  # measured on the last encoding
 
     def run(self) -> MinimumTreeResult:
         start = time.perf_counter()
@@ -117,100 +138,28 @@ class MinimumTreeSearch:
                                             ((0.0, 1),))
             return self.result
         Xu, _ = unique_rows(X, y)  # ValueError on conflicting rows
-        if self._encode_seconds_per_node is None:
-            varying = int((Xu.min(axis=0) != Xu.max(axis=0)).sum()) if len(Xu) else 0
-            self._encode_seconds_per_node = ENCODE_SECONDS_PER_CELL * len(Xu) * varying
-        greedy = greedy_upper_bound(X, y, self.n_classes)
+        greedy = greedy_upper_bound_within(X, y, self.n_classes, start, self.time_limit)
         ub = greedy.size if self.upper_bound is None else min(self.upper_bound, greedy.size)
         # lower bounds: the caller's, and one leaf per class present (2K - 1 nodes)
         lb = max(3, self.lower_bound or 3, 2 * len(np.unique(y)) - 1)
         stats = {"ub_source": greedy.source, "ub_seconds": time.perf_counter() - start,
-                 "greedy_size": greedy.size, "encode_seconds": 0.0, "solve_seconds": 0.0,
-                 "sat_calls": 0, "n_vars": 0, "n_clauses": 0, "n_literals": 0}
-        best, trace = greedy.tree, [(time.perf_counter() - start, greedy.size)]
+                 "greedy_size": greedy.size, "n_vars": 0, "n_clauses": 0, "n_literals": 0}
+        trace = [(time.perf_counter() - start, greedy.size)]
         if self.on_improve is not None:
             self.on_improve(greedy.tree, trace[0][0])
-        # with the greedy tree in hand, ask for a strictly smaller one
-        n_nodes = ub - 2 if ub == greedy.size else ub
         deadline = None if self.time_limit is None else start + self.time_limit
-        stats["encodings"] = 0
-        while n_nodes >= lb:
-            answer, stopped = self._solve_at_most(n_nodes, lb, deadline, start, trace, stats,
-                                                  best)
-            if answer.model is not None:
-                best = self.encoding.decode(answer.model)
-            if answer.status == "optimal":
-                self._backend_holds_optimum = True
-                return self._finish(best, "optimal", best.n_nodes, stats, trace)
-            if answer.status == "unsatisfiable":  # no tree of size lb..n_nodes
-                status = "optimal" if n_nodes + 2 == best.n_nodes else "feasible"
-                return self._finish(best, status, n_nodes + 2, stats, trace)
-            if not stopped:  # time limit or Ctrl-C
-                proven = max(lb, 2 * answer.lower_bound - 1)
-                return self._finish(best, "feasible", proven, stats, trace)
-            lb = max(lb, 2 * answer.lower_bound - 1)  # e.g. LSU's core phase (lsu.CORE_SHARE)
-            n_nodes = best.n_nodes - 2
-        return self._finish(best, "optimal", best.n_nodes, stats, trace)
-
-    def _solve_at_most(self, n_nodes, lb, deadline, start, trace, stats, incumbent):
-        """One MaxSAT query "a tree of lb..n_nodes nodes"; stops early (re-encode) when a
-        tree of at most REENCODE_RATIO * n_nodes nodes is found."""
-        if not self._time_to_encode(n_nodes, deadline):
-            stats["encoding_skipped"] = n_nodes
-            return MaxSATResult("unknown", None, None, 0), False
-        began = time.perf_counter()
-        try:
-            self.encoding = encode_mpdt(self.X, self.y, self.n_classes, n_nodes, lb,
-                                        deadline=deadline)
-        except EncodingDeadline:
-            stats["encode_seconds"] += time.perf_counter() - began
-            stats["encoding_abandoned"] = n_nodes
-            return MaxSATResult("unknown", None, None, 0), False
-        seconds = time.perf_counter() - began
-        self._encode_seconds_per_node = seconds / n_nodes
-        stats["encode_seconds"] += seconds
-        stats["encodings"] += 1
-        stats.update(n_vars=self.encoding.wcnf.nv, n_clauses=self.encoding.n_clauses,
-                     n_literals=self.encoding.n_literals, n_nodes_encoded=n_nodes)
-        stopped = []
-
-        def improved(cost, model, seconds):
-            tree = self.encoding.decode(model)
-            trace.append((time.perf_counter() - start, tree.n_nodes))
-            if self.on_improve is not None:
-                self.on_improve(tree, trace[-1][0])
-            if tree.n_nodes - 2 <= REENCODE_RATIO * n_nodes and tree.n_nodes - 2 >= lb:
-                stopped.append(tree.n_nodes)
-                return True
-            return False
-
-        remaining = None if deadline is None else deadline - time.perf_counter()
-        if remaining is not None and remaining <= 0:
-            return MaxSATResult("unknown", None, None, 0), False
-        hints = {}
-        if USE_PHASES and isinstance(self.backend, LinearSatUnsat):
-            hints["phases"] = self.encoding.tree_literals(incumbent)
-        answer = self.backend.solve(self.encoding.wcnf, time_limit=remaining,
-                                    on_improve=improved, **hints)
-        stats["solve_seconds"] += answer.stats.get("seconds", 0.0)
-        stats["sat_calls"] += answer.stats.get("sat_calls", 0)
-        stats["backend"] = answer.stats
-        if answer.stats.get("interrupted"):
-            stats["interrupted"] = True
-        return answer, bool(stopped)
-
-    def _time_to_encode(self, n_nodes: int, deadline: float | None) -> bool:
-        """False when the deadline has passed, or would pass before the encoding of
-        ``n_nodes`` is done (its size grows with n; predicted from the last encoding, or
-        before the first from the data's size)."""
-        if deadline is None:
-            return True
-        predicted = self._encode_seconds_per_node * n_nodes
-        return time.perf_counter() + predicted < deadline
-
-    def _finish(self, tree, status, lower, stats, trace) -> MinimumTreeResult:
-        self.result = MinimumTreeResult(tree, status, int(lower), tree.n_nodes, stats,
-                                        tuple(trace))
+        loop = SizeSearch(PureQuery(X, y, self.n_classes, Xu), self.backend, start=start,
+                          deadline=deadline, stats=stats, trace=trace,
+                          on_improve=self.on_improve)
+        # with the greedy tree in hand, ask for a strictly smaller one (or for a size the
+        # caller knows a tree of)
+        outcome = loop.run(greedy.tree, lb, first_query=None if ub == greedy.size else ub)
+        self.encoding = loop.encoding
+        if self.encoding is not None:
+            stats.update(n_clauses=self.encoding.n_clauses, n_literals=self.encoding.n_literals)
+        self._backend_holds_optimum = outcome.backend_proved
+        self.result = MinimumTreeResult(outcome.tree, outcome.status, int(outcome.lower_bound),
+                                        outcome.tree.n_nodes, stats, tuple(trace))
         return self.result
 
     def adopt(self, result: MinimumTreeResult) -> MinimumTreeResult:
@@ -236,7 +185,7 @@ class MinimumTreeSearch:
         size = self.result.tree.n_nodes
         if size == 1:
             raise ValueError("the minimum tree is a single leaf: there is nothing to enumerate.")
-        if self._backend_holds_optimum and hasattr(self.backend, "solver_for_cost"):
+        if self._backend_holds_optimum and self.backend.keeps_solver:
             cost = self.encoding.cost_of_size(size)
             solver, assumptions = self.backend.solver_for_cost(cost)
             return OptimalSolver(solver, assumptions, self.encoding)
