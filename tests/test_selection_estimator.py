@@ -97,3 +97,23 @@ def test_fitted_alg3_model_pickles():
 def test_bad_alg3_parameters_are_rejected(params, match):
     with pytest.raises(ValueError, match=match):
         fit(**params)
+
+
+@pytest.mark.parametrize("method", ["auto", "bnb"])
+def test_algorithm_3_draws_from_the_size_another_engine_proved(method):
+    """With the portfolio (or the branch and bound) finding the minimum, the candidates are
+    drawn from the encoding with n = that size: the same minimum as the MaxSAT route's."""
+    from occamlearn import MinimumPureTreeClassifier, load_dataset
+
+    X, y = load_dataset("mux6")
+    options = {"n_solutions": 5, "selection_size": 0.2, "random_state": 0}
+    ours = MinimumPureTreeClassifier(method=method, **options).fit(X, y)
+    maxsat = MinimumPureTreeClassifier(method="maxsat", **options).fit(X, y)
+    assert ours.status_ == maxsat.status_ == "optimal"
+    assert ours.n_nodes_ == maxsat.n_nodes_
+    assert {t.n_nodes for t, _ in ours.candidate_trees_} == {ours.n_nodes_}
+    # the same set of minimum trees (2 on this training part), whichever engine found the size
+    from occamlearn.trees.mpdt.enumerate import canonical_key  # independent of node numbering
+
+    keys = [{canonical_key(t) for t, _ in m.candidate_trees_} for m in (ours, maxsat)]
+    assert len(keys[0]) == len(ours.candidate_trees_) == 2 and keys[0] == keys[1]

@@ -49,7 +49,7 @@ from occamlearn.model.tree import Tree
 from occamlearn.trees.mpdt.error_budget import error_budget, find_minimum_tree_with_errors
 from occamlearn.trees.mpdt.minimum import METHODS, PURE_ONLY_METHODS, find_minimum_tree
 from occamlearn.trees.mpdt.search import MinimumTreeResult
-from occamlearn.trees.mpdt.selection import minimum_trees_with_selection, store_selection
+from occamlearn.trees.mpdt.selection import minimum_trees_with_selection
 
 __all__ = ["MinimumPureTreeClassifier"]
 
@@ -264,7 +264,7 @@ class MinimumPureTreeClassifier(ClassifierMixin, FittedTreeMixin, BaseEstimator)
         with watching_interrupts() as watch:
             result, selected = self._search(data, time_left(self.time_limit, start))
         self._store(result, data)
-        store_selection(self, selected, data)
+        _store_selection(self, selected, data)
         self.solve_stats_["prepare_seconds"] = prepared - start
         self.solve_stats_["total_seconds"] = time.perf_counter() - start
         if watch["interrupted"] or result.stats.get("interrupted"):
@@ -284,8 +284,9 @@ class MinimumPureTreeClassifier(ClassifierMixin, FittedTreeMixin, BaseEstimator)
                 data.X_bin, data.y, len(data.classes), n_solutions=self.n_solutions,
                 diverse=self.diverse, layouts=self.layouts, selection_size=self.selection_size,
                 delta=self.delta, random_state=self.random_state, solver=self.solver,
-                sat_solver=self.sat_solver, time_limit=time_left,
-                on_improve=_Progress(self, self.feature_names_), max_errors=self.max_errors,
+                sat_solver=self.sat_solver, time_limit=time_left, method=self.method,
+                n_jobs=self.n_jobs, on_improve=_Progress(self, self.feature_names_),
+                max_errors=self.max_errors,
                 relax_conflicts=self.on_conflict == "relax")
             result = selected.result
         return result, selected
@@ -367,3 +368,30 @@ class MinimumPureTreeClassifier(ClassifierMixin, FittedTreeMixin, BaseEstimator)
         stats["n_rows"], stats["n_binary_features"] = data.X_bin.shape
         self.solve_stats_ = stats
 
+
+def _store_selection(estimator, selected, data) -> None:
+    """Set ``candidate_trees_``, ``best_trees_`` and ``selection_stratified_`` on a fitted
+    ``MinimumPureTreeClassifier`` (after ``tree_`` is stored). Candidate trees carry the
+    binary feature names and counts over all training rows, like ``tree_``."""
+    if selected is None:
+        estimator.candidate_trees_ = [(estimator.tree_, 1.0)]
+        estimator.best_trees_ = [estimator.tree_]
+        estimator.selection_stratified_ = True
+        return
+    names = estimator.tree_.feature_names
+
+    def named(tree):
+        if tree is selected.result.tree:
+            return estimator.tree_
+        return Tree(tree.feature, tree.left, tree.right, tree.label, tree.counts,
+                    tree.n_features, names).with_counts(data.X_bin, data.y)
+
+    trees = [named(tree) for tree in selected.candidates]
+    estimator.candidate_trees_ = [(tree, float(acc))
+                                  for tree, acc in zip(trees, selected.accuracies, strict=True)]
+    estimator.best_trees_ = [trees[i] for i in selected.best]
+    estimator.selection_stratified_ = bool(selected.stratified)
+    estimator.solve_stats_.update(n_candidates=len(trees), n_best=len(selected.best),
+                                  enumeration_complete=bool(selected.complete),
+                                  n_train_rows=selected.n_train,
+                                  n_selection_rows=selected.n_selection)

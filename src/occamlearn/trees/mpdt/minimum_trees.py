@@ -188,7 +188,8 @@ def find_minimum_trees(X, y, n_classes: int, k: int = 1, *, diverse: bool = Fals
                        sat_solver: str = "cadical195", time_limit: float | None = None,
                        enumeration_time_limit: float | None = None,
                        on_improve=None, max_errors: int | None = None,
-                       relax_conflicts: bool = False) -> MinimumTrees:
+                       relax_conflicts: bool = False, method: str = "maxsat",
+                       n_jobs: int | None = None) -> MinimumTrees:
     """Minimum trees of the 0/1 matrix X and class indices y (Alg. 3, lines 3-6): pure, or
     with at most ``max_errors`` misclassified rows.
 
@@ -196,6 +197,10 @@ def find_minimum_trees(X, y, n_classes: int, k: int = 1, *, diverse: bool = Fals
     further trees gets what is left of it; enumeration_time_limit bounds the drawing alone
     (None: until k trees or no more, or until time_limit). ``relax_conflicts`` raises the budget (0 if
     ``max_errors`` is None) to the errors that identical rows with different labels force.
+    ``method`` finds the minimum of a pure tree (``minimum.METHODS``; "auto": the portfolio);
+    the trees are then drawn from the MPDT encoding with n = that size
+    (``MinimumTreeSearch.adopt``), so no MaxSAT search repeats what another engine proved.
+    With an error budget the MaxSAT search is used whatever the method.
     """
     _check_k(k)
     began = time.perf_counter()
@@ -204,11 +209,17 @@ def find_minimum_trees(X, y, n_classes: int, k: int = 1, *, diverse: bool = Fals
                "on_improve": on_improve}
     if budget is None:
         search, draw = MinimumTreeSearch(X, y, n_classes, **options), trees_from_search
+        if method != "maxsat":
+            from occamlearn.trees.mpdt.minimum import find_minimum_tree
+
+            search.adopt(find_minimum_tree(X, y, n_classes, method=method, n_jobs=n_jobs,
+                                           **options))
     else:
         search = ErrorBudgetSearch(X, y, n_classes, budget, **options)
         draw = trees_from_error_search
     try:
-        search.run()
+        if search.result is None:
+            search.run()
         drawing = enumeration_time_limit
         if time_limit is not None:       # one deadline for the search and the drawing
             left = max(0.0, time_limit - (time.perf_counter() - began))

@@ -32,7 +32,6 @@ __all__ = [
     "select_tree",
     "selection_accuracies",
     "split_indices",
-    "store_selection",
     "within_delta",
 ]
 
@@ -199,33 +198,3 @@ def minimum_trees_with_selection(X_bin, y, n_classes: int, *, n_solutions: int =
     result = replace(found.result, tree=chosen, stats=stats)
     return SelectedTrees(result, found.trees, choice.accuracies, choice.best, choice.chosen,
                          split.stratified, found.complete, len(split.first), len(split.second))
-
-
-def store_selection(estimator, selected: SelectedTrees | None, data) -> None:
-    """Set ``candidate_trees_``, ``best_trees_`` and ``selection_stratified_`` on a fitted
-    ``MinimumPureTreeClassifier`` (after ``tree_`` is stored). Candidate trees carry the
-    binary feature names and counts over all training rows, like ``tree_``."""
-    from occamlearn.model.tree import Tree
-
-    if selected is None:
-        estimator.candidate_trees_ = [(estimator.tree_, 1.0)]
-        estimator.best_trees_ = [estimator.tree_]
-        estimator.selection_stratified_ = True
-        return
-    names = estimator.tree_.feature_names
-
-    def named(tree):
-        if tree is selected.result.tree:
-            return estimator.tree_
-        return Tree(tree.feature, tree.left, tree.right, tree.label, tree.counts,
-                    tree.n_features, names).with_counts(data.X_bin, data.y)
-
-    trees = [named(tree) for tree in selected.candidates]
-    estimator.candidate_trees_ = [(tree, float(acc))
-                                  for tree, acc in zip(trees, selected.accuracies, strict=True)]
-    estimator.best_trees_ = [trees[i] for i in selected.best]
-    estimator.selection_stratified_ = bool(selected.stratified)
-    estimator.solve_stats_.update(n_candidates=len(trees), n_best=len(selected.best),
-                                  enumeration_complete=bool(selected.complete),
-                                  n_train_rows=selected.n_train,
-                                  n_selection_rows=selected.n_selection)
