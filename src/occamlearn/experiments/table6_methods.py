@@ -14,7 +14,9 @@ A method is one entry of ``METHODS``: ``name -> function(data, settings, shared)
 ``MethodPool`` (its candidates' predictions on the held-out rows, their sizes, and facts to
 report); adding a method is one line there (``_predict_all`` turns fitted predictors into
 the predictions). ``shared`` is a per-dataset ``SharedSolve``: the minimum-tree search runs once and
-every mpdt variant draws from it (Sec. 6 / ``trees_from_search``).
+every mpdt variant draws from it (Sec. 6 / ``trees_from_search``). The minimum is found by
+the default portfolio (``trees.mpdt.portfolio``: branch and bound and MaxSAT); the trees are
+drawn from the MPDT encoding with n = that size.
 
 ``dtmax-2/3/4`` are DT(max) (Hu et al. 2020; end of Sec. 9.2): the most accurate tree of depth
 <= d, one per dataset (``MaxAccuracyTreeClassifier``, ``dtmax_time_limit`` seconds per fit),
@@ -36,6 +38,7 @@ from occamlearn.binarize import FeatureBinarizer, resolve_conflicts
 from occamlearn.datasets import load_dataset
 from occamlearn.estimators.dtmax import MaxAccuracyTreeClassifier
 from occamlearn.experiments.baselines import BASELINES
+from occamlearn.trees.mpdt.minimum import find_minimum_tree
 from occamlearn.trees.mpdt.minimum_trees import trees_from_search
 from occamlearn.trees.mpdt.search import MinimumTreeSearch
 from occamlearn.trees.mpdt.selection import Split, split_indices
@@ -126,12 +129,15 @@ class SharedSolve:
         self.live_used = False
 
     def search(self) -> MinimumTreeSearch:
+        """The minimum found by the default portfolio (branch and bound and MaxSAT), adopted
+        by a MaxSAT search whose formula with n = that size the mpdt variants draw from."""
         if self._search is None:
             began = time.monotonic()
-            self._search = MinimumTreeSearch(
-                self.data.X_train, self.data.y_train, self.data.n_classes,
-                time_limit=self.settings.get("solve_time_limit"))
-            self._search.run()
+            data = self.data
+            self._search = MinimumTreeSearch(data.X_train, data.y_train, data.n_classes)
+            self._search.adopt(find_minimum_tree(
+                data.X_train, data.y_train, data.n_classes, method="auto",
+                time_limit=self.settings.get("solve_time_limit")))
             self.seconds = time.monotonic() - began
         return self._search
 
