@@ -177,7 +177,8 @@ def test_compiled_engine_grows_or_clears_its_table(monkeypatch, memory_bytes):
 
     monkeypatch.setattr(branch_and_bound._CompiledSearch, "INITIAL_CAPACITY", 64)
     monkeypatch.setattr(branch_and_bound._CompiledSearch, "MEMORY_BYTES", memory_bytes)
-    X, y, n_classes = hard_instance(rows=60, features=12, n_classes=2, seed=3)
+    rows = 60 if memory_bytes > 2**20 else 24  # without a memo the search is exponential
+    X, y, n_classes = hard_instance(rows=rows, features=12, n_classes=2, seed=3)
     results = [branch_and_bound._run(X, y, n_classes, time_limit=None, upper_bound_tree=None,
                                      on_progress=None, should_stop=None, feature_names=(),
                                      engine=engine)

@@ -2,40 +2,45 @@
 
 A minimum pure tree of a row set S has one leaf if S has one class, else the fewest leaves
 over the features j of ``leaves(S ∩ {x_j = 0}) + leaves(S ∩ {x_j = 1})`` (a split with an
-empty side is never in a minimum tree). The search ``_Search.solve(S, budget)`` returns the
-exact minimum when it is at most ``budget`` and otherwise a proven lower bound above the
-budget (the DL8.5 / MurTree "solve within an upper bound, else remember the lower bound"
-scheme). Every row set is memoised: exact values, and after a failed call the lower bound it
-proved, so that a later call with a larger budget starts from there (MurTree's lower-bound
-cache). Row sets are Python integers used as bitsets (``int.bit_count``, ``&``).
+empty side is never in a minimum tree). ``solve(S, budget)`` returns the exact minimum when it
+is at most ``budget`` and otherwise a proven lower bound above the budget (DL8.5 / MurTree's
+"solve within an upper bound, else remember the lower bound"). Every row set is memoised:
+exact values with a minimum split, and after a failed call the bound it proved, so that a
+later call with a larger budget starts from there (MurTree's lower-bound cache).
 
-Lower bounds (each proven where it is used):
+Lower bounds, each proven where it is used:
 
 * classes: a pure tree of S has at least as many leaves as classes present in S;
-* leaf incompatibility (``bnb_kernels.incompatibility_lower_bound``): a leaf is the set of
-  rows of S satisfying the conjunction on its path, so two rows a, b sharing a leaf put every
-  row of S that agrees with both on all features where a and b agree into that leaf; if one
-  such row has another class, a and b need different leaves. A set of pairwise incompatible
-  rows (found greedily, per class) needs one leaf each. It is at least the class count and
-  often far above it (tic-tac-toe: 15 leaves at the root where the class count gives 2);
-* one-step look-ahead: a node that fails its budget stores
-  ``min over splits of (LB(L) + LB(R))``, the bound every split was shown to need;
-* subset monotonicity is what makes a stored bound reusable: removing rows never increases
-  the minimum (restrict the tree and drop splits with an empty side), so a bound proven for
-  a set is never undercut by ... its supersets only. We do not use GOSDT's "similar support"
-  bound ``LB(S) >= LB(S') - |S' \\ S|``: it is valid for misclassification costs, not for
-  pure trees, where one extra row can force a chain of many splits.
+* leaf incompatibility (``bnb_kernels.incompatibility_lower_bound``, new here): a leaf holds
+  every row of S satisfying the conjunction on its path, so if rows a, b share a leaf, so
+  does every row of S agreeing with both wherever a and b agree; if such a row has another
+  class, a and b need different leaves. A set of pairwise incompatible rows (greedy, per
+  class) needs one leaf each. At the root it gives tic-tac-toe 15 leaves (class count: 2),
+  mux6 its exact minimum, spect 16; it prunes little on hepa, so it switches itself off
+  where it rarely beats the class count, and it is skipped below the root on sets of more
+  than 256 rows (mushr), where it costs more than it saves;
+* one-step look-ahead: a node failing its budget stores ``min over splits of LB(L) + LB(R)``;
+* memoised bounds are only reused for the same row set. GOSDT's similar-support bound
+  ``LB(S) >= LB(S') - |S' \\ S|`` is valid for misclassification costs but not for pure
+  trees (one extra row can force a chain of many splits), so it is not used; the only valid
+  comparison (a subset never needs more leaves) needs subset queries a hash memo cannot do.
 
-The root loop is iterative deepening on the proven lower bound (each failed call raises the
-bound), preceded by a greedy information-gain tree as the incumbent; an incumbent from the
-caller (``upper_bound_tree``) replaces it when smaller. Splits at a node are tried in
-increasing order of their lower bound, equal partitions (including complementary columns)
-once, and the loop stops when the next split's bound reaches the best found.
+Search. Splits at a node are tried in increasing order of their lower bound, each partition
+once (identical and complementary columns on S give the same one), stopping when the next
+bound reaches the best found. The root does iterative deepening on its proven lower bound
+(measured: each step costs 2-3x the previous, the last dominates), so the lower bound
+reported grows anytime. The incumbent is a greedy information-gain tree (or the caller's
+``upper_bound_tree`` if smaller), improved before the deepening by replacing its subtrees,
+bottom-up, by minimum ones where a solve limited to ``IMPROVE_CALLS`` calls finds one.
 
-The search polls the clock and ``should_stop`` every few hundred calls; on a stop, a time
-limit or KeyboardInterrupt it returns the incumbent as "feasible" with the proven bound (on
-Ctrl-C ``stats["interrupted"]`` is True and the exception is not re-raised, so scripts stop
-cleanly with a result).
+Two engines run the same recursion: ``_Search`` in Python on integer bitsets and dicts, and
+``_CompiledSearch``, which runs ``bnb_kernels.solve`` (numba) on uint64 word bitsets with an
+array hash table as memo, returning every few thousand calls so the clock and
+``should_stop`` are polled. The compiled engine is chosen unless its compile (first use
+ever: tens of seconds, then cached on disk; about a second to load) would eat a short time
+limit. On a stop, time limit or KeyboardInterrupt the incumbent is returned as "feasible"
+with the proven bound; on Ctrl-C ``stats["interrupted"]`` is True and the exception is not
+re-raised, so scripts stop cleanly with a result.
 """
 
 from __future__ import annotations
@@ -388,7 +393,9 @@ class _CompiledSearch(_Search):
             return ("leaf", next(self.class_of_set[s] for s in self.class_sets if rows & s))
         value, is_exact, index = self.kernels.lookup(self.table, self.to_words(rows))
         if not is_exact:  # not kept by a saturated table: solve it again in Python
-            self.fallback.solve(rows, NO_TREE)
+            budget = self.fallback.classes_in(rows)
+            while (value := self.fallback.solve(rows, budget)) > budget:
+                budget = value
             return self.fallback.nested(rows)
         right = rows & self.columns[index]
         return (self.features[index], self.nested(rows ^ right), self.nested(right))
