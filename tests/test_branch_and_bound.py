@@ -165,7 +165,8 @@ def test_python_and_compiled_engines_agree_with_brute_force(data):
     minimum = minimum_tree_size(X, y)
     for engine in ("python", "compiled"):
         result = _run(X, y, n_classes, time_limit=None, upper_bound_tree=None,
-                      on_progress=None, should_stop=None, feature_names=(), engine=engine)
+                      on_progress=None, should_stop=None, feature_names=(), engine=engine,
+                      quick_calls=0)
         assert result.stats["engine"] == engine
         assert result.status == "optimal" and result.tree.n_nodes == minimum
         assert_pure(result.tree, X, y)
@@ -181,9 +182,23 @@ def test_compiled_engine_grows_or_clears_its_table(monkeypatch, memory_bytes):
     X, y, n_classes = hard_instance(rows=rows, features=12, n_classes=2, seed=3)
     results = [branch_and_bound._run(X, y, n_classes, time_limit=None, upper_bound_tree=None,
                                      on_progress=None, should_stop=None, feature_names=(),
-                                     engine=engine)
+                                     engine=engine, quick_calls=0)
                for engine in ("python", "compiled")]
     assert results[0].tree.n_nodes == results[1].tree.n_nodes
     assert results[1].status == "optimal"
     assert results[1].stats["table_capacity"] > 64
     assert results[1].stats["table_saturated"] == (memory_bytes < 2**20)
+
+
+@pytest.mark.parametrize("engine", ["python", "compiled"])
+def test_ctrl_c_returns_the_incumbent_marked_interrupted(engine):
+    from occamlearn.trees.mpdt.branch_and_bound import _run
+
+    def interrupt():
+        raise KeyboardInterrupt
+
+    X, y, n_classes = hard_instance(seed=2)
+    result = _run(X, y, n_classes, time_limit=None, upper_bound_tree=None, on_progress=None,
+                  should_stop=interrupt, feature_names=(), engine=engine, quick_calls=0)
+    assert result.stats["interrupted"] and result.status == "feasible"
+    check_stopped(result, X, y, n_classes)

@@ -58,6 +58,7 @@ __all__ = ["BranchAndBoundResult", "minimum_tree_branch_and_bound"]
 NO_TREE = 2**31 - 1  # upper bound reported when no tree is known
 POLL_EVERY = 256  # calls between two polls of the clock and should_stop
 IMPROVE_CALLS = 2000  # calls allowed to each subtree of the greedy tree when improving it
+QUICK_CALLS = 5000  # calls of the numba-free first phase that finishes easy instances
 
 
 @dataclass(frozen=True)
@@ -139,9 +140,6 @@ class _Search:
 
     def __init__(self, rows, labels, n_classes, kept, *, use_incompatibility=True,
                  deadline=None, should_stop=None):
-        from occamlearn.trees.mpdt import bnb_kernels
-
-        self.kernels = bnb_kernels
         self.n_rows = len(labels)
         self.labels = labels
         self.n_classes = n_classes
@@ -150,8 +148,12 @@ class _Search:
         self.class_sets = [s for s in (_bitset(labels == k) for k in range(n_classes)) if s]
         self.classes_in = _class_counter(self.class_sets)
         self.class_of_set = {s: int(labels[(s & -s).bit_length() - 1]) for s in self.class_sets}
-        self.packed = bnb_kernels.pack_rows(rows[:, kept] if kept else rows)
         self.use_incompatibility = use_incompatibility
+        if use_incompatibility:  # without it, no numba import (the quick first phase)
+            from occamlearn.trees.mpdt import bnb_kernels
+
+            self.kernels = bnb_kernels
+            self.packed = bnb_kernels.pack_rows(rows[:, kept] if kept else rows)
         self.n_bytes = (self.n_rows + 7) // 8
         self.exact: dict[int, int] = {}  # row set -> minimum leaves
         self.split_of: dict[int, int] = {}  # row set -> column of a minimum split
@@ -470,16 +472,16 @@ def _run(X, y, n_classes, *, time_limit, upper_bound_tree, on_progress, should_s
     y_checked = np.asarray(y, dtype=np.int64).ravel()
     n_features = X_checked.shape[1]
     deadline = None if time_limit is None else start + float(time_limit)
-    from occamlearn.trees.mpdt import bnb_kernels
-
-    engine = options.pop("engine", None) or _choose_engine(bnb_kernels, time_limit)
+    engine = options.pop("engine", None)
     improve_calls = options.pop("improve_calls", IMPROVE_CALLS)
-    compile_seconds = bnb_kernels.warm_up(search=engine == "compiled")
-    search = (_CompiledSearch if engine == "compiled" else _Search)(
-        rows, labels, n_classes, kept, deadline=deadline, should_stop=should_stop, **options)
+    quick_calls = options.pop("quick_calls", QUICK_CALLS)
+    # quick phase: the Python search with the class bound only needs no numba at all
+    search = _Search(rows, labels, n_classes, kept, use_incompatibility=False,
+                     deadline=deadline, should_stop=should_stop)
     root = (1 << search.n_rows) - 1
     trace: list = []
     state = {"tree": None, "ub": NO_TREE, "lb": 1}
+    compile_seconds, quick_phase_calls = 0.0, 0
 
     def report(tree=None, lower=None):
         seconds = time.perf_counter() - start
@@ -495,6 +497,16 @@ def _run(X, y, n_classes, *, time_limit, upper_bound_tree, on_progress, should_s
         if on_progress is not None:
             on_progress(state["ub"], state["lb"], seconds, tree)
 
+    def deepen(budget: int) -> None:
+        """Iterative deepening at the root from a proven bound until a tree is found."""
+        while 2 * budget - 1 < state["ub"]:
+            value = search.solve(root, budget)
+            if value <= budget:
+                report(tree=as_tree(search.nested(root)), lower=2 * value - 1)
+                return
+            budget = value
+            report(lower=2 * budget - 1)
+
     def as_tree(nested) -> Tree:
         tree = _tree_of_nested(nested, n_features, n_classes, tuple(feature_names))
         return _check_pure(tree, X_checked, y_checked)
@@ -508,17 +520,25 @@ def _run(X, y, n_classes, *, time_limit, upper_bound_tree, on_progress, should_s
         report(tree=min(candidates, key=lambda tree: tree.n_nodes),
                lower=2 * search.classes_in(root) - 1)
         search.poll()
-        budget = search.root_bound(root)
-        report(lower=2 * budget - 1)
-        if improve_calls and 2 * budget - 1 < state["ub"]:
-            report(tree=as_tree(search.improve(greedy, root, improve_calls)[0]))
-        while 2 * budget - 1 < state["ub"]:
-            value = search.solve(root, budget)
-            if value <= budget:
-                report(tree=as_tree(search.nested(root)), lower=2 * value - 1)
-                break
-            budget = value
+        if quick_calls:
+            search.call_cap = quick_calls
+            try:
+                deepen(search.classes_in(root))
+            except _OutOfCalls:  # not easy: the full search, from the bound proven so far
+                search.call_cap, quick_phase_calls = None, search.calls
+        if state["lb"] < state["ub"]:
+            from occamlearn.trees.mpdt import bnb_kernels
+
+            engine = engine or _choose_engine(bnb_kernels, time_limit)
+            compile_seconds = bnb_kernels.warm_up(search=engine == "compiled")
+            search = (_CompiledSearch if engine == "compiled" else _Search)(
+                rows, labels, n_classes, kept, deadline=deadline, should_stop=should_stop,
+                **options)
+            budget = max(search.root_bound(root), (state["lb"] + 1) // 2)
             report(lower=2 * budget - 1)
+            if improve_calls and 2 * budget - 1 < state["ub"]:
+                report(tree=as_tree(search.improve(greedy, root, improve_calls)[0]))
+            deepen(budget)
     except _Stop:
         stopped = True
     except KeyboardInterrupt:
@@ -526,7 +546,8 @@ def _run(X, y, n_classes, *, time_limit, upper_bound_tree, on_progress, should_s
     lower = min(state["lb"], state["ub"])
     status = ("optimal" if state["tree"] is not None and lower == state["ub"]
               else "feasible" if state["tree"] is not None else "unknown")
-    stats = {**search.stats(), "kernel_compile_seconds": compile_seconds, "engine": engine,
+    stats = {**search.stats(), "quick_phase_calls": quick_phase_calls,
+             "kernel_compile_seconds": compile_seconds, "engine": engine or "quick",
              "distinct_rows": search.n_rows, "informative_features": len(kept),
              "stopped": stopped, "interrupted": interrupted,
              "seconds": time.perf_counter() - start}
