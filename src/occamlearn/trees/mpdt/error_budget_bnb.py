@@ -19,8 +19,9 @@ bound > ub (the DL8.5 / MurTree scheme of the pure search in ``branch_and_bound`
 split j the budget of the left child ranges over [max(forced(S0), b - err(S1)),
 min(b - forced(S1), err(S0))]: a child never needs more budget than one leaf's errors and
 never gets less than its own conflicts (proof: a tree with child errors e0, e1 can be taken
-with e0 <= err(S0), e1 <= err(S1) - else a leaf is as good - and bL = e0 lies in the range,
-or b > err(S0) + err(S1) and two leaves fit). Every (split, bL) is a candidate; candidates
+with e0 <= err(S0), e1 <= err(S1) - else a leaf is as good - and then bL = max(e0, b - err(S1))
+lies in the range and leaves both children at least their errors; if the range is empty,
+b > err(S0) + err(S1) and two leaves fit). Every (split, bL) is a candidate; candidates
 are tried in increasing order of their lower bound LB(S0, bL) + LB(S1, b - bL) and the loop
 stops when the next bound reaches the best found. The fronts spare most budget splits: once
 the left child's best tree within bL is known to make e' < bL errors, the candidates with a
@@ -59,9 +60,11 @@ The root loop is iterative deepening on the proven lower bound, after the incumb
 smallest pruning of a greedy information-gain tree that fits the budget (a min-plus dynamic
 programme over the greedy tree's (leaves, errors) fronts; the unpruned greedy tree makes only
 the forced errors, so it always fits). ``time_limit`` (whole call, including the kernel
-compile) is checked every 16 calls and ``should_stop()`` every 256; then, or on Ctrl-C
-(``stats["interrupted"]``), the best tree so far is returned as "feasible" with the proven
-lower bound.
+compile) is checked every 16 calls and ``should_stop()`` every 256; then, on Ctrl-C
+(``stats["interrupted"]``) or when the memo reaches its memory cap (``stats["memory_full"]``;
+it is never evicted, since rebuilding trees follows its entries), the best tree so far is
+returned as "feasible" with the proven lower bound. The cyclic garbage collector is off during
+the search (the memo has no cycles; its passes cost two thirds of the time).
 """
 
 from __future__ import annotations
