@@ -450,6 +450,10 @@ def minimum_tree_branch_and_bound(X, y, n_classes=None, *, time_limit=None,
     the greedy tree. on_progress(upper_bound, lower_bound, seconds, tree_or_None) : called
     when a bound improves (sizes in nodes; the tree when the incumbent improves).
     should_stop() : polled during the search; True stops it with status "feasible".
+    Ctrl-C during the search is caught: the incumbent comes back as "feasible" with the proven
+    lower bound and ``stats["interrupted"] = True`` (a script that wants to stop re-raises).
+    The first call ever compiles the numba kernels (tens of seconds, cached on disk; a short
+    time limit then runs the Python engine instead): ``bnb_kernels.warm_up()`` does it ahead.
     Raises ValueError if identical rows have different classes.
     """
     return _run(X, y, n_classes, time_limit=time_limit, upper_bound_tree=upper_bound_tree,
