@@ -101,12 +101,17 @@ def run_bound(name, method, time_limit):
             "lb_seconds": first.get(lower), "extra": extra}
 
 
-def run_proof(name, variant, time_limit):
+def run_proof(name, variant, time_limit, instance=0):
     from occamlearn.trees.mpdt import encoding
     from occamlearn.trees.mpdt.search import find_minimum_tree_maxsat
 
     encoding.EXTRAS = frozenset() if variant == "base" else frozenset(variant.split("+"))
     X, y, k = training_matrix(name)
+    if instance:  # another instance of the dataset: a random 95 % of the rows
+        import numpy as np
+
+        keep = np.random.default_rng(instance).random(len(y)) < 0.95
+        X, y = X[keep], y[keep]
     start, cpu = time.perf_counter(), time.process_time()
     result = find_minimum_tree_maxsat(X, y, k, solver="lsu", time_limit=time_limit)
     return {"size": result.tree.n_nodes, "status": result.status,
@@ -140,12 +145,14 @@ def ab(args):
     lines = [header, "|" + "---|" * (header.count("|") - 1)]
     print(lines[0], flush=True)
     totals = {v: 0.0 for v in variants}
-    for name in args.datasets:
+    instances = [(name, i) for name in args.datasets for i in args.instances]
+    for name, instance in instances:
         seconds = {v: [] for v in variants}
         sizes = set()
         for _ in range(args.repeats):
             for v in variants:
-                r = isolated(run_proof, (name, v, args.time_limit), args.time_limit + 120)
+                r = isolated(run_proof, (name, v, args.time_limit, instance),
+                             args.time_limit + 120)
                 if not r or "error" in r:
                     seconds[v].append(float("nan"))
                     sizes.add(str((r or {}).get("error", "timeout"))[:40])
@@ -157,7 +164,8 @@ def ab(args):
         for v in variants:
             totals[v] += best[v]
         ratios = [f"{best[v] / best[variants[0]]:.2f}" for v in variants[1:]]
-        lines.append(f"| {name} | " + " | ".join(f"{best[v]:.2f}" for v in variants) + " | "
+        label = name if instance == 0 else f"{name} #{instance}"
+        lines.append(f"| {label} | " + " | ".join(f"{best[v]:.2f}" for v in variants) + " | "
                      + " | ".join(ratios) + f" | {'/'.join(sorted(sizes))} |")
         print(lines[-1], flush=True)
     lines.append("| **total** | " + " | ".join(f"{totals[v]:.1f}" for v in variants) + " | "
@@ -175,6 +183,9 @@ def main(argv=None):
     parser.add_argument("--methods", nargs="*", default=list(METHODS))
     parser.add_argument("--variants", nargs="*", default=["base"])
     parser.add_argument("--repeats", type=int, default=1, help="ab: best of this many")
+    parser.add_argument("--instances", type=int, nargs="*", default=[0],
+                        help="ab: 0 = the training matrix, i > 0 = a random 95 %% of its rows "
+                             "(seed i): other formulas, other solver paths")
     parser.add_argument("--out", default=None)
     args = parser.parse_args(argv)
     if args.datasets is None:
