@@ -46,7 +46,7 @@ __all__ = ["EXTRAS", "KNOWN_EXTRAS", "MPDTEncoding", "encode_mpdt", "unique_rows
 #                without them a tree may have several layouts (enumeration needs one).
 KNOWN_EXTRAS = frozenset({"sibling", "unused-d", "leaf-count", "no-pruning"})
 # What encode_mpdt adds when called without ``extras``: "unused-d" (total 0.83x of the
-# baseline's seconds, geometric mean of the ratios 0.93, dominated by wine: 14 s vs 37 s);
+# baseline's seconds, geometric mean of the ratios 0.94, dominated by wine: 14 s vs 37 s);
 # "sibling" (1.07x) and "leaf-count" (no gain outside wine) are dropped; eqs. 19-23 stay
 # (without them 1.7x slower on zoo, hayes-r unproven in 120 s against 4 s).
 EXTRAS: frozenset = frozenset({"unused-d"})
