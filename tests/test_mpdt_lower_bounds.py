@@ -211,3 +211,15 @@ def monkeypatch_core():
     saved, lsu.CORE_SHARE = lsu.CORE_SHARE, 0.5
     yield
     lsu.CORE_SHARE = saved
+
+
+def test_an_upper_bound_below_the_lower_bound_does_not_overstate_the_bound():
+    """upper_bound 13 < lower_bound 15 (mux6's minimum): nothing is asked; the greedy tree
+    is returned as feasible with the lower bound 15, not as a proven optimum of its size."""
+    from occamlearn.datasets import load_dataset
+
+    X, y = load_dataset("mux6")
+    result = find_minimum_tree_maxsat(X.to_numpy(), y.to_numpy(), 2, upper_bound=13,
+                                      lower_bound=15)
+    assert result.upper_bound > 15
+    assert result.status == "feasible" and result.lower_bound == 15

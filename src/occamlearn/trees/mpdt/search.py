@@ -147,6 +147,12 @@ class MinimumTreeSearch:
         trace = [(time.perf_counter() - start, greedy.size)]
         if self.on_improve is not None:
             self.on_improve(greedy.tree, trace[0][0])
+        if ub < lb:  # the caller's upper bound is below the lower bound: nothing to ask, and
+            # the greedy tree (all we have) is minimum only if it reaches the lower bound
+            status = "optimal" if greedy.size <= lb else "feasible"
+            self.result = MinimumTreeResult(greedy.tree, status, min(lb, greedy.size),
+                                            greedy.size, stats, tuple(trace))
+            return self.result
         deadline = None if self.time_limit is None else start + self.time_limit
         loop = SizeSearch(PureQuery(X, y, self.n_classes, Xu), self.backend, start=start,
                           deadline=deadline, stats=stats, trace=trace,
