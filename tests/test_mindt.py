@@ -105,3 +105,14 @@ def test_mindt_through_find_minimum_tree_and_the_estimator():
     model = MinimumPureTreeClassifier(method="mindt", binarizer=None).fit(X, y)
     assert (model.status_, model.n_nodes_) == ("optimal", 13)
     assert [s for _, s in model.solve_stats_["trace"]][-1] == 13
+
+
+def test_a_first_query_below_the_lower_bound_proves_nothing():
+    """upper_bound below lower_bound: no query runs, so the greedy tree is not "optimal"."""
+    X, y = load_dataset("corral")
+    y = np.unique(y.to_numpy(), return_inverse=True)[1]
+    result = find_minimum_tree_mindt(X.to_numpy(), y, 2, upper_bound=9, lower_bound=11)
+    if result.tree.n_nodes > 11:  # the greedy tree is larger than the bound the caller gave
+        assert result.status == "feasible" and result.lower_bound == 11
+    else:
+        assert result.status == "optimal"

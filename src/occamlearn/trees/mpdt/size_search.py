@@ -112,7 +112,11 @@ class SizeSearch:
                 status = "optimal" if lower >= best.n_nodes else "feasible"
                 return SizeOutcome(best, status, min(lower, best.n_nodes), holds_best, False)
             n_nodes = best.n_nodes - 2
-        return SizeOutcome(best, "optimal", best.n_nodes, holds_best, False)
+        # the loop ends below ``lower``: proven only if it walked down from the best tree
+        # (a first query the caller placed below the lower bound proves nothing about it)
+        if best.n_nodes - 2 < lower:
+            return SizeOutcome(best, "optimal", best.n_nodes, holds_best, False)
+        return SizeOutcome(best, "feasible", lower, holds_best, False)
 
     def _at_most(self, n_nodes: int, lower: int, incumbent: Tree) -> tuple[MaxSATResult, bool]:
         """One query "a tree of ``lower`` .. ``n_nodes`` nodes"; ``stopped`` is True when the

@@ -136,12 +136,16 @@ def _solve_subset(engine, X, y, n_classes, time_limit, incumbent: Tree, lower: i
         found = minimum_tree_branch_and_bound(X, y, n_classes, time_limit=time_limit,
                                               upper_bound_tree=incumbent,
                                               should_stop=should_stop)
+        if found.stats.get("interrupted"):  # it caught Ctrl-C: this search stops too
+            raise KeyboardInterrupt
         return found.tree, found.lower_bound, found.status == "optimal"
     from occamlearn.trees.mpdt.search import find_minimum_tree_maxsat
 
     found = find_minimum_tree_maxsat(X, y, n_classes, time_limit=time_limit,
                                      upper_bound=incumbent.n_nodes,
                                      lower_bound=lower if lower >= 3 else None)
+    if found.stats.get("interrupted"):
+        raise KeyboardInterrupt
     return found.tree, found.lower_bound, found.status == "optimal"
 
 
