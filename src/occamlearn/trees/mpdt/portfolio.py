@@ -1,23 +1,25 @@
-"""The default search for a minimum pure tree: branch and bound and MaxSAT as one portfolio.
+"""The default search for a minimum pure tree: three exact engines as one portfolio.
 
-Neither exact search dominates. Branch and bound over row sets (``branch_and_bound``) proves
-most of the bundled benchmark in seconds and reports a lower bound as it goes; the MaxSAT
-route (``search``, Alg. 1 of Alcázar et al.) wins where rows are many and trees deep but
-shallow in features, and it is what enumeration, WCNF export and error budgets build on. The
-portfolio runs both and keeps, at every moment, the smallest tree either found and the largest
-lower bound either proved: the size is proven minimum as soon as the two meet, whichever
-engine (or the two together) closed the gap.
+No exact search dominates. Branch and bound over row sets (``branch_and_bound``) proves most
+of the bundled benchmark in seconds and reports a lower bound as it goes; the subset search
+(``subset_bounds``, InferDT's incremental examples: every subset minimum bounds the full
+data) raises the bound fastest on some of the hard sets; the MaxSAT route (``search``, Alg. 1
+of Alcázar et al.) is what enumeration, WCNF export and error budgets build on. The portfolio
+runs them and keeps, at every moment, the smallest tree any found and the largest lower bound
+any proved: the size is proven minimum as soon as the two meet, whichever engine (or two
+together) closed the gap.
 
 * ``n_jobs=1`` (default): the engines take turns in rounds of doubling length (branch and
-  bound first, then MaxSAT seeded with the incumbent and the proven bound), until a proof or
-  the time limit. A turn restarts its engine, so at most half the time is spent on repeats
-  (the rounds double); in exchange nothing runs in the background of the user's process.
+  bound first, then the subset search, then MaxSAT, each seeded with the incumbent and the
+  proven bound), until a proof or the time limit. A turn restarts its engine, so at most half
+  the time is spent on repeats (the rounds double); in exchange nothing runs in the
+  background of the user's process.
 * ``n_jobs>=2``: each engine runs in its own process for the whole time; the first proof, or
-  the bounds meeting, stops both.
+  the bounds meeting, stops them all. A failed engine is an error (never a silent answer).
 
 ``status`` is "optimal" only when the lower bound one engine proved equals the size of a tree
 one engine found (both checked pure on the data); ``stats["proved_by"]`` names who proved it:
-"branch-and-bound", "maxsat", or "both" (the bound of one met the tree of the other).
+"branch-and-bound", "subsets", "maxsat", or "both" (the bound of one met the tree of another).
 """
 
 from __future__ import annotations
