@@ -174,10 +174,10 @@ def test_python_and_compiled_engines_agree_with_brute_force(data):
 
 @pytest.mark.parametrize("memory_bytes", [2**30, 2**12])
 def test_compiled_engine_grows_or_clears_its_table(monkeypatch, memory_bytes):
-    from occamlearn.trees.mpdt import branch_and_bound
+    from occamlearn.trees.mpdt import bnb_search, branch_and_bound
 
-    monkeypatch.setattr(branch_and_bound._CompiledSearch, "INITIAL_CAPACITY", 64)
-    monkeypatch.setattr(branch_and_bound._CompiledSearch, "MEMORY_BYTES", memory_bytes)
+    monkeypatch.setattr(bnb_search.CompiledRowSetSearch, "INITIAL_CAPACITY", 64)
+    monkeypatch.setattr(bnb_search.CompiledRowSetSearch, "MEMORY_BYTES", memory_bytes)
     rows = 60 if memory_bytes > 2**20 else 24  # without a memo the search is exponential
     X, y, n_classes = hard_instance(rows=rows, features=12, n_classes=2, seed=3)
     results = [branch_and_bound._run(X, y, n_classes, time_limit=None, upper_bound_tree=None,

@@ -33,14 +33,16 @@ reported grows anytime. The incumbent is a greedy information-gain tree (or the 
 ``upper_bound_tree`` if smaller), improved before the deepening by replacing its subtrees,
 bottom-up, by minimum ones where a solve limited to ``IMPROVE_CALLS`` calls finds one.
 
-Two engines run the same recursion: ``_Search`` in Python on integer bitsets and dicts, and
-``_CompiledSearch``, which runs ``bnb_kernels.solve`` (numba) on uint64 word bitsets with an
+Two engines run the same recursion: ``RowSetSearch`` in Python on integer bitsets and dicts, and
+``CompiledRowSetSearch``, which runs ``bnb_kernels.solve`` (numba) on uint64 word bitsets with an
 array hash table as memo, returning every few thousand calls so the clock and
 ``should_stop`` are polled. The compiled engine is chosen unless its compile (first use
 ever: tens of seconds, then cached on disk; about a second to load) would eat a short time
 limit. On a stop, time limit or KeyboardInterrupt the incumbent is returned as "feasible"
 with the proven bound; on Ctrl-C ``stats["interrupted"]`` is True and the exception is not
 re-raised, so scripts stop cleanly with a result.
+
+The two engines (Python and compiled) are ``bnb_search``; their kernels ``bnb_kernels``.
 """
 
 from __future__ import annotations
@@ -52,11 +54,17 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from occamlearn.model.tree import LEAF, Tree
+from occamlearn.trees.mpdt.bnb_search import (
+    NO_TREE,
+    CompiledRowSetSearch,
+    OutOfCalls,
+    RowSetSearch,
+    Stop,
+    prepare_rows,
+)
 
 __all__ = ["BranchAndBoundResult", "minimum_tree_branch_and_bound"]
 
-NO_TREE = 2**31 - 1  # upper bound reported when no tree is known
-POLL_EVERY = 256  # calls between two polls of the clock and should_stop
 IMPROVE_CALLS = 2000  # calls allowed to each subtree of the greedy tree when improving it
 QUICK_CALLS = 5000  # calls of the numba-free first phase that finishes easy instances
 
@@ -71,336 +79,6 @@ class BranchAndBoundResult:
     upper_bound: int
     trace: list = field(default_factory=list)  # [(seconds, upper_bound, lower_bound)]
     stats: dict = field(default_factory=dict)
-
-
-def _first(split):
-    return split[0]
-
-
-def _class_counter(class_sets):
-    """A fast ``rows -> number of classes present`` for the given class bitsets."""
-    if len(class_sets) == 1:
-        return lambda rows: 1
-    if len(class_sets) == 2:
-        a, b = class_sets
-        return lambda rows: (rows & a != 0) + (rows & b != 0)
-    if len(class_sets) == 3:
-        a, b, c = class_sets
-        return lambda rows: (rows & a != 0) + (rows & b != 0) + (rows & c != 0)
-    return lambda rows: sum(1 for s in class_sets if rows & s)
-
-
-class _Stop(Exception):
-    """Raised inside the recursion when the deadline passed or should_stop() said so."""
-
-
-class _OutOfCalls(Exception):
-    """Raised inside a budgeted solve (``improve``) when its calls are spent."""
-
-
-def _prepare(X, y, n_classes):
-    """Distinct rows, informative columns, bitsets. Raises ValueError on conflicting rows."""
-    X = np.asarray(X)
-    y = np.asarray(y, dtype=np.int64).ravel()
-    if X.ndim != 2 or X.shape[0] != y.shape[0]:
-        raise ValueError(f"X has shape {X.shape} but y has {y.shape[0]} entries.")
-    if X.shape[0] == 0:
-        raise ValueError("No rows: a tree needs at least one training example.")
-    X = (X != 0).astype(np.int64)
-    if y.min() < 0:
-        raise ValueError("Class indices must be >= 0.")
-    n_classes = int(y.max()) + 1 if n_classes is None else int(n_classes)
-    if y.max() >= n_classes:
-        raise ValueError(f"Class index {int(y.max())} is not below n_classes={n_classes}.")
-    rows, first, inverse = np.unique(X, axis=0, return_index=True, return_inverse=True)
-    inverse = inverse.ravel()
-    labels = y[first]
-    conflicting = np.unique(inverse[y != labels[inverse]])
-    if len(conflicting):
-        raise ValueError(f"{len(conflicting)} groups of identical rows have different classes: "
-                         "no pure tree exists (remove conflicts first, e.g. resolve_conflicts).")
-    kept, seen = [], set()
-    for j in range(rows.shape[1]):
-        column = rows[:, j]
-        key = column.tobytes()
-        if column.min() == column.max() or key in seen:
-            continue
-        seen.update((key, (1 - column).tobytes()))  # complementary columns split identically
-        kept.append(j)
-    return rows, labels, n_classes, kept
-
-
-def _bitset(mask: np.ndarray) -> int:
-    return int.from_bytes(np.packbits(mask.astype(np.uint8), bitorder="little").tobytes(),
-                          "little")
-
-
-class _Search:
-    """Memoised branch and bound on bitset row sets of one prepared data set."""
-
-    def __init__(self, rows, labels, n_classes, kept, *, use_incompatibility=True,
-                 deadline=None, should_stop=None):
-        self.n_rows = len(labels)
-        self.labels = labels
-        self.n_classes = n_classes
-        self.features = kept
-        self.columns = [_bitset(rows[:, j] == 1) for j in kept]
-        self.class_sets = [s for s in (_bitset(labels == k) for k in range(n_classes)) if s]
-        self.classes_in = _class_counter(self.class_sets)
-        self.class_of_set = {s: int(labels[(s & -s).bit_length() - 1]) for s in self.class_sets}
-        self.use_incompatibility = use_incompatibility
-        if use_incompatibility:  # without it, no numba import (the quick first phase)
-            from occamlearn.trees.mpdt import bnb_kernels
-
-            self.kernels = bnb_kernels
-            self.packed = bnb_kernels.pack_rows(rows[:, kept] if kept else rows)
-        self.n_bytes = (self.n_rows + 7) // 8
-        self.exact: dict[int, int] = {}  # row set -> minimum leaves
-        self.split_of: dict[int, int] = {}  # row set -> column of a minimum split
-        self.lower: dict[int, int] = {}  # row set -> proven lower bound on leaves
-        self.deadline = deadline
-        self.should_stop = should_stop
-        self.calls = 0
-        self.kernel_calls = 0
-        self.call_cap = None  # set while improving the incumbent with budgeted solves
-
-    # -- bounds ------------------------------------------------------------------------------
-    def quick_bound(self, rows: int) -> int:
-        value = self.exact.get(rows)
-        if value is not None:
-            return value
-        value = self.lower.get(rows)
-        if value is not None:
-            return value
-        return self.classes_in(rows)
-
-    def incompatibility_bound(self, rows: int) -> int:
-        self.kernel_calls += 1
-        indices = np.flatnonzero(np.unpackbits(
-            np.frombuffer(rows.to_bytes(self.n_bytes, "little"), dtype=np.uint8),
-            bitorder="little"))
-        return int(self.kernels.incompatibility_lower_bound(
-            self.packed, self.labels, indices, self.n_classes, self.kernels.BOUND_WORK))
-
-    def root_bound(self, rows: int) -> int:
-        """The best static bound on ``rows`` (classes, incompatibility), memoised."""
-        bound = self.quick_bound(rows)
-        if bound > 1 and self.use_incompatibility and rows not in self.exact:
-            bound = max(bound, self.incompatibility_bound(rows))
-            self.lower[rows] = bound
-        return bound
-
-    def stats(self) -> dict:
-        return {"calls": self.calls, "memo_entries": len(self.exact) + len(self.lower),
-                "incompatibility_bounds": self.kernel_calls}
-
-    def poll(self):
-        if self.call_cap is not None and self.calls >= self.call_cap:
-            raise _OutOfCalls
-        if self.deadline is not None and time.perf_counter() > self.deadline:
-            raise _Stop
-        if self.should_stop is not None and self.should_stop():
-            raise _Stop
-
-    # -- search ------------------------------------------------------------------------------
-    def solve(self, rows: int, budget: int) -> int:
-        """Minimum leaves of a pure tree on ``rows`` if <= budget, else a lower bound > budget."""
-        exact, lower = self.exact, self.lower
-        value = exact.get(rows)
-        if value is not None:
-            return value
-        self.calls += 1
-        if self.calls % POLL_EVERY == 0:
-            self.poll()
-        bound = lower.get(rows)
-        if bound is None:
-            bound = self.classes_in(rows)
-            if bound == 1:
-                exact[rows] = 1
-                return 1
-            if self.use_incompatibility and rows.bit_count() <= self.kernels.BOUND_MAX_ROWS:
-                bound = max(bound, self.incompatibility_bound(rows))
-            lower[rows] = bound
-        if bound > budget:
-            return bound
-        exact_get, lower_get, classes_in = exact.get, lower.get, self.classes_in
-        splits, seen = [], set()
-        for index, column in enumerate(self.columns):
-            right = rows & column
-            if not right or right == rows or right in seen:
-                continue
-            left = rows ^ right
-            seen.add(left)
-            seen.add(right)
-            # a stored value is >= 1, so ``or`` falls through only when nothing is stored
-            split_bound = (exact_get(left) or lower_get(left) or classes_in(left)) + (
-                exact_get(right) or lower_get(right) or classes_in(right))
-            splits.append((split_bound, index, left, right))
-        splits.sort(key=_first)
-        best, best_index, failed_bound = budget + 1, -1, NO_TREE
-        solve = self.solve
-        for split_bound, index, left, right in splits:
-            if split_bound >= best:
-                failed_bound = min(failed_bound, split_bound)
-                break
-            right_bound = exact_get(right) or lower_get(right) or classes_in(right)
-            left_value = solve(left, best - 1 - right_bound)
-            if left_value > best - 1 - right_bound:
-                failed_bound = min(failed_bound, left_value + right_bound)
-                continue
-            right_value = solve(right, best - 1 - left_value)
-            if right_value > best - 1 - left_value:
-                failed_bound = min(failed_bound, left_value + right_value)
-                continue
-            best, best_index = left_value + right_value, index
-        if best <= budget:
-            exact[rows] = best
-            self.split_of[rows] = best_index
-            lower.pop(rows, None)
-            return best
-        # every split was pruned or failed with a bound above the budget: their minimum holds
-        bound = max(bound, failed_bound)
-        lower[rows] = bound
-        return bound
-
-    # -- trees -------------------------------------------------------------------------------
-    def nested(self, rows: int):
-        """The memoised minimum tree of ``rows`` as ("leaf", k) / (feature, left, right)."""
-        if self.classes_in(rows) == 1:
-            return ("leaf", next(self.class_of_set[s] for s in self.class_sets if rows & s))
-        index = self.split_of[rows]
-        right = rows & self.columns[index]
-        return (self.features[index], self.nested(rows ^ right), self.nested(right))
-
-    def improve(self, nested, rows: int, calls_each: int):
-        """The tree ``nested`` with, bottom-up, each subtree replaced by a minimum one when a
-        solve limited to ``calls_each`` calls finds one smaller: an anytime upper bound
-        before the deepening proves anything at the root. Returns (tree, leaves)."""
-        if nested[0] == "leaf":
-            return nested, 1
-        feature, left, right = nested
-        right_rows = rows & self.columns[self.features.index(feature)]
-        left, left_leaves = self.improve(left, rows ^ right_rows, calls_each)
-        right, right_leaves = self.improve(right, right_rows, calls_each)
-        leaves = left_leaves + right_leaves
-        self.call_cap = self.calls + calls_each
-        try:
-            value = self.solve(rows, leaves - 1)
-        except _OutOfCalls:
-            value = NO_TREE
-        finally:
-            self.call_cap = None
-        if value <= leaves - 1:
-            return self.nested(rows), value
-        return (feature, left, right), leaves
-
-    def greedy(self, rows: int):
-        """A pure tree by information gain (ties: lowest column), as a nested tuple."""
-        if self.classes_in(rows) == 1:
-            return ("leaf", next(self.class_of_set[s] for s in self.class_sets if rows & s))
-        best_index, best_entropy = -1, np.inf
-        for index, column in enumerate(self.columns):
-            right = rows & column
-            if not right or right == rows:
-                continue
-            entropy = self._entropy(right) + self._entropy(rows ^ right)
-            if entropy < best_entropy - 1e-12:
-                best_index, best_entropy = index, entropy
-        right = rows & self.columns[best_index]
-        return (self.features[best_index], self.greedy(rows ^ right), self.greedy(right))
-
-    def _entropy(self, rows: int) -> float:
-        """Total entropy n * H(class | rows) of the class distribution on ``rows``."""
-        counts = np.array([(rows & s).bit_count() for s in self.class_sets], dtype=float)
-        counts = counts[counts > 0]
-        return float(-(counts * np.log2(counts / counts.sum())).sum())
-
-
-class _CompiledSearch(_Search):
-    """The same search run by ``bnb_kernels.solve`` on uint64 word bitsets and an array hash
-    table: about an order of magnitude fewer seconds per call than the Python loop. The
-    compiled recursion returns every ``chunk`` calls so that the clock and ``should_stop``
-    are polled; its memo survives, so the next call resumes where it stopped."""
-
-    MEMORY_BYTES = 768 * 2**20  # cap on the memo table; when full it takes no new entries
-    INITIAL_CAPACITY = 1 << 16
-
-    def __init__(self, rows, labels, n_classes, kept, *, child_bounds=False, **options):
-        super().__init__(rows, labels, n_classes, kept, **options)
-        self.words = (self.n_rows + 63) // 64
-        self.column_words = np.stack([self.to_words(c) for c in self.columns]) if kept \
-            else np.zeros((0, self.words), dtype=np.uint64)
-        self.class_words = np.stack([self.to_words(c) for c in self.class_sets])
-        entry_bytes = 8 * self.words + 8
-        self.max_capacity = max(self.INITIAL_CAPACITY,
-                                1 << (self.MEMORY_BYTES // entry_bytes).bit_length() - 1)
-        self.table = self.kernels.new_table(self.INITIAL_CAPACITY, self.words)
-        self.counters = self.kernels.new_counters()
-        # rebuilds a subtree the saturated table dropped; it must not stop half-way
-        self.fallback = _Search(rows, labels, n_classes, kept,
-                                use_incompatibility=self.use_incompatibility)
-        self.counters[self.kernels.GROWABLE] = self.INITIAL_CAPACITY * 4 <= self.max_capacity
-        self.counters[self.kernels.CHILD_BOUNDS] = child_bounds
-        self.counters[self.kernels.USE_BOUND] = self.use_incompatibility
-        self.chunk = 2000
-
-    def to_words(self, rows: int) -> np.ndarray:
-        return np.frombuffer(rows.to_bytes(8 * self.words, "little"), dtype="<u8").astype(
-            np.uint64)
-
-    def solve(self, rows: int, budget: int) -> int:
-        kernels, counters = self.kernels, self.counters
-        words = self.to_words(rows)
-        while True:
-            counters[kernels.FLAG] = 0
-            counters[kernels.CALL_LIMIT] = counters[kernels.CALLS] + self.chunk
-            if self.call_cap is not None:
-                counters[kernels.CALL_LIMIT] = min(counters[kernels.CALL_LIMIT], self.call_cap)
-            started = time.perf_counter()
-            value = kernels.solve(words, budget, self.column_words, self.class_words,
-                                  self.packed, self.labels, self.table, counters)
-            self.calls = int(counters[kernels.CALLS])
-            self.kernel_calls = int(counters[kernels.BOUND_CALLS])
-            if value != kernels.ABORTED:
-                return int(value)
-            if counters[kernels.FLAG] == kernels.FLAG_FULL:
-                self.grow()
-            else:  # aim at ~20 ms between polls
-                spent = time.perf_counter() - started
-                self.chunk = int(min(max(self.chunk * 0.02 / max(spent, 1e-6), 1), 10**6))
-                self.poll()
-
-    def grow(self):
-        capacity = self.table.shape[0]
-        bigger = self.kernels.new_table(capacity * 4, self.words)
-        self.kernels.rehash(self.table, bigger, self.counters)
-        self.table = bigger
-        self.counters[self.kernels.GROWABLE] = capacity * 16 <= self.max_capacity
-
-    def stats(self) -> dict:
-        return {**super().stats(), "memo_entries": int(self.counters[self.kernels.ENTRIES]),
-                "table_capacity": self.table.shape[0],
-                "table_saturated": not self.counters[self.kernels.GROWABLE]}
-
-    def root_bound(self, rows: int) -> int:
-        """The incompatibility bound whatever the size of ``rows`` (once, at the root), and
-        the kernel's static bound (a first visit stores it; budget 0 always fails)."""
-        bound = self.solve(rows, 0)
-        if self.use_incompatibility and bound > 1:
-            bound = max(bound, self.incompatibility_bound(rows))
-        return bound
-
-    def nested(self, rows: int):
-        if self.classes_in(rows) == 1:
-            return ("leaf", next(self.class_of_set[s] for s in self.class_sets if rows & s))
-        value, is_exact, index = self.kernels.lookup(self.table, self.to_words(rows))
-        if not is_exact:  # not kept by a saturated table: solve it again in Python
-            budget = self.fallback.classes_in(rows)
-            while (value := self.fallback.solve(rows, budget)) > budget:
-                budget = value
-            return self.fallback.nested(rows)
-        right = rows & self.columns[index]
-        return (self.features[index], self.nested(rows ^ right), self.nested(right))
 
 
 def _tree_of_nested(nested, n_features, n_classes, feature_names) -> Tree:
@@ -471,7 +149,7 @@ def _choose_engine(kernels, time_limit) -> str:
 def _run(X, y, n_classes, *, time_limit, upper_bound_tree, on_progress, should_stop,
          feature_names, **options) -> BranchAndBoundResult:
     start = time.perf_counter()
-    rows, labels, n_classes, kept = _prepare(X, y, n_classes)
+    rows, labels, n_classes, kept = prepare_rows(X, y, n_classes)
     X_checked = (np.asarray(X) != 0).astype(np.int64)
     y_checked = np.asarray(y, dtype=np.int64).ravel()
     n_features = X_checked.shape[1]
@@ -480,7 +158,7 @@ def _run(X, y, n_classes, *, time_limit, upper_bound_tree, on_progress, should_s
     improve_calls = options.pop("improve_calls", IMPROVE_CALLS)
     quick_calls = options.pop("quick_calls", QUICK_CALLS)
     # quick phase: the Python search with the class bound only needs no numba at all
-    search = _Search(rows, labels, n_classes, kept, use_incompatibility=False,
+    search = RowSetSearch(rows, labels, n_classes, kept, use_incompatibility=False,
                      deadline=deadline, should_stop=should_stop)
     root = (1 << search.n_rows) - 1
     trace: list = []
@@ -528,14 +206,14 @@ def _run(X, y, n_classes, *, time_limit, upper_bound_tree, on_progress, should_s
             search.call_cap = quick_calls
             try:
                 deepen(search.classes_in(root))
-            except _OutOfCalls:  # not easy: the full search, from the bound proven so far
+            except OutOfCalls:  # not easy: the full search, from the bound proven so far
                 search.call_cap, quick_phase_calls = None, search.calls
         if state["lb"] < state["ub"]:
             from occamlearn.trees.mpdt import bnb_kernels
 
             engine = engine or _choose_engine(bnb_kernels, time_limit)
             compile_seconds = bnb_kernels.warm_up(search=engine == "compiled")
-            search = (_CompiledSearch if engine == "compiled" else _Search)(
+            search = (CompiledRowSetSearch if engine == "compiled" else RowSetSearch)(
                 rows, labels, n_classes, kept, deadline=deadline, should_stop=should_stop,
                 **options)
             budget = max(search.root_bound(root), (state["lb"] + 1) // 2)
@@ -543,7 +221,7 @@ def _run(X, y, n_classes, *, time_limit, upper_bound_tree, on_progress, should_s
             if improve_calls and 2 * budget - 1 < state["ub"]:
                 report(tree=as_tree(search.improve(greedy, root, improve_calls)[0]))
             deepen(budget)
-    except _Stop:
+    except Stop:
         stopped = True
     except KeyboardInterrupt:
         interrupted = True
