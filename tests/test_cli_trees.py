@@ -58,10 +58,15 @@ def test_fit_time_limit_and_conflicts(capsys, tmp_path):
     rows = pd.DataFrame({"a": [0, 0, 1, 1, 0], "b": [0, 1, 0, 1, 0], "target": [0, 1, 1, 0, 1]})
     path = tmp_path / "xor.csv"
     rows.to_csv(path, index=False)
-    assert main(["fit", str(path), "-q"]) == 2
+    assert main(["fit", str(path), "-q", "--on-conflict", "error"]) == 2
     err = capsys.readouterr().err
     assert err.startswith("occamlearn fit: error: no pure tree exists") and "rows 0, 4" in err
     assert err.count("\n") == 1
+    assert main(["fit", str(path), "-q"]) == 0  # the default: majority, with a warning
+    captured = capsys.readouterr()
+    assert captured.err.startswith("occamlearn fit: warning: 1 training row(s) share")
+    assert "(0-based rows 4;" in captured.err and "--on-conflict error" in captured.err
+    assert "conflicts: removed 1 rows" in captured.out
     assert main(["fit", str(path), "-q", "--on-conflict", "majority", "--time-limit", "5",
                  "--solver", "rc2"]) == 0
     out = capsys.readouterr().out

@@ -281,7 +281,7 @@ def test_other_outputs_are_checked_first(capsys, tmp_path, train_csv, model_path
 def test_error_hints_name_the_flags(capsys, tmp_path):
     path = tmp_path / "conflict.csv"
     path.write_text("a,b,target\n0,0,0\n0,0,1\n1,1,1\n")
-    code, _, err = _run(["fit", path, "-q"], capsys)
+    code, _, err = _run(["fit", path, "-q", "--on-conflict", "error"], capsys)
     assert code == 2 and "--on-conflict majority" in err and "--on-conflict relax" in err
     assert "on_conflict=" not in err
 

@@ -68,11 +68,28 @@ def _quiet_broken_pipe() -> int:
     return 141
 
 
+def _warning_line(command: str, subparser):
+    """``warnings.showwarning`` for the CLI: one line, in the command's words."""
+    from occamlearn.cli.common import flags_of, in_cli_words
+
+    def show(message, category, filename, lineno, file=None, line=None):
+        text = str(message)
+        if subparser is not None:
+            text = in_cli_words(text, flags_of(subparser))
+        print(f"occamlearn {command}: warning: {text}", file=sys.stderr)
+
+    return show
+
+
 def main(argv: list[str] | None = None) -> int:
+    import warnings
+
     from occamlearn.cli.common import flags_of, in_cli_words
 
     parser = build_parser()
     args = parser.parse_args(argv)
+    shown = warnings.showwarning
+    warnings.showwarning = _warning_line(args.command, _subparser(parser, args.command))
     try:
         return int(args.run(args) or 0)
     except BrokenPipeError:
@@ -90,6 +107,8 @@ def main(argv: list[str] | None = None) -> int:
             text = in_cli_words(text, flags_of(subparser))
         print(f"occamlearn {args.command}: error: {text}", file=sys.stderr)
         return 2
+    finally:
+        warnings.showwarning = shown
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -47,11 +47,13 @@ def _add_solve_arguments(parser: argparse.ArgumentParser) -> None:
                         help="readable: tests a person reads (default); binary: the MaxSAT "
                         "paper's bit encoding; onehot; threshold; none: the data is already "
                         "0/1")
-    parser.add_argument("--on-conflict", choices=("error", "majority", "relax"),
-                        default="error",
-                        help="identical binarised rows with different labels: error "
-                        "(default), keep each group's majority label (the paper's filter), "
-                        "or relax: allow the fewest training errors the conflicts force")
+    parser.add_argument("--on-conflict", choices=("auto", "error", "majority", "relax"),
+                        default="auto",
+                        help="identical binarised rows with different labels: auto "
+                        "(default: majority with a warning naming the rows; with "
+                        "--max-errors they are kept and use the budget), error, majority "
+                        "(keep each group's majority label, the paper's filter), or relax: "
+                        "allow the fewest training errors the conflicts force")
     parser.add_argument("--train-size", type=float, metavar="F",
                         help="learn on a stratified fraction F of the rows (the papers use "
                         "0.64) and report accuracy on the rest")
@@ -184,7 +186,7 @@ def _check_fit_flags(args) -> None:
         raise ValueError(f"--max-depth must be at least 1; got {args.max_depth}")
     if args.max_errors is not None:
         raise ValueError("--max-errors and --max-depth are two different models; give one")
-    if args.on_conflict != "error":
+    if args.on_conflict != "auto":
         raise ValueError("--on-conflict does not apply with --max-depth: conflicting rows "
                          "are kept and counted as training errors")
     if args.n_solutions != 1 or args.selection_size != 0:
