@@ -86,7 +86,7 @@ def test_majority_filter_then_budget():
     ({"max_errors": -1}, "'max_errors' parameter"),
     ({"max_errors": 1.5}, "'max_errors' parameter"),
     ({"max_errors": "2"}, "'max_errors' parameter"),
-    ({"max_errors": 0, "method": "mindt"}, "needs method=.maxsat."),
+    ({"max_errors": 0, "method": "mindt"}, "needs method 'auto', 'bnb' or 'maxsat'"),
 ])
 def test_parameter_errors(params, match):
     with pytest.raises(ValueError, match=match):
@@ -160,3 +160,17 @@ def test_relax_without_selection_draws_the_trees_with_only_the_forced_errors():
     size, everyone = minimum_trees_with_errors(X, y, 2, 1)
     assert {nested_tree(t) for t, _ in clf.candidate_trees_} == everyone and size == 7
     assert clf.solve_stats_["enumeration_complete"] and clf.training_errors_ == 1
+
+
+@pytest.mark.parametrize("budget", [0, 1, 3])
+def test_error_budget_methods_agree(budget):
+    """max_errors with "auto"/"bnb" (branch and bound with a budget) and "maxsat" (the
+    error-budget encoding): the same proven smallest size, within the budget."""
+    X, y = _noisy()
+    forced = relax_errors_needed(X, y)
+    fits = {method: MinimumPureTreeClassifier(binarizer=None, method=method,
+                                              max_errors=forced + budget).fit(X, y)
+            for method in ("auto", "bnb", "maxsat")}
+    assert {m.status_ for m in fits.values()} == {"optimal"}
+    assert len({m.n_nodes_ for m in fits.values()}) == 1
+    assert all(m.training_errors_ <= forced + budget for m in fits.values())

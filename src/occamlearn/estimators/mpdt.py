@@ -46,8 +46,13 @@ from occamlearn.estimators._base import (
 from occamlearn.maxsat.backends import BACKENDS
 from occamlearn.maxsat.pysat_adapter import SATInterrupt, is_interrupt
 from occamlearn.model.tree import Tree
-from occamlearn.trees.mpdt.error_budget import error_budget, find_minimum_tree_with_errors
-from occamlearn.trees.mpdt.minimum import METHODS, PURE_ONLY_METHODS, find_minimum_tree
+from occamlearn.trees.mpdt.error_budget import error_budget
+from occamlearn.trees.mpdt.minimum import (
+    METHODS,
+    PURE_ONLY_METHODS,
+    find_minimum_tree,
+    find_minimum_tree_within_budget,
+)
 from occamlearn.trees.mpdt.search import MinimumTreeResult
 from occamlearn.trees.mpdt.selection import minimum_trees_with_selection
 
@@ -122,12 +127,15 @@ class MinimumPureTreeClassifier(ClassifierMixin, FittedTreeMixin, BaseEstimator)
         ``None`` means X is already a 0/1 matrix: other values are a ValueError.
     method : {"auto", "bnb", "maxsat", "mindt"}, default="auto"
         How the minimum is searched for and proven: "auto" runs branch and bound over row
-        sets and the MaxSAT route together and stops when the smallest tree either found
-        meets the largest lower bound either proved (``trees.mpdt.portfolio``); "bnb" the
-        branch and bound alone; "maxsat" the MPDT encoding solved by ``solver`` (Alg. 1);
-        "mindt" the SAT baseline (one exactly-n query per size). "bnb" and "mindt" find pure
-        trees only; error budgets and Algorithm 3 (``n_solutions``, ``selection_size``) use
-        the MaxSAT encoding whatever the method.
+        sets, a subset search and the MaxSAT route together and stops when the smallest tree
+        any found meets the largest lower bound any proved (``trees.mpdt.portfolio``); "bnb"
+        the branch and bound alone; "maxsat" the MPDT encoding solved by ``solver`` (Alg. 1);
+        "mindt" the SAT baseline (one exactly-n query per size, pure trees only). With
+        ``max_errors`` (or ``on_conflict="relax"``) "auto" and "bnb" run the branch and bound
+        with an error budget (``trees.mpdt.error_budget_bnb``), "maxsat" the error-budget
+        encoding. Algorithm 3 (``n_solutions``, ``selection_size``) finds the minimum with
+        the method and draws the trees from the MPDT encoding of that size (with an error
+        budget, from the MaxSAT search).
     n_jobs : int or None, default=None
         Processes for ``method="auto"``: with 2 or more, the two engines run side by side
         for the whole time; otherwise they take turns of doubling length in this process.
@@ -300,8 +308,8 @@ class MinimumPureTreeClassifier(ClassifierMixin, FittedTreeMixin, BaseEstimator)
         what = (f"max_errors={self.max_errors!r}" if self.max_errors is not None
                 else "on_conflict='relax'")
         if self.method in PURE_ONLY_METHODS:
-            raise ValueError(f"{what} needs method='maxsat'; method={self.method!r} finds pure "
-                             "trees only.")
+            raise ValueError(f"{what} needs method 'auto', 'bnb' or 'maxsat'; "
+                             f"method={self.method!r} finds pure trees only.")
 
     def _prepare(self, X, y):
         keep_all = self._may_err() and self.on_conflict != "majority"
@@ -340,7 +348,8 @@ class MinimumPureTreeClassifier(ClassifierMixin, FittedTreeMixin, BaseEstimator)
                 return find_minimum_tree(X_bin, y, n_classes, method=self.method,
                                          n_jobs=self.n_jobs, on_bound=progress.bound,
                                          **options)
-            return find_minimum_tree_with_errors(X_bin, y, n_classes, budget, **options)
+            return find_minimum_tree_within_budget(X_bin, y, n_classes, budget,
+                                                   method=self.method, **options)
         except (KeyboardInterrupt, SATInterrupt) as exc:
             if progress.best is None or not is_interrupt(exc):
                 raise
