@@ -165,6 +165,34 @@ class Tree:
         }
 
     @classmethod
+    def from_nested(cls, nested: tuple, n_features: int, n_classes: int,
+                    feature_names=()) -> Tree:
+        """The tree of a nested tuple, as the exact searches build them: a leaf is
+        ``("leaf", class)``, a decision node ``(feature, zero_side, one_side)`` (or tagged,
+        ``("test", feature, zero_side, one_side)``). Nodes are numbered in preorder; counts
+        are zero (``with_counts`` fills them)."""
+        feature, left, right, label = [], [], [], []
+
+        def add(node) -> int:
+            at = len(feature)
+            feature.append(LEAF)
+            left.append(-1)
+            right.append(-1)
+            label.append(-1)
+            if node[0] == "leaf":
+                label[at] = node[1]
+            else:
+                test, zero_side, one_side = node[1:] if node[0] == "test" else node
+                feature[at] = test
+                left[at] = add(zero_side)
+                right[at] = add(one_side)
+            return at
+
+        add(nested)
+        counts = np.zeros((len(feature), n_classes), dtype=np.int64)
+        return cls(feature, left, right, label, counts, n_features, feature_names)
+
+    @classmethod
     def from_dict(cls, data: dict, where: str = "tree") -> Tree:
         """Inverse of ``to_dict``; a dict that is not a valid tree is a ValueError naming the
         field (``where`` prefixes the field names, e.g. ``"tree.left[3]"``)."""

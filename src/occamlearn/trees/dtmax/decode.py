@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from occamlearn.model.tree import LEAF, Tree
+from occamlearn.model.tree import Tree
 from occamlearn.trees.data_reduction import ExampleGroups
 
 __all__ = ["decode_complete_tree", "embed_in_complete_tree", "tree_of_nested"]
@@ -69,25 +69,7 @@ def tree_of_nested(subtree: tuple, groups: ExampleGroups, n_classes: int, n_feat
                    feature_names=()) -> Tree:
     """``Tree`` of a nested ``("leaf", class)`` / ``("test", column, zero_side, one_side)``
     over the original columns, with training counts from ``groups``."""
-    feature, left_child, right_child, label = [], [], [], []
-
-    def emit(node) -> int:
-        index = len(feature)
-        feature.append(LEAF)
-        left_child.append(-1)
-        right_child.append(-1)
-        label.append(-1)
-        if node[0] == "leaf":
-            label[index] = node[1]
-        else:
-            feature[index] = node[1]
-            left_child[index] = emit(node[2])
-            right_child[index] = emit(node[3])
-        return index
-
-    emit(subtree)
-    counts = np.zeros((len(feature), n_classes), dtype=np.int64)
-    tree = Tree(feature, left_child, right_child, label, counts, n_features, feature_names)
+    tree = Tree.from_nested(subtree, n_features, n_classes, feature_names)
     return tree.with_counts(*groups.rows())
 
 

@@ -53,7 +53,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from occamlearn.model.tree import LEAF, Tree
+from occamlearn.model.tree import Tree
 from occamlearn.trees.mpdt.bnb_search import (
     NO_TREE,
     CompiledRowSetSearch,
@@ -79,28 +79,6 @@ class BranchAndBoundResult:
     upper_bound: int
     trace: list = field(default_factory=list)  # [(seconds, upper_bound, lower_bound)]
     stats: dict = field(default_factory=dict)
-
-
-def _tree_of_nested(nested, n_features, n_classes, feature_names) -> Tree:
-    feature, left, right, label = [], [], [], []
-
-    def add(node) -> int:
-        at = len(feature)
-        feature.append(LEAF)
-        left.append(-1)
-        right.append(-1)
-        label.append(-1)
-        if node[0] == "leaf":
-            label[at] = node[1]
-        else:
-            feature[at] = node[0]
-            left[at] = add(node[1])
-            right[at] = add(node[2])
-        return at
-
-    add(nested)
-    counts = np.zeros((len(feature), n_classes), dtype=np.int64)
-    return Tree(feature, left, right, label, counts, n_features, feature_names)
 
 
 def _leaves(tree: Tree) -> int:
@@ -190,7 +168,7 @@ def _run(X, y, n_classes, *, time_limit, upper_bound_tree, on_progress, should_s
             report(lower=2 * budget - 1)
 
     def as_tree(nested) -> Tree:
-        tree = _tree_of_nested(nested, n_features, n_classes, tuple(feature_names))
+        tree = Tree.from_nested(nested, n_features, n_classes, tuple(feature_names))
         return _check_pure(tree, X_checked, y_checked)
 
     interrupted = stopped = False
