@@ -66,6 +66,9 @@ from occamlearn.trees.mpdt.bnb_search import (
 __all__ = ["BranchAndBoundResult", "minimum_tree_branch_and_bound"]
 
 IMPROVE_CALLS = 2000  # calls allowed to each subtree of the greedy tree when improving it
+# Below this many seconds left no numba is imported (about 1 s to load numba and the cached
+# kernels in a fresh process, tens of seconds to compile them the first time).
+NUMBA_MIN_SECONDS = 5.0
 QUICK_CALLS = 5000  # calls of the numba-free first phase that finishes easy instances
 
 
@@ -187,10 +190,16 @@ def _run(X, y, n_classes, *, time_limit, upper_bound_tree, on_progress, should_s
             except OutOfCalls:  # not easy: the full search, from the bound proven so far
                 search.call_cap, quick_phase_calls = None, search.calls
         if state["lb"] < state["ub"]:
-            from occamlearn.trees.mpdt import bnb_kernels
+            left = None if deadline is None else deadline - time.perf_counter()
+            if engine is None and left is not None and left < NUMBA_MIN_SECONDS:
+                # importing numba and loading (or compiling) the kernels would eat the time
+                # left: the Python search, without the compiled bound
+                engine, options = "python-only", {**options, "use_incompatibility": False}
+            else:
+                from occamlearn.trees.mpdt import bnb_kernels
 
-            engine = engine or _choose_engine(bnb_kernels, time_limit)
-            compile_seconds = bnb_kernels.warm_up(search=engine == "compiled")
+                engine = engine or _choose_engine(bnb_kernels, time_limit)
+                compile_seconds = bnb_kernels.warm_up(search=engine == "compiled")
             search = (CompiledRowSetSearch if engine == "compiled" else RowSetSearch)(
                 rows, labels, n_classes, kept, deadline=deadline, should_stop=should_stop,
                 **options)
