@@ -68,7 +68,7 @@ __all__ = ["BranchAndBoundResult", "minimum_tree_branch_and_bound"]
 IMPROVE_CALLS = 2000  # calls allowed to each subtree of the greedy tree when improving it
 # Below this many seconds left no numba is imported (about 1 s to load numba and the cached
 # kernels in a fresh process, tens of seconds to compile them the first time).
-NUMBA_MIN_SECONDS = 5.0
+NUMBA_MIN_SECONDS = 2.0
 QUICK_CALLS = 5000  # calls of the numba-free first phase that finishes easy instances
 
 
