@@ -76,38 +76,14 @@ from collections.abc import Callable
 
 import numpy as np
 
-from occamlearn.model.tree import LEAF, Tree
+from occamlearn.model.tree import Tree
 from occamlearn.trees.data_reduction import group_examples
+from occamlearn.trees.mpdt.error_budget_bnb_search import BOUNDED, BudgetRowSetSearch, Stop
 from occamlearn.trees.mpdt.search import MinimumTreeResult
 
 __all__ = ["find_minimum_tree_with_errors_bnb"]
 
 TreeCallback = Callable[[Tree, float], None]
-
-INF = 1 << 30
-POLL_EVERY = 256  # calls between two polls of should_stop
-MEMO_BYTES = 2 * 2**30  # the memo's cap (see _Search.__init__)
-# Row sets whose static bounds are cached (the children of every split, most never
-# searched: hepa recomputed them 1.4 million times in 20 s without the cache), at most
-# STATIC_BYTES of them (about 200 bytes each plus the bitset); the memo gets the rest.
-STATIC_CACHE = 1 << 20
-STATIC_BYTES = 2**29
-CLOCK_EVERY = 16  # calls between two looks at the clock (a call takes ~0.1-1 ms)
-# The incompatibility bound costs O(m^2 |Q|) per call; after BOUND_TRIAL calls it is kept only
-# if it raised at least one bound in BOUND_GAIN_RATIO calls (as in the pure search).
-BOUND_TRIAL = 2000
-BOUND_GAIN_RATIO = 20
-# Above this many patterns in S the bound is not computed: one call is O(m^2 |Q|) and took
-# seconds at m ~ 4000 (mushroom), which also overran time limits.
-BOUND_MAX_PATTERNS = 1000
-
-# Indices into a row set's memo entry (a list, for speed).
-N, ERR1, FORCED, LABEL, CLASS_ERR, LO, ACH, BOUNDED = range(8)
-
-
-class _Stop(Exception):
-    """Raised inside the recursion when the deadline passed or should_stop() said so."""
-
 
 def _check_max_errors(max_errors) -> int:
     if not isinstance(max_errors, (int, np.integer)) or isinstance(max_errors, bool) \
@@ -147,346 +123,6 @@ def _validate(X, y, n_classes) -> tuple[np.ndarray, np.ndarray]:
     return X.astype(np.int64), y.astype(np.int64)
 
 
-def _bitset(mask: np.ndarray) -> int:
-    return int.from_bytes(np.packbits(mask.astype(np.uint8), bitorder="little").tobytes(),
-                          "little")
-
-
-class _Search:
-    """Memoised budgeted branch and bound on bitset row sets of one data set."""
-
-    def __init__(self, X, y, n_classes, *, deadline=None, should_stop=None,
-                 use_incompatibility=True):
-        groups = group_examples(X, y)
-        self.patterns = groups.patterns.astype(np.int64)
-        n_patterns = groups.n_patterns
-        self.weights = np.zeros((n_patterns, n_classes), dtype=np.int64)
-        np.add.at(self.weights, (groups.pattern, groups.label), groups.count)
-        self.totals = self.weights.sum(axis=1)
-        self.forced_errors = groups.forced_errors()
-        self.n_classes = n_classes
-        self.n_features = X.shape[1]
-        # rows sorted by pattern, then class: pattern p owns bits start[p] .. start[p+1]-1
-        row_pattern = np.repeat(np.arange(n_patterns), self.totals)
-        row_class = np.concatenate([np.repeat(np.arange(n_classes), self.weights[p])
-                                    for p in range(n_patterns)])
-        self.n_rows = len(row_pattern)
-        self.start = np.concatenate([[0], np.cumsum(self.totals)[:-1]]).astype(np.int64)
-        self.n_bytes = (self.n_rows + 7) // 8
-        self.class_sets = [_bitset(row_class == k) for k in range(n_classes)]
-        majority = self.weights.argmax(axis=1)
-        self.minority = _bitset(row_class != majority[row_pattern])
-        # informative columns: one per partition of the patterns (complements split alike)
-        self.features, self.columns, seen = [], [], set()
-        for j in range(self.n_features):
-            column = self.patterns[:, j]
-            if column.min() == column.max():
-                continue
-            key = column.astype(np.uint8).tobytes()
-            if key in seen:
-                continue
-            seen.update((key, (1 - column).astype(np.uint8).tobytes()))
-            self.features.append(j)
-            self.columns.append(_bitset(column[row_pattern] == 1))
-        self.memo: dict[int, list] = {}
-        self.statics: dict[int, tuple] = {}
-        # the memo is never evicted (rebuilding trees follows its entries): when it would pass
-        # MEMO_BYTES (about 1000 bytes of lists, dicts and sets per entry, plus the bitset) the
-        # search stops as at a time limit, with stats["memory_full"]
-        self.static_cap = min(STATIC_CACHE, STATIC_BYTES // (200 + self.n_rows // 8))
-        self.max_entries = (MEMO_BYTES - STATIC_BYTES) // (1000 + 2 * (self.n_rows // 8))
-        self.memory_full = False
-        self.deadline = deadline
-        self.should_stop = should_stop
-        self.use_incompatibility = use_incompatibility
-        self.calls = 0
-        self.bound_calls = 0
-        self.bound_gains = 0
-        self.kernels = None
-        if use_incompatibility:
-            from occamlearn.trees.mpdt import error_budget_bnb_kernels
-
-            self.kernels = error_budget_bnb_kernels
-            self.packed = error_budget_bnb_kernels.pack_rows(self.patterns)
-
-    # -- memo entries and bounds ----------------------------------------------------------
-    def static(self, rows: int) -> tuple:
-        """(n, err1, forced, label, class_err, None): the first fields of a memo entry, for
-        bounds on a row set that may never be searched (no memo entry is made for it); kept
-        in a cache that is emptied when full (``static_cap`` row sets)."""
-        found = self.statics.get(rows)
-        if found is not None:
-            return found
-        if len(self.statics) >= self.static_cap:
-            self.statics.clear()
-        counts = [(rows & s).bit_count() for s in self.class_sets]
-        n = rows.bit_count()
-        ordered = sorted(counts, reverse=True)
-        class_err, kept = [n], 0
-        for count in ordered:
-            kept += count
-            class_err.append(n - kept)
-        found = (n, n - ordered[0], (rows & self.minority).bit_count(),
-                 counts.index(ordered[0]), class_err, None)
-        self.statics[rows] = found
-        return found
-
-    def entry(self, rows: int) -> list:
-        found = self.memo.get(rows)
-        if found is not None:
-            return found
-        n, err1, forced, label, class_err, _ = self.static(rows)
-        found = [n, err1, forced, label, class_err, {}, {1: (err1, -1, 0, 0)}, set()]
-        self.memo[rows] = found
-        return found
-
-    @staticmethod
-    def lower(entry: list, budget: int) -> int:
-        """Proven lower bound on best(S, budget) from the static bounds and the memo."""
-        if budget >= entry[1]:  # ERR1
-            return 1
-        if budget < entry[2]:  # FORCED
-            return INF
-        class_err = entry[4]  # CLASS_ERR
-        bound = 2
-        while class_err[bound] > budget:
-            bound += 1
-        lo = entry[5]  # LO
-        if lo:
-            for b, value in lo.items():
-                if b >= budget and value > bound:
-                    bound = value
-        return bound
-
-    @staticmethod
-    def upper(entry: list, budget: int) -> int:
-        """Fewest leaves of a tree found on S with at most ``budget`` errors (INF: none)."""
-        best = INF
-        for leaves, achieved in entry[ACH].items():
-            if achieved[0] <= budget and leaves < best:
-                best = leaves
-        return best
-
-    @staticmethod
-    def store_lower(entry: list, budget: int, value: int) -> None:
-        lo = entry[LO]
-        if lo.get(budget, 0) >= value:
-            return
-        for b in [b for b, v in lo.items() if b < budget and v <= value]:
-            del lo[b]  # implied by the new bound (monotone in the budget)
-        lo[budget] = value
-
-    @staticmethod
-    def store_tree(entry: list, leaves: int, errors: int, feature: int, left_leaves: int,
-                   right_leaves: int) -> None:
-        known = entry[ACH].get(leaves)
-        if known is None or known[0] > errors:
-            entry[ACH][leaves] = (errors, feature, left_leaves, right_leaves)
-
-    def incompatibility_bound(self, rows: int, budget: int) -> int:
-        self.bound_calls += 1
-        bits = np.unpackbits(np.frombuffer(rows.to_bytes(self.n_bytes, "little"),
-                                           dtype=np.uint8), bitorder="little")
-        patterns = np.flatnonzero(bits[self.start])
-        if len(patterns) > BOUND_MAX_PATTERNS:
-            return 1
-        if self.deadline is not None and time.perf_counter() > self.deadline:
-            raise _Stop
-        return int(self.kernels.incompatibility_bound(self.packed, self.weights, self.totals,
-                                                      patterns, budget))
-
-    def bound_pays(self) -> bool:
-        return self.use_incompatibility and (
-            self.bound_calls < BOUND_TRIAL
-            or self.bound_gains * BOUND_GAIN_RATIO >= self.bound_calls)
-
-    def poll(self):
-        if self.deadline is not None and time.perf_counter() > self.deadline:
-            raise _Stop
-        if self.should_stop is not None and self.should_stop():
-            raise _Stop
-
-    # -- search ---------------------------------------------------------------------------
-    def solve(self, rows: int, budget: int, ub: int) -> int:
-        """best(rows, budget) if it is <= ub, else a proven lower bound > ub."""
-        entry = self.entry(rows)
-        if budget >= entry[ERR1]:
-            return 1
-        lower, upper = self.lower, self.upper
-        bound = lower(entry, budget)
-        if bound > ub:
-            return bound
-        known = upper(entry, budget)
-        if bound >= known:
-            return known
-        self.calls += 1
-        if not self.calls % CLOCK_EVERY:
-            if self.deadline is not None and time.perf_counter() > self.deadline:
-                raise _Stop
-            if len(self.memo) > self.max_entries:
-                self.memory_full = True
-                raise _Stop
-            if not self.calls % POLL_EVERY:
-                self.poll()
-        if budget not in entry[BOUNDED] and self.bound_pays():
-            entry[BOUNDED].add(budget)
-            found = self.incompatibility_bound(rows, budget)
-            if found > bound:
-                self.bound_gains += 1
-                bound = found
-                self.store_lower(entry, budget, bound)
-                if bound > ub:
-                    return bound
-                if bound >= known:
-                    return known
-        static, memo = self.static, self.memo
-        memo_get = memo.get
-        candidates, seen = [], set()
-        for index, column in enumerate(self.columns):
-            right = rows & column
-            if not right or right == rows or right in seen:
-                continue
-            left = rows ^ right
-            seen.add(left)
-            seen.add(right)
-            left_entry = memo_get(left) or static(left)
-            right_entry = memo_get(right) or static(right)
-            low = max(left_entry[FORCED], budget - right_entry[ERR1])
-            high = min(budget - right_entry[FORCED], left_entry[ERR1])
-            if low > high:  # budget > err(left) + err(right): two leaves fit
-                low = high = left_entry[ERR1]
-            for left_budget in range(low, high + 1):
-                candidates.append((lower(left_entry, left_budget)
-                                   + lower(right_entry, budget - left_budget),
-                                   index, left_budget, left, right, left_entry, right_entry,
-                                   low))
-        candidates.sort(key=_first)
-        best = min(ub + 1, known)
-        failed = INF
-        solve = self.solve
-        for (split_bound, index, left_budget, left, right, left_entry,
-             right_entry, low) in candidates:
-            if split_bound >= best:
-                failed = min(failed, split_bound)
-                break
-            right_budget = budget - left_budget
-            right_bound = lower(memo_get(right) or right_entry, right_budget)
-            left_value = solve(left, left_budget, best - 1 - right_bound)
-            left_entry = memo[left]  # made by solve
-            if left_value > best - 1 - right_bound:
-                failed = min(failed, left_value + right_bound)
-                continue
-            # Budget dominance: the left tree found makes e' errors; if e' < left_budget, the
-            # candidate (same split, left budget max(e', low)) has the same left value and at
-            # least as much right budget, so it is at least as good; it is in the list (it
-            # has a smaller left budget, so chains of skips end) and is tried or pruned with
-            # a bound below this candidate's value. Skipping keeps ``failed`` a valid bound.
-            if left_budget > low and left_entry[ACH][left_value][0] < left_budget:
-                continue
-            right_value = solve(right, right_budget, best - 1 - left_value)
-            if right_value > best - 1 - left_value:
-                failed = min(failed, left_value + right_value)
-                continue
-            best = left_value + right_value
-            errors = left_entry[ACH][left_value][0] + memo[right][ACH][right_value][0]
-            self.store_tree(entry, best, errors, index, left_value, right_value)
-        if best <= ub:
-            self.store_lower(entry, budget, best)
-            return best
-        bound = max(bound, failed)  # every candidate was pruned or failed above ub
-        self.store_lower(entry, budget, bound)
-        return bound
-
-    # -- trees ----------------------------------------------------------------------------
-    def nested(self, rows: int, leaves: int):
-        """The memoised tree of ``rows`` with ``leaves`` leaves, ("leaf", k) or
-        (feature, left, right)."""
-        entry = self.entry(rows)
-        if leaves == 1:
-            return ("leaf", entry[LABEL])
-        _, index, left_leaves, right_leaves = entry[ACH][leaves]
-        right = rows & self.columns[index]
-        return (self.features[index], self.nested(rows ^ right, left_leaves),
-                self.nested(right, right_leaves))
-
-    def greedy(self, rows: int):
-        """A tree by information gain (ties: lowest column) grown until its leaves are pure
-        or single patterns, as (rows, index, left, right) / (rows,) nodes."""
-        entry = self.entry(rows)
-        if entry[ERR1] == 0:
-            return (rows,)
-        best_index, best_entropy = -1, np.inf
-        for index, column in enumerate(self.columns):
-            right = rows & column
-            if not right or right == rows:
-                continue
-            entropy = self._entropy(right) + self._entropy(rows ^ right)
-            if entropy < best_entropy - 1e-12:
-                best_index, best_entropy = index, entropy
-        if best_index < 0:  # a single pattern with conflicting rows
-            return (rows,)
-        right = rows & self.columns[best_index]
-        return (rows, best_index, self.greedy(rows ^ right), self.greedy(right))
-
-    def _entropy(self, rows: int) -> float:
-        counts = np.array([(rows & s).bit_count() for s in self.class_sets], dtype=float)
-        counts = counts[counts > 0]
-        return float(-(counts * np.log2(counts / counts.sum())).sum())
-
-    def seed_fronts(self, node) -> list:
-        """Min-plus programme over the greedy tree: front[l] = fewest errors of a pruning of
-        ``node`` with l leaves (index 0 unused); every pruning is stored in the memo."""
-        entry = self.entry(node[0])
-        if len(node) == 1:
-            return [INF, entry[ERR1]]
-        _, index, left, right = node
-        left_front, right_front = self.seed_fronts(left), self.seed_fronts(right)
-        front = [INF] * (len(left_front) + len(right_front) - 1)
-        choice = [None] * len(front)
-        for a in range(1, len(left_front)):
-            for b in range(1, len(right_front)):
-                errors = left_front[a] + right_front[b]
-                if errors < front[a + b]:
-                    front[a + b], choice[a + b] = errors, (a, b)
-        front[1] = entry[ERR1]
-        for leaves in range(2, len(front)):
-            a, b = choice[leaves]
-            self.store_tree(entry, leaves, front[leaves], index, a, b)
-        return front
-
-    def stats(self) -> dict:
-        return {"calls": self.calls, "memo_entries": len(self.memo),
-                "memory_full": self.memory_full,
-                "incompatibility_bounds": self.bound_calls,
-                "incompatibility_gains": self.bound_gains}
-
-
-def _first(candidate):
-    return candidate[0]
-
-
-def _tree_of_nested(nested, n_features: int, n_classes: int) -> Tree:
-    feature, left, right, label = [], [], [], []
-
-    def add(node) -> int:
-        at = len(feature)
-        feature.append(LEAF)
-        left.append(-1)
-        right.append(-1)
-        label.append(-1)
-        if node[0] == "leaf":
-            label[at] = node[1]
-        else:
-            feature[at] = node[0]
-            left[at] = add(node[1])
-            right[at] = add(node[2])
-        return at
-
-    add(nested)
-    counts = np.zeros((len(feature), n_classes), dtype=np.int64)
-    return Tree(feature, left, right, label, counts, n_features)
-
-
 def find_minimum_tree_with_errors_bnb(X, y, n_classes: int, max_errors: int, *,
                                       time_limit: float | None = None,
                                       on_improve: TreeCallback | None = None,
@@ -519,7 +155,7 @@ def find_minimum_tree_with_errors_bnb(X, y, n_classes: int, max_errors: int, *,
         from occamlearn.trees.mpdt import error_budget_bnb_kernels
 
         compile_seconds = error_budget_bnb_kernels.warm_up()
-    search = _Search(X, y, n_classes, deadline=deadline, should_stop=should_stop,
+    search = BudgetRowSetSearch(X, y, n_classes, deadline=deadline, should_stop=should_stop,
                      use_incompatibility=use_incompatibility)
     root = (1 << search.n_rows) - 1
     # The memo holds millions of small lists and dicts without cycles: the cyclic garbage
@@ -541,7 +177,7 @@ def _search_root(search, root, X, y, n_classes, max_errors, forced, start, compi
     state = {"tree": None, "lower": 1}
 
     def report(nested) -> None:
-        tree = _tree_of_nested(nested, X.shape[1], n_classes).with_counts(X, y)
+        tree = Tree.from_nested(nested, X.shape[1], n_classes).with_counts(X, y)
         if state["tree"] is not None and tree.n_nodes >= state["tree"].n_nodes:
             return
         state["tree"] = tree
@@ -570,7 +206,7 @@ def _search_root(search, root, X, y, n_classes, max_errors, forced, start, compi
                 report(search.nested(root, value))
                 break
             bound = state["lower"] = value
-    except _Stop:
+    except Stop:
         stopped = True
     except KeyboardInterrupt:
         interrupted = True

@@ -16,17 +16,9 @@ import time
 import numpy as np
 from numba import njit
 
+from occamlearn.trees.mpdt.bnb_kernels import pack_rows  # one packing for both searches
+
 __all__ = ["incompatibility_bound", "pack_rows", "warm_up"]
-
-
-def pack_rows(X: np.ndarray) -> np.ndarray:
-    """The rows of a 0/1 matrix as bitsets: (n_rows, ceil(n_features / 64)) uint64."""
-    n_rows, n_features = X.shape
-    words = max(1, (n_features + 63) // 64)
-    packed = np.zeros((n_rows, words), dtype=np.uint64)
-    for j in range(n_features):
-        packed[:, j // 64] |= X[:, j].astype(np.uint64) << np.uint64(j % 64)
-    return packed
 
 
 @njit(cache=True)
