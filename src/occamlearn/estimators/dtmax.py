@@ -146,7 +146,8 @@ class MaxAccuracyTreeClassifier(ClassifierMixin, FittedTreeMixin, BaseEstimator)
         named = Tree(tree.feature, tree.left, tree.right, tree.label, tree.counts,
                      tree.n_features, tuple(str(n) for n in self.feature_names_))
         if self.verbose:
-            errors = int(named.counts.sum() - named.counts[named.is_leaf].max(axis=1).sum())
+            leaves = named.counts[named.is_leaf]  # every training row in exactly one leaf
+            errors = int(leaves.sum() - leaves.max(axis=1).sum())
             print(f"[{type(self).__name__}] {seconds:8.2f} s: depth <= {self.max_depth} tree "
                   f"with {errors} training errors", file=sys.stderr, flush=True)
         if self.callback is not None:

@@ -156,8 +156,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="seconds per instance and solver (default: 30; the paper: 3600)")
     parser.add_argument("--seed", type=int, default=0, help="seed of the row samples")
     parser.add_argument("--sat-solver", default="cadical195", help="PySAT SAT oracle")
-    parser.add_argument("--results", default="table5.jsonl",
-                        help="resumable JSON-lines results file (default: table5.jsonl)")
+    parser.add_argument("--results", default=None,
+                        help="resumable JSON-lines results file (default: a temporary file, "
+                        "removed at the end)")
     parser.add_argument("--markdown", help="write the table as Markdown to this file")
     parser.add_argument("--plot", help="write anytime traces of a few instances (PNG/PDF)")
     parser.add_argument("--plot-instances", type=int, default=4,
@@ -193,6 +194,13 @@ def run(args) -> int:
     from occamlearn.experiments.table5_report import markdown_table, plot_traces, summarize
 
     solvers = _check(args)
+    if args.results is None:  # write only where told: records go to a temporary folder
+        import os
+        import tempfile
+
+        with tempfile.TemporaryDirectory(prefix="occamlearn-table5-") as folder:
+            args.results = os.path.join(folder, "table5.jsonl")
+            return run(args)
     tasks = make_tasks(args.datasets, args.fractions, args.samples, solvers, args.time_limit,
                        args.seed, args.sat_solver)
     records = run_tasks(run_instance, tasks, args.results, n_jobs=args.n_jobs,

@@ -41,7 +41,6 @@ __all__ = ["DESCRIPTION", "add_arguments", "pool_task", "run", "settings_of", "s
 
 DESCRIPTION = ("MaxSAT paper Table 6: test accuracy of minimum pure trees (mpdt variants) "
                "against scikit-learn trees and DT(max) over random selection/test splits")
-DEFAULT_RESULTS = "benchmarks/results/table6.jsonl"
 # settings each pool group depends on; a group not listed depends on all but delta
 CONFIG_KEYS = {"mpdt": ("k", "solve_time_limit", "enum_time_limit", "layout_depth"),
                "psk": ("sk_seeds",), "lsk": ("sk_seeds",), "ask": ("sk_seeds",),
@@ -129,33 +128,51 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="random_state values per sklearn method (and per size for ask)")
     parser.add_argument("--delta", type=float, default=0.0,
                         help="Alg. 3 accuracy deviation for the mpdt variants (0.01 = 1 point)")
-    parser.add_argument("--solve-time-limit", type=float, default=None,
-                        help="seconds for the minimum-tree search per dataset")
-    parser.add_argument("--enum-time-limit", type=float, default=None,
-                        help="seconds for drawing trees, per mpdt variant and dataset")
-    parser.add_argument("--dtmax-time-limit", type=float, default=None,
-                        help="seconds per DT(max) fit (dtmax-2/3/4), per dataset and depth")
+    parser.add_argument("--solve-time-limit", type=float, default=60.0,
+                        help="seconds for the minimum-tree search per dataset (60; 0: none)")
+    parser.add_argument("--enum-time-limit", type=float, default=60.0,
+                        help="seconds for drawing trees, per mpdt variant and dataset (60; "
+                        "0: none)")
+    parser.add_argument("--dtmax-time-limit", type=float, default=60.0,
+                        help="seconds per DT(max) fit (dtmax-2/3/4), per dataset and depth "
+                        "(60; 0: none)")
     parser.add_argument("--layout-depth", type=int, default=3, help="levels fixed by a layout")
     parser.add_argument("--train-seed", type=int, default=0, help="seed of the 64 %% split")
     parser.add_argument("--n-jobs", type=int, default=-1)
     parser.add_argument("--scheduler", default=None, help="Dask scheduler address")
     parser.add_argument("--local-cluster", action="store_true",
                         help="run stage 1 on a dask.distributed LocalCluster")
-    parser.add_argument("--results", default=DEFAULT_RESULTS, help="JSON-lines results file")
+    parser.add_argument("--results", default=None,
+                        help="JSON-lines results file, kept to resume an interrupted run "
+                        "(default: a temporary file, removed at the end)")
     parser.add_argument("--markdown", default=None, help="write the Table 6 Markdown here")
     parser.add_argument("--plot", default=None, help="write a plot (PNG/SVG/PDF) here")
     parser.add_argument("--quiet", action="store_true", help="no progress display")
 
 
 def run(args) -> int:
-    from occamlearn.experiments.table6_report import plot_table6, table6_markdown
 
     datasets = _names(args.datasets, list_datasets(), "datasets")
     methods = _names(args.methods, list(METHODS), "methods")
     if args.splits < 1 or args.k < 1 or args.sk_seeds < 1:
         raise ValueError("--splits, --k and --sk-seeds must be positive integers; got "
                          f"{args.splits}, {args.k}, {args.sk_seeds}")
+    for name in ("solve_time_limit", "enum_time_limit", "dtmax_time_limit"):
+        if getattr(args, name) == 0:
+            setattr(args, name, None)  # 0 means no limit
     settings = settings_of(args)
+    if args.results is None:  # write only where told: records go to a temporary folder
+        import tempfile
+
+        with tempfile.TemporaryDirectory(prefix="occamlearn-table6-") as folder:
+            args.results = str(Path(folder) / "table6.jsonl")
+            return _run(args, datasets, methods, settings)
+    return _run(args, datasets, methods, settings)
+
+
+def _run(args, datasets, methods, settings) -> int:
+    from occamlearn.experiments.table6_report import plot_table6, table6_markdown
+
     results = Path(args.results)
     pools_path = results.with_name(results.stem + ".pools.jsonl")
     engine = dict(n_jobs=args.n_jobs, scheduler=args.scheduler,
