@@ -14,6 +14,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+import numpy as np
 from pysat.formula import WCNF
 from pysat.solvers import SolverNames
 
@@ -105,7 +106,8 @@ class MaxSATBackend(ABC):
 def check_time_limit(time_limit) -> float | None:
     if time_limit is None:
         return None
-    if not isinstance(time_limit, (int, float)) or time_limit <= 0:
+    if (not isinstance(time_limit, (int, float, np.integer, np.floating))
+            or isinstance(time_limit, bool) or time_limit <= 0):
         raise ValueError(f"time_limit must be a positive number of seconds or None; "
                          f"got {time_limit!r}.")
     return float(time_limit)

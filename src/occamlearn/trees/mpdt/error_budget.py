@@ -49,7 +49,7 @@ from occamlearn.trees.mpdt.error_budget_encoding import (
 from occamlearn.trees.mpdt.search import MinimumTreeResult
 from occamlearn.trees.mpdt.size_search import SizeSearch
 
-__all__ = ["ErrorBudgetSearch", "error_budget", "find_minimum_tree_with_errors"]
+__all__ = ["ErrorBudgetSearch", "check_max_errors", "error_budget", "find_minimum_tree_with_errors"]
 
 TreeCallback = Callable[[Tree, float], None]
 
@@ -68,7 +68,7 @@ def _errors(tree: Tree, X: np.ndarray, y: np.ndarray) -> int:
     return int((tree.predict(X) != y).sum())
 
 
-def _check_max_errors(max_errors) -> int:
+def check_max_errors(max_errors) -> int:
     if not isinstance(max_errors, (int, np.integer)) or isinstance(max_errors, bool) \
             or max_errors < 0:
         raise ValueError(f"max_errors must be a non-negative int; got {max_errors!r}.")
@@ -79,9 +79,9 @@ def error_budget(X, y, max_errors: int | None, *, relax_conflicts: bool) -> int 
     """The budget a fit on (X, y) uses: ``max_errors``, raised to the errors that conflicting
     rows force when ``relax_conflicts`` (``on_conflict="relax"``); None for a pure tree."""
     if not relax_conflicts:
-        return None if max_errors is None else _check_max_errors(max_errors)
+        return None if max_errors is None else check_max_errors(max_errors)
     forced = group_examples(np.asarray(X), np.asarray(y)).forced_errors()
-    return max(0 if max_errors is None else _check_max_errors(max_errors), forced)
+    return max(0 if max_errors is None else check_max_errors(max_errors), forced)
 
 
 def _majority_rows(X: np.ndarray, y: np.ndarray) -> np.ndarray:
@@ -122,7 +122,7 @@ class ErrorBudgetSearch:
         self.X, self.y = validate_binary_data(X, y, n_classes)
         self.n_classes = int(n_classes)
         self.time_limit = check_time_limit(time_limit)
-        self.max_errors = _check_max_errors(max_errors)
+        self.max_errors = check_max_errors(max_errors)
         forced = group_examples(self.X, self.y).forced_errors()
         if self.max_errors < forced:
             raise ValueError(f"max_errors={max_errors} is below the {forced} errors that "

@@ -76,8 +76,11 @@ from collections.abc import Callable
 
 import numpy as np
 
+from occamlearn.maxsat.base import check_time_limit
 from occamlearn.model.tree import Tree
 from occamlearn.trees.data_reduction import group_examples
+from occamlearn.trees.mpdt.encoding import validate_binary_data
+from occamlearn.trees.mpdt.error_budget import check_max_errors
 from occamlearn.trees.mpdt.error_budget_bnb_search import BOUNDED, BudgetRowSetSearch, Stop
 from occamlearn.trees.mpdt.search import MinimumTreeResult
 
@@ -85,42 +88,11 @@ __all__ = ["find_minimum_tree_with_errors_bnb"]
 
 TreeCallback = Callable[[Tree, float], None]
 
-def _check_max_errors(max_errors) -> int:
-    if not isinstance(max_errors, (int, np.integer)) or isinstance(max_errors, bool) \
-            or max_errors < 0:
-        raise ValueError(f"max_errors must be a non-negative int; got {max_errors!r}.")
-    return int(max_errors)
-
-
-def _check_time_limit(time_limit) -> float | None:
-    if time_limit is None:
-        return None
-    if not isinstance(time_limit, (int, float, np.integer, np.floating)) \
-            or isinstance(time_limit, bool) or time_limit <= 0:
-        raise ValueError(f"time_limit must be a positive number of seconds or None; "
-                         f"got {time_limit!r}.")
-    return float(time_limit)
-
-
 def _validate(X, y, n_classes) -> tuple[np.ndarray, np.ndarray]:
-    X = np.asarray(X)
-    y = np.asarray(y)
-    if X.ndim != 2:
-        raise ValueError(f"X must be a 2-d 0/1 matrix; got an array of shape {X.shape}.")
-    if y.shape != (X.shape[0],):
-        raise ValueError(f"y must have one class index per row of X ({X.shape[0]}); "
-                         f"got shape {y.shape}.")
+    X, y = validate_binary_data(X, y, n_classes)
     if X.shape[0] == 0:
         raise ValueError("X has no rows: at least one training example is needed.")
-    if X.size and not np.isin(X, (0, 1)).all():
-        raise ValueError("X must contain only 0/1 values; got "
-                         f"{sorted(set(np.unique(X).tolist()) - {0, 1})[:5]}.")
-    if not isinstance(n_classes, (int, np.integer)) or n_classes < 1:
-        raise ValueError(f"n_classes must be a positive int; got {n_classes!r}.")
-    if not np.issubdtype(y.dtype, np.integer) or y.min() < 0 or y.max() >= n_classes:
-        raise ValueError(f"y must hold class indices in 0..{n_classes - 1}; got values "
-                         f"{np.unique(y)[:10].tolist()}.")
-    return X.astype(np.int64), y.astype(np.int64)
+    return X, y
 
 
 def find_minimum_tree_with_errors_bnb(X, y, n_classes: int, max_errors: int, *,
@@ -142,8 +114,8 @@ def find_minimum_tree_with_errors_bnb(X, y, n_classes: int, max_errors: int, *,
     start = time.perf_counter()
     X, y = _validate(X, y, n_classes)
     n_classes = int(n_classes)
-    max_errors = _check_max_errors(max_errors)
-    time_limit = _check_time_limit(time_limit)
+    max_errors = check_max_errors(max_errors)
+    time_limit = check_time_limit(time_limit)
     deadline = None if time_limit is None else start + time_limit
     forced = group_examples(X, y).forced_errors()
     if max_errors < forced:
