@@ -22,9 +22,7 @@ parent, so the forked runs do not pay for either. Timeouts count as the limit in
 from __future__ import annotations
 
 import argparse
-import multiprocessing as mp
 import os
-import queue as queue_module
 import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -33,6 +31,7 @@ import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
+from bnb_runtime import isolated  # noqa: E402  (one process-isolation helper)
 from mpdt_runtime import training_matrix  # noqa: E402
 
 DATASETS = ("mux6", "corral", "irish", "iris", "zoo", "hayes-r", "monks-3", "haber", "monks-1",
@@ -88,30 +87,6 @@ def run(method: str, name: str, budget: int, time_limit: float) -> dict:
         return {"error": f"tree makes {errors} errors > {budget}"}
     return {"size": result.tree.n_nodes, "lb": result.lower_bound, "status": result.status,
             "seconds": seconds, "errors": errors}
-
-
-def _child(queue, job, args):
-    try:
-        queue.put(job(*args))
-    except Exception as error:  # noqa: BLE001 - report any failure, never hang the parent
-        queue.put({"error": f"{type(error).__name__}: {error}"})
-
-
-def isolated(job, args, hard_limit):
-    """Run job(*args) in a forked process; None if it outlives ``hard_limit`` seconds."""
-    ctx = mp.get_context("fork")
-    queue = ctx.Queue()
-    process = ctx.Process(target=_child, args=(queue, job, args))
-    process.start()
-    try:
-        return queue.get(timeout=hard_limit)
-    except queue_module.Empty:
-        return None
-    finally:
-        process.join(timeout=1)
-        if process.is_alive():
-            process.kill()
-            process.join()
 
 
 def budgets_of(name: str) -> list[int]:

@@ -25,40 +25,16 @@ Unproven within the (wall) time limit counts as the limit.
 from __future__ import annotations
 
 import argparse
-import multiprocessing as mp
-import queue as queue_module
 import sys
 import time
 
 sys.path.insert(0, "benchmarks")
+from bnb_runtime import isolated  # noqa: E402  (one process-isolation helper)
 from mpdt_runtime import training_matrix  # noqa: E402
 
 HARD = ("hepa", "lympho", "h-votes", "tic-tac-toe", "spect", "back", "mushr", "audio")
 PROVEN = ("mux6", "corral", "iris", "zoo", "hayes-r", "monks-3", "wine", "append", "new-thy")
 METHODS = ("lsu", "rc2", "lsu-core", "bnb", "subset-bnb", "subset-maxsat")
-
-
-def _child(queue, job, args):
-    try:
-        queue.put(job(*args))
-    except Exception as error:  # noqa: BLE001 - report any failure, never hang the parent
-        queue.put({"error": f"{type(error).__name__}: {error}"})
-
-
-def isolated(job, args, hard_limit):
-    """job(*args) in a fresh process; None if it outlives ``hard_limit`` seconds."""
-    ctx = mp.get_context("fork")
-    queue = ctx.Queue()
-    process = ctx.Process(target=_child, args=(queue, job, args))
-    process.start()
-    try:
-        return queue.get(timeout=hard_limit)
-    except queue_module.Empty:
-        return None
-    finally:
-        process.join(timeout=1)
-        if process.is_alive():
-            process.kill()
 
 
 def run_bound(name, method, time_limit):
