@@ -37,7 +37,7 @@ CERTIFIED = {"mux6": 15, "corral": 13, "irish": 9, "iris": 15, "zoo": 15, "hayes
 
 
 def run_branch_and_bound(name: str, time_limit: float) -> dict:
-    from occamlearn.trees.mpdt.branch_and_bound import minimum_tree_branch_and_bound
+    from occamlearn.trees.mpdt.bnb.branch_and_bound import minimum_tree_branch_and_bound
 
     X, y, k = training_matrix(name)
     start, cpu = time.perf_counter(), time.process_time()
@@ -52,7 +52,7 @@ def run_branch_and_bound(name: str, time_limit: float) -> dict:
 
 def warm_kernels() -> dict:
     """Compile the kernels into numba's disk cache (or load them if already there)."""
-    from occamlearn.trees.mpdt.bnb_kernels import warm_up
+    from occamlearn.trees.mpdt.bnb.kernels import warm_up
 
     return {"seconds": warm_up()}
 

@@ -18,9 +18,9 @@ import time
 from pathlib import Path
 
 from occamlearn.experiments.table6_methods import prepare_dataset
-from occamlearn.trees.mpdt.enumerate import collect_trees, mean_pairwise_hamming
-from occamlearn.trees.mpdt.minimum_trees import optimal_formula
-from occamlearn.trees.mpdt.search import MinimumTreeSearch
+from occamlearn.trees.mpdt.many.enumerate import collect_trees, mean_pairwise_hamming
+from occamlearn.trees.mpdt.many.minimum_trees import optimal_formula
+from occamlearn.trees.mpdt.maxsat_route.search import MinimumTreeSearch
 
 
 def measure(dataset: str, k: int, time_limit: float, solve_limit: float, sample: int) -> list:

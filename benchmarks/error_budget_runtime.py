@@ -73,11 +73,11 @@ def run(method: str, name: str, budget: int, time_limit: float) -> dict:
     X, y, k = matrix(name)
     start = time.perf_counter()
     if method == "bnb":
-        from occamlearn.trees.mpdt.error_budget_bnb import find_minimum_tree_with_errors_bnb
+        from occamlearn.trees.mpdt.error_budget.bnb import find_minimum_tree_with_errors_bnb
 
         result = find_minimum_tree_with_errors_bnb(X, y, k, budget, time_limit=time_limit)
     else:
-        from occamlearn.trees.mpdt.error_budget import find_minimum_tree_with_errors
+        from occamlearn.trees.mpdt.error_budget.maxsat_search import find_minimum_tree_with_errors
 
         result = find_minimum_tree_with_errors(X, y, k, budget, solver="lsu",
                                                time_limit=time_limit)
@@ -125,8 +125,8 @@ def main(argv=None):
     args = parser.parse_args(argv)
     limit = args.time_limit
     from occamlearn.trees.data_reduction import group_examples
-    from occamlearn.trees.mpdt import error_budget, error_budget_bnb  # noqa: F401
-    from occamlearn.trees.mpdt.error_budget_bnb_kernels import warm_up
+    from occamlearn.trees.mpdt.error_budget import maxsat_search as error_budget  # noqa: F401
+    from occamlearn.trees.mpdt.error_budget.bnb_kernels import warm_up
 
     warm_up()
     names = []

@@ -46,7 +46,7 @@ def run_bound(name, method, time_limit):
         first.setdefault(lower, seconds)
 
     if method in ("lsu", "rc2", "lsu-core"):
-        from occamlearn.trees.mpdt.search import find_minimum_tree_maxsat
+        from occamlearn.trees.mpdt.maxsat_route.search import find_minimum_tree_maxsat
 
         solver = "lsu" if method == "lsu-core" else method
         if method == "lsu-core":
@@ -57,7 +57,7 @@ def run_bound(name, method, time_limit):
         lower, upper, status, extra = (result.lower_bound, result.upper_bound, result.status,
                                        "")
     elif method == "bnb":
-        from occamlearn.trees.mpdt.branch_and_bound import minimum_tree_branch_and_bound
+        from occamlearn.trees.mpdt.bnb.branch_and_bound import minimum_tree_branch_and_bound
 
         result = minimum_tree_branch_and_bound(
             X, y, k, time_limit=time_limit,
@@ -65,7 +65,7 @@ def run_bound(name, method, time_limit):
         lower, upper, status, extra = (result.lower_bound, result.upper_bound, result.status,
                                        result.stats.get("engine", ""))
     else:
-        from occamlearn.trees.mpdt.subset_bounds import find_minimum_tree_incremental
+        from occamlearn.trees.mpdt.bnb.subsets import find_minimum_tree_incremental
 
         result = find_minimum_tree_incremental(X, y, k, time_limit=time_limit,
                                                engine=method.split("-")[1], on_bound=on_bound)
@@ -78,8 +78,8 @@ def run_bound(name, method, time_limit):
 
 
 def run_proof(name, variant, time_limit, instance=0):
-    from occamlearn.trees.mpdt import encoding
-    from occamlearn.trees.mpdt.search import find_minimum_tree_maxsat
+    from occamlearn.trees.mpdt.maxsat_route import encoding
+    from occamlearn.trees.mpdt.maxsat_route.search import find_minimum_tree_maxsat
 
     encoding.EXTRAS = frozenset() if variant == "base" else frozenset(variant.split("+"))
     X, y, k = training_matrix(name)

@@ -13,7 +13,7 @@ from occamlearn.maxsat.external import ExternalBackend, model_cost, parse_solver
 from occamlearn.maxsat.hermax_backend import BACKEND_CLASSES, HERMAX_SOLVERS, hermax_available
 from occamlearn.maxsat.lsu import LinearSatUnsat
 from occamlearn.maxsat.rc2 import RC2Backend
-from occamlearn.trees.mpdt.encoding import encode_mpdt
+from occamlearn.trees.mpdt.maxsat_route.encoding import encode_mpdt
 
 FAKE = f"{sys.executable} {Path(__file__).with_name('fake_maxsat_solver.py')}"
 

@@ -10,13 +10,13 @@ from bruteforce import minimum_tree_size
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from occamlearn.trees.mpdt.branch_and_bound import minimum_tree_branch_and_bound
+from occamlearn.trees.mpdt.bnb.branch_and_bound import minimum_tree_branch_and_bound
 
 try:
     from occamlearn.solve.minimum_tree import find_minimum_tree
 except ImportError:
     try:
-        from occamlearn.trees.mpdt.search import find_minimum_tree
+        from occamlearn.trees.mpdt.maxsat_route.search import find_minimum_tree
     except ImportError:
         from occamlearn.trees.mpdt.minimum import find_minimum_tree
 
@@ -159,7 +159,7 @@ def test_single_class_and_bool_input():
 @settings(max_examples=200, deadline=None)
 @given(small_data())
 def test_python_and_compiled_engines_agree_with_brute_force(data):
-    from occamlearn.trees.mpdt.branch_and_bound import _run
+    from occamlearn.trees.mpdt.bnb.branch_and_bound import _run
 
     X, y, n_classes = data
     minimum = minimum_tree_size(X, y)
@@ -174,7 +174,8 @@ def test_python_and_compiled_engines_agree_with_brute_force(data):
 
 @pytest.mark.parametrize("memory_bytes", [2**30, 2**12])
 def test_compiled_engine_grows_or_clears_its_table(monkeypatch, memory_bytes):
-    from occamlearn.trees.mpdt import bnb_search, branch_and_bound
+    from occamlearn.trees.mpdt.bnb import branch_and_bound
+    from occamlearn.trees.mpdt.bnb import engines as bnb_search
 
     monkeypatch.setattr(bnb_search.CompiledRowSetSearch, "INITIAL_CAPACITY", 64)
     monkeypatch.setattr(bnb_search.CompiledRowSetSearch, "MEMORY_BYTES", memory_bytes)
@@ -192,7 +193,7 @@ def test_compiled_engine_grows_or_clears_its_table(monkeypatch, memory_bytes):
 
 @pytest.mark.parametrize("engine", ["python", "compiled"])
 def test_ctrl_c_returns_the_incumbent_marked_interrupted(engine):
-    from occamlearn.trees.mpdt.branch_and_bound import _run
+    from occamlearn.trees.mpdt.bnb.branch_and_bound import _run
 
     def interrupt():
         raise KeyboardInterrupt

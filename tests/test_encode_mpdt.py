@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 from pysat.examples.rc2 import RC2
 from pysat.solvers import Solver
 
-from occamlearn.trees.mpdt.encoding import encode_mpdt
+from occamlearn.trees.mpdt.maxsat_route.encoding import encode_mpdt
 
 
 def consistent_data(draw, max_rows=9, max_features=4, n_classes=2):

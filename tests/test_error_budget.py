@@ -9,8 +9,8 @@ import pytest
 import sklearn.tree  # noqa: F401  (imported here so the timed search does not pay for it)
 from bruteforce import minimum_tree_size
 
-from occamlearn.trees.mpdt.error_budget import find_minimum_tree_with_errors
-from occamlearn.trees.mpdt.error_budget_encoding import encode_error_budget, relax_errors_needed
+from occamlearn.trees.mpdt.error_budget.encoding import encode_error_budget, relax_errors_needed
+from occamlearn.trees.mpdt.error_budget.maxsat_search import find_minimum_tree_with_errors
 
 
 def smallest_tree_with_errors(X, y, n_classes, max_errors):

@@ -12,8 +12,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from occamlearn.trees.data_reduction import group_examples
-from occamlearn.trees.mpdt.error_budget import find_minimum_tree_with_errors
-from occamlearn.trees.mpdt.error_budget_bnb import find_minimum_tree_with_errors_bnb
+from occamlearn.trees.mpdt.error_budget.bnb import find_minimum_tree_with_errors_bnb
+from occamlearn.trees.mpdt.error_budget.maxsat_search import find_minimum_tree_with_errors
 
 
 def brute_force_size(X, y, n_classes, budget) -> float:

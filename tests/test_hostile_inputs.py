@@ -426,7 +426,7 @@ def test_a_failed_external_solver_is_an_error_not_a_greedy_tree(capsys, monkeypa
 
 def test_an_external_solver_ignoring_sigterm_is_killed_within_the_limit():
     from occamlearn.maxsat.external import ExternalBackend
-    from occamlearn.trees.mpdt.encoding import encode_mpdt
+    from occamlearn.trees.mpdt.maxsat_route.encoding import encode_mpdt
 
     X, y = _table(12)
     X_bin = (pd.get_dummies(X.astype(str)).to_numpy() != 0).astype(np.uint8)

@@ -8,7 +8,7 @@ from bruteforce import minimum_tree_size, tiny_data
 from hypothesis import given, settings
 
 from occamlearn.datasets import load_dataset
-from occamlearn.trees.mpdt.mindt import exact_size_query, find_minimum_tree_mindt
+from occamlearn.trees.mpdt.maxsat_route.mindt import exact_size_query, find_minimum_tree_mindt
 from occamlearn.trees.mpdt.minimum import find_minimum_tree
 
 

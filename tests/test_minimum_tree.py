@@ -6,8 +6,8 @@ from bruteforce import count_minimum_trees, minimum_tree_size, tiny_data
 from hypothesis import given, settings
 
 from occamlearn.datasets import load_dataset
+from occamlearn.trees.mpdt.maxsat_route.search import MinimumTreeSearch
 from occamlearn.trees.mpdt.minimum import find_minimum_tree
-from occamlearn.trees.mpdt.search import MinimumTreeSearch
 
 
 def binary_dataset(name):
@@ -126,8 +126,8 @@ def test_enumeration_starts_from_a_size_another_engine_proved(seed):
     once, and its formula still holds exactly the brute-force minimum trees."""
     from bruteforce import count_minimum_trees
 
-    from occamlearn.trees.mpdt.enumerate import collect_trees
-    from occamlearn.trees.mpdt.minimum_trees import optimal_formula
+    from occamlearn.trees.mpdt.many.enumerate import collect_trees
+    from occamlearn.trees.mpdt.many.minimum_trees import optimal_formula
 
     rng = np.random.default_rng(seed)
     X = np.unique(rng.integers(0, 2, (12, 6)), axis=0)

@@ -12,11 +12,11 @@ from hypothesis import HealthCheck, given, settings
 from pysat.examples.rc2 import RC2
 from pysat.solvers import Solver
 
-import occamlearn.trees.mpdt.branch_and_bound  # noqa: F401 - sets the recursion limit first
+import occamlearn.trees.mpdt.bnb.branch_and_bound  # noqa: F401 - sets the recursion limit first
 from occamlearn.maxsat.lsu import LinearSatUnsat
-from occamlearn.trees.mpdt.encoding import KNOWN_EXTRAS, encode_mpdt
-from occamlearn.trees.mpdt.search import find_minimum_tree_maxsat
-from occamlearn.trees.mpdt.subset_bounds import complete_tree, find_minimum_tree_incremental
+from occamlearn.trees.mpdt.bnb.subsets import complete_tree, find_minimum_tree_incremental
+from occamlearn.trees.mpdt.maxsat_route.encoding import KNOWN_EXTRAS, encode_mpdt
+from occamlearn.trees.mpdt.maxsat_route.search import find_minimum_tree_maxsat
 
 SETTINGS = settings(max_examples=30, deadline=None,
                     suppress_health_check=[HealthCheck.too_slow])

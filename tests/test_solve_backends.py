@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from pysat.formula import WCNF
 
 from occamlearn.maxsat.backends import make_backend
-from occamlearn.trees.mpdt.encoding import encode_mpdt
+from occamlearn.trees.mpdt.maxsat_route.encoding import encode_mpdt
 
 BACKENDS = ("lsu", "rc2")  # the in-process PySAT back-ends this file covers
 

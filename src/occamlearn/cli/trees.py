@@ -5,7 +5,7 @@ tree of bounded depth: ``MaxAccuracyTreeClassifier``) on a CSV file or a bundled
 shows each better tree as it is found (stderr), prints the tree, its size, status and
 timings, and can save it as a JSON model file. ``predict`` and ``show`` read such a file (no pickle).
 ``encode`` writes the MaxSAT instance for an external solver and ``decode`` turns the solver's
-answer back into a tree (see ``occamlearn.trees.mpdt.wcnf_file``).
+answer back into a tree (see ``occamlearn.trees.mpdt.maxsat_route.wcnf_file``).
 """
 
 from __future__ import annotations
@@ -385,7 +385,7 @@ def run_show(args) -> int:
 def run_encode(args) -> int:
     from occamlearn.export.tree_json import data_info_dict
     from occamlearn.trees.greedy import greedy_upper_bound
-    from occamlearn.trees.mpdt.wcnf_file import write_instance
+    from occamlearn.trees.mpdt.maxsat_route.wcnf_file import write_instance
 
     check_output_path(args.output)
     check_output_path(f"{args.output}.json")

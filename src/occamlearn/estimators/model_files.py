@@ -22,7 +22,7 @@ from occamlearn.export import tree_json
 from occamlearn.export.model_file import read_json_file
 from occamlearn.model.decision_list import DecisionList
 from occamlearn.model.tree import Tree
-from occamlearn.trees.mpdt.wcnf_file import decoded_model_file
+from occamlearn.trees.mpdt.maxsat_route.wcnf_file import decoded_model_file
 
 __all__ = ["READERS", "decode_solution", "load_model", "model_from_dict"]
 

@@ -3,7 +3,7 @@ or (``max_errors``) all but at most e training rows.
 
 A scikit-learn facade over the MaxSAT pipeline of Alcázar et al. (Sec. 4, Proposition 1):
 table -> binariser (the paper's binary encoding by default, Sec. 8) -> binary matrix ->
-MPDT encoding -> MaxSAT solver (``occamlearn.trees.mpdt.search``) -> ``Tree``. ``fit`` is
+MPDT encoding -> MaxSAT solver (``occamlearn.trees.mpdt.maxsat_route.search``) -> ``Tree``. ``fit`` is
 three steps -- ``_prepare`` (validate, encode labels, binarise, conflicts), ``_solve`` (one
 method returning a ``MinimumTreeResult``; enumeration extends it) and ``_store`` -- and the
 fitted estimator holds only plain data (``tree_`` is arrays), so it pickles and exports.
@@ -46,15 +46,15 @@ from occamlearn.estimators._base import (
 from occamlearn.maxsat.backends import BACKENDS
 from occamlearn.maxsat.pysat_adapter import SATInterrupt, is_interrupt
 from occamlearn.model.tree import Tree
-from occamlearn.trees.mpdt.error_budget import error_budget
+from occamlearn.trees.mpdt.error_budget.maxsat_search import error_budget
+from occamlearn.trees.mpdt.many.selection import minimum_trees_with_selection
+from occamlearn.trees.mpdt.maxsat_route.search import MinimumTreeResult
 from occamlearn.trees.mpdt.minimum import (
     METHODS,
     PURE_ONLY_METHODS,
     find_minimum_tree,
     find_minimum_tree_within_budget,
 )
-from occamlearn.trees.mpdt.search import MinimumTreeResult
-from occamlearn.trees.mpdt.selection import minimum_trees_with_selection
 
 __all__ = ["MinimumPureTreeClassifier"]
 
@@ -183,7 +183,7 @@ class MinimumPureTreeClassifier(ClassifierMixin, FittedTreeMixin, BaseEstimator)
         within ``delta`` of the best and pick one at random (``random_state``). Defaults
         (1, True, False, 0.0, 0.0, None) give the single minimum tree of all rows (mpdt-1).
         With ``max_errors`` or ``on_conflict="relax"`` the minimum trees are those within
-        the error budget (see ``max_errors``). See ``occamlearn.trees.mpdt.selection``.
+        the error budget (see ``max_errors``). See ``occamlearn.trees.mpdt.many.selection``.
 
     Attributes
     ----------

@@ -38,10 +38,10 @@ from occamlearn.binarize import FeatureBinarizer, resolve_conflicts
 from occamlearn.datasets import load_dataset
 from occamlearn.estimators.dtmax import MaxAccuracyTreeClassifier
 from occamlearn.experiments.baselines import BASELINES
+from occamlearn.trees.mpdt.many.minimum_trees import trees_from_search
+from occamlearn.trees.mpdt.many.selection import Split, split_indices
+from occamlearn.trees.mpdt.maxsat_route.search import MinimumTreeSearch
 from occamlearn.trees.mpdt.minimum import find_minimum_tree
-from occamlearn.trees.mpdt.minimum_trees import trees_from_search
-from occamlearn.trees.mpdt.search import MinimumTreeSearch
-from occamlearn.trees.mpdt.selection import Split, split_indices
 
 __all__ = [
     "DTMAX_DEPTHS",

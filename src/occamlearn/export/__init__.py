@@ -1,7 +1,7 @@
 """Exports of fitted models: text, Graphviz DOT, matplotlib plots, JSON files.
 
 Reading a model file back (``load_model``) rebuilds an estimator, so it is
-``occamlearn.estimators.model_files``; WCNF instances are ``occamlearn.trees.mpdt.wcnf_file``.
+``occamlearn.estimators.model_files``; WCNF instances are ``occamlearn.trees.mpdt.maxsat_route.wcnf_file``.
 
 Free functions over fitted models (exporters read only the fitted structure); optional
 dependencies (graphviz, matplotlib) are imported inside the functions that need them. Names

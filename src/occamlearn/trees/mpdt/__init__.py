@@ -1,10 +1,14 @@
-"""Minimum pure decision trees (MPDT, Alcázar et al.): the smallest tree that classifies every
-training row correctly, and with an error budget the smallest that errs on at most e rows.
+"""Minimum pure decision trees (MPDT; Alós, Ansótegui and Torres, *Interpretable decision trees
+through MaxSAT*): the smallest tree that classifies every training row correctly, and with an
+error budget the smallest that errs on at most e rows.
 
-``minimum.find_minimum_tree(X, y, k, method=...)`` is the family's entry point. The MaxSAT
-route: ``encoding`` (eqs. 1-26, with ``variables``, ``layout_clauses``, ``discrimination``) ->
-``search`` (greedy bound, Linear SAT-UNSAT with re-encoding); ``mindt`` (the SAT baseline);
-``error_budget`` (+ ``error_budget_encoding``); ``enumerate``, ``layouts`` and
-``minimum_trees`` (many optima, Sec. 6-7); ``selection`` (Alg. 3); ``wcnf_file`` (instances for
-external solvers).
+``minimum.find_minimum_tree(X, y, k, method=...)`` is the family's entry point and its only
+dispatch. One sub-package per idea:
+
+* ``bnb/`` -- the exact branch and bound over row sets (and the subset search);
+* ``maxsat_route/`` -- the Partial MaxSAT encoding (eqs. 1-26), the size loop, MinDT, WCNF files;
+* ``error_budget/`` -- the smallest tree within ``max_errors`` (branch and bound and MaxSAT);
+* ``many/`` -- many optimal trees (MDSOL, Alg. 2) and validation selection (Alg. 3).
+
+``portfolio`` runs the branch and bound, the subset search and MaxSAT in turns for ``"auto"``.
 """

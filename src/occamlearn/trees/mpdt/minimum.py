@@ -22,13 +22,13 @@ import numpy as np
 
 from occamlearn.maxsat.backends import make_backend
 from occamlearn.trees.data_reduction import distinct_rows
-from occamlearn.trees.mpdt.mindt import find_minimum_tree_mindt
-from occamlearn.trees.mpdt.portfolio import find_minimum_tree_bnb, find_minimum_tree_portfolio
-from occamlearn.trees.mpdt.search import (
+from occamlearn.trees.mpdt.maxsat_route.mindt import find_minimum_tree_mindt
+from occamlearn.trees.mpdt.maxsat_route.search import (
     MinimumTreeResult,
-    _check_bound,
+    check_bound,
     find_minimum_tree_maxsat,
 )
+from occamlearn.trees.mpdt.portfolio import find_minimum_tree_bnb, find_minimum_tree_portfolio
 
 __all__ = ["METHODS", "find_minimum_tree", "find_minimum_tree_within_budget"]
 
@@ -71,8 +71,8 @@ def find_minimum_tree(X, y, n_classes: int, *, method: str = "auto", solver: str
     """
     if method not in METHODS:
         raise ValueError(f"Unknown method {method!r}. Valid methods: {', '.join(sorted(METHODS))}.")
-    _check_bound("upper_bound", upper_bound)
-    _check_bound("lower_bound", lower_bound)
+    check_bound("upper_bound", upper_bound)
+    check_bound("lower_bound", lower_bound)
     if method in ("auto", "maxsat"):
         make_backend(solver, sat_solver=sat_solver).close()  # names checked before any work
     return METHODS[method](X, y, n_classes, solver=solver, sat_solver=sat_solver,
@@ -116,12 +116,12 @@ def find_minimum_tree_within_budget(X, y, n_classes: int, max_errors: int, *,
     if method == "auto" and time_limit is not None and _greedy_cells(X) > BUDGET_BNB_CELLS:
         method = "maxsat"  # the branch and bound's greedy start would outlast the limit
     if method == "maxsat":
-        from occamlearn.trees.mpdt.error_budget import find_minimum_tree_with_errors
+        from occamlearn.trees.mpdt.error_budget.maxsat_search import find_minimum_tree_with_errors
 
         return find_minimum_tree_with_errors(X, y, n_classes, max_errors, solver=solver,
                                              sat_solver=sat_solver, time_limit=time_limit,
                                              on_improve=on_improve)
-    from occamlearn.trees.mpdt.error_budget_bnb import find_minimum_tree_with_errors_bnb
+    from occamlearn.trees.mpdt.error_budget.bnb import find_minimum_tree_with_errors_bnb
 
     return find_minimum_tree_with_errors_bnb(X, y, n_classes, max_errors,
                                              time_limit=time_limit, on_improve=on_improve)

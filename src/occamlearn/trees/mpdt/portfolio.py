@@ -34,9 +34,9 @@ import numpy as np
 
 from occamlearn.maxsat.base import check_time_limit
 from occamlearn.model.tree import Tree
-from occamlearn.trees.mpdt.branch_and_bound import minimum_tree_branch_and_bound
-from occamlearn.trees.mpdt.search import MinimumTreeResult, find_minimum_tree_maxsat
-from occamlearn.trees.mpdt.subset_bounds import find_minimum_tree_incremental
+from occamlearn.trees.mpdt.bnb.branch_and_bound import minimum_tree_branch_and_bound
+from occamlearn.trees.mpdt.bnb.subsets import find_minimum_tree_incremental
+from occamlearn.trees.mpdt.maxsat_route.search import MinimumTreeResult, find_minimum_tree_maxsat
 
 __all__ = ["FIRST_ROUND_SECONDS", "SHARES", "find_minimum_tree_bnb",
            "find_minimum_tree_portfolio"]

@@ -16,7 +16,7 @@ import time
 import numpy as np
 from numba import njit
 
-from occamlearn.trees.mpdt.bnb_kernels import pack_rows  # one packing for both searches
+from occamlearn.trees.mpdt.bnb.kernels import pack_rows  # one packing for both searches
 
 __all__ = ["incompatibility_bound", "pack_rows", "warm_up"]
 

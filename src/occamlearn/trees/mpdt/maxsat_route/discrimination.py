@@ -21,7 +21,7 @@ from itertools import combinations
 
 import numpy as np
 
-from occamlearn.trees.mpdt.variables import MPDTVariables
+from occamlearn.trees.mpdt.maxsat_route.variables import MPDTVariables
 
 __all__ = ["discrimination_clauses", "leaf_clauses"]
 

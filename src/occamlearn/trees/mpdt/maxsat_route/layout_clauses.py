@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from occamlearn.trees.mpdt.variables import MPDTVariables, left_candidates
+from occamlearn.trees.mpdt.maxsat_route.variables import MPDTVariables, left_candidates
 
 __all__ = ["layout_clauses", "leaf_count_clauses", "sibling_leaf_clauses",
            "unused_discrimination_clauses"]

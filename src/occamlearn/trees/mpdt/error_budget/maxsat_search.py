@@ -40,14 +40,14 @@ from occamlearn.trees.greedy import (
     greedy_upper_bound_within,
     single_leaf,
 )
-from occamlearn.trees.mpdt.encoding import validate_binary_data
-from occamlearn.trees.mpdt.enumerate import OptimalFormula
-from occamlearn.trees.mpdt.error_budget_encoding import (
+from occamlearn.trees.mpdt.error_budget.encoding import (
     encode_error_budget,
     error_budget_encoding_size,
 )
-from occamlearn.trees.mpdt.search import MinimumTreeResult
-from occamlearn.trees.mpdt.size_search import SizeSearch
+from occamlearn.trees.mpdt.many.enumerate import OptimalFormula
+from occamlearn.trees.mpdt.maxsat_route.encoding import validate_binary_data
+from occamlearn.trees.mpdt.maxsat_route.search import MinimumTreeResult
+from occamlearn.trees.mpdt.maxsat_route.size_search import SizeSearch
 
 __all__ = ["ErrorBudgetSearch", "check_max_errors", "error_budget", "find_minimum_tree_with_errors"]
 

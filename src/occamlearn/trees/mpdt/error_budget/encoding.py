@@ -36,14 +36,18 @@ from pysat.formula import WCNF
 from occamlearn.maxsat.counters import totalizer_clauses
 from occamlearn.model.tree import Tree
 from occamlearn.trees.data_reduction import ExampleGroups, group_examples
-from occamlearn.trees.mpdt.discrimination import (
+from occamlearn.trees.mpdt.maxsat_route.discrimination import (
     PAIRWISE_LIMIT,
     discrimination_clauses,
     leaf_clauses,
 )
-from occamlearn.trees.mpdt.encoding import MPDTEncoding, check_size_bounds, validate_binary_data
-from occamlearn.trees.mpdt.layout_clauses import layout_clauses
-from occamlearn.trees.mpdt.variables import MPDTVariables, parent_candidates
+from occamlearn.trees.mpdt.maxsat_route.encoding import (
+    MPDTEncoding,
+    check_size_bounds,
+    validate_binary_data,
+)
+from occamlearn.trees.mpdt.maxsat_route.layout_clauses import layout_clauses
+from occamlearn.trees.mpdt.maxsat_route.variables import MPDTVariables, parent_candidates
 
 __all__ = ["BudgetEncodingDeadline", "EncodingSize", "ErrorBudgetEncoding",
            "encode_error_budget", "error_budget_encoding_size", "relax_errors_needed"]

@@ -24,14 +24,14 @@ import numpy as np
 from pysat.formula import WCNF, IDPool
 
 from occamlearn.model.tree import LEAF, Tree
-from occamlearn.trees.mpdt.discrimination import discrimination_clauses, leaf_clauses
-from occamlearn.trees.mpdt.layout_clauses import (
+from occamlearn.trees.mpdt.maxsat_route.discrimination import discrimination_clauses, leaf_clauses
+from occamlearn.trees.mpdt.maxsat_route.layout_clauses import (
     layout_clauses,
     leaf_count_clauses,
     sibling_leaf_clauses,
     unused_discrimination_clauses,
 )
-from occamlearn.trees.mpdt.variables import MPDTVariables
+from occamlearn.trees.mpdt.maxsat_route.variables import MPDTVariables
 
 __all__ = ["EXTRAS", "KNOWN_EXTRAS", "MPDTEncoding", "encode_mpdt", "unique_rows",
            "validate_binary_data"]

@@ -99,7 +99,7 @@ class RowSetSearch:
         self.class_of_set = {s: int(labels[(s & -s).bit_length() - 1]) for s in self.class_sets}
         self.use_incompatibility = use_incompatibility
         if use_incompatibility:  # without it, no numba import (the quick first phase)
-            from occamlearn.trees.mpdt import bnb_kernels
+            from occamlearn.trees.mpdt.bnb import kernels as bnb_kernels
 
             self.kernels = bnb_kernels
             self.packed = bnb_kernels.pack_rows(rows[:, kept] if kept else rows)

@@ -31,13 +31,13 @@ from occamlearn.maxsat.backends import make_backend
 from occamlearn.maxsat.base import check_time_limit
 from occamlearn.model.tree import Tree
 from occamlearn.trees.greedy import greedy_upper_bound_within, single_leaf
-from occamlearn.trees.mpdt.encoding import (
+from occamlearn.trees.mpdt.maxsat_route.encoding import (
     MPDTEncoding,
     encode_mpdt,
     unique_rows,
     validate_binary_data,
 )
-from occamlearn.trees.mpdt.size_search import SizeSearch
+from occamlearn.trees.mpdt.maxsat_route.size_search import SizeSearch
 
 __all__ = ["MinimumTreeResult", "MinimumTreeSearch", "OptimalSolver", "find_minimum_tree_maxsat"]
 
@@ -74,7 +74,7 @@ class OptimalSolver:
     encoding: MPDTEncoding
 
 
-def _check_bound(name: str, value) -> int | None:
+def check_bound(name: str, value) -> int | None:
     if value is None:
         return None
     if not isinstance(value, (int, np.integer)) or value < 1 or value % 2 == 0:
@@ -123,8 +123,8 @@ class MinimumTreeSearch:
         self.sat_solver = sat_solver
         self.time_limit = check_time_limit(time_limit)
         self.on_improve = on_improve
-        self.upper_bound = _check_bound("upper_bound", upper_bound)
-        self.lower_bound = _check_bound("lower_bound", lower_bound)
+        self.upper_bound = check_bound("upper_bound", upper_bound)
+        self.lower_bound = check_bound("lower_bound", lower_bound)
         self.encoding: MPDTEncoding | None = None
         self.result: MinimumTreeResult | None = None
         self._backend_holds_optimum = False

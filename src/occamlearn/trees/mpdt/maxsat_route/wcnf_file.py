@@ -25,7 +25,7 @@ from pathlib import Path
 
 import numpy as np
 
-from occamlearn.trees.mpdt.encoding import encode_mpdt
+from occamlearn.trees.mpdt.maxsat_route.encoding import encode_mpdt
 
 __all__ = [
     "SIDECAR_FORMAT",

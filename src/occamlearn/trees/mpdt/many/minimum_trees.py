@@ -30,11 +30,11 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 
-from occamlearn.trees.mpdt.encoding import encode_mpdt
-from occamlearn.trees.mpdt.enumerate import ENUMERATORS, OptimalFormula, canonical_key
-from occamlearn.trees.mpdt.error_budget import ErrorBudgetSearch, error_budget
-from occamlearn.trees.mpdt.layouts import enumerate_by_layout
-from occamlearn.trees.mpdt.search import MinimumTreeResult, MinimumTreeSearch
+from occamlearn.trees.mpdt.error_budget.maxsat_search import ErrorBudgetSearch, error_budget
+from occamlearn.trees.mpdt.many.enumerate import ENUMERATORS, OptimalFormula, canonical_key
+from occamlearn.trees.mpdt.many.layouts import enumerate_by_layout
+from occamlearn.trees.mpdt.maxsat_route.encoding import encode_mpdt
+from occamlearn.trees.mpdt.maxsat_route.search import MinimumTreeResult, MinimumTreeSearch
 
 __all__ = ["MinimumTrees", "find_minimum_trees", "optimal_formula", "trees_from_error_search",
            "trees_from_search"]

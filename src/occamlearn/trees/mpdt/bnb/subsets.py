@@ -34,8 +34,8 @@ import numpy as np
 from occamlearn.maxsat.base import check_time_limit
 from occamlearn.model.tree import LEAF, Tree
 from occamlearn.trees.greedy import greedy_upper_bound, single_leaf
-from occamlearn.trees.mpdt.encoding import unique_rows, validate_binary_data
-from occamlearn.trees.mpdt.search import MinimumTreeResult, _check_bound
+from occamlearn.trees.mpdt.maxsat_route.encoding import unique_rows, validate_binary_data
+from occamlearn.trees.mpdt.maxsat_route.search import MinimumTreeResult, check_bound
 
 __all__ = ["ENGINES", "complete_tree", "find_minimum_tree_incremental", "initial_rows"]
 
@@ -131,7 +131,7 @@ def _solve_subset(engine, X, y, n_classes, time_limit, incumbent: Tree, lower: i
     size, or the bound it proves, is still a lower bound for the full data, and the tree is a
     full-data optimum if it is pure on every row."""
     if engine == "bnb":
-        from occamlearn.trees.mpdt.branch_and_bound import minimum_tree_branch_and_bound
+        from occamlearn.trees.mpdt.bnb.branch_and_bound import minimum_tree_branch_and_bound
 
         found = minimum_tree_branch_and_bound(X, y, n_classes, time_limit=time_limit,
                                               upper_bound_tree=incumbent,
@@ -139,7 +139,7 @@ def _solve_subset(engine, X, y, n_classes, time_limit, incumbent: Tree, lower: i
         if found.stats.get("interrupted"):  # it caught Ctrl-C: this search stops too
             raise KeyboardInterrupt
         return found.tree, found.lower_bound, found.status == "optimal"
-    from occamlearn.trees.mpdt.search import find_minimum_tree_maxsat
+    from occamlearn.trees.mpdt.maxsat_route.search import find_minimum_tree_maxsat
 
     found = find_minimum_tree_maxsat(X, y, n_classes, time_limit=time_limit,
                                      upper_bound=incumbent.n_nodes,
@@ -179,7 +179,7 @@ def find_minimum_tree_incremental(X, y, n_classes: int, *, time_limit: float | N
         raise ValueError(f"per_class must be a positive int; got {per_class!r}.")
     if not isinstance(max_added, (int, np.integer)) or max_added < 1:
         raise ValueError(f"max_added must be a positive int; got {max_added!r}.")
-    lower_bound = _check_bound("lower_bound", lower_bound)
+    lower_bound = check_bound("lower_bound", lower_bound)
     start = time.perf_counter()
     deadline = None if time_limit is None else start + time_limit
     X, y = validate_binary_data(X, y, n_classes)

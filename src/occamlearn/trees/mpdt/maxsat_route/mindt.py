@@ -36,9 +36,13 @@ from occamlearn.maxsat.base import MaxSATBackend, MaxSATResult, check_sat_solver
 from occamlearn.maxsat.oracle import limited_solve
 from occamlearn.model.tree import Tree
 from occamlearn.trees.greedy import greedy_upper_bound_within, single_leaf
-from occamlearn.trees.mpdt.encoding import encode_mpdt, unique_rows, validate_binary_data
-from occamlearn.trees.mpdt.search import MinimumTreeResult, _check_bound
-from occamlearn.trees.mpdt.size_search import SizeSearch
+from occamlearn.trees.mpdt.maxsat_route.encoding import (
+    encode_mpdt,
+    unique_rows,
+    validate_binary_data,
+)
+from occamlearn.trees.mpdt.maxsat_route.search import MinimumTreeResult, check_bound
+from occamlearn.trees.mpdt.maxsat_route.size_search import SizeSearch
 
 __all__ = ["ExactSizeSAT", "exact_size_query", "find_minimum_tree_mindt"]
 
@@ -119,8 +123,8 @@ def find_minimum_tree_mindt(X, y, n_classes: int, *, sat_solver: str = "cadical1
     X, y = validate_binary_data(X, y, n_classes)
     sat_solver = check_sat_solver(sat_solver, incremental=True)
     time_limit = check_time_limit(time_limit)
-    upper_bound = _check_bound("upper_bound", upper_bound)
-    lower_bound = _check_bound("lower_bound", lower_bound)
+    upper_bound = check_bound("upper_bound", upper_bound)
+    lower_bound = check_bound("lower_bound", lower_bound)
     n_classes = int(n_classes)
     if len(np.unique(y)) <= 1:
         return MinimumTreeResult(single_leaf(X, y, n_classes), "optimal", 1, 1,

@@ -54,7 +54,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from occamlearn.model.tree import Tree
-from occamlearn.trees.mpdt.bnb_search import (
+from occamlearn.trees.mpdt.bnb.engines import (
     NO_TREE,
     CompiledRowSetSearch,
     OutOfCalls,
@@ -196,7 +196,7 @@ def _run(X, y, n_classes, *, time_limit, upper_bound_tree, on_progress, should_s
                 # left: the Python search, without the compiled bound
                 engine, options = "python-only", {**options, "use_incompatibility": False}
             else:
-                from occamlearn.trees.mpdt import bnb_kernels
+                from occamlearn.trees.mpdt.bnb import kernels as bnb_kernels
 
                 engine = engine or _choose_engine(bnb_kernels, time_limit)
                 compile_seconds = bnb_kernels.warm_up(search=engine == "compiled")

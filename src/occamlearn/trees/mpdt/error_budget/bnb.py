@@ -79,10 +79,10 @@ import numpy as np
 from occamlearn.maxsat.base import check_time_limit
 from occamlearn.model.tree import Tree
 from occamlearn.trees.data_reduction import group_examples
-from occamlearn.trees.mpdt.encoding import validate_binary_data
-from occamlearn.trees.mpdt.error_budget import check_max_errors
-from occamlearn.trees.mpdt.error_budget_bnb_search import BOUNDED, BudgetRowSetSearch, Stop
-from occamlearn.trees.mpdt.search import MinimumTreeResult
+from occamlearn.trees.mpdt.error_budget.bnb_engine import BOUNDED, BudgetRowSetSearch, Stop
+from occamlearn.trees.mpdt.error_budget.maxsat_search import check_max_errors
+from occamlearn.trees.mpdt.maxsat_route.encoding import validate_binary_data
+from occamlearn.trees.mpdt.maxsat_route.search import MinimumTreeResult
 
 __all__ = ["find_minimum_tree_with_errors_bnb"]
 
@@ -124,7 +124,7 @@ def find_minimum_tree_with_errors_bnb(X, y, n_classes: int, max_errors: int, *,
                          "budget.")
     compile_seconds = 0.0
     if use_incompatibility:
-        from occamlearn.trees.mpdt import error_budget_bnb_kernels
+        from occamlearn.trees.mpdt.error_budget import bnb_kernels as error_budget_bnb_kernels
 
         compile_seconds = error_budget_bnb_kernels.warm_up()
     search = BudgetRowSetSearch(X, y, n_classes, deadline=deadline, should_stop=should_stop,

@@ -103,7 +103,7 @@ class BudgetRowSetSearch:
         self.bound_gains = 0
         self.kernels = None
         if use_incompatibility:
-            from occamlearn.trees.mpdt import error_budget_bnb_kernels
+            from occamlearn.trees.mpdt.error_budget import bnb_kernels as error_budget_bnb_kernels
 
             self.kernels = error_budget_bnb_kernels
             self.packed = error_budget_bnb_kernels.pack_rows(self.patterns)

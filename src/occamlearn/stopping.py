@@ -1,0 +1,151 @@
+"""One stop signal and one progress sink, made once in ``fit`` and passed down to every search.
+
+Why one of each: a ``time_limit`` used to be turned from seconds into a deadline and back in
+many places, on two clocks, and progress went through four callback shapes. Now:
+
+* ``Deadline`` is a point on one clock (``time.perf_counter``) plus a stop flag. ``fit``
+  makes it from ``time_limit`` (``Deadline.after(seconds)``; ``None`` means no limit), and
+  every search asks it ``expired()`` / ``remaining()``. ``request_stop()`` (Ctrl-C, a portfolio
+  partner that proved the optimum) makes every holder stop at its next poll; ``within(s)`` gives
+  a shorter deadline for one turn of a portfolio that shares the parent's flag, so a stop
+  reaches every turn.
+* ``ProgressSink`` receives ``(upper, lower, seconds, model)`` -- the best size or cost found,
+  the proven bound, the seconds since the deadline was made, and optionally the model itself
+  -- from every engine, keeps the trace and forwards to the user's callback (the CLI's
+  progress line, ``verbose``). ``interrupted()`` records a Ctrl-C.
+
+This module imports nothing else from the package, so ``maxsat/``, ``model/`` and every tree
+family may use it.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+__all__ = ["CLOCK", "Deadline", "ProgressSink"]
+
+CLOCK = time.perf_counter  # the one clock of every deadline and every trace
+
+
+class _StopFlag:
+    """Shared between a deadline and the shorter deadlines made from it."""
+
+    __slots__ = ("requested",)
+
+    def __init__(self):
+        self.requested = False
+
+
+class Deadline:
+    """When a search must stop: a time on ``CLOCK`` (or none) and a shared stop flag.
+
+    >>> d = Deadline.after(None)
+    >>> d.expired(), d.remaining()
+    (False, inf)
+    >>> d.request_stop(); d.expired()
+    True
+    """
+
+    __slots__ = ("_flag", "at", "started")
+
+    def __init__(self, at: float | None = None, *, started: float | None = None,
+                 _flag: _StopFlag | None = None):
+        self.at = None if at is None else float(at)
+        self.started = CLOCK() if started is None else float(started)
+        self._flag = _StopFlag() if _flag is None else _flag
+
+    @classmethod
+    def after(cls, seconds: float | None) -> Deadline:
+        """A deadline ``seconds`` from now; ``None`` (or ``inf``) means no time limit."""
+        now = CLOCK()
+        if seconds is None or math.isinf(seconds):
+            return cls(None, started=now)
+        return cls(now + max(0.0, float(seconds)), started=now)
+
+    @classmethod
+    def coerce(cls, deadline: Deadline | None) -> Deadline:
+        """``deadline`` itself, or a deadline without a limit for ``None``."""
+        return cls.after(None) if deadline is None else deadline
+
+    def within(self, seconds: float | None) -> Deadline:
+        """A deadline that ends ``seconds`` from now or at this one, whichever is first, and
+        stops whenever this one is asked to stop."""
+        now = CLOCK()
+        at = None if seconds is None or math.isinf(seconds) else now + max(0.0, float(seconds))
+        if self.at is not None:
+            at = self.at if at is None else min(at, self.at)
+        return Deadline(at, started=self.started, _flag=self._flag)
+
+    def remaining(self) -> float:
+        """Seconds left (``inf`` without a limit, 0.0 once stopped)."""
+        if self._flag.requested:
+            return 0.0
+        if self.at is None:
+            return math.inf
+        return max(0.0, self.at - CLOCK())
+
+    def expired(self) -> bool:
+        """True once the time is up or a stop was requested."""
+        return self._flag.requested or (self.at is not None and CLOCK() >= self.at)
+
+    def elapsed(self) -> float:
+        """Seconds since the outermost deadline was made (the start of ``fit``)."""
+        return CLOCK() - self.started
+
+    def request_stop(self) -> None:
+        """Make this deadline, and every deadline made from it by ``within``, expire now."""
+        self._flag.requested = True
+
+    @property
+    def stop_requested(self) -> bool:
+        return self._flag.requested
+
+    @property
+    def limited(self) -> bool:
+        """True when the deadline has a time (not only a stop flag)."""
+        return self.at is not None
+
+    def __repr__(self) -> str:
+        left = self.remaining()
+        return f"Deadline(remaining={left:.3f}s)" if math.isfinite(left) else "Deadline(None)"
+
+
+Callback = Callable[[float | None, float | None, float, object], object]
+
+
+@dataclass
+class ProgressSink:
+    """Where every engine reports its progress: ``report(upper, lower, seconds, model)``.
+
+    ``trace`` keeps one ``(seconds, upper, lower)`` triple per report in which a bound moved;
+    ``callback`` (if given) receives every report with the same four arguments;
+    ``interrupted_at`` is set by ``interrupted`` when Ctrl-C ended the search.
+    """
+
+    callback: Callback | None = None
+    trace: list = field(default_factory=list)
+    upper: float | None = None
+    lower: float | None = None
+    model: object = None
+    interrupted_at: float | None = None
+
+    def report(self, upper=None, lower=None, seconds: float = 0.0, model=None) -> None:
+        """A new best ``upper`` (with its ``model``) and/or a new proven ``lower`` bound."""
+        moved = False
+        if upper is not None and (self.upper is None or upper < self.upper):
+            self.upper, moved = upper, True
+            if model is not None:
+                self.model = model
+        if lower is not None and (self.lower is None or lower > self.lower):
+            self.lower, moved = lower, True
+        if moved:
+            self.trace.append((float(seconds), self.upper, self.lower))
+        if self.callback is not None:
+            self.callback(upper, lower, float(seconds), model)
+
+    def interrupted(self, seconds: float) -> None:
+        """Ctrl-C: remembered so that the caller can keep the best model and re-raise."""
+        self.interrupted_at = float(seconds)
