@@ -22,6 +22,7 @@ def _codes(X) -> np.ndarray:
     """Integer matrix with equal rows exactly where ``X`` has equal rows."""
     if isinstance(X, pd.DataFrame):
         columns = [X.iloc[:, j] for j in range(X.shape[1])]
+        n_rows = len(X)  # also without columns: every row then has the same (empty) vector
     else:
         X = np.asarray(X)
         if X.ndim != 2:
@@ -29,7 +30,8 @@ def _codes(X) -> np.ndarray:
         if X.dtype.kind in "biu":
             return X
         columns = [X[:, j] for j in range(X.shape[1])]
-    codes = np.empty((len(columns[0]) if columns else 0, len(columns)), dtype=np.int64)
+        n_rows = X.shape[0]
+    codes = np.empty((n_rows, len(columns)), dtype=np.int64)
     for j, column in enumerate(columns):
         codes[:, j] = pd.factorize(column, use_na_sentinel=False)[0]
     return codes

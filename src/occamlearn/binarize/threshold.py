@@ -55,10 +55,19 @@ class ThresholdBinarizer(BaseBinarizer):
     handle_unknown : {"ignore", "error"}, default="ignore"
         A category unseen in fit: ``"ignore"`` makes its ``col == v`` features false and
         warns naming the column and value; ``"error"`` raises. Numbers are never unknown.
+    drop_identifiers : bool, default=True
+        Drop identifier-like columns (all values distinct strings, or integers counting the
+        rows; see ``occamlearn.binarize.column_roles``) with one ``UserWarning`` naming them,
+        listed in ``identifier_columns_``. A column named in ``categorical``/``continuous``
+        is always kept.
+    max_categories : int >= 1 or None, default=64
+        Categories per column that keep their own ``col == v`` test (the most frequent);
+        the rest fold into "other" (every test on the column false) with a ``UserWarning``
+        naming the column and the count. None: no cap.
 
     Attributes
     ----------
-    conditions_, columns_, dropped_columns_, n_features_in_, feature_names_in_ :
+    conditions_, columns_, dropped_columns_, identifier_columns_, n_features_in_, feature_names_in_ :
         As in ``FeatureBinarizer``.
     """
 
@@ -77,6 +86,8 @@ class ThresholdBinarizer(BaseBinarizer):
         categorical=None,
         constant="drop",
         handle_unknown="ignore",
+        drop_identifiers=True,
+        max_categories=64,
     ):
         self.max_thresholds = max_thresholds
         self.sides = sides
@@ -84,6 +95,8 @@ class ThresholdBinarizer(BaseBinarizer):
         self.categorical = categorical
         self.constant = constant
         self.handle_unknown = handle_unknown
+        self.drop_identifiers = drop_identifiers
+        self.max_categories = max_categories
 
     def _column_conditions(self, spec, values) -> list[Condition]:
         name, index = spec.name, spec.index

@@ -126,7 +126,7 @@ def _column_checks(binarizer) -> dict:
         return {}
     columns = [{"name": str(spec.name), "index": int(spec.index), "kind": spec.kind,
                 "domain": [_plain(v) for v in spec.domain]}
-               for spec in specs if spec.kind != "constant"]
+               for spec in specs if spec.kind not in ("constant", "identifier")]
     out = {"columns": columns,
            "handle_unknown": getattr(binarizer, "handle_unknown", "error")}
     try:
