@@ -42,6 +42,7 @@ from occamlearn.estimators._display import ModelDisplayMixin
 
 __all__ = [
     "BINARIZERS",
+    "DEFAULT_TIME_LIMIT",
     "ENCODINGS",
     "ON_CONFLICT",
     "SAT_SOLVERS",
@@ -52,12 +53,18 @@ __all__ = [
     "check_binary_matrix",
     "encode_labels",
     "prepare_training_data",
+    "resolve_n_jobs",
     "time_left",
     "validate_table",
     "watching_interrupts",
 ]
 
 ON_CONFLICT = ("error", "majority", "relax")
+# Seconds a search may take unless told otherwise, in Python and on the command line alike
+# (``occamlearn fit --time-limit``): long enough to prove the bundled benchmarks' minima,
+# short enough that noisy data never runs for an hour unasked. ``time_limit=None`` or ``0``
+# means no limit, in both.
+DEFAULT_TIME_LIMIT = 60.0
 # The strings a tree estimator's ``binarizer="..."`` accepts: ``"readable"`` (the default,
 # ``ThresholdBinarizer()``) and the ``FeatureBinarizer(encoding=...)`` encodings.
 ENCODINGS = ("readable", "binary", "onehot", "threshold")
@@ -260,10 +267,22 @@ class FittedTreeMixin(ModelDisplayMixin):
 
 def time_left(time_limit: float | None, start: float) -> float | None:
     """What ``time_limit`` (counted from the start of ``fit``) leaves for the search; a
-    search always gets a moment, enough to return its first (greedy) tree."""
-    if time_limit is None:
+    search always gets a moment, enough to return its first (greedy) tree. ``None`` and
+    ``0`` both mean no limit (as ``--time-limit 0`` does on the command line)."""
+    if time_limit is None or time_limit == 0:
         return None
     return max(time_limit - (time.perf_counter() - start), 1e-3)
+
+
+def resolve_n_jobs(n_jobs: int | None) -> int:
+    """Processes ``n_jobs`` asks for, as scikit-learn reads it: None is 1 (or the active
+    ``joblib.parallel_backend``'s count), -1 all cores, -2 all but one, ..."""
+    if n_jobs == 0:
+        raise ValueError("n_jobs=0 asks for no process at all: use None or 1 (one process), "
+                         "a positive count, or -1 (all cores)")
+    from joblib import effective_n_jobs
+
+    return int(effective_n_jobs(n_jobs))
 
 
 @contextmanager

@@ -17,6 +17,7 @@ from sklearn.base import BaseEstimator, ClassifierMixin, _fit_context
 from sklearn.utils._param_validation import HasMethods, Interval, StrOptions
 
 from occamlearn.estimators._base import (
+    DEFAULT_TIME_LIMIT,
     ENCODINGS,
     SAT_SOLVERS,
     FittedTreeMixin,
@@ -54,15 +55,18 @@ class MaxAccuracyTreeClassifier(ClassifierMixin, FittedTreeMixin, BaseEstimator)
         ``occamlearn.maxsat.backends.BACKENDS`` names one.
     sat_solver : str, default="cadical195"
         PySAT SAT oracle name.
-    time_limit : float or None, default=None
-        Seconds; when reached, the best tree so far is kept with ``status_="feasible"``.
-    prefer_small : bool, default=False
-        Among the most accurate trees, take one with the fewest nodes (lexicographic).
-        Without it, the dynamic programme takes a test only where it makes fewer errors, so
-        its trees hold no useless tests either, and it stops as soon as no tree can be more
-        accurate (faster: see ``benchmarks/results/dtmax_runtime_dp.md``).
+    time_limit : float >= 0 or None, default=60
+        Seconds for the whole ``fit`` (the command line's default too); when reached, the
+        best tree so far is kept with ``status_="feasible"``. ``None`` or ``0``: no limit.
+    prefer_small : bool, default=True
+        Among the most accurate trees, take one with the fewest nodes (lexicographic), as
+        ``occamlearn fit --max-depth`` does. With False, the dynamic programme takes a test
+        only where it makes fewer errors, so its trees hold no useless tests either, and it
+        stops as soon as no tree can be more accurate (faster: see
+        ``benchmarks/results/dtmax_runtime_dp.md``), but it may return a larger tree.
     verbose : int, default=0
-        If > 0, print each improvement to stderr.
+        If > 0, print each better tree (its training errors) to stderr, one line each (what
+        ``occamlearn fit --max-depth`` shows off a terminal).
     callback : callable or None, default=None
         ``callback(tree, seconds)`` with each better ``Tree`` found.
 
@@ -86,14 +90,15 @@ class MaxAccuracyTreeClassifier(ClassifierMixin, FittedTreeMixin, BaseEstimator)
         "method": [StrOptions(set(METHODS))],
         "solver": [StrOptions(set(BACKENDS) | {BACKEND_AUTO})],
         "sat_solver": [StrOptions(set(SAT_SOLVERS))],
-        "time_limit": [Interval(Real, 0, None, closed="neither"), None],
+        "time_limit": [Interval(Real, 0, None, closed="left"), None],
         "prefer_small": ["boolean"],
         "verbose": ["verbose"],
         "callback": [callable, None],
     }
 
     def __init__(self, *, max_depth=3, binarizer="readable", method="auto", solver="auto",
-                 sat_solver="cadical195", time_limit=None, prefer_small=False, verbose=0,
+                 sat_solver="cadical195", time_limit=DEFAULT_TIME_LIMIT, prefer_small=True,
+                 verbose=0,
                  callback=None):
         self.max_depth = max_depth
         self.binarizer = binarizer

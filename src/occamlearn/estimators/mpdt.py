@@ -34,12 +34,14 @@ from sklearn.base import BaseEstimator, ClassifierMixin, _fit_context
 from sklearn.utils._param_validation import HasMethods, Interval, StrOptions
 
 from occamlearn.estimators._base import (
+    DEFAULT_TIME_LIMIT,
     ENCODINGS,
     ON_CONFLICT,
     SAT_SOLVERS,
     FittedTreeMixin,
     binarizer_to_fit,
     prepare_training_data,
+    resolve_n_jobs,
     time_left,
     watching_interrupts,
 )
@@ -58,6 +60,31 @@ from occamlearn.trees.mpdt.minimum import (
 
 __all__ = ["MinimumPureTreeClassifier"]
 
+
+
+# A pure tree that needs more leaves than this share of the rows (and at least
+# MIN_LEAVES_TO_WARN leaves) is memorising noise: ``fit`` says so once and points elsewhere.
+LEAF_SHARE_TO_WARN = 0.10
+MIN_LEAVES_TO_WARN = 16
+
+
+def _warn_if_pure_tree_memorises(estimator, lower_bound, n_rows: int) -> None:
+    """Warn (once per fit) when the proven lower bound already shows that a pure tree needs a
+    leaf for more than ``LEAF_SHARE_TO_WARN`` of the training rows."""
+    if (lower_bound is None or estimator._may_err()
+            or getattr(estimator, "_warned_size", True)):
+        return
+    leaves = (int(lower_bound) + 1) // 2
+    if leaves < MIN_LEAVES_TO_WARN or leaves <= LEAF_SHARE_TO_WARN * n_rows:
+        return
+    estimator._warned_size = True
+    warnings.warn(
+        f"no pure tree has fewer than {lower_bound} nodes ({leaves} leaves) on these {n_rows} "
+        f"rows: more than {LEAF_SHARE_TO_WARN:.0%} of the rows need a leaf of their own, so a "
+        "pure tree mostly memorises noise. Ask for a tree that may err instead: max_errors=e "
+        "(the smallest tree with at most e training errors) or "
+        "MaxAccuracyTreeClassifier(max_depth=d) (the most accurate tree of depth <= d).",
+        UserWarning, stacklevel=4)
 
 
 def _accepts_lower_bound(callback) -> bool:
@@ -79,8 +106,9 @@ class _Progress:
     bound improved.
     """
 
-    def __init__(self, estimator, feature_names):
+    def __init__(self, estimator, feature_names, n_rows: int):
         self.estimator = estimator
+        self.n_rows = n_rows
         self.feature_names = tuple(feature_names)
         self.best = None
         self.lower = None
@@ -91,6 +119,7 @@ class _Progress:
     def bound(self, lower: int, seconds: float) -> None:
         """A better proven lower bound on the minimum size."""
         self.lower = int(lower)
+        _warn_if_pure_tree_memorises(self.estimator, self.lower, self.n_rows)
         if self.estimator.verbose:
             print(f"[{type(self.estimator).__name__}] {seconds:8.2f} s: no pure tree has "
                   f"fewer than {lower} nodes", file=sys.stderr, flush=True)
@@ -137,14 +166,17 @@ class MinimumPureTreeClassifier(ClassifierMixin, FittedTreeMixin, BaseEstimator)
         the method and draws the trees from the MPDT encoding of that size (with an error
         budget, from the MaxSAT search).
     n_jobs : int or None, default=None
-        Processes for ``method="auto"``: with 2 or more, the two engines run side by side
+        Processes for ``method="auto"``, as in scikit-learn: None is 1, -1 all cores, -2 all
+        but one (``joblib.effective_n_jobs``). With 2 or more, the engines run side by side
         for the whole time; otherwise they take turns of doubling length in this process.
     solver : {"lsu", "rc2", ...}, default="lsu"
         MaxSAT back-end of the "maxsat" method, a key of ``occamlearn.maxsat.backends.BACKENDS``.
     sat_solver : str, default="cadical195"
         PySAT SAT oracle name.
-    time_limit : float or None, default=None
-        Seconds; when reached, the best tree found so far is kept with ``status_="feasible"``.
+    time_limit : float >= 0 or None, default=60
+        Seconds for the whole ``fit`` (the command line's default too); when reached, the
+        best tree found so far is kept with ``status_="feasible"`` and its proven bounds.
+        ``None`` or ``0``: no limit.
     max_errors : int >= 0 or None, default=None
         Training rows the tree may misclassify; the result is the smallest such tree, proven
         minimum ("optimal") unless stopped. None: a pure tree (every row correct). With a
@@ -169,7 +201,8 @@ class MinimumPureTreeClassifier(ClassifierMixin, FittedTreeMixin, BaseEstimator)
         the two budgets) instead of deleting rows. With Algorithm 3 the forced errors are
         those of the rows the candidates are learnt from.
     verbose : int, default=0
-        If > 0, print each improvement of the bound to stderr.
+        If > 0, print each better tree and each better proven lower bound to stderr, one
+        line each (what ``occamlearn fit`` shows off a terminal).
     callback : callable or None, default=None
         Called as ``callback(tree, seconds)`` with each improved ``Tree`` (binary feature names
         attached) and the seconds since the solver started; a callback taking a third
@@ -214,6 +247,10 @@ class MinimumPureTreeClassifier(ClassifierMixin, FittedTreeMixin, BaseEstimator)
     script or a grid search stops while nothing found is lost. Before any tree exists the
     interrupt simply propagates.
 
+    When the proven lower bound shows that a pure tree needs more than 10 % of the training
+    rows as leaves (and at least 16 leaves), ``fit`` warns once (``UserWarning``) and points
+    to ``max_errors`` and ``MaxAccuracyTreeClassifier``: on noisy data a pure tree memorises.
+
     scikit-learn's common checks pass with the default parameters: they fit random labels on
     continuous data, which binning can turn into conflicting rows (the default filter sets
     them aside, with a warning).
@@ -222,10 +259,10 @@ class MinimumPureTreeClassifier(ClassifierMixin, FittedTreeMixin, BaseEstimator)
     _parameter_constraints: dict = {
         "binarizer": [HasMethods(["fit", "transform"]), StrOptions(set(ENCODINGS)), None],
         "method": [StrOptions(set(METHODS))],
-        "n_jobs": [Interval(Integral, 1, None, closed="left"), None],
+        "n_jobs": [Integral, None],
         "solver": [StrOptions(set(BACKENDS))],
         "sat_solver": [StrOptions(set(SAT_SOLVERS))],
-        "time_limit": [Interval(Real, 0, None, closed="neither"), None],
+        "time_limit": [Interval(Real, 0, None, closed="left"), None],
         "max_errors": [Interval(Integral, 0, None, closed="left"), None],
         "on_conflict": [StrOptions({"auto", *ON_CONFLICT})],
         "verbose": ["verbose"],
@@ -240,7 +277,7 @@ class MinimumPureTreeClassifier(ClassifierMixin, FittedTreeMixin, BaseEstimator)
 
     def __init__(self, *, binarizer="readable", method="auto", n_jobs=None, solver="lsu",
                  sat_solver="cadical195",
-                 time_limit=None, max_errors=None, on_conflict="auto", verbose=0,
+                 time_limit=DEFAULT_TIME_LIMIT, max_errors=None, on_conflict="auto", verbose=0,
                  callback=None, n_solutions=1, diverse=True, layouts=False,
                  selection_size=0.0, delta=0.0, random_state=None):
         self.binarizer = binarizer
@@ -266,12 +303,15 @@ class MinimumPureTreeClassifier(ClassifierMixin, FittedTreeMixin, BaseEstimator)
         """Learn a minimum pure tree (or one within ``max_errors``) for (X, y); returns self."""
         start = time.perf_counter()
         self._check_error_budget_options()
+        self._n_jobs = resolve_n_jobs(self.n_jobs)
+        self._warned_size = False
         data = self._prepare(X, y)
         prepared = time.perf_counter()
         selected = None
         with watching_interrupts() as watch:
             result, selected = self._search(data, time_left(self.time_limit, start))
         self._store(result, data)
+        _warn_if_pure_tree_memorises(self, self.lower_bound_, len(data.y))
         _store_selection(self, selected, data)
         self.solve_stats_["prepare_seconds"] = prepared - start
         self.solve_stats_["total_seconds"] = time.perf_counter() - start
@@ -293,7 +333,8 @@ class MinimumPureTreeClassifier(ClassifierMixin, FittedTreeMixin, BaseEstimator)
                 diverse=self.diverse, layouts=self.layouts, selection_size=self.selection_size,
                 delta=self.delta, random_state=self.random_state, solver=self.solver,
                 sat_solver=self.sat_solver, time_limit=time_left, method=self.method,
-                n_jobs=self.n_jobs, on_improve=_Progress(self, self.feature_names_),
+                n_jobs=self._n_jobs, on_improve=_Progress(self, self.feature_names_,
+                                                           len(data.y)),
                 max_errors=self.max_errors,
                 relax_conflicts=self.on_conflict == "relax")
             result = selected.result
@@ -337,7 +378,7 @@ class MinimumPureTreeClassifier(ClassifierMixin, FittedTreeMixin, BaseEstimator)
     def _solve(self, X_bin: np.ndarray, y: np.ndarray, n_classes: int,
                time_left: float | None) -> MinimumTreeResult:
         """Run the search; an interrupt returns the best tree so far as "feasible"."""
-        progress = _Progress(self, self.feature_names_)
+        progress = _Progress(self, self.feature_names_, len(y))
         started = time.perf_counter()
         options = {"solver": self.solver, "sat_solver": self.sat_solver,
                    "time_limit": time_left, "on_improve": progress}
@@ -346,7 +387,7 @@ class MinimumPureTreeClassifier(ClassifierMixin, FittedTreeMixin, BaseEstimator)
                                   relax_conflicts=self.on_conflict == "relax")
             if budget is None:
                 return find_minimum_tree(X_bin, y, n_classes, method=self.method,
-                                         n_jobs=self.n_jobs, on_bound=progress.bound,
+                                         n_jobs=self._n_jobs, on_bound=progress.bound,
                                          **options)
             return find_minimum_tree_within_budget(X_bin, y, n_classes, budget,
                                                    method=self.method, **options)
