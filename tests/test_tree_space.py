@@ -123,7 +123,7 @@ def test_diverse_draw_is_mdsol_greedy_and_more_diverse_than_rank_order(bundled_b
     X, y, n_classes = bundled_binary("iris", unique=True)
     space = MinimumTreeSpace(X, y, n_classes)
     everything = [tree_targets(space.tree(i)) for i in range(space.count)]
-    chosen = [tree_targets(t) for t in space.diverse(12, random_state=0)]
+    chosen = [tree_targets(t) for t in space.diverse(12, pool=space.count, random_state=0)]
     for step in range(1, len(chosen)):
         seen = Counter(pair for targets in chosen[:step] for pair in targets)
         best = min(sum(seen[p] for p in targets) for targets in everything

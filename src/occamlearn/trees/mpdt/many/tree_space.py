@@ -45,7 +45,7 @@ from occamlearn.trees.mpdt.bnb.engines import RowSetSearch, Stop, prepare_rows
 
 __all__ = ["MinimumTreeSpace", "SpaceCut"]
 
-DEFAULT_POOL = 20_000  # candidates the diverse draw scores exactly
+DEFAULT_POOL = 5_000  # candidates the diverse draw scores exactly
 
 
 class SpaceCut(Exception):
@@ -243,6 +243,11 @@ class MinimumTreeSpace:
         targets = np.array([[pair_ids.setdefault(pair, len(pair_ids))
                              for pair in _targets(self.nested(i))] for i in candidates],
                            dtype=np.int64).reshape(len(candidates), -1)
+        # which candidates hold each pair (a candidate holds a pair at most once)
+        flat = targets.ravel()
+        order = np.argsort(flat, kind="stable")
+        holders = order // max(targets.shape[1], 1)
+        starts = np.searchsorted(flat[order], np.arange(len(pair_ids) + 1))
         score = np.zeros(len(candidates), dtype=np.int64)  # reuse of each candidate's pairs
         taken = np.zeros(len(candidates), dtype=bool)
         chosen = []
@@ -250,9 +255,8 @@ class MinimumTreeSpace:
             at = int(np.argmin(np.where(taken, np.iinfo(np.int64).max, score)))
             taken[at] = True
             chosen.append(candidates[at])
-            pairs = targets[at]
-            # each candidate's score grows by how many of its pairs the new tree has
-            score += np.isin(targets, pairs).sum(axis=1)
+            for pair in targets[at]:  # every holder of a pair of the new tree reuses it once more
+                score[holders[starts[pair]:starts[pair + 1]]] += 1
         return chosen
 
     def _require_count(self) -> None:
