@@ -36,12 +36,12 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 
+from occamlearn.stopping import Deadline
 from occamlearn.trees.mpdt.error_budget.maxsat_search import ErrorBudgetSearch, error_budget
 from occamlearn.trees.mpdt.many.enumerate import ENUMERATORS, OptimalFormula, canonical_key
 from occamlearn.trees.mpdt.many.layouts import enumerate_by_layout
-from occamlearn.trees.mpdt.maxsat_route.encoding import encode_mpdt
-from occamlearn.stopping import Deadline
 from occamlearn.trees.mpdt.many.tree_space import MinimumTreeSpace, SpaceCut
+from occamlearn.trees.mpdt.maxsat_route.encoding import encode_mpdt
 from occamlearn.trees.mpdt.maxsat_route.search import MinimumTreeResult, MinimumTreeSearch
 
 __all__ = ["MinimumTrees", "find_minimum_trees", "optimal_formula", "trees_from_error_search",
