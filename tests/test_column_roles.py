@@ -213,6 +213,10 @@ def test_cli_flags_keep_identifiers_and_set_the_cap(tmp_path, capsys):
     assert main(["binarize", str(path), "--keep-identifiers", "--max-categories", "5"]) == 0
     out, err = capsys.readouterr()
     assert sum(line.startswith("customer_id ==") for line in out.splitlines()) == 5
-    assert "'customer_id': 35 categories" in err
+    assert "'customer_id': 35 categories" in err and "Pass --max-categories 0 " in err
     assert main(["dlist", str(path), "--keep-identifiers", "--max-categories", "0"]) == 0
     assert "identifier" not in capsys.readouterr().err
+    assert main(["fit", str(path), "-q", "--time-limit", "5"]) == 0
+    err = capsys.readouterr().err
+    assert "warning: ThresholdBinarizer dropped 2 identifier-like column(s)" in err
+    assert "ThresholdBinarizer(drop_identifiers=False) as its binarizer" in err

@@ -77,8 +77,8 @@ def warn_identifiers(reasons: dict[str, str], owner: str) -> None:
     warnings.warn(
         f"{owner} dropped {len(reasons)} identifier-like column(s): {named}. A test on an "
         "identifier holds for one training row and no new one. To keep them, list them in "
-        "categorical= or pass drop_identifiers=False (estimators: "
-        f"binarizer={owner}(drop_identifiers=False); CLI: --keep-identifiers).",
+        "categorical= or pass drop_identifiers=False (to an estimator: "
+        f"{owner}(drop_identifiers=False) as its binarizer; CLI: --keep-identifiers).",
         UserWarning,
         stacklevel=4,
     )
@@ -106,7 +106,7 @@ def warn_folded(folded: dict[str, tuple[int, int]], cap: int, owner: str) -> Non
     warnings.warn(
         f"{owner} keeps the {cap} most frequent categories of a column and folds the rest "
         f"into 'other' (every test on the column false): {named}. Pass max_categories=None "
-        "(or a larger cap; CLI: --max-categories) to keep them all.",
+        "(or a larger cap) to keep them all.",
         UserWarning,
         stacklevel=4,
     )

@@ -198,7 +198,7 @@ def in_cli_words(message: str, flags: dict) -> str:
         if bare == "None":
             if name == "binarizer":
                 return f"{flag} none"
-            if name == "time_limit":
+            if name in ("time_limit", "max_categories"):
                 return f"{flag} 0"
         if action.nargs == 0:  # a store_true flag
             return flag if bare == "True" else f"no {flag}"
