@@ -49,13 +49,13 @@ from occamlearn.model.tree import Tree
 from occamlearn.trees.mpdt.error_budget.maxsat_search import error_budget
 from occamlearn.trees.mpdt.many.selection import minimum_trees_with_selection
 from occamlearn.trees.mpdt.maxsat_route.search import MinimumTreeResult
-from occamlearn.trees.weights import integer_weights
 from occamlearn.trees.mpdt.minimum import (
     METHODS,
     PURE_ONLY_METHODS,
     find_minimum_tree,
     find_minimum_tree_within_budget,
 )
+from occamlearn.trees.weights import integer_weights
 
 __all__ = ["MinimumPureTreeClassifier"]
 
