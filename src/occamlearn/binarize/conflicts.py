@@ -29,7 +29,7 @@ def _codes(X) -> np.ndarray:
         if X.dtype.kind in "biu":
             return X
         columns = [X[:, j] for j in range(X.shape[1])]
-    codes = np.empty((len(columns[0]) if columns else 0, len(columns)), dtype=np.int64)
+    codes = np.empty((X.shape[0], len(columns)), dtype=np.int64)  # also with no columns
     for j, column in enumerate(columns):
         codes[:, j] = pd.factorize(column, use_na_sentinel=False)[0]
     return codes
