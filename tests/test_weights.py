@@ -336,3 +336,13 @@ def test_balanced_class_weight_beats_the_majority_rate_in_grid_search():
     assert balanced_accuracy_score(y, balanced.best_estimator_.predict(X)) > 0.75
     lists = DecisionListClassifier(class_weight="balanced", max_rules=3).fit(X, y)
     assert balanced_accuracy_score(y, lists.predict(X)) > 0.75
+
+
+@pytest.mark.parametrize("name", ["dtmax", "dlist"])
+def test_weighted_probabilities_agree_with_predict(name):
+    X, y = _imbalanced()
+    model = ESTIMATORS[name](class_weight="balanced").fit(X, y)
+    proba = model.predict_proba(X)
+    assert (model.predict(X) == 1).any()
+    agree = (proba[:, 1] > 0.5) == (model.predict(X) == 1)
+    assert agree[np.abs(proba[:, 1] - 0.5) > 1e-9].all()

@@ -56,6 +56,7 @@ __all__ = [
     "binary_matrix",
     "check_binary_matrix",
     "encode_labels",
+    "leaf_weights",
     "prepare_training_data",
     "time_left",
     "validate_table",
@@ -211,6 +212,16 @@ def row_weights(X, y, sample_weight=None, class_weight=None) -> np.ndarray | Non
     return weight
 
 
+def leaf_weights(tree, X_bin: np.ndarray, y: np.ndarray, weight: np.ndarray | None):
+    """(n_nodes, n_classes) total weight of the rows of each class reaching each leaf
+    (0 at decision nodes), or None without weights: the estimators' ``leaf_weights_``."""
+    if weight is None:
+        return None
+    totals = np.zeros((tree.n_nodes, tree.n_classes))
+    np.add.at(totals, (tree.apply(X_bin), y), weight)
+    return totals
+
+
 def _take_rows(X, rows: np.ndarray):
     return X.iloc[rows] if _is_dataframe(X) else X[rows]
 
@@ -291,9 +302,20 @@ class FittedTreeMixin(ModelDisplayMixin):
         return self.classes_[self.tree_.predict(binary_matrix(self, X))]
 
     def predict_proba(self, X) -> np.ndarray:
-        """Class frequencies of the training rows in each row's leaf (0/1 on a pure tree)."""
+        """Class frequencies of the training rows in each row's leaf (0/1 on a pure tree);
+        after a weighted fit, weighted frequencies (``leaf_weights_``), as the labels are."""
         check_is_fitted(self)
-        return self.tree_.predict_proba(binary_matrix(self, X))
+        X_bin = binary_matrix(self, X)
+        weights = getattr(self, "leaf_weights_", None)
+        if weights is None:
+            return self.tree_.predict_proba(X_bin)
+        leaves = self.tree_.apply(X_bin)
+        reached = weights[leaves]
+        totals = reached.sum(axis=1, keepdims=True)
+        empty = totals[:, 0] == 0              # a leaf only weight-0 rows reached: its label
+        reached[empty, self.tree_.label[leaves[empty]]] = 1.0
+        totals[empty] = 1.0
+        return reached / totals
 
     def export_text(self, **kwargs) -> str:
         """The fitted tree as text (see ``occamlearn.export.export_text``)."""

@@ -22,6 +22,7 @@ from occamlearn.estimators._base import (
     SAT_SOLVERS,
     FittedTreeMixin,
     binarizer_to_fit,
+    leaf_weights,
     prepare_training_data,
     time_left,
     watching_interrupts,
@@ -75,7 +76,8 @@ class MaxAccuracyTreeClassifier(ClassifierMixin, FittedTreeMixin, BaseEstimator)
     as a dropped row (also for the binariser, which never sees it). Weights must be ratios of
     integers with denominators up to 10**6 (integer weights, "balanced" and dicts of decimals
     are; random floats are a ValueError asking to round them), so the search stays exact.
-    ``tree_.counts`` (and ``predict_proba``) count rows, unweighted.
+    ``tree_.counts`` count rows, unweighted; ``predict_proba`` gives weighted frequencies
+    (``leaf_weights_``), so it agrees with ``predict``.
 
     Attributes
     ----------
@@ -87,6 +89,8 @@ class MaxAccuracyTreeClassifier(ClassifierMixin, FittedTreeMixin, BaseEstimator)
         weight, a float)
     errors_lower_bound_ : proven minimum number (weight) of errors (equals
         ``training_errors_`` when optimal)
+    leaf_weights_ : (n_nodes, n_classes) total training weight per leaf and class, or None
+        after an unweighted fit
     lower_bound_, upper_bound_ : None (the size is not what is optimised; read by exporters)
     solve_stats_ : dict -- encoding size, seconds, ``trace`` of (seconds, errors)
     classes_, binarizer_, feature_names_, n_features_in_, feature_names_in_ (DataFrames)
@@ -143,6 +147,7 @@ class MaxAccuracyTreeClassifier(ClassifierMixin, FittedTreeMixin, BaseEstimator)
         tree = result.tree
         self.tree_ = Tree(tree.feature, tree.left, tree.right, tree.label, tree.counts,
                           tree.n_features, names)
+        self.leaf_weights_ = leaf_weights(self.tree_, X_bin, y_index, data.weight)
         self.n_nodes_ = self.tree_.n_nodes
         self.depth_ = self.tree_.depth
         self.status_ = result.status

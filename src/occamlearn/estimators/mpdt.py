@@ -39,6 +39,7 @@ from occamlearn.estimators._base import (
     SAT_SOLVERS,
     FittedTreeMixin,
     binarizer_to_fit,
+    leaf_weights,
     prepare_training_data,
     time_left,
     watching_interrupts,
@@ -205,6 +206,8 @@ class MinimumPureTreeClassifier(ClassifierMixin, FittedTreeMixin, BaseEstimator)
         the kept rows may err on them), and with ``selection_size > 0`` the selection rows
         (so it may exceed ``max_errors``); with ``sample_weight``, their total weight (float)
     lower_bound_, upper_bound_ : proven bounds on the minimum size (on the rows searched)
+    leaf_weights_ : (n_nodes, n_classes) total weight of the rows searched per leaf and
+        class (``predict_proba`` reads it), or None after an unweighted fit
     solve_stats_ : dict -- seconds per phase, ``trace``; with ``method="auto"`` also
         ``found_by`` / ``bound_by`` / ``proved_by`` (the engine that found the tree, proved
         the bound, or "both") and ``bound_trace`` of (seconds, size, lower bound)
@@ -391,6 +394,7 @@ class MinimumPureTreeClassifier(ClassifierMixin, FittedTreeMixin, BaseEstimator)
         self.tree_ = Tree(tree.feature, tree.left, tree.right, tree.label, blank,
                           tree.n_features, tuple(str(n) for n in self.feature_names_)
                           ).with_counts(data.X_bin, data.y)
+        self.leaf_weights_ = leaf_weights(self.tree_, data.X_bin, data.y, data.weight)
         self.n_nodes_ = self.tree_.n_nodes
         self.depth_ = self.tree_.depth
         # every row passed to fit counts, also those the majority filter set aside
