@@ -30,6 +30,7 @@ from occamlearn.estimators._base import (
 from occamlearn.maxsat.backends import BACKENDS
 from occamlearn.model.tree import Tree
 from occamlearn.trees.dtmax.search import BACKEND_AUTO, METHODS, find_max_accuracy_tree
+from occamlearn.trees.weights import weighted_errors
 
 __all__ = ["MaxAccuracyTreeClassifier"]
 
@@ -142,7 +143,9 @@ class MaxAccuracyTreeClassifier(ClassifierMixin, FittedTreeMixin, BaseEstimator)
                 X_bin, y_index, len(self.classes_), self.max_depth, method=self.method,
                 solver=self.solver, sat_solver=self.sat_solver,
                 time_limit=time_left(self.time_limit, start),
-                prefer_small=self.prefer_small, on_improve=self._report,
+                prefer_small=self.prefer_small,
+                on_improve=lambda tree, seconds: self._report(tree, seconds, X_bin, y_index,
+                                                              data.weight),
                 sample_weight=data.weight)
         tree = result.tree
         self.tree_ = Tree(tree.feature, tree.left, tree.right, tree.label, tree.counts,
@@ -166,13 +169,12 @@ class MaxAccuracyTreeClassifier(ClassifierMixin, FittedTreeMixin, BaseEstimator)
             raise KeyboardInterrupt
         return self
 
-    def _report(self, tree: Tree, seconds: float) -> None:
+    def _report(self, tree: Tree, seconds: float, X_bin, y, weight) -> None:
         named = Tree(tree.feature, tree.left, tree.right, tree.label, tree.counts,
                      tree.n_features, tuple(str(n) for n in self.feature_names_))
         if self.verbose:
-            leaves = named.counts[named.is_leaf]  # every training row in exactly one leaf
-            errors = int(leaves.sum() - leaves.max(axis=1).sum())
+            errors = weighted_errors(named.predict(X_bin), y, weight)
             print(f"[{type(self).__name__}] {seconds:8.2f} s: depth <= {self.max_depth} tree "
-                  f"with {errors} training errors", file=sys.stderr, flush=True)
+                  f"with {errors:g} training errors", file=sys.stderr, flush=True)
         if self.callback is not None:
             self.callback(named, seconds)

@@ -101,15 +101,17 @@ def group_examples(X: np.ndarray, y: np.ndarray, weight: np.ndarray | None = Non
         raise ValueError("X has no rows (of positive weight): at least one training example "
                          "is needed.")
     patterns, pattern_of_row = distinct_rows(X)
-    pairs, group_of_row, count = np.unique(np.stack([pattern_of_row, y], axis=1), axis=0,
-                                           return_inverse=True, return_counts=True)
-    n_rows = None
-    if weight is not None:
-        n_rows = count.astype(np.int64)
-        count = np.zeros(len(pairs), dtype=np.int64)
-        np.add.at(count, group_of_row.ravel(), weight)
+    keys = np.stack([pattern_of_row, y], axis=1)
+    if weight is None:
+        pairs, count = np.unique(keys, axis=0, return_counts=True)
+        return ExampleGroups(patterns=patterns, pattern=pairs[:, 0], label=pairs[:, 1],
+                             count=count.astype(np.int64))
+    pairs, group_of_row, n_rows = np.unique(keys, axis=0, return_inverse=True,
+                                            return_counts=True)
+    count = np.zeros(len(pairs), dtype=np.int64)
+    np.add.at(count, group_of_row.ravel(), weight)
     return ExampleGroups(patterns=patterns, pattern=pairs[:, 0], label=pairs[:, 1],
-                         count=count.astype(np.int64), n_rows=n_rows)
+                         count=count, n_rows=n_rows.astype(np.int64))
 
 
 @dataclass(frozen=True)
