@@ -346,3 +346,29 @@ def test_weighted_probabilities_agree_with_predict(name):
     assert (model.predict(X) == 1).any()
     agree = (proba[:, 1] > 0.5) == (model.predict(X) == 1)
     assert agree[np.abs(proba[:, 1] - 0.5) > 1e-9].all()
+
+
+def test_identical_rows_keep_the_majority_leaf_weighted_or_not():
+    """Ten identical rows labelled 0, 1, 0, 1, ...: the majority filter keeps one label and
+    the minimum tree is one leaf (the binarised matrix has no column left)."""
+    X, y = np.ones((10, 2)), np.array([0, 1] * 5)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        plain = MinimumPureTreeClassifier().fit(X, y)
+        weighted = MinimumPureTreeClassifier().fit(X, y, sample_weight=[1, 2] * 5)
+    assert plain.n_nodes_ == weighted.n_nodes_ == 1
+    assert plain.predict(X[:1])[0] == 0 and plain.training_errors_ == 5   # tie: smaller label
+    assert weighted.predict(X[:1])[0] == 1 and weighted.training_errors_ == 5.0
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_dtmax_prefer_small_with_weights_agrees_between_methods(seed):
+    rng = np.random.default_rng(40 + seed)
+    X, y = tiny(rng, max_rows=10)
+    weight = compute_sample_weight("balanced", y) * rng.integers(1, 3, len(y))
+    fits = [MaxAccuracyTreeClassifier(max_depth=2, binarizer=None, method=method,
+                                      prefer_small=True).fit(X, y, sample_weight=weight)
+            for method in ("dp", "maxsat")]
+    assert fits[0].training_errors_ == pytest.approx(fits[1].training_errors_)
+    assert fits[0].n_nodes_ == fits[1].n_nodes_
+    assert fits[0].status_ == fits[1].status_ == "optimal"
