@@ -199,7 +199,7 @@ class MinimumPureTreeClassifier(ClassifierMixin, FittedTreeMixin, BaseEstimator)
     misclassified rows, and (3) ``training_errors_``, which is that total weight. Integer
     weights act exactly as repeated rows and weight 0 as a dropped row (also for the
     binariser). With a budget, weights must be ratios of integers (denominators up to 10**6);
-    Algorithm 3 with a budget takes no weights.
+    Algorithm 3 with a budget takes no weights, and its selection accuracy counts rows.
 
     Attributes
     ----------
