@@ -372,3 +372,15 @@ def test_dtmax_prefer_small_with_weights_agrees_between_methods(seed):
     assert fits[0].training_errors_ == pytest.approx(fits[1].training_errors_)
     assert fits[0].n_nodes_ == fits[1].n_nodes_
     assert fits[0].status_ == fits[1].status_ == "optimal"
+
+
+def test_weights_too_large_for_the_dynamic_programme_take_the_maxsat_route():
+    rng = np.random.default_rng(50)
+    X, y = tiny(rng, max_rows=8)
+    weight = rng.integers(1, 4, len(y)) * 3_000_001            # sums beyond 2**24
+    expected = fewest_weighted_errors(X, y, weight.tolist(), 2, 2)
+    model = MaxAccuracyTreeClassifier(max_depth=2, binarizer=None).fit(X, y, sample_weight=weight)
+    assert model.training_errors_ == expected and model.status_ == "optimal"
+    with pytest.raises(ValueError, match="method='maxsat'"):
+        MaxAccuracyTreeClassifier(max_depth=2, binarizer=None, method="dp").fit(
+            X, y, sample_weight=weight)

@@ -52,6 +52,10 @@ TreeCallback = Callable[[Tree, float], None]
 METHODS = ("auto", "dp", "maxsat")
 DP_METHODS = ("auto", "dp")
 BACKEND_AUTO = "auto"   # LSU, or RC2 when duplicated rows make the weights large
+# [weights adapter] The dynamic programme sums counts in float32 and keeps them as int32
+# (``dp_counts``), exact below 2**24: integer-scaled weights summing to more take the
+# MaxSAT route under "auto" (RC2 weighs clauses natively) and are a ValueError under "dp".
+DP_MAX_TOTAL_WEIGHT = (1 << 24) - 1
 
 
 @dataclass(frozen=True)
@@ -174,6 +178,13 @@ def find_max_accuracy_tree(X, y, n_classes: int, max_depth: int, *, method: str 
                                                                              len(y))
     if weight is not None and not weight.all():                  # weight 0: a dropped row
         X, y, weight = X[weight > 0], y[weight > 0], weight[weight > 0]
+    if weight is not None and method in DP_METHODS and int(weight.sum()) > DP_MAX_TOTAL_WEIGHT:
+        if method == "dp":
+            raise ValueError(
+                f"the weights sum to {int(weight.sum())} units of 1/{scale}, more than the "
+                f"dynamic programme counts exactly ({DP_MAX_TOTAL_WEIGHT}); use "
+                "method='maxsat' (or 'auto', which does), or round the weights coarser.")
+        method = "maxsat"
     search = _Search(X, y, solver, sat_solver, check_time_limit(time_limit), on_improve,
                      weight)
     # Weighted groups: ``count`` is each group's total integer weight, which the dynamic
