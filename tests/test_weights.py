@@ -384,3 +384,14 @@ def test_weights_too_large_for_the_dynamic_programme_take_the_maxsat_route():
     with pytest.raises(ValueError, match="method='maxsat'"):
         MaxAccuracyTreeClassifier(max_depth=2, binarizer=None, method="dp").fit(
             X, y, sample_weight=weight)
+
+
+def test_prefer_small_with_huge_weights_leaves_the_size_unproven_instead_of_exploding():
+    rng = np.random.default_rng(52)                 # its best trees make errors
+    X, y = tiny(rng, max_rows=8)
+    weight = rng.integers(1, 4, len(y)) * 3_000_001
+    model = MaxAccuracyTreeClassifier(max_depth=2, binarizer=None, prefer_small=True)
+    model.fit(X, y, sample_weight=weight)
+    assert model.training_errors_ == fewest_weighted_errors(X, y, weight.tolist(), 2, 2) > 0
+    assert model.status_ == "feasible"
+    assert model.solve_stats_["size_solver_status"].startswith("skipped")

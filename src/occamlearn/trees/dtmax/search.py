@@ -56,6 +56,10 @@ BACKEND_AUTO = "auto"   # LSU, or RC2 when duplicated rows make the weights larg
 # (``dp_counts``), exact below 2**24: integer-scaled weights summing to more take the
 # MaxSAT route under "auto" (RC2 weighs clauses natively) and are a ValueError under "dp".
 DP_MAX_TOTAL_WEIGHT = (1 << 24) - 1
+# prefer_small's MaxSAT size call bounds the errors with a totalizer over each group's
+# literal repeated by its (integer) weight; beyond this many the call is skipped and the
+# size is left unproven ("feasible") rather than building a formula of that size.
+SIZE_TOTALIZER_LITERALS = 1_000_000
 
 
 @dataclass(frozen=True)
@@ -220,7 +224,12 @@ def find_max_accuracy_tree(X, y, n_classes: int, max_depth: int, *, method: str 
                 lower = max(lower, proven or 0)
                 stats["solver_status"] = answer.status
             errors_proven = lower >= search.best_key[0]
-        if errors_proven and not size_proven:
+        repeated = int(groups.count[groups.count <= search.best_key[0]].sum())
+        if errors_proven and not size_proven and repeated > SIZE_TOTALIZER_LITERALS:
+            # [weights] the size call's error bound repeats each literal by its weight
+            stats["size_solver_status"] = (f"skipped: the error bound would count {repeated} "
+                                           "weight units")
+        elif errors_proven and not size_proven:
             wcnf = encoding.smallest_within(search.best_key[0])
             answer = search.solve(wcnf, encoding.decode)
             size_proven = answer is not None and answer.status == "optimal"
