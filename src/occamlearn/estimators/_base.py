@@ -6,7 +6,8 @@ labels as class indices and what was learned on the way (label encoding, fitted 
 binary feature names, rows dropped for conflicts); ``binary_matrix`` does the same for
 ``predict``. Conflicts -- identical *binary* feature vectors with different labels -- are found
 on the binarised matrix, because continuous columns binned together can collide even when
-the raw rows differ.
+the raw rows differ. Weights have one definition here too: ``row_weights`` is scikit-learn's
+``sample_weight`` times ``class_weight``, and rows of weight 0 leave before anything is learnt.
 """
 
 from __future__ import annotations
@@ -52,12 +53,12 @@ __all__ = [
     "FittedTreeMixin",
     "TrainingData",
     "binarizer_to_fit",
-    "row_weights",
     "binary_matrix",
     "check_binary_matrix",
     "encode_labels",
     "leaf_weights",
     "prepare_training_data",
+    "row_weights",
     "time_left",
     "validate_table",
     "watching_interrupts",
