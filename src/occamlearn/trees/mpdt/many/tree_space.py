@@ -71,7 +71,9 @@ class MinimumTreeSpace:
 
     ``leaves`` is the proven minimum number of leaves if known (else it is proven here).
     ``count`` is the exact number of minimum trees, or, when the deadline cut the count,
-    ``None`` with ``count_lower_bound`` the trees counted so far. The search engine is
+    ``None`` with ``count_lower_bound`` the trees counted so far: those under the root's
+    minimum splits counted in full, which ``nested``, ``sample`` and ``diverse`` still draw
+    from (``available``), a subset of the space rather than all of it. The search engine is
     the branch and bound (memoised exact leaf counts per row set), compiled when its kernels
     are; ``engine`` may pass a prepared ``RowSetSearch``-like object.
     """
@@ -113,6 +115,12 @@ class MinimumTreeSpace:
     @property
     def n_nodes(self) -> int:
         return 2 * self.leaves - 1
+
+    @property
+    def available(self) -> int:
+        """How many trees can be drawn: all of them (``count``), or after a cut the
+        ``count_lower_bound`` trees under the root splits counted in full."""
+        return self.count if self.count is not None else self.count_lower_bound
 
     @property
     def complete(self) -> bool:
@@ -178,8 +186,8 @@ class MinimumTreeSpace:
         """The ``index``-th minimum tree as a nested tuple ``("leaf", k)`` /
         ``(feature, zero_side, one_side)`` over the original columns."""
         self._require_count()
-        if not 0 <= index < self.count:
-            raise IndexError(f"tree index {index} is outside [0, {self.count}).")
+        if not 0 <= index < self.available:
+            raise IndexError(f"tree index {index} is outside [0, {self.available}).")
         return self._nested(self._root, self.leaves, index)
 
     def _nested(self, rows: int, leaves: int, index: int):
@@ -206,13 +214,13 @@ class MinimumTreeSpace:
 
     def __len__(self) -> int:
         self._require_count()
-        return self.count
+        return self.available
 
     def __iter__(self) -> Iterator[Tree]:
         """Every minimum tree, lazily, in rank order."""
         self._require_count()
         index = 0
-        while index < self.count:
+        while index < self.available:
             yield self.tree(index)
             index += 1
 
@@ -222,13 +230,13 @@ class MinimumTreeSpace:
 
     def sample_indices(self, k: int, random_state=None) -> list[int]:
         self._require_count()
-        k = min(int(k), self.count)
-        if k == self.count:
-            return list(range(self.count))
+        k = min(int(k), self.available)
+        if k == self.available:
+            return list(range(self.available))
         rng = _python_random(random_state)
         chosen, seen = [], set()
         while len(chosen) < k:
-            index = rng.randrange(self.count)
+            index = rng.randrange(self.available)
             if index not in seen:
                 seen.add(index)
                 chosen.append(index)
@@ -242,7 +250,7 @@ class MinimumTreeSpace:
 
     def diverse_indices(self, k: int, *, pool: int = DEFAULT_POOL, random_state=None):
         self._require_count()
-        candidates = self.sample_indices(min(self.count, max(int(pool), int(k))), random_state)
+        candidates = self.sample_indices(min(self.available, max(int(pool), int(k))), random_state)
         k = min(int(k), len(candidates))
         if k == 0:
             return []
@@ -267,10 +275,10 @@ class MinimumTreeSpace:
         return chosen
 
     def _require_count(self) -> None:
-        if self.count is None:
+        if not self.available:
             raise RuntimeError(
-                f"the minimum trees were not all counted before the deadline (at least "
-                f"{self.count_lower_bound}); give a longer time limit to enumerate them.")
+                "the deadline passed before any minimum tree was counted; give a longer time "
+                "limit to enumerate them.")
 
 
 def _engine(rows, labels, n_classes, kept, deadline: Deadline):
