@@ -383,7 +383,7 @@ def run_show(args) -> int:
 
 
 def run_encode(args) -> int:
-    from occamlearn.export.tree_json import data_info_dict
+    from occamlearn.estimators.model_files import data_info_dict
     from occamlearn.trees.greedy import greedy_upper_bound
     from occamlearn.trees.mpdt.maxsat_route.wcnf_file import write_instance
 

@@ -8,10 +8,12 @@ with matplotlib. Put ``ModelDisplayMixin`` before ``BaseEstimator`` in the bases
 
 from __future__ import annotations
 
+from occamlearn.estimators._record import RecordMixin
+
 __all__ = ["ModelDisplayMixin"]
 
 
-class ModelDisplayMixin:
+class ModelDisplayMixin(RecordMixin):
     """``__str__``, ``_repr_html_``, ``_repr_mimebundle_`` and ``plot`` for fitted models.
 
     A tree estimator has ``tree_`` once fitted, a decision list ``list_``.

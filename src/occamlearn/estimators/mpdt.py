@@ -43,6 +43,7 @@ from occamlearn.estimators._base import (
     time_left,
     watching_interrupts,
 )
+from occamlearn.estimators._record import fit_date
 from occamlearn.maxsat.backends import BACKENDS
 from occamlearn.maxsat.pysat_adapter import SATInterrupt, is_interrupt
 from occamlearn.model.tree import Tree
@@ -200,6 +201,7 @@ class MinimumPureTreeClassifier(ClassifierMixin, FittedTreeMixin, BaseEstimator)
         the bound, or "both") and ``bound_trace`` of (seconds, size, lower bound)
     classes_, n_features_in_, feature_names_in_ (DataFrame input only)
     binarizer_ : the fitted binariser, or None when ``binarizer=None``
+    fitted_at_ : when ``fit`` ran (ISO 8601, UTC); ``to_record()`` holds it all as plain data
     feature_names_ : names of the binary features
     n_conflicts_removed_, conflict_rows_ : how many rows ``on_conflict="majority"`` dropped,
         and their 0-based positions in the training data
@@ -318,6 +320,7 @@ class MinimumPureTreeClassifier(ClassifierMixin, FittedTreeMixin, BaseEstimator)
                                      on_conflict="relax" if keep_all else filtering)
         self.classes_ = data.classes
         self.binarizer_ = data.binarizer
+        self.fitted_at_ = fit_date()
         self.feature_names_ = data.feature_names
         self.conflict_rows_ = data.conflict_rows
         self.n_conflicts_removed_ = len(data.conflict_rows)
