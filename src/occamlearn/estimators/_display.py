@@ -26,20 +26,12 @@ class ModelDisplayMixin(RecordMixin):
             return "list"
         return None
 
-    def _model_text(self) -> str:
-        if self._shown_model() == "tree":
-            from occamlearn.export.tree_text import export_text
-
-            return export_text(self)
-        from occamlearn.export.decision_list import export_text
-
-        text = export_text(self, summary=True)
-        return text[2:] if text.startswith("# ") else text
-
     def __str__(self) -> str:
         if self._shown_model() is None:
             return repr(self)
-        return f"{type(self).__name__}: {self._model_text()}"
+        from occamlearn.export.describe import describe
+
+        return describe(self)
 
     def _model_html(self) -> str:
         from occamlearn.export.html import list_html, tree_html

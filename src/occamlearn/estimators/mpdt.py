@@ -365,9 +365,11 @@ class MinimumPureTreeClassifier(ClassifierMixin, FittedTreeMixin, BaseEstimator)
     def _store(self, result: MinimumTreeResult, data) -> None:
         tree = result.tree
         blank = np.zeros((tree.n_nodes, len(data.classes)), dtype=np.int64)
+        # leaf counts over every training row: the rows the majority filter set aside fall in
+        # some leaf too, so predict_proba reports them (see FittedTreeMixin.predict_proba)
         self.tree_ = Tree(tree.feature, tree.left, tree.right, tree.label, blank,
                           tree.n_features, tuple(str(n) for n in self.feature_names_)
-                          ).with_counts(data.X_bin, data.y)
+                          ).with_counts(data.all_X_bin, data.all_y)
         self.n_nodes_ = self.tree_.n_nodes
         self.depth_ = self.tree_.depth
         # every row passed to fit counts, also those the majority filter set aside
@@ -384,7 +386,8 @@ class MinimumPureTreeClassifier(ClassifierMixin, FittedTreeMixin, BaseEstimator)
 def _store_selection(estimator, selected, data) -> None:
     """Set ``candidate_trees_``, ``best_trees_`` and ``selection_stratified_`` on a fitted
     ``MinimumPureTreeClassifier`` (after ``tree_`` is stored). Candidate trees carry the
-    binary feature names and counts over all training rows, like ``tree_``."""
+    binary feature names and counts over all training rows (set-aside ones too), like
+    ``tree_``."""
     if selected is None:
         estimator.candidate_trees_ = [(estimator.tree_, 1.0)]
         estimator.best_trees_ = [estimator.tree_]
@@ -396,7 +399,7 @@ def _store_selection(estimator, selected, data) -> None:
         if tree is selected.result.tree:
             return estimator.tree_
         return Tree(tree.feature, tree.left, tree.right, tree.label, tree.counts,
-                    tree.n_features, names).with_counts(data.X_bin, data.y)
+                    tree.n_features, names).with_counts(data.all_X_bin, data.all_y)
 
     trees = [named(tree) for tree in selected.candidates]
     estimator.candidate_trees_ = [(tree, float(acc))
