@@ -111,7 +111,7 @@ def _stats(stats: dict) -> dict:
     for key, value in stats.items():
         if not _jsonable(value):
             value = np.asarray(value).tolist() if isinstance(value, np.ndarray) else repr(value)
-        out[str(key)] = value
+        out[str(key)] = json.loads(json.dumps(value))  # as a file holds it: lists, not tuples
     return out
 
 
