@@ -131,12 +131,14 @@ def _selection(estimator) -> Selection | None:
     chosen = _index_of(estimator.tree_, trees)
     best = tuple(_index_of(tree, trees) for tree in estimator.best_trees_)
     stratified = bool(estimator.selection_stratified_)
-    if len(pairs) == 1 and chosen == 0 and pairs[0][1] == 1.0 and best == (0,) and stratified:
+    count = getattr(estimator, "n_minimum_trees_", None)
+    if (len(pairs) == 1 and chosen == 0 and pairs[0][1] == 1.0 and best == (0,) and stratified
+            and count is None):
         return None
     if chosen < 0:  # the model is not a candidate: keep it as one, unselected
         pairs, chosen = [*pairs, (estimator.tree_, 0.0)], len(pairs)
     return Selection(tuple((tree, float(acc)) for tree, acc in pairs), best, chosen,
-                     stratified)
+                     stratified, None if count is None else int(count))
 
 
 def record_of(estimator) -> FittedModel:
@@ -240,6 +242,7 @@ def _set_minimum_tree(estimator, record: FittedModel) -> None:
     estimator.conflict_rows_ = np.asarray(record.conflict_rows, dtype=np.int64)
     estimator.n_conflicts_removed_ = len(record.conflict_rows)
     selection = record.selection
+    estimator.n_minimum_trees_ = None if selection is None else selection.n_minimum_trees
     if selection is None:
         estimator.candidate_trees_ = [(estimator.tree_, 1.0)]
         estimator.best_trees_ = [estimator.tree_]

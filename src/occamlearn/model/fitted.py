@@ -67,12 +67,15 @@ class Provenance:
 class Selection:
     """Algorithm 3 (MaxSAT paper, Sec. 7): the minimum trees drawn with their selection
     accuracies, the indices of those within ``delta`` of the best, and which one is the model.
-    The model is one of the candidates (``candidates[chosen][0] is record.model``)."""
+    The model is one of the candidates (``candidates[chosen][0] is record.model``).
+    ``n_minimum_trees`` is the exact number of minimum trees of the training part when the
+    candidates were drawn from the branch and bound's tree space (None: not counted)."""
 
     candidates: tuple  # ((Tree, accuracy), ...)
     best: tuple  # indices into candidates
     chosen: int
     stratified: bool
+    n_minimum_trees: int | None = None
 
 
 @dataclass(frozen=True, eq=False)

@@ -87,8 +87,11 @@ def _int_or_none(value):
 def _selection_to_dict(selection: Selection) -> dict:
     candidates = [[None if k == selection.chosen else tree.to_dict(), float(accuracy)]
                   for k, (tree, accuracy) in enumerate(selection.candidates)]
-    return {"candidates": candidates, "best": [int(i) for i in selection.best],
-            "stratified": bool(selection.stratified)}
+    out = {"candidates": candidates, "best": [int(i) for i in selection.best],
+           "stratified": bool(selection.stratified)}
+    if selection.n_minimum_trees is not None:
+        out["n_minimum_trees"] = int(selection.n_minimum_trees)
+    return out
 
 
 def record_to_dict(record) -> dict:
@@ -231,8 +234,11 @@ def _tree_record(data: dict, name: str, common: dict) -> FittedModel:
 
 
 def _selection(spec, model: Tree, n_binary: int, n_classes: int) -> Selection:
-    if not isinstance(spec, dict) or set(spec) != {"candidates", "best", "stratified"}:
-        checks.fail("selection", "must be an object with candidates, best and stratified")
+    if not isinstance(spec, dict) or not (
+            {"candidates", "best", "stratified"} <= set(spec)
+            <= {"candidates", "best", "stratified", "n_minimum_trees"}):
+        checks.fail("selection", "must be an object with candidates, best, stratified and "
+                    "optionally n_minimum_trees")
     pairs = spec["candidates"]
     if not isinstance(pairs, list) or not pairs:
         checks.fail("selection.candidates", "must be a non-empty list of [tree, accuracy] "
@@ -259,7 +265,12 @@ def _selection(spec, model: Tree, n_binary: int, n_classes: int) -> Selection:
         checks.fail("selection.best", "must be a list of candidate indices")
     if not isinstance(spec["stratified"], bool):
         checks.fail("selection.stratified", "must be true or false")
-    return Selection(tuple(candidates), tuple(best), chosen[0], spec["stratified"])
+    count = spec.get("n_minimum_trees")
+    if count is not None and (not isinstance(count, int) or isinstance(count, bool)
+                              or count < len(pairs)):
+        checks.fail("selection.n_minimum_trees", f"= {checks.short(count)} is not a count of "
+                    "at least the candidates drawn")
+    return Selection(tuple(candidates), tuple(best), chosen[0], spec["stratified"], count)
 
 
 def _list_record(data: dict, common: dict) -> FittedModel:
