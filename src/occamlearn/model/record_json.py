@@ -267,9 +267,8 @@ def _selection(spec, model: Tree, n_binary: int, n_classes: int) -> Selection:
         checks.fail("selection.stratified", "must be true or false")
     count = spec.get("n_minimum_trees")
     if count is not None and (not isinstance(count, int) or isinstance(count, bool)
-                              or count < len(pairs)):
-        checks.fail("selection.n_minimum_trees", f"= {checks.short(count)} is not a count of "
-                    "at least the candidates drawn")
+                              or count < 0):
+        checks.fail("selection.n_minimum_trees", f"= {checks.short(count)} is not a count")
     return Selection(tuple(candidates), tuple(best), chosen[0], spec["stratified"], count)
 
 
