@@ -200,3 +200,20 @@ def test_export_never_reads_an_estimator_attribute():
                                                        or name.startswith("_")):
                 wrong.append(f"{path.name}:{node.lineno} .{name}")
     assert wrong == []
+
+
+def test_a_loaded_list_checks_its_input_as_the_fitted_one(fitted, tmp_path):
+    """Version-2 list files keep the column checks (version 1 inferred them from the
+    conditions), so a loaded list refuses what the fitted one refuses."""
+    X, models = fitted
+    model = models["dlist"]
+    save_model(model, tmp_path / "dl.json")
+    assert json.loads((tmp_path / "dl.json").read_text())["columns"]
+    loaded = load_model(tmp_path / "dl.json")
+    bad = X.astype(object).assign(age=X.age.where(X.index != 4, "old"))
+    messages = []
+    for candidate in (model, loaded):
+        with pytest.raises(ValueError) as caught:
+            candidate.predict(bad)
+        messages.append(str(caught.value))
+    assert messages[0] == messages[1] and "'age'" in messages[0]
