@@ -1,9 +1,11 @@
 """Showing a fitted model: ``print(model)``, notebook HTML and ``model.plot()``.
 
 ``repr(model)`` stays scikit-learn's (the parameters); ``str(model)`` is the fitted tree or
-list as text (the parameters again while unfitted); in a notebook a fitted model displays as
+list as text, ``export.describe`` of the model's record -- the same text ``occamlearn show``
+prints (the parameters again while unfitted); in a notebook a fitted model displays as
 HTML with its status and bounds (scikit-learn's diagram while unfitted); ``plot()`` draws it
-with matplotlib. Put ``ModelDisplayMixin`` before ``BaseEstimator`` in the bases.
+with matplotlib. Every one reads the record (``RecordMixin.to_record``). Put
+``ModelDisplayMixin`` before ``BaseEstimator`` in the bases.
 """
 
 from __future__ import annotations
@@ -53,7 +55,8 @@ class ModelDisplayMixin(RecordMixin):
     def plot(self, kind: str | None = None, *, ax=None, **kwargs):
         """Draw the fitted model with matplotlib and return the axes.
 
-        kind : for trees "tree" (default, ``export.plot.plot_tree``) or "trace" (the anytime
+        kind : for trees "tree" (default, ``export.plot.plot_tree``: a big tree is folded
+            below a depth, ``max_depth=`` chooses it) or "trace" (the anytime
             curve of ``solve_stats_["trace"]``: best size or errors against seconds, with the
             lower bound); for decision lists "probabilities" (default, each rule's
             probability) or "likelihood" (training log-likelihood per number of rules).
