@@ -303,8 +303,15 @@ class FittedTreeMixin(ModelDisplayMixin):
         return self.classes_[self.tree_.predict(binary_matrix(self, X))]
 
     def predict_proba(self, X) -> np.ndarray:
-        """Class frequencies of the training rows in each row's leaf (0/1 on a pure tree);
-        after a weighted fit, weighted frequencies (``leaf_weights_``), as the labels are."""
+        """Class frequencies of the training rows in each row's leaf (``tree_.counts``).
+
+        The counts cover every row passed to ``fit``: for a minimum pure tree also the rows
+        the majority filter set aside, which share their leaf with the rows of their
+        conflict group it kept. ``predict`` is the leaf's class (the one printed); for a
+        pure tree it always has the largest frequency in its leaf, since the filter keeps
+        each group's majority label (on a tie, ``predict`` keeps the tree's class). After a
+        weighted fit the frequencies are weighted (``leaf_weights_``), as the labels are.
+        """
         check_is_fitted(self)
         X_bin = binary_matrix(self, X)
         weights = getattr(self, "leaf_weights_", None)

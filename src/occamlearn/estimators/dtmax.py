@@ -27,6 +27,7 @@ from occamlearn.estimators._base import (
     time_left,
     watching_interrupts,
 )
+from occamlearn.estimators._record import fit_date
 from occamlearn.maxsat.backends import BACKENDS
 from occamlearn.model.tree import Tree
 from occamlearn.trees.dtmax.search import BACKEND_AUTO, METHODS, find_max_accuracy_tree
@@ -95,6 +96,7 @@ class MaxAccuracyTreeClassifier(ClassifierMixin, FittedTreeMixin, BaseEstimator)
     lower_bound_, upper_bound_ : None (the size is not what is optimised; read by exporters)
     solve_stats_ : dict -- encoding size, seconds, ``trace`` of (seconds, errors)
     classes_, binarizer_, feature_names_, n_features_in_, feature_names_in_ (DataFrames)
+    fitted_at_ : when ``fit`` ran (ISO 8601, UTC); ``to_record()`` holds it all as plain data
     """
 
     _parameter_constraints: ClassVar[dict] = {
@@ -134,6 +136,7 @@ class MaxAccuracyTreeClassifier(ClassifierMixin, FittedTreeMixin, BaseEstimator)
                                      sample_weight=sample_weight,
                                      class_weight=self.class_weight)
         self.classes_, self.binarizer_ = data.classes, data.binarizer
+        self.fitted_at_ = fit_date()
         self.feature_names_ = data.feature_names
         X_bin, y_index = data.X_bin, data.y
         prepared = time.perf_counter()

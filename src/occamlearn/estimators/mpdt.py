@@ -44,6 +44,7 @@ from occamlearn.estimators._base import (
     time_left,
     watching_interrupts,
 )
+from occamlearn.estimators._record import fit_date
 from occamlearn.maxsat.backends import BACKENDS
 from occamlearn.maxsat.pysat_adapter import SATInterrupt, is_interrupt
 from occamlearn.model.tree import Tree
@@ -218,6 +219,7 @@ class MinimumPureTreeClassifier(ClassifierMixin, FittedTreeMixin, BaseEstimator)
         the bound, or "both") and ``bound_trace`` of (seconds, size, lower bound)
     classes_, n_features_in_, feature_names_in_ (DataFrame input only)
     binarizer_ : the fitted binariser, or None when ``binarizer=None``
+    fitted_at_ : when ``fit`` ran (ISO 8601, UTC); ``to_record()`` holds it all as plain data
     feature_names_ : names of the binary features
     n_conflicts_removed_, conflict_rows_ : how many rows ``on_conflict="majority"`` dropped,
         and their 0-based positions in the training data
@@ -346,6 +348,7 @@ class MinimumPureTreeClassifier(ClassifierMixin, FittedTreeMixin, BaseEstimator)
                                      sample_weight=sample_weight)
         self.classes_ = data.classes
         self.binarizer_ = data.binarizer
+        self.fitted_at_ = fit_date()
         self.feature_names_ = data.feature_names
         self.conflict_rows_ = data.conflict_rows
         self.n_conflicts_removed_ = len(data.conflict_rows)
@@ -398,10 +401,13 @@ class MinimumPureTreeClassifier(ClassifierMixin, FittedTreeMixin, BaseEstimator)
     def _store(self, result: MinimumTreeResult, data) -> None:
         tree = result.tree
         blank = np.zeros((tree.n_nodes, len(data.classes)), dtype=np.int64)
+        # leaf counts over every training row: the rows the majority filter set aside fall in
+        # some leaf too, so predict_proba reports them (see FittedTreeMixin.predict_proba)
         self.tree_ = Tree(tree.feature, tree.left, tree.right, tree.label, blank,
                           tree.n_features, tuple(str(n) for n in self.feature_names_)
-                          ).with_counts(data.X_bin, data.y)
-        self.leaf_weights_ = leaf_weights(self.tree_, data.X_bin, data.y, data.weight)
+                          ).with_counts(data.all_X_bin, data.all_y)
+        self.leaf_weights_ = leaf_weights(self.tree_, data.all_X_bin, data.all_y,
+                                          data.all_weight)
         self.n_nodes_ = self.tree_.n_nodes
         self.depth_ = self.tree_.depth
         # every row passed to fit counts, also those the majority filter set aside
@@ -426,7 +432,8 @@ def _scaled_budget(max_errors: int, scale: int) -> int:
 def _store_selection(estimator, selected, data) -> None:
     """Set ``candidate_trees_``, ``best_trees_`` and ``selection_stratified_`` on a fitted
     ``MinimumPureTreeClassifier`` (after ``tree_`` is stored). Candidate trees carry the
-    binary feature names and counts over all training rows, like ``tree_``."""
+    binary feature names and counts over all training rows (set-aside ones too), like
+    ``tree_``."""
     estimator.n_minimum_trees_ = None if selected is None else selected.count
     if selected is None:
         estimator.candidate_trees_ = [(estimator.tree_, 1.0)]
@@ -439,7 +446,7 @@ def _store_selection(estimator, selected, data) -> None:
         if tree is selected.result.tree:
             return estimator.tree_
         return Tree(tree.feature, tree.left, tree.right, tree.label, tree.counts,
-                    tree.n_features, names).with_counts(data.X_bin, data.y)
+                    tree.n_features, names).with_counts(data.all_X_bin, data.all_y)
 
     trees = [named(tree) for tree in selected.candidates]
     estimator.candidate_trees_ = [(tree, float(acc))
