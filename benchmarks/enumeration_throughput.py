@@ -18,6 +18,7 @@ import time
 from pathlib import Path
 
 from occamlearn.experiments.table6_methods import prepare_dataset
+from occamlearn.stopping import Deadline
 from occamlearn.trees.mpdt.many.enumerate import collect_trees, mean_pairwise_hamming
 from occamlearn.trees.mpdt.many.minimum_trees import optimal_formula
 from occamlearn.trees.mpdt.maxsat_route.search import MinimumTreeSearch
@@ -27,7 +28,7 @@ def measure(dataset: str, k: int, time_limit: float, solve_limit: float, sample:
     data = prepare_dataset(dataset)
     began = time.perf_counter()
     search = MinimumTreeSearch(data.X_train, data.y_train, data.n_classes,
-                               time_limit=solve_limit)
+                               deadline=Deadline.after(solve_limit))
     result = search.run()
     solve_seconds = time.perf_counter() - began
     rows = []
@@ -37,7 +38,8 @@ def measure(dataset: str, k: int, time_limit: float, solve_limit: float, sample:
                      "size": result.tree.n_nodes, "solve_seconds": round(solve_seconds, 1)}]
         for name, diverse in (("plain", False), ("mdsol", True)):
             formula = optimal_formula(search, live=not diverse)
-            found = collect_trees(formula, k, diverse=diverse, time_limit=time_limit)
+            found = collect_trees(formula, k, diverse=diverse,
+                                  deadline=Deadline.after(time_limit))
             formula.close()
             rows.append({
                 "dataset": dataset, "enumerator": name, "status": result.status,
