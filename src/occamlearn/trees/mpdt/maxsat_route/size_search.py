@@ -123,6 +123,8 @@ class SizeSearch:
         back-end stopped early on a tree small enough to re-encode."""
         stats = self.stats
         nothing = MaxSATResult("unknown", None, None, 0)
+        if self.deadline.expired():  # its time, or a stop requested (Ctrl-C, a partner)
+            return nothing, False
         reason = self.query.skip_reason(n_nodes, self.deadline)
         if reason is not None:
             stats["encoding_skipped"] = reason
