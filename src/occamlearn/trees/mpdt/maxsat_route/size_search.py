@@ -124,6 +124,7 @@ class SizeSearch:
         stats = self.stats
         nothing = MaxSATResult("unknown", None, None, 0)
         if self.deadline.expired():  # its time, or a stop requested (Ctrl-C, a partner)
+            stats["encoding_skipped"] = f"the deadline passed before {n_nodes} nodes, 0 s left"
             return nothing, False
         reason = self.query.skip_reason(n_nodes, self.deadline)
         if reason is not None:
