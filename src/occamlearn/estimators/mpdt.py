@@ -36,6 +36,7 @@ from occamlearn.estimators._base import (
     SAT_SOLVERS,
     FittedTreeMixin,
     binarizer_to_fit,
+    leaf_weights,
     prepare_training_data,
 )
 from occamlearn.estimators._progress import UserProgress, fit_progress, watching_interrupts
@@ -52,6 +53,7 @@ from occamlearn.trees.mpdt.minimum import (
     find_minimum_tree,
     find_minimum_tree_within_budget,
 )
+from occamlearn.trees.weights import integer_weights
 
 __all__ = ["MinimumPureTreeClassifier"]
 
@@ -132,6 +134,20 @@ class MinimumPureTreeClassifier(ClassifierMixin, FittedTreeMixin, BaseEstimator)
         (1, True, False, 0.0, 0.0, None) give the single minimum tree of all rows (mpdt-1).
         With ``max_errors`` or ``on_conflict="relax"`` the minimum trees are those within
         the error budget (see ``max_errors``). See ``occamlearn.trees.mpdt.many.selection``.
+        With methods "auto" and "bnb" (no layouts, no error budget) the trees come from the
+        branch and bound's tree space: every minimum tree is counted exactly, the plain draw
+        is the first ``n_solutions`` in a fixed order and the diverse draw is MDSOL's greedy
+        step over them (``occamlearn.trees.mpdt.many.tree_space``), with no SAT call;
+        ``method="maxsat"`` draws them with SAT (blocking clauses or MDSOL).
+
+    ``fit(X, y, sample_weight)``: one non-negative weight per row. The pure tree itself does
+    not depend on weights; they decide (1) the majority filter: among identical binarised
+    rows with different labels the label of largest total weight is kept (ties as without
+    weights), (2) the error budget: ``max_errors`` bounds the total weight of the
+    misclassified rows, and (3) ``training_errors_``, which is that total weight. Integer
+    weights act exactly as repeated rows and weight 0 as a dropped row (also for the
+    binariser). With a budget, weights must be ratios of integers (denominators up to 10**6);
+    Algorithm 3 with a budget takes no weights, and its selection accuracy counts rows.
 
     Attributes
     ----------
@@ -141,8 +157,10 @@ class MinimumPureTreeClassifier(ClassifierMixin, FittedTreeMixin, BaseEstimator)
     training_errors_ : misclassified training rows of ``tree_`` over all rows passed to
         ``fit``: the rows ``on_conflict="majority"`` set aside count too (so a tree pure on
         the kept rows may err on them), and with ``selection_size > 0`` the selection rows
-        (so it may exceed ``max_errors``)
+        (so it may exceed ``max_errors``); with ``sample_weight``, their total weight (float)
     lower_bound_, upper_bound_ : proven bounds on the minimum size (on the rows searched)
+    leaf_weights_ : (n_nodes, n_classes) total weight of the rows searched per leaf and
+        class (``predict_proba`` reads it), or None after an unweighted fit
     solve_stats_ : dict -- seconds per phase, ``trace`` of (seconds, size) per better tree and
         ``bound_trace`` of (seconds, size, lower bound) per change of either (seconds since
         ``fit`` started: the fit's progress sink's trace); with ``method="auto"`` also
@@ -156,6 +174,8 @@ class MinimumPureTreeClassifier(ClassifierMixin, FittedTreeMixin, BaseEstimator)
     candidate_trees_ : list of (Tree, selection accuracy) -- the minimum trees Alg. 3 saw
     best_trees_ : list of Tree -- the candidates within ``delta`` of the best; ``tree_`` is one
     selection_stratified_ : whether the train/selection split could be stratified
+    n_minimum_trees_ : int or None -- with Alg. 3 from the tree space, the exact number of
+        minimum pure trees of the training part (None when not counted)
 
     A single-class training set gives a one-leaf tree (size 1, status "optimal"). Ctrl-C
     during ``fit`` stops the search; once a first tree exists the estimator is left fitted
@@ -212,11 +232,13 @@ class MinimumPureTreeClassifier(ClassifierMixin, FittedTreeMixin, BaseEstimator)
 
     # -- fitting ----------------------------------------------------------------------------
     @_fit_context(prefer_skip_nested_validation=True)
-    def fit(self, X, y):
-        """Learn a minimum pure tree (or one within ``max_errors``) for (X, y); returns self."""
+    def fit(self, X, y, sample_weight=None):
+        """Learn a minimum pure tree (or one within ``max_errors``) for (X, y); returns self.
+
+        ``sample_weight``: one non-negative weight per row (see the class docstring)."""
         deadline = Deadline.after(self.time_limit)  # the one deadline of this fit
-        self._check_error_budget_options()
-        data = self._prepare(X, y)
+        self._check_error_budget_options(sample_weight)
+        data = self._prepare(X, y, sample_weight)
         prepared = CLOCK()
         kind = "tree" if self._may_err() else "pure tree"
         user = UserProgress(self, self.feature_names_,
@@ -243,7 +265,7 @@ class MinimumPureTreeClassifier(ClassifierMixin, FittedTreeMixin, BaseEstimator)
         selected = None
         if self.n_solutions == 1 and self.selection_size == 0:
             result = self._solve(data.X_bin, data.y, len(data.classes), deadline, progress,
-                                 user)
+                                 user, data.weight)
         else:  # Algorithm 3
             selected = minimum_trees_with_selection(
                 data.X_bin, data.y, len(data.classes), n_solutions=self.n_solutions,
@@ -258,20 +280,25 @@ class MinimumPureTreeClassifier(ClassifierMixin, FittedTreeMixin, BaseEstimator)
     def _may_err(self) -> bool:
         return self.max_errors is not None or self.on_conflict == "relax"
 
-    def _check_error_budget_options(self) -> None:
+    def _check_error_budget_options(self, sample_weight=None) -> None:
         if not self._may_err():
             return
         what = (f"max_errors={self.max_errors!r}" if self.max_errors is not None
                 else "on_conflict='relax'")
+        if sample_weight is not None and (self.n_solutions != 1 or self.selection_size != 0):
+            raise ValueError(f"sample_weight with {what} is not supported by Algorithm 3 "
+                             "(n_solutions > 1 or selection_size > 0): the candidates are "
+                             "drawn from unweighted budgets. Fit without one of them.")
         if self.method in PURE_ONLY_METHODS:
             raise ValueError(f"{what} needs method 'auto', 'bnb' or 'maxsat'; "
                              f"method={self.method!r} finds pure trees only.")
 
-    def _prepare(self, X, y):
+    def _prepare(self, X, y, sample_weight=None):
         keep_all = self._may_err() and self.on_conflict != "majority"
         filtering = "majority" if self.on_conflict == "auto" else self.on_conflict
         data = prepare_training_data(self, X, y, binarizer=binarizer_to_fit(self.binarizer),
-                                     on_conflict="relax" if keep_all else filtering)
+                                     on_conflict="relax" if keep_all else filtering,
+                                     sample_weight=sample_weight)
         self.classes_ = data.classes
         self.binarizer_ = data.binarizer
         self.feature_names_ = data.feature_names
@@ -291,19 +318,27 @@ class MinimumPureTreeClassifier(ClassifierMixin, FittedTreeMixin, BaseEstimator)
         return data
 
     def _solve(self, X_bin: np.ndarray, y: np.ndarray, n_classes: int, deadline: Deadline,
-               progress: ProgressSink, user: UserProgress) -> MinimumTreeResult:
-        """Run the search; an interrupt returns the best tree so far as "feasible"."""
+               progress: ProgressSink, user: UserProgress, weight=None) -> MinimumTreeResult:
+        """Run the search; an interrupt returns the best tree so far as "feasible".
+
+        ``weight`` (the kept rows' weights, or None) matters only with an error budget: the
+        budget is then counted in units of 1/scale of a weight, scale making them integers."""
         started = CLOCK()
         options = {"solver": self.solver, "sat_solver": self.sat_solver,
                    "deadline": deadline, "progress": progress}
+        units, scale = (None, 1) if weight is None or not self._may_err() \
+            else integer_weights(weight, len(y))
         try:
-            budget = error_budget(X_bin, y, self.max_errors,
-                                  relax_conflicts=self.on_conflict == "relax")
+            budget = error_budget(X_bin, y, None if self.max_errors is None
+                                  else _scaled_budget(self.max_errors, scale),
+                                  relax_conflicts=self.on_conflict == "relax",
+                                  sample_weight=units)
             if budget is None:
                 return find_minimum_tree(X_bin, y, n_classes, method=self.method,
                                          n_jobs=self.n_jobs, **options)
             return find_minimum_tree_within_budget(X_bin, y, n_classes, budget,
-                                                   method=self.method, **options)
+                                                   method=self.method, sample_weight=units,
+                                                   **options)
         except (KeyboardInterrupt, SATInterrupt) as exc:
             if user.best is None or not is_interrupt(exc):
                 raise
@@ -322,10 +357,13 @@ class MinimumPureTreeClassifier(ClassifierMixin, FittedTreeMixin, BaseEstimator)
         self.tree_ = Tree(tree.feature, tree.left, tree.right, tree.label, blank,
                           tree.n_features, tuple(str(n) for n in self.feature_names_)
                           ).with_counts(data.X_bin, data.y)
+        self.leaf_weights_ = leaf_weights(self.tree_, data.X_bin, data.y, data.weight)
         self.n_nodes_ = self.tree_.n_nodes
         self.depth_ = self.tree_.depth
         # every row passed to fit counts, also those the majority filter set aside
-        self.training_errors_ = int((self.tree_.predict(data.all_X_bin) != data.all_y).sum())
+        wrong = self.tree_.predict(data.all_X_bin) != data.all_y
+        self.training_errors_ = (int(wrong.sum()) if data.all_weight is None
+                                 else float(data.all_weight[wrong].sum()))
         self.status_ = result.status
         self.lower_bound_ = int(result.lower_bound)
         self.upper_bound_ = int(result.upper_bound)
@@ -337,10 +375,17 @@ class MinimumPureTreeClassifier(ClassifierMixin, FittedTreeMixin, BaseEstimator)
         self.solve_stats_ = stats
 
 
+def _scaled_budget(max_errors: int, scale: int) -> int:
+    """``max_errors`` (in weight units) in units of 1/scale: the most the scaled weights of
+    the misclassified rows may sum to."""
+    return int(max_errors) * int(scale)
+
+
 def _store_selection(estimator, selected, data) -> None:
     """Set ``candidate_trees_``, ``best_trees_`` and ``selection_stratified_`` on a fitted
     ``MinimumPureTreeClassifier`` (after ``tree_`` is stored). Candidate trees carry the
     binary feature names and counts over all training rows, like ``tree_``."""
+    estimator.n_minimum_trees_ = None if selected is None else selected.count
     if selected is None:
         estimator.candidate_trees_ = [(estimator.tree_, 1.0)]
         estimator.best_trees_ = [estimator.tree_]

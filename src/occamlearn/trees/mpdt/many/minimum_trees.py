@@ -9,6 +9,12 @@ to k minimum trees from the optimal formula it leaves behind, by one of the Tabl
 layouts=True   the same per feasible layout (mpdt-lay-nd / mpdt-lay, Sec. 7)
 =============  ==============================================
 
+With the "auto" and "bnb" methods and no layouts, the trees come from the branch and bound's
+tree space instead (``trees_from_space``, ``tree_space.MinimumTreeSpace``): every minimum tree
+is counted exactly (``MinimumTrees.count``), the first k in rank order are the plain variant
+and MDSOL's greedy step over the space is the diverse one -- no SAT call, and thousands of
+trees a second. ``method="maxsat"`` keeps the SAT enumeration (blocking clauses, MDSOL).
+
 ``trees_from_search`` lets several variants share one solve (the Table 6 runner does): the
 first plain enumeration reuses the Linear MaxSAT solver itself -- the last satisfiable
 instance with its learnt clauses (Sec. 6) -- and every later variant gets a fresh solver
@@ -33,11 +39,12 @@ from occamlearn.stopping import CLOCK, Deadline, ProgressSink
 from occamlearn.trees.mpdt.error_budget.maxsat_search import ErrorBudgetSearch, error_budget
 from occamlearn.trees.mpdt.many.enumerate import ENUMERATORS, OptimalFormula, canonical_key
 from occamlearn.trees.mpdt.many.layouts import enumerate_by_layout
+from occamlearn.trees.mpdt.many.tree_space import MinimumTreeSpace, SpaceCut
 from occamlearn.trees.mpdt.maxsat_route.encoding import encode_mpdt
 from occamlearn.trees.mpdt.maxsat_route.search import MinimumTreeResult, MinimumTreeSearch
 
 __all__ = ["MinimumTrees", "find_minimum_trees", "optimal_formula", "trees_from_error_search",
-           "trees_from_search"]
+           "trees_from_search", "trees_from_space"]
 
 
 @dataclass
@@ -47,7 +54,8 @@ class MinimumTrees:
     complete : True iff every minimum tree was produced (the enumeration ran dry; with
     layouts, every feasible layout did);
     layouts : per tree, the layout it came from ("" without layouts);
-    layout_report : per feasible layout visited, its quota, trees and whether it ran dry.
+    layout_report : per feasible layout visited, its quota, trees and whether it ran dry;
+    count : the exact number of minimum trees when the tree space counted them (else None).
     """
 
     result: MinimumTreeResult
@@ -56,6 +64,7 @@ class MinimumTrees:
     seconds: float
     layouts: list = field(default_factory=list)
     layout_report: list = field(default_factory=list)
+    count: int | None = None
 
 
 def optimal_formula(search: MinimumTreeSearch, *, live: bool,
@@ -104,6 +113,32 @@ def trees_from_search(search: MinimumTreeSearch, k: int, *, diverse: bool = Fals
         return MinimumTrees(result, [result.tree], False, 0.0, [""])
     return _draw(result, formula, k, diverse=diverse, layouts=layouts,
                  layout_depth=layout_depth, deadline=deadline)
+
+
+def trees_from_space(result: MinimumTreeResult, X, y, n_classes: int, k: int, *,
+                     diverse: bool = False, deadline: Deadline | None = None,
+                     random_state=None) -> MinimumTrees:
+    """Up to ``k`` minimum trees of a proven pure ``result`` from the branch and bound's tree
+    space: the first k in rank order, or (``diverse``) MDSOL's greedy draw. If the counting
+    does not finish before ``deadline``, the trees under the root splits counted so far are
+    drawn from (``complete`` False, ``count`` None), or the search's own tree when none was."""
+    k = _check_k(k)
+    if result.status != "optimal" or result.tree.n_nodes == 1:
+        single = result.status == "optimal"
+        return MinimumTrees(result, [result.tree], single, 0.0, [""], count=1 if single else None)
+    began = CLOCK()
+    try:
+        space = MinimumTreeSpace(X, y, n_classes, leaves=(result.tree.n_nodes + 1) // 2,
+                                 deadline=Deadline.coerce(deadline),
+                                 feature_names=result.tree.feature_names)
+    except SpaceCut:
+        space = None
+    if space is None or not space.available:
+        return MinimumTrees(result, [result.tree], False, CLOCK() - began, [""])
+    trees = (space.diverse(k, random_state=random_state) if diverse
+             else [space.tree(i) for i in range(min(k, space.available))])
+    return MinimumTrees(result, trees, space.complete and k >= space.count, CLOCK() - began,
+                        [""] * len(trees), count=space.count)
 
 
 def trees_from_error_search(search: ErrorBudgetSearch, k: int, *, diverse: bool = False,
@@ -181,7 +216,7 @@ def find_minimum_trees(X, y, n_classes: int, k: int = 1, *, diverse: bool = Fals
                        enumeration_time_limit: float | None = None,
                        progress: ProgressSink | None = None, max_errors: int | None = None,
                        relax_conflicts: bool = False, method: str = "maxsat",
-                       n_jobs: int | None = None) -> MinimumTrees:
+                       n_jobs: int | None = None, random_state=None) -> MinimumTrees:
     """Minimum trees of the 0/1 matrix X and class indices y (Alg. 3, lines 3-6): pure, or
     with at most ``max_errors`` misclassified rows.
 
@@ -192,14 +227,24 @@ def find_minimum_trees(X, y, n_classes: int, k: int = 1, *, diverse: bool = Fals
     ``max_errors`` is None) to the errors that identical rows with different labels force.
     ``method`` finds the minimum of a pure tree (``minimum.METHODS``; "auto": the portfolio);
     the trees are then drawn from the MPDT encoding with n = that size
-    (``MinimumTreeSearch.adopt``), so no MaxSAT search repeats what another engine proved.
-    With an error budget the MaxSAT search is used whatever the method.
+    (``MinimumTreeSearch.adopt``), so no MaxSAT search repeats what another engine proved;
+    without layouts, "auto" and "bnb" draw them from the tree space instead
+    (``trees_from_space``, seeded by ``random_state``). With an error budget the MaxSAT search
+    is used whatever the method.
     """
     _check_k(k)
     deadline = Deadline.coerce(deadline)
     budget = error_budget(X, y, max_errors, relax_conflicts=relax_conflicts)
     options = {"solver": solver, "sat_solver": sat_solver, "deadline": deadline,
                "progress": progress}
+    if budget is None and method != "maxsat" and not layouts:
+        from occamlearn.trees.mpdt.minimum import find_minimum_tree
+
+        result = find_minimum_tree(X, y, n_classes, method=method, n_jobs=n_jobs, **options)
+        # one deadline for the search and the drawing
+        return trees_from_space(result, X, y, n_classes, k, diverse=diverse,
+                                deadline=deadline.within(enumeration_time_limit),
+                                random_state=random_state)
     if budget is None:
         search, draw = MinimumTreeSearch(X, y, n_classes, **options), trees_from_search
         if method != "maxsat":
