@@ -207,7 +207,7 @@ def _depth_classifier(args):
         max_depth=args.max_depth, binarizer=binarizer, method=args.method or "auto",
         solver=args.solver or "auto",
         sat_solver=args.sat_solver, time_limit=_time_limit(args), prefer_small=True,
-        verbose=args.verbose, callback=args.progress.callback)
+        verbose=args.verbose, callback=args.progress.sink)
 
 
 def _time_limit(args):
@@ -222,7 +222,7 @@ def _pure_classifier(args):
     extra = {} if args.method is None else {"method": args.method}
     return _classifier(args, solver=args.solver or "lsu", sat_solver=args.sat_solver,
                        time_limit=_time_limit(args), max_errors=args.max_errors,
-                       verbose=args.verbose, callback=args.progress.callback,
+                       verbose=args.verbose, callback=args.progress.sink,
                        n_solutions=args.n_solutions, selection_size=args.selection_size,
                        diverse=args.diverse, delta=args.delta,
                        random_state=args.random_state, **extra)

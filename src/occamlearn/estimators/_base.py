@@ -12,10 +12,6 @@ the raw rows differ. Weights have one definition here too: ``row_weights`` is sc
 
 from __future__ import annotations
 
-import signal
-import threading
-import time
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -59,9 +55,7 @@ __all__ = [
     "leaf_weights",
     "prepare_training_data",
     "row_weights",
-    "time_left",
     "validate_table",
-    "watching_interrupts",
 ]
 
 ON_CONFLICT = ("error", "majority", "relax")
@@ -337,42 +331,3 @@ class FittedTreeMixin(ModelDisplayMixin):
         tags.input_tags.categorical = True
         tags.input_tags.string = True
         return tags
-
-
-def time_left(time_limit: float | None, start: float) -> float | None:
-    """What ``time_limit`` (counted from the start of ``fit``) leaves for the search; a
-    search always gets a moment, enough to return its first (greedy) tree."""
-    if time_limit is None:
-        return None
-    return max(time_limit - (time.perf_counter() - start), 1e-3)
-
-
-@contextmanager
-def watching_interrupts():
-    """Record whether Ctrl-C arrived while the block ran, even where a search swallowed it.
-
-    The exact searches stop on Ctrl-C and return their best tree (the MaxSAT loop, the branch
-    and bound and the dynamic programme each catch ``KeyboardInterrupt`` for that). The
-    estimators then keep that tree *and* re-raise the interrupt, so that a script fitting in
-    a loop, or a grid search, can still be stopped; this records that it happened. SIGINT is
-    only watched on the main thread (Python delivers it nowhere else); the handler then
-    behaves as the previous one did.
-    """
-    seen = {"interrupted": False}
-    if threading.current_thread() is not threading.main_thread():
-        yield seen
-        return
-    previous = signal.getsignal(signal.SIGINT)
-
-    def note_and_interrupt(signum, frame):
-        seen["interrupted"] = True
-        if callable(previous):
-            previous(signum, frame)
-        else:
-            raise KeyboardInterrupt
-
-    signal.signal(signal.SIGINT, note_and_interrupt)
-    try:
-        yield seen
-    finally:
-        signal.signal(signal.SIGINT, previous)
