@@ -20,7 +20,12 @@ from occamlearn import (
     load_dataset,
 )
 from occamlearn.cli import build_parser, main
-from occamlearn.estimators._base import BINARIZERS, DEFAULT_TIME_LIMIT, resolve_n_jobs, time_left
+from occamlearn.estimators._base import (
+    BINARIZERS,
+    DEFAULT_TIME_LIMIT,
+    no_limit_as_none,
+    resolve_n_jobs,
+)
 from occamlearn.estimators.model_files import load_model
 
 
@@ -74,7 +79,7 @@ def test_cli_zero_and_none_mean_no_limit(text):
 @pytest.mark.parametrize("estimator", [MinimumPureTreeClassifier, MaxAccuracyTreeClassifier])
 @pytest.mark.parametrize("no_limit", [None, 0])
 def test_python_none_and_zero_mean_no_limit(estimator, no_limit):
-    assert time_left(no_limit, 0.0) is None
+    assert no_limit_as_none(no_limit) is None
     X = pd.DataFrame({"a": [0, 1, 2, 3], "b": [1, 0, 1, 0]})
     model = estimator(time_limit=no_limit).fit(X, [0, 0, 1, 1])
     assert model.status_ == "optimal"

@@ -12,10 +12,6 @@ the raw rows differ. Weights have one definition here too: ``row_weights`` is sc
 
 from __future__ import annotations
 
-import signal
-import threading
-import time
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -58,12 +54,11 @@ __all__ = [
     "check_binary_matrix",
     "encode_labels",
     "leaf_weights",
+    "no_limit_as_none",
     "prepare_training_data",
     "resolve_n_jobs",
     "row_weights",
-    "time_left",
     "validate_table",
-    "watching_interrupts",
 ]
 
 ON_CONFLICT = ("error", "majority", "relax")
@@ -72,7 +67,6 @@ ON_CONFLICT = ("error", "majority", "relax")
 # short enough that noisy data never runs for an hour unasked. ``time_limit=None`` or ``0``
 # means no limit, in both.
 DEFAULT_TIME_LIMIT = 60.0
-
 # ``class_weight`` as scikit-learn's classifiers take it (``row_weights`` applies it).
 CLASS_WEIGHT = [dict, StrOptions({"balanced"}), None]
 # The strings a tree estimator's ``binarizer="..."`` accepts: ``"readable"`` (the default,
@@ -91,6 +85,23 @@ BINARIZERS = {
     "threshold": lambda: FeatureBinarizer(encoding="threshold"),
     "quantile": lambda: QuantileBinarizer(),
 }
+
+
+def no_limit_as_none(time_limit: float | None) -> float | None:
+    """``time_limit`` for ``stopping.Deadline.after``: ``None`` and ``0`` both mean no limit
+    (as ``--time-limit 0`` does on the command line)."""
+    return None if time_limit is None or time_limit == 0 else time_limit
+
+
+def resolve_n_jobs(n_jobs: int | None) -> int:
+    """Processes ``n_jobs`` asks for, as scikit-learn reads it: None is 1 (or the active
+    ``joblib.parallel_backend``'s count), -1 all cores, -2 all but one, ..."""
+    if n_jobs == 0:
+        raise ValueError("n_jobs=0 asks for no process at all: use None or 1 (one process), "
+                         "a positive count, or -1 (all cores)")
+    from joblib import effective_n_jobs
+
+    return int(effective_n_jobs(n_jobs))
 
 
 def binarizer_to_fit(binarizer):
@@ -311,8 +322,15 @@ class FittedTreeMixin(ModelDisplayMixin):
         return self.classes_[self.tree_.predict(binary_matrix(self, X))]
 
     def predict_proba(self, X) -> np.ndarray:
-        """Class frequencies of the training rows in each row's leaf (0/1 on a pure tree);
-        after a weighted fit, weighted frequencies (``leaf_weights_``), as the labels are."""
+        """Class frequencies of the training rows in each row's leaf (``tree_.counts``).
+
+        The counts cover every row passed to ``fit``: for a minimum pure tree also the rows
+        the majority filter set aside, which share their leaf with the rows of their
+        conflict group it kept. ``predict`` is the leaf's class (the one printed); for a
+        pure tree it always has the largest frequency in its leaf, since the filter keeps
+        each group's majority label (on a tie, ``predict`` keeps the tree's class). After a
+        weighted fit the frequencies are weighted (``leaf_weights_``), as the labels are.
+        """
         check_is_fitted(self)
         X_bin = binary_matrix(self, X)
         weights = getattr(self, "leaf_weights_", None)
@@ -338,54 +356,3 @@ class FittedTreeMixin(ModelDisplayMixin):
         tags.input_tags.categorical = True
         tags.input_tags.string = True
         return tags
-
-
-def time_left(time_limit: float | None, start: float) -> float | None:
-    """What ``time_limit`` (counted from the start of ``fit``) leaves for the search; a
-    search always gets a moment, enough to return its first (greedy) tree. ``None`` and
-    ``0`` both mean no limit (as ``--time-limit 0`` does on the command line)."""
-    if time_limit is None or time_limit == 0:
-        return None
-    return max(time_limit - (time.perf_counter() - start), 1e-3)
-
-
-def resolve_n_jobs(n_jobs: int | None) -> int:
-    """Processes ``n_jobs`` asks for, as scikit-learn reads it: None is 1 (or the active
-    ``joblib.parallel_backend``'s count), -1 all cores, -2 all but one, ..."""
-    if n_jobs == 0:
-        raise ValueError("n_jobs=0 asks for no process at all: use None or 1 (one process), "
-                         "a positive count, or -1 (all cores)")
-    from joblib import effective_n_jobs
-
-    return int(effective_n_jobs(n_jobs))
-
-
-@contextmanager
-def watching_interrupts():
-    """Record whether Ctrl-C arrived while the block ran, even where a search swallowed it.
-
-    The exact searches stop on Ctrl-C and return their best tree (the MaxSAT loop, the branch
-    and bound and the dynamic programme each catch ``KeyboardInterrupt`` for that). The
-    estimators then keep that tree *and* re-raise the interrupt, so that a script fitting in
-    a loop, or a grid search, can still be stopped; this records that it happened. SIGINT is
-    only watched on the main thread (Python delivers it nowhere else); the handler then
-    behaves as the previous one did.
-    """
-    seen = {"interrupted": False}
-    if threading.current_thread() is not threading.main_thread():
-        yield seen
-        return
-    previous = signal.getsignal(signal.SIGINT)
-
-    def note_and_interrupt(signum, frame):
-        seen["interrupted"] = True
-        if callable(previous):
-            previous(signum, frame)
-        else:
-            raise KeyboardInterrupt
-
-    signal.signal(signal.SIGINT, note_and_interrupt)
-    try:
-        yield seen
-    finally:
-        signal.signal(signal.SIGINT, previous)
