@@ -21,6 +21,7 @@ in the lock file), so runs do not overlap. The load average is recorded with eve
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import os
 import shutil
@@ -77,7 +78,8 @@ def child_blocks(paths: list[str]) -> None:
 
     out = {"import_numba": time.perf_counter() - started}
     for path in paths:
-        name = "kernels_" + Path(path).parent.name + "_" + str(abs(hash(path)))
+        # a name the same in every process: numba's cache records the module by name
+        name = "kernels_" + hashlib.sha1(path.encode()).hexdigest()[:12]
         spec = importlib.util.spec_from_file_location(name, path)
         module = importlib.util.module_from_spec(spec)
         sys.modules[name] = module

@@ -228,3 +228,17 @@ def test_finished_background_compile_is_reaped(warm, tmp_path):
     code, state = _python(REAPED, tmp_path).stdout.split()
     assert code == "0" and state != "Z"
     assert not _lock(tmp_path).exists()
+
+
+def test_warm_up_command_readies_every_kernel_module(capsys):
+    from occamlearn.cli import main
+
+    assert main(["warm-up"]) == 0
+    printed = capsys.readouterr().out.splitlines()
+    assert [line.split()[0] for line in printed] == list(kernel_cache.KERNEL_MODULES)
+    assert all(kernel_cache.kernels_ready(name) for name in kernel_cache.KERNEL_MODULES)
+
+
+def test_unknown_kernel_module_is_a_value_error():
+    with pytest.raises(ValueError, match="name='nope'"):
+        kernel_cache.kernels_ready("nope")

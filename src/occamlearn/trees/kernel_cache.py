@@ -118,15 +118,17 @@ def load(name: str, **options) -> float:
     """Load (or, if the cache is missing, compile in the foreground) the kernels of ``name``
     by running its ``warm_up(**options)``; seconds taken. A failure empties the module's
     cache index and raises ``KernelsUnavailable``."""
+    if name not in KERNEL_MODULES:
+        _module(name)  # the ValueError naming the modules
     started = stopping.CLOCK()
+    module = None
     try:
         module = _module(name)
         module.warm_up(**options)
-    except ValueError:
-        raise
     except Exception as error:
         try:
-            _flush(module)
+            if module is not None:
+                _flush(module)
         except Exception:
             pass
         raise KernelsUnavailable(f"the {name} kernels failed to load ({type(error).__name__}: "
@@ -191,6 +193,8 @@ def start_background_compile() -> bool:
         [package_root] + [p for p in env.get("PYTHONPATH", "").split(os.pathsep) if p])
     try:
         log = open(_lock_path().with_name(LOG_NAME), "w")  # noqa: SIM115 (child's stderr)
+    except ImportError:  # no numba: nothing to compile
+        return False
     except OSError:
         log = subprocess.DEVNULL
     try:
