@@ -17,10 +17,9 @@ search used it, which is what the compiled memo's BOUNDED flag records.
 
 from __future__ import annotations
 
-import time
-
 import numpy as np
 
+from occamlearn import stopping
 from occamlearn.trees.mpdt.bnb.engines import CompiledRowSetSearch, RowSetSearch
 
 __all__ = ["carry_over", "choose_engine", "new_search", "user_stop"]
@@ -89,5 +88,5 @@ def carry_over(python: RowSetSearch, compiled: CompiledRowSetSearch) -> int:
 
 def user_stop(deadline, should_stop) -> bool:
     """True if the deadline passed or the caller asked to stop (not an engine switch)."""
-    return (deadline is not None and time.perf_counter() > deadline) or (
+    return (deadline is not None and stopping.CLOCK() > deadline) or (
         should_stop is not None and bool(should_stop()))
