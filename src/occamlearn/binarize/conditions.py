@@ -108,6 +108,8 @@ class ConditionBinarizer(TransformerMixin, BaseEstimator):
         self.handle_unknown = handle_unknown
 
     def fit(self, X, y=None):
+        if hasattr(X, "columns"):
+            check_unique_names(X)
         validate_data(self, X, skip_check_array=True, reset=True)
         self.conditions_ = tuple(self.conditions)
         self.columns_ = _with_flags(self.columns if self.columns is not None
