@@ -212,6 +212,7 @@ def test_nan_none_and_pd_na_are_one_missing_value(missing):
     model = MinimumPureTreeClassifier(time_limit=30).fit(X, y)
     names = list(model.feature_names_)
     assert "income is missing" in names and "colour is missing" in names
+    assert "income >= 30 or missing" in names  # numeric, whatever marks the gap
     reference = X.astype(object).where(X.notna(), np.nan)
     assert (model.predict(X) == model.predict(reference)).all()
     assert_print_matches_predict(model, X)
@@ -381,3 +382,29 @@ def test_integer_column_labels_print_unambiguously_everywhere():
     # the condition reads the user's frame by position
     assert model.binarizer_.conditions_[0].evaluate(X).tolist() == [False, True, True, True]
     assert (model.predict(X) == y).all()
+
+
+# -- the command line: --sep and --decimal -------------------------------------------------------
+def test_cli_reads_semicolon_csv_with_decimal_commas(tmp_path, capsys):
+    from occamlearn.cli import main
+
+    path = tmp_path / "eu.csv"
+    path.write_text("a;b;target\n1,5;x;0\n2,5;y;1\n0,5;x;0\n3;y;1\n")
+    assert main(["fit", str(path), "-q"]) == 2
+    assert "are its fields separated by ';'? pass --sep ;" in capsys.readouterr().err
+    assert main(["binarize", str(path), "--sep", ";", "--decimal", ","]) == 0
+    assert "b == y" in capsys.readouterr().out
+    model = tmp_path / "m.json"
+    assert main(["fit", str(path), "--sep", ";", "--decimal", ",", "-q", "-o", str(model)]) == 0
+    assert "|--- a >= 2.0\n" in capsys.readouterr().out
+    assert main(["predict", str(model), str(path), "--sep", ";", "--decimal", ","]) == 0
+    assert capsys.readouterr().out.split() == ["prediction", "0", "1", "0", "1"]
+    # quoted decimal commas in an ordinary CSV: numbers, with a warning
+    quoted = tmp_path / "q.csv"
+    quoted.write_text('a,target\n"1,5",0\n"2,5",1\n"0,5",0\n3,1\n')
+    assert main(["fit", str(quoted), "-q"]) == 0
+    out, err = capsys.readouterr()
+    assert "|--- a >= 2.0\n" in out and "decimal comma ('1,5')" in err
+    tabbed = tmp_path / "t.tsv"
+    tabbed.write_text("a\tb\ttarget\n1\tx\t0\n2\ty\t1\n")
+    assert main(["binarize", str(tabbed), "--sep", "tab"]) == 0

@@ -262,6 +262,9 @@ def _reading(name: str, column, override: str | None) -> str:
     present = values[~missing_mask(values)]
     texts = [v for v in present if isinstance(v, str)]
     numbers_ = [v for v in present if _is_plain_number(v)]
+    if override is None and present.size and all(
+            _is_plain_number(v) or isinstance(v, (bool, np.bool_)) for v in present):
+        return "numbers"  # an object column of numbers (and None, NaN, pd.NA): numeric
     if override is None and _is_decimal_comma_text(present):
         example = next(v for v in present if "," in v)
         warnings.warn(f"column {name!r} holds numbers written with a decimal comma "
