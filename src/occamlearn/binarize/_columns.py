@@ -176,6 +176,9 @@ def _is_datetime(column) -> bool:
     if values.dtype.kind != "O" or isinstance(getattr(column, "dtype", None),
                                               pd.CategoricalDtype):
         return False
+    kind = pd.api.types.infer_dtype(values, skipna=True)
+    if kind not in ("datetime", "datetime64", "date", "mixed"):
+        return False
     present = values[~missing_mask(values)]
     return bool(present.size) and all(
         isinstance(v, (datetime.date, np.datetime64)) for v in present
@@ -233,6 +236,8 @@ def _to_objects(name: str, column) -> np.ndarray:
 
 def _to_text(values: np.ndarray) -> np.ndarray:
     """Numbers among ``values`` as their text (``2`` -> ``'2'``); missing stays None."""
+    if pd.api.types.infer_dtype(values, skipna=True) in ("string", "empty"):
+        return values
     return np.array([v if v is None or isinstance(v, str) else _number_text(v)
                      for v in values], dtype=object)
 
