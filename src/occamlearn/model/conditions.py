@@ -98,6 +98,10 @@ def days_since_epoch(values) -> np.ndarray:
     values = np.asarray(values)
     if values.dtype.kind in "biuf":
         return values.astype(np.float64)
+    if values.dtype.kind == "M":  # naive datetime64: read as UTC, NaT -> NaN
+        nanoseconds = values.astype("datetime64[ns]")
+        days = nanoseconds.view(np.int64) / (_SECONDS_PER_DAY * 1e9)
+        return np.where(np.isnat(nanoseconds), np.nan, days)
     stamps = pd.to_datetime(pd.Series(values, dtype=object), utc=True, errors="coerce")
     return ((stamps - _EPOCH).dt.total_seconds() / _SECONDS_PER_DAY).to_numpy(np.float64)
 
