@@ -3,8 +3,9 @@ culprit), never a hang, a raw IndexError/KeyError/TypeError, or a silently wrong
 
 Model files edited by hand, data that a reloaded model must refuse as the fitted one does,
 command-line misuse, failed external solvers and wrong solver outputs; plus the cases that
-already worked (NaN, inf, empty data, one row, one class, bad flags, broken CSV, corrupt
-JSON), kept here so that they stay that way.
+already worked (inf in training data, empty data, one row, one class, bad flags, broken CSV,
+corrupt JSON), kept here so that they stay that way. Missing values are data, not errors
+(issue 20): their tests are here and in ``test_missing_values.py``.
 """
 
 from __future__ import annotations
