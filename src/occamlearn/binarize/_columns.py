@@ -16,7 +16,7 @@ classified once, in ``fit``, into one of
 value (inf in fit, a string in a numeric column) raises a ``ValueError`` that names the column,
 the value and its row.
 
-Values are read the way users mean them:
+Values are read the way users mean them (the pieces live in ``_values``):
 
 * Missing values -- NaN, None, ``pd.NA``, ``NaT`` alike -- are kept as missing (NaN in a
   numeric column, None in a categorical one); the binarisers learn from them (see
@@ -41,10 +41,7 @@ the column and the value; ``"error"`` raises.
 
 from __future__ import annotations
 
-import datetime
 import math
-import numbers
-import re
 import warnings
 from dataclasses import dataclass
 from decimal import Decimal, localcontext
@@ -53,7 +50,18 @@ import numpy as np
 import pandas as pd
 from sklearn.utils.validation import validate_data
 
-from occamlearn.model.conditions import days_since_epoch, missing_mask
+from occamlearn.binarize._values import (
+    check_unique_names,
+    column_label,
+    decimal_points,
+    raw,
+    reading,
+    to_days,
+    to_text,
+    warn_new_missing,
+)
+from occamlearn.binarize._values import where as _where
+from occamlearn.model.conditions import missing_mask
 
 __all__ = [
     "ColumnSpec",
@@ -115,89 +123,15 @@ def read_columns(estimator, X, *, reset: bool) -> tuple[list[str], list]:
     return names, [X[:, j] for j in range(X.shape[1])]
 
 
-def column_label(label) -> str:
-    """The printed name of a DataFrame column: a string as itself, any other label ``L`` as
-    ``x[L]`` (so a condition reads ``x[0] < 1``, not ``0 < 1``)."""
-    return label if isinstance(label, str) else f"x[{label}]"
-
-
-def check_unique_names(X) -> None:
-    """ValueError naming the repeated column names of a DataFrame."""
-    columns = pd.Index(X.columns)
-    if columns.has_duplicates:
-        repeated = list(dict.fromkeys(columns[columns.duplicated()]))
-        raise ValueError(f"X repeats the column name(s) {', '.join(map(repr, repeated))}: "
-                         "give every column its own name")
-
-
-_DECIMAL_COMMA = re.compile(r"^\s*[-+]?\d+(,\d+)?\s*$")
-
-
-def _raw(column) -> np.ndarray:
-    return column.to_numpy() if isinstance(column, pd.Series) else np.asarray(column)
-
-
-def _decimal_points(values: np.ndarray) -> np.ndarray:
-    """``values`` with each text like ``'1,5'`` rewritten ``'1.5'``."""
-    out = np.array(values, dtype=object)
-    for k, v in enumerate(out):
-        if isinstance(v, str) and "," in v and _DECIMAL_COMMA.match(v):
-            out[k] = v.replace(",", ".")
-    return out
-
-
-def _is_decimal_comma_text(present: np.ndarray) -> bool:
-    """Every value is text like ``'3'`` or ``'1,5'``, at least one with a comma."""
-    return bool(present.size) and all(
-        isinstance(v, str) and _DECIMAL_COMMA.match(v) for v in present
-    ) and any("," in v for v in present)
-
-
-def _is_plain_number(v) -> bool:
-    return isinstance(v, numbers.Number) and not isinstance(v, (bool, np.bool_))
-
-
-def _number_text(v) -> str:
-    """A number as the text a person would type: ``2`` for 2 and 2.0, ``2.5`` for 2.5."""
-    if isinstance(v, (bool, np.bool_)) or not _is_plain_number(v):
-        return str(v)
-    v = v.item() if isinstance(v, np.generic) else v
-    if isinstance(v, float) and v.is_integer() and abs(v) < 2**53:
-        return str(int(v))
-    return repr(v) if isinstance(v, float) else str(v)
-
-
-def _is_datetime(column) -> bool:
-    if isinstance(column, pd.Series) and pd.api.types.is_datetime64_any_dtype(column.dtype):
-        return True
-    values = _raw(column)
-    if values.dtype.kind == "M":
-        return True
-    if values.dtype.kind != "O" or isinstance(getattr(column, "dtype", None),
-                                              pd.CategoricalDtype):
-        return False
-    kind = pd.api.types.infer_dtype(values, skipna=True)
-    if kind not in ("datetime", "datetime64", "date", "mixed"):
-        return False
-    present = values[~missing_mask(values)]
-    return bool(present.size) and all(
-        isinstance(v, (datetime.date, np.datetime64)) for v in present
-    )
-
-
-def _where(name: str, row: int) -> str:
-    return f"column {name!r} (row {row})"
-
-
 def _to_float(name: str, column, *, allow_inf: bool = False) -> np.ndarray:
     """Numeric values of a column, NaN where missing; a string that is no number (a decimal
     comma is one) and, unless ``allow_inf``, +-inf raise naming column, value and row."""
-    values = _raw(column)
+    values = raw(column)
     if values.dtype.kind == "b":
         values = values.astype(np.float64)
     elif values.dtype.kind not in "iuf":
         absent = missing_mask(values)
-        values = _decimal_points(values)
+        values = decimal_points(values)
         values[absent] = None
         numbers = pd.to_numeric(pd.Series(values, dtype=object), errors="coerce").to_numpy(float)
         bad = np.flatnonzero(np.isnan(numbers) & ~absent)
@@ -234,68 +168,6 @@ def _to_objects(name: str, column) -> np.ndarray:
     return values
 
 
-def _to_text(values: np.ndarray) -> np.ndarray:
-    """Numbers among ``values`` as their text (``2`` -> ``'2'``); missing stays None."""
-    if pd.api.types.infer_dtype(values, skipna=True) in ("string", "empty"):
-        return values
-    return np.array([v if v is None or isinstance(v, str) else _number_text(v)
-                     for v in values], dtype=object)
-
-
-def _to_days(name: str, column) -> np.ndarray:
-    values = _raw(column)
-    days = days_since_epoch(values)
-    bad = np.flatnonzero(np.isnan(days) & ~missing_mask(values))
-    if bad.size:
-        raise ValueError(f"{_where(name, int(bad[0]))} holds dates, but {values[bad[0]]!r} is "
-                         "not one")
-    return days
-
-
-def _reading(name: str, column, override: str | None) -> str:
-    """How to read a training column: ``"text"`` (categorical), ``"numbers"`` or
-    ``"dates"``, warning when a mixed or decimal-comma column is read as numbers or text."""
-    if override is None and _is_datetime(column):
-        return "dates"
-    if override == "continuous":
-        return "numbers"
-    if not (override == "categorical" or _looks_categorical(column)):
-        return "numbers"
-    values = _raw(column)
-    if isinstance(getattr(column, "dtype", None), pd.CategoricalDtype) or values.dtype.kind != "O":
-        return "text"
-    present = values[~missing_mask(values)]
-    texts = [v for v in present if isinstance(v, str)]
-    numbers_ = [v for v in present if _is_plain_number(v)]
-    if override is None and present.size and all(
-            _is_plain_number(v) or isinstance(v, (bool, np.bool_)) for v in present):
-        return "numbers"  # an object column of numbers (and None, NaN, pd.NA): numeric
-    if override is None and _is_decimal_comma_text(present):
-        example = next(v for v in present if "," in v)
-        warnings.warn(f"column {name!r} holds numbers written with a decimal comma "
-                      f"({example!r}): read as numbers ({example.replace(',', '.')}); pass "
-                      f"categorical=[{name!r}] to keep it as text", UserWarning, stacklevel=5)
-        return "numbers"
-    if texts and numbers_:
-        numeric = all(_DECIMAL_COMMA.match(v) or _is_number_text(v) for v in texts)
-        if override is None and numeric and len(texts) + len(numbers_) == len(present):
-            warnings.warn(f"column {name!r} mixes numbers and numeric text ({numbers_[0]!r}, "
-                          f"{texts[0]!r}): read as numbers", UserWarning, stacklevel=5)
-            return "numbers"
-        warnings.warn(f"column {name!r} mixes numbers and text ({numbers_[0]!r}, {texts[0]!r}):"
-                      " read as text, a number as the text it prints as (2 is '2')",
-                      UserWarning, stacklevel=5)
-        return "mixed text"
-    return "text"
-
-
-def _is_number_text(text: str) -> bool:
-    try:
-        return math.isfinite(float(text))
-    except ValueError:
-        return False
-
-
 def _looks_categorical(column) -> bool:
     if isinstance(column, pd.Series):
         dtype = column.dtype
@@ -325,21 +197,26 @@ def _ordered_unique(column, values: np.ndarray) -> tuple:
         return tuple(sorted(present, key=repr))
 
 
+def _reading_of(name: str, column, override: str | None) -> str:
+    textual = override == "categorical" or (override is None and _looks_categorical(column))
+    return reading(name, column, override, textual=textual)
+
+
 def fit_column(name, index, column, *, override: str | None) -> tuple[ColumnSpec, np.ndarray]:
     """Classify one training column; return its spec and its cleaned values (missing ones as
     NaN in numeric columns, None in categorical ones)."""
-    reading = _reading(name, column, override)
+    reading = _reading_of(name, column, override)
     if reading in ("text", "mixed text"):
         values = _to_objects(name, column)
         if reading == "mixed text":
-            values = _to_text(values)
+            values = to_text(values)
         absent = missing_mask(values)
         domain = _ordered_unique(column, values[~absent])
         informative = len(domain) > 1 or (len(domain) == 1 and absent.any())
         kind = "categorical" if informative else "constant"
         return ColumnSpec(name, index, kind, domain, missing=bool(absent.any())), values
     dates = reading == "dates"
-    values = _to_days(name, column) if dates else _to_float(name, column)
+    values = to_days(name, column) if dates else _to_float(name, column)
     absent = np.isnan(values)
     distinct = np.unique(values[~absent])
     if distinct.size == 0 or (distinct.size < 2 and not absent.any()):
@@ -374,15 +251,15 @@ def clean_column(spec: ColumnSpec, column, *, handle_unknown: str) -> np.ndarray
     none in fit warns, naming the rows (its conditions are false there).
     """
     if spec.kind != "categorical":
-        values = (_to_days(spec.name, column) if spec.dates
+        values = (to_days(spec.name, column) if spec.dates
                   else _to_float(spec.name, column, allow_inf=True))
-        _warn_new_missing(spec, np.isnan(values))
+        warn_new_missing(spec, np.isnan(values))
         return values
     values = _to_objects(spec.name, column)
     absent = missing_mask(values)
-    _warn_new_missing(spec, absent)
+    warn_new_missing(spec, absent)
     if spec.domain and all(isinstance(v, str) for v in spec.domain):
-        values = _to_text(values)  # a number reads as its text, as printed: 2 is '2'
+        values = to_text(values)  # a number reads as its text, as printed: 2 is '2'
     known = (pd.Index(spec.domain).get_indexer(pd.Index(values)) >= 0) | absent
     if known.all():
         return values
@@ -406,20 +283,6 @@ def clean_column(spec: ColumnSpec, column, *, handle_unknown: str) -> np.ndarray
         stacklevel=4,
     )
     return values
-
-
-def _warn_new_missing(spec: ColumnSpec, absent: np.ndarray) -> None:
-    if spec.missing or not absent.any():
-        return
-    rows = np.flatnonzero(absent)
-    shown = ", ".join(map(str, rows[:5])) + (", ..." if rows.size > 5 else "")
-    warnings.warn(
-        f"column {spec.name!r} had no missing values in fit but is missing in row(s) {shown}: "
-        "every condition on it is false there (a tree takes each such test's 'no' branch, a "
-        "rule on it does not fire)",
-        UserWarning,
-        stacklevel=4,
-    )
 
 
 def shortest_threshold(threshold: float, sorted_values: np.ndarray, side: str) -> float:

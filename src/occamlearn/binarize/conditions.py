@@ -25,13 +25,8 @@ import pandas as pd
 from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from occamlearn.binarize._columns import (
-    ColumnSpec,
-    _to_objects,
-    _warn_new_missing,
-    check_unique_names,
-    clean_column,
-)
+from occamlearn.binarize._columns import ColumnSpec, _to_objects, clean_column
+from occamlearn.binarize._values import check_unique_names, warn_new_missing
 from occamlearn.model.conditions import Conjunction, condition_from_dict, missing_mask
 
 __all__ = ["ConditionBinarizer", "column_specs_from_conditions", "condition_binarizer_from_dict"]
@@ -134,7 +129,7 @@ class ConditionBinarizer(TransformerMixin, BaseEstimator):
     def _clean(self, spec: ColumnSpec, column) -> np.ndarray:
         if spec.kind == "categorical" and not spec.domain:  # known values not recorded
             values = _to_objects(spec.name, column)
-            _warn_new_missing(spec, missing_mask(values))
+            warn_new_missing(spec, missing_mask(values))
             return values
         return clean_column(spec, column, handle_unknown=self.handle_unknown)
 

@@ -38,7 +38,7 @@ from occamlearn.binarize import (
     find_conflicts,
     resolve_conflicts,
 )
-from occamlearn.binarize._columns import check_unique_names
+from occamlearn.binarize._values import check_unique_names
 from occamlearn.estimators._display import ModelDisplayMixin
 
 __all__ = [
