@@ -153,6 +153,42 @@ def test_a_past_deadline_cuts_the_space_with_a_clear_message():
         MinimumTreeSpace(X, y, 2, deadline=stopped)
     leaves = MinimumTreeSpace(X, y, 2).leaves
     cut = MinimumTreeSpace(X, y, 2, leaves=leaves, deadline=stopped)
-    assert not cut.complete and cut.count is None
-    with pytest.raises(RuntimeError, match="not all counted"):
+    assert not cut.complete and cut.count is None and cut.available == 0
+    with pytest.raises(RuntimeError, match="before any minimum tree was counted"):
         cut.sample(3)
+
+
+def test_a_space_cut_after_some_root_splits_draws_from_those(bundled_binary):
+    """Counting stopped after the first root split: its trees are drawn, all minimum."""
+    X, y, n_classes = bundled_binary("iris", unique=True)
+    full = MinimumTreeSpace(X, y, n_classes)
+    deadline = Deadline.after(None)
+    partial = MinimumTreeSpace(X, y, n_classes, leaves=full.leaves, deadline=deadline)
+    assert partial.complete
+    first = full._splits[full._root][0]
+    calls = {"n": 0}
+
+    class StopAfterFirstRootSplit(Deadline):
+        def expired(self):  # the root's split list, then its first split's sets, then stop
+            calls["n"] += 1
+            return calls["n"] > 1 + _sets_below(full, first)
+
+    cut = MinimumTreeSpace(X, y, n_classes, leaves=full.leaves,
+                           deadline=StopAfterFirstRootSplit())
+    assert not cut.complete and 0 < cut.available < full.count
+    for tree in cut.sample(20, random_state=0):
+        assert tree.n_nodes == full.n_nodes
+        np.testing.assert_array_equal(tree.predict(X), y)
+
+
+def _sets_below(space, split) -> int:
+    """Distinct non-leaf row sets the counting visits under one split of the root."""
+    seen, stack = set(), [(split.left, split.left_leaves), (split.right, split.right_leaves)]
+    while stack:
+        rows, leaves = stack.pop()
+        if leaves == 1 or rows in seen:
+            continue
+        seen.add(rows)
+        stack += [(s.left, s.left_leaves) for s in space._splits[rows]]
+        stack += [(s.right, s.right_leaves) for s in space._splits[rows]]
+    return len(seen)

@@ -39,6 +39,7 @@ from occamlearn.estimators._base import (
     SAT_SOLVERS,
     FittedTreeMixin,
     binarizer_to_fit,
+    leaf_weights,
     prepare_training_data,
     time_left,
     watching_interrupts,
@@ -55,6 +56,7 @@ from occamlearn.trees.mpdt.minimum import (
     find_minimum_tree,
     find_minimum_tree_within_budget,
 )
+from occamlearn.trees.weights import integer_weights
 
 __all__ = ["MinimumPureTreeClassifier"]
 
@@ -190,6 +192,15 @@ class MinimumPureTreeClassifier(ClassifierMixin, FittedTreeMixin, BaseEstimator)
         step over them (``occamlearn.trees.mpdt.many.tree_space``), with no SAT call;
         ``method="maxsat"`` draws them with SAT (blocking clauses or MDSOL).
 
+    ``fit(X, y, sample_weight)``: one non-negative weight per row. The pure tree itself does
+    not depend on weights; they decide (1) the majority filter: among identical binarised
+    rows with different labels the label of largest total weight is kept (ties as without
+    weights), (2) the error budget: ``max_errors`` bounds the total weight of the
+    misclassified rows, and (3) ``training_errors_``, which is that total weight. Integer
+    weights act exactly as repeated rows and weight 0 as a dropped row (also for the
+    binariser). With a budget, weights must be ratios of integers (denominators up to 10**6);
+    Algorithm 3 with a budget takes no weights, and its selection accuracy counts rows.
+
     Attributes
     ----------
     tree_ : Tree  (binary features, class indices into ``classes_``)
@@ -198,8 +209,10 @@ class MinimumPureTreeClassifier(ClassifierMixin, FittedTreeMixin, BaseEstimator)
     training_errors_ : misclassified training rows of ``tree_`` over all rows passed to
         ``fit``: the rows ``on_conflict="majority"`` set aside count too (so a tree pure on
         the kept rows may err on them), and with ``selection_size > 0`` the selection rows
-        (so it may exceed ``max_errors``)
+        (so it may exceed ``max_errors``); with ``sample_weight``, their total weight (float)
     lower_bound_, upper_bound_ : proven bounds on the minimum size (on the rows searched)
+    leaf_weights_ : (n_nodes, n_classes) total weight of the rows searched per leaf and
+        class (``predict_proba`` reads it), or None after an unweighted fit
     solve_stats_ : dict -- seconds per phase, ``trace``; with ``method="auto"`` also
         ``found_by`` / ``bound_by`` / ``proved_by`` (the engine that found the tree, proved
         the bound, or "both") and ``bound_trace`` of (seconds, size, lower bound)
@@ -269,11 +282,13 @@ class MinimumPureTreeClassifier(ClassifierMixin, FittedTreeMixin, BaseEstimator)
 
     # -- fitting ----------------------------------------------------------------------------
     @_fit_context(prefer_skip_nested_validation=True)
-    def fit(self, X, y):
-        """Learn a minimum pure tree (or one within ``max_errors``) for (X, y); returns self."""
+    def fit(self, X, y, sample_weight=None):
+        """Learn a minimum pure tree (or one within ``max_errors``) for (X, y); returns self.
+
+        ``sample_weight``: one non-negative weight per row (see the class docstring)."""
         start = time.perf_counter()
-        self._check_error_budget_options()
-        data = self._prepare(X, y)
+        self._check_error_budget_options(sample_weight)
+        data = self._prepare(X, y, sample_weight)
         prepared = time.perf_counter()
         selected = None
         with watching_interrupts() as watch:
@@ -293,7 +308,8 @@ class MinimumPureTreeClassifier(ClassifierMixin, FittedTreeMixin, BaseEstimator)
         ``time_left`` seconds (what ``time_limit`` leaves after reading and binarising)."""
         selected = None
         if self.n_solutions == 1 and self.selection_size == 0:
-            result = self._solve(data.X_bin, data.y, len(data.classes), time_left)
+            result = self._solve(data.X_bin, data.y, len(data.classes), time_left,
+                                 data.weight)
         else:  # Algorithm 3
             selected = minimum_trees_with_selection(
                 data.X_bin, data.y, len(data.classes), n_solutions=self.n_solutions,
@@ -309,20 +325,25 @@ class MinimumPureTreeClassifier(ClassifierMixin, FittedTreeMixin, BaseEstimator)
     def _may_err(self) -> bool:
         return self.max_errors is not None or self.on_conflict == "relax"
 
-    def _check_error_budget_options(self) -> None:
+    def _check_error_budget_options(self, sample_weight=None) -> None:
         if not self._may_err():
             return
         what = (f"max_errors={self.max_errors!r}" if self.max_errors is not None
                 else "on_conflict='relax'")
+        if sample_weight is not None and (self.n_solutions != 1 or self.selection_size != 0):
+            raise ValueError(f"sample_weight with {what} is not supported by Algorithm 3 "
+                             "(n_solutions > 1 or selection_size > 0): the candidates are "
+                             "drawn from unweighted budgets. Fit without one of them.")
         if self.method in PURE_ONLY_METHODS:
             raise ValueError(f"{what} needs method 'auto', 'bnb' or 'maxsat'; "
                              f"method={self.method!r} finds pure trees only.")
 
-    def _prepare(self, X, y):
+    def _prepare(self, X, y, sample_weight=None):
         keep_all = self._may_err() and self.on_conflict != "majority"
         filtering = "majority" if self.on_conflict == "auto" else self.on_conflict
         data = prepare_training_data(self, X, y, binarizer=binarizer_to_fit(self.binarizer),
-                                     on_conflict="relax" if keep_all else filtering)
+                                     on_conflict="relax" if keep_all else filtering,
+                                     sample_weight=sample_weight)
         self.classes_ = data.classes
         self.binarizer_ = data.binarizer
         self.feature_names_ = data.feature_names
@@ -342,21 +363,29 @@ class MinimumPureTreeClassifier(ClassifierMixin, FittedTreeMixin, BaseEstimator)
         return data
 
     def _solve(self, X_bin: np.ndarray, y: np.ndarray, n_classes: int,
-               time_left: float | None) -> MinimumTreeResult:
-        """Run the search; an interrupt returns the best tree so far as "feasible"."""
+               time_left: float | None, weight=None) -> MinimumTreeResult:
+        """Run the search; an interrupt returns the best tree so far as "feasible".
+
+        ``weight`` (the kept rows' weights, or None) matters only with an error budget: the
+        budget is then counted in units of 1/scale of a weight, scale making them integers."""
         progress = _Progress(self, self.feature_names_)
         started = time.perf_counter()
         options = {"solver": self.solver, "sat_solver": self.sat_solver,
                    "time_limit": time_left, "on_improve": progress}
+        units, scale = (None, 1) if weight is None or not self._may_err() \
+            else integer_weights(weight, len(y))
         try:
-            budget = error_budget(X_bin, y, self.max_errors,
-                                  relax_conflicts=self.on_conflict == "relax")
+            budget = error_budget(X_bin, y, None if self.max_errors is None
+                                  else _scaled_budget(self.max_errors, scale),
+                                  relax_conflicts=self.on_conflict == "relax",
+                                  sample_weight=units)
             if budget is None:
                 return find_minimum_tree(X_bin, y, n_classes, method=self.method,
                                          n_jobs=self.n_jobs, on_bound=progress.bound,
                                          **options)
             return find_minimum_tree_within_budget(X_bin, y, n_classes, budget,
-                                                   method=self.method, **options)
+                                                   method=self.method, sample_weight=units,
+                                                   **options)
         except (KeyboardInterrupt, SATInterrupt) as exc:
             if progress.best is None or not is_interrupt(exc):
                 raise
@@ -372,10 +401,13 @@ class MinimumPureTreeClassifier(ClassifierMixin, FittedTreeMixin, BaseEstimator)
         self.tree_ = Tree(tree.feature, tree.left, tree.right, tree.label, blank,
                           tree.n_features, tuple(str(n) for n in self.feature_names_)
                           ).with_counts(data.X_bin, data.y)
+        self.leaf_weights_ = leaf_weights(self.tree_, data.X_bin, data.y, data.weight)
         self.n_nodes_ = self.tree_.n_nodes
         self.depth_ = self.tree_.depth
         # every row passed to fit counts, also those the majority filter set aside
-        self.training_errors_ = int((self.tree_.predict(data.all_X_bin) != data.all_y).sum())
+        wrong = self.tree_.predict(data.all_X_bin) != data.all_y
+        self.training_errors_ = (int(wrong.sum()) if data.all_weight is None
+                                 else float(data.all_weight[wrong].sum()))
         self.status_ = result.status
         self.lower_bound_ = int(result.lower_bound)
         self.upper_bound_ = int(result.upper_bound)
@@ -383,6 +415,12 @@ class MinimumPureTreeClassifier(ClassifierMixin, FittedTreeMixin, BaseEstimator)
         stats["trace"] = [(float(s), int(n)) for s, n in result.trace]
         stats["n_rows"], stats["n_binary_features"] = data.X_bin.shape
         self.solve_stats_ = stats
+
+
+def _scaled_budget(max_errors: int, scale: int) -> int:
+    """``max_errors`` (in weight units) in units of 1/scale: the most the scaled weights of
+    the misclassified rows may sum to."""
+    return int(max_errors) * int(scale)
 
 
 def _store_selection(estimator, selected, data) -> None:

@@ -88,6 +88,11 @@ def find_minimum_tree(X, y, n_classes: int, *, method: str = "auto", solver: str
 BUDGET_BNB_CELLS = 2_000_000
 
 
+# [weights adapter] "auto" with weights summing to more than this takes the MaxSAT route,
+# which weighs rows natively, instead of repeating rows for the branch and bound.
+REPEATED_ROWS_LIMIT = 200_000
+
+
 def _greedy_cells(X) -> int:
     X = np.asarray(X)
     if X.size == 0:
@@ -96,13 +101,21 @@ def _greedy_cells(X) -> int:
     return len(distinct) * int((distinct.min(axis=0) != distinct.max(axis=0)).sum())
 
 
+def _repeated_rows(X, y, sample_weight):
+    """[weights adapter until the branch and bound takes ``sample_weight=``] each row
+    repeated its integer weight times: the same errors, hence the same minimum tree."""
+    weight = np.asarray(sample_weight, dtype=np.int64)
+    return np.repeat(np.asarray(X), weight, axis=0), np.repeat(np.asarray(y), weight)
+
+
 def find_minimum_tree_within_budget(X, y, n_classes: int, max_errors: int, *,
                                     method: str = "auto", solver: str = "lsu",
                                     sat_solver: str = "cadical195",
                                     time_limit: float | None = None,
-                                    on_improve=None) -> MinimumTreeResult:
+                                    on_improve=None, sample_weight=None) -> MinimumTreeResult:
     """Smallest tree misclassifying at most ``max_errors`` rows of (X, y) (conflicting rows
-    allowed: they use up the budget).
+    allowed: they use up the budget). With ``sample_weight`` (non-negative integers, one per
+    row) the budget bounds the total weight of the misclassified rows.
 
     ``method="maxsat"`` solves the error-budget encoding (``error_budget``); "auto" and "bnb"
     run the branch and bound over row sets with a budget (``error_budget_bnb``), which on the
@@ -115,13 +128,23 @@ def find_minimum_tree_within_budget(X, y, n_classes: int, max_errors: int, *,
                          "'auto', 'bnb' or 'maxsat'.")
     if method == "auto" and time_limit is not None and _greedy_cells(X) > BUDGET_BNB_CELLS:
         method = "maxsat"  # the branch and bound's greedy start would outlast the limit
+    if method == "auto" and sample_weight is not None \
+            and int(np.sum(sample_weight)) > REPEATED_ROWS_LIMIT:
+        method = "maxsat"  # [weights adapter] too many repeated rows: weighted MaxSAT
     if method == "maxsat":
         from occamlearn.trees.mpdt.error_budget.maxsat_search import find_minimum_tree_with_errors
 
         return find_minimum_tree_with_errors(X, y, n_classes, max_errors, solver=solver,
                                              sat_solver=sat_solver, time_limit=time_limit,
-                                             on_improve=on_improve)
+                                             on_improve=on_improve, sample_weight=sample_weight)
     from occamlearn.trees.mpdt.error_budget.bnb import find_minimum_tree_with_errors_bnb
+
+    if sample_weight is not None:  # [weights adapter: removed when core's bnb takes weights]
+        if int(np.sum(sample_weight)) > REPEATED_ROWS_LIMIT:
+            raise ValueError(f"method={method!r} with these weights would repeat rows "
+                             f"{int(np.sum(sample_weight))} times; use method='maxsat', which "
+                             "weighs rows natively (or round the weights coarser).")
+        X, y = _repeated_rows(X, y, sample_weight)
 
     return find_minimum_tree_with_errors_bnb(X, y, n_classes, max_errors,
                                              time_limit=time_limit, on_improve=on_improve)

@@ -120,8 +120,8 @@ def trees_from_space(result: MinimumTreeResult, X, y, n_classes: int, k: int, *,
                      random_state=None) -> MinimumTrees:
     """Up to ``k`` minimum trees of a proven pure ``result`` from the branch and bound's tree
     space: the first k in rank order, or (``diverse``) MDSOL's greedy draw. If the counting
-    does not finish within ``time_limit``, the search's own tree is the answer (``complete``
-    False)."""
+    does not finish within ``time_limit``, the trees under the root splits counted so far are
+    drawn from (``complete`` False, ``count`` None), or the search's own tree when none was."""
     k = _check_k(k)
     if result.status != "optimal" or result.tree.n_nodes == 1:
         single = result.status == "optimal"
@@ -132,12 +132,12 @@ def trees_from_space(result: MinimumTreeResult, X, y, n_classes: int, k: int, *,
                                  deadline=began, feature_names=result.tree.feature_names)
     except SpaceCut:
         space = None
-    if space is None or not space.complete:
+    if space is None or not space.available:
         return MinimumTrees(result, [result.tree], False, began.elapsed(), [""])
     trees = (space.diverse(k, random_state=random_state) if diverse
-             else [space.tree(i) for i in range(min(k, space.count))])
-    return MinimumTrees(result, trees, k >= space.count, began.elapsed(), [""] * len(trees),
-                        count=space.count)
+             else [space.tree(i) for i in range(min(k, space.available))])
+    return MinimumTrees(result, trees, space.complete and k >= space.count, began.elapsed(),
+                        [""] * len(trees), count=space.count)
 
 
 def trees_from_error_search(search: ErrorBudgetSearch, k: int, *, diverse: bool = False,
