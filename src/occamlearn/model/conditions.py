@@ -68,15 +68,14 @@ def _is_number(value) -> bool:
 def _column_values(X, column: str, index: int | None) -> np.ndarray:
     """The 1-D values of ``column`` in a DataFrame, or of position ``index`` in a 2-D array."""
     if isinstance(X, pd.DataFrame):
+        if column in X.columns:
+            return X[column].to_numpy()
         labelled = all(isinstance(c, str) for c in X.columns)
-        if column not in X.columns and not labelled and index is not None \
-                and 0 <= index < X.shape[1]:
-            return X.iloc[:, index].to_numpy()  # non-string labels: read by position
-        if column not in X.columns:
-            raise ValueError(
-                f"column {column!r} is not in the data (columns: {', '.join(map(str, X.columns))})"
-            )
-        return X[column].to_numpy()
+        if not labelled and index is not None and 0 <= index < X.shape[1]:
+            return X.iloc[:, index].to_numpy()  # non-string labels (printed x[L]): by position
+        raise ValueError(
+            f"column {column!r} is not in the data (columns: {', '.join(map(str, X.columns))})"
+        )
     X = np.asarray(X)
     if X.ndim != 2:
         raise ValueError(f"expected a DataFrame or a 2-D array, got an array of shape {X.shape}")
@@ -89,6 +88,11 @@ def _column_values(X, column: str, index: int | None) -> np.ndarray:
 
 def missing_mask(values) -> np.ndarray:
     """True where a value is missing: NaN, None, ``pd.NA`` or ``NaT``."""
+    values = np.asarray(values) if not isinstance(values, np.ndarray) else values
+    if values.dtype.kind in "biu":
+        return np.zeros(len(values), dtype=bool)
+    if values.dtype.kind == "f":
+        return np.isnan(values)
     return np.asarray(pd.isna(values), dtype=bool).reshape(len(values))
 
 
