@@ -12,10 +12,6 @@ the raw rows differ. Weights have one definition here too: ``row_weights`` is sc
 
 from __future__ import annotations
 
-import signal
-import threading
-import time
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -60,9 +56,7 @@ __all__ = [
     "leaf_weights",
     "prepare_training_data",
     "row_weights",
-    "time_left",
     "validate_table",
-    "watching_interrupts",
 ]
 
 ON_CONFLICT = ("error", "majority", "relax")
@@ -306,8 +300,15 @@ class FittedTreeMixin(ModelDisplayMixin):
         return self.classes_[self.tree_.predict(binary_matrix(self, X))]
 
     def predict_proba(self, X) -> np.ndarray:
-        """Class frequencies of the training rows in each row's leaf (0/1 on a pure tree);
-        after a weighted fit, weighted frequencies (``leaf_weights_``), as the labels are."""
+        """Class frequencies of the training rows in each row's leaf (``tree_.counts``).
+
+        The counts cover every row passed to ``fit``: for a minimum pure tree also the rows
+        the majority filter set aside, which share their leaf with the rows of their
+        conflict group it kept. ``predict`` is the leaf's class (the one printed); for a
+        pure tree it always has the largest frequency in its leaf, since the filter keeps
+        each group's majority label (on a tie, ``predict`` keeps the tree's class). After a
+        weighted fit the frequencies are weighted (``leaf_weights_``), as the labels are.
+        """
         check_is_fitted(self)
         X_bin = binary_matrix(self, X)
         weights = getattr(self, "leaf_weights_", None)
@@ -334,42 +335,3 @@ class FittedTreeMixin(ModelDisplayMixin):
         tags.input_tags.string = True
         tags.input_tags.allow_nan = True
         return tags
-
-
-def time_left(time_limit: float | None, start: float) -> float | None:
-    """What ``time_limit`` (counted from the start of ``fit``) leaves for the search; a
-    search always gets a moment, enough to return its first (greedy) tree."""
-    if time_limit is None:
-        return None
-    return max(time_limit - (time.perf_counter() - start), 1e-3)
-
-
-@contextmanager
-def watching_interrupts():
-    """Record whether Ctrl-C arrived while the block ran, even where a search swallowed it.
-
-    The exact searches stop on Ctrl-C and return their best tree (the MaxSAT loop, the branch
-    and bound and the dynamic programme each catch ``KeyboardInterrupt`` for that). The
-    estimators then keep that tree *and* re-raise the interrupt, so that a script fitting in
-    a loop, or a grid search, can still be stopped; this records that it happened. SIGINT is
-    only watched on the main thread (Python delivers it nowhere else); the handler then
-    behaves as the previous one did.
-    """
-    seen = {"interrupted": False}
-    if threading.current_thread() is not threading.main_thread():
-        yield seen
-        return
-    previous = signal.getsignal(signal.SIGINT)
-
-    def note_and_interrupt(signum, frame):
-        seen["interrupted"] = True
-        if callable(previous):
-            previous(signum, frame)
-        else:
-            raise KeyboardInterrupt
-
-    signal.signal(signal.SIGINT, note_and_interrupt)
-    try:
-        yield seen
-    finally:
-        signal.signal(signal.SIGINT, previous)

@@ -27,6 +27,7 @@ from occamlearn.estimators._base import (
     prepare_training_data,
 )
 from occamlearn.estimators._display import ModelDisplayMixin
+from occamlearn.estimators._record import fit_date
 from occamlearn.lists import learn_decision_list
 
 __all__ = ["DecisionListClassifier"]
@@ -89,6 +90,7 @@ class DecisionListClassifier(ClassifierMixin, ModelDisplayMixin, BaseEstimator):
         "min_gain" or "monotone")
     classes_, positive_class_, n_features_in_, feature_names_in_ (DataFrame input only)
     binarizer_ : the fitted binariser, or None
+    fitted_at_ : when ``fit`` ran (ISO 8601, UTC); ``to_record()`` holds it all as plain data
     feature_names_ : names of the binary features
     """
 
@@ -142,6 +144,7 @@ class DecisionListClassifier(ClassifierMixin, ModelDisplayMixin, BaseEstimator):
         classes, y_index, X_bin = data.classes, data.y, data.X_bin
         positive = self._positive_index(classes)
         self.binarizer_ = data.binarizer
+        self.fitted_at_ = fit_date()
         self.feature_names_ = np.asarray([str(n) for n in data.feature_names], dtype=object)
         max_conjunction = min(self.max_conjunction, max(1, X_bin.shape[1]))
         result = learn_decision_list(

@@ -8,8 +8,6 @@ no conflict filter is applied.
 
 from __future__ import annotations
 
-import sys
-import time
 from numbers import Integral, Real
 from typing import ClassVar
 
@@ -24,13 +22,13 @@ from occamlearn.estimators._base import (
     binarizer_to_fit,
     leaf_weights,
     prepare_training_data,
-    time_left,
-    watching_interrupts,
 )
+from occamlearn.estimators._progress import UserProgress, fit_progress, watching_interrupts
+from occamlearn.estimators._record import fit_date
 from occamlearn.maxsat.backends import BACKENDS
 from occamlearn.model.tree import Tree
+from occamlearn.stopping import CLOCK, Deadline
 from occamlearn.trees.dtmax.search import BACKEND_AUTO, METHODS, find_max_accuracy_tree
-from occamlearn.trees.weights import weighted_errors
 
 __all__ = ["MaxAccuracyTreeClassifier"]
 
@@ -66,8 +64,10 @@ class MaxAccuracyTreeClassifier(ClassifierMixin, FittedTreeMixin, BaseEstimator)
         accurate (faster: see ``benchmarks/results/dtmax_runtime_dp.md``).
     verbose : int, default=0
         If > 0, print each improvement to stderr.
-    callback : callable or None, default=None
-        ``callback(tree, seconds)`` with each better ``Tree`` found.
+    callback : callable, ProgressSink or None, default=None
+        ``callback(tree, seconds)`` with each better ``Tree`` found (seconds since ``fit``
+        started); an ``occamlearn.stopping.ProgressSink`` receives every report,
+        ``(training errors, None, seconds, tree)``.
     class_weight : dict, "balanced" or None, default=None
         Weights of the classes, as in scikit-learn: ``{label: weight}``, or "balanced"
         (``n_samples / (n_classes * np.bincount(y))``); they multiply ``sample_weight``.
@@ -95,6 +95,7 @@ class MaxAccuracyTreeClassifier(ClassifierMixin, FittedTreeMixin, BaseEstimator)
     lower_bound_, upper_bound_ : None (the size is not what is optimised; read by exporters)
     solve_stats_ : dict -- encoding size, seconds, ``trace`` of (seconds, errors)
     classes_, binarizer_, feature_names_, n_features_in_, feature_names_in_ (DataFrames)
+    fitted_at_ : when ``fit`` ran (ISO 8601, UTC); ``to_record()`` holds it all as plain data
     """
 
     _parameter_constraints: ClassVar[dict] = {
@@ -106,7 +107,7 @@ class MaxAccuracyTreeClassifier(ClassifierMixin, FittedTreeMixin, BaseEstimator)
         "time_limit": [Interval(Real, 0, None, closed="neither"), None],
         "prefer_small": ["boolean"],
         "verbose": ["verbose"],
-        "callback": [callable, None],
+        "callback": [callable, HasMethods(["report", "interrupted"]), None],
         "class_weight": CLASS_WEIGHT,
     }
 
@@ -128,24 +129,25 @@ class MaxAccuracyTreeClassifier(ClassifierMixin, FittedTreeMixin, BaseEstimator)
     def fit(self, X, y, sample_weight=None):
         """Learn the most accurate tree of depth <= max_depth on (X, y), rows weighted by
         ``sample_weight`` (and ``class_weight``); returns self."""
-        start = time.perf_counter()
+        deadline = Deadline.after(self.time_limit)  # the one deadline of this fit
         data = prepare_training_data(self, X, y, binarizer=binarizer_to_fit(self.binarizer),
                                      on_conflict="relax",  # DT(max) may err: keep every row
                                      sample_weight=sample_weight,
                                      class_weight=self.class_weight)
         self.classes_, self.binarizer_ = data.classes, data.binarizer
+        self.fitted_at_ = fit_date()
         self.feature_names_ = data.feature_names
         X_bin, y_index = data.X_bin, data.y
-        prepared = time.perf_counter()
+        prepared = CLOCK()
         names = tuple(str(n) for n in self.feature_names_)
-        with watching_interrupts() as watch:
+        user = UserProgress(self, names, lambda tree, errors: (
+            f"depth <= {self.max_depth} tree with {errors:g} training errors"))
+        progress = fit_progress(user, lower=0)
+        with watching_interrupts(deadline, progress):
             result = find_max_accuracy_tree(
                 X_bin, y_index, len(self.classes_), self.max_depth, method=self.method,
-                solver=self.solver, sat_solver=self.sat_solver,
-                time_limit=time_left(self.time_limit, start),
-                prefer_small=self.prefer_small,
-                on_improve=lambda tree, seconds: self._report(tree, seconds, X_bin, y_index,
-                                                              data.weight),
+                solver=self.solver, sat_solver=self.sat_solver, deadline=deadline,
+                prefer_small=self.prefer_small, progress=progress,
                 sample_weight=data.weight)
         tree = result.tree
         self.tree_ = Tree(tree.feature, tree.left, tree.right, tree.label, tree.counts,
@@ -159,22 +161,12 @@ class MaxAccuracyTreeClassifier(ClassifierMixin, FittedTreeMixin, BaseEstimator)
         self.lower_bound_ = self.upper_bound_ = None
         stats = dict(result.stats)
         as_number = int if data.weight is None else float
-        stats["trace"] = [(float(s), as_number(e)) for s, e in result.trace]
+        stats["trace"] = [(float(s), as_number(e)) for s, e in progress.improvements()]
         stats["n_rows"], stats["n_binary_features"] = X_bin.shape
-        stats["prepare_seconds"] = prepared - start
-        stats["total_seconds"] = time.perf_counter() - start
+        stats["prepare_seconds"] = prepared - deadline.started
+        stats["total_seconds"] = deadline.elapsed()
         self.solve_stats_ = stats
-        if watch["interrupted"]:  # Ctrl-C: the best tree is kept, the interrupt goes on
+        if progress.interrupted_at is not None:  # Ctrl-C: the best tree is kept, raise again
             stats["interrupted"] = True
             raise KeyboardInterrupt
         return self
-
-    def _report(self, tree: Tree, seconds: float, X_bin, y, weight) -> None:
-        named = Tree(tree.feature, tree.left, tree.right, tree.label, tree.counts,
-                     tree.n_features, tuple(str(n) for n in self.feature_names_))
-        if self.verbose:
-            errors = weighted_errors(named.predict(X_bin), y, weight)
-            print(f"[{type(self).__name__}] {seconds:8.2f} s: depth <= {self.max_depth} tree "
-                  f"with {errors:g} training errors", file=sys.stderr, flush=True)
-        if self.callback is not None:
-            self.callback(named, seconds)

@@ -20,16 +20,14 @@ the answer ("feasible") if the search proves nothing in ``time_limit``.
 
 from __future__ import annotations
 
-import time
-from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import numpy as np
 from sklearn.tree import DecisionTreeClassifier
 
 from occamlearn.maxsat.backends import make_backend
-from occamlearn.maxsat.base import check_time_limit
 from occamlearn.model.tree import Tree
+from occamlearn.stopping import CLOCK, Deadline, ProgressSink
 from occamlearn.trees.data_reduction import (
     ExampleGroups,
     ReducedColumns,
@@ -44,8 +42,6 @@ from occamlearn.trees.mpdt.maxsat_route.encoding import validate_binary_data
 from occamlearn.trees.weights import integer_weights
 
 __all__ = ["BACKEND_AUTO", "METHODS", "MaxAccuracyResult", "find_max_accuracy_tree"]
-
-TreeCallback = Callable[[Tree, float], None]
 
 # "dp" is the dynamic programme of ``trees.dtmax.dynamic_programme``; "auto" takes it (measured
 # 10-1000x faster than MaxSAT on DT(max)); "maxsat" solves the encoding with ``solver``.
@@ -102,16 +98,18 @@ def _decisions(tree: Tree) -> int:
 
 
 class _Search:
-    """The incumbent tree, its trace, and MaxSAT calls sharing one deadline."""
+    """The incumbent tree, its trace, and MaxSAT calls sharing one deadline; each better tree
+    is reported to ``progress`` as ``(errors, None, seconds, tree)``."""
 
-    def __init__(self, X, y, solver, sat_solver, time_limit, on_improve, weight=None):
+    def __init__(self, X, y, solver, sat_solver, deadline: Deadline,
+                 progress: ProgressSink, weight=None, scale: int = 1):
         """solver: the MaxSAT back-end name, or ``BACKEND_AUTO``; weight: integer row
-        weights (errors are their sum), or None."""
-        self.start = time.perf_counter()
-        self.X, self.y, self.weight = X, y, weight
+        weights (errors are their sum), or None; progress hears errors in the caller's
+        units (the integer weights divided by ``scale``)."""
+        self.start = CLOCK()
+        self.X, self.y, self.weight, self.scale = X, y, weight, scale
         self.solver, self.sat_solver = solver, sat_solver
-        self.deadline = None if time_limit is None else self.start + time_limit
-        self.on_improve = on_improve
+        self.deadline, self.progress = deadline, progress
         self.best, self.best_key, self.trace = None, None, []
         self.stats = {"encode_seconds": 0.0, "solve_seconds": 0.0, "sat_calls": 0}
 
@@ -123,9 +121,9 @@ class _Search:
         key = (_errors(tree, self.X, self.y, self.weight), _decisions(tree))
         if self.best_key is None or key < self.best_key:
             self.best, self.best_key = tree, key
-            self.trace.append((time.perf_counter() - self.start, key[0]))
-            if self.on_improve is not None:
-                self.on_improve(tree, self.trace[-1][0])
+            self.trace.append((self.deadline.elapsed(), key[0]))
+            errors = key[0] if self.weight is None else key[0] / self.scale
+            self.progress.report(errors, None, self.trace[-1][0], tree)
 
     def backend_for(self, wcnf) -> str:
         """``solver``, or for ``BACKEND_AUTO``: LSU unless weights are large. LSU counts a weight w as w
@@ -137,14 +135,13 @@ class _Search:
 
     def solve(self, wcnf, decode):
         """One MaxSAT call; improving models are offered. None if no time is left."""
-        remaining = None if self.deadline is None else self.deadline - time.perf_counter()
-        if remaining is not None and remaining <= 0:
+        if self.deadline.expired():
             return None
         name = self.backend_for(wcnf)
         self.stats.setdefault("backends", []).append(name)
+        improved = ProgressSink(lambda cost, lower, seconds, model: self.offer(decode(model)))
         with make_backend(name, sat_solver=self.sat_solver) as backend:
-            answer = backend.solve(wcnf, time_limit=remaining,
-                                   on_improve=lambda c, m, s: self.offer(decode(m)))
+            answer = backend.solve(wcnf, deadline=self.deadline, progress=improved)
         if answer.model is not None:
             self.offer(decode(answer.model))
         self.stats["solve_seconds"] += answer.stats.get("seconds", 0.0)
@@ -154,20 +151,22 @@ class _Search:
 
 def find_max_accuracy_tree(X, y, n_classes: int, max_depth: int, *, method: str = "auto",
                            solver: str = BACKEND_AUTO, sat_solver: str = "cadical195",
-                           time_limit: float | None = None,
+                           deadline: Deadline | None = None,
                            prefer_small: bool = False,
-                           on_improve: TreeCallback | None = None,
+                           progress: ProgressSink | None = None,
                            sample_weight=None) -> MaxAccuracyResult:
     """Most accurate tree of depth <= ``max_depth`` on 0/1 matrix ``X``, class indices ``y``.
 
     method : "auto" or "dp" (dynamic programme) or "maxsat"; solver : the MaxSAT back-end of
         "maxsat" ("auto": LSU, or RC2 when duplicated rows make the weights large);
         sat_solver : PySAT SAT solver;
-        time_limit : seconds for the whole search. prefer_small : among the most accurate
+        deadline : a ``stopping.Deadline`` for the whole search (None: until proven).
+        prefer_small : among the most accurate
         trees, one with the fewest nodes (with MaxSAT a second call; "optimal" then means
         both are proven). Without it the dynamic programme still takes a test only where it
         makes fewer errors.
-    on_improve(tree, seconds) : called with the greedy tree, then with each better tree.
+    progress : a ``stopping.ProgressSink`` told ``(errors, None, seconds, tree)`` for the
+        greedy tree, then for each better tree.
     sample_weight : non-negative weight per row, or None. Errors are then the total weight of
         the misclassified rows (integer weights act as repeated rows, weight 0 as a dropped
         row); ``training_errors``, ``errors_lower_bound`` and the trace are weighted
@@ -189,8 +188,8 @@ def find_max_accuracy_tree(X, y, n_classes: int, max_depth: int, *, method: str 
                 f"dynamic programme counts exactly ({DP_MAX_TOTAL_WEIGHT}); use "
                 "method='maxsat' (or 'auto', which does), or round the weights coarser.")
         method = "maxsat"
-    search = _Search(X, y, solver, sat_solver, check_time_limit(time_limit), on_improve,
-                     weight)
+    search = _Search(X, y, solver, sat_solver, Deadline.coerce(deadline),
+                     ProgressSink.coerce(progress), weight, scale)
     # Weighted groups: ``count`` is each group's total integer weight, which the dynamic
     # programme and the encoding count as rows. [weights adapter: core's
     # best_tree_within_depth(sample_weight=) replaces this on merge]
@@ -211,10 +210,10 @@ def find_max_accuracy_tree(X, y, n_classes: int, max_depth: int, *, method: str 
     size_proven = not prefer_small or _decisions(search.best) == 0
     lower = forced
     if not (errors_proven and size_proven):
-        began = time.perf_counter()
+        began = CLOCK()
         encoding = encode_dtmax(X, y, n_classes, max_depth, prefer_small=prefer_small,
                                 sample_weight=weight)
-        stats.update(encode_seconds=time.perf_counter() - began,
+        stats.update(encode_seconds=CLOCK() - began,
                      n_columns=encoding.columns.n_kept, n_vars=encoding.wcnf.nv,
                      n_hard=len(encoding.wcnf.hard), n_soft=len(encoding.wcnf.soft))
         if not errors_proven:
@@ -234,7 +233,7 @@ def find_max_accuracy_tree(X, y, n_classes: int, max_depth: int, *, method: str 
             answer = search.solve(wcnf, encoding.decode)
             size_proven = answer is not None and answer.status == "optimal"
             stats["size_solver_status"] = None if answer is None else answer.status
-    stats["seconds"] = time.perf_counter() - search.start
+    stats["seconds"] = CLOCK() - search.start
     errors = search.best_key[0]
     status = "optimal" if errors_proven and size_proven else "feasible"
     return _unscaled(MaxAccuracyResult(search.best, status, errors,
@@ -283,7 +282,7 @@ def _dynamic_programme(search: _Search, groups: ExampleGroups, columns: ReducedC
     errors = search.best_key[0]
     proven = ((found is not None and found.status == "optimal")
               or (not prefer_small and errors == forced))
-    search.stats["seconds"] = time.perf_counter() - search.start
+    search.stats["seconds"] = CLOCK() - search.start
     return MaxAccuracyResult(search.best, "optimal" if proven else "feasible", errors,
                              errors if proven else forced, search.stats,
                              tuple(search.trace))

@@ -54,6 +54,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from occamlearn.model.tree import Tree
+from occamlearn.stopping import Deadline, ProgressSink
 from occamlearn.trees.mpdt.bnb.engines import (
     NO_TREE,
     CompiledRowSetSearch,
@@ -99,9 +100,10 @@ def _check_pure(tree: Tree, X, y, origin: str = "found") -> Tree:
     return tree.with_counts(X, y)
 
 
-def minimum_tree_branch_and_bound(X, y, n_classes=None, *, time_limit=None,
-                                  upper_bound_tree=None, on_progress=None, should_stop=None,
-                                  feature_names=()) -> BranchAndBoundResult:
+def minimum_tree_branch_and_bound(X, y, n_classes=None, *, deadline: Deadline | None = None,
+                                  progress: ProgressSink | None = None,
+                                  upper_bound_tree=None, feature_names=(), time_limit=None,
+                                  on_progress=None, should_stop=None) -> BranchAndBoundResult:
     """Smallest pure decision tree of the 0/1 matrix X and class indices y, proven minimum.
 
     time_limit : seconds for the whole call, including the kernel compile (None: until
@@ -115,8 +117,19 @@ def minimum_tree_branch_and_bound(X, y, n_classes=None, *, time_limit=None,
     time limit then runs the Python engine instead): ``bnb_kernels.warm_up()`` does it ahead.
     Raises ValueError if identical rows have different classes.
     """
+    if deadline is not None or progress is not None:  # signature shim until the core lands
+        time_limit, should_stop, on_progress = _from_deadline(deadline, progress)
     return _run(X, y, n_classes, time_limit=time_limit, upper_bound_tree=upper_bound_tree,
                 on_progress=on_progress, should_stop=should_stop, feature_names=feature_names)
+
+
+def _from_deadline(deadline, progress):
+    """(time_limit, should_stop, on_progress) the body polls, from a Deadline and a sink."""
+    deadline = Deadline.coerce(deadline)
+    time_limit = max(deadline.remaining(), 1e-3) if deadline.limited else None
+    on_progress = None if progress is None else (
+        lambda ub, lb, seconds, tree: progress.report(ub, lb, deadline.elapsed(), tree))
+    return time_limit, lambda: deadline.stop_requested, on_progress
 
 
 def _choose_engine(kernels, time_limit) -> str:

@@ -26,7 +26,6 @@ budget used by ``on_conflict="relax"``.
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -35,6 +34,7 @@ from pysat.formula import WCNF
 
 from occamlearn.maxsat.counters import totalizer_clauses
 from occamlearn.model.tree import Tree
+from occamlearn.stopping import Deadline
 from occamlearn.trees.data_reduction import ExampleGroups, group_examples
 from occamlearn.trees.mpdt.maxsat_route.discrimination import (
     PAIRWISE_LIMIT,
@@ -150,7 +150,7 @@ def error_budget_encoding_size(groups: ExampleGroups, max_errors: int,
 
 
 def encode_error_budget(X, y, n_classes: int, max_errors: int, upper_bound: int,
-                        lower_bound: int = 3, *, deadline: float | None = None,
+                        lower_bound: int = 3, *, deadline: Deadline | None = None,
                         sample_weight=None) -> ErrorBudgetEncoding:
     """Partial MaxSAT formula: minimum tree of size <= ``upper_bound`` with <= ``max_errors``
     misclassified rows of (X, y). Sizes are odd node counts >= 3 as in ``encode_mpdt``.
@@ -160,7 +160,7 @@ def encode_error_budget(X, y, n_classes: int, max_errors: int, upper_bound: int,
     of the misclassified rows: a group's relax literal is repeated its weight times in the
     totalizer, exactly as if its rows were repeated.
 
-    deadline : a ``time.perf_counter()`` value; the clause blocks are converted in slices
+    deadline : a ``stopping.Deadline``; the clause blocks are converted in slices
     and ``BudgetEncodingDeadline`` is raised between two once it has passed (callers
     predict the size first, ``error_budget_encoding_size``, and skip what cannot end)."""
     X, y = validate_binary_data(X, y, n_classes)
@@ -216,8 +216,8 @@ def encode_error_budget(X, y, n_classes: int, max_errors: int, upper_bound: int,
     return ErrorBudgetEncoding(mpdt, groups, relax, int(max_errors), X, y)
 
 
-def _check_deadline(deadline: float | None) -> None:
-    if deadline is not None and time.perf_counter() > deadline:
+def _check_deadline(deadline: Deadline | None) -> None:
+    if deadline is not None and deadline.expired():
         raise BudgetEncodingDeadline("the deadline passed while encoding")
 
 
