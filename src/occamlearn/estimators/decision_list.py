@@ -221,4 +221,5 @@ class DecisionListClassifier(ClassifierMixin, ModelDisplayMixin, BaseEstimator):
         tags.classifier_tags.multi_class = False
         tags.input_tags.categorical = True
         tags.input_tags.string = True
+        tags.input_tags.allow_nan = True
         return tags
