@@ -128,10 +128,13 @@ def find_minimum_tree_with_errors_bnb(X, y, n_classes: int, max_errors: int, *,
                          "identical rows with different labels force; no tree fits that "
                          "budget.")
     compile_seconds = 0.0
-    if use_incompatibility:
-        from occamlearn.trees.mpdt.error_budget import bnb_kernels as error_budget_bnb_kernels
+    if use_incompatibility:  # one small kernel: loaded, or compiled here in about a second
+        from occamlearn.trees import kernel_cache
 
-        compile_seconds = error_budget_bnb_kernels.warm_up()
+        try:
+            compile_seconds = kernel_cache.load("error-budget")
+        except kernel_cache.KernelsUnavailable:  # a broken cache (now reset): no bound
+            use_incompatibility = False
     search = BudgetRowSetSearch(X, y, n_classes, deadline=deadline, should_stop=should_stop,
                      use_incompatibility=use_incompatibility)
     root = (1 << search.n_rows) - 1
