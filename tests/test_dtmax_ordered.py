@@ -144,3 +144,72 @@ def test_bad_weights_and_shapes_are_named():
         best_ordered_tree(X, y, 2, -1)
     with pytest.raises(ValueError, match="only finite numbers"):
         best_ordered_tree(np.array([[np.nan], [1.0], [2.0]]), y, 2, 2)
+
+
+# -- the estimator: MaxAccuracyTreeClassifier(method="ordered") ---------------------------------
+def test_estimator_prints_binariser_thresholds_and_predicts_what_it_prints():
+    import pandas as pd
+
+    from occamlearn import MaxAccuracyTreeClassifier
+    from occamlearn.binarize._columns import shortest_between
+
+    rng = np.random.default_rng(3)
+    X = pd.DataFrame({"a": rng.normal(size=120).round(3), "b": rng.integers(0, 50, 120),
+                      "colour": rng.choice(["red", "green", "blue"], 120)})
+    y = np.where((X["a"] > 0.2) & (X["colour"] != "red") | (X["b"] > 40), "yes", "no")
+    model = MaxAccuracyTreeClassifier(max_depth=2, method="ordered").fit(X, y)
+    assert model.status_ == "optimal"
+    expected = brute_force(np.column_stack([X["a"], X["b"],
+                                            *(X["colour"] == c for c in ("blue", "green",
+                                                                         "red"))]),
+                           np.unique(y, return_inverse=True)[1], np.ones(120), 2, 2)
+    assert model.training_errors_ == model.errors_lower_bound_ == expected
+    assert (model.predict(X) != y).sum() == model.training_errors_
+    for condition in model.binarizer_.conditions_:        # a cut between training values
+        if condition.op == ">=":
+            values = np.unique(X[condition.column])
+            above = values[values >= condition.value].min()
+            below = values[values < condition.value].max()
+            shortest = shortest_between(below, above)
+            assert condition.value == (int(shortest) if condition.column == "b" else shortest)
+        else:
+            assert condition.op == "==" and condition.column == "colour"
+    text = str(model)
+    assert all(str(c) in text for c in model.binarizer_.conditions_ if c.op == ">=")
+    # the printed conditions, evaluated on the table, route rows as predict does
+    tree, conditions = model.tree_, model.binarizer_.conditions_
+    predicted = []
+    for i in range(len(X)):
+        node = 0
+        while not tree.is_leaf[node]:
+            holds = bool(conditions[tree.feature[node]].evaluate(X.iloc[[i]])[0])
+            node = tree.right[node] if holds else tree.left[node]
+        predicted.append(model.classes_[tree.label[node]])
+    assert np.array_equal(predicted, model.predict(X))
+
+
+def test_estimator_sees_every_threshold_the_readable_dp_cannot():
+    from occamlearn import MaxAccuracyTreeClassifier
+
+    rng = np.random.default_rng(4)
+    X = rng.normal(size=(400, 2))
+    y = (X[:, 0] > np.sort(X[:, 0])[203]).astype(int)    # a cut no quantile lands on
+    ordered = MaxAccuracyTreeClassifier(max_depth=1, method="ordered").fit(X, y)
+    dp = MaxAccuracyTreeClassifier(max_depth=1, method="dp").fit(X, y)
+    assert ordered.training_errors_ == 0 < dp.training_errors_
+
+
+def test_estimator_shows_the_gap_when_stopped():
+    from occamlearn import MaxAccuracyTreeClassifier
+
+    rng = np.random.default_rng(5)
+    X = rng.normal(size=(3000, 12))
+    y = (X[:, :4].sum(axis=1) + rng.normal(size=3000) > 0).astype(int)
+    model = MaxAccuracyTreeClassifier(max_depth=4, method="ordered", time_limit=1).fit(X, y)
+    assert model.errors_lower_bound_ <= model.training_errors_
+    assert (model.predict(X) != y).sum() == model.training_errors_
+    if model.status_ == "feasible":
+        assert (f"training errors in [{model.errors_lower_bound_}, "
+                f"{model.training_errors_}]") in str(model)
+    with pytest.raises(ValueError, match="prefer_small"):
+        MaxAccuracyTreeClassifier(method="ordered", prefer_small=True).fit(X[:5], y[:5])

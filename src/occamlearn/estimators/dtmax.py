@@ -29,6 +29,8 @@ from occamlearn.maxsat.backends import BACKENDS
 from occamlearn.model.tree import Tree
 from occamlearn.trees.dtmax.search import BACKEND_AUTO, METHODS, find_max_accuracy_tree
 
+ORDERED = "ordered"  # trees.dtmax.ordered: every threshold of numeric columns, natively
+
 __all__ = ["MaxAccuracyTreeClassifier"]
 
 
@@ -44,10 +46,13 @@ class MaxAccuracyTreeClassifier(ClassifierMixin, FittedTreeMixin, BaseEstimator)
         Turns the table into 0/1 features (cloned at fit): "readable" (the default) is
         ``ThresholdBinarizer()`` (thresholds between training values, one-hot categories),
         the others ``FeatureBinarizer(encoding=...)``. ``None``: X is already a 0/1 matrix.
-    method : {"auto", "dp", "maxsat"}, default="auto"
+    method : {"auto", "dp", "maxsat", "ordered"}, default="auto"
         "auto" and "dp": exact dynamic programme (``trees.dtmax.dynamic_programme``; measured
         fastest). "maxsat": the MaxSAT encoding of Hu et al. solved by ``solver``. Both are
-        exact; they may return different trees of equal accuracy.
+        exact over the binariser's features; they may return different trees of equal
+        accuracy. "ordered": ``trees.dtmax.ordered``, exact over *every* threshold of the
+        numeric columns (the readable binariser's cap of ``max_thresholds`` cuts per column
+        does not apply), weighted, anytime; thresholds print as the binariser prints them.
     solver : {"auto", "lsu", "rc2", ...}, default="auto"
         MaxSAT back-end of ``method="maxsat"``: "auto" is LSU, or RC2 when duplicated rows make
         the example weights large (total weight > twice the soft clauses); any key of
@@ -83,7 +88,7 @@ class MaxAccuracyTreeClassifier(ClassifierMixin, FittedTreeMixin, BaseEstimator)
     _parameter_constraints: ClassVar[dict] = {
         "max_depth": [Interval(Integral, 1, None, closed="left")],
         "binarizer": [HasMethods(["fit", "transform"]), StrOptions(set(ENCODINGS)), None],
-        "method": [StrOptions(set(METHODS))],
+        "method": [StrOptions(set(METHODS) | {ORDERED})],
         "solver": [StrOptions(set(BACKENDS) | {BACKEND_AUTO})],
         "sat_solver": [StrOptions(set(SAT_SOLVERS))],
         "time_limit": [Interval(Real, 0, None, closed="neither"), None],
@@ -109,6 +114,8 @@ class MaxAccuracyTreeClassifier(ClassifierMixin, FittedTreeMixin, BaseEstimator)
     def fit(self, X, y):
         """Learn the most accurate tree of depth <= max_depth on (X, y); returns self."""
         start = time.perf_counter()
+        if self.method == ORDERED:
+            return self._fit_ordered(X, y, start)
         data = prepare_training_data(self, X, y, binarizer=binarizer_to_fit(self.binarizer),
                                      on_conflict="relax")  # DT(max) may err: keep every row
         self.classes_, self.binarizer_ = data.classes, data.binarizer
@@ -141,6 +148,39 @@ class MaxAccuracyTreeClassifier(ClassifierMixin, FittedTreeMixin, BaseEstimator)
             stats["interrupted"] = True
             raise KeyboardInterrupt
         return self
+
+    def _fit_ordered(self, X, y, start, sample_weight=None):
+        """``method="ordered"`` (``estimators._dtmax_ordered``)."""
+        from occamlearn.estimators._dtmax_ordered import fit_ordered
+        from occamlearn.stopping import Deadline
+
+        if self.prefer_small:
+            raise ValueError("prefer_small=True needs method='dp' or 'maxsat'; "
+                             "method='ordered' minimises errors only.")
+        seconds = None if self.time_limit is None else time_left(self.time_limit, start)
+        with watching_interrupts() as watch:
+            fit = fit_ordered(self, X, y, binarizer=binarizer_to_fit(self.binarizer),
+                              max_depth=self.max_depth, sample_weight=sample_weight,
+                              deadline=Deadline.after(seconds),
+                              on_improve=self._report_ordered)
+        self.classes_, self.binarizer_, self.feature_names_ = (fit.classes, fit.binarizer,
+                                                               fit.feature_names)
+        self.tree_, self.n_nodes_, self.depth_ = fit.tree, fit.tree.n_nodes, fit.tree.depth
+        self.status_, self.training_errors_ = fit.status, fit.errors
+        self.errors_lower_bound_ = fit.lower_bound
+        self.lower_bound_ = self.upper_bound_ = None
+        self.solve_stats_ = dict(fit.stats, total_seconds=time.perf_counter() - start)
+        if watch["interrupted"]:
+            self.solve_stats_["interrupted"] = True
+            raise KeyboardInterrupt
+        return self
+
+    def _report_ordered(self, tree: Tree, errors: float, seconds: float) -> None:
+        if self.verbose:
+            print(f"[{type(self).__name__}] {seconds:8.2f} s: depth <= {self.max_depth} tree "
+                  f"with {errors:g} training errors", file=sys.stderr, flush=True)
+        if self.callback is not None:
+            self.callback(tree, seconds)
 
     def _report(self, tree: Tree, seconds: float) -> None:
         named = Tree(tree.feature, tree.left, tree.right, tree.label, tree.counts,

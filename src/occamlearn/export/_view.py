@@ -33,6 +33,7 @@ class TreeView:
     lower_bound: int | None = None
     upper_bound: int | None = None
     training_errors: int | None = None
+    errors_lower_bound: float | None = None   # DT(max): proven fewest errors
 
 
 def branch_texts(name: str, condition=None) -> tuple[str, str]:
@@ -91,13 +92,14 @@ def _check_names(names, expected: int, what: str) -> tuple:
 def tree_view(model, feature_names=None, class_names=None) -> TreeView:
     """Normalise a fitted classifier or a ``Tree`` (plus optional overriding names)."""
     if isinstance(model, Tree):
-        tree, binarizer, status, bounds = model, None, None, (None, None, None)
+        tree, binarizer, status, bounds = model, None, None, (None, None, None, None)
         default_classes = range(tree.n_classes)
     elif isinstance(getattr(model, "tree_", None), Tree):
         tree, binarizer = model.tree_, getattr(model, "binarizer_", None)
         status = getattr(model, "status_", None)
         bounds = (getattr(model, "lower_bound_", None), getattr(model, "upper_bound_", None),
-                  getattr(model, "training_errors_", None))
+                  getattr(model, "training_errors_", None),
+                  getattr(model, "errors_lower_bound_", None))
         default_classes = model.classes_
     else:
         raise TypeError(
@@ -129,6 +131,9 @@ def summary_line(view: TreeView) -> str:
         line += f", status {view.status}"
         if view.lower_bound is not None:
             line += f" (minimum size in [{view.lower_bound}, {view.upper_bound}])"
-    if view.training_errors:
-        line += f", {view.training_errors} training errors"
+    lower, errors = view.errors_lower_bound, view.training_errors
+    if errors and lower is not None and lower < errors:
+        line += f", training errors in [{lower}, {errors}]"   # not proven: the gap
+    elif errors:
+        line += f", {errors} training errors"
     return line

@@ -6,6 +6,11 @@ and sub-interval pruning, memo, anytime lower bound), ``solve`` (the public entr
 ``best_ordered_tree``).
 """
 
-from occamlearn.trees.dtmax.ordered.solve import OrderedTreeResult, best_ordered_tree
+from occamlearn.trees.dtmax.ordered.data import OrderedData
+from occamlearn.trees.dtmax.ordered.solve import (
+    OrderedTreeResult,
+    best_ordered_tree,
+    best_tree_on,
+)
 
-__all__ = ["OrderedTreeResult", "best_ordered_tree"]
+__all__ = ["OrderedData", "OrderedTreeResult", "best_ordered_tree", "best_tree_on"]

@@ -26,7 +26,7 @@ from occamlearn.trees.dtmax.ordered.data import OrderedData, memory_plan
 from occamlearn.trees.dtmax.ordered.kernels import class_totals, tree_errors
 from occamlearn.trees.dtmax.ordered.search import MEMO_BYTES, OrderedSearch
 
-__all__ = ["OrderedTreeResult", "best_ordered_tree", "nested_errors"]
+__all__ = ["OrderedTreeResult", "best_ordered_tree", "best_tree_on", "nested_errors"]
 
 
 @dataclass(frozen=True)
@@ -103,9 +103,17 @@ def best_ordered_tree(X, y, n_classes: int, max_depth: int, *, sample_weight=Non
     if (not isinstance(max_depth, (int, np.integer)) or isinstance(max_depth, bool)
             or max_depth < 0):
         raise ValueError(f"max_depth must be a non-negative int; got {max_depth!r}.")
+    data = OrderedData.from_matrix(X, y, n_classes, sample_weight)
+    return best_tree_on(data, max_depth, deadline=deadline, progress=progress,
+                        memo_bytes=memo_bytes)
+
+
+def best_tree_on(data: OrderedData, max_depth: int, *, deadline: Deadline | None = None,
+                 progress: ProgressSink | None = None,
+                 memo_bytes: int = MEMO_BYTES) -> OrderedTreeResult:
+    """``best_ordered_tree`` on data already laid out as ``OrderedData``."""
     deadline = Deadline.coerce(deadline)
     started = CLOCK()
-    data = OrderedData.from_matrix(X, y, n_classes, sample_weight)
     stats = {"n_rows": data.n_rows, "n_features": data.n_features,
              "planned_bytes": memory_plan(data.n_rows, data.n_features, int(max_depth))
              + memo_bytes}

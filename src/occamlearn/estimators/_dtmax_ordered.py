@@ -1,0 +1,187 @@
+"""``MaxAccuracyTreeClassifier(method="ordered")``: the table's columns as ordered columns for
+the exact engine of ``trees.dtmax.ordered``, and its tree back as readable conditions.
+
+With the readable binariser (``ThresholdBinarizer``, the default) numeric columns go to the
+engine as they are, so every threshold between adjacent training values is searched (not the
+binariser's at most ``max_thresholds`` cuts); 0/1 flags and one-hot categories go as 2-valued
+columns with the binariser's own conditions (``col == 1``, ``col == v``). The tree comes back
+over the conditions it tests: a numeric test prints as the binariser prints its cuts
+(``threshold_condition``: the shortest-printing number between the two adjacent training
+values), and the fitted ``binarizer_`` is a ``ConditionBinarizer`` over exactly those
+conditions, so ``predict`` evaluates what is printed. Any other binariser (or ``None``) gives
+a 0/1 matrix whose columns the engine takes as they are.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from occamlearn.binarize import ThresholdBinarizer
+from occamlearn.binarize._columns import clean_column, read_columns
+from occamlearn.binarize.conditions import ConditionBinarizer
+from occamlearn.binarize.threshold import threshold_condition
+from occamlearn.estimators._base import prepare_training_data
+from occamlearn.model.tree import Tree
+from occamlearn.stopping import Deadline, ProgressSink
+from occamlearn.trees.dtmax.ordered import OrderedData, best_tree_on
+
+__all__ = ["OrderedColumns", "fit_ordered", "ordered_columns"]
+
+NUMERIC = ("continuous", "discrete")
+
+
+@dataclass(frozen=True)
+class OrderedColumns:
+    """The engine's input: ``matrix`` (rows x columns), and per column either a numeric
+    ``ColumnSpec`` (tests are thresholds) or the ``Condition`` whose truth the 0/1 column
+    holds; ``y`` class indices, ``classes``; ``specs`` the fitted binariser's columns."""
+
+    matrix: np.ndarray
+    meaning: tuple
+    y: np.ndarray
+    classes: np.ndarray
+    specs: tuple
+    handle_unknown: str
+    binary_names: tuple | None = None     # 0/1 input without a binariser: the column names
+
+
+def ordered_columns(estimator, X, y, binarizer) -> OrderedColumns:
+    """Read ``X, y`` as ``fit`` does (one door: ``prepare_training_data``) and lay out the
+    ordered columns (see the module doc)."""
+    readable = isinstance(binarizer, ThresholdBinarizer)
+    data = prepare_training_data(estimator, X, y, binarizer=binarizer, on_conflict="relax")
+    fitted = data.binarizer
+    if not readable:
+        conditions = getattr(fitted, "conditions_", None)
+        names = tuple(str(n) for n in data.feature_names)
+        meaning = tuple(conditions) if conditions is not None else names
+        return OrderedColumns(np.asarray(data.X_bin, dtype=np.float64), meaning, data.y,
+                              data.classes, tuple(getattr(fitted, "columns_", ())),
+                              getattr(fitted, "handle_unknown", "error"),
+                              None if conditions is not None else names)
+    _, columns = read_columns(fitted, X, reset=False)
+    columns = dict(zip((spec.name for spec in fitted.columns_), columns))
+    frame, parts, meaning = {}, [], []
+    for spec in fitted.columns_:
+        if spec.kind == "constant":
+            continue
+        values = clean_column(spec, columns[spec.name], handle_unknown="ignore")
+        if spec.kind in NUMERIC:
+            parts.append(values.astype(np.float64))
+            meaning.append(spec)
+        else:
+            frame[spec.name] = values
+    frame = pd.DataFrame(frame, copy=False)
+    for condition in fitted.conditions_:
+        if condition.column in frame:
+            parts.append(np.asarray(condition.evaluate(frame), dtype=np.float64))
+            meaning.append(condition)
+    matrix = (np.column_stack(parts) if parts
+              else np.zeros((len(data.y), 0), dtype=np.float64))
+    return OrderedColumns(matrix, tuple(meaning), data.y, data.classes,
+                          tuple(fitted.columns_), fitted.handle_unknown)
+
+
+def _condition(columns: OrderedColumns, values, feature: int, rank: int):
+    """The condition a test ``rank of feature >= rank`` reads (its true side goes right)."""
+    meaning = columns.meaning[feature]
+    if isinstance(meaning, str) or not hasattr(meaning, "kind"):
+        return meaning                          # a 0/1 column: value 1 is the true side
+    distinct = values[feature]
+    integral = bool(np.all(distinct == np.round(distinct)))
+    return threshold_condition(meaning.name, meaning.index, float(distinct[rank - 1]),
+                               float(distinct[rank]), integral=integral)
+
+
+def tree_over_conditions(nested, columns: OrderedColumns, values):
+    """(conditions tested, in preorder without repeats; the nested tree over their
+    positions, as ``Tree.from_nested`` reads it)."""
+    used: dict = {}
+
+    def walk(node):
+        if node[0] == "leaf":
+            return node
+        key = (node[1], node[2])
+        if key not in used:
+            used[key] = len(used)
+        return ("test", used[key], walk(node[3]), walk(node[4]))
+
+    tree = walk(nested)
+    conditions = [None] * len(used)
+    for (feature, rank), position in used.items():
+        conditions[position] = (feature, _condition(columns, values, feature, rank))
+    return conditions, tree
+
+
+@dataclass(frozen=True)
+class OrderedFit:
+    tree: Tree
+    binarizer: object
+    feature_names: np.ndarray
+    classes: np.ndarray
+    status: str
+    errors: float
+    lower_bound: float
+    stats: dict
+
+
+def _whole(value: float, weight_is_whole: bool):
+    return int(round(value)) if weight_is_whole else float(value)
+
+
+def _named_tree(nested, columns: OrderedColumns, values):
+    """(Tree over the conditions it tests, without counts; those conditions; their names)."""
+    used, nested = tree_over_conditions(nested, columns, values)
+    if columns.binary_names is not None:                # 0/1 input: the original columns
+        names = np.asarray(columns.binary_names, dtype=object)
+        nested = _renumber(nested, [feature for feature, _ in used])
+        conditions = None
+    else:
+        conditions = [condition for _, condition in used]
+        names = np.asarray([str(c) for c in conditions], dtype=object)
+    tree = Tree.from_nested(nested, len(names), len(columns.classes),
+                            tuple(str(n) for n in names))
+    return tree, conditions, names
+
+
+def fit_ordered(estimator, X, y, *, binarizer, max_depth: int, sample_weight=None,
+                deadline: Deadline | None = None, on_improve=None) -> OrderedFit:
+    """Fit the ordered engine on the table and return the tree in the estimator's terms;
+    ``on_improve(tree, errors, seconds)`` receives each better tree (without counts)."""
+    columns = ordered_columns(estimator, X, y, binarizer)
+    data = OrderedData.from_matrix(columns.matrix, columns.y, len(columns.classes),
+                                   sample_weight)
+    if data.n_rows == 0:
+        raise ValueError("sample_weight is 0 on every row: nothing to learn from.")
+
+    def report(upper, lower, seconds, model):
+        if on_improve is not None and upper is not None and model is not None:
+            on_improve(_named_tree(model, columns, data.values)[0], upper, seconds)
+
+    sink = ProgressSink(callback=report)
+    result = best_tree_on(data, max_depth, deadline=deadline, progress=sink)
+    tree, conditions, names = _named_tree(result.tree, columns, data.values)
+    if conditions is None:
+        fitted, X_bin = None, columns.matrix
+    else:
+        specs = [spec for spec in columns.specs
+                 if any(c.column == spec.name for c in conditions)]
+        fitted = ConditionBinarizer(tuple(conditions), list(names), specs,
+                                    columns.handle_unknown).fit(X)
+        X_bin = fitted.transform(X) if conditions else np.zeros((len(columns.y), 0))
+    tree = tree.with_counts(X_bin, columns.y)
+    weight = result.data.weight
+    whole = bool(np.all(weight == np.round(weight)))
+    return OrderedFit(tree, fitted, names, columns.classes, result.status,
+                      _whole(result.errors, whole), _whole(result.lower_bound, whole),
+                      dict(result.stats, method="ordered", trace=sink.trace))
+
+
+def _renumber(nested, features):
+    if nested[0] == "leaf":
+        return nested
+    return ("test", features[nested[1]], _renumber(nested[2], features),
+            _renumber(nested[3], features))
