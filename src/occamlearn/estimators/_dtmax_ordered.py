@@ -18,12 +18,13 @@ from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
+from sklearn.base import clone
 
 from occamlearn.binarize import ThresholdBinarizer
 from occamlearn.binarize._columns import clean_column, read_columns
 from occamlearn.binarize.conditions import ConditionBinarizer
 from occamlearn.binarize.threshold import threshold_condition
-from occamlearn.estimators._base import prepare_training_data
+from occamlearn.estimators._base import encode_labels, prepare_training_data, validate_table
 from occamlearn.model.tree import Tree
 from occamlearn.stopping import Deadline, ProgressSink
 from occamlearn.trees.dtmax.ordered import OrderedData, best_tree_on
@@ -51,10 +52,10 @@ class OrderedColumns:
 def ordered_columns(estimator, X, y, binarizer) -> OrderedColumns:
     """Read ``X, y`` as ``fit`` does (one door: ``prepare_training_data``) and lay out the
     ordered columns (see the module doc)."""
-    readable = isinstance(binarizer, ThresholdBinarizer)
-    data = prepare_training_data(estimator, X, y, binarizer=binarizer, on_conflict="relax")
-    fitted = data.binarizer
-    if not readable:
+    if not isinstance(binarizer, ThresholdBinarizer):
+        data = prepare_training_data(estimator, X, y, binarizer=binarizer,
+                                     on_conflict="relax")
+        fitted = data.binarizer
         conditions = getattr(fitted, "conditions_", None)
         names = tuple(str(n) for n in data.feature_names)
         meaning = tuple(conditions) if conditions is not None else names
@@ -62,6 +63,13 @@ def ordered_columns(estimator, X, y, binarizer) -> OrderedColumns:
                               data.classes, tuple(getattr(fitted, "columns_", ())),
                               getattr(fitted, "handle_unknown", "error"),
                               None if conditions is not None else names)
+    if y is None:
+        raise ValueError(f"{type(estimator).__name__} requires y to be passed, but the target "
+                         "y is None.")
+    X, y = validate_table(estimator, X, y, reset=True)
+    classes, y_index = encode_labels(y)
+    # only the binariser's column kinds are read (its cuts are not used): one cut each
+    fitted = clone(binarizer).set_params(max_thresholds=1, sides="upper").fit(X)
     _, columns = read_columns(fitted, X, reset=False)
     columns = dict(zip((spec.name for spec in fitted.columns_), columns))
     frame, parts, meaning = {}, [], []
@@ -80,8 +88,8 @@ def ordered_columns(estimator, X, y, binarizer) -> OrderedColumns:
             parts.append(np.asarray(condition.evaluate(frame), dtype=np.float64))
             meaning.append(condition)
     matrix = (np.column_stack(parts) if parts
-              else np.zeros((len(data.y), 0), dtype=np.float64))
-    return OrderedColumns(matrix, tuple(meaning), data.y, data.classes,
+              else np.zeros((len(y_index), 0), dtype=np.float64))
+    return OrderedColumns(matrix, tuple(meaning), y_index, classes,
                           tuple(fitted.columns_), fitted.handle_unknown)
 
 
@@ -161,7 +169,7 @@ def fit_ordered(estimator, X, y, *, binarizer, max_depth: int, sample_weight=Non
         if on_improve is not None and upper is not None and model is not None:
             on_improve(_named_tree(model, columns, data.values)[0], upper, seconds)
 
-    sink = ProgressSink(callback=report)
+    sink = ProgressSink(callback=None if on_improve is None else report)
     result = best_tree_on(data, max_depth, deadline=deadline, progress=sink)
     tree, conditions, names = _named_tree(result.tree, columns, data.values)
     if conditions is None:

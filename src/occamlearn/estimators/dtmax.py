@@ -162,7 +162,8 @@ class MaxAccuracyTreeClassifier(ClassifierMixin, FittedTreeMixin, BaseEstimator)
             fit = fit_ordered(self, X, y, binarizer=binarizer_to_fit(self.binarizer),
                               max_depth=self.max_depth, sample_weight=sample_weight,
                               deadline=Deadline.after(seconds),
-                              on_improve=self._report_ordered)
+                              on_improve=(self._report_ordered
+                                          if self.verbose or self.callback else None))
         self.classes_, self.binarizer_, self.feature_names_ = (fit.classes, fit.binarizer,
                                                                fit.feature_names)
         self.tree_, self.n_nodes_, self.depth_ = fit.tree, fit.tree.n_nodes, fit.tree.depth
