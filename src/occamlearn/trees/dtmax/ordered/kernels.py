@@ -86,49 +86,61 @@ def side_subtrees(order, rank, y, w, n_classes, f, thr, tol, side):
     """
     n_features, m = order.shape
     totals = np.zeros((2, n_classes))
-    for p in range(m):
-        r = order[0, p]
-        s = 1 if f >= 0 and rank[f, r] >= thr else 0
-        side[r] = s
-        totals[s, y[r]] += w[r]
+    first = order[0]
+    if f >= 0:
+        ranks = rank[f]
+        for p in range(m):
+            r = first[p]
+            s = np.uint8(ranks[r] >= thr)
+            side[r] = s
+            totals[s, y[r]] += w[r]
+    else:
+        for p in range(m):
+            r = first[p]
+            side[r] = 0
+            totals[0, y[r]] += w[r]
     best = np.empty(2)
     found = np.full((2, 4), -1, dtype=np.int64)      # feature, threshold, low, high label
+    weight = np.empty(2)
     for s in range(2):
         best[s], label = _leaf(totals[s])
         found[s, 2] = found[s, 3] = label
-    weight = np.array([totals[0].sum(), totals[1].sum()])
+        weight[s] = totals[s].sum()
     acc = np.zeros((2, n_classes))
     prev = np.empty(2, dtype=np.int64)
-    skip = np.empty(2)                  # weight still to move before a position can win
     moved = np.empty(2)                 # weight of the side's rows passed so far
-    done = np.empty(2, dtype=np.bool_)  # no later position of this side can win
+    # a position of side s is evaluated only once moved[s] > limit[s]: the errors of a split
+    # fall by at most the weight that crosses it, so until then none can beat the best
+    limit = np.empty(2)
     for g in range(n_features):
         if best[0] <= tol and best[1] <= tol:
             break
         acc[:] = 0.0
         prev[:] = -1
-        skip[:] = -1.0
         moved[:] = 0.0
-        done[0], done[1] = weight[0] <= tol, weight[1] <= tol
+        for s in range(2):
+            limit[s] = tol if weight[s] > tol else np.inf
         ranks = rank[g]
+        rows = order[g]
         for p in range(m):
-            r = order[g, p]
+            r = rows[p]
             s = side[r]
             rk = ranks[r]
-            if rk != prev[s] and prev[s] >= 0 and skip[s] < tol and not done[s]:
+            if rk != prev[s] and moved[s] > limit[s]:
                 low_e, high_e, a, b = _split_errors(acc[s], totals[s], n_classes)
                 e = low_e + high_e
                 if e < best[s] - tol:
                     best[s] = e
                     found[s, 0], found[s, 1], found[s, 2], found[s, 3] = g, rk, a, b
-                skip[s] = e - best[s]
-                # the low errors only grow from here, the high ones fall by at most the
+                # the low errors only grow from here and the high ones fall by at most the
                 # weight still to pass: once that cannot beat the best, the side is done
-                done[s] = high_e <= tol or skip[s] >= weight[s] - moved[s] - tol
-                if done[0] and done[1]:
-                    break
+                if high_e <= tol or e - best[s] >= weight[s] - moved[s] - tol:
+                    limit[s] = np.inf
+                    if limit[1 - s] == np.inf:
+                        break
+                else:
+                    limit[s] = moved[s] + (e - best[s]) - tol
             acc[s, y[r]] += w[r]
-            skip[s] -= w[r]
             moved[s] += w[r]
             prev[s] = rk
     return (best[0], found[0, 0], found[0, 1], found[0, 2], found[0, 3],
@@ -185,8 +197,9 @@ def promising_thresholds(order, rank, y, w, n_classes):
 
 
 @njit(cache=True)
-def best_depth2(order, rank, y, w, n_classes, upper, tol):
-    """The best tree of depth <= 2 of the node if one costs less than ``upper``.
+def best_depth2(order, rank, y, w, n_classes, upper, lower, tol):
+    """The best tree of depth <= 2 of the node if one costs less than ``upper``; ``lower`` is
+    known to bound every tree from below (a tree reaching it ends the search).
 
     Returns (cost, found, tree, evaluations): ``tree`` (int64, ``TREE_FIELDS``) when
     ``found``; otherwise no tree costs less than ``upper`` and cost is ``upper`` (a lower
@@ -200,7 +213,7 @@ def best_depth2(order, rank, y, w, n_classes, upper, tol):
     if leaf < best - tol:
         best, found = leaf, True
         tree[10] = label
-    if best <= tol:
+    if best <= lower + tol:
         return best, found, tree, 0
     evaluations = 0
     low = np.empty(m)
@@ -244,7 +257,7 @@ def best_depth2(order, rank, y, w, n_classes, upper, tol):
                 tree[0], tree[1] = f, thresholds[mid]
                 tree[2], tree[3], tree[4], tree[5] = sides[1], sides[2], sides[3], sides[4]
                 tree[6], tree[7], tree[8], tree[9] = sides[6], sides[7], sides[8], sides[9]
-                if best <= tol:
+                if best <= lower + tol:
                     return best, found, tree, evaluations
             stack[top, 0], stack[top, 1], stack[top, 2], stack[top, 3] = lo, mid - 1, a, mid
             stack[top + 1, 0], stack[top + 1, 1] = mid + 1, hi

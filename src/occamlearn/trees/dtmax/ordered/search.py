@@ -84,9 +84,10 @@ class OrderedSearch:
         self.stopped = False
 
     # -- one node -------------------------------------------------------------------------
-    def solve(self, order: np.ndarray, depth: int, upper: float):
+    def solve(self, order: np.ndarray, depth: int, upper: float, lower: float = 0.0):
         """(cost, tree) of the best tree of depth <= ``depth`` on the rows of ``order`` if it
-        costs less than ``upper``; else (a lower bound >= upper, None)."""
+        costs less than ``upper``; else (a lower bound >= upper, None). ``lower``: a known
+        lower bound (a tree reaching it is optimal: the search stops there)."""
         d, tol = self.data, self.tol
         if upper <= tol:
             return 0.0, None
@@ -108,11 +109,11 @@ class OrderedSearch:
         elif depth == 2:
             self.stats["depth2_calls"] += 1
             cost, found, array, evaluations = best_depth2(order, d.rank, d.y, d.weight,
-                                                          d.n_classes, upper, tol)
+                                                          d.n_classes, upper, lower, tol)
             self.stats["depth2_evaluations"] += evaluations
             tree = nested_from_depth2(array) if found else None
         else:
-            cost, tree = self.search(order, depth, upper, leaf_cost, leaf)
+            cost, tree = self.search(order, depth, upper, leaf_cost, leaf, lower=lower)
         self._remember(key, cost, tree)
         return (cost, tree) if cost < upper - tol else (cost, None)
 
@@ -128,7 +129,8 @@ class OrderedSearch:
         self.memo[key] = (cost, tree)
 
     # -- the interval search -------------------------------------------------------------------
-    def search(self, order, depth, upper, leaf_cost, leaf, *, incumbent=None, top=False):
+    def search(self, order, depth, upper, leaf_cost, leaf, *, incumbent=None, top=False,
+               lower=0.0):
         """Interval search over every feature's thresholds (depth >= 2 here); ``incumbent``:
         a (cost, tree) to start from (the greedy tree at the top)."""
         d, tol = self.data, self.tol
@@ -157,7 +159,7 @@ class OrderedSearch:
                 current = bound
                 if top:
                     self._raise_lower(min(best, bound))
-                if bound >= best - tol:
+                if bound >= best - tol or best <= lower + tol:
                     break
                 thresholds, before, low, high = features[f]
                 if a >= 0:
@@ -173,8 +175,9 @@ class OrderedSearch:
                 if self.deadline.expired():
                     raise Stopped
                 mid = int(start[f]) if a < 0 and b < 0 else (lo + hi) // 2
+                known = (low[a] if a >= 0 else 0.0, high[b] if b >= 0 else 0.0)
                 cost, found = self._evaluate(order, depth, f, int(thresholds[mid]), best,
-                                             low, high, mid)
+                                             low, high, mid, known)
                 if found is not None and cost < best - tol:
                     best, tree = cost, found
                     if top:
@@ -196,9 +199,11 @@ class OrderedSearch:
             self._raise_lower(min(best, current))
         return best, tree
 
-    def _evaluate(self, order, depth, f, threshold, best, low, high, mid):
+    def _evaluate(self, order, depth, f, threshold, best, low, high, mid, known):
         """Cost and tree of the best tree whose root tests ``f >= threshold``, if it costs
-        less than ``best`` (else a lower bound and None); records each side's bound."""
+        less than ``best`` (else a lower bound and None); records each side's bound.
+        ``known``: lower bounds of the two sides from the evaluated thresholds around (the
+        low side only gains rows as the threshold rises, the high side only loses them)."""
         d = self.data
         self.stats["evaluations"] += 1
         if depth == 2:
@@ -209,12 +214,15 @@ class OrderedSearch:
                                          _one_level(*sides[6:10]))
         orders = split_orders(order, d.rank, f, threshold)
         first = 0 if orders[0].shape[1] >= orders[1].shape[1] else 1
-        costs, trees = [0.0, 0.0], [None, None]
-        costs[first], trees[first] = self.solve(orders[first], depth - 1, best)
+        second = 1 - first
+        costs, trees = list(known), [None, None]
+        cost, trees[first] = self.solve(orders[first], depth - 1, best - known[second],
+                                        known[first])
+        costs[first] = max(cost, known[first])
         if trees[first] is not None:
-            second = 1 - first
-            costs[second], trees[second] = self.solve(orders[second], depth - 1,
-                                                      best - costs[first])
+            cost, trees[second] = self.solve(orders[second], depth - 1,
+                                             best - costs[first], known[second])
+            costs[second] = max(cost, known[second])
         low[mid], high[mid] = costs
         if trees[0] is None or trees[1] is None:
             return costs[0] + costs[1], None
