@@ -184,6 +184,11 @@ class MinimumPureTreeClassifier(ClassifierMixin, FittedTreeMixin, BaseEstimator)
         (1, True, False, 0.0, 0.0, None) give the single minimum tree of all rows (mpdt-1).
         With ``max_errors`` or ``on_conflict="relax"`` the minimum trees are those within
         the error budget (see ``max_errors``). See ``occamlearn.trees.mpdt.many.selection``.
+        With methods "auto" and "bnb" (no layouts, no error budget) the trees come from the
+        branch and bound's tree space: every minimum tree is counted exactly, the plain draw
+        is the first ``n_solutions`` in a fixed order and the diverse draw is MDSOL's greedy
+        step over them (``occamlearn.trees.mpdt.many.tree_space``), with no SAT call;
+        ``method="maxsat"`` draws them with SAT (blocking clauses or MDSOL).
 
     Attributes
     ----------
@@ -206,6 +211,8 @@ class MinimumPureTreeClassifier(ClassifierMixin, FittedTreeMixin, BaseEstimator)
     candidate_trees_ : list of (Tree, selection accuracy) -- the minimum trees Alg. 3 saw
     best_trees_ : list of Tree -- the candidates within ``delta`` of the best; ``tree_`` is one
     selection_stratified_ : whether the train/selection split could be stratified
+    n_minimum_trees_ : int or None -- with Alg. 3 from the tree space, the exact number of
+        minimum pure trees of the training part (None when not counted)
 
     A single-class training set gives a one-leaf tree (size 1, status "optimal"). Ctrl-C
     during ``fit`` stops the search; once a first tree exists the estimator is left fitted
@@ -382,6 +389,7 @@ def _store_selection(estimator, selected, data) -> None:
     """Set ``candidate_trees_``, ``best_trees_`` and ``selection_stratified_`` on a fitted
     ``MinimumPureTreeClassifier`` (after ``tree_`` is stored). Candidate trees carry the
     binary feature names and counts over all training rows, like ``tree_``."""
+    estimator.n_minimum_trees_ = None if selected is None else selected.count
     if selected is None:
         estimator.candidate_trees_ = [(estimator.tree_, 1.0)]
         estimator.best_trees_ = [estimator.tree_]

@@ -9,6 +9,12 @@ to k minimum trees from the optimal formula it leaves behind, by one of the Tabl
 layouts=True   the same per feasible layout (mpdt-lay-nd / mpdt-lay, Sec. 7)
 =============  ==============================================
 
+With the "auto" and "bnb" methods and no layouts, the trees come from the branch and bound's
+tree space instead (``trees_from_space``, ``tree_space.MinimumTreeSpace``): every minimum tree
+is counted exactly (``MinimumTrees.count``), the first k in rank order are the plain variant
+and MDSOL's greedy step over the space is the diverse one -- no SAT call, and thousands of
+trees a second. ``method="maxsat"`` keeps the SAT enumeration (blocking clauses, MDSOL).
+
 ``trees_from_search`` lets several variants share one solve (the Table 6 runner does): the
 first plain enumeration reuses the Linear MaxSAT solver itself -- the last satisfiable
 instance with its learnt clauses (Sec. 6) -- and every later variant gets a fresh solver
@@ -30,14 +36,16 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 
+from occamlearn.stopping import Deadline
 from occamlearn.trees.mpdt.error_budget.maxsat_search import ErrorBudgetSearch, error_budget
 from occamlearn.trees.mpdt.many.enumerate import ENUMERATORS, OptimalFormula, canonical_key
 from occamlearn.trees.mpdt.many.layouts import enumerate_by_layout
+from occamlearn.trees.mpdt.many.tree_space import MinimumTreeSpace, SpaceCut
 from occamlearn.trees.mpdt.maxsat_route.encoding import encode_mpdt
 from occamlearn.trees.mpdt.maxsat_route.search import MinimumTreeResult, MinimumTreeSearch
 
 __all__ = ["MinimumTrees", "find_minimum_trees", "optimal_formula", "trees_from_error_search",
-           "trees_from_search"]
+           "trees_from_search", "trees_from_space"]
 
 
 @dataclass
@@ -47,7 +55,8 @@ class MinimumTrees:
     complete : True iff every minimum tree was produced (the enumeration ran dry; with
     layouts, every feasible layout did);
     layouts : per tree, the layout it came from ("" without layouts);
-    layout_report : per feasible layout visited, its quota, trees and whether it ran dry.
+    layout_report : per feasible layout visited, its quota, trees and whether it ran dry;
+    count : the exact number of minimum trees when the tree space counted them (else None).
     """
 
     result: MinimumTreeResult
@@ -56,6 +65,7 @@ class MinimumTrees:
     seconds: float
     layouts: list = field(default_factory=list)
     layout_report: list = field(default_factory=list)
+    count: int | None = None
 
 
 def optimal_formula(search: MinimumTreeSearch, *, live: bool,
@@ -103,6 +113,31 @@ def trees_from_search(search: MinimumTreeSearch, k: int, *, diverse: bool = Fals
         return MinimumTrees(result, [result.tree], False, 0.0, [""])
     return _draw(result, formula, k, diverse=diverse, layouts=layouts,
                  layout_depth=layout_depth, deadline=deadline)
+
+
+def trees_from_space(result: MinimumTreeResult, X, y, n_classes: int, k: int, *,
+                     diverse: bool = False, time_limit: float | None = None,
+                     random_state=None) -> MinimumTrees:
+    """Up to ``k`` minimum trees of a proven pure ``result`` from the branch and bound's tree
+    space: the first k in rank order, or (``diverse``) MDSOL's greedy draw. If the counting
+    does not finish within ``time_limit``, the trees under the root splits counted so far are
+    drawn from (``complete`` False, ``count`` None), or the search's own tree when none was."""
+    k = _check_k(k)
+    if result.status != "optimal" or result.tree.n_nodes == 1:
+        single = result.status == "optimal"
+        return MinimumTrees(result, [result.tree], single, 0.0, [""], count=1 if single else None)
+    began = Deadline.after(time_limit)
+    try:
+        space = MinimumTreeSpace(X, y, n_classes, leaves=(result.tree.n_nodes + 1) // 2,
+                                 deadline=began, feature_names=result.tree.feature_names)
+    except SpaceCut:
+        space = None
+    if space is None or not space.available:
+        return MinimumTrees(result, [result.tree], False, began.elapsed(), [""])
+    trees = (space.diverse(k, random_state=random_state) if diverse
+             else [space.tree(i) for i in range(min(k, space.available))])
+    return MinimumTrees(result, trees, space.complete and k >= space.count, began.elapsed(),
+                        [""] * len(trees), count=space.count)
 
 
 def trees_from_error_search(search: ErrorBudgetSearch, k: int, *, diverse: bool = False,
@@ -189,7 +224,7 @@ def find_minimum_trees(X, y, n_classes: int, k: int = 1, *, diverse: bool = Fals
                        enumeration_time_limit: float | None = None,
                        on_improve=None, max_errors: int | None = None,
                        relax_conflicts: bool = False, method: str = "maxsat",
-                       n_jobs: int | None = None) -> MinimumTrees:
+                       n_jobs: int | None = None, random_state=None) -> MinimumTrees:
     """Minimum trees of the 0/1 matrix X and class indices y (Alg. 3, lines 3-6): pure, or
     with at most ``max_errors`` misclassified rows.
 
@@ -199,14 +234,26 @@ def find_minimum_trees(X, y, n_classes: int, k: int = 1, *, diverse: bool = Fals
     ``max_errors`` is None) to the errors that identical rows with different labels force.
     ``method`` finds the minimum of a pure tree (``minimum.METHODS``; "auto": the portfolio);
     the trees are then drawn from the MPDT encoding with n = that size
-    (``MinimumTreeSearch.adopt``), so no MaxSAT search repeats what another engine proved.
-    With an error budget the MaxSAT search is used whatever the method.
+    (``MinimumTreeSearch.adopt``), so no MaxSAT search repeats what another engine proved;
+    without layouts, "auto" and "bnb" draw them from the tree space instead
+    (``trees_from_space``, seeded by ``random_state``). With an error budget the MaxSAT search
+    is used whatever the method.
     """
     _check_k(k)
     began = time.perf_counter()
     budget = error_budget(X, y, max_errors, relax_conflicts=relax_conflicts)
     options = {"solver": solver, "sat_solver": sat_solver, "time_limit": time_limit,
                "on_improve": on_improve}
+    if budget is None and method != "maxsat" and not layouts:
+        from occamlearn.trees.mpdt.minimum import find_minimum_tree
+
+        result = find_minimum_tree(X, y, n_classes, method=method, n_jobs=n_jobs, **options)
+        left = None if time_limit is None else max(0.0, time_limit - (time.perf_counter()
+                                                                      - began))
+        drawing = left if enumeration_time_limit is None else (
+            enumeration_time_limit if left is None else min(left, enumeration_time_limit))
+        return trees_from_space(result, X, y, n_classes, k, diverse=diverse,
+                                time_limit=drawing, random_state=random_state)
     if budget is None:
         search, draw = MinimumTreeSearch(X, y, n_classes, **options), trees_from_search
         if method != "maxsat":
