@@ -185,7 +185,21 @@ def fit_ordered(estimator, X, y, *, binarizer, max_depth: int, sample_weight=Non
     whole = bool(np.all(weight == np.round(weight)))
     return OrderedFit(tree, fitted, names, columns.classes, result.status,
                       _whole(result.errors, whole), _whole(result.lower_bound, whole),
-                      dict(result.stats, method="ordered", trace=sink.trace))
+                      dict(result.stats, method="ordered", **_traces(sink.trace)))
+
+
+def _traces(trace) -> dict:
+    """The sink's (seconds, upper, lower) as the estimators' ``trace`` (seconds, errors) at
+    each better tree and ``bound_trace`` (seconds, lower bound) at each rise of the bound."""
+    best, bound, errors, bounds = None, None, [], []
+    for seconds, upper, lower in trace:
+        if upper is not None and upper != best:
+            best = upper
+            errors.append((float(seconds), float(upper)))
+        if lower is not None and lower != bound:
+            bound = lower
+            bounds.append((float(seconds), float(lower)))
+    return {"trace": errors, "bound_trace": bounds}
 
 
 def _renumber(nested, features):
