@@ -56,11 +56,11 @@ def training_table(name: str):
         y = (y == 0).astype(int)
     elif name in ("breast_cancer", "wine"):
         X, y = getattr(datasets, f"load_{name}")(return_X_y=True)
-    else:                                   # a bundled dataset, as a binary matrix
+    else:                                   # "bundled:<name>", as a binary matrix
         from occamlearn.binarize import FeatureBinarizer
         from occamlearn.datasets import load_dataset
 
-        X, y = load_dataset(name)
+        X, y = load_dataset(name.removeprefix("bundled:"))
         X_train, _, y_train, _ = train_test_split(X, y, train_size=0.64, stratify=y,
                                                   random_state=0)
         X_bin = FeatureBinarizer(encoding="binary").fit_transform(X_train)
@@ -165,7 +165,7 @@ def main(argv=None) -> None:
     binary = list(list_datasets()) if args.binary is None else args.binary
     jobs = [(tool, table, depth) for table in args.tables for depth in args.depths
             for tool in TOOLS]
-    jobs += [(tool, name, 4) for name in binary for tool in BINARY_TOOLS]
+    jobs += [(tool, f"bundled:{name}", 4) for name in binary for tool in BINARY_TOOLS]
     load_before = os.getloadavg()
     began = time.perf_counter()
     with ThreadPoolExecutor(args.jobs) as pool:
@@ -202,7 +202,7 @@ def main(argv=None) -> None:
                   "|---|---|" + "---|" * len(BINARY_TOOLS)]
         totals = dict.fromkeys(BINARY_TOOLS, 0.0)
         for name in binary:
-            row = [runs[(tool, name, 4)] for tool in BINARY_TOOLS]
+            row = [runs[(tool, f"bundled:{name}", 4)] for tool in BINARY_TOOLS]
             rows = next((r["rows"] for r in row if r.get("rows")), "")
             lines.append(f"| {name} | {rows} | "
                          + " | ".join(_cell(r, args.time_limit) for r in row) + " |")

@@ -29,7 +29,7 @@ from occamlearn.model.tree import Tree
 from occamlearn.stopping import Deadline, ProgressSink
 from occamlearn.trees.dtmax.ordered import OrderedData, best_tree_on
 
-__all__ = ["OrderedColumns", "fit_ordered", "ordered_columns"]
+__all__ = ["OrderedColumns", "fit_ordered", "ordered_columns", "prefers_ordered"]
 
 NUMERIC = ("continuous", "discrete")
 
@@ -91,6 +91,31 @@ def ordered_columns(estimator, X, y, binarizer) -> OrderedColumns:
               else np.zeros((len(y_index), 0), dtype=np.float64))
     return OrderedColumns(matrix, tuple(meaning), y_index, classes,
                           tuple(fitted.columns_), fitted.handle_unknown)
+
+
+def prefers_ordered(binarizer, X, prefer_small: bool) -> bool:
+    """``method="auto"``'s choice: the ordered engine when the readable binariser would keep
+    only some of a numeric column's thresholds (more distinct values than ``max_thresholds``
+    + 1), so the binary search could not be exact over them; there it was also measured
+    faster (``benchmarks/results/dtmax_continuous.md``). The dynamic programme otherwise."""
+    if prefer_small:
+        return False
+    if isinstance(binarizer, str):
+        if binarizer != "readable":
+            return False
+        binarizer = ThresholdBinarizer()
+    if not isinstance(binarizer, ThresholdBinarizer):
+        return False
+    cap = binarizer.max_thresholds + 1
+    if hasattr(X, "columns") and hasattr(X, "dtypes"):
+        columns = [X[c].to_numpy() for c in X.columns
+                   if X[c].dtype.kind in "iuf"]
+    else:
+        array = np.asarray(X)
+        if array.ndim != 2 or array.dtype.kind not in "iuf":
+            return False
+        columns = list(array.T)
+    return any(len(np.unique(values)) > cap for values in columns)
 
 
 def _condition(columns: OrderedColumns, values, feature: int, rank: int):

@@ -25,6 +25,7 @@ from occamlearn.estimators._base import (
     time_left,
     watching_interrupts,
 )
+from occamlearn.estimators._dtmax_ordered import prefers_ordered
 from occamlearn.maxsat.backends import BACKENDS
 from occamlearn.model.tree import Tree
 from occamlearn.trees.dtmax.search import BACKEND_AUTO, METHODS, find_max_accuracy_tree
@@ -47,8 +48,10 @@ class MaxAccuracyTreeClassifier(ClassifierMixin, FittedTreeMixin, BaseEstimator)
         ``ThresholdBinarizer()`` (thresholds between training values, one-hot categories),
         the others ``FeatureBinarizer(encoding=...)``. ``None``: X is already a 0/1 matrix.
     method : {"auto", "dp", "maxsat", "ordered"}, default="auto"
-        "auto" and "dp": exact dynamic programme (``trees.dtmax.dynamic_programme``; measured
-        fastest). "maxsat": the MaxSAT encoding of Hu et al. solved by ``solver``. Both are
+        "dp": exact dynamic programme (``trees.dtmax.dynamic_programme``). "auto": "ordered"
+        when the readable binariser would keep only some thresholds of a numeric column (more
+        distinct values than its ``max_thresholds`` + 1; measured faster there too), else
+        "dp". "maxsat": the MaxSAT encoding of Hu et al. solved by ``solver``. Both are
         exact over the binariser's features; they may return different trees of equal
         accuracy. "ordered": ``trees.dtmax.ordered``, exact over *every* threshold of the
         numeric columns (the readable binariser's cap of ``max_thresholds`` cuts per column
@@ -114,7 +117,8 @@ class MaxAccuracyTreeClassifier(ClassifierMixin, FittedTreeMixin, BaseEstimator)
     def fit(self, X, y):
         """Learn the most accurate tree of depth <= max_depth on (X, y); returns self."""
         start = time.perf_counter()
-        if self.method == ORDERED:
+        if self.method == ORDERED or (self.method == "auto" and prefers_ordered(
+                self.binarizer, X, self.prefer_small)):
             return self._fit_ordered(X, y, start)
         data = prepare_training_data(self, X, y, binarizer=binarizer_to_fit(self.binarizer),
                                      on_conflict="relax")  # DT(max) may err: keep every row
