@@ -52,7 +52,7 @@ def measure(dataset: str, k: int, time_limit: float, solve_limit: float, sample:
     data = prepare_dataset(dataset)
     began = time.perf_counter()
     search = MinimumTreeSearch(data.X_train, data.y_train, data.n_classes,
-                               time_limit=solve_limit)
+                               deadline=Deadline.after(solve_limit))
     result = search.run()
     solve_seconds = time.perf_counter() - began
     rows = []
@@ -67,7 +67,7 @@ def measure(dataset: str, k: int, time_limit: float, solve_limit: float, sample:
             else:
                 formula = optimal_formula(search, live=not SAT_ENUMERATORS[name])
                 found = collect_trees(formula, k, diverse=SAT_ENUMERATORS[name],
-                                      time_limit=time_limit)
+                                      deadline=Deadline.after(time_limit))
                 formula.close()
                 trees = found.trees
                 row = {"trees": len(trees), "seconds": round(found.seconds, 2),

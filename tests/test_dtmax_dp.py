@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from test_dtmax_encoding import best_bounded_tree
 
 from occamlearn import MaxAccuracyTreeClassifier
+from occamlearn.stopping import Deadline
 from occamlearn.trees.data_reduction import group_examples
 from occamlearn.trees.dtmax import dynamic_programme as dtmax_dp
 from occamlearn.trees.dtmax.dp_counts import depth2_costs, subset_counts, triple_counts
@@ -142,7 +143,7 @@ def test_ctrl_c_keeps_the_best_tree_so_far(monkeypatch):
     result = find_max_accuracy_tree(X, y, 3, 4, method="dp")
     assert result.status == "feasible"
     assert int((result.tree.predict(X) != y).sum()) == result.training_errors
-    greedy = find_max_accuracy_tree(X, y, 3, 4, method="dp", time_limit=1e-9)
+    greedy = find_max_accuracy_tree(X, y, 3, 4, method="dp", deadline=Deadline.after(1e-9))
     assert result.training_errors <= greedy.training_errors
 
 

@@ -24,9 +24,19 @@ from occamlearn.binarize import ThresholdBinarizer
 from occamlearn.binarize._columns import clean_column, read_columns
 from occamlearn.binarize.conditions import ConditionBinarizer
 from occamlearn.binarize.threshold import threshold_condition
-from occamlearn.estimators._base import encode_labels, prepare_training_data, validate_table
+from occamlearn.estimators._base import (
+    _take_rows,
+    binarizer_to_fit,
+    encode_labels,
+    leaf_weights,
+    prepare_training_data,
+    row_weights,
+    validate_table,
+)
+from occamlearn.estimators._progress import UserProgress, fit_progress, watching_interrupts
+from occamlearn.estimators._record import fit_date
 from occamlearn.model.tree import Tree
-from occamlearn.stopping import Deadline, ProgressSink
+from occamlearn.stopping import Deadline
 from occamlearn.trees.dtmax.ordered import OrderedData, best_tree_on
 
 __all__ = ["OrderedColumns", "fit_ordered", "ordered_columns", "prefers_ordered"]
@@ -49,24 +59,32 @@ class OrderedColumns:
     binary_names: tuple | None = None     # 0/1 input without a binariser: the column names
 
 
-def ordered_columns(estimator, X, y, binarizer) -> OrderedColumns:
-    """Read ``X, y`` as ``fit`` does (one door: ``prepare_training_data``) and lay out the
-    ordered columns (see the module doc)."""
+def ordered_columns(estimator, X, y, binarizer, sample_weight=None, class_weight=None):
+    """Read ``X, y`` as ``fit`` does (``prepare_training_data``'s rules: weights from
+    ``row_weights``, rows of weight 0 dropped first) and lay out the ordered columns (see the
+    module doc). Returns (columns, the rows' weights or None, the kept rows of X)."""
     if not isinstance(binarizer, ThresholdBinarizer):
         data = prepare_training_data(estimator, X, y, binarizer=binarizer,
-                                     on_conflict="relax")
+                                     on_conflict="relax", sample_weight=sample_weight,
+                                     class_weight=class_weight)
         fitted = data.binarizer
         conditions = getattr(fitted, "conditions_", None)
         names = tuple(str(n) for n in data.feature_names)
         meaning = tuple(conditions) if conditions is not None else names
-        return OrderedColumns(np.asarray(data.X_bin, dtype=np.float64), meaning, data.y,
-                              data.classes, tuple(getattr(fitted, "columns_", ())),
-                              getattr(fitted, "handle_unknown", "error"),
-                              None if conditions is not None else names)
+        columns = OrderedColumns(np.asarray(data.X_bin, dtype=np.float64), meaning, data.y,
+                                 data.classes, tuple(getattr(fitted, "columns_", ())),
+                                 getattr(fitted, "handle_unknown", "error"),
+                                 None if conditions is not None else names)
+        kept = data.kept_rows if data.weight is not None else None
+        return columns, data.weight, (X if kept is None else _take_rows(X, kept))
     if y is None:
         raise ValueError(f"{type(estimator).__name__} requires y to be passed, but the target "
                          "y is None.")
     X, y = validate_table(estimator, X, y, reset=True)
+    weight = row_weights(X, y, sample_weight, class_weight)
+    if weight is not None and not weight.all():
+        kept = np.flatnonzero(weight)
+        X, y, weight = _take_rows(X, kept), y[kept], weight[kept]
     classes, y_index = encode_labels(y)
     # only the binariser's column kinds are read (its cuts are not used): one cut each
     fitted = clone(binarizer).set_params(max_thresholds=1, sides="upper").fit(X)
@@ -89,8 +107,8 @@ def ordered_columns(estimator, X, y, binarizer) -> OrderedColumns:
             meaning.append(condition)
     matrix = (np.column_stack(parts) if parts
               else np.zeros((len(y_index), 0), dtype=np.float64))
-    return OrderedColumns(matrix, tuple(meaning), y_index, classes,
-                          tuple(fitted.columns_), fitted.handle_unknown)
+    return (OrderedColumns(matrix, tuple(meaning), y_index, classes,
+                           tuple(fitted.columns_), fitted.handle_unknown), weight, X)
 
 
 def prefers_ordered(binarizer, X, prefer_small: bool) -> bool:
@@ -149,24 +167,9 @@ def tree_over_conditions(nested, columns: OrderedColumns, values):
     return conditions, tree
 
 
-@dataclass(frozen=True)
-class OrderedFit:
-    tree: Tree
-    binarizer: object
-    feature_names: np.ndarray
-    classes: np.ndarray
-    status: str
-    errors: float
-    lower_bound: float
-    stats: dict
-
-
-def _whole(value: float, weight_is_whole: bool):
-    return int(round(value)) if weight_is_whole else float(value)
-
-
 def _named_tree(nested, columns: OrderedColumns, values):
-    """(Tree over the conditions it tests, without counts; those conditions; their names)."""
+    """(Tree over the conditions it tests, without counts; those conditions, or None for
+    0/1 input without a binariser; the binary feature names)."""
     used, nested = tree_over_conditions(nested, columns, values)
     if columns.binary_names is not None:                # 0/1 input: the original columns
         names = np.asarray(columns.binary_names, dtype=object)
@@ -178,39 +181,6 @@ def _named_tree(nested, columns: OrderedColumns, values):
     tree = Tree.from_nested(nested, len(names), len(columns.classes),
                             tuple(str(n) for n in names))
     return tree, conditions, names
-
-
-def fit_ordered(estimator, X, y, *, binarizer, max_depth: int, sample_weight=None,
-                deadline: Deadline | None = None, on_improve=None) -> OrderedFit:
-    """Fit the ordered engine on the table and return the tree in the estimator's terms;
-    ``on_improve(tree, errors, seconds)`` receives each better tree (without counts)."""
-    columns = ordered_columns(estimator, X, y, binarizer)
-    data = OrderedData.from_matrix(columns.matrix, columns.y, len(columns.classes),
-                                   sample_weight)
-    if data.n_rows == 0:
-        raise ValueError("sample_weight is 0 on every row: nothing to learn from.")
-
-    def report(upper, lower, seconds, model):
-        if on_improve is not None and upper is not None and model is not None:
-            on_improve(_named_tree(model, columns, data.values)[0], upper, seconds)
-
-    sink = ProgressSink(callback=None if on_improve is None else report)
-    result = best_tree_on(data, max_depth, deadline=deadline, progress=sink)
-    tree, conditions, names = _named_tree(result.tree, columns, data.values)
-    if conditions is None:
-        fitted, X_bin = None, columns.matrix
-    else:
-        specs = [spec for spec in columns.specs
-                 if any(c.column == spec.name for c in conditions)]
-        fitted = ConditionBinarizer(tuple(conditions), list(names), specs,
-                                    columns.handle_unknown).fit(X)
-        X_bin = fitted.transform(X) if conditions else np.zeros((len(columns.y), 0))
-    tree = tree.with_counts(X_bin, columns.y)
-    weight = result.data.weight
-    whole = bool(np.all(weight == np.round(weight)))
-    return OrderedFit(tree, fitted, names, columns.classes, result.status,
-                      _whole(result.errors, whole), _whole(result.lower_bound, whole),
-                      dict(result.stats, method="ordered", **_traces(sink.trace)))
 
 
 def _traces(trace) -> dict:
@@ -225,6 +195,61 @@ def _traces(trace) -> dict:
             bound = lower
             bounds.append((float(seconds), float(lower)))
     return {"trace": errors, "bound_trace": bounds}
+
+
+def _whole(value: float, weight) -> int | float:
+    return float(value) if weight is not None else int(round(value))
+
+
+def fit_ordered(estimator, X, y, sample_weight, deadline: Deadline):
+    """``MaxAccuracyTreeClassifier.fit`` with ``method="ordered"``: the fitted attributes
+    are set on ``estimator`` as the other methods set them; returns ``estimator``."""
+    if estimator.prefer_small:
+        raise ValueError("prefer_small=True needs method='dp' or 'maxsat'; "
+                         "method='ordered' minimises errors only.")
+    columns, weight, X = ordered_columns(estimator, X, y, binarizer_to_fit(
+        estimator.binarizer), sample_weight, estimator.class_weight)
+    data = OrderedData.from_matrix(columns.matrix, columns.y, len(columns.classes), weight)
+    user = UserProgress(estimator, (), lambda tree, errors: (
+        f"depth <= {estimator.max_depth} tree with {errors:g} training errors"))
+    wanted = estimator.verbose or estimator.callback is not None
+
+    def report(upper, lower, seconds, model):
+        tree = None
+        if model is not None and upper is not None:
+            tree = _named_tree(model, columns, data.values)[0]
+            user.feature_names = tree.feature_names
+        user(upper, lower, seconds, tree)
+
+    progress = fit_progress(user, lower=0)
+    progress.callback = report if wanted else None   # trees are named only when shown
+    with watching_interrupts(deadline, progress):
+        result = best_tree_on(data, estimator.max_depth, deadline=deadline, progress=progress)
+    tree, conditions, names = _named_tree(result.tree, columns, data.values)
+    if conditions is None:
+        fitted, X_bin = None, columns.matrix
+    else:
+        specs = [spec for spec in columns.specs
+                 if any(c.column == spec.name for c in conditions)]
+        fitted = ConditionBinarizer(tuple(conditions), list(names), specs,
+                                    columns.handle_unknown).fit(X)
+        X_bin = fitted.transform(X) if conditions else np.zeros((len(columns.y), 0))
+    estimator.classes_, estimator.binarizer_ = columns.classes, fitted
+    estimator.fitted_at_ = fit_date()
+    estimator.feature_names_ = names
+    estimator.tree_ = tree.with_counts(X_bin, columns.y)
+    estimator.leaf_weights_ = leaf_weights(estimator.tree_, X_bin, columns.y, weight)
+    estimator.n_nodes_, estimator.depth_ = estimator.tree_.n_nodes, estimator.tree_.depth
+    estimator.status_ = result.status
+    estimator.training_errors_ = _whole(result.errors, weight)
+    estimator.errors_lower_bound_ = _whole(result.lower_bound, weight)
+    estimator.lower_bound_ = estimator.upper_bound_ = None
+    estimator.solve_stats_ = dict(result.stats, method="ordered", **_traces(progress.trace),
+                                  total_seconds=deadline.elapsed())
+    if progress.interrupted_at is not None:  # Ctrl-C: the best tree is kept, raise again
+        estimator.solve_stats_["interrupted"] = True
+        raise KeyboardInterrupt
+    return estimator
 
 
 def _renumber(nested, features):

@@ -31,7 +31,6 @@ with one candidate, it does not have to do.
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass, field
 from functools import partial
 
@@ -41,6 +40,7 @@ from occamlearn.binarize import FeatureBinarizer, resolve_conflicts
 from occamlearn.datasets import load_dataset
 from occamlearn.estimators.dtmax import MaxAccuracyTreeClassifier
 from occamlearn.experiments.baselines import BASELINES
+from occamlearn.stopping import CLOCK, Deadline
 from occamlearn.trees.mpdt.many.minimum_trees import trees_from_search, trees_from_space
 from occamlearn.trees.mpdt.many.selection import Split, split_indices
 from occamlearn.trees.mpdt.maxsat_route.search import MinimumTreeSearch
@@ -135,13 +135,13 @@ class SharedSolve:
         """The minimum found by the default portfolio (branch and bound and MaxSAT), adopted
         by a MaxSAT search whose formula with n = that size the mpdt variants draw from."""
         if self._search is None:
-            began = time.monotonic()
+            began = CLOCK()
             data = self.data
             self._search = MinimumTreeSearch(data.X_train, data.y_train, data.n_classes)
             self._search.adopt(find_minimum_tree(
                 data.X_train, data.y_train, data.n_classes, method="auto",
-                time_limit=self.settings.get("solve_time_limit")))
-            self.seconds = time.monotonic() - began
+                deadline=Deadline.after(self.settings.get("solve_time_limit"))))
+            self.seconds = CLOCK() - began
         return self._search
 
     def minimum_size(self) -> int:
@@ -168,13 +168,15 @@ def _mpdt_variant(data: Table6Data, settings: dict, shared: SharedSolve, *, k, d
     if source == "space":
         found = trees_from_space(search.result, data.X_train, data.y_train, data.n_classes,
                                  count, diverse=diverse,
-                                 time_limit=settings.get("enum_time_limit"), random_state=0)
+                                 deadline=Deadline.after(settings.get("enum_time_limit")),
+                                 random_state=0)
     else:
         live = not shared.live_used and not diverse and not layouts and count > 1
         shared.live_used |= live
         found = trees_from_search(search, count, diverse=diverse, layouts=layouts,
                                   layout_depth=int(settings.get("layout_depth", 3)),
-                                  time_limit=settings.get("enum_time_limit"), live=live)
+                                  deadline=Deadline.after(settings.get("enum_time_limit")),
+                                  live=live)
     info = {"status": found.result.status, "optimum": int(found.result.tree.n_nodes),
             "count": found.count,
             "lower_bound": int(found.result.lower_bound), "complete": bool(found.complete),
@@ -185,22 +187,22 @@ def _mpdt_variant(data: Table6Data, settings: dict, shared: SharedSolve, *, k, d
 
 
 def _sklearn(data: Table6Data, settings: dict, shared: SharedSolve, *, kind) -> MethodPool:
-    began = time.monotonic()
+    began = CLOCK()
     extra = {"minimum_size": shared.minimum_size()} if kind == "lsk" else {}
     pool = BASELINES[kind](data.X_train, data.y_train, int(settings["sk_seeds"]), **extra)
-    info = {"fit_seconds": round(time.monotonic() - began, 3), **extra}
+    info = {"fit_seconds": round(CLOCK() - began, 3), **extra}
     return MethodPool(_predict_all(pool.predictors, data.X_holdout), pool.sizes, info)
 
 
 def _dtmax(data: Table6Data, settings: dict, shared: SharedSolve, *, depth) -> MethodPool:
     """DT(max) of depth <= ``depth`` on the training part: one candidate."""
-    began = time.monotonic()
+    began = CLOCK()
     model = MaxAccuracyTreeClassifier(max_depth=depth, binarizer=None,
                                       time_limit=settings.get("dtmax_time_limit"))
     model.fit(data.X_train, data.y_train)
     info = {"status": model.status_, "training_errors": int(model.training_errors_),
             "errors_lower_bound": int(model.errors_lower_bound_),
-            "fit_seconds": round(time.monotonic() - began, 3)}
+            "fit_seconds": round(CLOCK() - began, 3)}
     return MethodPool(_predict_all([model], data.X_holdout), [model.n_nodes_], info)
 
 

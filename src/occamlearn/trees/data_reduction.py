@@ -33,13 +33,16 @@ class ExampleGroups:
     patterns : (n_patterns, n_features) uint8 array of the distinct binary rows
     pattern : (n_groups,) pattern index of each group
     label : (n_groups,) class index of each group
-    count : (n_groups,) number of training rows in each group
+    count : (n_groups,) number of training rows in each group -- with integer sample weights
+        (``group_examples(weight=...)``), their total weight: what every search counts
+    n_rows : (n_groups,) training rows in each group, or None when that is ``count``
     """
 
     patterns: np.ndarray
     pattern: np.ndarray
     label: np.ndarray
     count: np.ndarray
+    n_rows: np.ndarray | None = None
 
     @property
     def n_patterns(self) -> int:
@@ -56,9 +59,11 @@ class ExampleGroups:
         return int(self.count.sum() - biggest.sum())
 
     def rows(self) -> tuple[np.ndarray, np.ndarray]:
-        """The training rows again (in group order): ``(X, y)`` with duplicates restored."""
-        return (np.repeat(self.patterns[self.pattern], self.count, axis=0),
-                np.repeat(self.label, self.count))
+        """The training rows again (in group order): ``(X, y)`` with duplicates restored
+        (each row once, whatever its weight)."""
+        rows = self.count if self.n_rows is None else self.n_rows
+        return (np.repeat(self.patterns[self.pattern], rows, axis=0),
+                np.repeat(self.label, rows))
 
 
 def distinct_rows(X: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -75,18 +80,38 @@ def distinct_rows(X: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return X[first], inverse.reshape(-1)
 
 
-def group_examples(X: np.ndarray, y: np.ndarray) -> ExampleGroups:
-    """Group the rows of binary ``X`` with class indices ``y`` into patterns and labels."""
+def group_examples(X: np.ndarray, y: np.ndarray, weight: np.ndarray | None = None
+                   ) -> ExampleGroups:
+    """Group the rows of binary ``X`` with class indices ``y`` into patterns and labels.
+
+    ``weight``: non-negative integer weight per row (``trees.weights.integer_weights``); a
+    group's ``count`` is then its total weight, exactly as if each row were repeated that
+    many times, and rows of weight 0 are left out, exactly as if they were not there.
+    """
     X = np.asarray(X)
     y = np.asarray(y, dtype=np.int64)
     if X.ndim != 2 or len(y) != X.shape[0]:
         raise ValueError(f"X must be 2-D with one row per label; got X {X.shape}, y {y.shape}.")
+    if weight is not None:
+        weight = np.asarray(weight, dtype=np.int64)
+        if weight.shape != y.shape:
+            raise ValueError(f"weight has shape {weight.shape}; y has {y.shape}.")
+        X, y, weight = X[weight > 0], y[weight > 0], weight[weight > 0]
     if X.shape[0] == 0:
-        raise ValueError("X has no rows: at least one training example is needed.")
+        raise ValueError("X has no rows (of positive weight): at least one training example "
+                         "is needed.")
     patterns, pattern_of_row = distinct_rows(X)
-    pairs, count = np.unique(np.stack([pattern_of_row, y], axis=1), axis=0, return_counts=True)
+    keys = np.stack([pattern_of_row, y], axis=1)
+    if weight is None:
+        pairs, count = np.unique(keys, axis=0, return_counts=True)
+        return ExampleGroups(patterns=patterns, pattern=pairs[:, 0], label=pairs[:, 1],
+                             count=count.astype(np.int64))
+    pairs, group_of_row, n_rows = np.unique(keys, axis=0, return_inverse=True,
+                                            return_counts=True)
+    count = np.zeros(len(pairs), dtype=np.int64)
+    np.add.at(count, group_of_row.ravel(), weight)
     return ExampleGroups(patterns=patterns, pattern=pairs[:, 0], label=pairs[:, 1],
-                         count=count.astype(np.int64))
+                         count=count, n_rows=n_rows.astype(np.int64))
 
 
 @dataclass(frozen=True)

@@ -38,6 +38,7 @@ import numpy as np
 from threadpoolctl import ThreadpoolController
 
 from occamlearn.model.tree import Tree
+from occamlearn.stopping import Deadline, ProgressSink
 from occamlearn.trees.data_reduction import ExampleGroups, ReducedColumns, reduce_columns
 from occamlearn.trees.dtmax.decode import tree_of_nested
 from occamlearn.trees.dtmax.dp_counts import (
@@ -404,7 +405,8 @@ def _decisions(subtree: Subtree) -> int:
 
 
 def best_tree_within_depth(groups: ExampleGroups, n_classes: int, depth: int, *,
-                           prefer_small: bool = True, deadline: float | None = None,
+                           prefer_small: bool = True, deadline: Deadline | float | None = None,
+                           progress: ProgressSink | None = None,
                            columns: ReducedColumns | None = None) -> DepthSearchResult:
     """Fewest training errors over trees of depth <= ``depth`` (then, with ``prefer_small``,
     fewest decision nodes; without it a test is still only taken where it reduces errors,
@@ -418,6 +420,8 @@ def best_tree_within_depth(groups: ExampleGroups, n_classes: int, depth: int, *,
     """
     if not isinstance(depth, (int, np.integer)) or isinstance(depth, bool) or depth < 0:
         raise ValueError(f"depth must be a non-negative int; got {depth!r}.")
+    if isinstance(deadline, Deadline):  # signature shim until the core lands: its time only
+        deadline = deadline.at
     start = time.perf_counter()
     if columns is None:
         columns = reduce_columns(groups.patterns)

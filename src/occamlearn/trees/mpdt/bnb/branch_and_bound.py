@@ -36,9 +36,10 @@ bottom-up, by minimum ones where a solve limited to ``IMPROVE_CALLS`` calls find
 Two engines run the same recursion: ``RowSetSearch`` in Python on integer bitsets and dicts, and
 ``CompiledRowSetSearch``, which runs ``bnb_kernels.solve`` (numba) on uint64 word bitsets with an
 array hash table as memo, returning every few thousand calls so the clock and
-``should_stop`` are polled. The compiled engine is chosen unless its compile (first use
-ever: tens of seconds, then cached on disk; about a second to load) would eat a short time
-limit. On a stop, time limit or KeyboardInterrupt the incumbent is returned as "feasible"
+``should_stop`` are polled. The compiled engine runs when its kernels are in numba's disk
+cache (about a second to load); on first use the Python engine searches while a background
+process compiles them, then the compiled engine takes over from the incumbent, the proven
+bound and the Python memo (``engine_switch``, ``kernel_cache``). On a stop, time limit or KeyboardInterrupt the incumbent is returned as "feasible"
 with the proven bound; on Ctrl-C ``stats["interrupted"]`` is True and the exception is not
 re-raised, so scripts stop cleanly with a result.
 
@@ -54,9 +55,15 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from occamlearn.model.tree import Tree
+from occamlearn.stopping import Deadline, ProgressSink
+from occamlearn.trees.mpdt.bnb.engine_switch import (
+    carry_over,
+    choose_engine,
+    new_search,
+    user_stop,
+)
 from occamlearn.trees.mpdt.bnb.engines import (
     NO_TREE,
-    CompiledRowSetSearch,
     OutOfCalls,
     RowSetSearch,
     Stop,
@@ -99,9 +106,10 @@ def _check_pure(tree: Tree, X, y, origin: str = "found") -> Tree:
     return tree.with_counts(X, y)
 
 
-def minimum_tree_branch_and_bound(X, y, n_classes=None, *, time_limit=None,
-                                  upper_bound_tree=None, on_progress=None, should_stop=None,
-                                  feature_names=()) -> BranchAndBoundResult:
+def minimum_tree_branch_and_bound(X, y, n_classes=None, *, deadline: Deadline | None = None,
+                                  progress: ProgressSink | None = None,
+                                  upper_bound_tree=None, feature_names=(), time_limit=None,
+                                  on_progress=None, should_stop=None) -> BranchAndBoundResult:
     """Smallest pure decision tree of the 0/1 matrix X and class indices y, proven minimum.
 
     time_limit : seconds for the whole call, including the kernel compile (None: until
@@ -111,20 +119,24 @@ def minimum_tree_branch_and_bound(X, y, n_classes=None, *, time_limit=None,
     should_stop() : polled during the search; True stops it with status "feasible".
     Ctrl-C during the search is caught: the incumbent comes back as "feasible" with the proven
     lower bound and ``stats["interrupted"] = True`` (a script that wants to stop re-raises).
-    The first call ever compiles the numba kernels (tens of seconds, cached on disk; a short
-    time limit then runs the Python engine instead): ``bnb_kernels.warm_up()`` does it ahead.
+    The first call ever runs the Python engine while a background process compiles the numba
+    kernels into the disk cache, and switches when they are ready (``occamlearn warm-up``
+    compiles them ahead); ``stats["switched_to_compiled_at"]`` says when.
     Raises ValueError if identical rows have different classes.
     """
+    if deadline is not None or progress is not None:  # signature shim until the core lands
+        time_limit, should_stop, on_progress = _from_deadline(deadline, progress)
     return _run(X, y, n_classes, time_limit=time_limit, upper_bound_tree=upper_bound_tree,
                 on_progress=on_progress, should_stop=should_stop, feature_names=feature_names)
 
 
-def _choose_engine(kernels, time_limit) -> str:
-    """"compiled" unless a compile (about 20 s the first time, about 1 s to load from the disk
-    cache) would eat a large share of a short time limit; then the Python search."""
-    if time_limit is None or time_limit >= 120:
-        return "compiled"
-    return "compiled" if kernels.search_is_cached() and time_limit >= 5 else "python"
+def _from_deadline(deadline, progress):
+    """(time_limit, should_stop, on_progress) the body polls, from a Deadline and a sink."""
+    deadline = Deadline.coerce(deadline)
+    time_limit = max(deadline.remaining(), 1e-3) if deadline.limited else None
+    on_progress = None if progress is None else (
+        lambda ub, lb, seconds, tree: progress.report(ub, lb, deadline.elapsed(), tree))
+    return time_limit, lambda: deadline.stop_requested, on_progress
 
 
 def _run(X, y, n_classes, *, time_limit, upper_bound_tree, on_progress, should_stop,
@@ -144,7 +156,8 @@ def _run(X, y, n_classes, *, time_limit, upper_bound_tree, on_progress, should_s
     root = (1 << search.n_rows) - 1
     trace: list = []
     state = {"tree": None, "ub": NO_TREE, "lb": 1}
-    compile_seconds, quick_phase_calls = 0.0, 0
+    compile_seconds, quick_phase_calls, switched_at = 0.0, 0, None
+    python_search, carried = None, 0
 
     def report(tree=None, lower=None):
         seconds = time.perf_counter() - start
@@ -195,19 +208,35 @@ def _run(X, y, n_classes, *, time_limit, upper_bound_tree, on_progress, should_s
                 # importing numba and loading (or compiling) the kernels would eat the time
                 # left: the Python search, without the compiled bound
                 engine, options = "python-only", {**options, "use_incompatibility": False}
+                ready_check = None
             else:
-                from occamlearn.trees.mpdt.bnb import kernels as bnb_kernels
-
-                engine = engine or _choose_engine(bnb_kernels, time_limit)
-                compile_seconds = bnb_kernels.warm_up(search=engine == "compiled")
-            search = (CompiledRowSetSearch if engine == "compiled" else RowSetSearch)(
-                rows, labels, n_classes, kept, deadline=deadline, should_stop=should_stop,
-                **options)
-            budget = max(search.root_bound(root), (state["lb"] + 1) // 2)
-            report(lower=2 * budget - 1)
-            if improve_calls and 2 * budget - 1 < state["ub"]:
-                report(tree=as_tree(search.improve(greedy, root, improve_calls)[0]))
-            deepen(budget)
+                engine, ready_check = (engine, None) if engine else choose_engine()
+            while True:  # once more after a switch from the Python to the compiled engine
+                if engine == "python-only":
+                    search = RowSetSearch(rows, labels, n_classes, kept, deadline=deadline,
+                                          should_stop=should_stop, **options)
+                else:
+                    search, engine, seconds = new_search(
+                        engine, rows, labels, n_classes, kept, options, deadline,
+                        should_stop, ready_check)
+                    compile_seconds += seconds
+                    if python_search is not None and engine == "compiled":
+                        carried = carry_over(python_search, search)
+                try:
+                    budget = max(search.root_bound(root), (state["lb"] + 1) // 2)
+                    report(lower=2 * budget - 1)
+                    if improve_calls and 2 * budget - 1 < state["ub"]:
+                        report(tree=as_tree(search.improve(greedy, root, improve_calls)[0]))
+                    deepen(budget)
+                    break
+                except Stop:
+                    if not (engine == "python" and ready_check is not None and ready_check.ready
+                            and not user_stop(deadline, should_stop)):
+                        raise
+                # the kernels are ready: the compiled engine resumes from the incumbent, the
+                # proven lower bound and the Python search's memo
+                engine, ready_check, python_search = "compiled", None, search
+                switched_at = time.perf_counter() - start
     except Stop:
         stopped = True
     except KeyboardInterrupt:
@@ -217,6 +246,7 @@ def _run(X, y, n_classes, *, time_limit, upper_bound_tree, on_progress, should_s
               else "feasible" if state["tree"] is not None else "unknown")
     stats = {**search.stats(), "quick_phase_calls": quick_phase_calls,
              "kernel_compile_seconds": compile_seconds, "engine": engine or "quick",
+             "switched_to_compiled_at": switched_at, "memo_carried_over": carried,
              "distinct_rows": search.n_rows, "informative_features": len(kept),
              "stopped": stopped, "interrupted": interrupted,
              "seconds": time.perf_counter() - start}

@@ -78,6 +78,7 @@ import numpy as np
 
 from occamlearn.maxsat.base import check_time_limit
 from occamlearn.model.tree import Tree
+from occamlearn.stopping import Deadline, ProgressSink
 from occamlearn.trees.data_reduction import group_examples
 from occamlearn.trees.mpdt.error_budget.bnb_engine import BOUNDED, BudgetRowSetSearch, Stop
 from occamlearn.trees.mpdt.error_budget.maxsat_search import check_max_errors
@@ -96,6 +97,8 @@ def _validate(X, y, n_classes) -> tuple[np.ndarray, np.ndarray]:
 
 
 def find_minimum_tree_with_errors_bnb(X, y, n_classes: int, max_errors: int, *,
+                                      deadline: Deadline | None = None,
+                                      progress: ProgressSink | None = None,
                                       time_limit: float | None = None,
                                       on_improve: TreeCallback | None = None,
                                       should_stop: Callable[[], bool] | None = None,
@@ -111,6 +114,8 @@ def find_minimum_tree_with_errors_bnb(X, y, n_classes: int, max_errors: int, *,
     tree. ``use_incompatibility=False`` drops the compiled bound (slower; for tests).
     ``stats["training_errors"]`` is the returned tree's error count.
     """
+    if deadline is not None or progress is not None:  # signature shim until the core lands
+        time_limit, should_stop, on_improve = _from_deadline(deadline, progress)
     start = time.perf_counter()
     X, y = _validate(X, y, n_classes)
     n_classes = int(n_classes)
@@ -123,10 +128,13 @@ def find_minimum_tree_with_errors_bnb(X, y, n_classes: int, max_errors: int, *,
                          "identical rows with different labels force; no tree fits that "
                          "budget.")
     compile_seconds = 0.0
-    if use_incompatibility:
-        from occamlearn.trees.mpdt.error_budget import bnb_kernels as error_budget_bnb_kernels
+    if use_incompatibility:  # one small kernel: loaded, or compiled here in about a second
+        from occamlearn.trees import kernel_cache
 
-        compile_seconds = error_budget_bnb_kernels.warm_up()
+        try:
+            compile_seconds = kernel_cache.load("error-budget")
+        except kernel_cache.KernelsUnavailable:  # a broken cache (now reset): no bound
+            use_incompatibility = False
     search = BudgetRowSetSearch(X, y, n_classes, deadline=deadline, should_stop=should_stop,
                      use_incompatibility=use_incompatibility)
     root = (1 << search.n_rows) - 1
@@ -141,6 +149,15 @@ def find_minimum_tree_with_errors_bnb(X, y, n_classes: int, max_errors: int, *,
     finally:
         if collecting:
             gc.enable()
+
+
+def _from_deadline(deadline, progress):
+    """(time_limit, should_stop, on_improve) the body polls, from a Deadline and a sink."""
+    deadline = Deadline.coerce(deadline)
+    time_limit = max(deadline.remaining(), 1e-3) if deadline.limited else None
+    on_improve = None if progress is None else (
+        lambda tree, seconds: progress.report(tree.n_nodes, None, deadline.elapsed(), tree))
+    return time_limit, lambda: deadline.stop_requested, on_improve
 
 
 def _search_root(search, root, X, y, n_classes, max_errors, forced, start, compile_seconds,

@@ -27,16 +27,15 @@ With an error budget (``max_errors``, or ``relax_conflicts`` for ``on_conflict="
 draws the trees of its size with at most that many training errors, by the same variants
 (a tree counts once however its errors are chosen; trees that differ only in a leaf label
 are distinct, see ``trees.mpdt.enumerate``). Unlike the pure case it also enumerates after a
-time limit, the trees of the best size found (status stays "feasible", ``complete`` False),
+deadline stopped the search, while time is left, the trees of the best size found (status stays "feasible", ``complete`` False),
 and when the answer is a single leaf, the one-leaf trees within the budget.
 """
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass, field
 
-from occamlearn.stopping import Deadline
+from occamlearn.stopping import CLOCK, Deadline, ProgressSink
 from occamlearn.trees.mpdt.error_budget.maxsat_search import ErrorBudgetSearch, error_budget
 from occamlearn.trees.mpdt.many.enumerate import ENUMERATORS, OptimalFormula, canonical_key
 from occamlearn.trees.mpdt.many.layouts import enumerate_by_layout
@@ -69,7 +68,7 @@ class MinimumTrees:
 
 
 def optimal_formula(search: MinimumTreeSearch, *, live: bool,
-                    deadline: float | None = None) -> OptimalFormula:
+                    deadline: Deadline | None = None) -> OptimalFormula:
     """The optimal formula of a finished search.
 
     ``live`` reuses its Linear MaxSAT solver (Sec. 6). Otherwise the data is encoded afresh
@@ -95,16 +94,17 @@ def _check_k(k) -> int:
 
 def trees_from_search(search: MinimumTreeSearch, k: int, *, diverse: bool = False,
                       layouts: bool = False, layout_depth: int = 3,
-                      time_limit: float | None = None, live: bool = True) -> MinimumTrees:
-    """Up to ``k`` minimum trees of a search that has ``run()``; the search's own tree leads
-    (except with layouts, whose trees all come from their layout's enumeration)."""
+                      deadline: Deadline | None = None, live: bool = True) -> MinimumTrees:
+    """Up to ``k`` minimum trees of a search that has ``run()``, until ``deadline``; the
+    search's own tree leads (except with layouts, whose trees all come from their layout's
+    enumeration)."""
     k = _check_k(k)
-    deadline = _deadline(time_limit)
+    deadline = Deadline.coerce(deadline)
     result = search.result
     if k == 1 or result.status != "optimal" or result.tree.n_nodes == 1:
         single = result.status == "optimal" and result.tree.n_nodes == 1
         return MinimumTrees(result, [result.tree], single, 0.0, [""])
-    if _expired(deadline):
+    if deadline.expired():
         return MinimumTrees(result, [result.tree], False, 0.0, [""])
     # MDSOL builds its own RC2 from the clauses: the smaller exact-size formula serves it best
     try:
@@ -116,43 +116,45 @@ def trees_from_search(search: MinimumTreeSearch, k: int, *, diverse: bool = Fals
 
 
 def trees_from_space(result: MinimumTreeResult, X, y, n_classes: int, k: int, *,
-                     diverse: bool = False, time_limit: float | None = None,
+                     diverse: bool = False, deadline: Deadline | None = None,
                      random_state=None) -> MinimumTrees:
     """Up to ``k`` minimum trees of a proven pure ``result`` from the branch and bound's tree
     space: the first k in rank order, or (``diverse``) MDSOL's greedy draw. If the counting
-    does not finish within ``time_limit``, the trees under the root splits counted so far are
+    does not finish before ``deadline``, the trees under the root splits counted so far are
     drawn from (``complete`` False, ``count`` None), or the search's own tree when none was."""
     k = _check_k(k)
     if result.status != "optimal" or result.tree.n_nodes == 1:
         single = result.status == "optimal"
         return MinimumTrees(result, [result.tree], single, 0.0, [""], count=1 if single else None)
-    began = Deadline.after(time_limit)
+    began = CLOCK()
     try:
         space = MinimumTreeSpace(X, y, n_classes, leaves=(result.tree.n_nodes + 1) // 2,
-                                 deadline=began, feature_names=result.tree.feature_names)
+                                 deadline=Deadline.coerce(deadline),
+                                 feature_names=result.tree.feature_names)
     except SpaceCut:
         space = None
     if space is None or not space.available:
-        return MinimumTrees(result, [result.tree], False, began.elapsed(), [""])
+        return MinimumTrees(result, [result.tree], False, CLOCK() - began, [""])
     trees = (space.diverse(k, random_state=random_state) if diverse
              else [space.tree(i) for i in range(min(k, space.available))])
-    return MinimumTrees(result, trees, space.complete and k >= space.count, began.elapsed(),
+    return MinimumTrees(result, trees, space.complete and k >= space.count, CLOCK() - began,
                         [""] * len(trees), count=space.count)
 
 
 def trees_from_error_search(search: ErrorBudgetSearch, k: int, *, diverse: bool = False,
                             layouts: bool = False, layout_depth: int = 3,
-                            time_limit: float | None = None, live: bool = True
+                            deadline: Deadline | None = None, live: bool = True
                             ) -> MinimumTrees:
-    """Up to ``k`` trees of the size ``search`` found, each within its error budget.
+    """Up to ``k`` trees of the size ``search`` found, each within its error budget, until
+    ``deadline`` (None: the search's own deadline).
 
-    Also draws when the search was stopped by its time limit: the trees of the best size
-    found (``complete`` is then False), by plain enumeration on the search's live solver
-    whatever ``diverse`` and ``layouts`` say (MDSOL's RC2 and the layout checks cannot be
-    stopped inside a SAT call, and on a formula the search could not finish one call can
-    take minutes: on spect, e = 2, after a 60 s search, MDSOL took 209 s for one more tree),
-    within ``time_limit`` seconds, or as long as the search had if ``time_limit`` is None.
-    A search stopped by Ctrl-C with no time limit gives its own tree only.
+    Also draws when the search was stopped by its deadline, if the deadline given leaves
+    time: the trees of the best size found (``complete`` is then False), by plain
+    enumeration on the search's live solver whatever ``diverse`` and ``layouts`` say (MDSOL's
+    RC2 and the layout checks cannot be stopped inside a SAT call, and on a formula the
+    search could not finish one call can take minutes: on spect, e = 2, after a 60 s search,
+    MDSOL took 209 s for one more tree). A search stopped without a time limit (Ctrl-C)
+    gives its own tree only.
     """
     k = _check_k(k)
     result = search.result
@@ -162,9 +164,8 @@ def trees_from_error_search(search: ErrorBudgetSearch, k: int, *, diverse: bool 
     proven = result.status == "optimal"
     if not proven:
         diverse = layouts = False
-        time_limit = search.time_limit if time_limit is None else time_limit
-    deadline = _deadline(time_limit)
-    if k == 1 or (time_limit is None and not proven) or _expired(deadline):
+    deadline = search.deadline if deadline is None else deadline
+    if k == 1 or (not deadline.limited and not proven) or deadline.expired():
         return MinimumTrees(result, [result.tree], False, 0.0, [""])
     try:
         formula = search.formula(live=live and not diverse, deadline=deadline)
@@ -176,30 +177,21 @@ def trees_from_error_search(search: ErrorBudgetSearch, k: int, *, diverse: bool 
     return drawn
 
 
-def _deadline(seconds: float | None) -> float | None:
-    return None if seconds is None else time.perf_counter() + max(0.0, float(seconds))
-
-
-def _expired(deadline: float | None) -> bool:
-    return deadline is not None and time.perf_counter() >= deadline
-
-
 def _draw(result: MinimumTreeResult, formula, k: int, *, diverse: bool, layouts: bool,
-          layout_depth: int, deadline: float | None) -> MinimumTrees:
-    """Up to ``k`` distinct trees of ``formula`` by the chosen variant, until ``deadline``
-    (``time.perf_counter()``); closes the formula. If the deadline left no tree drawn, the
-    search's own tree is the answer."""
-    start = time.monotonic()
-    time_limit = None if deadline is None else max(0.0, deadline - time.perf_counter())
+          layout_depth: int, deadline: Deadline) -> MinimumTrees:
+    """Up to ``k`` distinct trees of ``formula`` by the chosen variant, until ``deadline``;
+    closes the formula. If the deadline left no tree drawn, the search's own tree is the
+    answer."""
+    start = CLOCK()
     trees, names, keys, report = [], [], set(), []
     try:
         if layouts:
             produced = enumerate_by_layout(formula, k, diverse=diverse, depth=layout_depth,
-                                           time_limit=time_limit, report=report)
+                                           deadline=deadline, report=report)
         else:
             enumerate_ = ENUMERATORS["diverse" if diverse else "plain"]
             produced = ((tree, model, None) for tree, model in
-                        enumerate_(formula, k, time_limit=time_limit))
+                        enumerate_(formula, k, deadline=deadline))
         for tree, _, layout in produced:
             if canonical_key(tree) not in keys:
                 keys.add(canonical_key(tree))
@@ -207,8 +199,8 @@ def _draw(result: MinimumTreeResult, formula, k: int, *, diverse: bool, layouts:
                 names.append(layout.describe() if layout is not None else "")
     finally:
         formula.close()  # deletes only a solver the formula built itself
-    seconds = time.monotonic() - start
-    timed_out = _expired(deadline)
+    seconds = CLOCK() - start
+    timed_out = deadline.expired()
     if layouts:
         complete = bool(report) and all(entry["exhausted"] for entry in report)
     else:
@@ -220,17 +212,18 @@ def _draw(result: MinimumTreeResult, formula, k: int, *, diverse: bool, layouts:
 
 def find_minimum_trees(X, y, n_classes: int, k: int = 1, *, diverse: bool = False,
                        layouts: bool = False, layout_depth: int = 3, solver: str = "lsu",
-                       sat_solver: str = "cadical195", time_limit: float | None = None,
+                       sat_solver: str = "cadical195", deadline: Deadline | None = None,
                        enumeration_time_limit: float | None = None,
-                       on_improve=None, max_errors: int | None = None,
+                       progress: ProgressSink | None = None, max_errors: int | None = None,
                        relax_conflicts: bool = False, method: str = "maxsat",
                        n_jobs: int | None = None, random_state=None) -> MinimumTrees:
     """Minimum trees of the 0/1 matrix X and class indices y (Alg. 3, lines 3-6): pure, or
     with at most ``max_errors`` misclassified rows.
 
-    time_limit bounds the whole call: the search for the minimum, then the drawing of the
-    further trees gets what is left of it; enumeration_time_limit bounds the drawing alone
-    (None: until k trees or no more, or until time_limit). ``relax_conflicts`` raises the budget (0 if
+    ``deadline`` (a ``stopping.Deadline``) bounds the whole call: the search for the minimum,
+    then the drawing of the further trees gets what is left of it; enumeration_time_limit
+    (seconds) bounds the drawing alone (None: until k trees or no more, or the deadline).
+    ``progress`` (a ``stopping.ProgressSink``) hears of each better tree of the search. ``relax_conflicts`` raises the budget (0 if
     ``max_errors`` is None) to the errors that identical rows with different labels force.
     ``method`` finds the minimum of a pure tree (``minimum.METHODS``; "auto": the portfolio);
     the trees are then drawn from the MPDT encoding with n = that size
@@ -240,20 +233,18 @@ def find_minimum_trees(X, y, n_classes: int, k: int = 1, *, diverse: bool = Fals
     is used whatever the method.
     """
     _check_k(k)
-    began = time.perf_counter()
+    deadline = Deadline.coerce(deadline)
     budget = error_budget(X, y, max_errors, relax_conflicts=relax_conflicts)
-    options = {"solver": solver, "sat_solver": sat_solver, "time_limit": time_limit,
-               "on_improve": on_improve}
+    options = {"solver": solver, "sat_solver": sat_solver, "deadline": deadline,
+               "progress": progress}
     if budget is None and method != "maxsat" and not layouts:
         from occamlearn.trees.mpdt.minimum import find_minimum_tree
 
         result = find_minimum_tree(X, y, n_classes, method=method, n_jobs=n_jobs, **options)
-        left = None if time_limit is None else max(0.0, time_limit - (time.perf_counter()
-                                                                      - began))
-        drawing = left if enumeration_time_limit is None else (
-            enumeration_time_limit if left is None else min(left, enumeration_time_limit))
+        # one deadline for the search and the drawing
         return trees_from_space(result, X, y, n_classes, k, diverse=diverse,
-                                time_limit=drawing, random_state=random_state)
+                                deadline=deadline.within(enumeration_time_limit),
+                                random_state=random_state)
     if budget is None:
         search, draw = MinimumTreeSearch(X, y, n_classes, **options), trees_from_search
         if method != "maxsat":
@@ -267,11 +258,9 @@ def find_minimum_trees(X, y, n_classes: int, k: int = 1, *, diverse: bool = Fals
     try:
         if search.result is None:
             search.run()
-        drawing = enumeration_time_limit
-        if time_limit is not None:       # one deadline for the search and the drawing
-            left = max(0.0, time_limit - (time.perf_counter() - began))
-            drawing = left if drawing is None else min(drawing, left)
+        # one deadline for the search and the drawing
+        drawing = deadline.within(enumeration_time_limit)
         return draw(search, k, diverse=diverse, layouts=layouts, layout_depth=layout_depth,
-                    time_limit=drawing, live=True)
+                    deadline=drawing, live=True)
     finally:
         search.close()

@@ -1,6 +1,6 @@
 """Choosing one tree among many minimum trees on held-out data (Alg. 3, lines 1 and 7-10).
 
-Algorithm 3 of Alcázar et al. splits the training data into a part the minimum trees are
+Algorithm 3 of Alós, Ansótegui and Torres splits the training data into a part the minimum trees are
 computed on and a *selection* part; every candidate tree is evaluated on the selection part,
 the trees whose selection accuracy is at least the best accuracy minus ``delta`` are kept
 (``best_dts``) and one of them is taken at random. These functions are that procedure, kept
@@ -174,7 +174,7 @@ def minimum_trees_with_selection(X_bin, y, n_classes: int, *, n_solutions: int =
     (MDSOL if ``diverse``, per layout if ``layouts``), evaluate them on the selection part,
     keep those within ``delta`` of the best and pick one at random.
 
-    ``search`` goes to ``find_minimum_trees`` (solver, sat_solver, time_limit, on_improve,
+    ``search`` goes to ``find_minimum_trees`` (solver, sat_solver, deadline, progress,
     max_errors, relax_conflicts); an error budget counts errors on the training part, and
     ``result.stats["training_errors"]`` is then the chosen tree's count there.
     One ``random_state`` seeds both the split and the pick, so a fit is reproducible.
