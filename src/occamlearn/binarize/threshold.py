@@ -41,7 +41,7 @@ from occamlearn.binarize._base import BaseBinarizer
 from occamlearn.binarize._columns import date_between, shortest_between
 from occamlearn.model.conditions import Condition
 
-__all__ = ["ThresholdBinarizer"]
+__all__ = ["ThresholdBinarizer", "threshold_condition"]
 
 
 class ThresholdBinarizer(BaseBinarizer):
@@ -121,21 +121,25 @@ class ThresholdBinarizer(BaseBinarizer):
             return [Condition(name, "==", v, index) for v in spec.domain]
         distinct = np.unique(values)
         gaps = _chosen_gaps(np.sort(values), distinct, self.max_thresholds)
-        # whole-number columns (ints, or floats holding whole numbers) print whole thresholds
         integral = bool(np.all(distinct == np.round(distinct)))
-        conditions = []
-        for gap in gaps:
-            if spec.dates:
-                conditions.append(Condition(name, ">=", date_between(
-                    distinct[gap - 1], distinct[gap]), index))
-                continue
-            t = shortest_between(distinct[gap - 1], distinct[gap])
-            if integral and t.is_integer() and abs(t) < 1e15:
-                t = int(t)
-            conditions.append(Condition(name, ">=", t, index))
+        conditions = [Condition(name, ">=", date_between(distinct[gap - 1], distinct[gap]),
+                                index) if spec.dates
+                      else threshold_condition(name, index, distinct[gap - 1], distinct[gap],
+                                               integral=integral) for gap in gaps]
         if self.sides == "both":
             conditions += [Condition(name, "<", c.value, index) for c in conditions]
         return conditions
+
+
+def threshold_condition(name: str, index: int, below: float, above: float, *,
+                        integral: bool) -> Condition:
+    """``name >= t`` with ``t`` the shortest-printing number in ``(below, above]``, the gap
+    between two adjacent training values; whole-number columns (``integral``: ints, or floats
+    holding whole numbers) print whole thresholds."""
+    t = shortest_between(below, above)
+    if integral and t.is_integer() and abs(t) < 1e15:
+        t = int(t)
+    return Condition(name, ">=", t, index)
 
 
 def _chosen_gaps(ordered: np.ndarray, distinct: np.ndarray, cap: int) -> np.ndarray:

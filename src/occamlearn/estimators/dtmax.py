@@ -25,12 +25,15 @@ from occamlearn.estimators._base import (
     no_limit_as_none,
     prepare_training_data,
 )
+from occamlearn.estimators._dtmax_ordered import fit_ordered, prefers_ordered
 from occamlearn.estimators._progress import UserProgress, fit_progress, watching_interrupts
 from occamlearn.estimators._record import fit_date
 from occamlearn.maxsat.backends import BACKENDS
 from occamlearn.model.tree import Tree
 from occamlearn.stopping import CLOCK, Deadline
 from occamlearn.trees.dtmax.search import BACKEND_AUTO, METHODS, find_max_accuracy_tree
+
+ORDERED = "ordered"  # trees.dtmax.ordered: every threshold of numeric columns, natively
 
 __all__ = ["MaxAccuracyTreeClassifier"]
 
@@ -48,9 +51,14 @@ class MaxAccuracyTreeClassifier(ClassifierMixin, FittedTreeMixin, BaseEstimator)
         ``ThresholdBinarizer()`` (thresholds between training values, one-hot categories),
         the others ``FeatureBinarizer(encoding=...)``. ``None``: X is already a 0/1 matrix.
     method : {"auto", "dp", "maxsat"}, default="auto"
-        "auto" and "dp": exact dynamic programme (``trees.dtmax.dynamic_programme``; measured
-        fastest). "maxsat": the MaxSAT encoding of Hu et al. solved by ``solver``. Both are
-        exact; they may return different trees of equal accuracy.
+        "dp": exact dynamic programme (``trees.dtmax.dynamic_programme``). "maxsat": the
+        MaxSAT encoding of Hu et al. solved by ``solver``. Both are exact over the binariser's
+        features; they may return different trees of equal accuracy. "ordered":
+        ``trees.dtmax.ordered``, exact over *every* threshold of the numeric columns (the
+        readable binariser's cap of ``max_thresholds`` cuts does not apply), anytime;
+        thresholds print as the binariser prints them. "auto": "ordered" when the readable
+        binariser would keep only some thresholds of a numeric column (measured faster there
+        too), else "dp".
     solver : {"auto", "lsu", "rc2", ...}, default="auto"
         MaxSAT back-end of ``method="maxsat"``: "auto" is LSU, or RC2 when duplicated rows make
         the example weights large (total weight > twice the soft clauses); any key of
@@ -106,7 +114,7 @@ class MaxAccuracyTreeClassifier(ClassifierMixin, FittedTreeMixin, BaseEstimator)
     _parameter_constraints: ClassVar[dict] = {
         "max_depth": [Interval(Integral, 1, None, closed="left")],
         "binarizer": [HasMethods(["fit", "transform"]), StrOptions(set(ENCODINGS)), None],
-        "method": [StrOptions(set(METHODS))],
+        "method": [StrOptions(set(METHODS) | {ORDERED})],
         "solver": [StrOptions(set(BACKENDS) | {BACKEND_AUTO})],
         "sat_solver": [StrOptions(set(SAT_SOLVERS))],
         "time_limit": [Interval(Real, 0, None, closed="left"), None],
@@ -135,6 +143,9 @@ class MaxAccuracyTreeClassifier(ClassifierMixin, FittedTreeMixin, BaseEstimator)
         """Learn the most accurate tree of depth <= max_depth on (X, y), rows weighted by
         ``sample_weight`` (and ``class_weight``); returns self."""
         deadline = Deadline.after(no_limit_as_none(self.time_limit))  # the fit's one deadline
+        if self.method == ORDERED or (self.method == "auto" and prefers_ordered(
+                self.binarizer, X, self.prefer_small)):
+            return fit_ordered(self, X, y, sample_weight, deadline)
         data = prepare_training_data(self, X, y, binarizer=binarizer_to_fit(self.binarizer),
                                      on_conflict="relax",  # DT(max) may err: keep every row
                                      sample_weight=sample_weight,
