@@ -77,7 +77,7 @@ def _fit(tool: str, X, y, depth: int, time_limit: float, binary: bool) -> dict:
 
         model = MaxAccuracyTreeClassifier(max_depth=depth, method=tool,
                                           binarizer=None if binary else "readable",
-                                          time_limit=time_limit)
+                                          time_limit=time_limit, prefer_small=False)
         began = time.perf_counter()
         model.fit(X, y)
         seconds = time.perf_counter() - began

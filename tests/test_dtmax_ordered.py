@@ -157,7 +157,7 @@ def test_estimator_prints_binariser_thresholds_and_predicts_what_it_prints():
     X = pd.DataFrame({"a": rng.normal(size=120).round(3), "b": rng.integers(0, 50, 120),
                       "colour": rng.choice(["red", "green", "blue"], 120)})
     y = np.where((X["a"] > 0.2) & (X["colour"] != "red") | (X["b"] > 40), "yes", "no")
-    model = MaxAccuracyTreeClassifier(max_depth=2, method="ordered").fit(X, y)
+    model = MaxAccuracyTreeClassifier(max_depth=2, method="ordered", prefer_small=False).fit(X, y)
     assert model.status_ == "optimal"
     expected = brute_force(np.column_stack([X["a"], X["b"],
                                             *(X["colour"] == c for c in ("blue", "green",
@@ -194,7 +194,7 @@ def test_estimator_sees_every_threshold_the_readable_dp_cannot():
     rng = np.random.default_rng(4)
     X = rng.normal(size=(400, 2))
     y = (X[:, 0] > np.sort(X[:, 0])[203]).astype(int)    # a cut no quantile lands on
-    ordered = MaxAccuracyTreeClassifier(max_depth=1, method="ordered").fit(X, y)
+    ordered = MaxAccuracyTreeClassifier(max_depth=1, method="ordered", prefer_small=False).fit(X, y)
     dp = MaxAccuracyTreeClassifier(max_depth=1, method="dp").fit(X, y)
     assert ordered.training_errors_ == 0 < dp.training_errors_
 
@@ -205,7 +205,8 @@ def test_estimator_shows_the_gap_when_stopped():
     rng = np.random.default_rng(5)
     X = rng.normal(size=(3000, 12))
     y = (X[:, :4].sum(axis=1) + rng.normal(size=3000) > 0).astype(int)
-    model = MaxAccuracyTreeClassifier(max_depth=4, method="ordered", time_limit=1).fit(X, y)
+    model = MaxAccuracyTreeClassifier(max_depth=4, method="ordered", prefer_small=False,
+                                      time_limit=1).fit(X, y)
     assert model.errors_lower_bound_ <= model.training_errors_
     assert (model.predict(X) != y).sum() == model.training_errors_
     if model.status_ == "feasible":

@@ -205,8 +205,8 @@ def fit_ordered(estimator, X, y, sample_weight, deadline: Deadline):
     """``MaxAccuracyTreeClassifier.fit`` with ``method="ordered"``: the fitted attributes
     are set on ``estimator`` as the other methods set them; returns ``estimator``."""
     if estimator.prefer_small:
-        raise ValueError("prefer_small=True needs method='dp' or 'maxsat'; "
-                         "method='ordered' minimises errors only.")
+        raise ValueError("prefer_small=True (the default) needs method='dp' or 'maxsat'; "
+                         "method='ordered' minimises errors only: pass prefer_small=False.")
     columns, weight, X = ordered_columns(estimator, X, y, binarizer_to_fit(
         estimator.binarizer), sample_weight, estimator.class_weight)
     data = OrderedData.from_matrix(columns.matrix, columns.y, len(columns.classes), weight)
