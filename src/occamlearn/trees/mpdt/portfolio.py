@@ -34,6 +34,8 @@ import numpy as np
 
 from occamlearn.maxsat.base import check_time_limit
 from occamlearn.model.tree import Tree
+from occamlearn.stopping import ProgressSink
+from occamlearn.trees.exact.stop import deadline_of
 from occamlearn.trees.mpdt.bnb.branch_and_bound import minimum_tree_branch_and_bound
 from occamlearn.trees.mpdt.bnb.subsets import find_minimum_tree_incremental
 from occamlearn.trees.mpdt.maxsat_route.search import MinimumTreeResult, find_minimum_tree_maxsat
@@ -73,8 +75,8 @@ def find_minimum_tree_bnb(X, y, n_classes: int, *, time_limit=None, on_improve=N
             if on_bound is not None:
                 on_bound(lb, seconds)
 
-    found = minimum_tree_branch_and_bound(X, y, n_classes, time_limit=time_limit,
-                                          on_progress=progress)
+    found = minimum_tree_branch_and_bound(X, y, n_classes, deadline=deadline_of(time_limit),
+                                          progress=ProgressSink(progress))
     if found.tree is None:
         raise RuntimeError("the branch and bound stopped before its greedy tree was built")
     lower = max(found.lower_bound, lower_bound or 1)
@@ -142,8 +144,8 @@ def _run_engine(engine: str, X, y, n_classes, time_limit, bounds: _Bounds, optio
     """One turn of ``engine`` under ``time_limit``, reporting into ``bounds``."""
     if engine == "branch-and-bound":
         found = minimum_tree_branch_and_bound(
-            X, y, n_classes, time_limit=time_limit, upper_bound_tree=bounds.tree,
-            on_progress=lambda ub, lb, s, tree: _bnb_progress(bounds, ub, lb, tree))
+            X, y, n_classes, deadline=deadline_of(time_limit), upper_bound_tree=bounds.tree,
+            progress=ProgressSink(lambda ub, lb, s, tree: _bnb_progress(bounds, ub, lb, tree)))
         if found.tree is not None:
             bounds.offer_tree(found.tree, engine)
         bounds.offer_bound(found.lower_bound, engine)

@@ -131,11 +131,12 @@ def _solve_subset(engine, X, y, n_classes, time_limit, incumbent: Tree, lower: i
     size, or the bound it proves, is still a lower bound for the full data, and the tree is a
     full-data optimum if it is pure on every row."""
     if engine == "bnb":
+        from occamlearn.trees.exact.stop import deadline_of
         from occamlearn.trees.mpdt.bnb.branch_and_bound import minimum_tree_branch_and_bound
 
-        found = minimum_tree_branch_and_bound(X, y, n_classes, time_limit=time_limit,
-                                              upper_bound_tree=incumbent,
-                                              should_stop=should_stop)
+        found = minimum_tree_branch_and_bound(X, y, n_classes,
+                                              deadline=deadline_of(time_limit, should_stop),
+                                              upper_bound_tree=incumbent)
         if found.stats.get("interrupted"):  # it caught Ctrl-C: this search stops too
             raise KeyboardInterrupt
         return found.tree, found.lower_bound, found.status == "optimal"
