@@ -121,7 +121,13 @@ def find_minimum_tree_within_budget(X, y, n_classes: int, max_errors: int, *,
         return find_minimum_tree_with_errors(X, y, n_classes, max_errors, solver=solver,
                                              sat_solver=sat_solver, time_limit=time_limit,
                                              on_improve=on_improve)
+    from occamlearn.maxsat.base import check_time_limit
+    from occamlearn.stopping import ProgressSink
+    from occamlearn.trees.exact.stop import deadline_of
     from occamlearn.trees.mpdt.error_budget.bnb import find_minimum_tree_with_errors_bnb
 
-    return find_minimum_tree_with_errors_bnb(X, y, n_classes, max_errors,
-                                             time_limit=time_limit, on_improve=on_improve)
+    progress = None if on_improve is None else ProgressSink(
+        lambda upper, lower, seconds, tree: tree is not None and on_improve(tree, seconds))
+    return find_minimum_tree_with_errors_bnb(
+        X, y, n_classes, max_errors, deadline=deadline_of(check_time_limit(time_limit)),
+        progress=progress)
