@@ -22,6 +22,10 @@ depth 3); deeper levels branch on each useful test. What keeps it exact and shor
   second child's forced errors, already reach the best tree found (branch and bound), and row
   sets solved before are looked up (the same set is reached by testing f then g or g then f).
 
+Weights: a pattern's class counts are the weights of its rows (``sample_weight``, in the
+integer units of ``exact.data.integer_units``: the counts without weights), so errors are
+weighted errors; above 2**24 units the counts are summed in float64 instead of float32.
+
 With a deadline (or Ctrl-C) the search stops between tests of the top level, or at depth 3
 between chunks of root tests, and returns the best tree found so far, marked "feasible";
 otherwise the tree is "optimal". Depth-3 count tables are predicted before they are built
@@ -31,14 +35,13 @@ deadline, take more than a fraction of a second), so wide data runs in bounded m
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass, field
 
 import numpy as np
 from threadpoolctl import ThreadpoolController
 
 from occamlearn.model.tree import Tree
-from occamlearn.trees.data_reduction import ExampleGroups, ReducedColumns, reduce_columns
+from occamlearn.stopping import CLOCK, Deadline
 from occamlearn.trees.dtmax.decode import tree_of_nested
 from occamlearn.trees.dtmax.dp_counts import (
     Counts,
@@ -49,6 +52,14 @@ from occamlearn.trees.dtmax.dp_counts import (
     triple_counts_bytes,
     triple_counts_of,
 )
+from occamlearn.trees.exact.data import (
+    ExampleGroups,
+    ReducedColumns,
+    integer_units,
+    original_columns,
+    reduce_columns,
+)
+from occamlearn.trees.exact.stop import Stop
 
 __all__ = ["DepthSearchResult", "best_tree_within_depth"]
 
@@ -76,6 +87,8 @@ SHARED_COUNTS_MIN_RATIO = 8
 # (``triple_counts_of``), the clock checked between chunks. Wide data needed it: 200 x 600
 # random bits took 4.3 GB in one pass, 200 x 2,000 would have taken 130 GB.
 MEMORY_BUDGET = 1 << 30
+# Largest total weight (units) whose sums float32 holds exactly; above it counts use float64.
+FLOAT32_EXACT = 2 ** 24
 # One chunk: at most this many triple counts (classes x roots x features x features; 0.2 s
 # of depth-2 evaluation) and multiply-adds counting them (rows x those; ~0.1 s of BLAS).
 CHUNK_ELEMENTS = 1 << 23
@@ -84,18 +97,15 @@ CHUNK_WORK = 1e9
 
 @dataclass(frozen=True)
 class DepthSearchResult:
-    """The best tree found (over the original columns), its training ``errors`` and
-    ``decisions``, and ``status`` "optimal" or "feasible"."""
+    """The best tree found (over the original columns), its training ``errors`` (weighted:
+    a float, with sample weights) and ``decisions``, and ``status`` "optimal" or
+    "feasible"."""
 
     tree: Tree
-    errors: int
+    errors: int | float
     decisions: int
     status: str
     stats: dict = field(default_factory=dict)
-
-
-class _Stop(Exception):
-    """The deadline passed inside the search."""
 
 
 @dataclass(frozen=True)
@@ -126,10 +136,11 @@ class _DepthSearch:
     """``best(rows, depth)`` over distinct rows ``X`` (0/1) with class weights ``C``."""
 
     def __init__(self, X: np.ndarray, C: np.ndarray, scale: int, decision: int,
-                 deadline: float | None):
-        self.X = X.astype(np.float32)
+                 deadline: Deadline):
+        exact = np.float32 if C.sum() <= FLOAT32_EXACT else np.float64
+        self.X = X.astype(exact)
         self.bits = X.astype(bool)
-        self.C = C.astype(np.float32)
+        self.C = C.astype(exact)
         self.forced = leaf_errors(C.T).astype(np.int64)   # per distinct row
         self.scale, self.decision, self.deadline = scale, decision, deadline
         self.cache: dict[tuple[bytes, int], tuple[int, Subtree]] = {}
@@ -168,8 +179,8 @@ class _DepthSearch:
         return rows[~one], rows[one]
 
     def check_deadline(self) -> None:
-        if self.deadline is not None and time.perf_counter() >= self.deadline:
-            raise _Stop
+        if self.deadline.expired():
+            raise Stop
 
     def root_chunks(self, n_rows: int, n_features: int) -> int:
         """Root tests per chunk of a depth-3 pass over ``n_rows`` x ``n_features``, or 0 for
@@ -179,7 +190,7 @@ class _DepthSearch:
         whole = k * n_features * square
         quick = whole <= CHUNK_ELEMENTS and n_rows * whole / 2 <= CHUNK_WORK
         if (triple_counts_bytes(n_rows, n_features, k) <= MEMORY_BUDGET
-                and (self.deadline is None or quick)):
+                and (not self.deadline.limited or quick)):
             return 0
         # a chunk of b roots holds rows x k x b x F products and ~6 (k, b, F, F) tables
         by_memory = MEMORY_BUDGET // (4 * (n_rows * k * n_features + 6 * k * square))
@@ -262,7 +273,7 @@ class _DepthSearch:
     def _depth3(self, rows, columns, leaf_cost, leaf, *, top=False) -> tuple[int, Subtree]:
         """Depth 3: the depth-2 closed form below every root test at once -- in chunks of
         root tests when the tables would be large (``root_chunks``). A deadline between
-        chunks raises ``_Stop``; at the top the best root test of the chunks done is kept."""
+        chunks raises ``Stop``; at the top the best root test of the chunks done is kept."""
         X, C = self.X[np.ix_(rows, columns)], self.C[rows]
         counts = subset_counts(X, C)
         step = self.root_chunks(len(rows), len(columns))
@@ -284,7 +295,7 @@ class _DepthSearch:
                     key = (int(part[at]), int(roots[at]))
                     if best_cost is None or key < (best_cost, test):
                         best_cost, test = key
-            except (_Stop, KeyboardInterrupt):
+            except (Stop, KeyboardInterrupt):
                 if not top:
                     raise
                 self.stopped = True
@@ -338,7 +349,7 @@ class _DepthSearch:
                 one_cost = child_cost(1)
                 if zero_cost + one_cost + self.decision < best_cost:
                     best_cost, best_test = zero_cost + one_cost + self.decision, int(column)
-        except (_Stop, KeyboardInterrupt):
+        except (Stop, KeyboardInterrupt):
             if not top:
                 raise
             self.stopped = True
@@ -388,50 +399,42 @@ class _DepthSearch:
         return self._branch(rows, columns, depth, leaf_cost, leaf, top=True)
 
 
-def _original_columns(subtree: Subtree, columns: ReducedColumns) -> Subtree:
-    """``subtree`` over the original columns: a test of a complemented kept column tests the
-    original one with its children swapped (value 0 left, 1 right)."""
-    if subtree[0] == "leaf":
-        return subtree
-    zero_side, one_side = (_original_columns(side, columns) for side in subtree[2:])
-    if columns.flipped[subtree[1]]:
-        zero_side, one_side = one_side, zero_side
-    return ("test", int(columns.column[subtree[1]]), zero_side, one_side)
-
-
 def _decisions(subtree: Subtree) -> int:
     return 0 if subtree[0] == "leaf" else 1 + _decisions(subtree[2]) + _decisions(subtree[3])
 
 
 def best_tree_within_depth(groups: ExampleGroups, n_classes: int, depth: int, *,
-                           prefer_small: bool = True, deadline: float | None = None,
+                           prefer_small: bool = True, deadline: Deadline | None = None,
                            columns: ReducedColumns | None = None) -> DepthSearchResult:
     """Fewest training errors over trees of depth <= ``depth`` (then, with ``prefer_small``,
     fewest decision nodes; without it a test is still only taken where it reduces errors,
     and the search can stop as soon as no tree can make fewer errors).
 
-    ``groups``: the training rows grouped by distinct row and label (``group_examples``);
-    ``deadline``: a ``time.perf_counter()`` value after which the best tree so far is returned
+    ``groups``: the training rows grouped by distinct row and label (``group_examples``;
+    with ``sample_weight`` there, errors are weighted);
+    ``deadline``: once it expires (or is asked to stop) the best tree so far is returned
     with status "feasible" (depth 3 stops between chunks of root tests, deeper searches
     between tests; depths <= 2 are one short pass);
     ``columns``: ``reduce_columns(groups.patterns)`` if the caller has it already.
     """
     if not isinstance(depth, (int, np.integer)) or isinstance(depth, bool) or depth < 0:
         raise ValueError(f"depth must be a non-negative int; got {depth!r}.")
-    start = time.perf_counter()
+    start = CLOCK()
     if columns is None:
         columns = reduce_columns(groups.patterns)
-    weights = np.zeros((groups.n_patterns, n_classes), dtype=np.int64)
-    np.add.at(weights, (groups.pattern, groups.label), groups.count)
+    units, unit = integer_units(groups.group_weight)
+    weights = groups.class_weights(n_classes, units)
     # a chosen test always separates rows, so a tree has fewer than n_patterns decisions
     scale = max(1, min(2 ** int(depth), groups.n_patterns)) if prefer_small else 1
-    search = _DepthSearch(columns.matrix, weights, scale, int(prefer_small), deadline)
+    search = _DepthSearch(columns.matrix, weights, scale, int(prefer_small),
+                          Deadline.coerce(deadline))
     # one BLAS thread: the products are many and small, and on a shared 2-core machine
     # OpenBLAS's threads made depth 4 2.5-4x slower in wall time (audio 8.3 s -> 2.1 s)
     with _one_blas_thread():
         cost, subtree = search.solve_top(int(depth) if columns.n_kept else 0)
-    tree = tree_of_nested(_original_columns(subtree, columns), groups, n_classes,
+    tree = tree_of_nested(original_columns(subtree, columns), groups, n_classes,
                           groups.patterns.shape[1])
-    stats = dict(search.stats, seconds=time.perf_counter() - start, n_columns=columns.n_kept)
+    stats = dict(search.stats, seconds=CLOCK() - start, n_columns=columns.n_kept)
     status = "feasible" if search.stopped else "optimal"
-    return DepthSearchResult(tree, cost // scale, _decisions(subtree), status, stats)
+    errors = cost // scale if groups.weight is None else cost // scale * unit
+    return DepthSearchResult(tree, errors, _decisions(subtree), status, stats)

@@ -30,17 +30,19 @@ from sklearn.tree import DecisionTreeClassifier
 from occamlearn.maxsat.backends import make_backend
 from occamlearn.maxsat.base import check_time_limit
 from occamlearn.model.tree import Tree
-from occamlearn.trees.data_reduction import (
-    ExampleGroups,
-    ReducedColumns,
-    group_examples,
-    reduce_columns,
-)
+from occamlearn.stopping import Deadline
 from occamlearn.trees.dtmax.decode import decode_complete_tree, embed_in_complete_tree
 from occamlearn.trees.dtmax.dynamic_programme import best_tree_within_depth
 from occamlearn.trees.dtmax.encoding import effective_depth, encode_dtmax
+from occamlearn.trees.exact.data import (
+    ExampleGroups,
+    ReducedColumns,
+    check_sample_weight,
+    group_examples,
+    reduce_columns,
+    validate_binary_data,
+)
 from occamlearn.trees.greedy import sklearn_to_tree
-from occamlearn.trees.mpdt.maxsat_route.encoding import validate_binary_data
 
 __all__ = ["BACKEND_AUTO", "METHODS", "MaxAccuracyResult", "find_max_accuracy_tree"]
 
@@ -65,13 +67,15 @@ class MaxAccuracyResult:
     trace: tuple = ()                # ((seconds, errors), ...) at each improvement
 
 
-def _greedy_tree(groups: ExampleGroups, depth: int, X, y, n_classes: int) -> Tree:
+def _greedy_tree(groups: ExampleGroups, depth: int, X, y, n_classes: int,
+                 weight=None) -> Tree:
     """scikit-learn's tree of depth ``depth``, compacted like a decoded solution."""
     if depth == 0:
         column, flipped = np.zeros(0, dtype=np.int64), np.zeros(0, dtype=bool)
-        leaf_class = np.array([np.bincount(y, minlength=n_classes).argmax()])
+        leaf_class = np.array([np.bincount(y, weight, minlength=n_classes).argmax()])
     else:
-        model = DecisionTreeClassifier(max_depth=depth, random_state=0).fit(X, y)
+        model = DecisionTreeClassifier(max_depth=depth, random_state=0).fit(
+            X, y, sample_weight=weight)
         tree = sklearn_to_tree(model, X.shape[1], n_classes, X, y)
         depth = tree.depth             # lay out only as deep as the tree is, not 2**max_depth
         column, flipped, leaf_class = embed_in_complete_tree(tree, depth)
@@ -80,8 +84,9 @@ def _greedy_tree(groups: ExampleGroups, depth: int, X, y, n_classes: int) -> Tre
                                 n_features=X.shape[1])
 
 
-def _errors(tree: Tree, X: np.ndarray, y: np.ndarray) -> int:
-    return int((tree.predict(X) != y).sum())
+def _errors(tree: Tree, X: np.ndarray, y: np.ndarray, weight=None) -> int | float:
+    wrong = tree.predict(X) != y
+    return int(wrong.sum()) if weight is None else float(weight[wrong].sum())
 
 
 def _decisions(tree: Tree) -> int:
@@ -94,7 +99,7 @@ class _Search:
     def __init__(self, X, y, solver, sat_solver, time_limit, on_improve):
         """solver: the MaxSAT back-end name, or ``BACKEND_AUTO``."""
         self.start = time.perf_counter()
-        self.X, self.y = X, y
+        self.X, self.y, self.weight = X, y, None
         self.solver, self.sat_solver = solver, sat_solver
         self.deadline = None if time_limit is None else self.start + time_limit
         self.on_improve = on_improve
@@ -106,7 +111,7 @@ class _Search:
         a key without decisions would let an equally accurate but larger tree from the
         errors-only MaxSAT call replace a smaller incumbent, and then the size call's answer
         would no longer count as an improvement.)"""
-        key = (_errors(tree, self.X, self.y), _decisions(tree))
+        key = (_errors(tree, self.X, self.y, self.weight), _decisions(tree))
         if self.best_key is None or key < self.best_key:
             self.best, self.best_key = tree, key
             self.trace.append((time.perf_counter() - self.start, key[0]))
@@ -142,7 +147,8 @@ def find_max_accuracy_tree(X, y, n_classes: int, max_depth: int, *, method: str 
                            solver: str = BACKEND_AUTO, sat_solver: str = "cadical195",
                            time_limit: float | None = None,
                            prefer_small: bool = False,
-                           on_improve: TreeCallback | None = None) -> MaxAccuracyResult:
+                           on_improve: TreeCallback | None = None,
+                           sample_weight=None) -> MaxAccuracyResult:
     """Most accurate tree of depth <= ``max_depth`` on 0/1 matrix ``X``, class indices ``y``.
 
     method : "auto" or "dp" (dynamic programme) or "maxsat"; solver : the MaxSAT back-end of
@@ -153,14 +159,20 @@ def find_max_accuracy_tree(X, y, n_classes: int, max_depth: int, *, method: str 
         both are proven). Without it the dynamic programme still takes a test only where it
         makes fewer errors.
     on_improve(tree, seconds) : called with the greedy tree, then with each better tree.
+    sample_weight : per row; errors are then weighted (rows of weight 0 are ignored); the
+        dynamic programme only.
     """
     X, y = validate_binary_data(X, y, n_classes)
     if method not in METHODS:
         raise ValueError(f"Unknown method {method!r}. Valid methods: {', '.join(METHODS)}.")
     if method == "maxsat" and solver != BACKEND_AUTO:
         make_backend(solver, sat_solver=sat_solver).close()       # validate names first
+    weight = check_sample_weight(sample_weight, X.shape[0])
+    if weight is not None and method not in DP_METHODS:
+        raise ValueError(f"sample_weight needs method 'dp' or 'auto'; got {method!r}.")
     search = _Search(X, y, solver, sat_solver, check_time_limit(time_limit), on_improve)
-    groups = group_examples(X, y)
+    search.weight = weight
+    groups = group_examples(X, y, weight)
     columns = reduce_columns(groups.patterns)
     depth = effective_depth(max_depth, groups, columns)
     forced = groups.forced_errors()
@@ -168,7 +180,7 @@ def find_max_accuracy_tree(X, y, n_classes: int, max_depth: int, *, method: str 
     if method not in DP_METHODS or depth > 3:
         # (at depth <= 3 the dynamic programme is usually faster than the greedy tree that
         # would be its fallback: that is built only if it stops early)
-        search.offer(_greedy_tree(groups, depth, X, y, n_classes))
+        search.offer(_greedy_tree(groups, depth, X, y, n_classes, weight))
     stats = search.stats
     if method in DP_METHODS:
         return _dynamic_programme(search, groups, columns, n_classes, depth, forced,
@@ -213,7 +225,7 @@ def _dynamic_programme(search: _Search, groups: ExampleGroups, columns: ReducedC
     if search.best is None or prefer_small or search.best_key[0] > forced:
         try:
             found = best_tree_within_depth(groups, n_classes, depth, prefer_small=prefer_small,
-                                           deadline=search.deadline, columns=columns)
+                                           deadline=Deadline(search.deadline), columns=columns)
         except KeyboardInterrupt:
             found = None
     if found is not None:
@@ -224,7 +236,8 @@ def _dynamic_programme(search: _Search, groups: ExampleGroups, columns: ReducedC
                             n_columns=found.stats["n_columns"])
     if not greedy_offered and (found is None or found.status != "optimal"):
         # stopped (deadline or Ctrl-C): the greedy tree may be better than the best so far
-        search.offer(_greedy_tree(groups, depth, search.X, search.y, n_classes))
+        search.offer(_greedy_tree(groups, depth, search.X, search.y, n_classes,
+                                  search.weight))
     errors = search.best_key[0]
     proven = ((found is not None and found.status == "optimal")
               or (not prefer_small and errors == forced))
