@@ -13,7 +13,11 @@ from hypothesis import strategies as st
 
 from occamlearn.trees.dtmax.dynamic_programme import best_tree_within_depth
 from occamlearn.trees.dtmax.search import find_max_accuracy_tree
+from occamlearn.trees.exact import search
 from occamlearn.trees.exact.data import group_examples, integer_units
+from occamlearn.trees.exact.objectives.accuracy_at_depth import AccuracyAtDepth
+from occamlearn.trees.exact.objectives.pure_size import PureSize
+from occamlearn.trees.exact.objectives.size_within_budget import SizeWithinBudget
 from occamlearn.trees.mpdt.bnb.branch_and_bound import minimum_tree_branch_and_bound
 from occamlearn.trees.mpdt.error_budget.bnb import find_minimum_tree_with_errors_bnb
 
@@ -194,3 +198,28 @@ def test_weights_are_checked():
         find_max_accuracy_tree(X, y, 2, 1, sample_weight=[1.0, np.nan])
     with pytest.raises(ValueError, match="0 for every row"):
         find_minimum_tree_with_errors_bnb(X, y, 2, 0, sample_weight=[0, 0])
+
+
+@SETTINGS
+@given(weighted_data(weights=(0, 1, 2, 3)), st.integers(0, 3), st.integers(0, 4))
+def test_generic_search_runs_every_objective_exactly(data, depth, budget):
+    """The core's generic search with each objective module equals brute force (integer
+    weights, so that units are the weights)."""
+    X, y, n_classes, weight = data
+    brute = fronts(X, y, weight, n_classes)
+    at_depth = brute(depth)
+    fewest = min(at_depth.values())
+    (errors, decisions, _), tree = search.solve(X, y, n_classes, AccuracyAtDepth(),
+                                                max_depth=depth, sample_weight=weight)
+    assert errors == fewest == weight[tree.predict(X) != y].sum()
+    assert decisions == min(v for v, e in at_depth.items() if e == fewest) - 1
+    unbounded = brute(X.shape[1])
+    if budget >= group_examples(X, y, weight).forced_errors():
+        front, tree = search.solve(X, y, n_classes, SizeWithinBudget(budget),
+                                   sample_weight=weight)
+        assert min(front) == min(v for v, e in unbounded.items() if e <= budget)
+        assert tree.n_leaves == min(front) and weight[tree.predict(X) != y].sum() <= budget
+    y = conflict_free(X, y, weight)
+    (leaves, _), tree = search.solve(X, y, n_classes, PureSize(), sample_weight=weight)
+    assert leaves == min(v for v, e in fronts(X, y, weight, n_classes)(X.shape[1]).items()
+                         if e == 0) == tree.n_leaves

@@ -152,7 +152,7 @@ def find_minimum_tree_with_errors_bnb(X, y, n_classes: int, max_errors, *,
 def _search_root(search, state, groups, n_classes, max_errors, forced,
                  compile_seconds) -> MinimumTreeResult:
     X, y = groups.rows()
-    budget = search.units(max_errors)
+    budget = search.view.to_units(max_errors)
     root = (1 << search.n_rows) - 1
 
     def as_tree(leaves: int) -> Tree:

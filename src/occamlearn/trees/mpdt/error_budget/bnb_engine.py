@@ -7,19 +7,17 @@ they hold are in ``error_budget.bnb``'s docstring; the compiled incompatibility 
 ``bnb_kernels``. The data view, the poll, the split enumeration, the greedy start and the tree
 rebuild are the exact-search core's (``trees.exact``).
 
-A row set is a Python int over the (pattern, class) groups of positive weight, sorted by
-pattern then class, so that a tree's row sets hold all groups of a pattern or none. Errors are
-counted in the integer weight units of ``exact.data.integer_units`` (rows without sample
-weights): the weight of a class in a row set is a sum of popcounts over the *bit planes* of
-the groups' weights (``popcount(S & plane_b) << b``), one plane when every group weighs one
-unit, as many as the heaviest group has bits otherwise.
+A row set is a bitset over the (pattern, class) groups (``exact.bits.GroupBits``); errors are
+counted in the integer weight units of ``exact.data.integer_units`` (rows, without sample
+weights).
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from occamlearn.trees.exact.data import ExampleGroups, bitset, integer_units, reduce_columns
+from occamlearn.trees.exact.bits import GroupBits
+from occamlearn.trees.exact.data import ExampleGroups
 from occamlearn.trees.exact.nested import rebuild
 from occamlearn.trees.exact.splits import distinct_splits, greedy_tree
 from occamlearn.trees.exact.stop import POLL_EVERY, Poll, Stop
@@ -49,49 +47,20 @@ def _first(candidate):
     return candidate[0]
 
 
-def _planes(units: np.ndarray, members: np.ndarray) -> list[tuple[int, int]]:
-    """``(b, bitset of the member groups whose weight has bit b)`` for each bit b in use."""
-    planes = []
-    for b in range(int(units[members].max()).bit_length() if members.any() else 0):
-        plane = members & ((units >> b) & 1).astype(bool)
-        if plane.any():
-            planes.append((b, bitset(plane)))
-    return planes
-
-
-def _weigher(planes: list[list[tuple[int, int]]]):
-    """A fast ``rows -> [weight of each plane set in rows]``."""
-    if all(len(p) == 1 and p[0][0] == 0 for p in planes):
-        sets = [p[0][1] for p in planes]
-        return lambda rows: [(rows & s).bit_count() for s in sets]
-    return lambda rows: [sum((rows & s).bit_count() << b for b, s in p) for p in planes]
-
-
 class BudgetRowSetSearch:
     """Memoised budgeted branch and bound on bitset row sets of one data set."""
 
     def __init__(self, groups: ExampleGroups, n_classes: int, *, deadline=None,
                  use_incompatibility=True):
-        units, self.unit = integer_units(groups.group_weight)
+        view = GroupBits(groups, n_classes)
+        self.unit, self.group_units = view.unit, view.units
         self.patterns = groups.patterns.astype(np.int64)
-        self.weights = groups.class_weights(n_classes, units)  # units per pattern and class
-        self.totals = self.weights.sum(axis=1)
+        self.weights, self.totals = view.weights, view.weights.sum(axis=1)
         self.n_classes = n_classes
-        self.n_features = groups.patterns.shape[1]
-        # bit g is group g (np.unique sorted them by pattern, then class)
-        self.n_rows = groups.n_groups
-        self.start = np.searchsorted(groups.pattern, np.arange(groups.n_patterns))
-        self.n_bytes = (self.n_rows + 7) // 8
-        self.group_units = units
-        classes = [_planes(units, groups.label == k) for k in range(n_classes)]
-        self.class_sets = [bitset(groups.label == k) for k in range(n_classes)]
-        self.class_weights = _weigher(classes)
-        majority = self.weights.argmax(axis=1)
-        self.minority_weight = _weigher([_planes(units, groups.label
-                                                 != majority[groups.pattern])])
-        # informative columns: one per partition of the patterns (complements split alike)
-        self.features = reduce_columns(self.patterns).column.tolist()
-        self.columns = [bitset(self.patterns[groups.pattern, j] == 1) for j in self.features]
+        self.n_rows = view.n_bits
+        self.view = view
+        self.class_weights, self.forced_weight = view.class_weights, view.forced_weight
+        self.features, self.columns = view.features, view.columns
         self.memo: dict[int, list] = {}
         self.statics: dict[int, tuple] = {}
         # the memo is never evicted (rebuilding trees follows its entries): when it would pass
@@ -111,10 +80,6 @@ class BudgetRowSetSearch:
             self.kernels = bnb_kernels
             self.packed = bnb_kernels.pack_rows(self.patterns)
 
-    def units(self, weight: float) -> int:
-        """A budget in weight units as a whole number of this search's units."""
-        return int(np.floor(weight / self.unit + 1e-9))
-
     # -- memo entries and bounds ----------------------------------------------------------
     def static(self, rows: int) -> tuple:
         """(n, err1, forced, label, class_err, None): the first fields of a memo entry, for
@@ -132,7 +97,7 @@ class BudgetRowSetSearch:
         for count in ordered:
             kept += count
             class_err.append(n - kept)
-        found = (n, n - ordered[0], self.minority_weight(rows)[0],
+        found = (n, n - ordered[0], self.forced_weight(rows),
                  counts.index(ordered[0]), class_err, None)
         self.statics[rows] = found
         return found
@@ -191,9 +156,7 @@ class BudgetRowSetSearch:
 
     def incompatibility_bound(self, rows: int, budget: int) -> int:
         self.bound_calls += 1
-        bits = np.unpackbits(np.frombuffer(rows.to_bytes(self.n_bytes, "little"),
-                                           dtype=np.uint8), bitorder="little")
-        patterns = np.flatnonzero(bits[self.start])
+        patterns = self.view.patterns_in(rows)
         if len(patterns) > BOUND_MAX_PATTERNS:
             return 1
         self.poll.check()

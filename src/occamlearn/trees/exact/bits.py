@@ -1,0 +1,71 @@
+"""Row sets as bitsets over the (pattern, class) groups of the data, with weighted counts.
+
+The searches that count errors (size within an error budget, the generic search of
+``exact.search``) represent a set of rows as a Python int whose bit g is group g of
+``ExampleGroups`` (sorted by pattern, then class, so every set a tree makes holds all groups
+of a pattern or none). The weight of a class in a set is a sum of popcounts over the *bit
+planes* of the groups' integer weights (``exact.data.integer_units``):
+``sum(popcount(S & plane_b) << b)`` -- one popcount per class when every group weighs one
+unit, as many as the heaviest group has bits otherwise.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from occamlearn.trees.exact.data import ExampleGroups, bitset, integer_units, reduce_columns
+
+__all__ = ["GroupBits"]
+
+
+def _planes(units: np.ndarray, members: np.ndarray) -> list[tuple[int, int]]:
+    """``(b, bitset of the member groups whose weight has bit b)`` for each bit b in use."""
+    planes = []
+    for b in range(int(units[members].max()).bit_length() if members.any() else 0):
+        plane = members & ((units >> b) & 1).astype(bool)
+        if plane.any():
+            planes.append((b, bitset(plane)))
+    return planes
+
+
+def _weigher(planes: list[list[tuple[int, int]]]):
+    """A fast ``rows -> [weight of each plane set in rows]``."""
+    if all(len(p) == 1 and p[0][0] == 0 for p in planes):
+        sets = [p[0][1] for p in planes]
+        return lambda rows: [(rows & s).bit_count() for s in sets]
+    return lambda rows: [sum((rows & s).bit_count() << b for b, s in p) for p in planes]
+
+
+class GroupBits:
+    """The bitset view of ``groups``: ``columns`` (one per useful column, its groups with a
+    1; original indices ``features``), ``class_weights(S)`` and ``forced_weight(S)`` (the
+    weight of the groups that are not their pattern's heaviest class: errors every tree
+    makes on S), in integer units of weight ``unit``."""
+
+    def __init__(self, groups: ExampleGroups, n_classes: int):
+        self.groups = groups
+        self.n_classes = n_classes
+        self.units, self.unit = integer_units(groups.group_weight)
+        self.weights = groups.class_weights(n_classes, self.units)  # per pattern and class
+        self.n_bits = groups.n_groups
+        self.root = (1 << self.n_bits) - 1
+        self.start = np.searchsorted(groups.pattern, np.arange(groups.n_patterns))
+        self.class_weights = _weigher([_planes(self.units, groups.label == k)
+                                       for k in range(n_classes)])
+        majority = self.weights.argmax(axis=1)
+        minority = _weigher([_planes(self.units, groups.label != majority[groups.pattern])])
+        self.forced_weight = lambda rows: minority(rows)[0]
+        patterns = groups.patterns
+        self.features = reduce_columns(patterns).column.tolist()
+        self.columns = [bitset(patterns[groups.pattern, j] == 1) for j in self.features]
+
+    def to_units(self, weight: float) -> int:
+        """A weight (a budget) as a whole number of units, rounded down."""
+        return int(np.floor(weight / self.unit + 1e-9))
+
+    def patterns_in(self, rows: int) -> np.ndarray:
+        """Indices of the patterns whose groups are in ``rows``."""
+        n_bytes = (self.n_bits + 7) // 8
+        bits = np.unpackbits(np.frombuffer(rows.to_bytes(n_bytes, "little"), dtype=np.uint8),
+                             bitorder="little")
+        return np.flatnonzero(bits[self.start])
