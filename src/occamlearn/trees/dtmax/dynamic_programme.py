@@ -436,5 +436,6 @@ def best_tree_within_depth(groups: ExampleGroups, n_classes: int, depth: int, *,
                           groups.patterns.shape[1])
     stats = dict(search.stats, seconds=CLOCK() - start, n_columns=columns.n_kept)
     status = "feasible" if search.stopped else "optimal"
-    errors = cost // scale if groups.weight is None else cost // scale * unit
+    errors = cost // scale * unit
+    errors = int(round(errors)) if groups.weight is None else float(errors)
     return DepthSearchResult(tree, errors, _decisions(subtree), status, stats)

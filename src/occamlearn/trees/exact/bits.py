@@ -40,12 +40,14 @@ class GroupBits:
     """The bitset view of ``groups``: ``columns`` (one per useful column, its groups with a
     1; original indices ``features``), ``class_weights(S)`` and ``forced_weight(S)`` (the
     weight of the groups that are not their pattern's heaviest class: errors every tree
-    makes on S), in integer units of weight ``unit``."""
+    makes on S), in integer units of weight ``unit`` (at most ``max_units`` in total; see
+    ``exact.data.integer_units``)."""
 
-    def __init__(self, groups: ExampleGroups, n_classes: int):
+    def __init__(self, groups: ExampleGroups, n_classes: int, max_units: int | None = None):
         self.groups = groups
         self.n_classes = n_classes
-        self.units, self.unit = integer_units(groups.group_weight)
+        self.units, self.unit = integer_units(groups.group_weight,
+                                              *(() if max_units is None else (max_units,)))
         self.weights = groups.class_weights(n_classes, self.units)  # per pattern and class
         self.n_bits = groups.n_groups
         self.root = (1 << self.n_bits) - 1

@@ -13,9 +13,8 @@ sees the training data through this module, so that each reduction is written on
   most one of them can be classified correctly.
 * **Integer units.** The searches count errors exactly in integers (bitset popcounts, int64
   costs, float32 matrix products that are exact below 2**24): ``integer_units`` turns weights
-  into whole units, the weights themselves when they are integers, else fixed point with a
-  power-of-two scale (exact for binary fractions such as 0.5, else rounded to about 1e-7 of
-  the largest weight).
+  into whole units -- exactly for whole numbers and binary fractions (0.5, 0.25, ...), else
+  by fixed point rounding with a bound on the total units.
 * **Columns.** A constant column never separates anything; a column equal to another, or to
   its complement, separates exactly the same examples (the complement with the children
   swapped). Only one representative of each such class is kept (``reduce_columns``, the one
@@ -75,16 +74,28 @@ def check_sample_weight(sample_weight, n_rows: int) -> np.ndarray | None:
     return weight
 
 
-def integer_units(weights: np.ndarray) -> tuple[np.ndarray, float]:
-    """``(units, unit)``: int64 ``units`` with ``units * unit`` equal to ``weights`` -- the
-    weights themselves (unit 1) when they are whole numbers, else fixed point with the
-    largest power-of-two scale keeping the total within ``MAX_UNITS``."""
+def integer_units(weights: np.ndarray, max_total: int = MAX_UNITS) -> tuple[np.ndarray, float]:
+    """``(units, unit)``: int64 ``units`` with ``units * unit`` equal to ``weights``.
+
+    Exact when the weights are whole numbers or binary fractions (0.5, 0.25, ...) whose
+    total in units stays within ``max_total``: the smallest power-of-two scale making them
+    whole, divided by their greatest common divisor (weights 2, 4, 6 are units 1, 2, 3 of
+    weight 2). Otherwise fixed point: rounded to the largest power-of-two scale keeping the
+    total within ``max_total`` (relative error about ``n / max_total`` of a weight)."""
     weights = np.asarray(weights, dtype=np.float64)
-    if np.array_equal(weights, np.round(weights)) and weights.sum() <= MAX_UNITS:
-        return weights.astype(np.int64), 1.0
     total = float(weights.sum())
-    scale = 2.0 ** np.floor(np.log2(MAX_UNITS / total)) if total > 0 else 1.0
-    return np.round(weights * scale).astype(np.int64), 1.0 / scale
+    for power in range(31):
+        scaled = weights * 2.0 ** power
+        if total * 2.0 ** power > max_total:
+            break
+        if np.array_equal(scaled, np.round(scaled)):
+            units = scaled.astype(np.int64)
+            common = int(np.gcd.reduce(units[units > 0])) if (units > 0).any() else 1
+            return units // common, common / 2.0 ** power
+    scale = 2.0 ** np.floor(np.log2(max_total / total)) if total > 0 else 1.0
+    units = np.round(weights * scale).astype(np.int64)
+    common = int(np.gcd.reduce(units[units > 0])) if (units > 0).any() else 1
+    return units // common, common / scale
 
 
 def bitset(mask: np.ndarray) -> int:

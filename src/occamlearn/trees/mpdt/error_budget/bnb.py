@@ -69,7 +69,8 @@ the search (the memo has no cycles; its passes cost two thirds of the time).
 **Weights.** With ``sample_weight`` an error costs its row's weight and ``max_errors`` is a
 weight: every count above (err, forced, class weights, the items' weights in the
 incompatibility bound) becomes a sum of weights, in the integer units of
-``exact.data.integer_units``; nothing in the proofs uses that a row weighs one.
+``exact.data.integer_units``; nothing in the proofs uses that a row weighs one. Whole and
+binary-fraction weights are exact; others are rounded to at most 64 units per group.
 """
 
 from __future__ import annotations

@@ -39,6 +39,12 @@ BOUND_GAIN_RATIO = 20
 # seconds at m ~ 4000 (mushroom), which also overran time limits.
 BOUND_MAX_PATTERNS = 1000
 
+# Weights that are neither whole nor binary fractions are rounded to fixed point with at
+# most this many units per (pattern, class) group on average: the search splits a budget
+# between two children unit by unit, so the units must stay few (integer weights and binary
+# fractions are exact whenever they fit; see ``exact.data.integer_units``).
+UNITS_PER_GROUP = 64
+
 # Indices into a row set's memo entry (a list, for speed).
 N, ERR1, FORCED, LABEL, CLASS_ERR, LO, ACH, BOUNDED = range(8)
 
@@ -52,7 +58,8 @@ class BudgetRowSetSearch:
 
     def __init__(self, groups: ExampleGroups, n_classes: int, *, deadline=None,
                  use_incompatibility=True):
-        view = GroupBits(groups, n_classes)
+        # a budget is split between children unit by unit: the units stay near the rows
+        view = GroupBits(groups, n_classes, UNITS_PER_GROUP * max(1, groups.n_groups))
         self.unit, self.group_units = view.unit, view.units
         self.patterns = groups.patterns.astype(np.int64)
         self.weights, self.totals = view.weights, view.weights.sum(axis=1)
