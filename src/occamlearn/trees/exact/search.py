@@ -35,7 +35,7 @@ class Objective(Protocol):
     search only passes solutions between these methods."""
 
     def leaf(self, class_weights: list[int]):
-        """The solution of one leaf over rows with these class weights (integer units)."""
+        """The solution of one leaf over rows with these class weights."""
 
     def combine(self, feature: int, zero_side, one_side):
         """The solution of a split on ``feature`` with these children's solutions."""
@@ -57,7 +57,7 @@ def solve(X, y, n_classes: int, objective: Objective, *, max_depth: int | None =
     ``sample_weight``. A ``deadline`` that expires raises ``exact.stop.Stop``."""
     X, y = validate_binary_data(X, y, n_classes)
     view = GroupBits(group_examples(X, y, sample_weight), n_classes)
-    poll, memo = Poll(deadline), {}
+    poll, memo, unit = Poll(deadline), {}, view.unit
     depth = len(view.columns) if max_depth is None else int(max_depth)
 
     def best(rows: int, depth: int):
@@ -66,7 +66,7 @@ def solve(X, y, n_classes: int, objective: Objective, *, max_depth: int | None =
         if found is not None:
             return found
         poll.tick()
-        found = objective.leaf(view.class_weights(rows))
+        found = objective.leaf([units * unit for units in view.class_weights(rows)])
         if depth > 0 and not objective.settled(found):
             for index, zero_side, one_side in distinct_splits(rows, view.columns):
                 found = objective.better(found, objective.combine(

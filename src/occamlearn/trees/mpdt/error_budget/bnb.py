@@ -188,7 +188,7 @@ def _search_root(search, state, groups, n_classes, max_errors, forced,
     status = "optimal" if lower == tree.n_nodes else "feasible"
     wrong = tree.predict(groups.patterns[groups.pattern]) != groups.label
     error_units = int(search.group_units[wrong].sum())
-    training_errors = (error_units if groups.weight is None
+    training_errors = (int(groups.count[wrong].sum()) if groups.weight is None
                        else float(groups.group_weight[wrong].sum()))
     if error_units > budget:
         raise RuntimeError(f"branch and bound produced a tree with {training_errors} errors "
