@@ -41,7 +41,9 @@ class GroupBits:
     1; original indices ``features``), ``class_weights(S)`` and ``forced_weight(S)`` (the
     weight of the groups that are not their pattern's heaviest class: errors every tree
     makes on S), in integer units of weight ``unit`` (at most ``max_units`` in total; see
-    ``exact.data.integer_units``)."""
+    ``exact.data.integer_units``). When every group weighs one unit (``one_unit``), those
+    are the popcounts of ``S & class_sets[k]`` and ``S & minority``: a search's hot loop
+    may count them inline."""
 
     def __init__(self, groups: ExampleGroups, n_classes: int, max_units: int | None = None):
         self.groups = groups
@@ -54,9 +56,18 @@ class GroupBits:
         self.start = np.searchsorted(groups.pattern, np.arange(groups.n_patterns))
         self.class_weights = _weigher([_planes(self.units, groups.label == k)
                                        for k in range(n_classes)])
+        # every group one unit (no duplicated rows, no weights): one popcount per count
+        self.one_unit = bool((self.units == 1).all())
+        self.class_sets = [bitset(groups.label == k) for k in range(n_classes)]
         majority = self.weights.argmax(axis=1)
-        minority = _weigher([_planes(self.units, groups.label != majority[groups.pattern])])
-        self.forced_weight = lambda rows: minority(rows)[0]
+        self.minority = bitset(groups.label != majority[groups.pattern])
+        minority = _planes(self.units, groups.label != majority[groups.pattern])
+        if len(minority) == 1 and minority[0][0] == 0:
+            plane = minority[0][1]
+            self.forced_weight = lambda rows: (rows & plane).bit_count()
+        else:
+            self.forced_weight = lambda rows: sum((rows & p).bit_count() << b
+                                                  for b, p in minority)
         patterns = groups.patterns
         self.features = reduce_columns(patterns).column.tolist()
         self.columns = [bitset(patterns[groups.pattern, j] == 1) for j in self.features]

@@ -77,16 +77,16 @@ def check_sample_weight(sample_weight, n_rows: int) -> np.ndarray | None:
 def integer_units(weights: np.ndarray, max_total: int = MAX_UNITS) -> tuple[np.ndarray, float]:
     """``(units, unit)``: int64 ``units`` with ``units * unit`` equal to ``weights``.
 
-    Exact when the weights are whole numbers or binary fractions (0.5, 0.25, ...) whose
-    total in units stays within ``max_total``: the smallest power-of-two scale making them
+    Exact when the weights are whole numbers (total up to ``MAX_UNITS``) or binary
+    fractions (0.5, 0.25, ...) whose total in units stays within ``max_total``: the smallest power-of-two scale making them
     whole, divided by their greatest common divisor (weights 2, 4, 6 are units 1, 2, 3 of
     weight 2). Otherwise fixed point: rounded to the largest power-of-two scale keeping the
     total within ``max_total`` (relative error about ``n / max_total`` of a weight)."""
     weights = np.asarray(weights, dtype=np.float64)
     total = float(weights.sum())
-    for power in range(31):
+    for power in range(31):  # whole numbers stay exact whatever max_total
         scaled = weights * 2.0 ** power
-        if total * 2.0 ** power > max_total:
+        if total * 2.0 ** power > (max_total if power else max(max_total, MAX_UNITS)):
             break
         if np.array_equal(scaled, np.round(scaled)):
             units = scaled.astype(np.int64)

@@ -67,6 +67,8 @@ class BudgetRowSetSearch:
         self.n_rows = view.n_bits
         self.view = view
         self.class_weights, self.forced_weight = view.class_weights, view.forced_weight
+        self.one_unit, self.class_sets, self.minority = (view.one_unit, view.class_sets,
+                                                         view.minority)
         self.features, self.columns = view.features, view.columns
         self.memo: dict[int, list] = {}
         self.statics: dict[int, tuple] = {}
@@ -97,14 +99,18 @@ class BudgetRowSetSearch:
             return found
         if len(self.statics) >= self.static_cap:
             self.statics.clear()
-        counts = self.class_weights(rows)
-        n = sum(counts)
+        if self.one_unit:  # popcounts inline: this runs for every child of every split
+            counts = [(rows & s).bit_count() for s in self.class_sets]
+            n, forced = rows.bit_count(), (rows & self.minority).bit_count()
+        else:
+            counts = self.class_weights(rows)
+            n, forced = sum(counts), self.forced_weight(rows)
         ordered = sorted(counts, reverse=True)
         class_err, kept = [n], 0
         for count in ordered:
             kept += count
             class_err.append(n - kept)
-        found = (n, n - ordered[0], self.forced_weight(rows),
+        found = (n, n - ordered[0], forced,
                  counts.index(ordered[0]), class_err, None)
         self.statics[rows] = found
         return found
