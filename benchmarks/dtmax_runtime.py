@@ -29,6 +29,8 @@ import time
 
 import numpy as np
 
+from occamlearn.stopping import Deadline
+
 
 def binary_training_data(name: str):
     from sklearn.model_selection import train_test_split
@@ -52,7 +54,7 @@ def run_occamlearn(name: str, depth: int, solver: str, time_limit: float,
     backend = solver if solver in ("lsu", "rc2") else "auto"
     began = time.perf_counter()
     result = find_max_accuracy_tree(X, y, n_classes, depth, method=method, solver=backend,
-                                    time_limit=time_limit,
+                                    deadline=Deadline.after(time_limit),
                                     prefer_small=prefer_small)
     seconds = time.perf_counter() - began
     return {"rows": X.shape[0], "features": X.shape[1], "patterns": result.stats["n_patterns"],

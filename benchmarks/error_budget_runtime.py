@@ -34,6 +34,8 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from bnb_runtime import isolated  # noqa: E402  (one process-isolation helper)
 from mpdt_runtime import training_matrix  # noqa: E402
 
+from occamlearn.stopping import Deadline
+
 DATASETS = ("mux6", "corral", "irish", "iris", "zoo", "hayes-r", "monks-3", "haber", "monks-1",
             "new-thy", "append", "wine", "audio", "titanic", "lympho", "h-votes", "hepa",
             "tic-tac-toe", "mushr", "back", "spect")
@@ -73,7 +75,6 @@ def run(method: str, name: str, budget: int, time_limit: float) -> dict:
     X, y, k = matrix(name)
     start = time.perf_counter()
     if method == "bnb":
-        from occamlearn.stopping import Deadline
         from occamlearn.trees.mpdt.error_budget.bnb import find_minimum_tree_with_errors_bnb
 
         result = find_minimum_tree_with_errors_bnb(X, y, k, budget,
@@ -82,7 +83,7 @@ def run(method: str, name: str, budget: int, time_limit: float) -> dict:
         from occamlearn.trees.mpdt.error_budget.maxsat_search import find_minimum_tree_with_errors
 
         result = find_minimum_tree_with_errors(X, y, k, budget, solver="lsu",
-                                               time_limit=time_limit)
+                                               deadline=Deadline.after(time_limit))
     seconds = time.perf_counter() - start
     errors = int((result.tree.predict(X) != y).sum())
     if errors > budget:

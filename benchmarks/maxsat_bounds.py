@@ -32,6 +32,8 @@ sys.path.insert(0, "benchmarks")
 from bnb_runtime import isolated  # noqa: E402  (one process-isolation helper)
 from mpdt_runtime import training_matrix  # noqa: E402
 
+from occamlearn.stopping import Deadline, ProgressSink
+
 HARD = ("hepa", "lympho", "h-votes", "tic-tac-toe", "spect", "back", "mushr", "audio")
 PROVEN = ("mux6", "corral", "iris", "zoo", "hayes-r", "monks-3", "wine", "append", "new-thy")
 METHODS = ("lsu", "rc2", "lsu-core", "bnb", "subset-bnb", "subset-maxsat")
@@ -42,8 +44,9 @@ def run_bound(name, method, time_limit):
     start = time.perf_counter()
     first = {}
 
-    def on_bound(lower, upper, seconds):
-        first.setdefault(lower, seconds)
+    def on_bound(upper, lower, seconds, tree):
+        if lower is not None:
+            first.setdefault(lower, seconds)
 
     if method in ("lsu", "rc2", "lsu-core"):
         from occamlearn.trees.mpdt.maxsat_route.search import find_minimum_tree_maxsat
@@ -53,11 +56,11 @@ def run_bound(name, method, time_limit):
             from occamlearn.maxsat import lsu
 
             lsu.CORE_SHARE = 0.25  # share of the time limit for the core phase
-        result = find_minimum_tree_maxsat(X, y, k, solver=solver, time_limit=time_limit)
+        result = find_minimum_tree_maxsat(X, y, k, solver=solver,
+                                          deadline=Deadline.after(time_limit))
         lower, upper, status, extra = (result.lower_bound, result.upper_bound, result.status,
                                        "")
     elif method == "bnb":
-        from occamlearn.stopping import Deadline, ProgressSink
         from occamlearn.trees.mpdt.bnb.branch_and_bound import minimum_tree_branch_and_bound
 
         result = minimum_tree_branch_and_bound(
@@ -68,8 +71,9 @@ def run_bound(name, method, time_limit):
     else:
         from occamlearn.trees.mpdt.bnb.subsets import find_minimum_tree_incremental
 
-        result = find_minimum_tree_incremental(X, y, k, time_limit=time_limit,
-                                               engine=method.split("-")[1], on_bound=on_bound)
+        result = find_minimum_tree_incremental(X, y, k, deadline=Deadline.after(time_limit),
+                                               engine=method.split("-")[1],
+                                               progress=ProgressSink(on_bound))
         s = result.stats
         lower, upper, status = result.lower_bound, result.upper_bound, result.status
         extra = f"{s['rounds']} rounds, {s['subset_rows']}/{s['distinct_rows']} rows"
@@ -90,7 +94,7 @@ def run_proof(name, variant, time_limit, instance=0):
         keep = np.random.default_rng(instance).random(len(y)) < 0.95
         X, y = X[keep], y[keep]
     start, cpu = time.perf_counter(), time.process_time()
-    result = find_minimum_tree_maxsat(X, y, k, solver="lsu", time_limit=time_limit)
+    result = find_minimum_tree_maxsat(X, y, k, solver="lsu", deadline=Deadline.after(time_limit))
     return {"size": result.tree.n_nodes, "status": result.status,
             "lower": result.lower_bound, "wall": time.perf_counter() - start,
             "seconds": time.process_time() - cpu, "clauses": result.stats.get("n_clauses", 0)}

@@ -36,6 +36,8 @@ from pathlib import Path
 
 import numpy as np
 
+from occamlearn.stopping import Deadline
+
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 DATASETS = ("mux6", "corral", "irish", "iris", "zoo", "hayes-r", "monks-3", "haber",
@@ -86,8 +88,8 @@ def run_ours(X, y, k, time_limit, method, n_jobs):
     from occamlearn.trees.mpdt.minimum import find_minimum_tree
 
     start = time.perf_counter()
-    result = find_minimum_tree(X, y, k, method=method, solver="lsu", time_limit=time_limit,
-                               n_jobs=n_jobs)
+    result = find_minimum_tree(X, y, k, method=method, solver="lsu",
+                               deadline=Deadline.after(time_limit), n_jobs=n_jobs)
     seconds = time.perf_counter() - start
     pure = bool(result.tree.is_pure_on(X, y))
     return {"size": int(result.tree.n_nodes) if pure else None, "status": result.status,

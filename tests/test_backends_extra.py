@@ -13,6 +13,7 @@ from occamlearn.maxsat.external import ExternalBackend, model_cost, parse_solver
 from occamlearn.maxsat.hermax_backend import BACKEND_CLASSES, HERMAX_SOLVERS, hermax_available
 from occamlearn.maxsat.lsu import LinearSatUnsat
 from occamlearn.maxsat.rc2 import RC2Backend
+from occamlearn.stopping import Deadline, ProgressSink
 from occamlearn.trees.mpdt.maxsat_route.encoding import encode_mpdt
 
 FAKE = f"{sys.executable} {Path(__file__).with_name('fake_maxsat_solver.py')}"
@@ -51,8 +52,8 @@ def weighted_formula():
 def test_external_round_trip_matches_rc2(corral, optimum, fmt, flags):
     calls = []
     backend = ExternalBackend(command=f"{FAKE} {flags} {{wcnf}}", format=fmt)
-    result = backend.solve(corral.wcnf, time_limit=60,
-                           on_improve=lambda c, m, s: calls.append(c))
+    result = backend.solve(corral.wcnf, deadline=Deadline.after(60),
+                           progress=ProgressSink(lambda c, lower, s, m: calls.append(c)))
     assert (result.status, result.cost, result.lower_bound) == ("optimal", optimum, optimum)
     assert corral.decode(result.model).n_nodes == 2 * optimum - 1
     assert len(result.stats["o_lines"]) == 2  # the poor first model, then the optimum
@@ -69,7 +70,7 @@ def test_external_weighted_non_unit_soft_clauses():
 
 def test_external_time_limit_terminates_and_keeps_best_model(corral):
     backend = ExternalBackend(command=f"{FAKE} --sleep 30 {{wcnf}}", kill_grace=2)
-    result = backend.solve(corral.wcnf, time_limit=1.5)
+    result = backend.solve(corral.wcnf, deadline=Deadline.after(1.5))
     assert result.status == "feasible" and result.stats["killed"]
     assert result.stats["seconds"] < 6
     assert result.cost == model_cost(corral.wcnf, result.model)
@@ -78,7 +79,7 @@ def test_external_time_limit_terminates_and_keeps_best_model(corral):
 
 def test_external_kill_when_term_is_ignored(corral):
     backend = ExternalBackend(command=f"{FAKE} --sleep 30 --ignore-term {{wcnf}}", kill_grace=0.5)
-    result = backend.solve(corral.wcnf, time_limit=1.5)
+    result = backend.solve(corral.wcnf, deadline=Deadline.after(1.5))
     assert result.status == "unknown" and result.model is None and result.stats["killed"]
     assert result.stats["seconds"] < 5
     assert len(result.trace) == 1  # the o line that arrived before the kill
@@ -115,7 +116,7 @@ needs_hermax = pytest.mark.skipif(not hermax_available(), reason="hermax not ins
 @needs_hermax
 @pytest.mark.parametrize("name", sorted(HERMAX_SOLVERS))
 def test_hermax_solvers_find_the_optimum(corral, optimum, name):
-    result = BACKEND_CLASSES[name]().solve(corral.wcnf, time_limit=60)
+    result = BACKEND_CLASSES[name]().solve(corral.wcnf, deadline=Deadline.after(60))
     assert result.cost == optimum
     assert result.status == ("optimal" if HERMAX_SOLVERS[name][3] else "feasible")
     assert corral.decode(result.model).n_nodes == 2 * optimum - 1
@@ -135,7 +136,7 @@ def test_hermax_time_limits_are_enforced(bundled_binary):
     X, y, _ = bundled_binary("monks-1")
     wcnf = encode_mpdt(X[:250], y[:250], 2, 35).wcnf
     for name in ("uwrmaxsat", "evalmaxsat", "loandra"):
-        result = BACKEND_CLASSES[name]().solve(wcnf, time_limit=1.0)
+        result = BACKEND_CLASSES[name]().solve(wcnf, deadline=Deadline.after(1.0))
         assert result.stats["seconds"] < 8, name  # UWrMaxSAT polls its callback sparsely
         assert result.status in ("feasible", "unknown", "optimal"), name
 

@@ -23,8 +23,8 @@ def test_live_line_on_a_terminal_shows_best_size_bound_and_time():
     stream = Terminal()
     progress = FitProgress(quiet=False, stream=stream)
     assert progress.live and progress.estimator_verbose == 0
-    progress.callback(_tree(3), 0.5)
-    progress.callback(_tree(3), 0.7, 3)  # a live lower bound, when the estimator passes one
+    progress.sink.report(3, None, 0.5, _tree(3))
+    progress.sink.report(None, 3, 0.7)  # a live lower bound
     progress.close(lower_bound=3)
     text = stream.getvalue()
     assert "occamlearn fit: searching" in text
@@ -35,7 +35,7 @@ def test_plain_lines_elsewhere_and_nothing_with_quiet():
     stream = io.StringIO()
     progress = FitProgress(quiet=False, stream=stream)
     assert not progress.live and progress.estimator_verbose == 1
-    progress.callback(_tree(1), 0.1)
+    progress.sink.report(1, 1, 0.1, _tree(1))
     progress.close(lower_bound=1)
     assert stream.getvalue() == ""  # the estimator's own lines are the plain progress
     quiet = FitProgress(quiet=True, stream=Terminal())

@@ -49,7 +49,7 @@ def test_fit_predict_show_on_csv(capsys, tmp_path, corral_csv):
     assert (pd.read_csv(predictions)["prediction"] == truth).all()
     assert main(["show", str(model)]) == 0
     text = capsys.readouterr().out
-    assert text.startswith("13 nodes") and "|--- " in text
+    assert text.startswith("MinimumPureTreeClassifier: 13 nodes") and "|--- " in text
     assert main(["show", str(model), "--dot"]) == 0
     assert capsys.readouterr().out.startswith("digraph Tree {")
 
@@ -102,7 +102,7 @@ def test_fit_max_depth_keeps_conflicts_and_round_trips(capsys, tmp_path):
     assert "size: 5 nodes, depth 2 (at most 2), status optimal, 1 training errors" in \
         capsys.readouterr().out
     assert main(["show", str(model)]) == 0
-    assert capsys.readouterr().out.startswith("5 nodes")
+    assert capsys.readouterr().out.startswith("MaxAccuracyTreeClassifier: 5 nodes")
     assert main(["fit", str(path), "-q", "--max-depth", "2", "--method", "maxsat"]) == 0
     assert "size: 5 nodes, depth 2 (at most 2), status optimal, 1 training errors" in \
         capsys.readouterr().out

@@ -143,7 +143,7 @@ def test_ctrl_c_keeps_the_best_tree_so_far(monkeypatch):
     result = find_max_accuracy_tree(X, y, 3, 4, method="dp")
     assert result.status == "feasible"
     assert int((result.tree.predict(X) != y).sum()) == result.training_errors
-    greedy = find_max_accuracy_tree(X, y, 3, 4, method="dp", time_limit=1e-9)
+    greedy = find_max_accuracy_tree(X, y, 3, 4, method="dp", deadline=Deadline.after(1e-9))
     assert result.training_errors <= greedy.training_errors
 
 

@@ -14,9 +14,17 @@ from occamlearn import MaxAccuracyTreeClassifier
 from occamlearn.export import export_graphviz
 from occamlearn.trees.dtmax.search import find_max_accuracy_tree
 
+# check_class_weight_classifiers fits noisy blobs with class_weight={0: 1000, 1: 1e-4} and
+# wants 87 % of test predictions to be class 0. It assumes a regularised learner (sklearn's
+# trees pass it with min_weight_fraction_leaf=0.01): an exact learner keeps a leaf or rule
+# holding only class-1 training rows, whatever class 1 weighs, since predicting class 1 there
+# is the weighted optimum. test_weights.py checks class_weight against explicit weights.
+CLASS_WEIGHT_CHECK = {"check_class_weight_classifiers": "exact fit: no minimum leaf weight"}
+
 
 @parametrize_with_checks([MaxAccuracyTreeClassifier(),  # default parameters, as users build it
-                          MaxAccuracyTreeClassifier(max_depth=2, binarizer="threshold")])
+                          MaxAccuracyTreeClassifier(max_depth=2, binarizer="threshold")],
+                         expected_failed_checks=lambda estimator: CLASS_WEIGHT_CHECK)
 def test_sklearn_contract(estimator, check):
     check(estimator)
 

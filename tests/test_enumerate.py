@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 from bruteforce import count_minimum_trees, minimum_tree_size
 
+from occamlearn.stopping import Deadline
 from occamlearn.trees.mpdt.many.enumerate import (
     canonical_key,
     collect_trees,
@@ -92,7 +93,7 @@ def test_mdsol_is_more_diverse_than_plain_enumeration():
 def test_k_and_time_limit_stop_the_enumeration(solved):
     _, _, search = solved
     assert len(collect_trees(optimal_formula(search, live=False), 3).trees) == 3
-    stopped = collect_trees(optimal_formula(search, live=False), None, time_limit=0.0)
+    stopped = collect_trees(optimal_formula(search, live=False), None, deadline=Deadline.after(0.0))
     assert len(stopped.trees) == 1 and not stopped.complete  # only the search's own tree
 
 

@@ -8,6 +8,7 @@ import pytest
 from bruteforce import minimum_trees_with_errors, nested_tree
 from pysat.solvers import Solver
 
+from occamlearn.stopping import Deadline
 from occamlearn.trees.mpdt.error_budget.encoding import relax_errors_needed
 from occamlearn.trees.mpdt.error_budget.maxsat_search import ErrorBudgetSearch
 from occamlearn.trees.mpdt.many.enumerate import (
@@ -146,7 +147,7 @@ def test_a_search_stopped_by_its_time_limit_still_draws_trees_of_its_size():
     rng = np.random.default_rng(9)
     X = rng.integers(0, 2, (80, 8))
     y = rng.integers(0, 2, 80)
-    found = find_minimum_trees(X, y, 2, 6, max_errors=12, time_limit=0.3)
+    found = find_minimum_trees(X, y, 2, 6, max_errors=12, deadline=Deadline.after(0.3))
     assert 1 <= len(found.trees) <= 6
     assert len({canonical_key(t) for t in found.trees}) == len(found.trees)
     for tree in found.trees:

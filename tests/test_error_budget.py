@@ -9,6 +9,7 @@ import pytest
 import sklearn.tree  # noqa: F401  (imported here so the timed search does not pay for it)
 from bruteforce import minimum_tree_size
 
+from occamlearn.stopping import Deadline, ProgressSink
 from occamlearn.trees.mpdt.error_budget.encoding import encode_error_budget, relax_errors_needed
 from occamlearn.trees.mpdt.error_budget.maxsat_search import find_minimum_tree_with_errors
 
@@ -103,8 +104,9 @@ def test_time_limit_returns_a_tree_within_budget():
     X = rng.integers(0, 2, (80, 8))
     y = rng.integers(0, 2, 80)
     seen = []
-    result = find_minimum_tree_with_errors(X, y, 2, 12, time_limit=0.5,
-                                           on_improve=lambda tree, s: seen.append(tree.n_nodes))
+    result = find_minimum_tree_with_errors(X, y, 2, 12, deadline=Deadline.after(0.5),
+                                           progress=ProgressSink(
+                                               lambda size, lower, s, tree: seen.append(size)))
     assert result.status in ("optimal", "feasible")
     assert result.stats["training_errors"] <= 12
     assert result.lower_bound <= result.tree.n_nodes == seen[-1]

@@ -87,7 +87,8 @@ def test_size_equals_maxsat_route(data):
     X, y, n_classes, budget = data
     budget += group_examples(X, y).forced_errors()
     ours = find_minimum_tree_with_errors_bnb(X, y, n_classes, budget)
-    maxsat = find_minimum_tree_with_errors(X, y, n_classes, budget, time_limit=20)
+    maxsat = find_minimum_tree_with_errors(X, y, n_classes, budget,
+                                           deadline=Deadline.after(20))
     assert ours.status == "optimal"
     if maxsat.status == "optimal":
         assert ours.tree.n_nodes == maxsat.tree.n_nodes

@@ -52,10 +52,10 @@ def test_show_prints_a_dtmax_model_with_its_training_errors(dtmax, tmp_path, cap
     save_model(dtmax, tmp_path / "dtmax.json")
     assert main(["show", str(tmp_path / "dtmax.json")]) == 0
     out = capsys.readouterr().out
-    assert out.startswith(f"{dtmax.n_nodes_} nodes (")
+    assert out.startswith(f"MaxAccuracyTreeClassifier: {dtmax.n_nodes_} nodes (")
     assert f"depth {dtmax.depth_}, status optimal, {dtmax.training_errors_} training errors" \
         in out.splitlines()[0]
-    assert out == dtmax.export_text()
+    assert out == f"{dtmax}\n"  # what print(dtmax) prints
     assert main(["show", str(tmp_path / "dtmax.json"), "--dot"]) == 0
     assert capsys.readouterr().out.startswith("digraph")
 

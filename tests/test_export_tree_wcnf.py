@@ -8,8 +8,7 @@ from pysat.examples.rc2 import RC2
 from pysat.formula import WCNF
 
 from occamlearn import MinimumPureTreeClassifier
-from occamlearn.estimators.model_files import decode_solution
-from occamlearn.export.tree_json import data_info_dict
+from occamlearn.estimators.model_files import data_info_dict, decode_solution
 from occamlearn.trees.mpdt.maxsat_route.wcnf_file import parse_solver_output, write_instance
 
 # y = a XOR b (c is noise): the minimum pure tree has 7 nodes

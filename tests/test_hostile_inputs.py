@@ -24,6 +24,7 @@ from occamlearn.cli import main
 from occamlearn.estimators.model_files import load_model, model_from_dict
 from occamlearn.export.decision_list import list_to_dict
 from occamlearn.export.tree_json import model_to_dict, save_model
+from occamlearn.stopping import Deadline
 
 FAKE = f"{sys.executable} {Path(__file__).with_name('fake_maxsat_solver.py')}"
 
@@ -433,7 +434,7 @@ def test_an_external_solver_ignoring_sigterm_is_killed_within_the_limit():
     encoding = encode_mpdt(X_bin, y, 2, 9, 3)
     backend = ExternalBackend(command=f"{FAKE} --sleep 30 --ignore-term {{wcnf}}", kill_grace=2)
     started = time.perf_counter()
-    result = backend.solve(encoding.wcnf, time_limit=1.5)
+    result = backend.solve(encoding.wcnf, deadline=Deadline.after(1.5))
     assert result.stats["killed"] and time.perf_counter() - started < 1.5 + 0.8
 
 

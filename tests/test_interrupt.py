@@ -22,6 +22,7 @@ from pysat.solvers import MainThread, Solver
 from occamlearn import MinimumPureTreeClassifier
 from occamlearn.maxsat.oracle import limited_solve, python_handles_sigint
 from occamlearn.maxsat.pysat_adapter import SATInterrupt
+from occamlearn.stopping import Deadline
 
 SCENARIO = textwrap.dedent("""
     import os, signal, threading, time
@@ -78,7 +79,7 @@ def test_pysat_never_installs_its_longjmp_handler_in_our_calls():
 
     with Watching(name="cadical195", bootstrap_with=[[1, 2], [-1]]) as solver:
         assert limited_solve(solver, "cadical195", [], None) is True
-        assert limited_solve(solver, "cadical195", [-2], 10**9) is False
+        assert limited_solve(solver, "cadical195", [-2], Deadline.after(60)) is False
     assert seen and not any(seen)
 
 

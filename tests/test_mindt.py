@@ -8,6 +8,7 @@ from bruteforce import minimum_tree_size, tiny_data
 from hypothesis import given, settings
 
 from occamlearn.datasets import load_dataset
+from occamlearn.stopping import Deadline, ProgressSink
 from occamlearn.trees.mpdt.maxsat_route.mindt import exact_size_query, find_minimum_tree_mindt
 from occamlearn.trees.mpdt.minimum import find_minimum_tree
 
@@ -37,7 +38,8 @@ def test_mux6_steps_down_by_two_to_the_known_minimum():
     y = np.unique(y.to_numpy(), return_inverse=True)[1]
     seen = []
     result = find_minimum_tree_mindt(X.to_numpy(), y, 2,
-                                     on_improve=lambda tree, s: seen.append(tree.n_nodes))
+                                     progress=ProgressSink(
+                                         lambda size, lower, s, tree: seen.append(tree.n_nodes)))
     assert (result.status, result.tree.n_nodes) == ("optimal", 15)
     sizes = [s for _, s in result.trace]
     assert seen == sizes
@@ -68,7 +70,7 @@ def test_time_limit_returns_best_so_far_as_feasible():
     X, y = load_dataset("monks-1")
     X = FeatureBinarizer(encoding="binary").fit_transform(X).astype(np.uint8)
     y = np.unique(y.to_numpy(), return_inverse=True)[1]
-    result = find_minimum_tree_mindt(X, y, 2, time_limit=0.3)
+    result = find_minimum_tree_mindt(X, y, 2, deadline=Deadline.after(0.3))
     assert result.status == "feasible"
     assert result.tree.is_pure_on(X, y)
     assert result.lower_bound < result.upper_bound == result.tree.n_nodes
@@ -85,12 +87,12 @@ def test_upper_bound_below_the_minimum_keeps_the_greedy_tree_and_proves_a_bound(
 
 @pytest.mark.parametrize("kwargs, match", [
     ({"sat_solver": "nope"}, "sat_solver"),
-    ({"time_limit": -1}, "time_limit"),
+    ({"deadline": 3.0}, "deadline"),
     ({"upper_bound": 4}, "upper_bound"),
 ])
 def test_bad_arguments_raise_value_error(kwargs, match):
     X = np.array([[0, 1], [1, 0]])
-    with pytest.raises(ValueError, match=match):
+    with pytest.raises((ValueError, TypeError), match=match):
         find_minimum_tree_mindt(X, np.array([0, 1]), 2, **kwargs)
 
 

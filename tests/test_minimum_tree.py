@@ -6,6 +6,7 @@ from bruteforce import count_minimum_trees, minimum_tree_size, tiny_data
 from hypothesis import given, settings
 
 from occamlearn.datasets import load_dataset
+from occamlearn.stopping import Deadline, ProgressSink
 from occamlearn.trees.mpdt.maxsat_route.search import MinimumTreeSearch
 from occamlearn.trees.mpdt.minimum import find_minimum_tree
 
@@ -48,7 +49,8 @@ def test_size_matches_brute_force_for_both_backends(data):
 def test_known_minima_on_full_data(name, size):
     X, y, k = binary_dataset(name)
     seen = []
-    result = find_minimum_tree(X, y, k, method="maxsat", on_improve=lambda tree, s: seen.append(tree.n_nodes))
+    result = find_minimum_tree(X, y, k, method="maxsat", progress=ProgressSink(
+        lambda size, lower, s, tree: seen.append(tree.n_nodes)))
     assert (result.status, result.tree.n_nodes) == ("optimal", size)
     assert seen == [s for _, s in result.trace] and seen == sorted(seen, reverse=True)
     assert seen[0] == result.stats["greedy_size"] and seen[-1] == size
@@ -66,7 +68,7 @@ def test_iris_three_classes_lsu_and_rc2_agree():
 
 def test_time_limit_returns_a_pure_feasible_tree():
     X, y, k = binarised("monks-1", 300)
-    result = find_minimum_tree(X, y, k, method="maxsat", time_limit=0.5)
+    result = find_minimum_tree(X, y, k, method="maxsat", deadline=Deadline.after(0.5))
     assert result.status in {"feasible", "optimal"}
     assert result.tree.is_pure_on(X, y)
     assert result.stats["solve_seconds"] < 2.5  # the encoding itself is not interruptible

@@ -14,6 +14,7 @@ from pysat.solvers import Solver
 
 import occamlearn.trees.mpdt.bnb.branch_and_bound  # noqa: F401 - sets the recursion limit first
 from occamlearn.maxsat.lsu import LinearSatUnsat
+from occamlearn.stopping import Deadline, ProgressSink
 from occamlearn.trees.mpdt.bnb.subsets import complete_tree, find_minimum_tree_incremental
 from occamlearn.trees.mpdt.maxsat_route.encoding import KNOWN_EXTRAS, encode_mpdt
 from occamlearn.trees.mpdt.maxsat_route.search import find_minimum_tree_maxsat
@@ -42,12 +43,13 @@ def test_subset_search_agrees_with_brute_force(data):
     size = minimum_tree_size(X, y)
     bounds = []
     for engine in ("bnb", "maxsat"):
+        sink = ProgressSink()
         result = find_minimum_tree_incremental(
-            X, y, k, engine=engine, per_class=1, max_added=2, seed=3,
-            on_bound=lambda lower, upper, seconds: bounds.append((lower, upper)))
+            X, y, k, engine=engine, per_class=1, max_added=2, seed=3, progress=sink)
         _check(result, X, y, size)
         assert result.status == "optimal" and result.upper_bound == size
-    assert all(lower <= size <= upper for lower, upper in bounds)
+        bounds += [(lower, upper) for _, upper, lower in sink.trace]
+    assert bounds and all(lower <= size <= upper for lower, upper in bounds)
     if size >= 3:  # a bound from elsewhere: still the minimum, proven
         result = find_minimum_tree_incremental(X, y, k, engine="maxsat", lower_bound=int(size),
                                                per_class=1, max_added=1)
@@ -60,9 +62,10 @@ def test_subset_search_agrees_with_brute_force(data):
 def test_stopped_subset_search_reports_a_proven_bound(data):
     X, y, k = data
     size = minimum_tree_size(X, y)
-    calls = iter(range(10**6))
+    stop = Deadline.after(None)
+    sink = ProgressSink(lambda *report: stop.request_stop())  # stop at the first report
     result = find_minimum_tree_incremental(X, y, k, engine="bnb", per_class=1, max_added=1,
-                                           should_stop=lambda: next(calls) >= 1)
+                                           deadline=stop, progress=sink)
     _check(result, X, y, size)
 
 
@@ -126,7 +129,7 @@ def test_lsu_core_phase_bound_is_proven(data):
     encoding = encode_mpdt(X, y, k, upper_bound=size + 4)
     lsu = LinearSatUnsat(core_share=0.5)
     try:
-        answer = lsu.solve(encoding.wcnf, time_limit=5.0)
+        answer = lsu.solve(encoding.wcnf, deadline=Deadline.after(5.0))
         assert answer.status == "optimal" and answer.cost == (size + 1) // 2
         assert answer.lower_bound == answer.cost
         if answer.stats.get("core_status") is not None:
@@ -156,7 +159,7 @@ def test_lsu_reports_the_core_bound_when_stopped():
     encoding = encode_mpdt(X.to_numpy(), y.to_numpy(), 2, upper_bound=31)
     lsu = LinearSatUnsat(core_share=0.5)
     try:
-        answer = lsu.solve(encoding.wcnf, time_limit=0.4)
+        answer = lsu.solve(encoding.wcnf, deadline=Deadline.after(0.4))
     finally:
         lsu.close()
     assert answer.lower_bound <= 8  # optimum: 15 nodes, cost 8
@@ -168,10 +171,10 @@ def test_subset_search_proves_mux6_and_reports_rising_bounds():
     from occamlearn.datasets import load_dataset
 
     X, y = load_dataset("mux6")
-    bounds = []
+    sink = ProgressSink()
     result = find_minimum_tree_incremental(
-        X.to_numpy(), y.to_numpy(), 2, time_limit=60,
-        on_bound=lambda lower, upper, seconds: bounds.append(lower))
+        X.to_numpy(), y.to_numpy(), 2, deadline=Deadline.after(60), progress=sink)
+    bounds = [lower for _, _, lower in sink.trace]
     assert result.status == "optimal" and result.tree.n_nodes == 15
     assert bounds == sorted(bounds) and bounds[-1] == 15
     assert result.stats["subset_rows"] < result.stats["distinct_rows"]
@@ -199,7 +202,7 @@ def test_unknown_extras_are_rejected():
 def test_maxsat_search_with_core_phase_agrees_with_brute_force(monkeypatch_core, data):
     X, y, k = data
     size = minimum_tree_size(X, y)
-    result = find_minimum_tree_maxsat(X, y, k, time_limit=20.0)
+    result = find_minimum_tree_maxsat(X, y, k, deadline=Deadline.after(20.0))
     _check(result, X, y, size)
     assert result.status == "optimal" and result.upper_bound == size
 

@@ -48,7 +48,7 @@ def dlist():
 
 
 def test_print_shows_the_tree_and_repr_the_parameters(mpdt):
-    assert str(mpdt) == IRIS_TREE
+    assert str(mpdt) + "\n" == IRIS_TREE  # print(mpdt) ends the last line, no blank line
     assert repr(mpdt) == "MinimumPureTreeClassifier(time_limit=10)"
     unfitted = MinimumPureTreeClassifier(time_limit=3)
     assert str(unfitted) == repr(unfitted) == "MinimumPureTreeClassifier(time_limit=3)"

@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 from pysat.formula import WCNF
 
 from occamlearn.maxsat.backends import make_backend
+from occamlearn.stopping import Deadline, ProgressSink
 from occamlearn.trees.mpdt.maxsat_route.encoding import encode_mpdt
 
 BACKENDS = ("lsu", "rc2")  # the in-process PySAT back-ends this file covers
@@ -64,7 +65,8 @@ def test_lsu_reports_every_improvement_through_the_callback():
     encoding = encode_mpdt(X.to_numpy(), y.to_numpy(), 2, upper_bound=41)
     seen = []
     with make_backend("lsu") as backend:
-        result = backend.solve(encoding.wcnf, on_improve=lambda c, m, s: seen.append(c))
+        result = backend.solve(encoding.wcnf,
+                               progress=ProgressSink(lambda c, lower, s, m: seen.append(c)))
     assert result.status == "optimal" and result.cost == 8
     assert seen == [cost for _, cost in result.trace]
     assert result.stats["sat_calls"] == len(seen) + 1
@@ -100,7 +102,7 @@ def test_time_limit_stops_both_backends():
     encoding = encode_mpdt(X, y[rows], 3, upper_bound=61)
     for name in BACKENDS:
         with make_backend(name) as backend:
-            result = backend.solve(encoding.wcnf, time_limit=0.5)
+            result = backend.solve(encoding.wcnf, deadline=Deadline.after(0.5))
         assert result.status in {"feasible", "unknown"}
         assert result.stats["seconds"] < 3.0
 
@@ -112,5 +114,7 @@ def test_unknown_backend_and_kissat_are_rejected():
         make_backend("lsu", sat_solver="kissat404")
     with pytest.raises(ValueError, match="Unknown sat_solver 'cadical999'"):
         make_backend("lsu", sat_solver="cadical999")
-    with pytest.raises(ValueError, match="time_limit must be a positive number"):
-        make_backend("lsu").solve(WCNF(), time_limit=0)
+    with pytest.raises(TypeError, match="deadline must be an occamlearn.stopping.Deadline"):
+        make_backend("lsu").solve(WCNF(), deadline=0.5)  # seconds where a deadline belongs
+    with pytest.raises(ValueError, match="time_limit must be a number of seconds >= 0"):
+        Deadline.after(-1)

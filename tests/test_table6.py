@@ -104,25 +104,27 @@ def test_every_registered_method_learns_what_its_name_says():
     shared = SharedSolve(data, settings)
     pools = {}
     try:
-        for name in sorted(METHODS, key=lambda m: (m != "mpdt-nd", m)):  # plain first: live
+        for name in sorted(METHODS, key=lambda m: (m != "mpdt-sat-nd", m)):  # plain SAT: live
             pools[name] = METHODS[name](data, settings, shared)
     finally:
         shared.close()
-    expected = {"psk", "lsk", "ask", "mpdt-1", "mpdt-nd", "mpdt", "mpdt-lay-nd", "mpdt-lay",
-                "dtmax-2", "dtmax-3", "dtmax-4"}
+    expected = {"psk", "lsk", "ask", "mpdt-1", "mpdt-nd", "mpdt", "mpdt-sat-nd", "mpdt-sat",
+                "mpdt-lay-nd", "mpdt-lay", "dtmax-2", "dtmax-3", "dtmax-4"}
     assert set(pools) == expected
     for name, pool in pools.items():
         assert pool.predictions.shape == (len(pool.sizes), len(data.y_holdout)), name
         assert len(pool.sizes) >= 1 and set(np.unique(pool.predictions)) <= {0, 1}, name
-    for name in ("mpdt-1", "mpdt-nd", "mpdt", "mpdt-lay-nd", "mpdt-lay"):
+    for name in ("mpdt-1", "mpdt-nd", "mpdt", "mpdt-sat-nd", "mpdt-sat", "mpdt-lay-nd",
+                 "mpdt-lay"):
         pool = pools[name]
         assert set(pool.sizes) == {15} and pool.info["status"] == "optimal", name
         assert (pool.info["n_layouts"] > 0) == ("lay" in name), name
     assert len(pools["mpdt-1"].sizes) == 1
-    drawn = {name: len(pools[name].sizes) for name in ("mpdt-nd", "mpdt", "mpdt-lay-nd",
-                                                         "mpdt-lay")}
+    drawn = {name: len(pools[name].sizes) for name in ("mpdt-nd", "mpdt", "mpdt-sat-nd",
+                                                         "mpdt-sat", "mpdt-lay-nd", "mpdt-lay")}
     assert set(drawn.values()) == {2}, drawn   # mux6's training part has 2 minimum trees
     assert all(pools[name].info["complete"] for name in drawn)
+    assert pools["mpdt-nd"].info["count"] == pools["mpdt"].info["count"] == 2
     assert max(pools["lsk"].sizes) <= 15 < max(pools["psk"].sizes)
     for depth in (2, 3, 4):
         pool = pools[f"dtmax-{depth}"]

@@ -27,6 +27,7 @@ from occamlearn.maxsat.counters import (
 from occamlearn.maxsat.lsu import LinearSatUnsat
 from occamlearn.maxsat.oracle import add_clauses
 from occamlearn.maxsat.rc2 import RC2Backend
+from occamlearn.stopping import Deadline, ProgressSink
 
 LIMIT = 1.0
 MARGIN = 2.0
@@ -92,11 +93,12 @@ def test_counter_construction_stops_at_the_deadline():
     lits = list(range(1, 6001))
     with Solver(name="cadical195") as solver:
         began = time.perf_counter()
-        assert add_counter(solver, lits, 5999, 6000, began + 0.2, kind="network") is None
+        assert add_counter(solver, lits, 5999, 6000, Deadline.after(0.2), kind="network") is None
         assert time.perf_counter() - began < 1.0
     with Solver(name="cadical195") as solver:  # 18 M clauses: predicted too slow, not begun
         began = time.perf_counter()
-        assert add_counter(solver, lits, 5999, 6000, began + 0.5, kind="totalizer") is None
+        assert add_counter(solver, lits, 5999, 6000, Deadline.after(0.5),
+                           kind="totalizer") is None
         assert time.perf_counter() - began < 0.3
         assert solver.nof_clauses() == 0
 
@@ -104,7 +106,7 @@ def test_counter_construction_stops_at_the_deadline():
 def test_add_clauses_loads_under_a_deadline():
     clauses = [[i, i + 1] for i in range(1, 50_001)]
     with Solver(name="cadical195") as solver:
-        assert add_clauses(solver, clauses, time.perf_counter() - 1) is False
+        assert add_clauses(solver, clauses, Deadline.after(0)) is False
         assert solver.nof_clauses() == 0
         assert add_clauses(solver, clauses, None) is True
         assert solver.nof_clauses() == len(clauses)
@@ -122,7 +124,7 @@ def test_lsu_with_a_costly_first_model_returns_in_time():
         wcnf.append([-j], weight=1)
     with LinearSatUnsat() as backend:
         began = time.perf_counter()
-        result = backend.solve(wcnf, time_limit=LIMIT, phases=list(range(1, 2 * n + 1)))
+        result = backend.solve(wcnf, deadline=Deadline.after(LIMIT), phases=list(range(1, 2 * n + 1)))
         elapsed = time.perf_counter() - began
     assert elapsed < LIMIT + MARGIN
     assert result.status == "feasible" and n <= result.cost <= 2 * n
@@ -135,7 +137,7 @@ def test_lsu_with_a_costly_first_model_returns_in_time():
 def test_pigeonhole_stops_both_backends_in_time(backend):
     wcnf = pigeonhole(12)
     began = time.perf_counter()
-    result = backend().solve(wcnf, time_limit=LIMIT)
+    result = backend().solve(wcnf, deadline=Deadline.after(LIMIT))
     assert time.perf_counter() - began < LIMIT + MARGIN
     if backend is RC2Backend:  # no model before the optimum, and no optimum in time
         assert result.status == "unknown" and result.model is None
@@ -148,22 +150,27 @@ def test_stratified_rc2_keeps_the_model_of_a_finished_weight_level():
     wcnf = pigeonhole(12, weighted=True)
     seen = []
     began = time.perf_counter()
-    result = RC2Backend().solve(wcnf, time_limit=LIMIT,
-                                on_improve=lambda cost, model, s: seen.append(cost))
+    result = RC2Backend().solve(wcnf, deadline=Deadline.after(LIMIT),
+                                progress=ProgressSink(lambda cost, lower, s, m: seen.append(cost)))
     assert time.perf_counter() - began < LIMIT + MARGIN
     assert result.status == "feasible" and result.lower_bound <= 1 <= result.cost
     assert result.cost == cost_of(wcnf, result.model) == seen[-1]
     assert [cost for _, cost in result.trace] == seen
 
 
-def test_stratified_rc2_stops_when_the_callback_asks():
+def test_stratified_rc2_stops_when_its_inner_deadline_is_asked_to():
+    """The size searches' re-encoding: a sink callback stops one solve through an inner
+    deadline, and the outer deadline (the rest of the fit) runs on."""
     wcnf = pigeonhole(12, weighted=True)
     began = time.perf_counter()
-    result = RC2Backend().solve(wcnf, time_limit=10 * LIMIT,
-                                on_improve=lambda cost, model, s: True)
+    outer = Deadline.after(10 * LIMIT)
+    query = outer.inner()
+    result = RC2Backend().solve(wcnf, deadline=query,
+                                progress=ProgressSink(lambda *report: query.request_stop()))
     assert time.perf_counter() - began < LIMIT
     assert result.status == "feasible" and result.stats["stopped_by_callback"]
     assert result.cost == cost_of(wcnf, result.model)
+    assert query.expired() and not outer.expired()
 
 
 # -- searches and estimators -------------------------------------------------------------
@@ -172,7 +179,7 @@ def test_minimum_tree_encodes_nothing_once_the_deadline_has_passed(bundled_binar
 
     X, y, k = bundled_binary("monks-1", unique=True)
     began = time.perf_counter()
-    result = find_minimum_tree(X, y, k, method="maxsat", time_limit=1e-3)  # the greedy bound
+    result = find_minimum_tree(X, y, k, method="maxsat", deadline=Deadline.after(1e-3))  # the greedy bound
     assert time.perf_counter() - began < LIMIT + MARGIN
     assert result.status == "feasible" and result.stats["encodings"] == 0
     assert result.tree.n_nodes == result.stats["greedy_size"] == result.upper_bound
@@ -184,7 +191,7 @@ def test_the_portfolio_returns_a_tree_however_short_the_limit(bundled_binary):
 
     X, y, k = bundled_binary("monks-1", unique=True)
     began = time.perf_counter()
-    result = find_minimum_tree(X, y, k, method="auto", time_limit=1e-3)
+    result = find_minimum_tree(X, y, k, method="auto", deadline=Deadline.after(1e-3))
     assert time.perf_counter() - began < LIMIT + MARGIN
     assert result.tree.is_pure_on(X, y) and result.upper_bound == result.tree.n_nodes
     assert result.lower_bound <= result.upper_bound
@@ -199,7 +206,7 @@ def test_minimum_tree_skips_an_encoding_predicted_to_end_after_the_deadline(monk
     monkeypatch.setattr(search, "ENCODE_SECONDS_PER_CELL", 1.0)  # hours per encoding
     X, y, k = bundled_binary("monks-1", unique=True)
     began = time.perf_counter()
-    result = search.find_minimum_tree_maxsat(X, y, k, time_limit=30)
+    result = search.find_minimum_tree_maxsat(X, y, k, deadline=Deadline.after(30))
     assert time.perf_counter() - began < LIMIT + MARGIN
     assert result.status == "feasible" and result.stats["encodings"] == 0
     skipped = result.stats["encoding_skipped"]  # the reason, naming the size not encoded
@@ -242,7 +249,7 @@ def test_dtmax_dp_returns_in_time_on_wide_data(depth, random_binary, within):
     tracemalloc.start()
     try:
         began = time.perf_counter()
-        result = find_max_accuracy_tree(X, y, 2, depth, time_limit=limit)
+        result = find_max_accuracy_tree(X, y, 2, depth, deadline=Deadline.after(limit))
         elapsed = time.perf_counter() - began
         peak = tracemalloc.get_traced_memory()[1]
     finally:
@@ -260,7 +267,7 @@ def test_dtmax_dp_depth3_with_a_tiny_time_limit(random_binary, within):
     X, y = random_binary(300, 400, seed=1)
     for limit in (1e-6, 0.01, 0.3):
         began = time.perf_counter()
-        result = find_max_accuracy_tree(X, y, 2, 3, time_limit=limit)
+        result = find_max_accuracy_tree(X, y, 2, 3, deadline=Deadline.after(limit))
         assert within(limit, time.perf_counter() - began)
         assert_valid_dtmax(result, X, y, 3)
 
@@ -315,7 +322,7 @@ def test_minimum_trees_with_selection_keeps_one_deadline(diverse, layouts, max_e
     limit = 1.5
     began = time.perf_counter()
     selected = minimum_trees_with_selection(X, y, 2, n_solutions=10**6, diverse=diverse,
-                                            layouts=layouts, time_limit=limit,
+                                            layouts=layouts, deadline=Deadline.after(limit),
                                             max_errors=max_errors, random_state=0)
     assert within(limit, time.perf_counter() - began)
     result = selected.result
@@ -339,7 +346,7 @@ def test_drawing_after_the_deadline_gives_the_search_tree(random_binary):
         for diverse, layouts in ((False, False), (True, False), (False, True)):
             began = time.perf_counter()
             drawn = trees_from_search(search, 50, diverse=diverse, layouts=layouts,
-                                      time_limit=0.0, live=False)
+                                      deadline=Deadline.after(0.0), live=False)
             assert time.perf_counter() - began < 1
             assert drawn.trees == [search.result.tree] and not drawn.complete
     finally:
@@ -372,7 +379,7 @@ def test_error_budget_skips_an_encoding_over_the_memory_budget(within):
     budget = group_examples(X, y).forced_errors() + 5
     for limit in (None, 2.0):
         began = time.perf_counter()
-        result = find_minimum_tree_with_errors(X, y, 2, budget, time_limit=limit)
+        result = find_minimum_tree_with_errors(X, y, 2, budget, deadline=Deadline.after(limit))
         assert limit is None or within(limit, time.perf_counter() - began)
         assert "GiB" in result.stats["encoding_skipped"]
         assert result.stats["encode_seconds"] == 0.0
@@ -386,7 +393,7 @@ def test_error_budget_skips_an_encoding_predicted_to_end_after_the_deadline(
     monkeypatch.setattr(error_budget, "ENCODE_SECONDS_PER_LITERAL", 1.0)   # days
     X, y, k = bundled_binary("monks-1", unique=True)
     began = time.perf_counter()
-    result = error_budget.find_minimum_tree_with_errors(X, y, k, 3, time_limit=30)
+    result = error_budget.find_minimum_tree_with_errors(X, y, k, 3, deadline=Deadline.after(30))
     assert time.perf_counter() - began < 5
     assert "s left" in result.stats["encoding_skipped"]
     assert result.tree.n_nodes == result.stats["greedy_size"]
@@ -404,7 +411,7 @@ def test_error_budget_encoding_stops_at_the_deadline(monkeypatch, within):
     budget = group_examples(X, y).forced_errors() + 3
     limit = 0.5
     began = time.perf_counter()
-    result = error_budget.find_minimum_tree_with_errors(X, y, 2, budget, time_limit=limit)
+    result = error_budget.find_minimum_tree_with_errors(X, y, 2, budget, deadline=Deadline.after(limit))
     assert within(limit, time.perf_counter() - began)
     assert "encoding_skipped" not in result.stats
     assert_within_budget(result, X, y, budget)

@@ -35,7 +35,9 @@ _PUBLIC = {
     "MinimumPureTreeClassifier": "occamlearn.estimators",
     "MaxAccuracyTreeClassifier": "occamlearn.estimators",
     "DecisionListClassifier": "occamlearn.estimators",
+    "FittedModel": "occamlearn.model.fitted",
     "load_model": "occamlearn.estimators.model_files",
+    "save_model": "occamlearn.estimators.model_files",
 }
 
 __all__ = sorted(_PUBLIC) + ["__version__"]

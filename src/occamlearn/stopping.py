@@ -8,11 +8,16 @@ many places, on two clocks, and progress went through four callback shapes. Now:
   every search asks it ``expired()`` / ``remaining()``. ``request_stop()`` (Ctrl-C, a portfolio
   partner that proved the optimum) makes every holder stop at its next poll; ``within(s)`` gives
   a shorter deadline for one turn of a portfolio that shares the parent's flag, so a stop
-  reaches every turn.
+  reaches every turn. ``inner(s)`` is the same but with a stop of its own: a stop requested
+  from outside still reaches it, its own ``request_stop()`` ends only the work it was given to
+  (a portfolio whose engines met, a MaxSAT call whose model is small enough to re-encode),
+  never the rest of ``fit``. Seconds are never turned into a deadline again below ``fit``.
 * ``ProgressSink`` receives ``(upper, lower, seconds, model)`` -- the best size or cost found,
-  the proven bound, the seconds since the deadline was made, and optionally the model itself
-  -- from every engine, keeps the trace and forwards to the user's callback (the CLI's
-  progress line, ``verbose``). ``interrupted()`` records a Ctrl-C.
+  the proven bound, the seconds since the deadline was made (``Deadline.elapsed()``), and
+  optionally the model itself -- from every engine, keeps the best model and the trace, and
+  forwards each report that moved a bound to its callback (the user's callback, the CLI's
+  progress line, ``verbose``, or the ``report`` of an outer sink: sinks chain).
+  ``interrupted()`` records a Ctrl-C.
 
 This module imports nothing else from the package, so ``maxsat/``, ``model/`` and every tree
 family may use it.
@@ -24,6 +29,7 @@ import math
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from numbers import Real
 
 __all__ = ["CLOCK", "Deadline", "ProgressSink"]
 
@@ -31,12 +37,26 @@ CLOCK = time.perf_counter  # the one clock of every deadline and every trace
 
 
 class _StopFlag:
-    """Shared between a deadline and the shorter deadlines made from it."""
+    """Shared between a deadline and the shorter deadlines ``within`` makes from it; an
+    ``inner`` deadline's flag also reads its parent's (a stop travels inwards, never out)."""
 
-    __slots__ = ("requested",)
+    __slots__ = ("_requested", "parent")
 
-    def __init__(self):
-        self.requested = False
+    def __init__(self, parent: _StopFlag | None = None):
+        self._requested = False
+        self.parent = parent
+
+    @property
+    def requested(self) -> bool:
+        flag = self
+        while flag is not None:
+            if flag._requested:
+                return True
+            flag = flag.parent
+        return False
+
+    def set(self) -> None:
+        self._requested = True
 
 
 class Deadline:
@@ -58,26 +78,48 @@ class Deadline:
         self._flag = _StopFlag() if _flag is None else _flag
 
     @classmethod
-    def after(cls, seconds: float | None) -> Deadline:
-        """A deadline ``seconds`` from now; ``None`` (or ``inf``) means no time limit."""
+    def after(cls, seconds: float | None, *, name: str = "time_limit") -> Deadline:
+        """A deadline ``seconds`` from now; ``None`` (or ``inf``) means no time limit. The one
+        place where seconds become a deadline (``fit``, or a caller of a search function);
+        ``name`` is the argument named by the ValueError for a negative or non-number."""
         now = CLOCK()
-        if seconds is None or math.isinf(seconds):
+        if seconds is None:
             return cls(None, started=now)
-        return cls(now + max(0.0, float(seconds)), started=now)
+        if isinstance(seconds, bool) or not isinstance(seconds, Real) or not seconds >= 0:
+            raise ValueError(f"{name} must be a number of seconds >= 0 or None; "
+                             f"got {seconds!r}.")
+        if math.isinf(seconds):
+            return cls(None, started=now)
+        return cls(now + float(seconds), started=now)
 
     @classmethod
     def coerce(cls, deadline: Deadline | None) -> Deadline:
-        """``deadline`` itself, or a deadline without a limit for ``None``."""
-        return cls.after(None) if deadline is None else deadline
+        """``deadline`` itself, or a deadline without a limit for ``None``; a number (seconds
+        given where a deadline belongs) is a TypeError."""
+        if deadline is None:
+            return cls.after(None)
+        if not isinstance(deadline, Deadline):
+            raise TypeError(f"deadline must be an occamlearn.stopping.Deadline or None (make "
+                            f"one with Deadline.after(seconds)); got {deadline!r}.")
+        return deadline
 
     def within(self, seconds: float | None) -> Deadline:
         """A deadline that ends ``seconds`` from now or at this one, whichever is first, and
-        stops whenever this one is asked to stop."""
+        stops whenever this one is asked to stop (and stops this one when asked: one flag)."""
+        return Deadline(self._sooner(seconds), started=self.started, _flag=self._flag)
+
+    def inner(self, seconds: float | None = None) -> Deadline:
+        """Like ``within``, but with a stop of its own: this deadline's stop reaches it, its
+        ``request_stop()`` does not reach this one."""
+        return Deadline(self._sooner(seconds), started=self.started,
+                        _flag=_StopFlag(parent=self._flag))
+
+    def _sooner(self, seconds: float | None) -> float | None:
         now = CLOCK()
         at = None if seconds is None or math.isinf(seconds) else now + max(0.0, float(seconds))
         if self.at is not None:
             at = self.at if at is None else min(at, self.at)
-        return Deadline(at, started=self.started, _flag=self._flag)
+        return at
 
     def remaining(self) -> float:
         """Seconds left (``inf`` without a limit, 0.0 once stopped)."""
@@ -96,8 +138,8 @@ class Deadline:
         return CLOCK() - self.started
 
     def request_stop(self) -> None:
-        """Make this deadline, and every deadline made from it by ``within``, expire now."""
-        self._flag.requested = True
+        """Make this deadline, and every deadline made from it, expire now."""
+        self._flag.set()
 
     @property
     def stop_requested(self) -> bool:
@@ -121,8 +163,14 @@ class ProgressSink:
     """Where every engine reports its progress: ``report(upper, lower, seconds, model)``.
 
     ``trace`` keeps one ``(seconds, upper, lower)`` triple per report in which a bound moved;
-    ``callback`` (if given) receives every report with the same four arguments;
-    ``interrupted_at`` is set by ``interrupted`` when Ctrl-C ended the search.
+    ``callback`` (if given) receives each such report with the same four arguments (so a
+    sink's ``report`` can be another sink's callback); ``model`` is the model of the best
+    ``upper``; ``interrupted_at`` is set by ``interrupted`` when Ctrl-C ended the search.
+
+    >>> sink = ProgressSink()
+    >>> sink.report(7, 3, 0.5, "tree of 7"); sink.report(9, None, 0.6); sink.report(5, 5, 0.9)
+    >>> sink.trace, sink.model
+    ([(0.5, 7, 3), (0.9, 5, 5)], None)
     """
 
     callback: Callback | None = None
@@ -136,15 +184,28 @@ class ProgressSink:
         """A new best ``upper`` (with its ``model``) and/or a new proven ``lower`` bound."""
         moved = False
         if upper is not None and (self.upper is None or upper < self.upper):
-            self.upper, moved = upper, True
-            if model is not None:
-                self.model = model
+            self.upper, self.model, moved = upper, model, True
         if lower is not None and (self.lower is None or lower > self.lower):
             self.lower, moved = lower, True
-        if moved:
-            self.trace.append((float(seconds), self.upper, self.lower))
+        if not moved:
+            return
+        self.trace.append((float(seconds), self.upper, self.lower))
         if self.callback is not None:
             self.callback(upper, lower, float(seconds), model)
+
+    def improvements(self) -> list:
+        """``(seconds, upper)`` at each report that lowered ``upper``: the anytime curve."""
+        steps, last = [], None
+        for seconds, upper, _ in self.trace:
+            if upper is not None and upper != last:
+                steps.append((seconds, upper))
+                last = upper
+        return steps
+
+    @classmethod
+    def coerce(cls, sink: ProgressSink | None) -> ProgressSink:
+        """``sink`` itself, or a sink that only keeps the trace for ``None``."""
+        return cls() if sink is None else sink
 
     def interrupted(self, seconds: float) -> None:
         """Ctrl-C: remembered so that the caller can keep the best model and re-raise."""

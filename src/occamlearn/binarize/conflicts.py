@@ -29,7 +29,7 @@ def _codes(X) -> np.ndarray:
         if X.dtype.kind in "biu":
             return X
         columns = [X[:, j] for j in range(X.shape[1])]
-    codes = np.empty((len(columns[0]) if columns else 0, len(columns)), dtype=np.int64)
+    codes = np.empty((X.shape[0], len(columns)), dtype=np.int64)  # also with no columns
     for j, column in enumerate(columns):
         codes[:, j] = pd.factorize(column, use_na_sentinel=False)[0]
     return codes
@@ -69,8 +69,12 @@ def find_conflicts(X, y) -> list[np.ndarray]:
     return sorted(found, key=lambda rows: rows[0])
 
 
-def _majority_rows(groups: np.ndarray, labels: np.ndarray) -> np.ndarray:
+def _majority_rows(groups: np.ndarray, labels: np.ndarray,
+                   weight: np.ndarray | None = None) -> np.ndarray:
     """Mask of rows whose label is their group's most frequent; ties -> the smallest label.
+
+    With ``weight`` (one non-negative number per row) "most frequent" is "largest total
+    weight", so integer weights act as repeated rows.
 
     Labels are codes in sorted label order, so the tie-break does not depend on row order
     (a shuffled table keeps the same rows). It is also the tie-break under which the
@@ -83,6 +87,8 @@ def _majority_rows(groups: np.ndarray, labels: np.ndarray) -> np.ndarray:
         return_inverse=True,
         return_counts=True,
     )
+    if weight is not None:
+        counts = np.bincount(pair_of_row.ravel(), weights=weight, minlength=len(pairs))
     # best pair per group: most rows, then the smallest label code
     order = np.lexsort((pairs[:, 1], -counts, pairs[:, 0]))
     is_best = np.zeros(len(pairs), dtype=bool)
@@ -91,7 +97,7 @@ def _majority_rows(groups: np.ndarray, labels: np.ndarray) -> np.ndarray:
     return is_best[pair_of_row.ravel()]
 
 
-def _conflict_free_rows(groups: np.ndarray, labels: np.ndarray) -> np.ndarray:
+def _conflict_free_rows(groups: np.ndarray, labels: np.ndarray, weight=None) -> np.ndarray:
     """Mask of rows whose feature vector has one label only."""
     pairs = np.unique(np.column_stack([groups, labels]), axis=0)
     return np.bincount(pairs[:, 0], minlength=groups.max() + 1)[groups] == 1
@@ -103,19 +109,27 @@ STRATEGIES = {
 }
 
 
-def resolve_conflicts(X, y, strategy: str = "majority"):
+def resolve_conflicts(X, y, strategy: str = "majority", sample_weight=None):
     """Return ``(X, y)`` without conflicting labels.
 
     ``strategy="majority"`` keeps, for each feature vector, only the rows of its most frequent
-    label; on a tie the smallest label (in sorted order) wins, whatever the row order. ``"drop"`` removes every row
-    of a conflicting group. Rows keep their order; DataFrames and Series keep their index.
+    label; on a tie the smallest label (in sorted order) wins, whatever the row order. With
+    ``sample_weight`` the label kept is the one of largest total weight (ties as before).
+    ``"drop"`` removes every row of a conflicting group. Rows keep their order; DataFrames
+    and Series keep their index.
     """
     if strategy not in STRATEGIES:
         raise ValueError(f"strategy must be one of {sorted(STRATEGIES)}, got {strategy!r}")
     groups, labels = _groups_and_labels(X, y)
     if groups.size == 0:
         return X, y
-    keep = STRATEGIES[strategy](groups, labels)
+    weight = None
+    if sample_weight is not None:
+        weight = np.asarray(sample_weight, dtype=np.float64).ravel()
+        if weight.shape != groups.shape:
+            raise ValueError(f"sample_weight has {weight.size} entries; X has "
+                             f"{groups.size} rows.")
+    keep = STRATEGIES[strategy](groups, labels, weight)
     return _take(X, keep), _take(y, keep)
 
 

@@ -4,9 +4,10 @@ On a terminal: one live line (tqdm) with the best tree so far, the proven lower 
 one is known, and the elapsed time, refreshed every half second. Elsewhere (a file, a pipe,
 a CI log): the estimator's plain lines, one per better tree; with ``-q`` nothing.
 
-The estimators call ``callback(tree, seconds)`` on each better tree; ``FitProgress.callback``
-also takes an optional third argument, the lower bound proven so far, for when the
-estimators pass it live. Until then the bound shown is the one known at the end.
+The display is an ``occamlearn.stopping.ProgressSink`` (``FitProgress.sink``) given to the
+estimator as its ``callback``: the fit's own sink passes every report on to it, so the line
+shows each better tree and each better proven lower bound as the search finds them, with
+the same ``(upper, lower, seconds, tree)`` every engine reports.
 """
 
 from __future__ import annotations
@@ -14,6 +15,8 @@ from __future__ import annotations
 import shutil
 import sys
 import threading
+
+from occamlearn.stopping import ProgressSink
 
 
 class FitProgress:
@@ -28,6 +31,7 @@ class FitProgress:
         self._stop = threading.Event()
         self._thread = None
         self.live = False
+        self.sink = ProgressSink(self.report)  # the estimator's ``callback``
         if quiet or not _is_terminal(self.stream):
             return
         try:
@@ -49,10 +53,13 @@ class FitProgress:
         (the caller passes 0 with ``-q``)."""
         return 0 if self.live else 1
 
-    def callback(self, tree, seconds, lower_bound=None) -> None:
-        self.best = tree.n_nodes
-        if lower_bound is not None:
-            self.lower_bound = int(lower_bound)
+    def report(self, upper, lower, seconds, tree) -> None:
+        """The sink's callback: a better tree (its size is shown, also for DT(max), whose
+        ``upper`` is the errors) and/or a better proven lower bound on the size."""
+        if tree is not None:
+            self.best = tree.n_nodes
+        if lower is not None:
+            self.lower_bound = int(lower)
         self._describe()
 
     def _describe(self) -> None:

@@ -121,11 +121,12 @@ def register(subparsers) -> None:
     predict.set_defaults(run=run_predict)
 
     show = subparsers.add_parser("show", help="print a saved model",
-                                 description="Print a saved tree as text or Graphviz DOT.")
+                                 description="Print a saved model (tree or decision list) exactly as "
+                                 "print(model) does in Python, or as Graphviz DOT.")
     show.add_argument("model", metavar="MODEL.json")
     show.add_argument("--dot", action="store_true", help="Graphviz DOT instead of text")
     show.add_argument("--counts", action="store_true",
-                      help="show training rows per class at each leaf")
+                      help="show training rows per class at each leaf of a tree")
     show.set_defaults(run=run_show)
 
     encode = subparsers.add_parser(
@@ -206,7 +207,7 @@ def _depth_classifier(args):
         max_depth=args.max_depth, binarizer=binarizer, method=args.method or "auto",
         solver=args.solver or "auto",
         sat_solver=args.sat_solver, time_limit=_time_limit(args), prefer_small=True,
-        verbose=args.verbose, callback=args.progress.callback)
+        verbose=args.verbose, callback=args.progress.sink)
 
 
 def _time_limit(args):
@@ -221,7 +222,7 @@ def _pure_classifier(args):
     extra = {} if args.method is None else {"method": args.method}
     return _classifier(args, solver=args.solver or "lsu", sat_solver=args.sat_solver,
                        time_limit=_time_limit(args), max_errors=args.max_errors,
-                       verbose=args.verbose, callback=args.progress.callback,
+                       verbose=args.verbose, callback=args.progress.sink,
                        n_solutions=args.n_solutions, selection_size=args.selection_size,
                        diverse=args.diverse, delta=args.delta,
                        random_state=args.random_state, **extra)
@@ -358,32 +359,31 @@ def run_predict(args) -> int:
     return 0
 
 
-_EXPORTERS = {  # fitted attribute -> (text exporter, DOT exporter), as "module:function"
-    "tree_": ("occamlearn.export.tree_text:export_text",
-              "occamlearn.export.tree_dot:export_graphviz"),
-    "list_": ("occamlearn.export.decision_list:export_text",
-              "occamlearn.export.decision_list:export_graphviz"),
-}
+def _dot(model, show_counts: bool) -> str:
+    from occamlearn.model.decision_list import DecisionList
 
-
-def _exporter(model, dot: bool):
-    from importlib import import_module
-
-    for attribute, functions in _EXPORTERS.items():
-        if hasattr(model, attribute):
-            module, _, name = functions[int(dot)].partition(":")
-            return getattr(import_module(module), name)
-    raise ValueError(f"cannot show a {type(model).__name__}")
+    if isinstance(model, DecisionList) or model.to_record().is_list:
+        from occamlearn.export.decision_list import export_graphviz
+    else:
+        from occamlearn.export.tree_dot import export_graphviz
+    return export_graphviz(model, show_counts=show_counts)
 
 
 def run_show(args) -> int:
+    """Print the saved model as ``print(model)`` does (``--counts``: with the training rows
+    per class at each leaf), or as Graphviz DOT."""
     model = _load_model(args.model)
-    sys.stdout.write(_exporter(model, args.dot)(model, show_counts=args.counts))
+    if args.dot:
+        sys.stdout.write(_dot(model, args.counts))
+        return 0
+    from occamlearn.export.describe import describe
+
+    print(describe(model, show_counts=True if args.counts else None))
     return 0
 
 
 def run_encode(args) -> int:
-    from occamlearn.export.tree_json import data_info_dict
+    from occamlearn.estimators.model_files import data_info_dict
     from occamlearn.trees.greedy import greedy_upper_bound
     from occamlearn.trees.mpdt.maxsat_route.wcnf_file import write_instance
 

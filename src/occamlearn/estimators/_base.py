@@ -6,23 +6,23 @@ labels as class indices and what was learned on the way (label encoding, fitted 
 binary feature names, rows dropped for conflicts); ``binary_matrix`` does the same for
 ``predict``. Conflicts -- identical *binary* feature vectors with different labels -- are found
 on the binarised matrix, because continuous columns binned together can collide even when
-the raw rows differ.
+the raw rows differ. Weights have one definition here too: ``row_weights`` is scikit-learn's
+``sample_weight`` times ``class_weight``, and rows of weight 0 leave before anything is learnt.
 """
 
 from __future__ import annotations
 
-import signal
-import threading
-import time
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
 from pysat.solvers import SolverNames
 from sklearn.base import clone
+from sklearn.utils._param_validation import StrOptions
+from sklearn.utils.class_weight import compute_sample_weight
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import (
+    _check_sample_weight,
     check_array,
     check_consistent_length,
     check_is_fitted,
@@ -42,6 +42,7 @@ from occamlearn.estimators._display import ModelDisplayMixin
 
 __all__ = [
     "BINARIZERS",
+    "CLASS_WEIGHT",
     "ENCODINGS",
     "ON_CONFLICT",
     "SAT_SOLVERS",
@@ -51,13 +52,15 @@ __all__ = [
     "binary_matrix",
     "check_binary_matrix",
     "encode_labels",
+    "leaf_weights",
     "prepare_training_data",
-    "time_left",
+    "row_weights",
     "validate_table",
-    "watching_interrupts",
 ]
 
 ON_CONFLICT = ("error", "majority", "relax")
+# ``class_weight`` as scikit-learn's classifiers take it (``row_weights`` applies it).
+CLASS_WEIGHT = [dict, StrOptions({"balanced"}), None]
 # The strings a tree estimator's ``binarizer="..."`` accepts: ``"readable"`` (the default,
 # ``ThresholdBinarizer()``) and the ``FeatureBinarizer(encoding=...)`` encodings.
 ENCODINGS = ("readable", "binary", "onehot", "threshold")
@@ -150,7 +153,11 @@ class TrainingData:
 
     ``X_bin`` and ``y`` hold only the kept rows; ``kept_rows`` are their indices in the input
     and ``conflict_rows`` the indices of the rows the majority filter removed. ``all_X_bin``
-    and ``all_y`` hold every row (what training errors are counted on).
+    and ``all_y`` hold every row (what training errors are counted on). With weights
+    (``sample_weight`` or ``class_weight``) ``weight`` / ``all_weight`` are those rows'
+    weights, and rows of weight 0 are in none of these, as if they had not been passed
+    (``kept_rows`` and ``conflict_rows`` still count positions in the input); without
+    weights both are None.
     """
 
     X_bin: np.ndarray
@@ -162,10 +169,14 @@ class TrainingData:
     conflict_rows: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
     all_X_bin: np.ndarray | None = None
     all_y: np.ndarray | None = None
+    weight: np.ndarray | None = None
+    all_weight: np.ndarray | None = None
 
     def __post_init__(self):
         if self.all_X_bin is None:
             self.all_X_bin, self.all_y = self.X_bin, self.y
+        if self.all_weight is None:
+            self.all_weight = self.weight
 
 
 def _binary_feature_names(binarizer, estimator, n_columns: int) -> np.ndarray:
@@ -176,18 +187,61 @@ def _binary_feature_names(binarizer, estimator, n_columns: int) -> np.ndarray:
     return np.asarray([f"x{j}" for j in range(n_columns)], dtype=object)
 
 
-def prepare_training_data(estimator, X, y, *, binarizer, on_conflict: str) -> TrainingData:
+def row_weights(X, y, sample_weight=None, class_weight=None) -> np.ndarray | None:
+    """Each row's weight as scikit-learn defines it, or None when neither is given.
+
+    ``sample_weight`` is checked by scikit-learn's ``_check_sample_weight`` (one finite,
+    non-negative number per row, not all zero); ``class_weight`` (``"balanced"`` or a dict
+    ``{label: weight}``) becomes per-row weights by ``compute_sample_weight`` over all rows
+    passed, and the two multiply. The one definition every estimator uses.
+    """
+    if sample_weight is None and class_weight is None:
+        return None
+    weight = _check_sample_weight(sample_weight, X, dtype=np.float64,
+                                  ensure_non_negative=True)
+    if class_weight is not None:
+        weight = weight * compute_sample_weight(class_weight, y)
+    if not weight.any():
+        raise ValueError("sample_weight (times class_weight) is zero for every row: no row is "
+                         "left to learn from.")
+    return weight
+
+
+def leaf_weights(tree, X_bin: np.ndarray, y: np.ndarray, weight: np.ndarray | None):
+    """(n_nodes, n_classes) total weight of the rows of each class reaching each leaf
+    (0 at decision nodes), or None without weights: the estimators' ``leaf_weights_``."""
+    if weight is None:
+        return None
+    totals = np.zeros((tree.n_nodes, tree.n_classes))
+    np.add.at(totals, (tree.apply(X_bin), y), weight)
+    return totals
+
+
+def _take_rows(X, rows: np.ndarray):
+    return X.iloc[rows] if _is_dataframe(X) else X[rows]
+
+
+def prepare_training_data(estimator, X, y, *, binarizer, on_conflict: str,
+                          sample_weight=None, class_weight=None) -> TrainingData:
     """Validate ``X, y``, encode labels, fit a clone of ``binarizer`` and handle conflicts.
 
     ``binarizer=None`` means ``X`` is already 0/1 (anything else is a ValueError naming the
     column). ``on_conflict`` is ``"error"`` (ValueError listing the conflicting rows),
-    ``"majority"`` (the paper's filter; removed rows are reported in ``conflict_rows``) or
-    ``"relax"`` (all rows kept: the learner itself pays for the conflicts in training errors).
+    ``"majority"`` (the paper's filter, keeping each group's label of largest total weight;
+    removed rows are reported in ``conflict_rows``) or ``"relax"`` (all rows kept: the
+    learner itself pays for the conflicts in training errors). ``sample_weight`` and
+    ``class_weight`` as ``row_weights``; rows of weight 0 are dropped before anything is
+    learnt (also before the binariser is fitted), exactly as if they had not been passed.
     """
     if y is None:
         raise ValueError(f"{type(estimator).__name__} requires y to be passed, but the target "
                          "y is None.")
     X, y = validate_table(estimator, X, y, reset=True)
+    weight = row_weights(X, y, sample_weight, class_weight)
+    positions = np.arange(len(y))
+    if weight is not None and not weight.all():
+        positions = np.flatnonzero(weight)
+        X, y, weight = _take_rows(X, positions), y[positions], weight[positions]
     classes, y_index = encode_labels(y)
     if binarizer is None:
         fitted = None
@@ -196,12 +250,13 @@ def prepare_training_data(estimator, X, y, *, binarizer, on_conflict: str) -> Tr
         fitted = clone(binarizer)
         X_bin = np.asarray(fitted.fit_transform(X), dtype=np.uint8)
     feature_names = _binary_feature_names(fitted, estimator, X_bin.shape[1])
-    all_rows = np.arange(len(y_index))
+    all_rows = positions
     groups = find_conflicts(X_bin, y_index)
     if not groups or on_conflict == "relax":
-        return TrainingData(X_bin, y_index, classes, fitted, feature_names, all_rows)
+        return TrainingData(X_bin, y_index, classes, fitted, feature_names, all_rows,
+                            weight=weight)
     if on_conflict == "error":
-        index = X.index if _is_dataframe(X) else None
+        index = X.index if _is_dataframe(X) else positions
         raise ValueError(
             "no pure tree exists: " + conflict_message(groups, y, index=index, limit=5)
             + "; pass on_conflict='majority' to apply that filter, or on_conflict='relax' to "
@@ -209,11 +264,13 @@ def prepare_training_data(estimator, X, y, *, binarizer, on_conflict: str) -> Tr
         )
     if on_conflict != "majority":
         raise ValueError(f"on_conflict must be one of {ON_CONFLICT}; got {on_conflict!r}.")
-    kept, _ = resolve_conflicts(pd.DataFrame(X_bin), y_index, strategy="majority")
+    kept, _ = resolve_conflicts(pd.DataFrame(X_bin), y_index, strategy="majority",
+                                sample_weight=weight)
     keep = np.zeros(len(all_rows), dtype=bool)
     keep[kept.index.to_numpy()] = True
     return TrainingData(X_bin[keep], y_index[keep], classes, fitted, feature_names,
-                        all_rows[keep], all_rows[~keep], X_bin, y_index)
+                        all_rows[keep], all_rows[~keep], X_bin, y_index,
+                        None if weight is None else weight[keep], weight)
 
 
 def binary_matrix(estimator, X) -> np.ndarray:
@@ -240,9 +297,27 @@ class FittedTreeMixin(ModelDisplayMixin):
         return self.classes_[self.tree_.predict(binary_matrix(self, X))]
 
     def predict_proba(self, X) -> np.ndarray:
-        """Class frequencies of the training rows in each row's leaf (0/1 on a pure tree)."""
+        """Class frequencies of the training rows in each row's leaf (``tree_.counts``).
+
+        The counts cover every row passed to ``fit``: for a minimum pure tree also the rows
+        the majority filter set aside, which share their leaf with the rows of their
+        conflict group it kept. ``predict`` is the leaf's class (the one printed); for a
+        pure tree it always has the largest frequency in its leaf, since the filter keeps
+        each group's majority label (on a tie, ``predict`` keeps the tree's class). After a
+        weighted fit the frequencies are weighted (``leaf_weights_``), as the labels are.
+        """
         check_is_fitted(self)
-        return self.tree_.predict_proba(binary_matrix(self, X))
+        X_bin = binary_matrix(self, X)
+        weights = getattr(self, "leaf_weights_", None)
+        if weights is None:
+            return self.tree_.predict_proba(X_bin)
+        leaves = self.tree_.apply(X_bin)
+        reached = weights[leaves]
+        totals = reached.sum(axis=1, keepdims=True)
+        empty = totals[:, 0] == 0              # a leaf only weight-0 rows reached: its label
+        reached[empty, self.tree_.label[leaves[empty]]] = 1.0
+        totals[empty] = 1.0
+        return reached / totals
 
     def export_text(self, **kwargs) -> str:
         """The fitted tree as text (see ``occamlearn.export.export_text``)."""
@@ -256,42 +331,3 @@ class FittedTreeMixin(ModelDisplayMixin):
         tags.input_tags.categorical = True
         tags.input_tags.string = True
         return tags
-
-
-def time_left(time_limit: float | None, start: float) -> float | None:
-    """What ``time_limit`` (counted from the start of ``fit``) leaves for the search; a
-    search always gets a moment, enough to return its first (greedy) tree."""
-    if time_limit is None:
-        return None
-    return max(time_limit - (time.perf_counter() - start), 1e-3)
-
-
-@contextmanager
-def watching_interrupts():
-    """Record whether Ctrl-C arrived while the block ran, even where a search swallowed it.
-
-    The exact searches stop on Ctrl-C and return their best tree (the MaxSAT loop, the branch
-    and bound and the dynamic programme each catch ``KeyboardInterrupt`` for that). The
-    estimators then keep that tree *and* re-raise the interrupt, so that a script fitting in
-    a loop, or a grid search, can still be stopped; this records that it happened. SIGINT is
-    only watched on the main thread (Python delivers it nowhere else); the handler then
-    behaves as the previous one did.
-    """
-    seen = {"interrupted": False}
-    if threading.current_thread() is not threading.main_thread():
-        yield seen
-        return
-    previous = signal.getsignal(signal.SIGINT)
-
-    def note_and_interrupt(signum, frame):
-        seen["interrupted"] = True
-        if callable(previous):
-            previous(signum, frame)
-        else:
-            raise KeyboardInterrupt
-
-    signal.signal(signal.SIGINT, note_and_interrupt)
-    try:
-        yield seen
-    finally:
-        signal.signal(signal.SIGINT, previous)

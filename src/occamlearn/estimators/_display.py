@@ -1,17 +1,21 @@
 """Showing a fitted model: ``print(model)``, notebook HTML and ``model.plot()``.
 
 ``repr(model)`` stays scikit-learn's (the parameters); ``str(model)`` is the fitted tree or
-list as text (the parameters again while unfitted); in a notebook a fitted model displays as
+list as text, ``export.describe`` of the model's record -- the same text ``occamlearn show``
+prints (the parameters again while unfitted); in a notebook a fitted model displays as
 HTML with its status and bounds (scikit-learn's diagram while unfitted); ``plot()`` draws it
-with matplotlib. Put ``ModelDisplayMixin`` before ``BaseEstimator`` in the bases.
+with matplotlib. Every one reads the record (``RecordMixin.to_record``). Put
+``ModelDisplayMixin`` before ``BaseEstimator`` in the bases.
 """
 
 from __future__ import annotations
 
+from occamlearn.estimators._record import RecordMixin
+
 __all__ = ["ModelDisplayMixin"]
 
 
-class ModelDisplayMixin:
+class ModelDisplayMixin(RecordMixin):
     """``__str__``, ``_repr_html_``, ``_repr_mimebundle_`` and ``plot`` for fitted models.
 
     A tree estimator has ``tree_`` once fitted, a decision list ``list_``.
@@ -24,20 +28,12 @@ class ModelDisplayMixin:
             return "list"
         return None
 
-    def _model_text(self) -> str:
-        if self._shown_model() == "tree":
-            from occamlearn.export.tree_text import export_text
-
-            return export_text(self)
-        from occamlearn.export.decision_list import export_text
-
-        text = export_text(self, summary=True)
-        return text[2:] if text.startswith("# ") else text
-
     def __str__(self) -> str:
         if self._shown_model() is None:
             return repr(self)
-        return f"{type(self).__name__}: {self._model_text()}"
+        from occamlearn.export.describe import describe
+
+        return describe(self)
 
     def _model_html(self) -> str:
         from occamlearn.export.html import list_html, tree_html
@@ -59,7 +55,8 @@ class ModelDisplayMixin:
     def plot(self, kind: str | None = None, *, ax=None, **kwargs):
         """Draw the fitted model with matplotlib and return the axes.
 
-        kind : for trees "tree" (default, ``export.plot.plot_tree``) or "trace" (the anytime
+        kind : for trees "tree" (default, ``export.plot.plot_tree``: a big tree is folded
+            below a depth, ``max_depth=`` chooses it) or "trace" (the anytime
             curve of ``solve_stats_["trace"]``: best size or errors against seconds, with the
             lower bound); for decision lists "probabilities" (default, each rule's
             probability) or "likelihood" (training log-likelihood per number of rules).

@@ -21,11 +21,13 @@ from sklearn.utils.validation import check_is_fitted
 
 from occamlearn.estimators._base import (
     BINARIZERS,
+    CLASS_WEIGHT,
     binarizer_to_fit,
     binary_matrix,
     prepare_training_data,
 )
 from occamlearn.estimators._display import ModelDisplayMixin
+from occamlearn.estimators._record import fit_date
 from occamlearn.lists import learn_decision_list
 
 __all__ = ["DecisionListClassifier"]
@@ -47,7 +49,8 @@ class DecisionListClassifier(ClassifierMixin, ModelDisplayMixin, BaseEstimator):
         Conditions are conjunctions of this many binary features (tic-tac-toe needs 2-3
         without single features).
     min_support : int, default=1
-        Fewest training rows a rule must cover (among those no earlier rule covers).
+        Fewest training rows a rule must cover (among those no earlier rule covers); with
+        weights, the least total weight.
     min_gain : float, default=1e-8
         A rule must raise the training log-likelihood by more than this.
     monotone : bool, default=False
@@ -65,6 +68,15 @@ class DecisionListClassifier(ClassifierMixin, ModelDisplayMixin, BaseEstimator):
         ``col < edge`` at 8 uniform bins). None means X is already a 0/1 matrix.
     positive_class : label or None, default=None
         The class called positive (y = 1); None takes ``classes_[1]``.
+    class_weight : dict, "balanced" or None, default=None
+        Weights of the classes, as in scikit-learn: ``{label: weight}``, or "balanced"
+        (``n_samples / (n_classes * np.bincount(y))``); they multiply ``sample_weight``.
+
+    With ``sample_weight`` (in ``fit``) or ``class_weight`` every count of the search is a
+    total weight: the log-likelihood, the rule probabilities (weighted frequencies),
+    ``min_support`` and the direction constraints. Integer weights act exactly as repeated
+    rows and weight 0 as a dropped row (also for the binariser). The rules' (n=) counts stay
+    numbers of rows.
 
     Attributes
     ----------
@@ -78,6 +90,7 @@ class DecisionListClassifier(ClassifierMixin, ModelDisplayMixin, BaseEstimator):
         "min_gain" or "monotone")
     classes_, positive_class_, n_features_in_, feature_names_in_ (DataFrame input only)
     binarizer_ : the fitted binariser, or None
+    fitted_at_ : when ``fit`` ran (ISO 8601, UTC); ``to_record()`` holds it all as plain data
     feature_names_ : names of the binary features
     """
 
@@ -94,12 +107,13 @@ class DecisionListClassifier(ClassifierMixin, ModelDisplayMixin, BaseEstimator):
         "mode": [StrOptions({"probabilistic", "classification"})],
         "binarizer": [HasMethods(["fit", "transform"]), StrOptions(set(BINARIZERS)), None],
         "positive_class": "no_validation",
+        "class_weight": CLASS_WEIGHT,
     }
 
     def __init__(self, *, direction="both", search="hill", beam_width=10, max_rules=10,
                  min_conjunction=1, max_conjunction=1, min_support=1, min_gain=1e-8,
                  monotone=False, mode="probabilistic", binarizer="readable",
-                 positive_class=None):
+                 positive_class=None, class_weight=None):
         self.direction = direction
         self.search = search
         self.beam_width = beam_width
@@ -112,20 +126,25 @@ class DecisionListClassifier(ClassifierMixin, ModelDisplayMixin, BaseEstimator):
         self.mode = mode
         self.binarizer = binarizer
         self.positive_class = positive_class
+        self.class_weight = class_weight
 
     # -- fitting ----------------------------------------------------------------------------
     @_fit_context(prefer_skip_nested_validation=True)
-    def fit(self, X, y):
-        """Learn the decision list on (X, y); returns self."""
+    def fit(self, X, y, sample_weight=None):
+        """Learn the decision list on (X, y), rows weighted by ``sample_weight`` (and
+        ``class_weight``); returns self."""
         if self.min_conjunction > self.max_conjunction:
             raise ValueError(f"min_conjunction={self.min_conjunction} exceeds max_conjunction="
                              f"{self.max_conjunction}: no condition can have between "
                              f"{self.min_conjunction} and {self.max_conjunction} features")
         data = prepare_training_data(self, X, y, binarizer=binarizer_to_fit(self.binarizer),
-                                     on_conflict="relax")  # a probabilistic list keeps every row
+                                     on_conflict="relax",  # a probabilistic list keeps every row
+                                     sample_weight=sample_weight,
+                                     class_weight=self.class_weight)
         classes, y_index, X_bin = data.classes, data.y, data.X_bin
         positive = self._positive_index(classes)
         self.binarizer_ = data.binarizer
+        self.fitted_at_ = fit_date()
         self.feature_names_ = np.asarray([str(n) for n in data.feature_names], dtype=object)
         max_conjunction = min(self.max_conjunction, max(1, X_bin.shape[1]))
         result = learn_decision_list(
@@ -134,7 +153,7 @@ class DecisionListClassifier(ClassifierMixin, ModelDisplayMixin, BaseEstimator):
             min_conjunction=min(self.min_conjunction, max_conjunction),
             max_conjunction=max_conjunction, min_support=self.min_support,
             min_gain=self.min_gain, monotone=self.monotone, mode=self.mode,
-            feature_names=self.feature_names_)
+            feature_names=self.feature_names_, sample_weight=data.weight)
         self.classes_ = classes
         self.positive_class_ = classes[positive]
         self._positive_index_ = positive

@@ -8,8 +8,6 @@ no conflict filter is applied.
 
 from __future__ import annotations
 
-import sys
-import time
 from numbers import Integral, Real
 from typing import ClassVar
 
@@ -17,16 +15,19 @@ from sklearn.base import BaseEstimator, ClassifierMixin, _fit_context
 from sklearn.utils._param_validation import HasMethods, Interval, StrOptions
 
 from occamlearn.estimators._base import (
+    CLASS_WEIGHT,
     ENCODINGS,
     SAT_SOLVERS,
     FittedTreeMixin,
     binarizer_to_fit,
+    leaf_weights,
     prepare_training_data,
-    time_left,
-    watching_interrupts,
 )
+from occamlearn.estimators._progress import UserProgress, fit_progress, watching_interrupts
+from occamlearn.estimators._record import fit_date
 from occamlearn.maxsat.backends import BACKENDS
 from occamlearn.model.tree import Tree
+from occamlearn.stopping import CLOCK, Deadline
 from occamlearn.trees.dtmax.search import BACKEND_AUTO, METHODS, find_max_accuracy_tree
 
 __all__ = ["MaxAccuracyTreeClassifier"]
@@ -63,8 +64,21 @@ class MaxAccuracyTreeClassifier(ClassifierMixin, FittedTreeMixin, BaseEstimator)
         accurate (faster: see ``benchmarks/results/dtmax_runtime_dp.md``).
     verbose : int, default=0
         If > 0, print each improvement to stderr.
-    callback : callable or None, default=None
-        ``callback(tree, seconds)`` with each better ``Tree`` found.
+    callback : callable, ProgressSink or None, default=None
+        ``callback(tree, seconds)`` with each better ``Tree`` found (seconds since ``fit``
+        started); an ``occamlearn.stopping.ProgressSink`` receives every report,
+        ``(training errors, None, seconds, tree)``.
+    class_weight : dict, "balanced" or None, default=None
+        Weights of the classes, as in scikit-learn: ``{label: weight}``, or "balanced"
+        (``n_samples / (n_classes * np.bincount(y))``); they multiply ``sample_weight``.
+
+    With ``sample_weight`` (in ``fit``) or ``class_weight`` the tree minimises the total
+    weight of the misclassified rows: integer weights act exactly as repeated rows, weight 0
+    as a dropped row (also for the binariser, which never sees it). Weights must be ratios of
+    integers with denominators up to 10**6 (integer weights, "balanced" and dicts of decimals
+    are; random floats are a ValueError asking to round them), so the search stays exact.
+    ``tree_.counts`` count rows, unweighted; ``predict_proba`` gives weighted frequencies
+    (``leaf_weights_``), so it agrees with ``predict``.
 
     Attributes
     ----------
@@ -72,12 +86,16 @@ class MaxAccuracyTreeClassifier(ClassifierMixin, FittedTreeMixin, BaseEstimator)
     n_nodes_, depth_ : size and depth of ``tree_``
     status_ : "optimal" (no tree of depth <= max_depth makes fewer errors; with prefer_small,
         no tree with as few errors is smaller) or "feasible" (time limit: best so far)
-    training_errors_ : misclassified training rows of ``tree_``
-    errors_lower_bound_ : proven minimum number of errors (equals ``training_errors_`` when
-        optimal)
+    training_errors_ : misclassified training rows of ``tree_`` (with weights: their total
+        weight, a float)
+    errors_lower_bound_ : proven minimum number (weight) of errors (equals
+        ``training_errors_`` when optimal)
+    leaf_weights_ : (n_nodes, n_classes) total training weight per leaf and class, or None
+        after an unweighted fit
     lower_bound_, upper_bound_ : None (the size is not what is optimised; read by exporters)
     solve_stats_ : dict -- encoding size, seconds, ``trace`` of (seconds, errors)
     classes_, binarizer_, feature_names_, n_features_in_, feature_names_in_ (DataFrames)
+    fitted_at_ : when ``fit`` ran (ISO 8601, UTC); ``to_record()`` holds it all as plain data
     """
 
     _parameter_constraints: ClassVar[dict] = {
@@ -89,12 +107,13 @@ class MaxAccuracyTreeClassifier(ClassifierMixin, FittedTreeMixin, BaseEstimator)
         "time_limit": [Interval(Real, 0, None, closed="neither"), None],
         "prefer_small": ["boolean"],
         "verbose": ["verbose"],
-        "callback": [callable, None],
+        "callback": [callable, HasMethods(["report", "interrupted"]), None],
+        "class_weight": CLASS_WEIGHT,
     }
 
     def __init__(self, *, max_depth=3, binarizer="readable", method="auto", solver="auto",
                  sat_solver="cadical195", time_limit=None, prefer_small=False, verbose=0,
-                 callback=None):
+                 callback=None, class_weight=None):
         self.max_depth = max_depth
         self.binarizer = binarizer
         self.method = method
@@ -104,27 +123,36 @@ class MaxAccuracyTreeClassifier(ClassifierMixin, FittedTreeMixin, BaseEstimator)
         self.prefer_small = prefer_small
         self.verbose = verbose
         self.callback = callback
+        self.class_weight = class_weight
 
     @_fit_context(prefer_skip_nested_validation=True)
-    def fit(self, X, y):
-        """Learn the most accurate tree of depth <= max_depth on (X, y); returns self."""
-        start = time.perf_counter()
+    def fit(self, X, y, sample_weight=None):
+        """Learn the most accurate tree of depth <= max_depth on (X, y), rows weighted by
+        ``sample_weight`` (and ``class_weight``); returns self."""
+        deadline = Deadline.after(self.time_limit)  # the one deadline of this fit
         data = prepare_training_data(self, X, y, binarizer=binarizer_to_fit(self.binarizer),
-                                     on_conflict="relax")  # DT(max) may err: keep every row
+                                     on_conflict="relax",  # DT(max) may err: keep every row
+                                     sample_weight=sample_weight,
+                                     class_weight=self.class_weight)
         self.classes_, self.binarizer_ = data.classes, data.binarizer
+        self.fitted_at_ = fit_date()
         self.feature_names_ = data.feature_names
         X_bin, y_index = data.X_bin, data.y
-        prepared = time.perf_counter()
+        prepared = CLOCK()
         names = tuple(str(n) for n in self.feature_names_)
-        with watching_interrupts() as watch:
+        user = UserProgress(self, names, lambda tree, errors: (
+            f"depth <= {self.max_depth} tree with {errors:g} training errors"))
+        progress = fit_progress(user, lower=0)
+        with watching_interrupts(deadline, progress):
             result = find_max_accuracy_tree(
                 X_bin, y_index, len(self.classes_), self.max_depth, method=self.method,
-                solver=self.solver, sat_solver=self.sat_solver,
-                time_limit=time_left(self.time_limit, start),
-                prefer_small=self.prefer_small, on_improve=self._report)
+                solver=self.solver, sat_solver=self.sat_solver, deadline=deadline,
+                prefer_small=self.prefer_small, progress=progress,
+                sample_weight=data.weight)
         tree = result.tree
         self.tree_ = Tree(tree.feature, tree.left, tree.right, tree.label, tree.counts,
                           tree.n_features, names)
+        self.leaf_weights_ = leaf_weights(self.tree_, X_bin, y_index, data.weight)
         self.n_nodes_ = self.tree_.n_nodes
         self.depth_ = self.tree_.depth
         self.status_ = result.status
@@ -132,23 +160,13 @@ class MaxAccuracyTreeClassifier(ClassifierMixin, FittedTreeMixin, BaseEstimator)
         self.errors_lower_bound_ = result.errors_lower_bound
         self.lower_bound_ = self.upper_bound_ = None
         stats = dict(result.stats)
-        stats["trace"] = [(float(s), int(e)) for s, e in result.trace]
+        as_number = int if data.weight is None else float
+        stats["trace"] = [(float(s), as_number(e)) for s, e in progress.improvements()]
         stats["n_rows"], stats["n_binary_features"] = X_bin.shape
-        stats["prepare_seconds"] = prepared - start
-        stats["total_seconds"] = time.perf_counter() - start
+        stats["prepare_seconds"] = prepared - deadline.started
+        stats["total_seconds"] = deadline.elapsed()
         self.solve_stats_ = stats
-        if watch["interrupted"]:  # Ctrl-C: the best tree is kept, the interrupt goes on
+        if progress.interrupted_at is not None:  # Ctrl-C: the best tree is kept, raise again
             stats["interrupted"] = True
             raise KeyboardInterrupt
         return self
-
-    def _report(self, tree: Tree, seconds: float) -> None:
-        named = Tree(tree.feature, tree.left, tree.right, tree.label, tree.counts,
-                     tree.n_features, tuple(str(n) for n in self.feature_names_))
-        if self.verbose:
-            leaves = named.counts[named.is_leaf]  # every training row in exactly one leaf
-            errors = int(leaves.sum() - leaves.max(axis=1).sum())
-            print(f"[{type(self).__name__}] {seconds:8.2f} s: depth <= {self.max_depth} tree "
-                  f"with {errors} training errors", file=sys.stderr, flush=True)
-        if self.callback is not None:
-            self.callback(named, seconds)

@@ -23,9 +23,6 @@ within the budget (``trees.mpdt.minimum_trees.find_minimum_trees(max_errors=...)
 
 from __future__ import annotations
 
-import inspect
-import sys
-import time
 import warnings
 from numbers import Integral, Real
 
@@ -39,13 +36,15 @@ from occamlearn.estimators._base import (
     SAT_SOLVERS,
     FittedTreeMixin,
     binarizer_to_fit,
+    leaf_weights,
     prepare_training_data,
-    time_left,
-    watching_interrupts,
 )
+from occamlearn.estimators._progress import UserProgress, fit_progress, watching_interrupts
+from occamlearn.estimators._record import fit_date
 from occamlearn.maxsat.backends import BACKENDS
 from occamlearn.maxsat.pysat_adapter import SATInterrupt, is_interrupt
 from occamlearn.model.tree import Tree
+from occamlearn.stopping import CLOCK, Deadline, ProgressSink
 from occamlearn.trees.mpdt.error_budget.maxsat_search import error_budget
 from occamlearn.trees.mpdt.many.selection import minimum_trees_with_selection
 from occamlearn.trees.mpdt.maxsat_route.search import MinimumTreeResult
@@ -55,61 +54,10 @@ from occamlearn.trees.mpdt.minimum import (
     find_minimum_tree,
     find_minimum_tree_within_budget,
 )
+from occamlearn.trees.weights import integer_weights
 
 __all__ = ["MinimumPureTreeClassifier"]
 
-
-
-def _accepts_lower_bound(callback) -> bool:
-    """Whether ``callback`` can be called as ``callback(tree, seconds, lower_bound)``."""
-    try:
-        inspect.signature(callback).bind(None, 0.0, 1)
-    except (TypeError, ValueError):
-        return False
-    return True
-
-
-class _Progress:
-    """Forwards each improved tree (and each better proven lower bound) to the user's
-    callback and (if verbose) to stderr.
-
-    It also remembers the best tree, so that an interrupt that escapes the solver still
-    leaves ``fit`` with the work done so far. A callback that takes a third argument also
-    gets the proven lower bound, and is called again (with the same tree) when only the
-    bound improved.
-    """
-
-    def __init__(self, estimator, feature_names):
-        self.estimator = estimator
-        self.feature_names = tuple(feature_names)
-        self.best = None
-        self.lower = None
-        self.trace = []
-        callback = estimator.callback
-        self.with_bound = callback is not None and _accepts_lower_bound(callback)
-
-    def bound(self, lower: int, seconds: float) -> None:
-        """A better proven lower bound on the minimum size."""
-        self.lower = int(lower)
-        if self.estimator.verbose:
-            print(f"[{type(self.estimator).__name__}] {seconds:8.2f} s: no pure tree has "
-                  f"fewer than {lower} nodes", file=sys.stderr, flush=True)
-        if self.with_bound and self.best is not None:
-            self.estimator.callback(self.best, seconds, self.lower)
-
-    def __call__(self, tree: Tree, seconds: float) -> None:
-        tree = Tree(tree.feature, tree.left, tree.right, tree.label, tree.counts,
-                    tree.n_features, self.feature_names)
-        self.best = tree
-        self.trace.append((float(seconds), tree.n_nodes))
-        if self.estimator.verbose:
-            kind = "tree" if self.estimator._may_err() else "pure tree"
-            print(f"[{type(self.estimator).__name__}] {seconds:8.2f} s: {kind} with "
-                  f"{tree.n_nodes} nodes", file=sys.stderr, flush=True)
-        if self.with_bound:
-            self.estimator.callback(tree, seconds, self.lower)
-        elif self.estimator.callback is not None:
-            self.estimator.callback(tree, seconds)
 
 
 class MinimumPureTreeClassifier(ClassifierMixin, FittedTreeMixin, BaseEstimator):
@@ -144,7 +92,9 @@ class MinimumPureTreeClassifier(ClassifierMixin, FittedTreeMixin, BaseEstimator)
     sat_solver : str, default="cadical195"
         PySAT SAT oracle name.
     time_limit : float or None, default=None
-        Seconds; when reached, the best tree found so far is kept with ``status_="feasible"``.
+        Seconds, counted from the start of ``fit`` (binarising included); when reached, the
+        best tree found so far is kept with ``status_="feasible"``. It becomes one
+        ``occamlearn.stopping.Deadline`` that every search below shares.
     max_errors : int >= 0 or None, default=None
         Training rows the tree may misclassify; the result is the smallest such tree, proven
         minimum ("optimal") unless stopped. None: a pure tree (every row correct). With a
@@ -157,7 +107,7 @@ class MinimumPureTreeClassifier(ClassifierMixin, FittedTreeMixin, BaseEstimator)
         just a different choice of which rows are errors. If ``time_limit`` stops the search,
         the trees of the best size found are still drawn (``status_="feasible"``), by plain
         enumeration (``diverse`` and ``layouts`` are ignored then: their SAT calls cannot be
-        stopped at a deadline), for at most ``time_limit`` seconds more.
+        stopped at a deadline), in what is left of ``time_limit``.
     on_conflict : {"auto", "majority", "error", "relax"}, default="auto"
         What to do with identical binary rows carrying different labels. "auto": for a pure
         tree, "majority" with a ``UserWarning`` naming the rows set aside; with
@@ -170,12 +120,13 @@ class MinimumPureTreeClassifier(ClassifierMixin, FittedTreeMixin, BaseEstimator)
         those of the rows the candidates are learnt from.
     verbose : int, default=0
         If > 0, print each improvement of the bound to stderr.
-    callback : callable or None, default=None
+    callback : callable, ProgressSink or None, default=None
         Called as ``callback(tree, seconds)`` with each improved ``Tree`` (binary feature names
-        attached) and the seconds since the solver started; a callback taking a third
+        attached) and the seconds since ``fit`` started; a callback taking a third
         argument is called as ``callback(tree, seconds, lower_bound)`` with the proven lower
-        bound on the minimum size (None until one is known), also when only the bound
-        improved (methods "auto" and "bnb").
+        bound on the minimum size, also when only the bound improved (methods "auto" and
+        "bnb" prove bounds as they go). An ``occamlearn.stopping.ProgressSink`` receives
+        every report, ``(size, lower bound, seconds, tree or None)``.
     n_solutions, diverse, layouts, selection_size, delta, random_state
         Algorithm 3 (Sec. 7): hold out ``selection_size`` of the rows (stratified when every
         class allows it), draw up to ``n_solutions`` minimum trees of the rest (MDSOL if
@@ -184,6 +135,20 @@ class MinimumPureTreeClassifier(ClassifierMixin, FittedTreeMixin, BaseEstimator)
         (1, True, False, 0.0, 0.0, None) give the single minimum tree of all rows (mpdt-1).
         With ``max_errors`` or ``on_conflict="relax"`` the minimum trees are those within
         the error budget (see ``max_errors``). See ``occamlearn.trees.mpdt.many.selection``.
+        With methods "auto" and "bnb" (no layouts, no error budget) the trees come from the
+        branch and bound's tree space: every minimum tree is counted exactly, the plain draw
+        is the first ``n_solutions`` in a fixed order and the diverse draw is MDSOL's greedy
+        step over them (``occamlearn.trees.mpdt.many.tree_space``), with no SAT call;
+        ``method="maxsat"`` draws them with SAT (blocking clauses or MDSOL).
+
+    ``fit(X, y, sample_weight)``: one non-negative weight per row. The pure tree itself does
+    not depend on weights; they decide (1) the majority filter: among identical binarised
+    rows with different labels the label of largest total weight is kept (ties as without
+    weights), (2) the error budget: ``max_errors`` bounds the total weight of the
+    misclassified rows, and (3) ``training_errors_``, which is that total weight. Integer
+    weights act exactly as repeated rows and weight 0 as a dropped row (also for the
+    binariser). With a budget, weights must be ratios of integers (denominators up to 10**6);
+    Algorithm 3 with a budget takes no weights, and its selection accuracy counts rows.
 
     Attributes
     ----------
@@ -193,19 +158,26 @@ class MinimumPureTreeClassifier(ClassifierMixin, FittedTreeMixin, BaseEstimator)
     training_errors_ : misclassified training rows of ``tree_`` over all rows passed to
         ``fit``: the rows ``on_conflict="majority"`` set aside count too (so a tree pure on
         the kept rows may err on them), and with ``selection_size > 0`` the selection rows
-        (so it may exceed ``max_errors``)
+        (so it may exceed ``max_errors``); with ``sample_weight``, their total weight (float)
     lower_bound_, upper_bound_ : proven bounds on the minimum size (on the rows searched)
-    solve_stats_ : dict -- seconds per phase, ``trace``; with ``method="auto"`` also
+    leaf_weights_ : (n_nodes, n_classes) total weight of the rows searched per leaf and
+        class (``predict_proba`` reads it), or None after an unweighted fit
+    solve_stats_ : dict -- seconds per phase, ``trace`` of (seconds, size) per better tree and
+        ``bound_trace`` of (seconds, size, lower bound) per change of either (seconds since
+        ``fit`` started: the fit's progress sink's trace); with ``method="auto"`` also
         ``found_by`` / ``bound_by`` / ``proved_by`` (the engine that found the tree, proved
-        the bound, or "both") and ``bound_trace`` of (seconds, size, lower bound)
+        the bound, or "both")
     classes_, n_features_in_, feature_names_in_ (DataFrame input only)
     binarizer_ : the fitted binariser, or None when ``binarizer=None``
+    fitted_at_ : when ``fit`` ran (ISO 8601, UTC); ``to_record()`` holds it all as plain data
     feature_names_ : names of the binary features
     n_conflicts_removed_, conflict_rows_ : how many rows ``on_conflict="majority"`` dropped,
         and their 0-based positions in the training data
     candidate_trees_ : list of (Tree, selection accuracy) -- the minimum trees Alg. 3 saw
     best_trees_ : list of Tree -- the candidates within ``delta`` of the best; ``tree_`` is one
     selection_stratified_ : whether the train/selection split could be stratified
+    n_minimum_trees_ : int or None -- with Alg. 3 from the tree space, the exact number of
+        minimum pure trees of the training part (None when not counted)
 
     A single-class training set gives a one-leaf tree (size 1, status "optimal"). Ctrl-C
     during ``fit`` stops the search; once a first tree exists the estimator is left fitted
@@ -229,7 +201,7 @@ class MinimumPureTreeClassifier(ClassifierMixin, FittedTreeMixin, BaseEstimator)
         "max_errors": [Interval(Integral, 0, None, closed="left"), None],
         "on_conflict": [StrOptions({"auto", *ON_CONFLICT})],
         "verbose": ["verbose"],
-        "callback": [callable, None],
+        "callback": [callable, HasMethods(["report", "interrupted"]), None],
         "n_solutions": [Interval(Integral, 1, None, closed="left")],
         "diverse": ["boolean"],
         "layouts": ["boolean"],
@@ -262,39 +234,47 @@ class MinimumPureTreeClassifier(ClassifierMixin, FittedTreeMixin, BaseEstimator)
 
     # -- fitting ----------------------------------------------------------------------------
     @_fit_context(prefer_skip_nested_validation=True)
-    def fit(self, X, y):
-        """Learn a minimum pure tree (or one within ``max_errors``) for (X, y); returns self."""
-        start = time.perf_counter()
-        self._check_error_budget_options()
-        data = self._prepare(X, y)
-        prepared = time.perf_counter()
+    def fit(self, X, y, sample_weight=None):
+        """Learn a minimum pure tree (or one within ``max_errors``) for (X, y); returns self.
+
+        ``sample_weight``: one non-negative weight per row (see the class docstring)."""
+        deadline = Deadline.after(self.time_limit)  # the one deadline of this fit
+        self._check_error_budget_options(sample_weight)
+        data = self._prepare(X, y, sample_weight)
+        prepared = CLOCK()
+        kind = "tree" if self._may_err() else "pure tree"
+        user = UserProgress(self, self.feature_names_,
+                            lambda tree, size: f"{kind} with {size} nodes",
+                            lambda lower: f"no {kind} has fewer than {lower} nodes")
+        progress = fit_progress(user, lower=1)
         selected = None
-        with watching_interrupts() as watch:
-            result, selected = self._search(data, time_left(self.time_limit, start))
-        self._store(result, data)
+        with watching_interrupts(deadline, progress):
+            result, selected = self._search(data, deadline, progress, user)
+        progress.report(result.upper_bound, result.lower_bound, deadline.elapsed())
+        self._store(result, data, progress)
         _store_selection(self, selected, data)
-        self.solve_stats_["prepare_seconds"] = prepared - start
-        self.solve_stats_["total_seconds"] = time.perf_counter() - start
-        if watch["interrupted"] or result.stats.get("interrupted"):
+        self.solve_stats_["prepare_seconds"] = prepared - deadline.started
+        self.solve_stats_["total_seconds"] = deadline.elapsed()
+        if progress.interrupted_at is not None or result.stats.get("interrupted"):
             # the best tree is kept (status "feasible"); the interrupt still reaches the caller
             self.solve_stats_["interrupted"] = True
             raise KeyboardInterrupt
         return self
 
-    def _search(self, data, time_left):
-        """(result, Alg. 3's selection or None) of the search ``fit`` asked for, within
-        ``time_left`` seconds (what ``time_limit`` leaves after reading and binarising)."""
+    def _search(self, data, deadline: Deadline, progress: ProgressSink, user: UserProgress):
+        """(result, Alg. 3's selection or None) of the search ``fit`` asked for, under the
+        fit's ``deadline`` (what ``time_limit`` leaves after reading and binarising)."""
         selected = None
         if self.n_solutions == 1 and self.selection_size == 0:
-            result = self._solve(data.X_bin, data.y, len(data.classes), time_left)
+            result = self._solve(data.X_bin, data.y, len(data.classes), deadline, progress,
+                                 user, data.weight)
         else:  # Algorithm 3
             selected = minimum_trees_with_selection(
                 data.X_bin, data.y, len(data.classes), n_solutions=self.n_solutions,
                 diverse=self.diverse, layouts=self.layouts, selection_size=self.selection_size,
                 delta=self.delta, random_state=self.random_state, solver=self.solver,
-                sat_solver=self.sat_solver, time_limit=time_left, method=self.method,
-                n_jobs=self.n_jobs, on_improve=_Progress(self, self.feature_names_),
-                max_errors=self.max_errors,
+                sat_solver=self.sat_solver, deadline=deadline, method=self.method,
+                n_jobs=self.n_jobs, progress=progress, max_errors=self.max_errors,
                 relax_conflicts=self.on_conflict == "relax")
             result = selected.result
         return result, selected
@@ -302,22 +282,28 @@ class MinimumPureTreeClassifier(ClassifierMixin, FittedTreeMixin, BaseEstimator)
     def _may_err(self) -> bool:
         return self.max_errors is not None or self.on_conflict == "relax"
 
-    def _check_error_budget_options(self) -> None:
+    def _check_error_budget_options(self, sample_weight=None) -> None:
         if not self._may_err():
             return
         what = (f"max_errors={self.max_errors!r}" if self.max_errors is not None
                 else "on_conflict='relax'")
+        if sample_weight is not None and (self.n_solutions != 1 or self.selection_size != 0):
+            raise ValueError(f"sample_weight with {what} is not supported by Algorithm 3 "
+                             "(n_solutions > 1 or selection_size > 0): the candidates are "
+                             "drawn from unweighted budgets. Fit without one of them.")
         if self.method in PURE_ONLY_METHODS:
             raise ValueError(f"{what} needs method 'auto', 'bnb' or 'maxsat'; "
                              f"method={self.method!r} finds pure trees only.")
 
-    def _prepare(self, X, y):
+    def _prepare(self, X, y, sample_weight=None):
         keep_all = self._may_err() and self.on_conflict != "majority"
         filtering = "majority" if self.on_conflict == "auto" else self.on_conflict
         data = prepare_training_data(self, X, y, binarizer=binarizer_to_fit(self.binarizer),
-                                     on_conflict="relax" if keep_all else filtering)
+                                     on_conflict="relax" if keep_all else filtering,
+                                     sample_weight=sample_weight)
         self.classes_ = data.classes
         self.binarizer_ = data.binarizer
+        self.fitted_at_ = fit_date()
         self.feature_names_ = data.feature_names
         self.conflict_rows_ = data.conflict_rows
         self.n_conflicts_removed_ = len(data.conflict_rows)
@@ -334,54 +320,79 @@ class MinimumPureTreeClassifier(ClassifierMixin, FittedTreeMixin, BaseEstimator)
                 UserWarning, stacklevel=3)
         return data
 
-    def _solve(self, X_bin: np.ndarray, y: np.ndarray, n_classes: int,
-               time_left: float | None) -> MinimumTreeResult:
-        """Run the search; an interrupt returns the best tree so far as "feasible"."""
-        progress = _Progress(self, self.feature_names_)
-        started = time.perf_counter()
+    def _solve(self, X_bin: np.ndarray, y: np.ndarray, n_classes: int, deadline: Deadline,
+               progress: ProgressSink, user: UserProgress, weight=None) -> MinimumTreeResult:
+        """Run the search; an interrupt returns the best tree so far as "feasible".
+
+        ``weight`` (the kept rows' weights, or None) matters only with an error budget: the
+        budget is then counted in units of 1/scale of a weight, scale making them integers."""
+        started = CLOCK()
         options = {"solver": self.solver, "sat_solver": self.sat_solver,
-                   "time_limit": time_left, "on_improve": progress}
+                   "deadline": deadline, "progress": progress}
+        units, scale = (None, 1) if weight is None or not self._may_err() \
+            else integer_weights(weight, len(y))
         try:
-            budget = error_budget(X_bin, y, self.max_errors,
-                                  relax_conflicts=self.on_conflict == "relax")
+            budget = error_budget(X_bin, y, None if self.max_errors is None
+                                  else _scaled_budget(self.max_errors, scale),
+                                  relax_conflicts=self.on_conflict == "relax",
+                                  sample_weight=units)
             if budget is None:
                 return find_minimum_tree(X_bin, y, n_classes, method=self.method,
-                                         n_jobs=self.n_jobs, on_bound=progress.bound,
-                                         **options)
+                                         n_jobs=self.n_jobs, **options)
             return find_minimum_tree_within_budget(X_bin, y, n_classes, budget,
-                                                   method=self.method, **options)
+                                                   method=self.method, sample_weight=units,
+                                                   **options)
         except (KeyboardInterrupt, SATInterrupt) as exc:
-            if progress.best is None or not is_interrupt(exc):
+            if user.best is None or not is_interrupt(exc):
                 raise
+            progress.interrupted(deadline.elapsed())
+            size = user.best.n_nodes
+            lower = max(1 if n_classes < 2 else 3, progress.lower or 1)
             return MinimumTreeResult(
-                tree=progress.best, status="feasible", lower_bound=1 if n_classes < 2 else 3,
-                upper_bound=progress.best.n_nodes,
-                stats={"interrupted": True, "solve_seconds": time.perf_counter() - started},
-                trace=tuple(progress.trace))
+                tree=user.best, status="feasible", lower_bound=min(lower, size),
+                upper_bound=size,
+                stats={"interrupted": True, "solve_seconds": CLOCK() - started},
+                trace=tuple(progress.improvements()))
 
-    def _store(self, result: MinimumTreeResult, data) -> None:
+    def _store(self, result: MinimumTreeResult, data, progress: ProgressSink) -> None:
         tree = result.tree
         blank = np.zeros((tree.n_nodes, len(data.classes)), dtype=np.int64)
+        # leaf counts over every training row: the rows the majority filter set aside fall in
+        # some leaf too, so predict_proba reports them (see FittedTreeMixin.predict_proba)
         self.tree_ = Tree(tree.feature, tree.left, tree.right, tree.label, blank,
                           tree.n_features, tuple(str(n) for n in self.feature_names_)
-                          ).with_counts(data.X_bin, data.y)
+                          ).with_counts(data.all_X_bin, data.all_y)
+        self.leaf_weights_ = leaf_weights(self.tree_, data.all_X_bin, data.all_y,
+                                          data.all_weight)
         self.n_nodes_ = self.tree_.n_nodes
         self.depth_ = self.tree_.depth
         # every row passed to fit counts, also those the majority filter set aside
-        self.training_errors_ = int((self.tree_.predict(data.all_X_bin) != data.all_y).sum())
+        wrong = self.tree_.predict(data.all_X_bin) != data.all_y
+        self.training_errors_ = (int(wrong.sum()) if data.all_weight is None
+                                 else float(data.all_weight[wrong].sum()))
         self.status_ = result.status
         self.lower_bound_ = int(result.lower_bound)
         self.upper_bound_ = int(result.upper_bound)
         stats = dict(result.stats)
-        stats["trace"] = [(float(s), int(n)) for s, n in result.trace]
+        stats["trace"] = [(float(s), int(n)) for s, n in progress.improvements()]
+        stats["bound_trace"] = [(float(s), None if u is None else int(u), int(lb))
+                                for s, u, lb in progress.trace]
         stats["n_rows"], stats["n_binary_features"] = data.X_bin.shape
         self.solve_stats_ = stats
+
+
+def _scaled_budget(max_errors: int, scale: int) -> int:
+    """``max_errors`` (in weight units) in units of 1/scale: the most the scaled weights of
+    the misclassified rows may sum to."""
+    return int(max_errors) * int(scale)
 
 
 def _store_selection(estimator, selected, data) -> None:
     """Set ``candidate_trees_``, ``best_trees_`` and ``selection_stratified_`` on a fitted
     ``MinimumPureTreeClassifier`` (after ``tree_`` is stored). Candidate trees carry the
-    binary feature names and counts over all training rows, like ``tree_``."""
+    binary feature names and counts over all training rows (set-aside ones too), like
+    ``tree_``."""
+    estimator.n_minimum_trees_ = None if selected is None else selected.count
     if selected is None:
         estimator.candidate_trees_ = [(estimator.tree_, 1.0)]
         estimator.best_trees_ = [estimator.tree_]
@@ -393,7 +404,7 @@ def _store_selection(estimator, selected, data) -> None:
         if tree is selected.result.tree:
             return estimator.tree_
         return Tree(tree.feature, tree.left, tree.right, tree.label, tree.counts,
-                    tree.n_features, names).with_counts(data.X_bin, data.y)
+                    tree.n_features, names).with_counts(data.all_X_bin, data.all_y)
 
     trees = [named(tree) for tree in selected.candidates]
     estimator.candidate_trees_ = [(tree, float(acc))

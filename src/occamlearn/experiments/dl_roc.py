@@ -19,7 +19,6 @@ the same binary matrix:
 from __future__ import annotations
 
 import sys
-import time
 
 import numpy as np
 import pandas as pd
@@ -35,6 +34,7 @@ from occamlearn.experiments.dl_report import (
     write_text,
 )
 from occamlearn.model.decision_list import DEFAULT_RULE
+from occamlearn.stopping import CLOCK
 
 __all__ = [
     "DESCRIPTION",
@@ -130,7 +130,7 @@ def _curve(name, scores, y, started, **extra) -> dict:
 
     fpr, tpr, _ = roc_curve(y, scores)
     return {"name": name, "auc": float(roc_auc_score(y, scores)), "fpr": fpr, "tpr": tpr,
-            "seconds": time.perf_counter() - started, **extra}
+            "seconds": CLOCK() - started, **extra}
 
 
 def roc_experiment(spec: ManufacturingSpec | None = None, seed: int = 0,
@@ -144,7 +144,7 @@ def roc_experiment(spec: ManufacturingSpec | None = None, seed: int = 0,
     def stage(text: str) -> float:
         if progress:
             print(f"roc: {text} ...", file=sys.stderr, flush=True)
-        return time.perf_counter()
+        return CLOCK()
 
     stage("simulating and quantile-binarising")
     data = binarised_data(spec if spec is not None else ManufacturingSpec(), seed)

@@ -15,10 +15,11 @@ from __future__ import annotations
 
 import json
 import sys
-import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
+
+from occamlearn.stopping import CLOCK
 
 __all__ = ["Progress", "Task", "read_results", "run_tasks", "task_id"]
 
@@ -62,7 +63,7 @@ class Progress:
         self.start_done = done
         self.stream = stream or sys.stderr
         self.enabled = enabled
-        self.started = time.monotonic()
+        self.started = CLOCK()
 
     @staticmethod
     def _clock(seconds: float) -> str:
@@ -70,7 +71,7 @@ class Progress:
         return f"{seconds // 3600}:{seconds // 60 % 60:02d}:{seconds % 60:02d}"
 
     def text(self) -> str:
-        elapsed = time.monotonic() - self.started
+        elapsed = CLOCK() - self.started
         ran = self.done - self.start_done
         if ran > 0 and self.done < self.total:
             eta = self._clock(elapsed / ran * (self.total - self.done))

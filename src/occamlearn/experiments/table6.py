@@ -55,7 +55,7 @@ def pool_task(dataset: str, methods: list, settings: dict, minimum_size=None) ->
     """Stage 1: candidates of ``methods`` (one group) on ``dataset``'s training part."""
     data = prepare_dataset(dataset, settings["train_seed"])
     shared = SharedSolve(data, settings, known_minimum=minimum_size)
-    order = sorted(methods, key=lambda m: (m != "mpdt-nd", m))  # plain first: live solver
+    order = sorted(methods, key=lambda m: (m != "mpdt-sat-nd", m))  # plain SAT: live solver
     try:
         pools = {m: METHODS[m](data, settings, shared).to_record() for m in order}
     finally:

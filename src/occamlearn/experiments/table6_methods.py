@@ -15,8 +15,11 @@ A method is one entry of ``METHODS``: ``name -> function(data, settings, shared)
 report); adding a method is one line there (``_predict_all`` turns fitted predictors into
 the predictions). ``shared`` is a per-dataset ``SharedSolve``: the minimum-tree search runs once and
 every mpdt variant draws from it (Sec. 6 / ``trees_from_search``). The minimum is found by
-the default portfolio (``trees.mpdt.portfolio``: branch and bound and MaxSAT); the trees are
-drawn from the MPDT encoding with n = that size.
+the default portfolio (``trees.mpdt.portfolio``: branch and bound and MaxSAT). ``mpdt-nd`` and
+``mpdt`` draw the trees from the branch and bound's tree space (every minimum tree counted;
+the first k, or MDSOL's greedy step over the space: ``trees_from_space``), ``mpdt-sat-nd``,
+``mpdt-sat`` and the layout variants from the MPDT encoding with n = that size (blocking
+clauses, MDSOL over SAT: ``trees_from_search``).
 
 ``dtmax-2/3/4`` are DT(max) (Hu et al. 2020; end of Sec. 9.2): the most accurate tree of depth
 <= d, one per dataset (``MaxAccuracyTreeClassifier``, ``dtmax_time_limit`` seconds per fit),
@@ -28,7 +31,6 @@ with one candidate, it does not have to do.
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass, field
 from functools import partial
 
@@ -38,7 +40,8 @@ from occamlearn.binarize import FeatureBinarizer, resolve_conflicts
 from occamlearn.datasets import load_dataset
 from occamlearn.estimators.dtmax import MaxAccuracyTreeClassifier
 from occamlearn.experiments.baselines import BASELINES
-from occamlearn.trees.mpdt.many.minimum_trees import trees_from_search
+from occamlearn.stopping import CLOCK, Deadline
+from occamlearn.trees.mpdt.many.minimum_trees import trees_from_search, trees_from_space
 from occamlearn.trees.mpdt.many.selection import Split, split_indices
 from occamlearn.trees.mpdt.maxsat_route.search import MinimumTreeSearch
 from occamlearn.trees.mpdt.minimum import find_minimum_tree
@@ -132,13 +135,13 @@ class SharedSolve:
         """The minimum found by the default portfolio (branch and bound and MaxSAT), adopted
         by a MaxSAT search whose formula with n = that size the mpdt variants draw from."""
         if self._search is None:
-            began = time.monotonic()
+            began = CLOCK()
             data = self.data
             self._search = MinimumTreeSearch(data.X_train, data.y_train, data.n_classes)
             self._search.adopt(find_minimum_tree(
                 data.X_train, data.y_train, data.n_classes, method="auto",
-                time_limit=self.settings.get("solve_time_limit")))
-            self.seconds = time.monotonic() - began
+                deadline=Deadline.after(self.settings.get("solve_time_limit"))))
+            self.seconds = CLOCK() - began
         return self._search
 
     def minimum_size(self) -> int:
@@ -159,15 +162,23 @@ def _predict_all(predictors, X) -> np.ndarray:
 
 
 def _mpdt_variant(data: Table6Data, settings: dict, shared: SharedSolve, *, k, diverse,
-                  layouts) -> MethodPool:
+                  layouts, source="sat") -> MethodPool:
     search = shared.search()
     count = 1 if k == 1 else int(settings["k"])
-    live = not shared.live_used and not diverse and not layouts and count > 1
-    shared.live_used |= live
-    found = trees_from_search(search, count, diverse=diverse, layouts=layouts,
-                              layout_depth=int(settings.get("layout_depth", 3)),
-                              time_limit=settings.get("enum_time_limit"), live=live)
+    if source == "space":
+        found = trees_from_space(search.result, data.X_train, data.y_train, data.n_classes,
+                                 count, diverse=diverse,
+                                 deadline=Deadline.after(settings.get("enum_time_limit")),
+                                 random_state=0)
+    else:
+        live = not shared.live_used and not diverse and not layouts and count > 1
+        shared.live_used |= live
+        found = trees_from_search(search, count, diverse=diverse, layouts=layouts,
+                                  layout_depth=int(settings.get("layout_depth", 3)),
+                                  deadline=Deadline.after(settings.get("enum_time_limit")),
+                                  live=live)
     info = {"status": found.result.status, "optimum": int(found.result.tree.n_nodes),
+            "count": found.count,
             "lower_bound": int(found.result.lower_bound), "complete": bool(found.complete),
             "solve_seconds": round(shared.seconds, 3), "enum_seconds": round(found.seconds, 3),
             "n_layouts": len(found.layout_report) if layouts else 0}
@@ -176,22 +187,22 @@ def _mpdt_variant(data: Table6Data, settings: dict, shared: SharedSolve, *, k, d
 
 
 def _sklearn(data: Table6Data, settings: dict, shared: SharedSolve, *, kind) -> MethodPool:
-    began = time.monotonic()
+    began = CLOCK()
     extra = {"minimum_size": shared.minimum_size()} if kind == "lsk" else {}
     pool = BASELINES[kind](data.X_train, data.y_train, int(settings["sk_seeds"]), **extra)
-    info = {"fit_seconds": round(time.monotonic() - began, 3), **extra}
+    info = {"fit_seconds": round(CLOCK() - began, 3), **extra}
     return MethodPool(_predict_all(pool.predictors, data.X_holdout), pool.sizes, info)
 
 
 def _dtmax(data: Table6Data, settings: dict, shared: SharedSolve, *, depth) -> MethodPool:
     """DT(max) of depth <= ``depth`` on the training part: one candidate."""
-    began = time.monotonic()
+    began = CLOCK()
     model = MaxAccuracyTreeClassifier(max_depth=depth, binarizer=None,
                                       time_limit=settings.get("dtmax_time_limit"))
     model.fit(data.X_train, data.y_train)
     info = {"status": model.status_, "training_errors": int(model.training_errors_),
             "errors_lower_bound": int(model.errors_lower_bound_),
-            "fit_seconds": round(time.monotonic() - began, 3)}
+            "fit_seconds": round(CLOCK() - began, 3)}
     return MethodPool(_predict_all([model], data.X_holdout), [model.n_nodes_], info)
 
 
@@ -199,8 +210,10 @@ DTMAX_DEPTHS = (2, 3, 4)
 
 MPDT_VARIANTS = {
     "mpdt-1": dict(k=1, diverse=False, layouts=False),
-    "mpdt-nd": dict(k=None, diverse=False, layouts=False),
-    "mpdt": dict(k=None, diverse=True, layouts=False),
+    "mpdt-nd": dict(k=None, diverse=False, layouts=False, source="space"),
+    "mpdt": dict(k=None, diverse=True, layouts=False, source="space"),
+    "mpdt-sat-nd": dict(k=None, diverse=False, layouts=False),
+    "mpdt-sat": dict(k=None, diverse=True, layouts=False),
     "mpdt-lay-nd": dict(k=None, diverse=False, layouts=True),
     "mpdt-lay": dict(k=None, diverse=True, layouts=True),
 }

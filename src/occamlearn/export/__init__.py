@@ -1,9 +1,11 @@
 """Exports of fitted models: text, Graphviz DOT, matplotlib plots, JSON files.
 
-Reading a model file back (``load_model``) rebuilds an estimator, so it is
-``occamlearn.estimators.model_files``; WCNF instances are ``occamlearn.trees.mpdt.maxsat_route.wcnf_file``.
+Every exporter reads a fitted model's record (``FittedModel``, ``occamlearn.model.fitted``;
+an estimator is read through its ``to_record()``), never the estimator itself. Reading a model
+file back into an estimator is ``occamlearn.load_model``; WCNF instances are
+``occamlearn.trees.mpdt.maxsat_route.wcnf_file``.
 
-Free functions over fitted models (exporters read only the fitted structure); optional
+Free functions over fitted models; optional
 dependencies (graphviz, matplotlib) are imported inside the functions that need them. Names
 are imported lazily. Tree exporters keep their sklearn-like names; the decision-list ones
 are prefixed ``list_`` here to tell them apart.
@@ -14,6 +16,7 @@ from __future__ import annotations
 from importlib import import_module
 
 _PUBLIC = {
+    "describe": ("occamlearn.export.describe", "describe"),
     "export_text": ("occamlearn.export.tree_text", "export_text"),
     "export_graphviz": ("occamlearn.export.tree_dot", "export_graphviz"),
     "render_graphviz": ("occamlearn.export.tree_dot", "render_graphviz"),

@@ -1,9 +1,10 @@
 """What every tree exporter reads: a fitted tree plus the words to describe it.
 
-Exporters accept a fitted tree classifier (anything with a ``Tree`` in ``tree_``) or a bare
-``Tree``. ``tree_view`` turns both into a ``TreeView``: the tree, one class name per class index, and
-for each binary feature the text of its two branches (the test false -> left child, true ->
-right child, as in ``model/tree.py``). Branch texts come from the binariser's conditions when
+Exporters accept a fitted model's record (a ``FittedModel``, or an estimator, whose
+``to_record()`` is read: ``as_record``) or a bare ``Tree``. ``tree_view`` turns them into a
+``TreeView``: the tree, one class name per class index, and for each binary feature the text
+of its two branches (the test false -> left child, true -> right child, as in
+``model/tree.py``). Branch texts come from the binariser's conditions when
 there are any (a condition describes itself: its meaning lives in one object, which
 the binariser, ``predict`` and every export share; ``Condition.describe`` spells a bit of the
 paper's code out as the values or intervals it selects), otherwise from the binary column's
@@ -15,9 +16,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from itertools import pairwise
 
+from occamlearn.model.fitted import FittedModel
 from occamlearn.model.tree import Tree
 
-__all__ = ["TreeView", "branch_texts", "code_legend", "summary_line", "tree_view"]
+__all__ = ["TreeView", "as_record", "branch_texts", "code_legend", "summary_line", "tree_view"]
 
 
 @dataclass(frozen=True)
@@ -74,8 +76,21 @@ def code_legend(view: TreeView) -> list[str]:
     return lines
 
 
-def _conditions_of(binarizer, n_features: int):
-    conditions = getattr(binarizer, "conditions_", None)
+def as_record(model, expected: str = "a fitted occamlearn model") -> FittedModel:
+    """The ``FittedModel`` every export reads: ``model`` itself, or a fitted estimator's
+    ``to_record()`` (NotFittedError before ``fit``); exports never read an estimator's own
+    attributes."""
+    if isinstance(model, FittedModel):
+        return model
+    to_record = getattr(model, "to_record", None)
+    if to_record is None:
+        raise TypeError(f"expected {expected} (an estimator or its FittedModel); got "
+                        f"{type(model).__name__}")
+    return to_record()
+
+
+def _conditions_of(record: FittedModel, n_features: int):
+    conditions = record.inputs.conditions
     if conditions is None or len(conditions) != n_features:
         return [None] * n_features
     return list(conditions)
@@ -90,24 +105,22 @@ def _check_names(names, expected: int, what: str) -> tuple:
 
 def tree_view(model, feature_names=None, class_names=None) -> TreeView:
     """Normalise a fitted classifier or a ``Tree`` (plus optional overriding names)."""
+    record = None
     if isinstance(model, Tree):
-        tree, binarizer, status, bounds = model, None, None, (None, None, None)
+        tree, status, bounds = model, None, (None, None, None)
         default_classes = range(tree.n_classes)
-    elif isinstance(getattr(model, "tree_", None), Tree):
-        tree, binarizer = model.tree_, getattr(model, "binarizer_", None)
-        status = getattr(model, "status_", None)
-        bounds = (getattr(model, "lower_bound_", None), getattr(model, "upper_bound_", None),
-                  getattr(model, "training_errors_", None))
-        default_classes = model.classes_
     else:
-        raise TypeError(
-            f"expected a fitted tree classifier or an occamlearn Tree; got "
-            f"{type(model).__name__}. Call fit first if this is an unfitted estimator."
-        )
+        record = as_record(model, "a fitted tree classifier or an occamlearn Tree")
+        if not record.is_tree:
+            raise TypeError(f"expected a fitted tree classifier or an occamlearn Tree; got a "
+                            f"{record.estimator}")
+        tree, status = record.model, record.status
+        bounds = (record.lower_bound, record.upper_bound, record.training_errors)
+        default_classes = record.classes
     n = tree.n_features
     if feature_names is None:
         feature_names = [tree.feature_name(j) for j in range(n)]
-        conditions = _conditions_of(binarizer, n)
+        conditions = [None] * n if record is None else _conditions_of(record, n)
     else:
         conditions = [None] * n
     feature_names = _check_names(feature_names, n, "feature_names")

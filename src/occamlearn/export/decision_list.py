@@ -1,66 +1,69 @@
 """Exporting decision lists: text, JSON (and back), Graphviz DOT and the Fig. 1 likelihood plot.
 
-Every function takes a fitted ``DecisionListClassifier`` or a bare ``DecisionList``. Texts use
+Every function takes a fitted ``DecisionListClassifier`` (whose record, ``to_record()``, it
+reads), its ``FittedModel`` or a bare ``DecisionList``. Texts use
 the binary feature names (for an estimator: its binariser's conditions, e.g. ``t1 == x``), so
 what is printed is what ``predict`` evaluates.
 
 * ``export_text`` -- ``IF c1 THEN p=0.93 (n=120)`` / ``ELSE IF ...`` / ``ELSE p=0.04``; in
   classification mode (Sec. III-B) the disjunction ``PREDICT 1 IF ANY OF ...``.
-* ``list_to_dict`` / ``save_list`` (read back by ``estimators.model_files.load_model``) -- a JSON file holding
-  the list, the classes and the binariser's conditions, so a loaded estimator predicts exactly
-  what the saved one did (``"format": "occamlearn-model"``, ``"model":
-  "DecisionListClassifier"``).
+* ``list_to_dict`` / ``save_list`` -- the model file of ``occamlearn.model.record_json`` (read
+  back by ``occamlearn.load_model``): the list, the classes and the binariser's conditions, so
+  a loaded estimator predicts exactly what the saved one did.
 * ``export_graphviz`` -- the list as a chain of yes/no tests.
 * ``plot_log_likelihood`` -- training log-likelihood against the number of rules (Fig. 1);
   matplotlib is imported inside it.
-* ``plot_probabilities`` -- each rule's probability (and the default's), as bars.
+* ``plot_probabilities`` -- each rule's probability (and the default's), as bars labelled
+  with the rules' conditions.
 """
 
 from __future__ import annotations
 
-import json
+import textwrap
 from dataclasses import replace
-from pathlib import Path
 
-import numpy as np
-
+from occamlearn.export._view import as_record
 from occamlearn.model.decision_list import DecisionList
+from occamlearn.model.fitted import FittedModel
+from occamlearn.model.record_json import record_to_dict, write_record
 
 __all__ = [
-    "FORMAT",
-    "MODEL",
     "export_graphviz",
     "export_text",
     "list_to_dict",
     "plot_log_likelihood",
     "plot_probabilities",
     "readable_list",
+    "rule_labels",
     "save_list",
+    "summary_line",
 ]
 
-FORMAT = "occamlearn-model"
-MODEL = "DecisionListClassifier"
-VERSION = 1
-_PARAMS = ("direction", "search", "beam_width", "max_rules", "min_conjunction",
-           "max_conjunction", "min_support", "min_gain", "monotone", "mode")
+
+def _record(model) -> FittedModel | None:
+    """The fitted model's record (None for a bare ``DecisionList``)."""
+    if isinstance(model, DecisionList):
+        return None
+    record = as_record(model)
+    if not record.is_list:
+        raise TypeError(f"expected a fitted DecisionListClassifier or a DecisionList; got a "
+                        f"{record.estimator}")
+    return record
 
 
 def _decision_list(model) -> DecisionList:
-    if isinstance(model, DecisionList):
-        return model
-    decision_list = getattr(model, "list_", None)
-    if not isinstance(decision_list, DecisionList):
-        raise TypeError(f"expected a fitted DecisionListClassifier or a DecisionList; got "
-                        f"{type(model).__name__}")
-    return decision_list
+    record = _record(model)
+    return model if record is None else record.model
 
 
 def readable_list(model) -> DecisionList:
     """The model's list with each binary feature named as a person reads it: a bit of the
     paper's code spelled out as the values or intervals it selects (``Condition.describe``;
     parenthesised when it is a union), other conditions by their own name."""
-    decision_list = _decision_list(model)
-    conditions = getattr(getattr(model, "binarizer_", None), "conditions_", None)
+    record = _record(model)
+    if record is None:
+        return model
+    decision_list, conditions = record.model, record.inputs.conditions
     if conditions is None or len(conditions) != decision_list.n_features:
         return decision_list
     names = []
@@ -72,11 +75,17 @@ def readable_list(model) -> DecisionList:
 
 
 def _class_names(model) -> tuple:
-    """(name of y = 0, name of y = 1): the estimator's classes, or "0"/"1" for a bare list."""
-    if isinstance(model, DecisionList):
-        return "0", "1"
-    positive = model._positive_index_
-    return str(model.classes_[1 - positive]), str(model.classes_[positive])
+    """(name of y = 0, name of y = 1): the model's classes, or "0"/"1" for a bare list."""
+    record = _record(model)
+    return ("0", "1") if record is None else record.class_names
+
+
+def summary_line(model) -> str:
+    """``p = P(1); direction negative; 3 rules; log-likelihood -1.234; stopped: max_rules``."""
+    record = as_record(model)
+    return (f"p = P({record.positive_class}); direction {record.direction}; "
+            f"{len(record.model)} rules; log-likelihood {record.log_likelihood:.3f}; "
+            f"stopped: {record.stop_reason}")
 
 
 def export_text(model, *, decimals: int = 2, show_counts: bool = True,
@@ -85,9 +94,7 @@ def export_text(model, *, decimals: int = 2, show_counts: bool = True,
     decision_list = readable_list(model)
     lines = []
     if summary and not isinstance(model, DecisionList):
-        lines.append(f"# p = P({model.positive_class_}); direction {model.direction_}; "
-                     f"{len(decision_list)} rules; log-likelihood {model.log_likelihood_:.3f}; "
-                     f"stopped: {model.stop_reason_}")
+        lines.append(f"# {summary_line(model)}")
     if decision_list.mode == "classification":
         names = _class_names(model)
         target = decision_list.target_class
@@ -127,26 +134,40 @@ def export_graphviz(model, *, decimals: int = 2, show_counts: bool = True) -> st
     return "\n".join(out) + "\n"
 
 
+def _new_axes(figsize):
+    """A new figure's axes, laid out when drawn or saved (constrained layout), so that tick
+    and axis labels stay inside the saved image."""
+    import matplotlib.pyplot as plt
+
+    _, ax = plt.subplots(figsize=figsize, layout="constrained")
+    return ax
+
+
+def _curve(curve, i: int):
+    """(log-likelihoods, direction) of a fitted model or of a search result."""
+    if isinstance(curve, FittedModel) or hasattr(curve, "to_record"):
+        record = as_record(curve)
+        return record.log_likelihoods, record.direction
+    values = getattr(curve, "log_likelihoods", None)
+    if values is None:
+        raise TypeError(f"curves[{i}] ({type(curve).__name__}) has no log_likelihoods")
+    return values, getattr(curve, "direction", i)
+
+
 def plot_log_likelihood(curves, *, ax=None, labels=None):
     """Fig. 1: training log-likelihood after 0, 1, ..., K rules, one line per curve.
 
-    ``curves`` is a fitted estimator, a ``SearchResult`` (anything with ``log_likelihoods_`` or
-    ``log_likelihoods``), or a list of them. Returns the matplotlib Axes.
+    ``curves`` is a fitted model, a ``SearchResult`` (anything with ``log_likelihoods``), or
+    a list of them. Returns the matplotlib Axes (of a new figure laid out to keep its labels
+    when ``ax`` is None).
     """
-    import matplotlib.pyplot as plt
-
     if not isinstance(curves, (list, tuple)):
         curves = [curves]
     if ax is None:
-        _, ax = plt.subplots(figsize=(5, 3.5))
+        ax = _new_axes((5, 3.5))
     for i, curve in enumerate(curves):
-        values = getattr(curve, "log_likelihoods_", None)
-        if values is None:
-            values = getattr(curve, "log_likelihoods", None)
-        if values is None:
-            raise TypeError(f"curves[{i}] ({type(curve).__name__}) has no log_likelihoods")
-        label = labels[i] if labels else str(getattr(curve, "direction_",
-                                                     getattr(curve, "direction", i)))
+        values, direction = _curve(curve, i)
+        label = labels[i] if labels else str(direction)
         ax.plot(range(len(values)), values, marker="o", label=label)
     ax.set_xlabel("number of rules")
     ax.set_ylabel("training log-likelihood")
@@ -154,15 +175,21 @@ def plot_log_likelihood(curves, *, ax=None, labels=None):
     return ax
 
 
-def plot_probabilities(model, *, ax=None, decimals: int = 2):
-    """Bars of P(positive) for each rule in order and for the default, labelled with the
-    training rows each covers. Returns the matplotlib Axes."""
-    import matplotlib.pyplot as plt
+def rule_labels(model, width: int = 24) -> list[str]:
+    """One label per rule, its condition as a person reads it (wrapped at ``width``
+    characters), then ``"default"``."""
+    decision_list = readable_list(model)
+    return [textwrap.fill(decision_list.condition_text(rule), width, break_on_hyphens=False)
+            for rule in decision_list.rules] + ["default"]
 
+
+def plot_probabilities(model, *, ax=None, decimals: int = 2):
+    """Bars of P(positive) for each rule in order and for the default, each bar labelled with
+    its rule's condition and the training rows it covers. Returns the matplotlib Axes."""
     decision_list = _decision_list(model)
+    labels = rule_labels(model)
     if ax is None:
-        _, ax = plt.subplots(figsize=(max(4, 0.8 * (len(decision_list) + 1)), 3.5))
-    labels = [f"rule {k + 1}" for k in range(len(decision_list))] + ["default"]
+        ax = _new_axes((max(4.0, 1.3 * len(labels)), 4.5))
     probabilities = [r.probability for r in decision_list.rules]
     probabilities.append(decision_list.default_probability)
     covered = [r.n_covered for r in decision_list.rules] + [decision_list.n_default]
@@ -170,64 +197,22 @@ def plot_probabilities(model, *, ax=None, decimals: int = 2):
     for bar, p, n in zip(bars, probabilities, covered):
         ax.text(bar.get_x() + bar.get_width() / 2, p, f"{p:.{decimals}f}\nn={n}",
                 ha="center", va="bottom", fontsize=8)
-    ax.set_xticks(range(len(labels)), labels, rotation=45 if len(labels) > 6 else 0)
-    positive = "y = 1" if isinstance(model, DecisionList) else str(model.positive_class_)
-    ax.set_ylabel(f"P({positive})")
+    tilted = len(labels) > 4 or any(len(line) > 12 for text in labels for line in text.split("\n"))
+    ax.set_xticks(range(len(labels)), labels, rotation=30 if tilted else 0,
+                  ha="right" if tilted else "center", fontsize=8)
+    record = _record(model)
+    ax.set_ylabel(f"P({'y = 1' if record is None else record.positive_class})")
     ax.set_ylim(0, 1.15)
     return ax
 
 
 # -- JSON ------------------------------------------------------------------------------------
-def _plain(value):
-    return value.item() if isinstance(value, np.generic) else value
-
-
-def _binarizer_param(binarizer):
-    if binarizer is None or isinstance(binarizer, str):
-        return binarizer
-    cls = type(binarizer)
-    params = {k: (list(v) if isinstance(v, (tuple, np.ndarray)) else v)
-              for k, v in binarizer.get_params(deep=False).items()}
-    try:
-        json.dumps(params)
-    except TypeError:
-        return {"class": None, "repr": repr(binarizer)}
-    return {"class": f"{cls.__module__}.{cls.__qualname__}", "params": params}
-
-
 def list_to_dict(model) -> dict:
-    """JSON-ready dict of a fitted ``DecisionListClassifier`` (or of a bare ``DecisionList``)."""
-    decision_list = _decision_list(model)
-    if isinstance(model, DecisionList):
-        return {"format": FORMAT, "version": VERSION, "model": "DecisionList",
-                "list": decision_list.to_dict()}
-    conditions = None
-    if model.binarizer_ is not None:
-        conditions = getattr(model.binarizer_, "conditions_", None)
-        if conditions is None:
-            raise TypeError(f"cannot save a list whose binariser ({type(model.binarizer_).__name__})"
-                            " has no conditions_; use occamlearn's binarisers or pickle it")
-        conditions = [c.to_dict() for c in conditions]
-    names_in = getattr(model, "feature_names_in_", None)
-    return {
-        "format": FORMAT, "version": VERSION, "model": MODEL,
-        "params": {**{p: _plain(getattr(model, p)) for p in _PARAMS},
-                   "positive_class": _plain(model.positive_class),
-                   "binarizer": _binarizer_param(model.binarizer)},
-        "classes": [_plain(c) for c in model.classes_],
-        "classes_dtype": model.classes_.dtype.str if model.classes_.dtype != object else "object",
-        "positive_index": int(model._positive_index_),
-        "n_features_in": int(model.n_features_in_),
-        "feature_names_in": None if names_in is None else [str(n) for n in names_in],
-        "binary_feature_names": [str(n) for n in model.feature_names_],
-        "conditions": conditions,
-        "list": decision_list.to_dict(),
-        "direction_chosen": model.direction_,
-        "log_likelihoods": [float(v) for v in model.log_likelihoods_],
-        "stop_reason": model.stop_reason_,
-    }
+    """JSON-ready dict of a fitted ``DecisionListClassifier`` (or of a bare ``DecisionList``):
+    the model file of ``occamlearn.model.record_json``."""
+    return record_to_dict(model if isinstance(model, DecisionList) else _record(model))
 
 
 def save_list(model, path) -> None:
     """Write ``model`` (estimator or ``DecisionList``) as JSON to ``path``."""
-    Path(path).write_text(json.dumps(list_to_dict(model), indent=1) + "\n")
+    write_record(model if isinstance(model, DecisionList) else _record(model), path)

@@ -2,15 +2,17 @@
 
 ``tree_html`` draws a tree as nested lists: each decision node lists its false branch, then its
 true branch, with the same words as ``export_text``; a heading gives the size, depth, status
-and bounds. ``list_html`` draws a decision list as an ordered list of ``IF ... THEN p`` rules
-and the default. Everything is escaped; no script or style sheet is needed.
+and bounds. ``list_html`` draws a decision list as the lines of its text export (``IF``,
+``ELSE IF`` ..., ``ELSE``). Both read the model's record (``as_record``). Everything is
+escaped; no script or style sheet is needed.
 """
 
 from __future__ import annotations
 
 from html import escape
 
-from occamlearn.export._view import summary_line, tree_view
+from occamlearn.export._view import as_record, summary_line, tree_view
+from occamlearn.model.tree import Tree
 
 __all__ = ["list_html", "tree_html"]
 
@@ -24,7 +26,7 @@ def tree_html(model, *, title: str | None = None, show_counts: bool = False) -> 
     view = tree_view(model)
     tree = view.tree
     if title is None:
-        title = type(model).__name__
+        title = "Tree" if isinstance(model, Tree) else as_record(model).estimator
 
     def leaf(node: int) -> str:
         text = f"class: {view.class_names[int(tree.label[node])]}"
@@ -47,26 +49,19 @@ def tree_html(model, *, title: str | None = None, show_counts: bool = False) -> 
 
 
 def list_html(model, *, decimals: int = 2, title: str | None = None) -> str:
-    """A fitted ``DecisionListClassifier`` as HTML: heading, then the rules in order."""
-    from occamlearn.export.decision_list import readable_list
+    """A fitted ``DecisionListClassifier`` (or its record) as HTML: a heading, then the lines
+    of ``export_text`` -- ``IF``, ``ELSE IF`` ..., ``ELSE`` (or, in classification mode,
+    ``PREDICT c IF ANY OF`` ... ``ELSE``) -- one per item, so the page and the text agree."""
+    from occamlearn.export.decision_list import export_text, summary_line
 
-    decision_list = readable_list(model)
+    record = as_record(model)
     if title is None:
-        title = type(model).__name__
-    heading = (f"{len(decision_list)} rules, p = P({model.positive_class_}), direction "
-               f"{model.direction_}, training log-likelihood {model.log_likelihood_:.3f}, "
-               f"stopped: {model.stop_reason_}")
-    rules = []
-    if decision_list.mode == "classification":
-        names = [str(c) for c in model.classes_]
-        positive = model._positive_index_
-        names = (names[1 - positive], names[positive])
-        target = decision_list.target_class
+        title = record.estimator
+    heading = summary_line(record)
+    if record.model.mode == "classification":
+        names, target = record.class_names, record.model.target_class
         heading += f"; predicts {names[target]} if any rule applies, else {names[1 - target]}"
-    for rule in decision_list.rules:
-        rules.append(f"<li>IF {escape(decision_list.condition_text(rule))} THEN "
-                     f"p={rule.probability:.{decimals}f} (n={rule.n_covered})</li>")
-    rules.append(f"<li>ELSE p={decision_list.default_probability:.{decimals}f} "
-                 f"(n={decision_list.n_default})</li>")
+    lines = export_text(record, decimals=decimals).splitlines()
+    items = "".join(f"<li>{escape(line.strip())}</li>" for line in lines)
     return (f"{_BOX}<div><b>{escape(title)}</b>: {escape(heading)}</div>"
-            f'<ol style="margin: 0">{"".join(rules)}</ol></div>')
+            f'<ol style="list-style: none; margin: 0; padding-left: 0">{items}</ol></div>')

@@ -83,12 +83,13 @@ def learn_decision_list(X, y, direction="positive", search: str = "hill", beam_w
                         max_rules: int = 10, min_conjunction: int = 1, max_conjunction: int = 1,
                         conditions=None, min_support: int = 1, min_gain: float = 1e-8,
                         monotone: bool = False, mode: str = "probabilistic",
-                        feature_names=None) -> SearchResult:
+                        feature_names=None, sample_weight=None) -> SearchResult:
     """Learn a decision list on binary ``X`` (n, d) and 0/1 ``y`` by maximising the training
-    log-likelihood greedily (see ``search_problem`` for the options)."""
+    log-likelihood greedily (see ``search_problem`` for the options). ``sample_weight``
+    weighs the rows of the likelihood (and of ``min_support``); see ``problem.prepare``."""
     _check_options(direction, search, max_rules, monotone, mode, min_gain)
     problem = prepare(X, y, min_conjunction, max_conjunction, min_support, conditions,
-                      feature_names)
+                      feature_names, sample_weight)
     return search_problem(problem, direction, search, beam_width, max_rules, min_support,
                           min_gain, monotone, mode)
 

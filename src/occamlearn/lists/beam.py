@@ -15,7 +15,6 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from occamlearn.lists.bits import count_covered
 from occamlearn.lists.hill import stop_reason_for
 from occamlearn.lists.likelihood import region_log_likelihood, score_extensions
 from occamlearn.lists.result import SearchResult, make_list
@@ -72,8 +71,8 @@ def beam_search(problem, beam_width: int = 10, direction="positive", max_rules: 
         growing = [beam for beam in beams if len(beam.chosen) < max_rules]
         finished.extend((beam, "max_rules") for beam in beams if len(beam.chosen) >= max_rules)
         if growing:  # one pass over the candidate columns counts for every beam
-            covered, positive = count_covered(columns, np.stack([b.rows for b in growing]),
-                                              np.stack([b.positives for b in growing]))
+            covered, positive = problem.count_covered(np.stack([b.rows for b in growing]),
+                                                      np.stack([b.positives for b in growing]))
         for rank, beam in enumerate(growing):
             previous = beam.chosen[-1][1:] if beam.chosen else None
             ext = score_extensions(covered[rank], positive[rank], beam.n_rest, beam.pos_rest,
@@ -83,8 +82,8 @@ def beam_search(problem, beam_width: int = 10, direction="positive", max_rules: 
                 finished.append((beam, reason))
                 continue
             for order, c in enumerate(_top(ext.gain, beam_width, min_gain)):
-                child = beam.extend(columns[c], int(covered[rank, c]), int(positive[rank, c]),
-                                    int(c))
+                child = beam.extend(columns[c], covered[rank, c].item(),
+                                    positive[rank, c].item(), int(c))
                 children.append((-child.log_likelihood, rank, order, child))
         children.sort(key=lambda item: item[:3])
         beams, seen = [], set()

@@ -8,6 +8,10 @@ AND and one popcount per word, for all candidates at once -- no Python loop over
 
 ``np.bitwise_count`` (numpy >= 2.0) does the popcount; older numpy falls back to a 16-bit
 lookup table.
+
+With sample weights a popcount is not enough: ``weighted_count_covered`` unpacks blocks of
+candidate columns and takes dot products with the weights of the rows (a matrix product per
+block). It is used only when weights are given, so unweighted searches keep the popcounts.
 """
 
 from __future__ import annotations
@@ -21,6 +25,8 @@ __all__ = [
     "pack_vector",
     "popcount_rows",
     "unpack_vector",
+    "weighted_count_covered",
+    "weighted_support",
 ]
 
 _WORD_BYTES = 8
@@ -137,3 +143,41 @@ def _popcount_into(words: np.ndarray, out: np.ndarray) -> None:
         np.bitwise_count(words, out=out)
     else:
         out[...] = popcount_table(words)
+
+
+def _unpacked(block: np.ndarray, n_rows: int) -> np.ndarray:
+    """(k, w) packed uint64 columns -> (k, n_rows) float64 0/1 matrix."""
+    bits = np.unpackbits(np.ascontiguousarray(block).view(np.uint8), axis=1, count=n_rows)
+    return bits.astype(np.float64)
+
+
+def _weighted_rows(rows: np.ndarray, weight: np.ndarray) -> np.ndarray:
+    """(b, w) packed row sets -> (b, n) their rows' weights (0 outside the set)."""
+    return _unpacked(rows, len(weight)) * weight
+
+
+def weighted_count_covered(columns: np.ndarray, rows: np.ndarray, positives: np.ndarray,
+                           weight: np.ndarray):
+    """``count_covered`` with row weights: (covered weight, covered positive weight) within
+    ``rows`` for every packed column, as float64 arrays of shape (m,) -- or (b, m) for 2-d
+    ``rows``. Integer weights give exactly the counts of rows repeated that many times."""
+    weight = np.asarray(weight, dtype=np.float64)
+    single = rows.ndim == 1
+    in_rows = _weighted_rows(np.atleast_2d(rows), weight)
+    in_positives = _weighted_rows(np.atleast_2d(positives), weight)
+    m = columns.shape[0]
+    covered = np.empty((len(in_rows), m))
+    positive = np.empty((len(in_rows), m))
+    step = max(1, (8 * _CHUNK_BYTES) // max(1, 8 * len(weight)))
+    for start in range(0, m, step):
+        block = _unpacked(columns[start:start + step], len(weight))
+        covered[:, start:start + len(block)] = in_rows @ block.T
+        positive[:, start:start + len(block)] = in_positives @ block.T
+    return (covered[0], positive[0]) if single else (covered, positive)
+
+
+def weighted_support(columns: np.ndarray, weight: np.ndarray) -> np.ndarray:
+    """Total weight of the rows each packed column covers (``popcount_rows`` weighted)."""
+    weight = np.asarray(weight, dtype=np.float64)
+    every_row = pack_vector(np.ones(len(weight), dtype=bool))
+    return weighted_count_covered(columns, every_row, every_row, weight)[0]

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from occamlearn.lists.bits import popcount_rows
+from occamlearn.lists.bits import popcount_rows, weighted_support
 
 __all__ = ["Candidates", "build_candidates", "conjoin"]
 
@@ -69,7 +69,7 @@ def _check_sizes(min_conjunction, max_conjunction, n_features) -> None:
                          f"features ({n_features})")
 
 
-def _extend(level_index, level_columns, primitives, min_support):
+def _extend(level_index, level_columns, primitives, min_support, support):
     """Conjunctions one primitive larger than those of ``level_index`` (last index grows)."""
     d, w = primitives.shape
     last = level_index[:, -1]
@@ -81,7 +81,7 @@ def _extend(level_index, level_columns, primitives, min_support):
         parent, extra = np.nonzero(np.arange(d)[None, :] > last[parents, None])
         parent = parents[parent]
         block = level_columns[parent] & primitives[extra]
-        keep = popcount_rows(block) >= min_support
+        keep = support(block) >= min_support
         new_index.append(np.column_stack([level_index[parent[keep]], extra[keep]]))
         new_columns.append(block[keep])
         _check_memory(sum(len(c) for c in new_columns), w)
@@ -100,13 +100,14 @@ def _check_memory(n_candidates: int, n_words: int) -> None:
 
 
 def build_candidates(primitives: np.ndarray, min_conjunction: int = 1, max_conjunction: int = 1,
-                     min_support: int = 1, conditions=None) -> Candidates:
+                     min_support: int = 1, conditions=None, weight=None) -> Candidates:
     """Candidate conditions over the packed primitive columns ``primitives`` (d, n_words).
 
     Conditions of ``min_conjunction``..``max_conjunction`` primitives that cover at least
     ``min_support`` rows, ordered by size, then lexicographically by feature index (the search
     breaks ties by this order, so smaller conditions win ties). With ``conditions`` (a sequence
-    of feature-index tuples) exactly those are used, in the given order.
+    of feature-index tuples) exactly those are used, in the given order. With ``weight``
+    (one per row) support is the total weight of the rows covered.
     """
     d = primitives.shape[0]
     if conditions is not None:
@@ -117,13 +118,16 @@ def build_candidates(primitives: np.ndarray, min_conjunction: int = 1, max_conju
                                  f"in [0, {d})")
         return Candidates(conditions, conjoin(primitives, conditions))
     _check_sizes(min_conjunction, max_conjunction, d)
-    support = popcount_rows(primitives)
-    index = np.flatnonzero(support >= min_support)[:, None]
+
+    def support(columns):
+        return popcount_rows(columns) if weight is None else weighted_support(columns, weight)
+
+    index = np.flatnonzero(support(primitives) >= min_support)[:, None]
     columns = primitives[index[:, 0]]
     kept_index, kept_columns = [], []
     for size in range(1, max_conjunction + 1):
         if size > 1:
-            index, columns = _extend(index, columns, primitives, min_support)
+            index, columns = _extend(index, columns, primitives, min_support, support)
         if size >= min_conjunction:
             kept_index.append(index)
             kept_columns.append(columns)

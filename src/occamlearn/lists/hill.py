@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import numpy as np
 
-from occamlearn.lists.bits import count_covered
 from occamlearn.lists.likelihood import region_log_likelihood, score_extensions
 from occamlearn.lists.result import SearchResult, make_list
 
@@ -43,14 +42,14 @@ def hill_climb(problem, direction="positive", max_rules: int = 10, min_support: 
     history = [float(region_log_likelihood(n_rest, pos_rest))]
     reason = "max_rules"
     while len(chosen) < max_rules:
-        covered, positive = count_covered(columns, rows, positives)
+        covered, positive = problem.count_covered(rows, positives)
         ext = score_extensions(covered, positive, n_rest, pos_rest, direction, min_support,
                                previous, monotone)
         reason = stop_reason_for(ext, min_gain, n_rest, pos_rest)
         if reason is not None:
             break
         best = int(np.argmax(ext.gain))
-        n_c, pos_c = int(covered[best]), int(positive[best])
+        n_c, pos_c = covered[best].item(), positive[best].item()
         chosen.append((best, n_c, pos_c))
         previous = (n_c, pos_c)
         rows &= ~columns[best]

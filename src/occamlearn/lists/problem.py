@@ -3,6 +3,11 @@
 ``prepare(X, y, ...)`` packs the binary matrix once (``bits.pack_columns``) and builds the
 candidate conditions (``candidates.build_candidates``); hill climbing and beam search, in
 every direction, then run on the same ``SearchProblem`` without repacking.
+
+With ``sample_weight`` every count of the search (rows covered, positives, support, the
+log-likelihood's n and pos) is a total weight instead: integer weights give exactly the
+list of the rows repeated that many times. ``count_covered`` picks the popcounts or their
+weighted alternative, so unweighted problems run as before.
 """
 
 from __future__ import annotations
@@ -11,7 +16,13 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from occamlearn.lists.bits import pack_columns, pack_vector, popcount_rows
+from occamlearn.lists.bits import (
+    count_covered,
+    pack_columns,
+    pack_vector,
+    popcount_rows,
+    weighted_count_covered,
+)
 from occamlearn.lists.candidates import Candidates, build_candidates
 
 __all__ = ["SearchProblem", "check_binary", "prepare"]
@@ -21,19 +32,33 @@ __all__ = ["SearchProblem", "check_binary", "prepare"]
 class SearchProblem:
     """Everything the searches read; built by ``prepare``.
 
-    n_rows, n_positive : training rows and positives (y = 1)
+    n_rows, n_positive : training rows and positives (y = 1); with weights, their totals
     all_rows, positives : packed masks of all rows and of the positive rows
     candidates : the candidate conditions and their packed columns
     n_features, feature_names : the primitive binary features
+    weight : float64 weight per row, or None (every row counts 1)
     """
 
-    n_rows: int
-    n_positive: int
+    n_rows: float
+    n_positive: float
     all_rows: np.ndarray
     positives: np.ndarray
     candidates: Candidates
     n_features: int
     feature_names: tuple
+    weight: np.ndarray | None = None
+
+    def count_covered(self, rows: np.ndarray, positives: np.ndarray):
+        """(covered, covered positives) of every candidate within the packed ``rows``
+        (``bits.count_covered``; weighted sums when the problem has weights)."""
+        columns = self.candidates.columns
+        if self.weight is None:
+            return count_covered(columns, rows, positives)
+        return weighted_count_covered(columns, rows, positives, self.weight)
+
+    def row_counts(self, rows: np.ndarray, positives: np.ndarray) -> tuple[int, int]:
+        """Unweighted (rows, positives) in packed ``rows`` (the counts a fitted list keeps)."""
+        return (int(popcount_rows(rows[None])[0]), int(popcount_rows(positives[None])[0]))
 
 
 def check_binary(X, name: str = "X") -> np.ndarray:
@@ -66,11 +91,26 @@ def _check_labels(y, n_rows: int) -> np.ndarray:
     return y.astype(bool)
 
 
+def _check_weight(sample_weight, n_rows: int) -> np.ndarray | None:
+    if sample_weight is None:
+        return None
+    weight = np.asarray(sample_weight, dtype=np.float64).ravel()
+    if weight.shape != (n_rows,):
+        raise ValueError(f"sample_weight has {weight.size} entries; X has {n_rows} rows")
+    if not np.isfinite(weight).all() or (weight < 0).any():
+        raise ValueError("sample_weight must be finite and non-negative")
+    return weight
+
+
 def prepare(X, y, min_conjunction: int = 1, max_conjunction: int = 1, min_support: int = 1,
-            conditions=None, feature_names=None) -> SearchProblem:
-    """Pack binary ``X`` (n, d) and 0/1 ``y`` and build the candidate conditions."""
+            conditions=None, feature_names=None, sample_weight=None) -> SearchProblem:
+    """Pack binary ``X`` (n, d) and 0/1 ``y`` and build the candidate conditions.
+
+    ``sample_weight``: non-negative weight per row, or None; ``min_support`` is then a total
+    weight."""
     X = check_binary(X)
     y = _check_labels(y, X.shape[0])
+    weight = _check_weight(sample_weight, X.shape[0])
     if isinstance(min_support, bool) or not isinstance(min_support, (int, np.integer)) \
             or min_support < 1:
         raise ValueError(f"min_support must be an int >= 1; got {min_support!r}")
@@ -80,8 +120,11 @@ def prepare(X, y, min_conjunction: int = 1, max_conjunction: int = 1, min_suppor
         raise ValueError(f"feature_names has {len(names)} names; X has {n_features} columns")
     primitives = pack_columns(X)
     candidates = build_candidates(primitives, min_conjunction, max_conjunction, min_support,
-                                  conditions)
+                                  conditions, weight)
     all_rows = pack_vector(np.ones(n_rows, dtype=bool))
     positives = pack_vector(y)
+    if weight is not None:
+        return SearchProblem(float(weight.sum()), float(weight[y].sum()), all_rows, positives,
+                             candidates, n_features, names, weight)
     return SearchProblem(n_rows, int(popcount_rows(positives[None])[0]), all_rows, positives,
                          candidates, n_features, names)

@@ -47,9 +47,26 @@ class SearchResult:
 
 
 def make_list(problem, chosen, n_rest: int, pos_rest: int, mode: str, direction) -> DecisionList:
-    """DecisionList from ``chosen`` = [(candidate index, n_covered, n_positive), ...]."""
+    """DecisionList from ``chosen`` = [(candidate index, n_covered, n_positive), ...].
+
+    With a weighted problem the counts in ``chosen`` are weights: the probabilities are
+    weighted frequencies, while the rules' ``n_covered`` / ``n_positive`` (and the default's)
+    count the rows themselves."""
     conditions = problem.candidates.conditions
-    rules = tuple(Rule(conditions[c], pos / n, n, pos) for c, n, pos in chosen)
     default = pos_rest / n_rest if n_rest else (problem.n_positive / max(problem.n_rows, 1))
-    return DecisionList(rules, default, problem.n_features, n_rest, pos_rest,
-                        problem.feature_names, mode, 0 if direction == "negative" else 1)
+    if problem.weight is None:
+        rules = tuple(Rule(conditions[c], pos / n, n, pos) for c, n, pos in chosen)
+        return DecisionList(rules, default, problem.n_features, n_rest, pos_rest,
+                            problem.feature_names, mode, 0 if direction == "negative" else 1)
+    rows, positives = problem.all_rows.copy(), problem.positives.copy()
+    rules = []
+    for c, n, pos in chosen:
+        column = problem.candidates.columns[c]
+        n_rows, n_pos = problem.row_counts(rows & column, positives & column)
+        rules.append(Rule(conditions[c], min(max(pos / n, 0.0), 1.0), n_rows, n_pos))
+        rows &= ~column
+        positives &= ~column
+    n_default, n_default_positive = problem.row_counts(rows, positives)
+    return DecisionList(tuple(rules), min(max(default, 0.0), 1.0), problem.n_features,
+                        n_default, n_default_positive, problem.feature_names, mode,
+                        0 if direction == "negative" else 1)

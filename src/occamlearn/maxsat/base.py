@@ -3,24 +3,27 @@
 A back-end takes a PySAT ``WCNF`` (never mutated) and returns a ``MaxSATResult``:
 ``status`` is "optimal" (cost proven minimum), "feasible" (a model, no proof: time limit or
 Ctrl-C), "unsatisfiable" (the hard clauses have no model) or "unknown" (stopped before any
-model). ``trace`` lists (seconds, cost) each time the incumbent improves; ``on_improve(cost,
-model, seconds)`` is called at the same moments (anytime use); if it returns ``True`` the
-back-end stops after that model with status "feasible" (used to re-encode a smaller query).
+model). ``trace`` lists (seconds, cost) each time the incumbent improves, and the same moments
+go to ``progress.report(cost, None, seconds, model)`` (a ``stopping.ProgressSink``; seconds
+are ``deadline.elapsed()``). ``deadline`` (a ``stopping.Deadline``) ends the solve, through
+its time or its stop flag: a caller that wants the back-end to stop after a model (to
+re-encode a smaller query) gives it ``deadline.inner()`` and requests that one's stop from
+its sink callback; the back-end then returns that model with status "feasible".
 """
 
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import numpy as np
 from pysat.formula import WCNF
 from pysat.solvers import SolverNames
 
+from occamlearn.stopping import Deadline, ProgressSink
+
 __all__ = [
     "STATUSES",
-    "ImproveCallback",
     "MaxSATBackend",
     "MaxSATResult",
     "check_sat_solver",
@@ -29,7 +32,6 @@ __all__ = [
 
 STATUSES = ("optimal", "feasible", "unsatisfiable", "unknown")
 
-ImproveCallback = Callable[[int, list, float], None]
 
 
 @dataclass
@@ -65,8 +67,7 @@ def check_sat_solver(name: str, *, incremental: bool) -> str:
 
 
 class MaxSATBackend(ABC):
-    """Base class: ``solve(wcnf, time_limit=None, on_improve=None, phases=None) ->
-    MaxSATResult``.
+    """Base class: ``solve(wcnf, deadline=None, progress=None, phases=None) -> MaxSATResult``.
 
     Two capabilities are declared here, not discovered by ``isinstance``: ``uses_phases``
     (``solve`` starts its SAT solver from the ``phases`` given, e.g. an incumbent solution;
@@ -83,8 +84,8 @@ class MaxSATBackend(ABC):
         self.sat_solver = check_sat_solver(sat_solver, incremental=True)
 
     @abstractmethod
-    def solve(self, wcnf: WCNF, time_limit: float | None = None,
-              on_improve: ImproveCallback | None = None,
+    def solve(self, wcnf: WCNF, deadline: Deadline | None = None,
+              progress: ProgressSink | None = None,
               phases: list[int] | None = None) -> MaxSATResult:
         """Minimise the weight of falsified soft clauses of ``wcnf`` subject to its hard ones."""
 
@@ -104,6 +105,8 @@ class MaxSATBackend(ABC):
 
 
 def check_time_limit(time_limit) -> float | None:
+    """``time_limit`` as float seconds (or None); a ValueError for anything else. (The
+    searches take a ``stopping.Deadline``; this checks seconds where a caller still has them.)"""
     if time_limit is None:
         return None
     if (not isinstance(time_limit, (int, float, np.integer, np.floating))

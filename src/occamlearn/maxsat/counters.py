@@ -24,7 +24,6 @@ constant input pass the other one through and cost no clause.
 
 from __future__ import annotations
 
-import time
 from collections import deque
 from dataclasses import dataclass
 
@@ -32,6 +31,7 @@ from pysat.card import ITotalizer
 from pysat.solvers import Solver
 
 from occamlearn.maxsat.oracle import SearchTimeout, add_clauses, python_handles_sigint
+from occamlearn.stopping import Deadline
 
 __all__ = ["CostCounter", "add_counter", "choose_counter", "network_clauses",
            "totalizer_clauses"]
@@ -103,7 +103,7 @@ def choose_counter(n: int, bound: int) -> str:
 class _Network:
     """Emits the half comparators of the network straight into a solver."""
 
-    def __init__(self, solver: Solver, top: int, deadline: float | None):
+    def __init__(self, solver: Solver, top: int, deadline: Deadline | None):
         self.solver, self.top, self.deadline = solver, top, deadline
         self.comparators, self._until_check = 0, COMPARATORS_PER_CHECK
 
@@ -123,7 +123,7 @@ class _Network:
         self._until_check -= 1
         if self._until_check == 0:
             self._until_check = COMPARATORS_PER_CHECK
-            if self.deadline is not None and time.perf_counter() >= self.deadline:
+            if self.deadline is not None and self.deadline.expired():
                 raise SearchTimeout
         return high, low
 
@@ -170,7 +170,7 @@ class _Network:
 
 
 def add_counter(solver: Solver, lits: list[int], bound: int, top: int,
-                deadline: float | None, kind: str | None = None) -> CostCounter | None:
+                deadline: Deadline | None, kind: str | None = None) -> CostCounter | None:
     """Add a counter of ``lits`` up to ``bound`` to ``solver`` (fresh variables above
     ``top``); None if ``deadline`` passed first. The clauses added by then only define
     fresh variables, so they never remove a model. ``kind`` forces an encoding (tests)."""
@@ -181,7 +181,7 @@ def add_counter(solver: Solver, lits: list[int], bound: int, top: int,
     kind = choose_counter(len(lits), bound) if kind is None else kind
     if kind == "totalizer":
         build_seconds = TOTALIZER_SECONDS_PER_CLAUSE * totalizer_clauses(len(lits), bound)
-        if deadline is not None and time.perf_counter() + build_seconds >= deadline:
+        if deadline is not None and build_seconds >= deadline.remaining():
             return None
         with python_handles_sigint(), ITotalizer(lits=lits, ubound=bound, top_id=top) as tot:
             clauses, outputs, top = tot.cnf.clauses, list(tot.rhs[:n_outputs]), tot.top_id

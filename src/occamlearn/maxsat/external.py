@@ -14,7 +14,7 @@ solvers), runs a user-given command and reads its standard output:
 The time limit is enforced from outside, and within it: SIGTERM to the solver's process
 group ``kill_grace`` seconds before the limit (the Evaluation rules ask solvers to print their
 best model then; the grace is at most a quarter of the limit), SIGKILL at the limit, so even a
-solver that ignores SIGTERM is gone when ``time_limit`` is up; whatever ``o``/``v`` lines
+solver that ignores SIGTERM is gone when the deadline is up (or its stop requested); whatever ``o``/``v`` lines
 arrived by then are used. The model is checked against the hard clauses and its cost
 recomputed; a model that breaks a hard clause raises RuntimeError.
 
@@ -24,7 +24,7 @@ end of its standard error: its silence is never read as "no better tree found".
 
 ``command`` holds ``{wcnf}`` where the file path goes (appended when absent) and optionally
 ``{time_limit}`` (whole seconds). ``make_backend("external")`` takes the command from the
-environment variable ``OCCAMLEARN_MAXSAT_COMMAND``. ``on_improve`` is called once, with the
+environment variable ``OCCAMLEARN_MAXSAT_COMMAND``. ``progress`` gets one report, of the
 final model: solvers print no model before they stop, so the ``o`` lines are in ``trace`` and
 ``stats["o_lines"]`` only.
 """
@@ -38,12 +38,12 @@ import signal
 import subprocess
 import tempfile
 import threading
-import time
 from pathlib import Path
 
 from pysat.formula import WCNF
 
-from occamlearn.maxsat.base import ImproveCallback, MaxSATBackend, MaxSATResult, check_time_limit
+from occamlearn.maxsat.base import MaxSATBackend, MaxSATResult
+from occamlearn.stopping import CLOCK, Deadline, ProgressSink
 
 __all__ = ["COMMAND_VARIABLE", "ExternalBackend", "ExternalSolverError", "model_cost",
            "parse_solver_output"]
@@ -53,6 +53,7 @@ FORMATS = ("mse22", "legacy")
 S_LINES = {"OPTIMUM FOUND": "optimal", "SATISFIABLE": "feasible",
            "UNSATISFIABLE": "unsatisfiable", "UNKNOWN": "unknown"}
 STDERR_KEPT = 4000  # characters of the solver's standard error kept for the error message
+WAIT_SLICE = 0.2  # seconds between two looks at the deadline while the program runs
 
 
 class ExternalSolverError(RuntimeError):
@@ -141,17 +142,19 @@ class ExternalBackend(MaxSATBackend):
             argv.append(str(path))
         return argv
 
-    def solve(self, wcnf: WCNF, time_limit: float | None = None,
-              on_improve: ImproveCallback | None = None,
+    def solve(self, wcnf: WCNF, deadline: Deadline | None = None,
+              progress: ProgressSink | None = None,
               phases: list[int] | None = None) -> MaxSATResult:
-        time_limit = check_time_limit(time_limit)
-        start = time.perf_counter()
+        deadline = Deadline.coerce(deadline)
+        progress = ProgressSink.coerce(progress)
+        start = CLOCK()
         with tempfile.TemporaryDirectory(prefix="occamlearn-") as folder:
             path = Path(folder) / "instance.wcnf"
             wcnf.to_file(str(path), format=self.format)
-            written = time.perf_counter()
-            lines, stopped, code, errors = self._run(self._argv(path, time_limit), start,
-                                                     time_limit)
+            written = CLOCK()
+            # the program gets the seconds left as its own limit, and is stopped at the deadline
+            limit = max(deadline.remaining(), 1e-3) if deadline.limited else None
+            lines, stopped, code, errors = self._run(self._argv(path, limit), start, deadline)
         parsed = parse_solver_output(lines, wcnf.nv)
         model, status, cost = parsed["model"], parsed["status"], None
         if not stopped and parsed["status"] is None and model is None:
@@ -163,7 +166,7 @@ class ExternalBackend(MaxSATBackend):
             status = "optimal" if status == "optimal" else "feasible"
         else:
             status = "unknown"
-        seconds = time.perf_counter() - start
+        seconds = CLOCK() - start
         trace = _improving([(t, c) for t, c in parsed["o_lines"]])
         if cost is not None and (not trace or trace[-1][1] > cost):
             trace.append((seconds, cost))
@@ -172,9 +175,9 @@ class ExternalBackend(MaxSATBackend):
                  "stderr_tail": errors[-STDERR_KEPT:],
                  "o_lines": parsed["o_lines"], "n_vars": wcnf.nv, "n_hard": len(wcnf.hard),
                  "n_soft": len(wcnf.soft)}
-        if cost is not None and on_improve is not None:
-            on_improve(cost, model, seconds)
         lower = cost if status == "optimal" else 0
+        if cost is not None:
+            progress.report(cost, lower or None, deadline.elapsed(), model)
         return MaxSATResult(status, cost, model, lower, trace, stats)
 
     def _failure(self, code, errors: str) -> str:
@@ -183,16 +186,17 @@ class ExternalBackend(MaxSATBackend):
         return (f"the external MaxSAT solver {self.command!r} ended (exit code {code}) with "
                 f"no 's' status line and no model{said}")
 
-    def _grace(self, time_limit: float | None) -> float:
-        """Seconds between SIGTERM and SIGKILL: ``kill_grace``, at most a quarter of the limit."""
-        if time_limit is None:
+    def _grace(self, deadline: Deadline) -> float:
+        """Seconds between SIGTERM and SIGKILL: ``kill_grace``, at most a quarter of the time
+        left."""
+        if not deadline.limited:
             return self.kill_grace
-        return min(self.kill_grace, time_limit / 4)
+        return min(self.kill_grace, deadline.remaining() / 4)
 
-    def _run(self, argv: list[str], start: float, time_limit: float | None):
+    def _run(self, argv: list[str], start: float, deadline: Deadline):
         """Run ``argv``; return (timestamped stdout lines, killed by the limit?, exit code,
-        standard error text). SIGTERM comes ``_grace`` seconds before ``time_limit``, SIGKILL
-        at it."""
+        standard error text). SIGTERM comes ``_grace`` seconds before the deadline (or when
+        its stop is requested), SIGKILL at it."""
         try:
             process = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                        stdin=subprocess.DEVNULL, text=True, bufsize=1,
@@ -205,7 +209,7 @@ class ExternalBackend(MaxSATBackend):
 
         def read():
             for text in process.stdout:
-                lines.append((time.perf_counter() - start, text))
+                lines.append((CLOCK() - start, text))
 
         def read_errors():
             kept = 0
@@ -220,12 +224,18 @@ class ExternalBackend(MaxSATBackend):
         for reader in readers:
             reader.start()
         stopped = False
-        grace = self._grace(time_limit)
+        grace = self._grace(deadline)
         try:
-            remaining = None if time_limit is None else max(
-                0.0, time_limit - grace - (time.perf_counter() - start))
-            process.wait(timeout=remaining)
-        except (subprocess.TimeoutExpired, KeyboardInterrupt):
+            while process.poll() is None:  # in slices, so that a requested stop reaches it
+                if deadline.remaining() <= grace:
+                    stopped = True
+                    self._stop(process, grace)
+                    break
+                try:
+                    process.wait(timeout=min(WAIT_SLICE, deadline.remaining() - grace))
+                except subprocess.TimeoutExpired:
+                    continue
+        except KeyboardInterrupt:
             stopped = True
             self._stop(process, grace)
         for reader in readers:

@@ -24,7 +24,7 @@ spb-maxsat,        SPBMaxSATCFPS, TTOpenWBOInc)             limit: the incumbent
 tt-open-wbo-inc                                             (no model then)
 =================  =======================================  ===============================
 
-None of them reports intermediate solutions through hermax, so ``trace`` and ``on_improve``
+None of them reports intermediate solutions through hermax, so ``trace`` and ``progress``
 hold one point, the final model. The incomplete solvers' "OPTIMUM" only means that they
 returned; it is not a proof, so their status is "feasible" (and "unknown" when they return
 no model: for a local search that is no proof of UNSAT). Models are checked against the
@@ -39,13 +39,13 @@ import pickle
 import signal
 import subprocess
 import sys
-import time
 from importlib import import_module
 
 from pysat.formula import WCNF
 
-from occamlearn.maxsat.base import ImproveCallback, MaxSATBackend, MaxSATResult, check_time_limit
+from occamlearn.maxsat.base import MaxSATBackend, MaxSATResult
 from occamlearn.maxsat.external import model_cost
+from occamlearn.stopping import CLOCK, Deadline, ProgressSink
 
 __all__ = ["BACKEND_CLASSES", "HERMAX_SOLVERS", "HermaxBackend", "hermax_available"]
 
@@ -100,8 +100,9 @@ def _solve_here(name: str, wcnf: WCNF, time_limit: float | None):
         _load(solver, wcnf)
         mode = HERMAX_SOLVERS[name][2]
         if mode == "terminate" and time_limit is not None:
-            deadline = time.monotonic() + time_limit
-            solver.set_terminate(lambda: int(time.monotonic() >= deadline))
+            # the seconds crossed a process boundary (the child's clock is its own)
+            deadline = Deadline.after(time_limit)
+            solver.set_terminate(lambda: int(deadline.expired()))
             found = solver.solve()
         elif mode == "hermax":
             found = solver.solve(time_limit=time_limit)
@@ -142,17 +143,20 @@ class HermaxBackend(MaxSATBackend):
 
     name = "uwrmaxsat"
 
-    def solve(self, wcnf: WCNF, time_limit: float | None = None,
-              on_improve: ImproveCallback | None = None,
+    def solve(self, wcnf: WCNF, deadline: Deadline | None = None,
+              progress: ProgressSink | None = None,
               phases: list[int] | None = None) -> MaxSATResult:
-        time_limit = check_time_limit(time_limit)
+        deadline = Deadline.coerce(deadline)
+        progress = ProgressSink.coerce(progress)
         _solver_class(self.name)  # ImportError naming the extra, before any work
-        start = time.perf_counter()
+        # the solver runs in C (or in a child process): it gets the seconds left
+        time_limit = max(deadline.remaining(), 1e-3) if deadline.limited else None
+        start = CLOCK()
         in_child = HERMAX_SOLVERS[self.name][2] == "child" or (
             HERMAX_SOLVERS[self.name][2] == "terminate" and time_limit is not None)
         run = _solve_in_child if in_child else _solve_here
         hermax_status, model = run(self.name, wcnf, time_limit)
-        seconds = time.perf_counter() - start
+        seconds = CLOCK() - start
         stats = {"seconds": seconds, "hermax_status": hermax_status, "n_vars": wcnf.nv,
                  "n_hard": len(wcnf.hard), "n_soft": len(wcnf.soft)}
         complete = HERMAX_SOLVERS[self.name][3]
@@ -164,9 +168,8 @@ class HermaxBackend(MaxSATBackend):
         status = STATUS_NAMES.get(hermax_status, "feasible")
         if status == "optimal" and not complete:
             status = "feasible"  # an incomplete solver's "OPTIMUM" is no proof
-        if on_improve is not None:
-            on_improve(cost, model, seconds)
         lower = cost if status == "optimal" else 0
+        progress.report(cost, lower or None, deadline.elapsed(), model)
         return MaxSATResult(status, cost, model, lower, [(seconds, cost)], stats)
 
 

@@ -11,9 +11,9 @@ are exactly "the last satisfiable instance": its models are the optimal solution
 
 The cost counter is PySAT's incremental totalizer, or a cardinality network when the
 totalizer would be huge (``maxsat.counters``: a first model of cost 4,208 over 8,124 soft
-clauses made a 25.4 M-clause totalizer). ``time_limit`` covers everything: loading the
+clauses made a 25.4 M-clause totalizer). ``deadline`` covers everything: loading the
 formula, building the counter (both stop at the deadline) and the SAT calls; when it passes
-after a model, the status is "feasible" with the best model.
+(or its stop is requested) after a model, the status is "feasible" with the best model.
 
 The caller's WCNF is never modified. Weighted soft clauses are counted by repeating their
 blocking literal w times in the counter (fine for small integer weights).
@@ -21,7 +21,7 @@ blocking literal w times in the counter (fine for small integer weights).
 Lower bound: the linear search only ever refutes "cost < optimum", so on a stop it proves
 nothing by itself (``lower_bound`` 0). With ``core_share`` > 0 and a time limit, a
 core-guided phase comes first (core-boosted linear search, Berg et al. 2019): RC2 (OLL) runs
-for that share of the time limit; its cost when stopped is a proven lower bound, reported on a
+for that share of the time left (``deadline.within``); its cost when stopped is a proven lower bound, reported on a
 stop and used to stop the linear search as soon as a model reaches it; if RC2 proves the
 optimum, its model is the linear search's phase hint and the search stops at that cost (so the
 live solver still holds "the last satisfiable instance"). Off by default (``CORE_SHARE``):
@@ -30,14 +30,13 @@ see benchmarks/results/maxsat_bounds.md.
 
 from __future__ import annotations
 
-import time
-
 from pysat.formula import WCNF
 from pysat.solvers import Solver
 
-from occamlearn.maxsat.base import ImproveCallback, MaxSATBackend, MaxSATResult, check_time_limit
+from occamlearn.maxsat.base import MaxSATBackend, MaxSATResult
 from occamlearn.maxsat.counters import add_counter
 from occamlearn.maxsat.oracle import add_clauses, limited_solve
+from occamlearn.stopping import CLOCK, Deadline, ProgressSink
 
 __all__ = ["CORE_SHARE", "LinearSatUnsat"]
 
@@ -62,17 +61,17 @@ class LinearSatUnsat(MaxSATBackend):
         self._optimum: int | None = None
 
     # -- the loop ---------------------------------------------------------------------------
-    def solve(self, wcnf: WCNF, time_limit: float | None = None,
-              on_improve: ImproveCallback | None = None,
+    def solve(self, wcnf: WCNF, deadline: Deadline | None = None,
+              progress: ProgressSink | None = None,
               phases: list[int] | None = None) -> MaxSATResult:
         """Alg. 1; ``phases`` are optional preferred literals (e.g. an incumbent solution)."""
-        time_limit = check_time_limit(time_limit)
+        deadline = Deadline.coerce(deadline)
+        progress = ProgressSink.coerce(progress)
         self.close()
-        start = time.perf_counter()
-        deadline = None if time_limit is None else start + time_limit
+        start = CLOCK()
         stats = {"sat_calls": 0, "load_seconds": 0.0, "sat_seconds": 0.0, "unsat_seconds": 0.0,
                  "n_vars": wcnf.nv, "n_hard": len(wcnf.hard), "n_soft": len(wcnf.soft)}
-        core_lower, core_model = self._core_phase(wcnf, time_limit, stats)
+        core_lower, core_model = self._core_phase(wcnf, deadline, stats)
         if core_model is not None:
             phases = core_model
         solver = Solver(name=self.sat_solver)
@@ -82,7 +81,7 @@ class LinearSatUnsat(MaxSATBackend):
                                                                            deadline)
         if phases:
             solver.set_phases(phases)
-        stats["load_seconds"] = time.perf_counter() - start - stats.get("core_seconds", 0.0)
+        stats["load_seconds"] = CLOCK() - start - stats.get("core_seconds", 0.0)
         trace: list = []
         best_cost, best_model, status = None, None, "unknown"
         assumptions: list[int] = []
@@ -102,9 +101,9 @@ class LinearSatUnsat(MaxSATBackend):
                 true_lits = set(model)
                 best_cost = sum(1 for b in blocking if b in true_lits)
                 best_model = [lit for lit in model if abs(lit) <= wcnf.nv]
-                elapsed = time.perf_counter() - start
-                trace.append((elapsed, best_cost))
-                if on_improve is not None and on_improve(best_cost, best_model, elapsed) is True:
+                trace.append((CLOCK() - start, best_cost))
+                progress.report(best_cost, None, deadline.elapsed(), best_model)
+                if deadline.stop_requested:  # e.g. the caller re-encodes a smaller query
                     status, stats["stopped_by_callback"] = "feasible", True
                     break
                 if best_cost == 0:
@@ -122,38 +121,38 @@ class LinearSatUnsat(MaxSATBackend):
             status = "feasible" if best_model is not None else "unknown"
             stats["interrupted"] = True  # the caller decides whether to re-raise
         self._optimum = best_cost if status == "optimal" else None
-        stats["seconds"] = time.perf_counter() - start
+        stats["seconds"] = CLOCK() - start
         lower = best_cost if status == "optimal" else core_lower
         return MaxSATResult(status, best_cost, best_model, lower, trace, stats)
 
-    def _core_phase(self, wcnf: WCNF, time_limit: float | None, stats: dict):
+    def _core_phase(self, wcnf: WCNF, deadline: Deadline, stats: dict):
         """(proven lower bound on the cost, optimal model or None) of RC2 run for
-        ``core_share`` of the time limit; (0, None) when off or without a time limit."""
+        ``core_share`` of the time left; (0, None) when off or without a time limit."""
         share = CORE_SHARE if self.core_share is None else self.core_share
-        if not share or time_limit is None:
+        if not share or not deadline.limited:
             return 0, None
         from occamlearn.maxsat.rc2 import RC2Backend
 
-        began = time.perf_counter()
+        began = CLOCK()
         core = RC2Backend(self.sat_solver)
         try:
-            answer = core.solve(wcnf, time_limit=share * time_limit)
+            answer = core.solve(wcnf, deadline=deadline.within(share * deadline.remaining()))
         finally:
             core.close()
-        stats.update(core_seconds=time.perf_counter() - began, core_lower=answer.lower_bound,
+        stats.update(core_seconds=CLOCK() - began, core_lower=answer.lower_bound,
                      core_status=answer.status)
         if answer.status == "optimal":
             return answer.cost, answer.model
         return int(answer.lower_bound or 0), None
 
     def _tighten(self, solver: Solver, blocking: list[int], cost: int, top: int,
-                 deadline: float | None, stats: dict) -> int | None:
+                 deadline: Deadline, stats: dict) -> int | None:
         """Make "cost <= ``cost``" permanent (building the counter on first use); the new
         top variable, or None if the deadline passed while the counter was built."""
         if not self._counts:
-            began = time.perf_counter()
+            began = CLOCK()
             counter = add_counter(solver, blocking, cost, top, deadline)
-            stats["counter_seconds"] = time.perf_counter() - began
+            stats["counter_seconds"] = CLOCK() - began
             if counter is None:
                 return None
             stats.update(counter=counter.kind, counter_clauses=counter.n_clauses,
@@ -164,10 +163,10 @@ class LinearSatUnsat(MaxSATBackend):
         self._proven_bound = cost
         return top
 
-    def _call(self, solver: Solver, assumptions: list[int], deadline: float | None):
-        began = time.perf_counter()
+    def _call(self, solver: Solver, assumptions: list[int], deadline: Deadline):
+        began = CLOCK()
         answer = limited_solve(solver, self.sat_solver, assumptions, deadline)
-        return answer, time.perf_counter() - began
+        return answer, CLOCK() - began
 
     # -- what enumeration needs ------------------------------------------------------------
     def solver_for_cost(self, cost: int) -> tuple[Solver, list[int]]:

@@ -30,15 +30,15 @@ with other oracles and no deadline, at the end of the current SAT call.
 from __future__ import annotations
 
 import itertools
-import math
 import threading
-import time
 import weakref
 from collections.abc import Iterable
 from contextlib import contextmanager
 
 from pysat import solvers as pysat_solvers
 from pysat.solvers import Solver, SolverNames
+
+from occamlearn.stopping import CLOCK, Deadline
 
 __all__ = ["SearchTimeout", "add_clauses", "limited_solve", "python_handles_sigint"]
 
@@ -72,22 +72,22 @@ def python_handles_sigint():
 
 
 def limited_solve(solver: Solver, name: str, assumptions: list[int],
-                  deadline: float | None) -> bool | None:
-    """``solver.solve(assumptions)``, or None if ``deadline`` (perf_counter) passes first."""
+                  deadline: Deadline | None) -> bool | None:
+    """``solver.solve(assumptions)``, or None if ``deadline`` expires first (its time, or a
+    stop requested between two chunks)."""
     with python_handles_sigint():
         return _limited_solve(solver, name, assumptions, deadline)
 
 
 def _limited_solve(solver: Solver, name: str, assumptions: list[int],
-                   deadline: float | None) -> bool | None:
-    if deadline is None and name not in NO_INTERRUPT:
+                   deadline: Deadline | None) -> bool | None:
+    if (deadline is None or not deadline.limited) and name not in NO_INTERRUPT:
         return solver.solve_limited(assumptions=assumptions, expect_interrupt=True)
-    if deadline is None:
-        deadline = math.inf
-    if time.perf_counter() >= deadline:
+    deadline = Deadline.coerce(deadline)
+    if deadline.expired():
         return None
     if name not in NO_INTERRUPT:
-        timer = threading.Timer(deadline - time.perf_counter(), solver.interrupt)
+        timer = threading.Timer(deadline.remaining(), solver.interrupt)
         timer.start()
         try:
             return solver.solve_limited(assumptions=assumptions, expect_interrupt=True)
@@ -96,21 +96,20 @@ def _limited_solve(solver: Solver, name: str, assumptions: list[int],
             solver.clear_interrupt()
     budget, rate = _calibration.get(solver, (FIRST_BUDGET, None))
     while True:
-        began = time.perf_counter()
-        expected = (budget / CHUNK_SECONDS if rate is None else rate) * (deadline - began)
+        began = CLOCK()
+        expected = (budget / CHUNK_SECONDS if rate is None else rate) * deadline.remaining()
         chunk = budget if budget <= expected else max(int(expected), LAST_CHUNK_BUDGET)
         conflicts = _conflicts(solver)
         solver.conf_budget(chunk)
         answer = solver.solve_limited(assumptions=assumptions)
-        now = time.perf_counter()
         used = _conflicts(solver) - conflicts
         if used >= LAST_CHUNK_BUDGET:  # enough conflicts to measure their current rate
-            rate = used / max(now - began, 1e-3)
+            rate = used / max(CLOCK() - began, 1e-3)
             budget = int(min(max(rate * CHUNK_SECONDS, MIN_BUDGET), 8 * budget))
             _calibration[solver] = budget, rate
         if answer is not None:
             return answer
-        if now >= deadline:
+        if deadline.expired():
             return None
 
 
@@ -118,7 +117,7 @@ def _conflicts(solver: Solver) -> int:
     return (solver.accum_stats() or {}).get("conflicts", 0)
 
 
-def add_clauses(solver: Solver, clauses: Iterable, deadline: float | None) -> bool:
+def add_clauses(solver: Solver, clauses: Iterable, deadline: Deadline | None) -> bool:
     """Add ``clauses`` to ``solver``; False if ``deadline`` passed first (then only a prefix
     of them is in the solver)."""
     if deadline is None:
@@ -126,7 +125,7 @@ def add_clauses(solver: Solver, clauses: Iterable, deadline: float | None) -> bo
         return True
     clauses = iter(clauses)
     while True:
-        if time.perf_counter() >= deadline:
+        if deadline.expired():
             return False
         chunk = list(itertools.islice(clauses, CLAUSES_PER_CHECK))
         if not chunk:

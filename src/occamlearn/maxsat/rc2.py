@@ -1,6 +1,6 @@
 """PySAT's RC2 (core-guided, OLL) as the second MaxSAT back-end.
 
-``time_limit`` covers loading and solving. Every SAT call RC2 makes goes through its
+``deadline`` covers loading and solving. Every SAT call RC2 makes goes through its
 ``_call_oracle`` (the core loop, and core trimming, minimisation and exhaustion when they are
 switched on; they are off here), which is routed to ``maxsat.oracle.limited_solve``
 (``pysat_adapter.route_oracle_calls``): PySAT's
@@ -11,7 +11,7 @@ slices, so loading stops at the deadline too (RC2 itself loads them in one unint
 call).
 
 Unweighted RC2 reports no model before the optimum, so ``trace`` has one entry (the
-optimum) and ``on_improve`` is called once. Weighted formulas use ``RC2Stratified``, which
+optimum) and ``progress`` gets one report. Weighted formulas use ``RC2Stratified``, which
 finishes weight levels one by one with a model of all hard clauses at the end of each: these
 models are reported as they improve, and one of them is the answer ("feasible") when time
 runs out. On a timeout ``lower_bound`` is RC2's cost so far (a proven lower bound); the
@@ -21,20 +21,19 @@ clauses, so it gets copies of the soft clauses; the caller's WCNF is never modif
 
 from __future__ import annotations
 
-import time
-
 from pysat.examples.rc2 import RC2, RC2Stratified
 from pysat.formula import WCNF
 
-from occamlearn.maxsat.base import ImproveCallback, MaxSATBackend, MaxSATResult, check_time_limit
+from occamlearn.maxsat.base import MaxSATBackend, MaxSATResult
 from occamlearn.maxsat.oracle import SearchTimeout, add_clauses, limited_solve
 from occamlearn.maxsat.pysat_adapter import report_finished_levels, route_oracle_calls
+from occamlearn.stopping import CLOCK, Deadline, ProgressSink
 
 __all__ = ["RC2Backend"]
 
 
 class _StoppedByCallback(Exception):
-    """``on_improve`` returned True at the end of a weight level."""
+    """The caller requested the deadline's stop on a model (at the end of a weight level)."""
 
 
 class RC2Backend(MaxSATBackend):
@@ -43,12 +42,12 @@ class RC2Backend(MaxSATBackend):
 
     name = "rc2"
 
-    def solve(self, wcnf: WCNF, time_limit: float | None = None,
-              on_improve: ImproveCallback | None = None,
+    def solve(self, wcnf: WCNF, deadline: Deadline | None = None,
+              progress: ProgressSink | None = None,
               phases: list[int] | None = None) -> MaxSATResult:
-        time_limit = check_time_limit(time_limit)
-        start = time.perf_counter()
-        deadline = None if time_limit is None else start + time_limit
+        deadline = Deadline.coerce(deadline)
+        progress = ProgressSink.coerce(progress)
+        start = CLOCK()
         weighted = len(set(wcnf.wght)) > 1
         algorithm = RC2Stratified if weighted else RC2
         stats = {"sat_calls": 0, "n_vars": wcnf.nv, "n_hard": len(wcnf.hard),
@@ -59,15 +58,15 @@ class RC2Backend(MaxSATBackend):
         def improved(found_cost: int, found_model: list) -> None:
             if "cost" in incumbent and found_cost >= incumbent["cost"]:
                 return
-            seconds = time.perf_counter() - start
             incumbent.update(cost=found_cost, model=found_model)
-            trace.append((seconds, found_cost))
-            if on_improve is not None and on_improve(found_cost, found_model, seconds) is True:
+            trace.append((CLOCK() - start, found_cost))
+            progress.report(found_cost, None, deadline.elapsed(), found_model)
+            if deadline.stop_requested:
                 raise _StoppedByCallback
 
         with algorithm(_soft_part(wcnf), solver=self.sat_solver) as rc2:
             loaded = add_clauses(rc2.oracle, wcnf.hard, deadline)
-            stats["load_seconds"] = time.perf_counter() - start
+            stats["load_seconds"] = CLOCK() - start
             calls = [0]
 
             def limited_call(assumptions=(), expect_interrupt=False):
@@ -97,13 +96,12 @@ class RC2Backend(MaxSATBackend):
                 model = [lit for lit in found if abs(lit) <= wcnf.nv]
             elif not stopped:
                 status = "unsatisfiable"
-        seconds = time.perf_counter() - start
+        seconds = CLOCK() - start
         stats["seconds"] = seconds
         if status == "optimal":
             if incumbent.get("cost") != cost:
                 trace.append((seconds, cost))
-                if on_improve is not None:
-                    on_improve(cost, model, seconds)
+                progress.report(cost, cost, deadline.elapsed(), model)
             return MaxSATResult(status, cost, model, cost, trace, stats)
         if "cost" in incumbent:
             return MaxSATResult("feasible", incumbent["cost"], incumbent["model"], lower,

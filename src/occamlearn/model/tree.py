@@ -3,8 +3,9 @@
 Nodes are numbered 0..n-1 with the root at 0. A decision node tests one binary feature:
 examples with value 0 go to ``left``, value 1 to ``right`` (the MaxSAT paper's convention:
 positive answers go right). Leaves have ``feature == -1`` and carry a class index in
-``label``. ``counts[node, k]`` is how many training examples of class k reach the node, so
-``predict_proba`` returns leaf class frequencies. The tree holds no solver, pool or formula:
+``label``. ``counts[node, k]`` is how many training examples of class k reach the node (every row
+passed to ``fit``, rows a learner set aside included), so ``predict_proba`` returns leaf class
+frequencies; they are saved with the tree. The tree holds no solver, pool or formula:
 it can be pickled, compared and written to JSON exactly.
 """
 

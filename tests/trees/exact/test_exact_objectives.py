@@ -14,12 +14,13 @@ from hypothesis import strategies as st
 from occamlearn.trees.dtmax.dynamic_programme import best_tree_within_depth
 from occamlearn.trees.dtmax.search import find_max_accuracy_tree
 from occamlearn.trees.exact import search
-from occamlearn.trees.exact.data import group_examples, integer_units
+from occamlearn.trees.exact.data import group_examples
 from occamlearn.trees.exact.objectives.accuracy_at_depth import AccuracyAtDepth
 from occamlearn.trees.exact.objectives.pure_size import PureSize
 from occamlearn.trees.exact.objectives.size_within_budget import SizeWithinBudget
 from occamlearn.trees.mpdt.bnb.branch_and_bound import minimum_tree_branch_and_bound
 from occamlearn.trees.mpdt.error_budget.bnb import find_minimum_tree_with_errors_bnb
+from occamlearn.trees.weights import integer_weights
 
 SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -97,7 +98,8 @@ def test_pure_size_equals_brute_force(data):
 def test_size_within_a_weighted_budget_equals_brute_force(data, budget, incompatibility):
     X, y, n_classes, weight = data
     front = fronts(X, y, weight, n_classes)(X.shape[1])
-    forced = group_examples(X, y, weight).forced_errors()
+    units, scale = integer_weights(weight, len(y))
+    forced = group_examples(X, y, units).forced_errors() / scale
     if budget < forced:
         with pytest.raises(ValueError, match="below the"):
             find_minimum_tree_with_errors_bnb(X, y, n_classes, budget, sample_weight=weight)
@@ -117,10 +119,11 @@ def test_most_accurate_at_depth_equals_brute_force(data, depth, prefer_small):
     X, y, n_classes, weight = data
     front = fronts(X, y, weight, n_classes)(depth)
     fewest_errors = min(front.values())
-    result = best_tree_within_depth(group_examples(X, y, weight), n_classes, depth,
+    units, scale = integer_weights(weight, len(y))
+    result = best_tree_within_depth(group_examples(X, y, units), n_classes, depth,
                                     prefer_small=prefer_small)
     assert result.status == "optimal"
-    assert result.errors == fewest_errors
+    assert result.errors / scale == fewest_errors
     wrong = result.tree.predict(X) != y
     assert weight[wrong].sum() == fewest_errors
     assert result.tree.depth <= depth
@@ -181,22 +184,13 @@ def test_depth_integer_weights_equal_repeated_rows(data, depth, prefer_small):
         assert weighted.tree.n_nodes == plain.tree.n_nodes
 
 
-def test_integer_units_are_exact_for_integers_and_binary_fractions():
-    units, unit = integer_units(np.array([3.0, 0.0, 7.0]))
-    assert unit == 1.0 and units.tolist() == [3, 0, 7]
-    units, unit = integer_units(np.array([0.5, 0.25, 2.0]))
-    assert np.array_equal(units * unit, [0.5, 0.25, 2.0])
-    units, unit = integer_units(np.array([1 / 3, 2 / 3]))
-    assert np.allclose(units * unit, [1 / 3, 2 / 3], rtol=1e-9)
-
-
 def test_weights_are_checked():
     X, y = np.array([[0], [1]]), np.array([0, 1])
-    with pytest.raises(ValueError, match="sample_weight must have one value per row"):
+    with pytest.raises(ValueError, match="sample_weight must hold one finite value"):
         minimum_tree_branch_and_bound(X, y, 2, sample_weight=[1.0])
-    with pytest.raises(ValueError, match="finite and >= 0"):
+    with pytest.raises(ValueError, match="finite and non-negative"):
         find_max_accuracy_tree(X, y, 2, 1, sample_weight=[1.0, np.nan])
-    with pytest.raises(ValueError, match="0 for every row"):
+    with pytest.raises(ValueError, match="positive weight"):
         find_minimum_tree_with_errors_bnb(X, y, 2, 0, sample_weight=[0, 0])
 
 

@@ -22,10 +22,6 @@ depth 3); deeper levels branch on each useful test. What keeps it exact and shor
   second child's forced errors, already reach the best tree found (branch and bound), and row
   sets solved before are looked up (the same set is reached by testing f then g or g then f).
 
-Weights: a pattern's class counts are the weights of its rows (``sample_weight``, in the
-integer units of ``exact.data.integer_units``: the counts without weights), so errors are
-weighted errors; above 2**24 units the counts are summed in float64 instead of float32.
-
 With a deadline (or Ctrl-C) the search stops between tests of the top level, or at depth 3
 between chunks of root tests, and returns the best tree found so far, marked "feasible";
 otherwise the tree is "optimal". Depth-3 count tables are predicted before they are built
@@ -41,7 +37,7 @@ import numpy as np
 from threadpoolctl import ThreadpoolController
 
 from occamlearn.model.tree import Tree
-from occamlearn.stopping import CLOCK, Deadline
+from occamlearn.stopping import CLOCK, Deadline, ProgressSink
 from occamlearn.trees.dtmax.decode import tree_of_nested
 from occamlearn.trees.dtmax.dp_counts import (
     Counts,
@@ -55,7 +51,6 @@ from occamlearn.trees.dtmax.dp_counts import (
 from occamlearn.trees.exact.data import (
     ExampleGroups,
     ReducedColumns,
-    integer_units,
     original_columns,
     reduce_columns,
 )
@@ -87,8 +82,6 @@ SHARED_COUNTS_MIN_RATIO = 8
 # (``triple_counts_of``), the clock checked between chunks. Wide data needed it: 200 x 600
 # random bits took 4.3 GB in one pass, 200 x 2,000 would have taken 130 GB.
 MEMORY_BUDGET = 1 << 30
-# Largest total weight (units) whose sums float32 holds exactly; above it counts use float64.
-FLOAT32_EXACT = 2 ** 24
 # One chunk: at most this many triple counts (classes x roots x features x features; 0.2 s
 # of depth-2 evaluation) and multiply-adds counting them (rows x those; ~0.1 s of BLAS).
 CHUNK_ELEMENTS = 1 << 23
@@ -97,12 +90,11 @@ CHUNK_WORK = 1e9
 
 @dataclass(frozen=True)
 class DepthSearchResult:
-    """The best tree found (over the original columns), its training ``errors`` (weighted:
-    a float, with sample weights) and ``decisions``, and ``status`` "optimal" or
-    "feasible"."""
+    """The best tree found (over the original columns), its training ``errors`` and
+    ``decisions``, and ``status`` "optimal" or "feasible"."""
 
     tree: Tree
-    errors: int | float
+    errors: int
     decisions: int
     status: str
     stats: dict = field(default_factory=dict)
@@ -137,10 +129,9 @@ class _DepthSearch:
 
     def __init__(self, X: np.ndarray, C: np.ndarray, scale: int, decision: int,
                  deadline: Deadline):
-        exact = np.float32 if C.sum() <= FLOAT32_EXACT else np.float64
-        self.X = X.astype(exact)
+        self.X = X.astype(np.float32)
         self.bits = X.astype(bool)
-        self.C = C.astype(exact)
+        self.C = C.astype(np.float32)
         self.forced = leaf_errors(C.T).astype(np.int64)   # per distinct row
         self.scale, self.decision, self.deadline = scale, decision, deadline
         self.cache: dict[tuple[bytes, int], tuple[int, Subtree]] = {}
@@ -404,30 +395,31 @@ def _decisions(subtree: Subtree) -> int:
 
 
 def best_tree_within_depth(groups: ExampleGroups, n_classes: int, depth: int, *,
-                           prefer_small: bool = True, deadline: Deadline | None = None,
+                           prefer_small: bool = True, deadline: Deadline | float | None = None,
+                           progress: ProgressSink | None = None,
                            columns: ReducedColumns | None = None) -> DepthSearchResult:
     """Fewest training errors over trees of depth <= ``depth`` (then, with ``prefer_small``,
     fewest decision nodes; without it a test is still only taken where it reduces errors,
     and the search can stop as soon as no tree can make fewer errors).
 
-    ``groups``: the training rows grouped by distinct row and label (``group_examples``;
-    with ``sample_weight`` there, errors are weighted);
-    ``deadline``: once it expires (or is asked to stop) the best tree so far is returned
+    ``groups``: the training rows grouped by distinct row and label (``group_examples``);
+    ``deadline``: a ``Deadline`` (or a ``stopping.CLOCK`` time) after which the best tree so
+    far is returned
     with status "feasible" (depth 3 stops between chunks of root tests, deeper searches
     between tests; depths <= 2 are one short pass);
     ``columns``: ``reduce_columns(groups.patterns)`` if the caller has it already.
     """
     if not isinstance(depth, (int, np.integer)) or isinstance(depth, bool) or depth < 0:
         raise ValueError(f"depth must be a non-negative int; got {depth!r}.")
+    if not isinstance(deadline, Deadline):  # a CLOCK time, as before Deadline
+        deadline = Deadline(deadline)
     start = CLOCK()
     if columns is None:
         columns = reduce_columns(groups.patterns)
-    units, unit = integer_units(groups.group_weight)
-    weights = groups.class_weights(n_classes, units)
+    weights = groups.class_weights(n_classes)
     # a chosen test always separates rows, so a tree has fewer than n_patterns decisions
     scale = max(1, min(2 ** int(depth), groups.n_patterns)) if prefer_small else 1
-    search = _DepthSearch(columns.matrix, weights, scale, int(prefer_small),
-                          Deadline.coerce(deadline))
+    search = _DepthSearch(columns.matrix, weights, scale, int(prefer_small), deadline)
     # one BLAS thread: the products are many and small, and on a shared 2-core machine
     # OpenBLAS's threads made depth 4 2.5-4x slower in wall time (audio 8.3 s -> 2.1 s)
     with _one_blas_thread():
@@ -436,6 +428,4 @@ def best_tree_within_depth(groups: ExampleGroups, n_classes: int, depth: int, *,
                           groups.patterns.shape[1])
     stats = dict(search.stats, seconds=CLOCK() - start, n_columns=columns.n_kept)
     status = "feasible" if search.stopped else "optimal"
-    errors = cost // scale * unit
-    errors = int(round(errors)) if groups.weight is None else float(errors)
-    return DepthSearchResult(tree, errors, _decisions(subtree), status, stats)
+    return DepthSearchResult(tree, cost // scale, _decisions(subtree), status, stats)

@@ -156,24 +156,36 @@ def _no_gc_pauses():
             gc.enable()
 
 
-def encode_dtmax(X, y, n_classes: int, depth: int, *, prefer_small: bool = False) -> DTmaxEncoding:
+def encode_dtmax(X, y, n_classes: int, depth: int, *, prefer_small: bool = False,
+                 sample_weight=None) -> DTmaxEncoding:
     """Encode "the most accurate tree of depth <= ``depth``" over binary ``X`` and labels ``y``.
 
     ``y`` holds class indices in ``range(n_classes)``. The result's ``wcnf`` has one soft clause
     per (distinct row, label) group weighted by its row count: its optimum cost is the minimum
-    number of training errors. ``prefer_small`` adds the ``split`` variables that
-    ``smallest_within`` minimises.
+    number of training errors. ``sample_weight`` (non-negative integers, one per row; see
+    ``trees.weights.integer_weights`` for fractions) weighs each group by its rows' total
+    weight instead, so the cost is the weighted errors. ``prefer_small`` adds the ``split``
+    variables that ``smallest_within`` minimises (its error bound repeats each group's
+    literal by that weight in the totalizer).
     """
+    if sample_weight is not None:
+        weight = np.asarray(sample_weight)
+        if weight.dtype.kind not in "iu" and not np.array_equal(weight, np.round(weight)):
+            raise ValueError("encode_dtmax needs integer sample_weight (the soft clause "
+                             "weights); scale fractions with trees.weights.integer_weights, "
+                             "as find_max_accuracy_tree(method='maxsat') does.")
+        sample_weight = weight.astype(np.int64)
     if not isinstance(depth, (int, np.integer)) or isinstance(depth, bool) or depth < 0:
         raise ValueError(f"depth must be a non-negative int; got {depth!r}.")
     if not isinstance(n_classes, (int, np.integer)) or n_classes < 1:
         raise ValueError(f"n_classes must be a positive int; got {n_classes!r}.")
     with _no_gc_pauses():
-        return _encode(np.asarray(X), y, int(n_classes), int(depth), prefer_small)
+        return _encode(np.asarray(X), y, int(n_classes), int(depth), prefer_small,
+                       sample_weight)
 
 
-def _encode(X, y, n_classes: int, depth: int, prefer_small: bool) -> DTmaxEncoding:
-    groups = group_examples(X, y)
+def _encode(X, y, n_classes: int, depth: int, prefer_small: bool, weight) -> DTmaxEncoding:
+    groups = group_examples(X, y, weight)
     if groups.label.min() < 0 or groups.label.max() >= n_classes:
         raise ValueError(f"y must hold class indices in [0, {n_classes}); "
                          f"got values from {groups.label.min()} to {groups.label.max()}.")

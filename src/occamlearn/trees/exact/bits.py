@@ -4,7 +4,8 @@ The searches that count errors (size within an error budget, the generic search 
 ``exact.search``) represent a set of rows as a Python int whose bit g is group g of
 ``ExampleGroups`` (sorted by pattern, then class, so every set a tree makes holds all groups
 of a pattern or none). The weight of a class in a set is a sum of popcounts over the *bit
-planes* of the groups' integer weights (``exact.data.integer_units``):
+planes* of the groups' integer weights (``ExampleGroups.count``, divided by their common
+divisor):
 ``sum(popcount(S & plane_b) << b)`` -- one popcount per class when every group weighs one
 unit, as many as the heaviest group has bits otherwise.
 """
@@ -13,7 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from occamlearn.trees.exact.data import ExampleGroups, bitset, integer_units, reduce_columns
+from occamlearn.trees.exact.data import ExampleGroups, bitset, reduce_columns
 
 __all__ = ["GroupBits"]
 
@@ -40,17 +41,17 @@ class GroupBits:
     """The bitset view of ``groups``: ``columns`` (one per useful column, its groups with a
     1; original indices ``features``), ``class_weights(S)`` and ``forced_weight(S)`` (the
     weight of the groups that are not their pattern's heaviest class: errors every tree
-    makes on S), in integer units of weight ``unit`` (at most ``max_units`` in total; see
-    ``exact.data.integer_units``). When every group weighs one unit (``one_unit``), those
+    makes on S), in units of ``unit`` counts (their greatest common divisor). When every group weighs one unit (``one_unit``), those
     are the popcounts of ``S & class_sets[k]`` and ``S & minority``: a search's hot loop
     may count them inline."""
 
-    def __init__(self, groups: ExampleGroups, n_classes: int, max_units: int | None = None):
+    def __init__(self, groups: ExampleGroups, n_classes: int):
         self.groups = groups
         self.n_classes = n_classes
-        self.units, self.unit = integer_units(groups.group_weight,
-                                              *(() if max_units is None else (max_units,)))
-        self.weights = groups.class_weights(n_classes, self.units)  # per pattern and class
+        self.unit = int(np.gcd.reduce(groups.count))  # counts are whole multiples of it
+        self.units = groups.count // self.unit
+        self.weights = np.zeros((groups.n_patterns, n_classes), dtype=np.int64)
+        np.add.at(self.weights, (groups.pattern, groups.label), self.units)
         self.n_bits = groups.n_groups
         self.root = (1 << self.n_bits) - 1
         self.start = np.searchsorted(groups.pattern, np.arange(groups.n_patterns))
@@ -72,9 +73,10 @@ class GroupBits:
         self.features = reduce_columns(patterns).column.tolist()
         self.columns = [bitset(patterns[groups.pattern, j] == 1) for j in self.features]
 
-    def to_units(self, weight: float) -> int:
-        """A weight (a budget) as a whole number of units, rounded down."""
-        return int(np.floor(weight / self.unit + 1e-9))
+    def to_units(self, count: int) -> int:
+        """A count (a budget, in ``ExampleGroups.count`` terms) in whole units, rounded
+        down."""
+        return int(count) // self.unit
 
     def patterns_in(self, rows: int) -> np.ndarray:
         """Indices of the patterns whose groups are in ``rows``."""

@@ -5,16 +5,12 @@ within an error budget, the most accurate tree of depth <= d, and their MaxSAT e
 sees the training data through this module, so that each reduction is written once:
 
 * **Rows.** Identical binary rows reach the same leaf of every tree, so they are kept once (a
-  *pattern*). The examples of a pattern are grouped by label; a group carries its row count
-  and its weight (the sum of the rows' ``sample_weight``; the count when there are none).
-  Rows of weight 0 are dropped before grouping, so a zero weight is a dropped row, and an
-  integer weight w is w repeated rows (every search only ever sums the weights of a group).
-  Conflicting rows (same pattern, different labels) are separate groups of one pattern: at
-  most one of them can be classified correctly.
-* **Integer units.** The searches count errors exactly in integers (bitset popcounts, int64
-  costs, float32 matrix products that are exact below 2**24): ``integer_units`` turns weights
-  into whole units -- exactly for whole numbers and binary fractions (0.5, 0.25, ...), else
-  by fixed point rounding with a bound on the total units.
+  *pattern*). The examples of a pattern are grouped by label; a group's ``count`` is its
+  total integer weight (``trees.weights.integer_weights`` makes sample weights whole units
+  of 1/scale; without weights, its rows). Rows of weight 0 are dropped before grouping, so a
+  zero weight is a dropped row, and a weight w is w repeated rows: every search only ever
+  sums counts. Conflicting rows (same pattern, different labels) are separate groups of one
+  pattern: at most one of them can be classified correctly.
 * **Columns.** A constant column never separates anything; a column equal to another, or to
   its complement, separates exactly the same examples (the complement with the children
   swapped). Only one representative of each such class is kept (``reduce_columns``, the one
@@ -30,13 +26,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-__all__ = ["ExampleGroups", "ReducedColumns", "bitset", "check_sample_weight", "distinct_rows",
-           "group_examples", "integer_units", "original_columns", "reduce_columns",
-           "validate_binary_data"]
-
-# Largest total of integer units (see ``integer_units``): float64 sums stay exact far beyond.
-MAX_UNITS = 2 ** 40
-
+__all__ = ["ExampleGroups", "ReducedColumns", "bitset", "distinct_rows", "group_examples",
+           "original_columns", "reduce_columns", "validate_binary_data"]
 
 def validate_binary_data(X, y, n_classes: int) -> tuple[np.ndarray, np.ndarray]:
     """Check and convert (X, y): 0/1 matrix, class indices in 0..n_classes-1."""
@@ -58,46 +49,6 @@ def validate_binary_data(X, y, n_classes: int) -> tuple[np.ndarray, np.ndarray]:
     return X.astype(np.int64), y.astype(np.int64)
 
 
-def check_sample_weight(sample_weight, n_rows: int) -> np.ndarray | None:
-    """``sample_weight`` as a float64 array of ``n_rows`` finite non-negative values (None
-    stays None). ValueError naming the argument otherwise."""
-    if sample_weight is None:
-        return None
-    weight = np.asarray(sample_weight, dtype=np.float64)
-    if weight.shape != (n_rows,):
-        raise ValueError(f"sample_weight must have one value per row ({n_rows}); got shape "
-                         f"{weight.shape}.")
-    bad = np.flatnonzero(~np.isfinite(weight) | (weight < 0))
-    if len(bad):
-        raise ValueError(f"sample_weight must be finite and >= 0; rows {bad[:5].tolist()} "
-                         f"have {weight[bad[:5]].tolist()}.")
-    return weight
-
-
-def integer_units(weights: np.ndarray, max_total: int = MAX_UNITS) -> tuple[np.ndarray, float]:
-    """``(units, unit)``: int64 ``units`` with ``units * unit`` equal to ``weights``.
-
-    Exact when the weights are whole numbers (total up to ``MAX_UNITS``) or binary
-    fractions (0.5, 0.25, ...) whose total in units stays within ``max_total``: the smallest power-of-two scale making them
-    whole, divided by their greatest common divisor (weights 2, 4, 6 are units 1, 2, 3 of
-    weight 2). Otherwise fixed point: rounded to the largest power-of-two scale keeping the
-    total within ``max_total`` (relative error about ``n / max_total`` of a weight)."""
-    weights = np.asarray(weights, dtype=np.float64)
-    total = float(weights.sum())
-    for power in range(31):  # whole numbers stay exact whatever max_total
-        scaled = weights * 2.0 ** power
-        if total * 2.0 ** power > (max_total if power else max(max_total, MAX_UNITS)):
-            break
-        if np.array_equal(scaled, np.round(scaled)):
-            units = scaled.astype(np.int64)
-            common = int(np.gcd.reduce(units[units > 0])) if (units > 0).any() else 1
-            return units // common, common / 2.0 ** power
-    scale = 2.0 ** np.floor(np.log2(max_total / total)) if total > 0 else 1.0
-    units = np.round(weights * scale).astype(np.int64)
-    common = int(np.gcd.reduce(units[units > 0])) if (units > 0).any() else 1
-    return units // common, common / scale
-
-
 def bitset(mask: np.ndarray) -> int:
     """The positions of the True entries of ``mask`` as the bits of a Python int."""
     return int.from_bytes(np.packbits(np.asarray(mask, dtype=np.uint8), bitorder="little")
@@ -111,15 +62,16 @@ class ExampleGroups:
     patterns : (n_patterns, n_features) uint8 array of the distinct binary rows
     pattern : (n_groups,) pattern index of each group
     label : (n_groups,) class index of each group
-    count : (n_groups,) number of training rows in each group
-    weight : (n_groups,) float64 sum of the rows' sample weights, or None (the counts)
+    count : (n_groups,) number of training rows in each group -- with integer sample weights
+        (``group_examples(weight=...)``), their total weight: what every search counts
+    n_rows : (n_groups,) training rows in each group, or None when that is ``count``
     """
 
     patterns: np.ndarray
     pattern: np.ndarray
     label: np.ndarray
     count: np.ndarray
-    weight: np.ndarray | None = None
+    n_rows: np.ndarray | None = None
 
     @property
     def n_patterns(self) -> int:
@@ -129,32 +81,25 @@ class ExampleGroups:
     def n_groups(self) -> int:
         return len(self.label)
 
-    @property
-    def group_weight(self) -> np.ndarray:
-        """Each group's weight: its row count without sample weights."""
-        return self.count if self.weight is None else self.weight
-
-    def class_weights(self, n_classes: int, weights: np.ndarray | None = None) -> np.ndarray:
-        """(n_patterns, n_classes): the weight (or the given per-group ``weights``) of each
-        pattern's rows of each class."""
-        weights = self.group_weight if weights is None else weights
-        out = np.zeros((self.n_patterns, n_classes), dtype=weights.dtype)
-        np.add.at(out, (self.pattern, self.label), weights)
+    def class_weights(self, n_classes: int) -> np.ndarray:
+        """(n_patterns, n_classes): the ``count`` (weight) of each pattern's rows of each
+        class."""
+        out = np.zeros((self.n_patterns, n_classes), dtype=np.int64)
+        np.add.at(out, (self.pattern, self.label), self.count)
         return out
 
-    def forced_errors(self):
-        """Errors every classifier makes: per pattern, all weight but its heaviest group's
-        (an int without sample weights)."""
-        weight = self.group_weight
-        biggest = np.zeros(self.n_patterns, dtype=weight.dtype)
-        np.maximum.at(biggest, self.pattern, weight)
-        forced = weight.sum() - biggest.sum()
-        return int(forced) if self.weight is None else float(forced)
+    def forced_errors(self) -> int:
+        """Errors every classifier makes: per pattern, all rows but those of its biggest group."""
+        biggest = np.zeros(self.n_patterns, dtype=np.int64)
+        np.maximum.at(biggest, self.pattern, self.count)
+        return int(self.count.sum() - biggest.sum())
 
     def rows(self) -> tuple[np.ndarray, np.ndarray]:
-        """The training rows again (in group order): ``(X, y)`` with duplicates restored."""
-        return (np.repeat(self.patterns[self.pattern], self.count, axis=0),
-                np.repeat(self.label, self.count))
+        """The training rows again (in group order): ``(X, y)`` with duplicates restored
+        (each row once, whatever its weight)."""
+        rows = self.count if self.n_rows is None else self.n_rows
+        return (np.repeat(self.patterns[self.pattern], rows, axis=0),
+                np.repeat(self.label, rows))
 
 
 def distinct_rows(X: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -171,31 +116,38 @@ def distinct_rows(X: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return X[first], inverse.reshape(-1)
 
 
-def group_examples(X: np.ndarray, y: np.ndarray, sample_weight=None) -> ExampleGroups:
-    """Group the rows of binary ``X`` with class indices ``y`` into patterns and labels;
-    rows of ``sample_weight`` 0 are dropped (at least one row must weigh more)."""
+def group_examples(X: np.ndarray, y: np.ndarray, weight: np.ndarray | None = None
+                   ) -> ExampleGroups:
+    """Group the rows of binary ``X`` with class indices ``y`` into patterns and labels.
+
+    ``weight``: non-negative integer weight per row (``trees.weights.integer_weights``); a
+    group's ``count`` is then its total weight, exactly as if each row were repeated that
+    many times, and rows of weight 0 are left out, exactly as if they were not there.
+    """
     X = np.asarray(X)
     y = np.asarray(y, dtype=np.int64)
     if X.ndim != 2 or len(y) != X.shape[0]:
         raise ValueError(f"X must be 2-D with one row per label; got X {X.shape}, y {y.shape}.")
+    if weight is not None:
+        weight = np.asarray(weight, dtype=np.int64)
+        if weight.shape != y.shape:
+            raise ValueError(f"weight has shape {weight.shape}; y has {y.shape}.")
+        X, y, weight = X[weight > 0], y[weight > 0], weight[weight > 0]
     if X.shape[0] == 0:
-        raise ValueError("X has no rows: at least one training example is needed.")
-    weight = check_sample_weight(sample_weight, X.shape[0])
-    if weight is not None:
-        kept = weight > 0
-        if not kept.any():
-            raise ValueError("sample_weight is 0 for every row: at least one row must weigh "
-                             "more than 0.")
-        X, y, weight = X[kept], y[kept], weight[kept]
+        raise ValueError("X has no rows (of positive weight): at least one training example "
+                         "is needed.")
     patterns, pattern_of_row = distinct_rows(X)
-    pairs, group_of_row, count = np.unique(np.stack([pattern_of_row, y], axis=1), axis=0,
-                                           return_inverse=True, return_counts=True)
-    group_weight = None
-    if weight is not None:
-        group_weight = np.zeros(len(count), dtype=np.float64)
-        np.add.at(group_weight, group_of_row.reshape(-1), weight)
+    keys = np.stack([pattern_of_row, y], axis=1)
+    if weight is None:
+        pairs, count = np.unique(keys, axis=0, return_counts=True)
+        return ExampleGroups(patterns=patterns, pattern=pairs[:, 0], label=pairs[:, 1],
+                             count=count.astype(np.int64))
+    pairs, group_of_row, n_rows = np.unique(keys, axis=0, return_inverse=True,
+                                            return_counts=True)
+    count = np.zeros(len(pairs), dtype=np.int64)
+    np.add.at(count, group_of_row.ravel(), weight)
     return ExampleGroups(patterns=patterns, pattern=pairs[:, 0], label=pairs[:, 1],
-                         count=count.astype(np.int64), weight=group_weight)
+                         count=count, n_rows=n_rows.astype(np.int64))
 
 
 @dataclass(frozen=True)

@@ -26,6 +26,7 @@ from occamlearn.trees.exact.bits import GroupBits
 from occamlearn.trees.exact.data import group_examples, validate_binary_data
 from occamlearn.trees.exact.splits import distinct_splits
 from occamlearn.trees.exact.stop import Poll
+from occamlearn.trees.weights import integer_weights
 
 __all__ = ["Objective", "solve"]
 
@@ -56,8 +57,10 @@ def solve(X, y, n_classes: int, objective: Objective, *, max_depth: int | None =
     ``max_depth`` (None: any depth) on 0/1 matrix ``X`` with class indices ``y`` and per-row
     ``sample_weight``. A ``deadline`` that expires raises ``exact.stop.Stop``."""
     X, y = validate_binary_data(X, y, n_classes)
-    view = GroupBits(group_examples(X, y, sample_weight), n_classes)
-    poll, memo, unit = Poll(deadline), {}, view.unit
+    weight, scale = (None, 1) if sample_weight is None else integer_weights(sample_weight,
+                                                                             X.shape[0])
+    view = GroupBits(group_examples(X, y, weight), n_classes)
+    poll, memo, unit = Poll(deadline), {}, view.unit / scale
     depth = len(view.columns) if max_depth is None else int(max_depth)
 
     def best(rows: int, depth: int):

@@ -13,7 +13,9 @@ CLI choose a *method* (how the minimum is searched for and proven) separately fr
 * ``"auto"`` -- the two exact engines together (``portfolio``): the smallest tree either
   finds, the largest bound either proves, proven when they meet.
 
-Every method takes the same arguments and returns a ``MinimumTreeResult``.
+Every method takes the same arguments and returns a ``MinimumTreeResult``; the time and the
+progress travel as one ``stopping.Deadline`` and one ``stopping.ProgressSink``, made by the
+caller (the estimator's ``fit``) and passed down to the innermost loop unchanged.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from __future__ import annotations
 import numpy as np
 
 from occamlearn.maxsat.backends import make_backend
+from occamlearn.stopping import Deadline, ProgressSink
 from occamlearn.trees.data_reduction import distinct_rows
 from occamlearn.trees.mpdt.maxsat_route.mindt import find_minimum_tree_mindt
 from occamlearn.trees.mpdt.maxsat_route.search import (
@@ -33,11 +36,11 @@ from occamlearn.trees.mpdt.portfolio import find_minimum_tree_bnb, find_minimum_
 __all__ = ["METHODS", "find_minimum_tree", "find_minimum_tree_within_budget"]
 
 
-def _maxsat(X, y, n_classes, *, solver, n_jobs, on_bound, **options) -> MinimumTreeResult:
+def _maxsat(X, y, n_classes, *, solver, n_jobs, **options) -> MinimumTreeResult:
     return find_minimum_tree_maxsat(X, y, n_classes, solver=solver, **options)
 
 
-def _mindt(X, y, n_classes, *, solver, n_jobs, on_bound, **options) -> MinimumTreeResult:
+def _mindt(X, y, n_classes, *, solver, n_jobs, **options) -> MinimumTreeResult:
     return find_minimum_tree_mindt(X, y, n_classes, **options)  # a SAT search: no back-end
 
 
@@ -55,19 +58,20 @@ PURE_ONLY_METHODS = frozenset({"mindt"})
 
 
 def find_minimum_tree(X, y, n_classes: int, *, method: str = "auto", solver: str = "lsu",
-                      sat_solver: str = "cadical195", time_limit: float | None = None,
-                      on_improve=None, upper_bound: int | None = None,
-                      lower_bound: int | None = None, n_jobs: int | None = None,
-                      on_bound=None) -> MinimumTreeResult:
+                      sat_solver: str = "cadical195", deadline: Deadline | None = None,
+                      progress: ProgressSink | None = None, upper_bound: int | None = None,
+                      lower_bound: int | None = None,
+                      n_jobs: int | None = None) -> MinimumTreeResult:
     """Minimum pure decision tree of the 0/1 matrix X and class indices y.
 
     method : a key of ``METHODS``; solver : MaxSAT back-end name (``maxsat.backends.BACKENDS``)
-    for the MaxSAT method; sat_solver : PySAT SAT solver name. time_limit : seconds for the
-    whole search (None: until proven). on_improve(tree, seconds) : called with each smaller
-    tree found. upper_bound / lower_bound : optional known bounds on the minimum size (odd).
-    n_jobs : processes for ``method="auto"`` (>= 2: the engines run side by side).
-    on_bound(lower_bound, seconds) : called with each better proven lower bound (methods
-    "auto" and "bnb"; the others report their bound in the result only).
+    for the MaxSAT method; sat_solver : PySAT SAT solver name. deadline : a
+    ``stopping.Deadline`` for the whole search (None: until proven; ``Deadline.after(seconds)``
+    makes one). progress : a ``stopping.ProgressSink``, told ``(size, lower bound, seconds,
+    tree)`` as the bounds improve (methods "auto" and "bnb" report lower bounds as they go,
+    the others in the result only). upper_bound / lower_bound : optional known bounds on the
+    minimum size (odd). n_jobs : processes for ``method="auto"`` (>= 2: the engines run side
+    by side).
     """
     if method not in METHODS:
         raise ValueError(f"Unknown method {method!r}. Valid methods: {', '.join(sorted(METHODS))}.")
@@ -76,9 +80,8 @@ def find_minimum_tree(X, y, n_classes: int, *, method: str = "auto", solver: str
     if method in ("auto", "maxsat"):
         make_backend(solver, sat_solver=sat_solver).close()  # names checked before any work
     return METHODS[method](X, y, n_classes, solver=solver, sat_solver=sat_solver,
-                           time_limit=time_limit, on_improve=on_improve,
-                           upper_bound=upper_bound, lower_bound=lower_bound, n_jobs=n_jobs,
-                           on_bound=on_bound)
+                           deadline=Deadline.coerce(deadline), progress=progress,
+                           upper_bound=upper_bound, lower_bound=lower_bound, n_jobs=n_jobs)
 
 
 # The error-budget branch and bound starts from a greedy tree grown in Python over bitsets,
@@ -86,6 +89,11 @@ def find_minimum_tree(X, y, n_classes: int, *, method: str = "auto", solver: str
 # rows x columns. Above this many (distinct rows x varying columns) "auto" with a time limit
 # takes the MaxSAT route, whose greedy bound and encodings are sized to the time left.
 BUDGET_BNB_CELLS = 2_000_000
+
+
+# [weights adapter] "auto" with weights summing to more than this takes the MaxSAT route,
+# which weighs rows natively, instead of repeating rows for the branch and bound.
+REPEATED_ROWS_LIMIT = 200_000
 
 
 def _greedy_cells(X) -> int:
@@ -96,13 +104,22 @@ def _greedy_cells(X) -> int:
     return len(distinct) * int((distinct.min(axis=0) != distinct.max(axis=0)).sum())
 
 
+def _repeated_rows(X, y, sample_weight):
+    """[weights adapter until the branch and bound takes ``sample_weight=``] each row
+    repeated its integer weight times: the same errors, hence the same minimum tree."""
+    weight = np.asarray(sample_weight, dtype=np.int64)
+    return np.repeat(np.asarray(X), weight, axis=0), np.repeat(np.asarray(y), weight)
+
+
 def find_minimum_tree_within_budget(X, y, n_classes: int, max_errors: int, *,
                                     method: str = "auto", solver: str = "lsu",
                                     sat_solver: str = "cadical195",
-                                    time_limit: float | None = None,
-                                    on_improve=None) -> MinimumTreeResult:
+                                    deadline: Deadline | None = None,
+                                    progress: ProgressSink | None = None,
+                                    sample_weight=None) -> MinimumTreeResult:
     """Smallest tree misclassifying at most ``max_errors`` rows of (X, y) (conflicting rows
-    allowed: they use up the budget).
+    allowed: they use up the budget). With ``sample_weight`` (non-negative integers, one per
+    row) the budget bounds the total weight of the misclassified rows.
 
     ``method="maxsat"`` solves the error-budget encoding (``error_budget``); "auto" and "bnb"
     run the branch and bound over row sets with a budget (``error_budget_bnb``), which on the
@@ -113,21 +130,26 @@ def find_minimum_tree_within_budget(X, y, n_classes: int, max_errors: int, *,
     if method in PURE_ONLY_METHODS:
         raise ValueError(f"method={method!r} finds pure trees only; an error budget needs "
                          "'auto', 'bnb' or 'maxsat'.")
-    if method == "auto" and time_limit is not None and _greedy_cells(X) > BUDGET_BNB_CELLS:
+    deadline = Deadline.coerce(deadline)
+    if method == "auto" and deadline.limited and _greedy_cells(X) > BUDGET_BNB_CELLS:
         method = "maxsat"  # the branch and bound's greedy start would outlast the limit
+    if method == "auto" and sample_weight is not None \
+            and int(np.sum(sample_weight)) > REPEATED_ROWS_LIMIT:
+        method = "maxsat"  # [weights adapter] too many repeated rows: weighted MaxSAT
     if method == "maxsat":
         from occamlearn.trees.mpdt.error_budget.maxsat_search import find_minimum_tree_with_errors
 
         return find_minimum_tree_with_errors(X, y, n_classes, max_errors, solver=solver,
-                                             sat_solver=sat_solver, time_limit=time_limit,
-                                             on_improve=on_improve)
-    from occamlearn.maxsat.base import check_time_limit
-    from occamlearn.stopping import ProgressSink
-    from occamlearn.trees.exact.stop import deadline_of
+                                             sat_solver=sat_solver, deadline=deadline,
+                                             progress=progress, sample_weight=sample_weight)
     from occamlearn.trees.mpdt.error_budget.bnb import find_minimum_tree_with_errors_bnb
 
-    progress = None if on_improve is None else ProgressSink(
-        lambda upper, lower, seconds, tree: tree is not None and on_improve(tree, seconds))
-    return find_minimum_tree_with_errors_bnb(
-        X, y, n_classes, max_errors, deadline=deadline_of(check_time_limit(time_limit)),
-        progress=progress)
+    if sample_weight is not None:  # [weights adapter: removed when core's bnb takes weights]
+        if int(np.sum(sample_weight)) > REPEATED_ROWS_LIMIT:
+            raise ValueError(f"method={method!r} with these weights would repeat rows "
+                             f"{int(np.sum(sample_weight))} times; use method='maxsat', which "
+                             "weighs rows natively (or round the weights coarser).")
+        X, y = _repeated_rows(X, y, sample_weight)
+
+    return find_minimum_tree_with_errors_bnb(X, y, n_classes, max_errors, deadline=deadline,
+                                             progress=progress)

@@ -18,6 +18,12 @@ together) closed the gap.
 * ``n_jobs>=2``: each engine runs in its own process for the whole time; the first proof, or
   the bounds meeting, stops them all. A failed engine is an error (never a silent answer).
 
+One deadline and one progress sink (``occamlearn.stopping``) come from the caller: the
+portfolio runs under ``deadline.inner()`` (its own stop, requested when the bounds meet, so
+that every engine stops at its next poll while the caller's deadline runs on), each turn under
+``within(share of the round)`` of that, and every engine reports into a sink of its own whose
+reports become the portfolio's shared bounds, which go on to the caller's sink.
+
 ``status`` is "optimal" only when the lower bound one engine proved equals the size of a tree
 one engine found (both checked pure on the data); ``stats["proved_by"]`` names who proved it:
 "branch-and-bound", "subsets", "maxsat", or "both" (the bound of one met the tree of another).
@@ -27,15 +33,12 @@ from __future__ import annotations
 
 import multiprocessing
 import queue as queue_module
-import time
 from dataclasses import dataclass, field
 
 import numpy as np
 
-from occamlearn.maxsat.base import check_time_limit
 from occamlearn.model.tree import Tree
-from occamlearn.stopping import ProgressSink
-from occamlearn.trees.exact.stop import deadline_of
+from occamlearn.stopping import CLOCK, Deadline, ProgressSink
 from occamlearn.trees.mpdt.bnb.branch_and_bound import minimum_tree_branch_and_bound
 from occamlearn.trees.mpdt.bnb.subsets import find_minimum_tree_incremental
 from occamlearn.trees.mpdt.maxsat_route.search import MinimumTreeResult, find_minimum_tree_maxsat
@@ -56,71 +59,65 @@ SHARES = {"branch-and-bound": 0.6, "subsets": 0.25, "maxsat": 0.15}
 ENGINES = ("branch-and-bound", "subsets", "maxsat")
 
 
-def find_minimum_tree_bnb(X, y, n_classes: int, *, time_limit=None, on_improve=None,
-                          upper_bound: int | None = None, lower_bound: int | None = None,
-                          on_bound=None) -> MinimumTreeResult:
+# n_jobs >= 2: seconds the parent waits after the deadline for the last trees and bounds
+CHILD_GRACE_SECONDS = 0.5
+
+
+def find_minimum_tree_bnb(X, y, n_classes: int, *, deadline: Deadline | None = None,
+                          progress: ProgressSink | None = None,
+                          upper_bound: int | None = None,
+                          lower_bound: int | None = None) -> MinimumTreeResult:
     """The branch and bound alone, as a ``MinimumTreeResult`` (the method ``"bnb"``)."""
-    start = time.perf_counter()
-    trace = []
-
-    best_bound = [0]
-
-    def progress(ub, lb, seconds, tree):
-        if tree is not None:
-            trace.append((seconds, tree.n_nodes))
-            if on_improve is not None:
-                on_improve(tree, seconds)
-        if lb > best_bound[0]:
-            best_bound[0] = lb
-            if on_bound is not None:
-                on_bound(lb, seconds)
-
-    found = minimum_tree_branch_and_bound(X, y, n_classes, deadline=deadline_of(time_limit),
-                                          progress=ProgressSink(progress))
+    start = CLOCK()
+    sink = ProgressSink(None if progress is None else progress.report)
+    found = minimum_tree_branch_and_bound(X, y, n_classes, deadline=deadline, progress=sink)
     if found.tree is None:
         raise RuntimeError("the branch and bound stopped before its greedy tree was built")
     lower = max(found.lower_bound, lower_bound or 1)
     status = "optimal" if lower >= found.upper_bound else "feasible"
     stats = {**found.stats, "method": "bnb", "proved_by": "branch-and-bound"
-             if status == "optimal" else None, "bound_trace": list(found.trace),
-             "seconds": time.perf_counter() - start}
+             if status == "optimal" else None, "bound_trace": list(sink.trace),
+             "seconds": CLOCK() - start}
     return MinimumTreeResult(found.tree, status, min(lower, found.upper_bound),
-                             found.upper_bound, stats, tuple(trace))
+                             found.upper_bound, stats, tuple(sink.improvements()))
 
 
 @dataclass
 class _Bounds:
-    """What the portfolio knows: the best tree, who found it, the best bound, who proved it."""
+    """What the portfolio knows: the best tree, who found it, the best bound, who proved it.
 
-    start: float
-    on_improve: object = None
-    on_bound: object = None
+    Every engine reports into ``engine_sink(engine)``; what improves the shared bounds goes on
+    to ``sink`` (whose callback is the caller's sink). When the bounds meet, ``run`` (the
+    portfolio's deadline) is asked to stop, so the engine still running stops at its next poll.
+    """
+
+    run: Deadline
+    sink: ProgressSink
     tree: Tree | None = None
     found_by: str | None = None
     lower: int = 1
     proved_by: str | None = None
-    trace: list = field(default_factory=list)        # (seconds, size) per better tree
-    bound_trace: list = field(default_factory=list)  # (seconds, size, lower) per change
+    start: float = field(default_factory=CLOCK)
 
-    def offer_tree(self, tree: Tree, engine: str) -> None:
-        if self.tree is not None and tree.n_nodes >= self.tree.n_nodes:
-            return
-        self.tree, self.found_by = tree, engine
-        seconds = time.perf_counter() - self.start
-        self.trace.append((seconds, tree.n_nodes))
-        self.bound_trace.append((seconds, tree.n_nodes, self.lower))
-        if self.on_improve is not None:
-            self.on_improve(tree, seconds)
+    def engine_sink(self, engine: str) -> ProgressSink:
+        return ProgressSink(lambda upper, lower, seconds, tree: self.offer(
+            engine, tree=tree, lower=lower, seconds=seconds))
 
-    def offer_bound(self, lower: int, engine: str) -> None:
-        if lower <= self.lower:
-            return
-        self.lower, self.proved_by = lower, engine
-        size = None if self.tree is None else self.tree.n_nodes
-        seconds = time.perf_counter() - self.start
-        self.bound_trace.append((seconds, size, lower))
-        if self.on_bound is not None:
-            self.on_bound(lower, seconds)
+    def offer(self, engine: str, *, tree: Tree | None = None, lower: int | None = None,
+              seconds: float | None = None) -> None:
+        seconds = self.run.elapsed() if seconds is None else seconds
+        better_tree = tree is not None and (self.tree is None or tree.n_nodes < self.tree.n_nodes)
+        better_bound = lower is not None and lower > self.lower
+        if better_tree:
+            self.tree, self.found_by = tree, engine
+        if better_bound:
+            self.lower, self.proved_by = int(lower), engine
+        if better_tree or better_bound:
+            self.sink.report(self.tree.n_nodes if better_tree else None,
+                             self.lower if better_bound else None, seconds,
+                             tree if better_tree else None)
+        if self.proven:
+            self.run.request_stop()
 
     @property
     def proven(self) -> bool:
@@ -134,34 +131,28 @@ class _Bounds:
             proved_by = self.proved_by if self.proved_by == self.found_by else "both"
         stats = {**stats, "method": "auto", "found_by": self.found_by,
                  "bound_by": self.proved_by, "proved_by": proved_by,
-                 "bound_trace": self.bound_trace,
-                 "seconds": time.perf_counter() - self.start}
+                 "bound_trace": list(self.sink.trace), "seconds": CLOCK() - self.start}
         return MinimumTreeResult(self.tree, status, min(self.lower, size), size, stats,
-                                 tuple(self.trace))
+                                 tuple(self.sink.improvements()))
 
 
-def _run_engine(engine: str, X, y, n_classes, time_limit, bounds: _Bounds, options) -> dict:
-    """One turn of ``engine`` under ``time_limit``, reporting into ``bounds``."""
+def _run_engine(engine: str, X, y, n_classes, turn: Deadline, bounds: _Bounds,
+                options) -> dict:
+    """One turn of ``engine`` under the deadline ``turn``, reporting into ``bounds``."""
+    sink = bounds.engine_sink(engine)
     if engine == "branch-and-bound":
-        found = minimum_tree_branch_and_bound(
-            X, y, n_classes, deadline=deadline_of(time_limit), upper_bound_tree=bounds.tree,
-            progress=ProgressSink(lambda ub, lb, s, tree: _bnb_progress(bounds, ub, lb, tree)))
-        if found.tree is not None:
-            bounds.offer_tree(found.tree, engine)
-        bounds.offer_bound(found.lower_bound, engine)
+        found = minimum_tree_branch_and_bound(X, y, n_classes, deadline=turn, progress=sink,
+                                              upper_bound_tree=bounds.tree)
+        bounds.offer(engine, tree=found.tree, lower=found.lower_bound)
         if found.stats.get("interrupted"):  # it caught Ctrl-C: the whole portfolio stops
             raise KeyboardInterrupt
         return {"engine": engine, "status": found.status, "seconds": found.stats["seconds"],
                 "calls": found.stats["calls"]}
     if engine == "subsets":
         found = find_minimum_tree_incremental(
-            X, y, n_classes, time_limit=time_limit, upper_bound_tree=bounds.tree,
-            lower_bound=bounds.lower if bounds.lower >= 3 else None,
-            on_bound=lambda lower, upper, seconds: bounds.offer_bound(lower, engine),
-            on_improve=lambda tree, seconds: bounds.offer_tree(tree, engine),
-            should_stop=lambda: bounds.proven)
-        bounds.offer_tree(found.tree, engine)
-        bounds.offer_bound(found.lower_bound, engine)
+            X, y, n_classes, deadline=turn, progress=sink, upper_bound_tree=bounds.tree,
+            lower_bound=bounds.lower if bounds.lower >= 3 else None)
+        bounds.offer(engine, tree=found.tree, lower=found.lower_bound)
         if found.stats.get("interrupted"):
             raise KeyboardInterrupt
         return {"engine": engine, "status": found.status,
@@ -170,11 +161,9 @@ def _run_engine(engine: str, X, y, n_classes, time_limit, bounds: _Bounds, optio
     if upper is not None and upper < bounds.lower:
         return {"engine": engine, "status": "skipped"}
     answer = find_minimum_tree_maxsat(
-        X, y, n_classes, time_limit=time_limit, upper_bound=upper,
-        lower_bound=bounds.lower if bounds.lower >= 3 else None,
-        on_improve=lambda tree, seconds: bounds.offer_tree(tree, engine), **options)
-    bounds.offer_tree(answer.tree, engine)
-    bounds.offer_bound(answer.lower_bound, engine)
+        X, y, n_classes, deadline=turn, progress=sink, upper_bound=upper,
+        lower_bound=bounds.lower if bounds.lower >= 3 else None, **options)
+    bounds.offer(engine, tree=answer.tree, lower=answer.lower_bound)
     if answer.stats.get("interrupted"):  # the MaxSAT loop caught Ctrl-C: stop everything
         raise KeyboardInterrupt
     return {"engine": engine, "status": answer.status,
@@ -183,53 +172,44 @@ def _run_engine(engine: str, X, y, n_classes, time_limit, bounds: _Bounds, optio
             "encodings": answer.stats.get("encodings", 0)}
 
 
-def _bnb_progress(bounds: _Bounds, ub: int, lb: int, tree) -> None:
-    if tree is not None:
-        bounds.offer_tree(tree, "branch-and-bound")
-    bounds.offer_bound(lb, "branch-and-bound")
-
-
 def find_minimum_tree_portfolio(X, y, n_classes: int, *, solver: str = "lsu",
                                 sat_solver: str = "cadical195",
-                                time_limit: float | None = None, on_improve=None,
+                                deadline: Deadline | None = None,
+                                progress: ProgressSink | None = None,
                                 upper_bound: int | None = None,
                                 lower_bound: int | None = None,
-                                n_jobs: int | None = None, on_bound=None) -> MinimumTreeResult:
+                                n_jobs: int | None = None) -> MinimumTreeResult:
     """Minimum pure tree by branch and bound and MaxSAT together (see the module docstring).
 
     Arguments as ``minimum.find_minimum_tree``; ``n_jobs`` >= 2 runs the engines in two
     processes. ``upper_bound`` is ignored (each engine builds its own first tree);
     ``lower_bound`` seeds the proven bound.
     """
-    time_limit = check_time_limit(time_limit)
     X = np.asarray(X)
     y = np.asarray(y, dtype=np.int64)
-    bounds = _Bounds(time.perf_counter(), on_improve, on_bound)
+    run = Deadline.coerce(deadline).inner()
+    bounds = _Bounds(run, ProgressSink(None if progress is None else progress.report))
     if lower_bound is not None:
-        bounds.offer_bound(int(lower_bound), "caller")
+        bounds.offer("caller", lower=int(lower_bound))
     options = {"solver": solver, "sat_solver": sat_solver}
     if n_jobs is not None and n_jobs >= 2:
-        turns = _in_processes(X, y, n_classes, time_limit, bounds, options)
+        turns = _in_processes(X, y, n_classes, bounds, options)
     else:
-        turns = _in_turns(X, y, n_classes, time_limit, bounds, options)
+        turns = _in_turns(X, y, n_classes, bounds, options)
     interrupted = any(turn.get("status") == "interrupted" for turn in turns)
     return bounds.result({"turns": turns, "n_jobs": 1 if not n_jobs else n_jobs,
                           "interrupted": interrupted})
 
 
-def _in_turns(X, y, n_classes, time_limit, bounds: _Bounds, options) -> list:
-    deadline = None if time_limit is None else bounds.start + time_limit
-    round_length = FIRST_ROUND_SECONDS if time_limit is None else time_limit
+def _in_turns(X, y, n_classes, bounds: _Bounds, options) -> list:
+    run = bounds.run
+    round_length = run.remaining() if run.limited else FIRST_ROUND_SECONDS
     turns, interrupted = [], False
     while not bounds.proven and not interrupted:
         for engine in ENGINES:
-            remaining = None if deadline is None else deadline - time.perf_counter()
-            if remaining is not None and remaining <= 0.05 and bounds.tree is not None:
+            if run.remaining() <= 0.05 and bounds.tree is not None:
                 return turns  # (the first turn always runs: it returns a tree at once)
-            if remaining is not None:
-                remaining = max(remaining, 0.01)
-            length = SHARES[engine] * round_length
-            turn = length if remaining is None else min(length, remaining)
+            turn = run.within(SHARES[engine] * round_length)
             try:
                 turns.append(_run_engine(engine, X, y, n_classes, turn, bounds, options))
             except KeyboardInterrupt:
@@ -244,45 +224,51 @@ def _in_turns(X, y, n_classes, time_limit, bounds: _Bounds, options) -> list:
     return turns
 
 
-def _engine_process(engine, X, y, n_classes, time_limit, options, messages) -> None:
+class _Relay(_Bounds):
+    """A child process's bounds: each improvement is sent to the parent."""
+
+    def __init__(self, run: Deadline, engine: str, messages):
+        super().__init__(run, ProgressSink())
+        self.engine, self.messages = engine, messages
+
+    def offer(self, engine, *, tree=None, lower=None, seconds=None) -> None:
+        if tree is not None and (self.tree is None or tree.n_nodes < self.tree.n_nodes):
+            self.tree = tree
+            self.messages.put(("tree", self.engine, tree.to_dict()))
+        if lower is not None and lower > self.lower:
+            self.lower = int(lower)
+            self.messages.put(("bound", self.engine, int(lower)))
+
+
+def _engine_process(engine, X, y, n_classes, run: Deadline, options, messages) -> None:
     """A child process: run ``engine`` for the whole time, sending trees and bounds."""
-    class _Relay(_Bounds):
-        def offer_tree(self, tree, who):
-            if self.tree is None or tree.n_nodes < self.tree.n_nodes:
-                self.tree = tree
-                messages.put(("tree", engine, tree.to_dict()))
-
-        def offer_bound(self, lower, who):
-            if lower > self.lower:
-                self.lower = lower
-                messages.put(("bound", engine, int(lower)))
-
-    relay = _Relay(time.perf_counter())
+    relay = _Relay(run, engine, messages)
     try:
-        turn = _run_engine(engine, X, y, n_classes, time_limit, relay, options)
+        turn = _run_engine(engine, X, y, n_classes, run, relay, options)
     except BaseException as exc:  # reported to the parent, which decides
         messages.put(("error", engine, f"{type(exc).__name__}: {exc}"))
         return
     messages.put(("done", engine, turn))
 
 
-def _in_processes(X, y, n_classes, time_limit, bounds: _Bounds, options) -> list:
+def _in_processes(X, y, n_classes, bounds: _Bounds, options) -> list:
     context = multiprocessing.get_context("fork" if "fork" in
                                           multiprocessing.get_all_start_methods() else "spawn")
     messages = context.Queue()
+    run = bounds.run
     workers = {engine: context.Process(target=_engine_process, daemon=True,
-                                       args=(engine, X, y, n_classes, time_limit, options,
-                                             messages))
+                                       args=(engine, X, y, n_classes, run, options, messages))
                for engine in ENGINES}
     for worker in workers.values():
         worker.start()
-    deadline = None if time_limit is None else bounds.start + time_limit
-    turns, running = [], set(ENGINES)
+    turns, running, grace = [], set(ENGINES), None
     try:
         while running and not bounds.proven:
-            wait = 0.2 if deadline is None else max(0.0, min(0.2, deadline - time.perf_counter()))
-            if deadline is not None and time.perf_counter() >= deadline + 0.5:
-                break
+            if run.expired():  # the children stop at the same deadline: a moment to report
+                grace = grace or Deadline.after(CHILD_GRACE_SECONDS)
+                if grace.expired():
+                    break
+            wait = max(0.0, min(0.2, run.remaining())) if grace is None else 0.05
             try:
                 kind, engine, payload = messages.get(timeout=wait)
             except queue_module.Empty:
@@ -290,9 +276,9 @@ def _in_processes(X, y, n_classes, time_limit, bounds: _Bounds, options) -> list
                     break
                 continue
             if kind == "tree":
-                bounds.offer_tree(Tree.from_dict(payload), engine)
+                bounds.offer(engine, tree=Tree.from_dict(payload))
             elif kind == "bound":
-                bounds.offer_bound(payload, engine)
+                bounds.offer(engine, lower=payload)
             else:
                 turns.append(payload if kind == "done" else {"engine": engine,
                                                               "error": payload})

@@ -58,7 +58,14 @@ def prepare_rows(X, y, n_classes, sample_weight=None):
     n_classes = int(y.max()) + 1 if n_classes is None else int(n_classes)
     if y.max() >= n_classes:
         raise ValueError(f"Class index {int(y.max())} is not below n_classes={n_classes}.")
-    groups = group_examples(X, y, sample_weight)
+    weight = None
+    if sample_weight is not None:  # only which rows weigh more than 0 matters here
+        weight = np.asarray(sample_weight, dtype=np.float64).ravel()
+        if weight.shape != y.shape or not np.isfinite(weight).all() or (weight < 0).any():
+            raise ValueError(f"sample_weight must hold one finite value >= 0 per row "
+                             f"({y.shape[0]}); got shape {weight.shape}.")
+        weight = (weight > 0).astype(np.int64)
+    groups = group_examples(X, y, weight)
     labels = np.empty(groups.n_patterns, dtype=np.int64)
     labels[groups.pattern] = groups.label
     conflicting = groups.n_groups - groups.n_patterns

@@ -11,7 +11,7 @@ examples (Avellaneda, AAAI 2020), with any exact search run on the subset:
 2. find a minimum pure tree of the subset (branch and bound, or the MaxSAT search), seeded
    with the full-data incumbent as upper bound (it is pure on the subset too) and, for MaxSAT,
    with the previous subset minimum as lower bound (the subset only grows);
-3. its size is a lower bound for the full data (``on_bound``); if the tree is pure on all
+3. its size is a lower bound for the full data (reported to the progress sink); if the tree is pure on all
    rows it is optimal; otherwise add counterexamples (misclassified rows: one per leaf that
    misclassifies, a random one, then random misclassified rows up to ``max_added``, 32 by
    default: on tic-tac-toe 79 in 30 s against 69 with 8, spect 49 against 47 in 20 s) and
@@ -26,13 +26,10 @@ reaching it.
 
 from __future__ import annotations
 
-import time
-from collections.abc import Callable
-
 import numpy as np
 
-from occamlearn.maxsat.base import check_time_limit
 from occamlearn.model.tree import LEAF, Tree
+from occamlearn.stopping import CLOCK, Deadline, ProgressSink
 from occamlearn.trees.greedy import greedy_upper_bound, single_leaf
 from occamlearn.trees.mpdt.maxsat_route.encoding import unique_rows, validate_binary_data
 from occamlearn.trees.mpdt.maxsat_route.search import MinimumTreeResult, check_bound
@@ -40,7 +37,6 @@ from occamlearn.trees.mpdt.maxsat_route.search import MinimumTreeResult, check_b
 __all__ = ["ENGINES", "complete_tree", "find_minimum_tree_incremental", "initial_rows"]
 
 ENGINES = ("bnb", "maxsat")
-BoundCallback = Callable[[int, int, float], None]  # (lower, upper, seconds)
 
 
 def initial_rows(y: np.ndarray, per_class: int, rng: np.random.Generator) -> np.ndarray:
@@ -121,8 +117,7 @@ def _renumbered(tree: Tree) -> Tree:
                 tree.n_features)
 
 
-def _solve_subset(engine, X, y, n_classes, time_limit, incumbent: Tree, lower: int,
-                  should_stop):
+def _solve_subset(engine, X, y, n_classes, deadline: Deadline, incumbent: Tree, lower: int):
     """(tree or None, bound, optimal?) of an exact search on the subset.
 
     The MaxSAT engine gets ``lower`` (a bound for the full data, perhaps not for the subset)
@@ -131,18 +126,16 @@ def _solve_subset(engine, X, y, n_classes, time_limit, incumbent: Tree, lower: i
     size, or the bound it proves, is still a lower bound for the full data, and the tree is a
     full-data optimum if it is pure on every row."""
     if engine == "bnb":
-        from occamlearn.trees.exact.stop import deadline_of
         from occamlearn.trees.mpdt.bnb.branch_and_bound import minimum_tree_branch_and_bound
 
-        found = minimum_tree_branch_and_bound(X, y, n_classes,
-                                              deadline=deadline_of(time_limit, should_stop),
+        found = minimum_tree_branch_and_bound(X, y, n_classes, deadline=deadline,
                                               upper_bound_tree=incumbent)
         if found.stats.get("interrupted"):  # it caught Ctrl-C: this search stops too
             raise KeyboardInterrupt
         return found.tree, found.lower_bound, found.status == "optimal"
     from occamlearn.trees.mpdt.maxsat_route.search import find_minimum_tree_maxsat
 
-    found = find_minimum_tree_maxsat(X, y, n_classes, time_limit=time_limit,
+    found = find_minimum_tree_maxsat(X, y, n_classes, deadline=deadline,
                                      upper_bound=incumbent.n_nodes,
                                      lower_bound=lower if lower >= 3 else None)
     if found.stats.get("interrupted"):
@@ -150,30 +143,29 @@ def _solve_subset(engine, X, y, n_classes, time_limit, incumbent: Tree, lower: i
     return found.tree, found.lower_bound, found.status == "optimal"
 
 
-def find_minimum_tree_incremental(X, y, n_classes: int, *, time_limit: float | None = None,
+def find_minimum_tree_incremental(X, y, n_classes: int, *, deadline: Deadline | None = None,
+                                  progress: ProgressSink | None = None,
                                   engine: str = "bnb", per_class: int = 2,
                                   max_added: int = 32, seed: int = 0,
                                   upper_bound_tree: Tree | None = None,
-                                  lower_bound: int | None = None,
-                                  on_bound: BoundCallback | None = None,
-                                  on_improve: Callable[[Tree, float], None] | None = None,
-                                  should_stop: Callable[[], bool] | None = None
-                                  ) -> MinimumTreeResult:
+                                  lower_bound: int | None = None) -> MinimumTreeResult:
     """Minimum pure tree by incremental examples; a proven lower bound at every moment.
 
     engine : "bnb" (``branch_and_bound``) or "maxsat" (``search.find_minimum_tree_maxsat``,
     LSU) for the subset searches. per_class : random rows of each class to start with;
     max_added : counterexamples added per round. upper_bound_tree : a pure tree of (X, y)
     used as incumbent when smaller than the greedy tree; lower_bound : a size proven
-    elsewhere (the search stops when a tree reaches it). on_bound(lower, upper, seconds) :
-    called whenever a bound improves; on_improve(tree, seconds) : with each smaller pure tree
-    of the full data. should_stop() : polled between rounds (and by the branch and bound).
+    elsewhere (the search stops when a tree reaches it). deadline : a ``stopping.Deadline``,
+    polled between rounds and by the subset searches (its stop too). progress : a
+    ``stopping.ProgressSink`` that gets ``(size, lower, seconds, tree)`` whenever a bound
+    improves (the tree when it is a smaller pure tree of the full data).
 
     Returns a ``MinimumTreeResult``: status "optimal" iff the proven lower bound reached the
     size of the tree (a subset optimum pure on all rows, or the bound meeting the incumbent);
     stats hold the rounds, subset sizes and where the bound came from.
     """
-    time_limit = check_time_limit(time_limit)
+    deadline = Deadline.coerce(deadline)
+    progress = ProgressSink.coerce(progress)
     if engine not in ENGINES:
         raise ValueError(f"engine must be one of {ENGINES}; got {engine!r}.")
     if not isinstance(per_class, (int, np.integer)) or per_class < 1:
@@ -181,13 +173,13 @@ def find_minimum_tree_incremental(X, y, n_classes: int, *, time_limit: float | N
     if not isinstance(max_added, (int, np.integer)) or max_added < 1:
         raise ValueError(f"max_added must be a positive int; got {max_added!r}.")
     lower_bound = check_bound("lower_bound", lower_bound)
-    start = time.perf_counter()
-    deadline = None if time_limit is None else start + time_limit
+    start = CLOCK()
     X, y = validate_binary_data(X, y, n_classes)
     if len(np.unique(y)) <= 1:
-        tree = single_leaf(X, y, n_classes)
+        tree, seconds = single_leaf(X, y, n_classes), deadline.elapsed()
+        progress.report(1, 1, seconds, tree)
         return MinimumTreeResult(tree, "optimal", 1, 1, {"ub_source": "single leaf"},
-                                 ((0.0, 1),))
+                                 ((seconds, 1),))
     Xu, yu = unique_rows(X, y)  # ValueError on conflicting rows
     rng = np.random.default_rng(seed)
     greedy = greedy_upper_bound(X, y, n_classes)
@@ -200,45 +192,34 @@ def find_minimum_tree_incremental(X, y, n_classes: int, *, time_limit: float | N
     lower, bound_source = 2 * len(np.unique(yu)) - 1, "one leaf per class"
     if lower_bound is not None and lower_bound > lower:
         lower, bound_source = int(lower_bound), "caller"
-    trace = [(time.perf_counter() - start, best.n_nodes)]
+    trace = [(deadline.elapsed(), best.n_nodes)]
     rounds: list = []
-
-    def elapsed() -> float:
-        return time.perf_counter() - start
 
     def offer(tree: Tree | None = None, bound: int | None = None, source: str = "") -> None:
         nonlocal best, lower, bound_source
-        improved = False
         if tree is not None and tree.n_nodes < best.n_nodes:
-            best, improved = tree, True
-            trace.append((elapsed(), tree.n_nodes))
-            if on_improve is not None:
-                on_improve(tree, trace[-1][0])
+            best = tree
+            trace.append((deadline.elapsed(), tree.n_nodes))
+            progress.report(best.n_nodes, None, trace[-1][0], best)
         if bound is not None and bound > lower:
-            lower, bound_source, improved = bound, source, True
-        if improved and on_bound is not None:
-            on_bound(lower, best.n_nodes, elapsed())
+            lower, bound_source = bound, source
+            progress.report(None, lower, deadline.elapsed())
 
-    if on_improve is not None:
-        on_improve(best, trace[0][0])
-    if on_bound is not None:
-        on_bound(lower, best.n_nodes, elapsed())
+    progress.report(best.n_nodes, lower, trace[0][0], best)
     subset = initial_rows(yu, per_class, rng)
     stopped = False
     while lower < best.n_nodes:
-        remaining = None if deadline is None else deadline - time.perf_counter()
-        if (remaining is not None and remaining <= 0) or (should_stop and should_stop()):
+        if deadline.expired():
             stopped = True
             break
-        began = time.perf_counter()
+        began = CLOCK()
         tree, sub_lower, optimal = _solve_subset(engine, Xu[subset], yu[subset], n_classes,
-                                                 remaining, best, lower, should_stop)
+                                                 deadline, best, lower)
         rounds.append({"rows": len(subset), "size": None if tree is None else tree.n_nodes,
-                       "lower": sub_lower, "optimal": optimal,
-                       "seconds": time.perf_counter() - began})
+                       "lower": sub_lower, "optimal": optimal, "seconds": CLOCK() - began})
         offer(bound=sub_lower, source=f"subset of {len(subset)} rows")
         if tree is None or not optimal:
-            stopped = True  # the time limit (or should_stop) ended the subset search
+            stopped = True  # the deadline (its time or its stop) ended the subset search
             break
         added = _counterexamples(tree, Xu, yu, max_added, rng)
         if len(added) == 0:  # a subset optimum pure on every row: optimal for the data
@@ -251,6 +232,6 @@ def find_minimum_tree_incremental(X, y, n_classes: int, *, time_limit: float | N
     stats = {"ub_source": greedy.source, "greedy_size": greedy.size, "engine": engine,
              "rounds": len(rounds), "subset_rows": int(len(subset)),
              "distinct_rows": int(len(yu)), "bound_source": bound_source,
-             "stopped": stopped, "round_log": rounds, "seconds": elapsed()}
+             "stopped": stopped, "round_log": rounds, "seconds": CLOCK() - start}
     return MinimumTreeResult(best, status, int(min(lower, best.n_nodes)), best.n_nodes,
                              stats, tuple(trace))

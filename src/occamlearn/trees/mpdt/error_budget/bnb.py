@@ -69,8 +69,9 @@ the search (the memo has no cycles; its passes cost two thirds of the time).
 **Weights.** With ``sample_weight`` an error costs its row's weight and ``max_errors`` is a
 weight: every count above (err, forced, class weights, the items' weights in the
 incompatibility bound) becomes a sum of weights, in the integer units of
-``exact.data.integer_units``; nothing in the proofs uses that a row weighs one. Whole and
-binary-fraction weights are exact; others are rounded to at most 64 units per group.
+``trees.weights.integer_weights`` (weights that are ratios of integers, as integer weights
+and balanced class weights are; others are refused); nothing in the proofs uses that a row
+weighs one.
 """
 
 from __future__ import annotations
@@ -87,6 +88,7 @@ from occamlearn.trees.exact.data import group_examples, validate_binary_data
 from occamlearn.trees.mpdt.error_budget.bnb_engine import BOUNDED, BudgetRowSetSearch
 from occamlearn.trees.mpdt.error_budget.maxsat_search import check_max_errors
 from occamlearn.trees.mpdt.maxsat_route.search import MinimumTreeResult
+from occamlearn.trees.weights import integer_weights
 
 __all__ = ["find_minimum_tree_with_errors_bnb"]
 
@@ -124,9 +126,11 @@ def find_minimum_tree_with_errors_bnb(X, y, n_classes: int, max_errors, *,
     max_errors = (check_max_errors(max_errors) if sample_weight is None
                   else _check_weighted_budget(max_errors))
     state = Anytime(deadline, progress)
-    groups = group_examples(X, y, sample_weight)
-    forced = groups.forced_errors()
-    if max_errors < forced:
+    weight, scale = (None, 1) if sample_weight is None else integer_weights(sample_weight,
+                                                                             X.shape[0])
+    groups = group_examples(X, y, weight)
+    forced = groups.forced_errors() / scale if scale != 1 else groups.forced_errors()
+    if max_errors * scale < groups.forced_errors():
         raise ValueError(f"max_errors={max_errors} is below the {forced} errors that "
                          "identical rows with different labels force; no tree fits that "
                          "budget.")
@@ -143,17 +147,17 @@ def find_minimum_tree_with_errors_bnb(X, y, n_classes: int, max_errors, *,
     collecting = gc.isenabled()
     gc.disable()
     try:
-        return _search_root(search, state, groups, n_classes, max_errors, forced,
+        return _search_root(search, state, groups, n_classes, max_errors, forced, scale,
                             compile_seconds)
     finally:
         if collecting:
             gc.enable()
 
 
-def _search_root(search, state, groups, n_classes, max_errors, forced,
+def _search_root(search, state, groups, n_classes, max_errors, forced, scale,
                  compile_seconds) -> MinimumTreeResult:
     X, y = groups.rows()
-    budget = search.view.to_units(max_errors)
+    budget = search.view.to_units(int(np.floor(max_errors * scale + 1e-9)))
     root = (1 << search.n_rows) - 1
 
     def as_tree(leaves: int) -> Tree:
@@ -188,8 +192,9 @@ def _search_root(search, state, groups, n_classes, max_errors, forced,
     status = "optimal" if lower == tree.n_nodes else "feasible"
     wrong = tree.predict(groups.patterns[groups.pattern]) != groups.label
     error_units = int(search.group_units[wrong].sum())
-    training_errors = (int(groups.count[wrong].sum()) if groups.weight is None
-                       else float(groups.group_weight[wrong].sum()))
+    training_errors = int(groups.count[wrong].sum())
+    if scale != 1 or groups.n_rows is not None:  # weighted: in the caller's weight units
+        training_errors = training_errors / scale
     if error_units > budget:
         raise RuntimeError(f"branch and bound produced a tree with {training_errors} errors "
                            f"> max_errors={max_errors} (a bug)")

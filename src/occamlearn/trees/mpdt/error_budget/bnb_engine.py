@@ -8,8 +8,9 @@ they hold are in ``error_budget.bnb``'s docstring; the compiled incompatibility 
 rebuild are the exact-search core's (``trees.exact``).
 
 A row set is a bitset over the (pattern, class) groups (``exact.bits.GroupBits``); errors are
-counted in the integer weight units of ``exact.data.integer_units`` (rows, without sample
-weights).
+counted in the groups' integer weights (rows, without sample weights), divided by their
+common divisor. A budget is split between two children unit by unit, so fine weights (many
+units per row) make many candidate splits of a budget.
 """
 
 from __future__ import annotations
@@ -39,12 +40,6 @@ BOUND_GAIN_RATIO = 20
 # seconds at m ~ 4000 (mushroom), which also overran time limits.
 BOUND_MAX_PATTERNS = 1000
 
-# Weights that are neither whole nor binary fractions are rounded to fixed point with at
-# most this many units per (pattern, class) group on average: the search splits a budget
-# between two children unit by unit, so the units must stay few (integer weights and binary
-# fractions are exact whenever they fit; see ``exact.data.integer_units``).
-UNITS_PER_GROUP = 64
-
 # Indices into a row set's memo entry (a list, for speed).
 N, ERR1, FORCED, LABEL, CLASS_ERR, LO, ACH, BOUNDED = range(8)
 
@@ -58,8 +53,7 @@ class BudgetRowSetSearch:
 
     def __init__(self, groups: ExampleGroups, n_classes: int, *, deadline=None,
                  use_incompatibility=True):
-        # a budget is split between children unit by unit: the units stay near the rows
-        view = GroupBits(groups, n_classes, UNITS_PER_GROUP * max(1, groups.n_groups))
+        view = GroupBits(groups, n_classes)
         self.unit, self.group_units = view.unit, view.units
         self.patterns = groups.patterns.astype(np.int64)
         self.weights, self.totals = view.weights, view.weights.sum(axis=1)

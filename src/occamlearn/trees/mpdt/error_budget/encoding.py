@@ -26,7 +26,6 @@ budget used by ``on_conflict="relax"``.
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -35,6 +34,7 @@ from pysat.formula import WCNF
 
 from occamlearn.maxsat.counters import totalizer_clauses
 from occamlearn.model.tree import Tree
+from occamlearn.stopping import Deadline
 from occamlearn.trees.data_reduction import ExampleGroups, group_examples
 from occamlearn.trees.mpdt.maxsat_route.discrimination import (
     PAIRWISE_LIMIT,
@@ -150,19 +150,31 @@ def error_budget_encoding_size(groups: ExampleGroups, max_errors: int,
 
 
 def encode_error_budget(X, y, n_classes: int, max_errors: int, upper_bound: int,
-                        lower_bound: int = 3, *, deadline: float | None = None
-                        ) -> ErrorBudgetEncoding:
+                        lower_bound: int = 3, *, deadline: Deadline | None = None,
+                        sample_weight=None) -> ErrorBudgetEncoding:
     """Partial MaxSAT formula: minimum tree of size <= ``upper_bound`` with <= ``max_errors``
     misclassified rows of (X, y). Sizes are odd node counts >= 3 as in ``encode_mpdt``.
 
-    deadline : a ``time.perf_counter()`` value; the clause blocks are converted in slices
+    sample_weight : non-negative integers, one per row (fractions: scale them with
+    ``trees.weights.integer_weights``), or None. ``max_errors`` then bounds the total weight
+    of the misclassified rows: a group's relax literal is repeated its weight times in the
+    totalizer, exactly as if its rows were repeated.
+
+    deadline : a ``stopping.Deadline``; the clause blocks are converted in slices
     and ``BudgetEncodingDeadline`` is raised between two once it has passed (callers
     predict the size first, ``error_budget_encoding_size``, and skip what cannot end)."""
     X, y = validate_binary_data(X, y, n_classes)
     if not isinstance(max_errors, (int, np.integer)) or max_errors < 0:
         raise ValueError(f"max_errors must be a non-negative int; got {max_errors!r}.")
     check_size_bounds(upper_bound, lower_bound, n_classes)
-    groups = group_examples(X, y)
+    if sample_weight is not None:
+        weight = np.asarray(sample_weight)
+        if weight.dtype.kind not in "iu" and not np.array_equal(weight, np.round(weight)):
+            raise ValueError("encode_error_budget needs integer sample_weight (the totalizer "
+                             "repeats a literal per unit); scale fractions with "
+                             "trees.weights.integer_weights.")
+        sample_weight = weight.astype(np.int64)
+    groups = group_examples(X, y, sample_weight)
     patterns = groups.patterns.astype(np.int64)
     columns = _varying_columns(patterns)
     rows = patterns[groups.pattern][:, columns]
@@ -204,8 +216,8 @@ def encode_error_budget(X, y, n_classes: int, max_errors: int, upper_bound: int,
     return ErrorBudgetEncoding(mpdt, groups, relax, int(max_errors), X, y)
 
 
-def _check_deadline(deadline: float | None) -> None:
-    if deadline is not None and time.perf_counter() > deadline:
+def _check_deadline(deadline: Deadline | None) -> None:
+    if deadline is not None and deadline.expired():
         raise BudgetEncodingDeadline("the deadline passed while encoding")
 
 

@@ -27,14 +27,11 @@ a prefix); else a fresh encoding with exactly that many nodes (n = lower bound =
 
 from __future__ import annotations
 
-import time
-from collections.abc import Callable
-
 import numpy as np
 
 from occamlearn.maxsat.backends import make_backend
-from occamlearn.maxsat.base import check_time_limit
 from occamlearn.model.tree import LEAF, Tree
+from occamlearn.stopping import CLOCK, Deadline, ProgressSink
 from occamlearn.trees.data_reduction import distinct_rows, group_examples
 from occamlearn.trees.greedy import (
     greedy_upper_bound_within,
@@ -51,8 +48,6 @@ from occamlearn.trees.mpdt.maxsat_route.size_search import SizeSearch
 
 __all__ = ["ErrorBudgetSearch", "check_max_errors", "error_budget", "find_minimum_tree_with_errors"]
 
-TreeCallback = Callable[[Tree, float], None]
-
 # Before encoding, its seconds are predicted as this x its literals (hard clauses): the
 # fastest rate measured (3.8e-7 s on 500 x 200 random bits, 7e-7 s on 20,000 x 10), more than
 # halved, so that only encodings sure to end after the deadline are skipped. Whatever starts
@@ -64,8 +59,10 @@ ENCODE_SECONDS_PER_LITERAL = 1.5e-7
 ENCODE_BYTES_PER_LITERAL = 64
 ENCODE_MEMORY_BUDGET = 4 << 30
 
-def _errors(tree: Tree, X: np.ndarray, y: np.ndarray) -> int:
-    return int((tree.predict(X) != y).sum())
+def _errors(tree: Tree, X: np.ndarray, y: np.ndarray, weight=None) -> int:
+    """Misclassified rows, or their total integer weight."""
+    wrong = tree.predict(X) != y
+    return int(wrong.sum() if weight is None else weight[wrong].sum())
 
 
 def check_max_errors(max_errors) -> int:
@@ -75,18 +72,21 @@ def check_max_errors(max_errors) -> int:
     return int(max_errors)
 
 
-def error_budget(X, y, max_errors: int | None, *, relax_conflicts: bool) -> int | None:
+def error_budget(X, y, max_errors: int | None, *, relax_conflicts: bool,
+                 sample_weight=None) -> int | None:
     """The budget a fit on (X, y) uses: ``max_errors``, raised to the errors that conflicting
-    rows force when ``relax_conflicts`` (``on_conflict="relax"``); None for a pure tree."""
+    rows force when ``relax_conflicts`` (``on_conflict="relax"``); None for a pure tree.
+    With integer ``sample_weight`` errors are weights (the forced ones too)."""
     if not relax_conflicts:
         return None if max_errors is None else check_max_errors(max_errors)
-    forced = group_examples(np.asarray(X), np.asarray(y)).forced_errors()
+    forced = group_examples(np.asarray(X), np.asarray(y), sample_weight).forced_errors()
     return max(0 if max_errors is None else check_max_errors(max_errors), forced)
 
 
-def _majority_rows(X: np.ndarray, y: np.ndarray) -> np.ndarray:
-    """Boolean mask keeping, for every distinct row, only the rows of its commonest label."""
-    groups = group_examples(X, y)
+def _majority_rows(X: np.ndarray, y: np.ndarray, weight=None) -> np.ndarray:
+    """Boolean mask keeping, for every distinct row, only the rows of its commonest label
+    (of largest total weight)."""
+    groups = group_examples(X, y, weight)
     best = np.full(groups.n_patterns, -1)
     biggest = np.zeros(groups.n_patterns, dtype=np.int64)
     for g in np.argsort(-groups.count, kind="stable"):
@@ -103,27 +103,40 @@ class _BudgetQuery:
     def __init__(self, search: ErrorBudgetSearch, stats: dict):
         self.search, self.stats = search, stats
 
-    def encode(self, n_nodes: int, lower: int, deadline: float | None):
+    def encode(self, n_nodes: int, lower: int, deadline: Deadline):
         s = self.search
         return encode_error_budget(s.X, s.y, s.n_classes, s.max_errors, n_nodes, lower,
-                                   deadline=deadline)
+                                   deadline=deadline, sample_weight=s.weight)
 
-    def skip_reason(self, n_nodes: int, deadline: float | None) -> str | None:
+    def skip_reason(self, n_nodes: int, deadline: Deadline) -> str | None:
         return self.search.skip_reason(n_nodes, deadline, self.stats)
 
 
 class ErrorBudgetSearch:
     """One search for the smallest tree within ``max_errors``; ``run()`` returns the result,
-    the MaxSAT solver stays alive (for ``formula``) until ``close()``."""
+    the MaxSAT solver stays alive (for ``formula``) until ``close()``. With integer
+    ``sample_weight`` the budget and every error count are total weights."""
 
     def __init__(self, X, y, n_classes: int, max_errors: int, *, solver: str = "lsu",
-                 sat_solver: str = "cadical195", time_limit: float | None = None,
-                 on_improve: TreeCallback | None = None):
+                 sat_solver: str = "cadical195", deadline: Deadline | None = None,
+                 progress: ProgressSink | None = None, sample_weight=None):
         self.X, self.y = validate_binary_data(X, y, n_classes)
+        self.weight = None
+        if sample_weight is not None:
+            weight = np.asarray(sample_weight)
+            if weight.shape != self.y.shape or (weight < 0).any() or (
+                    weight.dtype.kind not in "iu"
+                    and not np.array_equal(weight, np.round(weight))):
+                raise ValueError("sample_weight must hold one non-negative integer per row "
+                                 "(scale fractions with trees.weights.integer_weights).")
+            keep = weight > 0                          # weight 0: as if the row were dropped
+            self.X, self.y = self.X[keep], self.y[keep]
+            self.weight = weight[keep].astype(np.int64)
         self.n_classes = int(n_classes)
-        self.time_limit = check_time_limit(time_limit)
+        self.deadline = Deadline.coerce(deadline)
+        self.progress = ProgressSink.coerce(progress)
         self.max_errors = check_max_errors(max_errors)
-        forced = group_examples(self.X, self.y).forced_errors()
+        forced = group_examples(self.X, self.y, self.weight).forced_errors()
         if self.max_errors < forced:
             raise ValueError(f"max_errors={max_errors} is below the {forced} errors that "
                              "identical rows with different labels force; no tree fits that "
@@ -131,63 +144,61 @@ class ErrorBudgetSearch:
         self.forced_errors = forced
         self.backend = make_backend(solver, sat_solver=sat_solver)
         self.sat_solver = sat_solver
-        self.on_improve = on_improve
         self.encoding = None
         self.result: MinimumTreeResult | None = None
         self._backend_found_best = False  # the back-end's solver has a model of the best tree
 
     def run(self) -> MinimumTreeResult:
-        start = time.perf_counter()
+        start, deadline = CLOCK(), self.deadline
         X, y, n_classes, max_errors = self.X, self.y, self.n_classes, self.max_errors
+        weight = self.weight
         stats = {"max_errors": max_errors, "forced_errors": self.forced_errors}
-        majority = int(np.bincount(y, minlength=n_classes).argmax())
+        majority = int(np.bincount(y, weights=weight, minlength=n_classes).argmax())
         leaf = single_leaf(X, np.full_like(y, majority), n_classes).with_counts(X, y)
         trace = []
 
         def finish(tree: Tree, status: str, lower: int) -> MinimumTreeResult:
-            stats["training_errors"] = _errors(tree, X, y)
-            stats["seconds"] = time.perf_counter() - start
+            stats["training_errors"] = _errors(tree, X, y, weight)
+            stats["seconds"] = CLOCK() - start
             self.result = MinimumTreeResult(tree, status, int(lower), tree.n_nodes, stats,
                                             tuple(trace))
             return self.result
 
         def report(tree: Tree) -> None:
-            trace.append((time.perf_counter() - start, tree.n_nodes))
-            if self.on_improve is not None:
-                self.on_improve(tree, trace[-1][0])
+            trace.append((deadline.elapsed(), tree.n_nodes))
+            self.progress.report(tree.n_nodes, None, trace[-1][0], tree)
 
-        if _errors(leaf, X, y) <= max_errors:
+        if _errors(leaf, X, y, weight) <= max_errors:
             report(leaf)
             return finish(leaf, "optimal", 1)
-        keep = _majority_rows(X, y)
-        greedy = greedy_upper_bound_within(X[keep], y[keep], n_classes, start, self.time_limit)
+        keep = _majority_rows(X, y, weight)
+        greedy = greedy_upper_bound_within(X[keep], y[keep], n_classes, deadline)
         stats["greedy_trees"] = len(greedy.sizes)
         best = greedy.tree.with_counts(X, y)
         stats["greedy_size"] = best.n_nodes
         report(best)
         if best.n_nodes < 5:  # a leaf does not fit, so one decision (3 nodes) is the least
             return finish(best, "optimal", best.n_nodes)
-        deadline = None if self.time_limit is None else start + self.time_limit
-        loop = SizeSearch(_BudgetQuery(self, stats), self.backend, start=start, deadline=deadline,
-                          stats=stats, trace=trace, on_improve=self.on_improve)
+        loop = SizeSearch(_BudgetQuery(self, stats), self.backend, deadline=deadline,
+                          stats=stats, trace=trace, progress=self.progress)
         outcome = loop.run(best, 3)
         self.encoding = loop.encoding
         self._backend_found_best = outcome.backend_holds_best
         return finish(outcome.tree, outcome.status, outcome.lower_bound)
 
-    def skip_reason(self, n_nodes: int, deadline: float | None, stats: dict) -> str | None:
+    def skip_reason(self, n_nodes: int, deadline: Deadline, stats: dict) -> str | None:
         """Why the encoding with ``n_nodes`` nodes is not built (predicted to end after the
         deadline, or to need more than ``ENCODE_MEMORY_BUDGET``), or None to build it."""
-        size = error_budget_encoding_size(group_examples(self.X, self.y), self.max_errors,
-                                          n_nodes)
+        size = error_budget_encoding_size(group_examples(self.X, self.y, self.weight),
+                                          self.max_errors, n_nodes)
         seconds = ENCODE_SECONDS_PER_LITERAL * size.literals
         memory = ENCODE_BYTES_PER_LITERAL * size.literals
         stats.update(predicted_clauses=size.clauses, predicted_literals=size.literals)
         if memory > ENCODE_MEMORY_BUDGET:
             return (f"predicted {memory / 2**30:.1f} GiB for {n_nodes} nodes, over the "
                     f"{ENCODE_MEMORY_BUDGET / 2**30:.1f} GiB budget")
-        if deadline is not None:
-            left = deadline - time.perf_counter()
+        if deadline.limited:
+            left = deadline.remaining()
             if seconds >= left:
                 return (f"predicted {seconds:.1f} s for {n_nodes} nodes, "
                         f"{max(left, 0.0):.1f} s left")
@@ -198,14 +209,14 @@ class ErrorBudgetSearch:
         leads); empty unless the search's answer is a single leaf."""
         if self.result is None or self.result.tree.n_nodes != 1:
             return []
-        counts = np.bincount(self.y, minlength=self.n_classes)
+        counts = np.bincount(self.y, weights=self.weight, minlength=self.n_classes)
         order = np.argsort(-counts, kind="stable")
         empty = np.zeros((1, self.n_classes), dtype=np.int64)
         return [Tree([LEAF], [-1], [-1], [int(k)], empty, self.X.shape[1]
                      ).with_counts(self.X, self.y)
-                for k in order if len(self.y) - counts[k] <= self.max_errors]
+                for k in order if counts.sum() - counts[k] <= self.max_errors]
 
-    def formula(self, *, live: bool = True, deadline: float | None = None) -> OptimalFormula:
+    def formula(self, *, live: bool = True, deadline: Deadline | None = None) -> OptimalFormula:
         """The SAT instance whose models are the trees of the result's size within budget.
 
         ``live`` reuses the Linear MaxSAT solver when it found the result's tree (proven
@@ -234,7 +245,8 @@ class ErrorBudgetSearch:
                 return OptimalFormula(self.encoding, size, solver, [*assumptions, *pinned],
                                       **options)
         encoding = encode_error_budget(self.X, self.y, self.n_classes, self.max_errors,
-                                       size, size, deadline=deadline)
+                                       size, size, deadline=deadline,
+                                       sample_weight=self.weight)
         # start next to the search's tree. Measured on size-95 greedy trees: spect with all
         # rows, budget forced + 2, gave 20 and 7 trees in 30 s with these phases, 1 without
         # (two runs); spect and haber majority-filtered, budget 2, no second tree in 15 s
@@ -248,18 +260,20 @@ class ErrorBudgetSearch:
 
 def find_minimum_tree_with_errors(X, y, n_classes: int, max_errors: int, *,
                                   solver: str = "lsu", sat_solver: str = "cadical195",
-                                  time_limit: float | None = None,
-                                  on_improve: TreeCallback | None = None
-                                  ) -> MinimumTreeResult:
+                                  deadline: Deadline | None = None,
+                                  progress: ProgressSink | None = None,
+                                  sample_weight=None) -> MinimumTreeResult:
     """Smallest tree over 0/1 matrix ``X`` misclassifying at most ``max_errors`` rows of ``y``.
 
     ``y`` holds class indices; identical rows with different labels are allowed (they use up
-    budget). solver / sat_solver / time_limit / on_improve as in ``find_minimum_tree``.
-    ``stats["training_errors"]`` is the returned tree's error count.
+    budget). solver / sat_solver / deadline / progress as in ``find_minimum_tree``.
+    ``stats["training_errors"]`` is the returned tree's error count. ``sample_weight``
+    (non-negative integers, one per row): ``max_errors`` and the error counts are then
+    total weights, as if each row were repeated its weight times.
     """
     search = ErrorBudgetSearch(X, y, n_classes, max_errors, solver=solver,
-                               sat_solver=sat_solver, time_limit=time_limit,
-                               on_improve=on_improve)
+                               sat_solver=sat_solver, deadline=deadline, progress=progress,
+                               sample_weight=sample_weight)
     try:
         return search.run()
     finally:

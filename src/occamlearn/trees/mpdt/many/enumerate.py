@@ -42,14 +42,13 @@ one fresh selector per reuse (unweighted) ran at ~0.7 trees/s and hermax's incre
 UWrMaxSAT (IPAMIR) at 0.7 trees/s; RC2's adapt/exhaust options changed little and minz
 halved the rate (zoo, 60 trees), so RC2 runs with its defaults, on Glucose 4: in 90 s on
 monks-1 it drew 130 trees against CaDiCaL 1.9.5's 83 (zoo: 40 trees in 44 s against 38 in
-62 s; many small incremental calls under assumptions). The time limit is checked
-between solutions (PySAT's CaDiCaL cannot be interrupted inside RC2), so the last solution
+62 s; many small incremental calls under assumptions). The deadline (a ``stopping.Deadline``)
+is checked between solutions (PySAT's CaDiCaL cannot be interrupted inside RC2), so the last solution
 may overrun it.
 """
 
 from __future__ import annotations
 
-import time
 from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
@@ -62,6 +61,7 @@ from pysat.solvers import Solver
 from occamlearn.maxsat.oracle import SearchTimeout, add_clauses, limited_solve
 from occamlearn.maxsat.pysat_adapter import route_oracle_calls
 from occamlearn.model.tree import Tree
+from occamlearn.stopping import CLOCK, Deadline
 
 __all__ = [
     "ENUMERATORS",
@@ -76,14 +76,6 @@ __all__ = [
     "seen_counts",
     "tree_targets",
 ]
-
-
-def _deadline(seconds):
-    return None if seconds is None else time.perf_counter() + float(seconds)
-
-
-def _expired(deadline) -> bool:
-    return deadline is not None and time.perf_counter() >= deadline
 
 
 @dataclass
@@ -207,18 +199,19 @@ def _first(formula: OptimalFormula, assumptions, k, seen: set):
     return first
 
 
-def enumerate_plain(formula: OptimalFormula, k: int | None = None, *, time_limit=None,
+def enumerate_plain(formula: OptimalFormula, k: int | None = None, *,
+                    deadline: Deadline | None = None,
                     assumptions: Sequence[int] = ()) -> Iterator[tuple[Tree, list[int]]]:
     """mpdt-nd: minimum trees by blocking clauses on the live solver, as (tree, targets).
 
     ``targets`` are the true a_{r,j} of the tree. Stops after ``k`` trees, when
-    ``time_limit`` seconds have passed, or when every minimum tree (under the extra
+    ``deadline`` expires, or when every minimum tree (under the extra
     ``assumptions``, e.g. a layout) has been produced.
     """
     solver = formula.live_solver()
     targets = formula.targets()
     assume = list(formula.assumptions) + list(assumptions)
-    deadline, seen, produced = _deadline(time_limit), set(), 0
+    seen, produced = set(), 0
     first = _first(formula, assumptions, k, seen)
     if first is not None:
         chosen = formula.tree_literals(first)
@@ -237,21 +230,23 @@ def enumerate_plain(formula: OptimalFormula, k: int | None = None, *, time_limit
             yield tree, chosen
 
 
-def enumerate_diverse(formula: OptimalFormula, k: int | None = None, *, time_limit=None,
+def enumerate_diverse(formula: OptimalFormula, k: int | None = None, *,
+                      deadline: Deadline | None = None,
                       assumptions: Sequence[int] = (), solver_name: str = "glucose4"
                       ) -> Iterator[tuple[Tree, list[int]]]:
     """MDSOL (Alg. 2): each tree minimises reuse of earlier (node, feature) choices.
 
     The inner MaxSAT is RC2 over ``formula.hard_clauses()`` plus the extra ``assumptions``
     as units; it is kept across solutions. Yields (tree, targets); same stopping rules as
-    ``enumerate_plain``. With a ``time_limit`` the clauses are loaded and every SAT call of
-    RC2 runs under the deadline (``limited_solve``), so a call cannot outlast it.
+    ``enumerate_plain``. With a deadline the clauses are loaded and every SAT call of
+    RC2 runs under it (``limited_solve``), so a call cannot outlast it.
     """
     targets = formula.targets()
-    deadline, seen, produced = _deadline(time_limit), set(), 0
+    deadline = Deadline.coerce(deadline)
+    seen, produced = set(), 0
     hard = formula.hard_clauses() + [[int(lit)] for lit in assumptions]
     wcnf = WCNF()
-    if deadline is None:
+    if not deadline.limited:  # (RC2's own loading is faster; Ctrl-C still reaches it)
         wcnf.extend(hard)
         rc2 = RC2(wcnf, solver=solver_name)
     else:
@@ -282,7 +277,7 @@ def enumerate_diverse(formula: OptimalFormula, k: int | None = None, *, time_lim
             record(chosen, formula.tree_blocking_clause(first))
             produced += 1
             yield first, chosen
-        while (k is None or produced < k) and not _expired(deadline):
+        while (k is None or produced < k) and not deadline.expired():
             try:
                 model = rc2.compute()
             except SearchTimeout:
@@ -313,19 +308,20 @@ class EnumerationResult:
 
 
 def collect_trees(formula: OptimalFormula, k: int | None, *, diverse: bool = False,
-                  time_limit=None, assumptions: Sequence[int] = ()) -> EnumerationResult:
-    """Run one enumeration to its end and gather its trees."""
+                  deadline: Deadline | None = None,
+                  assumptions: Sequence[int] = ()) -> EnumerationResult:
+    """Run one enumeration to its end (or ``deadline``) and gather its trees."""
     if k is not None and (isinstance(k, bool) or not isinstance(k, (int, np.integer)) or k < 1):
         raise ValueError(f"k must be a positive int or None; got {k!r}")
-    start = time.monotonic()
+    start = CLOCK()
+    deadline = Deadline.coerce(deadline)
     enumerate_ = ENUMERATORS["diverse" if diverse else "plain"]
     trees, targets = [], []
-    for tree, chosen in enumerate_(formula, k, time_limit=time_limit, assumptions=assumptions):
+    for tree, chosen in enumerate_(formula, k, deadline=deadline, assumptions=assumptions):
         trees.append(tree)
         targets.append(chosen)
-    seconds = time.monotonic() - start
-    timed_out = time_limit is not None and seconds >= time_limit
-    complete = (k is None or len(trees) < k) and not timed_out
+    seconds = CLOCK() - start
+    complete = (k is None or len(trees) < k) and not deadline.expired()
     return EnumerationResult(trees, targets, complete, seconds)
 
 

@@ -14,12 +14,12 @@ time it did not use, on to the layouts after it.
 
 from __future__ import annotations
 
-import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 
 from occamlearn.maxsat.oracle import limited_solve
 from occamlearn.model.tree import Tree
+from occamlearn.stopping import Deadline
 from occamlearn.trees.mpdt.many.enumerate import ENUMERATORS, OptimalFormula
 
 __all__ = ["Layout", "candidate_layouts", "enumerate_by_layout", "feasible_layouts"]
@@ -68,9 +68,9 @@ def candidate_layouts(depth: int, size: int) -> list[Layout]:
 
 
 def feasible_layouts(formula: OptimalFormula, depth: int,
-                     deadline: float | None = None) -> list[Layout] | None:
+                     deadline: Deadline | None = None) -> list[Layout] | None:
     """The layouts of ``depth`` levels that some minimum tree has (one SAT call each), or
-    None if ``deadline`` (``time.perf_counter()``) passed before every one was checked."""
+    None if ``deadline`` (a ``stopping.Deadline``) expired before every one was checked."""
     solver = formula.live_solver()
     base = list(formula.assumptions)
     found = []
@@ -85,39 +85,38 @@ def feasible_layouts(formula: OptimalFormula, depth: int,
 
 
 def enumerate_by_layout(formula: OptimalFormula, k: int, *, diverse: bool = False,
-                        depth: int = 3, time_limit=None, report: list | None = None
+                        depth: int = 3, deadline: Deadline | None = None,
+                        report: list | None = None
                         ) -> Iterator[tuple[Tree, list[int], Layout]]:
     """MPDT_lay: about k / k' trees from each of the k' feasible layouts, as (tree, targets,
     layout). Layouts are disjoint, so no tree is produced twice.
 
     ``report``, if given, receives one dict per layout visited: its text, quota, how many
-    trees it gave and whether it ran out of minimum trees (``exhausted``). ``time_limit``
-    covers the layout checks too: if it passes during them, nothing is produced (and
-    ``report`` stays empty).
+    trees it gave and whether it ran out of minimum trees (``exhausted``). ``deadline``
+    covers the layout checks too: if it expires during them, nothing is produced (and
+    ``report`` stays empty). The time left is shared equally by the layouts still to visit
+    (``deadline.within``).
     """
-    start = time.monotonic()
-    deadline = None if time_limit is None else time.perf_counter() + time_limit
+    deadline = Deadline.coerce(deadline)
     layouts = feasible_layouts(formula, depth, deadline)
-    if layouts is None:          # the time limit passed while checking layouts: no trees
+    if layouts is None:          # the deadline passed while checking layouts: no trees
         return
     enumerate_ = ENUMERATORS["diverse" if diverse else "plain"]
     produced = 0
     for index, layout in enumerate(layouts):
         left = len(layouts) - index
         quota = -(-(k - produced) // left)
-        seconds = None
-        if time_limit is not None:
-            seconds = (time_limit - (time.monotonic() - start)) / left
-            if seconds <= 0:
-                return
-        began, given = time.monotonic(), 0
-        for tree, chosen in enumerate_(formula, quota, time_limit=seconds,
+        if deadline.expired():
+            return
+        share = deadline.within(deadline.remaining() / left)
+        given = 0
+        for tree, chosen in enumerate_(formula, quota, deadline=share,
                                        assumptions=layout.assumptions(formula)):
             produced += 1
             given += 1
             yield tree, chosen, layout
         if report is not None:
-            ran_out = seconds is None or time.monotonic() - began < seconds
+            ran_out = not share.expired()
             report.append({"layout": layout.describe(), "quota": quota, "trees": given,
                            "exhausted": given < quota and ran_out})
         if produced >= k:

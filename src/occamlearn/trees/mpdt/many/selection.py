@@ -162,6 +162,7 @@ class SelectedTrees:
     complete: bool
     n_train: int
     n_selection: int
+    count: int | None = None  # every minimum tree of the training part, when counted
 
 
 def minimum_trees_with_selection(X_bin, y, n_classes: int, *, n_solutions: int = 1,
@@ -173,7 +174,7 @@ def minimum_trees_with_selection(X_bin, y, n_classes: int, *, n_solutions: int =
     (MDSOL if ``diverse``, per layout if ``layouts``), evaluate them on the selection part,
     keep those within ``delta`` of the best and pick one at random.
 
-    ``search`` goes to ``find_minimum_trees`` (solver, sat_solver, time_limit, on_improve,
+    ``search`` goes to ``find_minimum_trees`` (solver, sat_solver, deadline, progress,
     max_errors, relax_conflicts); an error budget counts errors on the training part, and
     ``result.stats["training_errors"]`` is then the chosen tree's count there.
     One ``random_state`` seeds both the split and the pick, so a fit is reproducible.
@@ -187,7 +188,8 @@ def minimum_trees_with_selection(X_bin, y, n_classes: int, *, n_solutions: int =
     split = split_indices(y, selection_size, random_state=int(split_seed))
     found = find_minimum_trees(X_bin[split.first], y[split.first], n_classes, n_solutions,
                                diverse=diverse, layouts=layouts,
-                               enumeration_time_limit=enumeration_time_limit, **search)
+                               enumeration_time_limit=enumeration_time_limit,
+                               random_state=int(pick_seed), **search)
     choice = select_tree(found.trees, X_bin[split.second], y[split.second], delta=delta,
                          random_state=int(pick_seed))
     chosen = found.trees[choice.chosen]
@@ -197,4 +199,5 @@ def minimum_trees_with_selection(X_bin, y, n_classes: int, *, n_solutions: int =
         stats["training_errors"] = int((chosen.predict(train_X) != train_y).sum())
     result = replace(found.result, tree=chosen, stats=stats)
     return SelectedTrees(result, found.trees, choice.accuracies, choice.best, choice.chosen,
-                         split.stratified, found.complete, len(split.first), len(split.second))
+                         split.stratified, found.complete, len(split.first), len(split.second),
+                         found.count)

@@ -17,13 +17,13 @@ kept; decoded trees use the original column indices.
 from __future__ import annotations
 
 import gc
-import time
 from dataclasses import dataclass
 
 import numpy as np
 from pysat.formula import WCNF, IDPool
 
 from occamlearn.model.tree import LEAF, Tree
+from occamlearn.stopping import Deadline
 from occamlearn.trees.exact.data import validate_binary_data
 from occamlearn.trees.mpdt.maxsat_route.discrimination import discrimination_clauses, leaf_clauses
 from occamlearn.trees.mpdt.maxsat_route.layout_clauses import (
@@ -179,20 +179,20 @@ class EncodingDeadline(TimeoutError):
     """The deadline passed while the formula was being built; nothing usable was made."""
 
 
-def _check_deadline(deadline: float | None) -> None:
-    if deadline is not None and time.perf_counter() > deadline:
+def _check_deadline(deadline: Deadline | None) -> None:
+    if deadline is not None and deadline.expired():
         raise EncodingDeadline("the deadline passed while encoding")
 
 
 def encode_mpdt(X: np.ndarray, y: np.ndarray, n_classes: int, upper_bound: int,
-                lower_bound: int = 3, *, deadline: float | None = None,
+                lower_bound: int = 3, *, deadline: Deadline | None = None,
                 extras: frozenset | None = None) -> MPDTEncoding:
     """Partial MaxSAT formula whose optima are the minimum pure trees of size <= upper_bound.
 
     X : (rows, features) 0/1 matrix; y : class indices 0..n_classes-1.
     upper_bound : n, the number of nodes (odd, >= 3); lower_bound : the size forced used
     (eq. 3), odd, 3 <= lower_bound <= upper_bound.
-    deadline : a ``time.perf_counter()`` value; the clause families are built and converted
+    deadline : a ``stopping.Deadline``; the clause families are built and converted
     one after the other, and ``EncodingDeadline`` is raised between two of them once it has
     passed (so an encoding overruns it by at most one family).
     extras : optional clause families (``KNOWN_EXTRAS``); None means the module's ``EXTRAS``.

@@ -25,16 +25,13 @@ anytime trace; the first SAT query asks for ub - 2 nodes.
 
 from __future__ import annotations
 
-import time
-from collections.abc import Callable
-
 import numpy as np
 from pysat.formula import WCNF
 from pysat.solvers import Solver
 
-from occamlearn.maxsat.base import MaxSATBackend, MaxSATResult, check_sat_solver, check_time_limit
+from occamlearn.maxsat.base import MaxSATBackend, MaxSATResult, check_sat_solver
 from occamlearn.maxsat.oracle import limited_solve
-from occamlearn.model.tree import Tree
+from occamlearn.stopping import CLOCK, Deadline, ProgressSink
 from occamlearn.trees.greedy import greedy_upper_bound_within, single_leaf
 from occamlearn.trees.mpdt.maxsat_route.encoding import (
     encode_mpdt,
@@ -45,9 +42,6 @@ from occamlearn.trees.mpdt.maxsat_route.search import MinimumTreeResult, check_b
 from occamlearn.trees.mpdt.maxsat_route.size_search import SizeSearch
 
 __all__ = ["ExactSizeSAT", "exact_size_query", "find_minimum_tree_mindt"]
-
-TreeCallback = Callable[[Tree, float], None]
-
 
 def exact_size_query(X, y, n_classes: int, n_nodes: int):
     """The MinDT formula "a pure tree of exactly ``n_nodes`` nodes": (hard clauses, encoding)."""
@@ -63,14 +57,14 @@ class _ExactSizeQuery:
         self.X, self.y, self.n_classes = X, y, n_classes
         self.queries: list[list] = []
 
-    def encode(self, n_nodes: int, lower: int, deadline: float | None):
-        began = time.perf_counter()
+    def encode(self, n_nodes: int, lower: int, deadline: Deadline):
+        began = CLOCK()
         encoding = encode_mpdt(self.X, self.y, self.n_classes, n_nodes, n_nodes,
                                deadline=deadline)
-        self.queries.append([n_nodes, None, time.perf_counter() - began, 0.0])
+        self.queries.append([n_nodes, None, CLOCK() - began, 0.0])
         return encoding
 
-    def skip_reason(self, n_nodes: int, deadline: float | None) -> str | None:
+    def skip_reason(self, n_nodes: int, deadline: Deadline) -> str | None:
         return None  # MinDT, as published, always asks; the encoding stops at the deadline
 
 
@@ -88,28 +82,28 @@ class ExactSizeSAT(MaxSATBackend):
         super().__init__(sat_solver)
         self.query = query
 
-    def solve(self, wcnf: WCNF, time_limit: float | None = None, on_improve=None,
+    def solve(self, wcnf: WCNF, deadline: Deadline | None = None,
+              progress: ProgressSink | None = None,
               phases: list[int] | None = None) -> MaxSATResult:
-        began = time.perf_counter()
-        deadline = None if time_limit is None else began + time_limit
+        began = CLOCK()
         with Solver(name=self.sat_solver, bootstrap_with=wcnf.hard) as solver:
             answer = limited_solve(solver, self.sat_solver, [], deadline)
             model = solver.get_model() if answer else None
-        seconds = time.perf_counter() - began
+        seconds = CLOCK() - began
         self.query.queries[-1][1:] = [answer, self.query.queries[-1][2], seconds]
         stats = {"seconds": seconds, "sat_calls": 1}
         if answer is None:
             return MaxSATResult("unknown", None, None, 0, stats=stats)
         if answer is False:
             return MaxSATResult("unsatisfiable", None, None, 0, stats=stats)
-        if on_improve is not None:
-            on_improve(0, model, seconds)
+        if progress is not None:
+            progress.report(0, None, Deadline.coerce(deadline).elapsed(), model)
         return MaxSATResult("feasible", 0, model, 0, stats=stats)
 
 
 def find_minimum_tree_mindt(X, y, n_classes: int, *, sat_solver: str = "cadical195",
-                            time_limit: float | None = None,
-                            on_improve: TreeCallback | None = None,
+                            deadline: Deadline | None = None,
+                            progress: ProgressSink | None = None,
                             upper_bound: int | None = None,
                             lower_bound: int | None = None) -> MinimumTreeResult:
     """Minimum pure tree by MinDT's sequence of exactly-n SAT queries (n = ub-2, ub-4, ...).
@@ -117,36 +111,37 @@ def find_minimum_tree_mindt(X, y, n_classes: int, *, sat_solver: str = "cadical1
     Same arguments and result as the MaxSAT search (``solver`` aside). ``trace`` holds
     (seconds, size) for the greedy tree and each smaller tree found; ``stats["queries"]``
     lists (n, answer, encode seconds, SAT seconds) per query, answer True/False/None
-    (None: stopped by the time limit).
+    (None: stopped by the deadline).
     """
-    start = time.perf_counter()
+    start = CLOCK()
+    deadline = Deadline.coerce(deadline)
+    progress = ProgressSink.coerce(progress)
     X, y = validate_binary_data(X, y, n_classes)
     sat_solver = check_sat_solver(sat_solver, incremental=True)
-    time_limit = check_time_limit(time_limit)
     upper_bound = check_bound("upper_bound", upper_bound)
     lower_bound = check_bound("lower_bound", lower_bound)
     n_classes = int(n_classes)
     if len(np.unique(y)) <= 1:
-        return MinimumTreeResult(single_leaf(X, y, n_classes), "optimal", 1, 1,
-                                 {"ub_source": "single leaf"}, ((0.0, 1),))
+        tree, seconds = single_leaf(X, y, n_classes), deadline.elapsed()
+        progress.report(1, 1, seconds, tree)
+        return MinimumTreeResult(tree, "optimal", 1, 1, {"ub_source": "single leaf"},
+                                 ((seconds, 1),))
     unique_rows(X, y)  # ValueError on conflicting rows
-    greedy = greedy_upper_bound_within(X, y, n_classes, start, time_limit)
+    greedy = greedy_upper_bound_within(X, y, n_classes, deadline)
     lower = max(3, lower_bound or 3)
     stats = {"algorithm": "mindt", "ub_source": greedy.source, "greedy_size": greedy.size,
-             "ub_seconds": time.perf_counter() - start}
-    trace = [(time.perf_counter() - start, greedy.size)]
-    if on_improve is not None:
-        on_improve(greedy.tree, trace[0][0])
+             "ub_seconds": CLOCK() - start}
+    trace = [(deadline.elapsed(), greedy.size)]
+    progress.report(greedy.size, None, trace[0][0], greedy.tree)
     query = _ExactSizeQuery(X, y, n_classes)
     first = upper_bound if upper_bound is not None and upper_bound < greedy.size else None
-    loop = SizeSearch(query, ExactSizeSAT(sat_solver, query), start=start,
-                      deadline=None if time_limit is None else start + time_limit,
-                      stats=stats, trace=trace, on_improve=on_improve, reencode_ratio=1.0)
+    loop = SizeSearch(query, ExactSizeSAT(sat_solver, query), deadline=deadline,
+                      stats=stats, trace=trace, progress=progress, reencode_ratio=1.0)
     outcome = loop.run(greedy.tree, lower, first_query=first)
     if outcome.tree.n_nodes not in (greedy.size, *(q[0] for q in query.queries if q[1])):
         raise RuntimeError(f"an exactly-n query decoded to a tree of {outcome.tree.n_nodes} "
                            "nodes (encoding bug)")
     stats["queries"] = [tuple(q) for q in query.queries]
-    stats["seconds"] = time.perf_counter() - start
+    stats["seconds"] = CLOCK() - start
     return MinimumTreeResult(outcome.tree, outcome.status, int(outcome.lower_bound),
                              outcome.tree.n_nodes, stats, tuple(trace))

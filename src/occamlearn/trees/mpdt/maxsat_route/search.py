@@ -7,9 +7,9 @@ UNSAT there proves the greedy tree minimum. When the Linear SAT-UNSAT loop finds
 size s <= 0.85 n, the query is re-encoded with n = s - 2 (a smaller formula); the last query
 is solved to optimality, so its live solver holds the optimum (Sec. 6); the loop itself is
 ``size_search.SizeSearch``, shared with the error-budget search and MinDT. Status "feasible"
-means the time limit (or Ctrl-C) stopped the search: the tree is the best found, not
-proven minimum. ``time_limit`` counts from the start of ``run``: the greedy bound and every
-encoding are inside it (an encoding cannot be interrupted, so none is started once the
+means the deadline (or Ctrl-C) stopped the search: the tree is the best found, not
+proven minimum. The ``deadline`` (a ``stopping.Deadline``, made once by the caller) covers
+the greedy bound and every encoding (an encoding cannot be interrupted, so none is started once the
 deadline has passed or when it is predicted to end after it; the back-end gets what is
 left). The greedy tree is then the answer.
 
@@ -20,16 +20,14 @@ exactly the minimum trees.
 
 from __future__ import annotations
 
-import time
-from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import numpy as np
 from pysat.solvers import Solver
 
 from occamlearn.maxsat.backends import make_backend
-from occamlearn.maxsat.base import check_time_limit
 from occamlearn.model.tree import Tree
+from occamlearn.stopping import CLOCK, Deadline, ProgressSink
 from occamlearn.trees.greedy import greedy_upper_bound_within, single_leaf
 from occamlearn.trees.mpdt.maxsat_route.encoding import (
     MPDTEncoding,
@@ -40,8 +38,6 @@ from occamlearn.trees.mpdt.maxsat_route.encoding import (
 from occamlearn.trees.mpdt.maxsat_route.size_search import SizeSearch
 
 __all__ = ["MinimumTreeResult", "MinimumTreeSearch", "OptimalSolver", "find_minimum_tree_maxsat"]
-
-TreeCallback = Callable[[Tree, float], None]
 
 # Before the first encoding, its seconds are predicted as this x nodes x distinct rows x
 # non-constant columns: the fastest rate measured (1.3e-7 s on mushr, 1.2e-6 s on hayes-r),
@@ -94,17 +90,17 @@ class PureQuery:
         # seconds per node of encoding: predicted from the data's size until one is measured
         self.seconds_per_node = ENCODE_SECONDS_PER_CELL * len(distinct_rows) * varying
 
-    def encode(self, n_nodes: int, lower: int, deadline: float | None) -> MPDTEncoding:
-        began = time.perf_counter()
+    def encode(self, n_nodes: int, lower: int, deadline: Deadline) -> MPDTEncoding:
+        began = CLOCK()
         encoding = encode_mpdt(self.X, self.y, self.n_classes, n_nodes, lower,
                                deadline=deadline)
-        self.seconds_per_node = (time.perf_counter() - began) / n_nodes
+        self.seconds_per_node = (CLOCK() - began) / n_nodes
         return encoding
 
-    def skip_reason(self, n_nodes: int, deadline: float | None) -> str | None:
-        if deadline is None:
+    def skip_reason(self, n_nodes: int, deadline: Deadline) -> str | None:
+        if not deadline.limited:
             return None
-        predicted, left = self.seconds_per_node * n_nodes, deadline - time.perf_counter()
+        predicted, left = self.seconds_per_node * n_nodes, deadline.remaining()
         if predicted < left:
             return None
         return f"predicted {predicted:.1f} s for {n_nodes} nodes, {max(left, 0.0):.1f} s left"
@@ -114,15 +110,15 @@ class MinimumTreeSearch:
     """One minimum-tree search; ``run()`` returns the result, the solver stays alive."""
 
     def __init__(self, X, y, n_classes: int, *, solver: str = "lsu",
-                 sat_solver: str = "cadical195", time_limit: float | None = None,
-                 on_improve: TreeCallback | None = None, upper_bound: int | None = None,
+                 sat_solver: str = "cadical195", deadline: Deadline | None = None,
+                 progress: ProgressSink | None = None, upper_bound: int | None = None,
                  lower_bound: int | None = None):
         self.X, self.y = validate_binary_data(X, y, n_classes)
         self.n_classes = int(n_classes)
         self.backend = make_backend(solver, sat_solver=sat_solver)
         self.sat_solver = sat_solver
-        self.time_limit = check_time_limit(time_limit)
-        self.on_improve = on_improve
+        self.deadline = Deadline.coerce(deadline)
+        self.progress = ProgressSink.coerce(progress)
         self.upper_bound = check_bound("upper_bound", upper_bound)
         self.lower_bound = check_bound("lower_bound", lower_bound)
         self.encoding: MPDTEncoding | None = None
@@ -130,33 +126,32 @@ class MinimumTreeSearch:
         self._backend_holds_optimum = False
 
     def run(self) -> MinimumTreeResult:
-        start = time.perf_counter()
+        start, deadline = CLOCK(), self.deadline
         X, y = self.X, self.y
         if len(np.unique(y)) <= 1:
             tree = single_leaf(X, y, self.n_classes)
+            seconds = deadline.elapsed()
+            self.progress.report(1, 1, seconds, tree)
             self.result = MinimumTreeResult(tree, "optimal", 1, 1, {"ub_source": "single leaf"},
-                                            ((0.0, 1),))
+                                            ((seconds, 1),))
             return self.result
         Xu, _ = unique_rows(X, y)  # ValueError on conflicting rows
-        greedy = greedy_upper_bound_within(X, y, self.n_classes, start, self.time_limit)
+        greedy = greedy_upper_bound_within(X, y, self.n_classes, deadline)
         ub = greedy.size if self.upper_bound is None else min(self.upper_bound, greedy.size)
         # lower bounds: the caller's, and one leaf per class present (2K - 1 nodes)
         lb = max(3, self.lower_bound or 3, 2 * len(np.unique(y)) - 1)
-        stats = {"ub_source": greedy.source, "ub_seconds": time.perf_counter() - start,
+        stats = {"ub_source": greedy.source, "ub_seconds": CLOCK() - start,
                  "greedy_size": greedy.size, "n_vars": 0, "n_clauses": 0, "n_literals": 0}
-        trace = [(time.perf_counter() - start, greedy.size)]
-        if self.on_improve is not None:
-            self.on_improve(greedy.tree, trace[0][0])
+        trace = [(deadline.elapsed(), greedy.size)]
+        self.progress.report(greedy.size, None, trace[0][0], greedy.tree)
         if ub < lb:  # the caller's upper bound is below the lower bound: nothing to ask, and
             # the greedy tree (all we have) is minimum only if it reaches the lower bound
             status = "optimal" if greedy.size <= lb else "feasible"
             self.result = MinimumTreeResult(greedy.tree, status, min(lb, greedy.size),
                                             greedy.size, stats, tuple(trace))
             return self.result
-        deadline = None if self.time_limit is None else start + self.time_limit
-        loop = SizeSearch(PureQuery(X, y, self.n_classes, Xu), self.backend, start=start,
-                          deadline=deadline, stats=stats, trace=trace,
-                          on_improve=self.on_improve)
+        loop = SizeSearch(PureQuery(X, y, self.n_classes, Xu), self.backend,
+                          deadline=deadline, stats=stats, trace=trace, progress=self.progress)
         # with the greedy tree in hand, ask for a strictly smaller one (or for a size the
         # caller knows a tree of)
         outcome = loop.run(greedy.tree, lb, first_query=None if ub == greedy.size else ub)
@@ -204,20 +199,21 @@ class MinimumTreeSearch:
 
 
 def find_minimum_tree_maxsat(X, y, n_classes: int, *, solver: str = "lsu",
-                      sat_solver: str = "cadical195", time_limit: float | None = None,
-                      on_improve: TreeCallback | None = None,
+                      sat_solver: str = "cadical195", deadline: Deadline | None = None,
+                      progress: ProgressSink | None = None,
                       upper_bound: int | None = None,
                       lower_bound: int | None = None) -> MinimumTreeResult:
     """Minimum pure decision tree of the 0/1 matrix X and class indices y.
 
     solver : MaxSAT back-end name (a key of ``BACKENDS``: "lsu", "rc2", ...);
     sat_solver : PySAT SAT solver name.
-    time_limit : seconds for the whole search (None: until proven).
-    on_improve(tree, seconds) : called with each smaller tree found (the greedy one first).
+    deadline : a ``stopping.Deadline`` for the whole search (None: until proven).
+    progress : a ``stopping.ProgressSink``; each smaller tree found (the greedy one first) is
+    reported as ``(size, None, seconds, tree)``.
     upper_bound / lower_bound : optional known bounds on the minimum size (odd ints).
     """
     search = MinimumTreeSearch(X, y, n_classes, solver=solver, sat_solver=sat_solver,
-                               time_limit=time_limit, on_improve=on_improve,
+                               deadline=deadline, progress=progress,
                                upper_bound=upper_bound, lower_bound=lower_bound)
     try:
         return search.run()

@@ -25,13 +25,12 @@ The back-end's live solver after the last query is what the enumeration of optim
 
 from __future__ import annotations
 
-import time
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Protocol
 
 from occamlearn.maxsat.base import MaxSATBackend, MaxSATResult
 from occamlearn.model.tree import Tree
+from occamlearn.stopping import CLOCK, Deadline, ProgressSink
 
 __all__ = ["REENCODE_RATIO", "SizeOutcome", "SizeQuery", "SizeSearch"]
 
@@ -49,9 +48,9 @@ class SizeQuery(Protocol):
     (predicted to end after the deadline, or too large), or returns None.
     """
 
-    def encode(self, n_nodes: int, lower: int, deadline: float | None): ...
+    def encode(self, n_nodes: int, lower: int, deadline: Deadline): ...
 
-    def skip_reason(self, n_nodes: int, deadline: float | None) -> str | None: ...
+    def skip_reason(self, n_nodes: int, deadline: Deadline) -> str | None: ...
 
 
 @dataclass
@@ -70,17 +69,18 @@ class SizeSearch:
 
     ``stats`` (a dict the caller owns) collects encode and solve seconds, SAT calls, the
     encoding sizes and why an encoding was skipped; ``trace`` gets (seconds, size) for each
-    better tree; ``on_improve(tree, seconds)`` is called with each.
+    better tree, and ``progress`` a report of each (``report(size, None, seconds, tree)``).
+    Each query runs under ``deadline.inner()``: a tree small enough to re-encode stops that
+    query (its stop is requested from the back-end's progress sink) and nothing else.
     """
 
-    def __init__(self, query: SizeQuery, backend: MaxSATBackend, *, start: float,
-                 deadline: float | None, stats: dict, trace: list,
-                 on_improve: Callable[[Tree, float], None] | None = None,
+    def __init__(self, query: SizeQuery, backend: MaxSATBackend, *, deadline: Deadline,
+                 stats: dict, trace: list, progress: ProgressSink | None = None,
                  reencode_ratio: float = REENCODE_RATIO):
         self.query, self.backend = query, backend
-        self.start, self.deadline = start, deadline
+        self.deadline = deadline
         self.stats, self.trace = stats, trace
-        self.on_improve = on_improve
+        self.progress = ProgressSink.coerce(progress)
         self.reencode_ratio = reencode_ratio
         self.encoding = None
         for key in ("encode_seconds", "solve_seconds"):
@@ -123,39 +123,40 @@ class SizeSearch:
         back-end stopped early on a tree small enough to re-encode."""
         stats = self.stats
         nothing = MaxSATResult("unknown", None, None, 0)
+        if self.deadline.expired():  # its time, or a stop requested (Ctrl-C, a partner)
+            stats["encoding_skipped"] = f"the deadline passed before {n_nodes} nodes, 0 s left"
+            return nothing, False
         reason = self.query.skip_reason(n_nodes, self.deadline)
         if reason is not None:
             stats["encoding_skipped"] = reason
             return nothing, False
-        began = time.perf_counter()
+        began = CLOCK()
         try:
             self.encoding = self.query.encode(n_nodes, lower, self.deadline)
         except TimeoutError:
-            stats["encode_seconds"] += time.perf_counter() - began
+            stats["encode_seconds"] += CLOCK() - began
             stats["encoding_abandoned"] = n_nodes
             return nothing, False
-        stats["encode_seconds"] += time.perf_counter() - began
+        stats["encode_seconds"] += CLOCK() - began
         stats["encodings"] += 1
         wcnf = self.encoding.wcnf
         stats.update(n_vars=wcnf.nv, n_hard=len(wcnf.hard), n_nodes_encoded=n_nodes)
         stopped = []
         encoding = self.encoding
+        query = self.deadline.inner()
 
-        def improved(cost, model, seconds) -> bool:
+        def improved(cost, lower_cost, seconds, model) -> None:
             tree = encoding.decode(model)
-            self.trace.append((time.perf_counter() - self.start, tree.n_nodes))
-            if self.on_improve is not None:
-                self.on_improve(tree, self.trace[-1][0])
+            self.trace.append((seconds, tree.n_nodes))
+            self.progress.report(tree.n_nodes, None, seconds, tree)
             if lower <= tree.n_nodes - 2 <= self.reencode_ratio * n_nodes:
                 stopped.append(tree.n_nodes)
-                return True
-            return False
+                query.request_stop()  # re-encode: this query only, never the search
 
-        remaining = None if self.deadline is None else self.deadline - time.perf_counter()
-        if remaining is not None and remaining <= 0:
+        if query.expired():
             return nothing, False
         phases = encoding.tree_literals(incumbent) if self.backend.uses_phases else None
-        answer = self.backend.solve(wcnf, time_limit=remaining, on_improve=improved,
+        answer = self.backend.solve(wcnf, deadline=query, progress=ProgressSink(improved),
                                     phases=phases)
         stats["solve_seconds"] += answer.stats.get("seconds", 0.0)
         stats["sat_calls"] += answer.stats.get("sat_calls", 0)

@@ -55,7 +55,7 @@ def write_instance(path, X_bin, y, *, upper_bound: int, lower_bound: int = 3,
 
     model_info : the pieces of the model file besides the tree (``classes``,
         ``n_features_in``, ``feature_names_in``, ``binary_feature_names``, ``conditions``,
-        ``conflict_rows``, ``params``), as ``export.tree_json.model_to_dict`` writes them.
+        ``conflict_rows``, ``params``), as ``estimators.model_files.data_info_dict`` gives them.
     """
     if wcnf_format not in WCNF_FORMATS:
         raise ValueError(f"wcnf format must be one of {sorted(WCNF_FORMATS)}; got {wcnf_format!r}")
