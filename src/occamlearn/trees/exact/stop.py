@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from occamlearn.stopping import Deadline
 
-__all__ = ["POLL_EVERY", "OutOfCalls", "Poll", "Stop", "deadline_of"]
+__all__ = ["POLL_EVERY", "OutOfCalls", "Poll", "Stop"]
 
 POLL_EVERY = 16  # calls between two looks at the deadline
 
@@ -54,20 +54,3 @@ class Poll:
         left = self.deadline.remaining()
         return None if left == float("inf") else left
 
-
-class _AskingDeadline(Deadline):
-    __slots__ = ("should_stop",)
-
-    def expired(self) -> bool:
-        return super().expired() or bool(self.should_stop())
-
-
-def deadline_of(time_limit: float | None, should_stop=None) -> Deadline:
-    """A ``Deadline`` for a caller that still holds seconds and a ``should_stop()`` callback
-    (it expires when either says so)."""
-    deadline = Deadline.after(time_limit)
-    if should_stop is None:
-        return deadline
-    asking = _AskingDeadline(deadline.at, started=deadline.started)
-    asking.should_stop = should_stop
-    return asking
