@@ -16,7 +16,9 @@ import numpy as np
 
 from occamlearn.trees.exact.data import ExampleGroups, bitset, reduce_columns
 
-__all__ = ["GroupBits"]
+__all__ = ["EXPAND_PER_GROUP", "GroupBits"]
+
+EXPAND_PER_GROUP = 64  # a group is one bit per unit while units per group stay this few
 
 
 def _planes(units: np.ndarray, members: np.ndarray) -> list[tuple[int, int]]:
@@ -41,9 +43,13 @@ class GroupBits:
     """The bitset view of ``groups``: ``columns`` (one per useful column, its groups with a
     1; original indices ``features``), ``class_weights(S)`` and ``forced_weight(S)`` (the
     weight of the groups that are not their pattern's heaviest class: errors every tree
-    makes on S), in units of ``unit`` counts (their greatest common divisor). When every group weighs one unit (``one_unit``), those
-    are the popcounts of ``S & class_sets[k]`` and ``S & minority``: a search's hot loop
-    may count them inline."""
+    makes on S), in units of ``unit`` counts (their greatest common divisor).
+
+    When the units are few (at most ``EXPAND_PER_GROUP`` per group on average, as with
+    duplicated rows), a group of u units is u bits: every bit weighs one unit (``one_unit``),
+    and the weights are the popcounts of ``S & class_sets[k]`` and ``S & minority``, which a
+    search's hot loop may count inline. Otherwise a group is one bit and weights are summed
+    over bit planes."""
 
     def __init__(self, groups: ExampleGroups, n_classes: int):
         self.groups = groups
@@ -52,26 +58,26 @@ class GroupBits:
         self.units = groups.count // self.unit
         self.weights = np.zeros((groups.n_patterns, n_classes), dtype=np.int64)
         np.add.at(self.weights, (groups.pattern, groups.label), self.units)
-        self.n_bits = groups.n_groups
+        self.one_unit = int(self.units.sum()) <= EXPAND_PER_GROUP * groups.n_groups
+        # the group of each bit
+        group = (np.repeat(np.arange(groups.n_groups), self.units) if self.one_unit
+                 else np.arange(groups.n_groups))
+        bit_units = np.ones(len(group), dtype=np.int64) if self.one_unit else self.units
+        label, pattern = groups.label[group], groups.pattern[group]
+        self.n_bits = len(group)
         self.root = (1 << self.n_bits) - 1
-        self.start = np.searchsorted(groups.pattern, np.arange(groups.n_patterns))
-        self.class_weights = _weigher([_planes(self.units, groups.label == k)
+        self.start = np.searchsorted(pattern, np.arange(groups.n_patterns))
+        self.class_weights = _weigher([_planes(bit_units, label == k)
                                        for k in range(n_classes)])
-        # every group one unit (no duplicated rows, no weights): one popcount per count
-        self.one_unit = bool((self.units == 1).all())
-        self.class_sets = [bitset(groups.label == k) for k in range(n_classes)]
+        self.class_sets = [bitset(label == k) for k in range(n_classes)]
         majority = self.weights.argmax(axis=1)
-        self.minority = bitset(groups.label != majority[groups.pattern])
-        minority = _planes(self.units, groups.label != majority[groups.pattern])
-        if len(minority) == 1 and minority[0][0] == 0:
-            plane = minority[0][1]
-            self.forced_weight = lambda rows: (rows & plane).bit_count()
-        else:
-            self.forced_weight = lambda rows: sum((rows & p).bit_count() << b
-                                                  for b, p in minority)
+        self.minority = bitset(label != majority[pattern])
+        minority = _planes(bit_units, label != majority[pattern])
+        self.forced_weight = lambda rows: sum((rows & p).bit_count() << b for b, p in minority)
         patterns = groups.patterns
         self.features = reduce_columns(patterns).column.tolist()
-        self.columns = [bitset(patterns[groups.pattern, j] == 1) for j in self.features]
+        self.columns = [bitset(patterns[pattern, j] == 1) for j in self.features]
+        self.group_of_bit = group
 
     def to_units(self, count: int) -> int:
         """A count (a budget, in ``ExampleGroups.count`` terms) in whole units, rounded
