@@ -4,11 +4,12 @@ Two model families, each a scikit-learn estimator:
 
 * ``MinimumPureTreeClassifier`` -- the decision tree with the fewest nodes that classifies
   every training example correctly, certified minimum by a branch and bound over row sets and
-  a MaxSAT solver working together (Alcázar et al., "Interpretable decision trees through
-  MaxSAT").
+  a MaxSAT solver working together (Josep Alós, Carlos Ansótegui and Eduard Torres,
+  "Interpretable decision trees through MaxSAT", Artificial Intelligence Review, 2023).
 * ``MaxAccuracyTreeClassifier`` -- the most accurate tree of bounded depth (DT(max)).
 * ``DecisionListClassifier`` -- ordered probabilistic rule lists learned greedily, optionally
-  directional (every rule points to the same class).
+  directional (every rule points to the same class; Marc Goessling and Shan Kang,
+  "Directional decision lists", 2015).
 
 Data flows one way: table -> binariser -> binary matrix -> encoding -> solver -> decoded
 model -> predictions and exports. Public names are imported lazily so that ``import

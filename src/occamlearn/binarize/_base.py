@@ -4,6 +4,14 @@
 (``_columns.fit_column``) and asks the subclass for that column's conditions; ``transform``
 re-checks the values and evaluates exactly those conditions, so the output column ``k`` is by
 construction ``conditions_[k].evaluate(X)`` and its name is ``str(conditions_[k])``.
+
+Missing values are learned, not refused. The subclass sees only a column's present values; for
+a column with missing values in fit the base then adds the feature ``col is missing`` and
+makes each of the column's conditions false on a missing row (``Condition.missing=False``:
+``income >= 30900``, whose other branch prints ``income < 30900 or missing``). A binariser
+whose ``missing_sides`` is ``"both"`` (``ThresholdBinarizer``'s default) also offers each
+condition of a numeric column true on a missing row (``income >= 30900 or missing``), so a
+search chooses which side missing values go to, as scikit-learn's trees do at each split.
 """
 
 from __future__ import annotations
@@ -19,7 +27,7 @@ from sklearn.utils._param_validation import StrOptions
 from sklearn.utils.validation import _check_feature_names_in, check_is_fitted
 
 from occamlearn.binarize._columns import clean_column, fit_column, read_columns
-from occamlearn.model.conditions import Condition
+from occamlearn.model.conditions import Condition, missing_mask
 
 __all__ = ["BaseBinarizer"]
 
@@ -58,6 +66,9 @@ class BaseBinarizer(TransformerMixin, BaseEstimator, metaclass=ABCMeta):
                 forced[ref] = kind
         return forced
 
+    # "one": a condition is false on a missing value; "both": also offered true on it
+    missing_sides = "one"
+
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y=None):
         """Learn each column's kind, domain and conditions. ``y`` is ignored."""
@@ -69,13 +80,17 @@ class BaseBinarizer(TransformerMixin, BaseEstimator, metaclass=ABCMeta):
             specs.append(spec)
             if spec.kind == "constant":
                 if self.constant == "error":
+                    every = repr(spec.domain[0]) if spec.domain else "missing"
                     raise ValueError(
-                        f"column {name!r} is constant (every value is {spec.domain[0]!r}); "
+                        f"column {name!r} is constant (every value is {every}); "
                         "remove it or pass constant='drop'"
                     )
                 dropped.append(name)
                 continue
-            conditions.extend(self._column_conditions(spec, values))
+            present = values[~missing_mask(values)]
+            learned = self._column_conditions(spec, present) if len(pd.unique(present)) > 1 \
+                else []
+            conditions.extend(_with_missing_rules(learned, spec, self.missing_sides))
         self.columns_ = specs
         self.dropped_columns_ = dropped
         self.conditions_ = conditions
@@ -109,9 +124,24 @@ class BaseBinarizer(TransformerMixin, BaseEstimator, metaclass=ABCMeta):
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
         tags.input_tags.categorical = True
+        tags.input_tags.allow_nan = True
         tags.transformer_tags.preserves_dtype = []
         return tags
 
     @abstractmethod
     def _column_conditions(self, spec, values) -> list[Condition]:
         """The conditions for one non-constant column (``values``: its cleaned training data)."""
+
+
+def _with_missing_rules(conditions: list[Condition], spec, sides: str) -> list[Condition]:
+    """A column's conditions as learned from its present values, marked as on dates and, for
+    a column with missing values in fit, preceded by ``col is missing``, false on a missing
+    row and (``sides="both"``, numeric columns) also offered true on it."""
+    if spec.dates:
+        conditions = [replace(c, dates=True) for c in conditions]
+    if not spec.missing:
+        return conditions
+    false = [replace(c, missing=False) for c in conditions]
+    true = [replace(c, missing=True) for c in conditions
+            if sides == "both" and spec.kind != "categorical" and c.op != "bit"]
+    return [Condition(spec.name, "missing", None, spec.index), *false, *true]

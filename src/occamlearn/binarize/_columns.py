@@ -13,8 +13,25 @@ classified once, in ``fit``, into one of
   parameter says.
 
 ``continuous=``/``categorical=`` lists (names or positions) override the detection. Every bad
-value (NaN, inf, a string in a numeric column) raises a ``ValueError`` that names the column,
+value (inf in fit, a string in a numeric column) raises a ``ValueError`` that names the column,
 the value and its row.
+
+Values are read the way users mean them (the pieces live in ``_values``):
+
+* Missing values -- NaN, None, ``pd.NA``, ``NaT`` alike -- are kept as missing (NaN in a
+  numeric column, None in a categorical one); the binarisers learn from them (see
+  ``BaseBinarizer``). A column with none in fit but some later is warned about and every
+  condition on it is false there (``Condition.missing is None``).
+* Dates (datetime64, ``pd.Timestamp``/``datetime`` objects) are ordered numbers: days since
+  1970-01-01 (``model.conditions.days_since_epoch``), printed back as dates.
+* An object column mixing numbers and text is read one way: as numbers when every text is a
+  number (``'2'`` and ``2`` are the number 2), else as text (``2`` is the category ``'2'``),
+  with a ``UserWarning``. A categorical column of strings reads a number later as its text,
+  so ``m == 2`` holds for ``'2'`` and ``2`` alike, as printed.
+* A text column whose every value is a number with a decimal comma (``'1,5'``) is numeric
+  (1.5), with a ``UserWarning``; numeric columns read ``'1,5'`` as 1.5 at any time.
+* Non-string column labels print as ``x[label]`` (``x[0] < 1``, never ``0 < 1``) and
+  repeated column names are a ``ValueError`` naming them.
 
 Numeric columns are ordered: every condition on them is a threshold or an interval, so a value
 unseen in fit falls where its order puts it and is never an error. Only an unseen *category*
@@ -33,10 +50,26 @@ import numpy as np
 import pandas as pd
 from sklearn.utils.validation import validate_data
 
+from occamlearn.binarize._values import (
+    check_unique_names,
+    column_label,
+    decimal_points,
+    raw,
+    reading,
+    to_days,
+    to_text,
+    warn_new_missing,
+)
+from occamlearn.binarize._values import where as _where
+from occamlearn.model.conditions import missing_mask
+
 __all__ = [
     "ColumnSpec",
     "check_range",
+    "check_unique_names",
     "clean_column",
+    "column_label",
+    "date_between",
     "fit_column",
     "read_columns",
     "shortest_between",
@@ -52,6 +85,8 @@ class ColumnSpec:
     index: int
     kind: str
     domain: tuple  # observed distinct values, ordered (sorted; category order for categories)
+    missing: bool = False  # had missing values in fit
+    dates: bool = False  # a date column, read as days since 1970-01-01
 
 
 def _is_frame(X) -> bool:
@@ -65,6 +100,7 @@ def read_columns(estimator, X, *, reset: bool) -> tuple[list[str], list]:
     DataFrame's column names at fit, ``x0, x1, ...`` for arrays, and the fitted names later.
     """
     if _is_frame(X):
+        check_unique_names(X)
         validate_data(estimator, X, skip_check_array=True, reset=reset)
         n_rows, n_cols = X.shape
         if n_rows == 0 or n_cols == 0:
@@ -74,7 +110,7 @@ def read_columns(estimator, X, *, reset: bool) -> tuple[list[str], list]:
             )
         columns = [X.iloc[:, j] for j in range(n_cols)]
         if reset:
-            names = [str(c) for c in X.columns]
+            names = [column_label(c) for c in X.columns]
         else:
             names = [spec.name for spec in estimator.columns_]
         return names, columns
@@ -87,18 +123,18 @@ def read_columns(estimator, X, *, reset: bool) -> tuple[list[str], list]:
     return names, [X[:, j] for j in range(X.shape[1])]
 
 
-def _where(name: str, row: int) -> str:
-    return f"column {name!r} (row {row})"
-
-
-def _to_float(name: str, column) -> np.ndarray:
-    """Numeric values of a column; strings and NaN/inf raise naming column, value and row."""
-    values = column.to_numpy() if isinstance(column, pd.Series) else np.asarray(column)
+def _to_float(name: str, column, *, allow_inf: bool = False) -> np.ndarray:
+    """Numeric values of a column, NaN where missing; a string that is no number (a decimal
+    comma is one) and, unless ``allow_inf``, +-inf raise naming column, value and row."""
+    values = raw(column)
     if values.dtype.kind == "b":
         values = values.astype(np.float64)
     elif values.dtype.kind not in "iuf":
+        absent = missing_mask(values)
+        values = decimal_points(values)
+        values[absent] = None
         numbers = pd.to_numeric(pd.Series(values, dtype=object), errors="coerce").to_numpy(float)
-        bad = np.flatnonzero(np.isnan(numbers) & ~pd.isna(values))
+        bad = np.flatnonzero(np.isnan(numbers) & ~absent)
         if bad.size:
             first = values[bad[0]]
             if not isinstance(first, (str, bytes)):
@@ -109,24 +145,26 @@ def _to_float(name: str, column) -> np.ndarray:
             raise ValueError(f"{_where(name, bad[0])} is numeric but contains the string {first!r}")
         values = numbers
     values = values.astype(np.float64, copy=False)
-    finite = np.isfinite(values)
-    if not finite.all():
-        row = int(np.flatnonzero(~finite)[0])
-        what = "NaN" if np.isnan(values[row]) else ("inf" if values[row] > 0 else "-inf")
-        raise ValueError(f"{_where(name, row)} contains {what}: remove or impute it first")
+    infinite = np.isinf(values)
+    if infinite.any() and not allow_inf:
+        row = int(np.flatnonzero(infinite)[0])
+        what = "inf" if values[row] > 0 else "-inf"
+        raise ValueError(f"{_where(name, row)} contains {what}: a threshold cannot be learned "
+                         "next to it; clip or remove it")
     return values
 
 
 def _to_objects(name: str, column) -> np.ndarray:
+    """Values of a categorical column as objects, None where missing."""
     values = (
         column.to_numpy(dtype=object)
         if isinstance(column, pd.Series)
         else np.asarray(column, dtype=object)
     )
-    missing = pd.isna(values)
-    if missing.any():
-        row = int(np.flatnonzero(missing)[0])
-        raise ValueError(f"{_where(name, row)} contains a missing value (NaN)")
+    absent = missing_mask(values)
+    if absent.any():
+        values = values.copy()
+        values[absent] = None
     return values
 
 
@@ -141,7 +179,10 @@ def _looks_categorical(column) -> bool:
     values = np.asarray(column)
     if values.dtype.kind in "USa":
         return True
-    return values.dtype.kind == "O" and all(isinstance(v, (str, bytes)) for v in values)
+    if values.dtype.kind != "O":
+        return False
+    present = values[~missing_mask(values)]
+    return any(isinstance(v, (str, bytes)) for v in present)
 
 
 def _ordered_unique(column, values: np.ndarray) -> tuple:
@@ -156,29 +197,43 @@ def _ordered_unique(column, values: np.ndarray) -> tuple:
         return tuple(sorted(present, key=repr))
 
 
+def _reading_of(name: str, column, override: str | None) -> str:
+    textual = override == "categorical" or (override is None and _looks_categorical(column))
+    return reading(name, column, override, textual=textual)
+
+
 def fit_column(name, index, column, *, override: str | None) -> tuple[ColumnSpec, np.ndarray]:
-    """Classify one training column; return its spec and its cleaned values."""
-    if override == "categorical" or (override is None and _looks_categorical(column)):
+    """Classify one training column; return its spec and its cleaned values (missing ones as
+    NaN in numeric columns, None in categorical ones)."""
+    reading = _reading_of(name, column, override)
+    if reading in ("text", "mixed text"):
         values = _to_objects(name, column)
-        domain = _ordered_unique(column, values)
-        kind = "categorical" if len(domain) > 1 else "constant"
-        return ColumnSpec(name, index, kind, domain), values
-    values = _to_float(name, column)
-    distinct = np.unique(values)
-    if distinct.size < 2:
+        if reading == "mixed text":
+            values = to_text(values)
+        absent = missing_mask(values)
+        domain = _ordered_unique(column, values[~absent])
+        informative = len(domain) > 1 or (len(domain) == 1 and absent.any())
+        kind = "categorical" if informative else "constant"
+        return ColumnSpec(name, index, kind, domain, missing=bool(absent.any())), values
+    dates = reading == "dates"
+    values = to_days(name, column) if dates else _to_float(name, column)
+    absent = np.isnan(values)
+    distinct = np.unique(values[~absent])
+    if distinct.size == 0 or (distinct.size < 2 and not absent.any()):
         kind = "constant"
-    elif override == "continuous":
+    elif override == "continuous" or dates:
         kind = "continuous"
-    elif column.dtype.kind == "b" or (distinct.size == 2 and distinct[0] == 0 and distinct[1] == 1):
+    elif getattr(column, "dtype", None) is not None and column.dtype.kind == "b" or (
+            distinct.size == 2 and distinct[0] == 0 and distinct[1] == 1):
         kind = "binary"
     elif _is_frame_float(column) or not np.array_equal(distinct, np.round(distinct)):
         kind = "continuous"
     else:
         kind = "discrete"
     # a continuous column's domain is its range; finite domains keep every value
-    kept = distinct[[0, -1]] if kind == "continuous" else distinct
+    kept = distinct[[0, -1]] if kind == "continuous" and distinct.size else distinct
     domain = tuple(int(v) if float(v).is_integer() else float(v) for v in kept)
-    return ColumnSpec(name, index, kind, domain), values
+    return ColumnSpec(name, index, kind, domain, missing=bool(absent.any()), dates=dates), values
 
 
 def _is_frame_float(column) -> bool:
@@ -189,14 +244,23 @@ def _is_frame_float(column) -> bool:
 def clean_column(spec: ColumnSpec, column, *, handle_unknown: str) -> np.ndarray:
     """Transform-time values of one column, checked against what ``fit`` saw.
 
-    Numeric values are never unknown (their conditions compare by order). A category unseen
-    in fit raises with ``handle_unknown="error"``; with ``"ignore"`` it passes (its conditions
-    evaluate as false) with a ``UserWarning`` naming the column and the value.
+    Numeric values are never unknown (their conditions compare by order; +-inf is simply
+    beyond every threshold). A category unseen in fit raises with ``handle_unknown="error"``;
+    with ``"ignore"`` it passes (its conditions evaluate as false) with a ``UserWarning``
+    naming the column and the value. Missing values are never an error: a column that had
+    none in fit warns, naming the rows (its conditions are false there).
     """
     if spec.kind != "categorical":
-        return _to_float(spec.name, column)
+        values = (to_days(spec.name, column) if spec.dates
+                  else _to_float(spec.name, column, allow_inf=True))
+        warn_new_missing(spec, np.isnan(values))
+        return values
     values = _to_objects(spec.name, column)
-    known = pd.Index(spec.domain).get_indexer(pd.Index(values)) >= 0
+    absent = missing_mask(values)
+    warn_new_missing(spec, absent)
+    if spec.domain and all(isinstance(v, str) for v in spec.domain):
+        values = to_text(values)  # a number reads as its text, as printed: 2 is '2'
+    known = (pd.Index(spec.domain).get_indexer(pd.Index(values)) >= 0) | absent
     if known.all():
         return values
     row = int(np.flatnonzero(~known)[0])
@@ -269,6 +333,17 @@ def shortest_between(low: float, high: float, *, closed: str = "right") -> float
                 if math.isfinite(t) and inside(t):
                     return t
         return float(middle) if inside(float(middle)) else (high if closed == "right" else low)
+
+
+def date_between(low: float, high: float) -> float:
+    """The roundest instant in ``(low, high]`` (days since 1970-01-01): a midnight, else a
+    whole hour, minute or second, else ``shortest_between``; so a cut between two dates
+    prints as a date."""
+    for per_day in (1, 24, 1440, 86400):
+        candidate = (math.floor(low * per_day + 1e-6) + 1) / per_day
+        if low < candidate <= high:
+            return candidate
+    return shortest_between(low, high)
 
 
 def check_range(name: str, values: np.ndarray) -> None:

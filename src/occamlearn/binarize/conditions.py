@@ -5,8 +5,11 @@ binariser object; ``ConditionBinarizer`` evaluates exactly those conditions, so 
 model turns a table into the same binary matrix the saved one did.
 
 It also checks the input as the fitted binariser did (``binarize._columns.clean_column``):
-NaN, inf, a string in a numeric column and (with ``handle_unknown="error"``) a value unseen in
-fit are ``ValueError`` naming the column, the value and the row. The column kinds and domains
+a string in a numeric column and (with ``handle_unknown="error"``) a value unseen in fit are
+``ValueError`` naming the column, the value and the row; missing values follow the
+conditions' own ``missing`` rule (a column whose conditions have none warns, as the fitted
+binariser did). Whether a column had missing values and holds dates is read off its
+conditions. The column kinds and domains
 come from the file's ``"columns"`` (written since this check exists); for older files and for
 decision lists they are read off the conditions themselves (a column compared with numbers is
 numeric, one compared with strings categorical, a bit code's ``domain`` is the known values).
@@ -15,6 +18,7 @@ numeric, one compared with strings categorical, a bit code's ``domain`` is the k
 from __future__ import annotations
 
 import numbers
+from dataclasses import replace
 
 import numpy as np
 import pandas as pd
@@ -22,7 +26,8 @@ from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from occamlearn.binarize._columns import ColumnSpec, _to_objects, clean_column
-from occamlearn.model.conditions import Conjunction, condition_from_dict
+from occamlearn.binarize._values import check_unique_names, warn_new_missing
+from occamlearn.model.conditions import Conjunction, condition_from_dict, missing_mask
 
 __all__ = ["ConditionBinarizer", "column_specs_from_conditions", "condition_binarizer_from_dict"]
 
@@ -50,6 +55,10 @@ def column_specs_from_conditions(conditions) -> list[ColumnSpec]:
     """
     specs: dict = {}
     for c in _leaves(conditions):
+        if c.op == "missing":  # says nothing of the kind; text if nothing else reads it
+            specs.setdefault(c.column, ColumnSpec(c.column, c.index if c.index is not None
+                                                  else -1, "categorical", ()))
+            continue
         values = (c.value if isinstance(c.value, tuple) else (c.value,)) if c.op != "bit" else (
             c.domain or c.edges)
         textual = any(isinstance(v, str) for v in values)
@@ -58,11 +67,25 @@ def column_specs_from_conditions(conditions) -> list[ColumnSpec]:
         if c.op == "bit" and c.domain is not None:
             kind, domain = ("categorical" if textual else "discrete"), tuple(c.domain)
         previous = specs.get(c.column)
-        if previous is not None and previous.kind != "continuous" and kind == "continuous":
+        placeholder = previous is not None and previous.kind == "categorical" \
+            and not previous.domain and not textual
+        if previous is not None and previous.kind != "continuous" and kind == "continuous" \
+                and not placeholder:
             continue
         specs[c.column] = ColumnSpec(c.column, c.index if c.index is not None else -1, kind,
                                      domain)
     return list(specs.values())
+
+
+def _with_flags(specs, conditions) -> list[ColumnSpec]:
+    """``specs`` with ``missing``/``dates`` set as the conditions on each column say."""
+    leaves = list(_leaves(conditions))
+    return [replace(spec,
+                    missing=any(c.column == spec.name and (c.op == "missing"
+                                                           or c.missing is not None)
+                                for c in leaves),
+                    dates=any(c.column == spec.name and c.dates for c in leaves))
+            for spec in specs]
 
 
 class ConditionBinarizer(TransformerMixin, BaseEstimator):
@@ -80,14 +103,20 @@ class ConditionBinarizer(TransformerMixin, BaseEstimator):
         self.handle_unknown = handle_unknown
 
     def fit(self, X, y=None):
+        if hasattr(X, "columns"):
+            check_unique_names(X)
         validate_data(self, X, skip_check_array=True, reset=True)
         self.conditions_ = tuple(self.conditions)
-        self.columns_ = (list(self.columns) if self.columns is not None
-                         else column_specs_from_conditions(self.conditions_))
+        self.columns_ = _with_flags(self.columns if self.columns is not None
+                                    else column_specs_from_conditions(self.conditions_),
+                                    self.conditions_)
         return self
 
     def _column(self, X, spec: ColumnSpec):
         if hasattr(X, "columns"):
+            labelled = all(isinstance(c, str) for c in X.columns)
+            if spec.name not in X.columns and not labelled and 0 <= spec.index < X.shape[1]:
+                return X.iloc[:, spec.index]  # non-string labels (printed x[L]): by position
             if spec.name not in X.columns:
                 raise ValueError(f"column {spec.name!r} is not in the data (columns: "
                                  f"{', '.join(map(str, X.columns))})")
@@ -99,13 +128,17 @@ class ConditionBinarizer(TransformerMixin, BaseEstimator):
 
     def _clean(self, spec: ColumnSpec, column) -> np.ndarray:
         if spec.kind == "categorical" and not spec.domain:  # known values not recorded
-            return _to_objects(spec.name, column)
+            values = _to_objects(spec.name, column)
+            warn_new_missing(spec, missing_mask(values))
+            return values
         return clean_column(spec, column, handle_unknown=self.handle_unknown)
 
     def transform(self, X) -> np.ndarray:
         check_is_fitted(self)
         validate_data(self, X, skip_check_array=True, reset=False)
-        if not hasattr(X, "columns"):
+        if hasattr(X, "columns"):
+            check_unique_names(X)
+        else:
             X = np.asarray(X)
             if X.ndim != 2:
                 raise ValueError(f"expected a DataFrame or a 2-D array, got an array of shape "
@@ -116,7 +149,8 @@ class ConditionBinarizer(TransformerMixin, BaseEstimator):
                              "of 1 is required.")
         columns = getattr(self, "columns_", None)
         if columns is None:
-            columns = column_specs_from_conditions(self.conditions_)
+            columns = _with_flags(column_specs_from_conditions(self.conditions_),
+                                  self.conditions_)
         clean = {spec.name: self._clean(spec, self._column(X, spec)) for spec in columns}
         frame = pd.DataFrame(clean, copy=False)
         out = [np.asarray(c.evaluate(frame), dtype=bool) for c in self.conditions_]
@@ -162,6 +196,8 @@ def _check_kinds(conditions, columns) -> None:
     domain of strings."""
     kinds = {spec.name: spec.kind for spec in columns}
     for k, c in enumerate(_leaves(conditions)):
+        if c.op == "missing":
+            continue
         categorical = kinds[c.column] == "categorical"
         textual_domain = c.op == "bit" and c.domain is not None and all(
             isinstance(v, str) for v in c.domain)
@@ -203,7 +239,7 @@ def condition_binarizer_from_dict(data: dict):
     binarizer = ConditionBinarizer(conditions, list(data["binary_feature_names"]),
                                    columns, handle_unknown)
     binarizer.conditions_ = conditions
-    binarizer.columns_ = columns
+    binarizer.columns_ = _with_flags(columns, conditions)
     binarizer.n_features_in_ = data["n_features_in"]
     if names_in is not None:
         binarizer.feature_names_in_ = np.asarray(names_in, dtype=object)

@@ -1,4 +1,4 @@
-"""``FeatureBinarizer``: the MaxSAT paper's preprocessing (Alcázar et al., Sec. 8) and two
+"""``FeatureBinarizer``: the MaxSAT paper's preprocessing (Alós, Ansótegui and Torres, Sec. 8) and two
 more readable variants.
 
 ``encoding="binary"`` (the paper): continuous columns are cut into ``n_bins`` bins by

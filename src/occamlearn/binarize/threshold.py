@@ -15,6 +15,14 @@ a 2-valued column, so that a decision-list rule can name either). A category uns
 and pass through as ``col == 1``, as in the other binarisers (any other number reads as
 "not 1").
 
+Missing values (see ``BaseBinarizer``): a column with missing values in fit also gets
+``col is missing``, and each of its thresholds comes twice, false on a missing value
+(``income >= 30900``; other branch ``income < 30900 or missing``) and true on it (``income >=
+30900 or missing``), so the search sends missing values to whichever side serves it
+(``missing_sides="one"`` keeps only the first). Date columns are cut at the roundest instant
+between adjacent training dates (a midnight if there is one: ``application_date >=
+2022-06-23``).
+
 A tree over these features prints tests a person reads (``petal-length < 2.5`` on the left,
 ``petal-length >= 2.5`` on the right), and a threshold between two adjacent training values
 is exactly what a decision tree on the raw column could choose, so nothing the data can
@@ -30,7 +38,7 @@ import numpy as np
 from sklearn.utils._param_validation import Interval, StrOptions
 
 from occamlearn.binarize._base import BaseBinarizer
-from occamlearn.binarize._columns import shortest_between
+from occamlearn.binarize._columns import date_between, shortest_between
 from occamlearn.model.conditions import Condition
 
 __all__ = ["ThresholdBinarizer"]
@@ -55,6 +63,10 @@ class ThresholdBinarizer(BaseBinarizer):
     handle_unknown : {"ignore", "error"}, default="ignore"
         A category unseen in fit: ``"ignore"`` makes its ``col == v`` features false and
         warns naming the column and value; ``"error"`` raises. Numbers are never unknown.
+    missing_sides : {"both", "one"}, default="both"
+        For a numeric column with missing values in fit: ``"both"`` offers each threshold
+        false and true on a missing value (the search picks the side, as scikit-learn's trees
+        do); ``"one"``: false only (the ``col is missing`` feature is there either way).
 
     Attributes
     ----------
@@ -66,6 +78,7 @@ class ThresholdBinarizer(BaseBinarizer):
         **BaseBinarizer._parameter_constraints,
         "max_thresholds": [Interval(Integral, 1, None, closed="left")],
         "sides": [StrOptions({"upper", "both"})],
+        "missing_sides": [StrOptions({"one", "both"})],
     }
 
     def __init__(
@@ -77,7 +90,9 @@ class ThresholdBinarizer(BaseBinarizer):
         categorical=None,
         constant="drop",
         handle_unknown="ignore",
+        missing_sides="both",
     ):
+        self.missing_sides = missing_sides
         self.max_thresholds = max_thresholds
         self.sides = sides
         self.continuous = continuous
@@ -97,6 +112,10 @@ class ThresholdBinarizer(BaseBinarizer):
         integral = bool(np.all(distinct == np.round(distinct)))
         conditions = []
         for gap in gaps:
+            if spec.dates:
+                conditions.append(Condition(name, ">=", date_between(
+                    distinct[gap - 1], distinct[gap]), index))
+                continue
             t = shortest_between(distinct[gap - 1], distinct[gap])
             if integral and t.is_integer() and abs(t) < 1e15:
                 t = int(t)

@@ -27,6 +27,7 @@ COMMAND_MODULES = (
     "occamlearn.cli.trees",      # fit, predict, show, encode, decode
     "occamlearn.cli.lists",      # dlist
     "occamlearn.cli.reproduce",  # reproduce <experiment>
+    "occamlearn.cli.warm_up",    # warm-up (compile the search kernels ahead)
 )
 
 USER_ERRORS = (ValueError, TypeError, FileNotFoundError, KeyError, IsADirectoryError)

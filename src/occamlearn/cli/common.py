@@ -21,10 +21,28 @@ _UNNAMED_INDEX = re.compile(r"^Unnamed: 0$")
 
 
 def add_data_arguments(parser: argparse.ArgumentParser, required: bool = True) -> None:
-    """``DATA.csv`` or ``--dataset NAME``, plus ``--target COL``."""
+    """``DATA.csv`` or ``--dataset NAME``, plus ``--target COL``, ``--sep`` and ``--decimal``."""
     parser.add_argument("data", nargs="?", help="CSV file with a header row")
     parser.add_argument("--dataset", metavar="NAME", help="a bundled dataset instead of a CSV")
     parser.add_argument("--target", default="target", help="label column (default: target)")
+    add_csv_format_arguments(parser)
+
+
+def add_csv_format_arguments(parser: argparse.ArgumentParser) -> None:
+    """``--sep`` and ``--decimal``: how the CSV writes fields and numbers."""
+    parser.add_argument("--sep", default=",",
+                        help="field separator of the CSV (default: ','; 'tab' for a tab)")
+    parser.add_argument("--decimal", choices=(".", ","), default=".",
+                        help="decimal mark of the CSV's numbers (default: '.'; a column whose "
+                        "every value is a number with a decimal comma, such as \"1,5\", is "
+                        "read as numbers either way, with a warning)")
+
+
+def csv_format(args: argparse.Namespace) -> dict:
+    """The ``read_csv`` keywords ``--sep``/``--decimal`` ask for."""
+    sep = getattr(args, "sep", ",")
+    return {"sep": "\t" if sep in ("tab", "\\t") else sep,
+            "decimal": getattr(args, "decimal", ".")}
 
 
 def check_output_path(path, flag: str = "-o") -> None:
@@ -52,18 +70,28 @@ def check_input_file(path, what: str = "file") -> Path:
     return path
 
 
-def read_csv(path, what: str = "file"):
+def read_csv(path, what: str = "file", *, sep: str = ",", decimal: str = "."):
     """A CSV file as a DataFrame: errors name the file; duplicate column names are an error
     (pandas would rename them silently); the unnamed index column ``to_csv`` writes is
-    dropped."""
+    dropped. ``sep`` separates fields; ``decimal`` is the decimal mark (with ``"."``, a text
+    column whose every value is a number with a decimal comma, such as a quoted ``"1,5"``, is
+    still read as numbers by the binarisers, with a warning). A one-column header that holds
+    another separator is an error suggesting ``--sep``."""
     path = check_input_file(path, what)
     import pandas as pd
 
+    if len(sep) != 1:
+        raise ValueError(f"--sep {sep!r}: give one character (or 'tab')")
     try:
         with open(path, newline="") as handle:
-            header = next(csv.reader(handle), [])
+            header = next(csv.reader(handle, delimiter=sep), [])
     except (UnicodeDecodeError, csv.Error) as exc:
         raise ValueError(f"{path} is not a readable CSV file: {exc}") from None
+    if len(header) == 1:
+        for other, flag in ((";", ";"), ("\t", "tab"), (",", ",")):
+            if other != sep and other in header[0]:
+                raise ValueError(f"{path} has one column, {header[0]!r}: are its fields "
+                                 f"separated by {other!r}? pass --sep {flag}")
     seen, repeated = set(), []
     for name in header:
         if name in seen and name not in repeated:
@@ -73,7 +101,7 @@ def read_csv(path, what: str = "file"):
         raise ValueError(f"{path} repeats the column name(s) "
                          f"{', '.join(repr(n) for n in repeated)}: rename them")
     try:
-        frame = pd.read_csv(path)
+        frame = pd.read_csv(path, sep=sep, decimal=decimal)
     except pd.errors.EmptyDataError:
         raise ValueError(f"{path} is empty (no header row)") from None
     except (pd.errors.ParserError, UnicodeDecodeError) as exc:
@@ -101,7 +129,7 @@ def read_table(args: argparse.Namespace, need_target: bool = True):
         return X, y, args.dataset
     if not args.data:
         raise ValueError("no data: give DATA.csv or --dataset NAME")
-    frame = read_csv(args.data)
+    frame = read_csv(args.data, **csv_format(args))
     path = Path(args.data)
     if args.target in frame.columns:
         y = frame.pop(args.target)

@@ -24,7 +24,7 @@ def register(subparsers) -> None:
         "dlist",
         help="learn a directional decision list",
         description="Learn a decision list by hill climbing or beam search over binary "
-        "features, optionally with all rules in one direction (Directional Decision Lists).",
+        "features, optionally with all rules in one direction (Goessling and Kang).",
     )
     add_data_arguments(parser)
     parser.add_argument("--direction", choices=tuple(DIRECTIONS), default="both",

@@ -16,9 +16,11 @@ import sys
 from pathlib import Path
 
 from occamlearn.cli.common import (
+    add_csv_format_arguments,
     add_data_arguments,
     check_input_file,
     check_output_path,
+    csv_format,
     read_csv,
     read_table,
 )
@@ -116,6 +118,7 @@ def register(subparsers) -> None:
     predict.add_argument("model", metavar="MODEL.json")
     predict.add_argument("data", metavar="DATA.csv")
     predict.add_argument("--target", default="target", help="label column, if present")
+    add_csv_format_arguments(predict)
     predict.add_argument("-o", "--output", metavar="OUT.csv",
                          help="write the predictions here (default: stdout)")
     predict.set_defaults(run=run_predict)
@@ -335,7 +338,7 @@ def run_predict(args) -> int:
     import pandas as pd
 
     model = _load_model(args.model)
-    frame = read_csv(args.data)
+    frame = read_csv(args.data, **csv_format(args))
     y = frame.pop(args.target) if args.target in frame.columns else None
     names = getattr(model, "feature_names_in_", None)
     if names is not None:

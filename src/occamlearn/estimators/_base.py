@@ -38,6 +38,7 @@ from occamlearn.binarize import (
     find_conflicts,
     resolve_conflicts,
 )
+from occamlearn.binarize._values import check_unique_names
 from occamlearn.estimators._display import ModelDisplayMixin
 
 __all__ = [
@@ -96,8 +97,10 @@ def validate_table(estimator, X, y=None, *, reset: bool):
 
     DataFrames pass through unchanged so that a binariser sees their column dtypes
     (categories stay categories); arrays go through ``check_array`` with their dtype kept.
+    Missing values pass (the binarisers learn from them); repeated column names do not.
     """
     if _is_dataframe(X):
+        check_unique_names(X)
         if y is None:
             validate_data(estimator, X, skip_check_array=True, reset=reset)
         else:
@@ -113,7 +116,7 @@ def validate_table(estimator, X, y=None, *, reset: bool):
         y = check_array(y, ensure_2d=False, dtype=None, input_name="y")
         check_consistent_length(X, y)
         return X, y
-    params = {"dtype": None, "ensure_all_finite": True}
+    params = {"dtype": None, "ensure_all_finite": False}
     if y is None:
         return validate_data(estimator, X, reset=reset, **params)
     return validate_data(estimator, X, y, reset=reset, y_numeric=False, **params)
@@ -330,4 +333,5 @@ class FittedTreeMixin(ModelDisplayMixin):
         tags = super().__sklearn_tags__()
         tags.input_tags.categorical = True
         tags.input_tags.string = True
+        tags.input_tags.allow_nan = True
         return tags

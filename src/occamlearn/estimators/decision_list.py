@@ -1,6 +1,7 @@
 """``DecisionListClassifier``: greedy (directional) decision lists as a scikit-learn estimator.
 
-A facade over ``occamlearn.lists`` (Directional Decision Lists, Sec. II-III): table ->
+A facade over ``occamlearn.lists`` (Goessling and Kang, *Directional decision lists*, Sec.
+II-III): table ->
 binariser (the paper's quantile indicators by default, Sec. IV-C) -> binary matrix ->
 hill climbing or beam search in the chosen direction -> ``DecisionList``. The fitted estimator
 holds only plain data (``list_`` is a frozen ``DecisionList``), so it pickles and exports.
@@ -220,4 +221,5 @@ class DecisionListClassifier(ClassifierMixin, ModelDisplayMixin, BaseEstimator):
         tags.classifier_tags.multi_class = False
         tags.input_tags.categorical = True
         tags.input_tags.string = True
+        tags.input_tags.allow_nan = True
         return tags

@@ -1,7 +1,7 @@
 """``MinimumPureTreeClassifier``: the smallest decision tree that classifies all training data,
 or (``max_errors``) all but at most e training rows.
 
-A scikit-learn facade over the MaxSAT pipeline of Alcázar et al. (Sec. 4, Proposition 1):
+A scikit-learn facade over the MaxSAT pipeline of Alós, Ansótegui and Torres (Sec. 4, Proposition 1):
 table -> binariser (the paper's binary encoding by default, Sec. 8) -> binary matrix ->
 MPDT encoding -> MaxSAT solver (``occamlearn.trees.mpdt.maxsat_route.search``) -> ``Tree``. ``fit`` is
 three steps -- ``_prepare`` (validate, encode labels, binarise, conflicts), ``_solve`` (one

@@ -1,4 +1,4 @@
-"""Simulated data for the decision-list paper's experiments (Directional Decision Lists, Sec. IV).
+"""Simulated data for the decision-list paper's experiments (Goessling and Kang, Sec. IV).
 
 Two simulators:
 

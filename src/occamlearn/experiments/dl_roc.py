@@ -1,4 +1,4 @@
-"""ROC curves on manufacturing-like data (Directional Decision Lists, Sec. IV-C, Fig. 3).
+"""ROC curves on manufacturing-like data (Goessling and Kang, Sec. IV-C, Fig. 3).
 
 The paper's fuel-pump data are not public, so ``dl_data.manufacturing_like`` simulates a table of
 the same shape: parts in production order, a few hundred numeric measurements, about 4 %

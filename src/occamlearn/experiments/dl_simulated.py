@@ -1,4 +1,4 @@
-"""Simulated data: directional lists are easier to learn greedily (Directional Decision Lists,
+"""Simulated data: directional lists are easier to learn greedily (Goessling and Kang,
 Sec. IV-A, Fig. 2).
 
 Each run draws a random ground-truth list of 10 single-feature rules over 1,000 binary features

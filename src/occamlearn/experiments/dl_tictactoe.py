@@ -1,4 +1,4 @@
-"""Tic-tac-toe: greedy search gets stuck unless told the direction (Directional Decision Lists,
+"""Tic-tac-toe: greedy search gets stuck unless told the direction (Goessling and Kang,
 Sec. III and Fig. 1).
 
 Target 1 = "X wins". Eight rules -- the eight lines of three X -- classify the data perfectly.

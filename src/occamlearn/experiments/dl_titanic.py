@@ -1,4 +1,4 @@
-"""Titanic: the top rules in each direction (Directional Decision Lists, Sec. IV-B).
+"""Titanic: the top rules in each direction (Goessling and Kang, Sec. IV-B).
 
 2,201 people, target 1 = survived. The table is one-hot encoded (class first/second/third/crew,
 age adult/child, sex male/female) and conditions are conjunctions of up to ``max_conjunction``

@@ -1,4 +1,5 @@
-"""Greedy learning of (directional) decision lists over binary features.
+"""Greedy learning of (directional) decision lists over binary features (Goessling and Kang,
+*Directional decision lists*, arXiv 1508.07643).
 
     from occamlearn.lists import learn_decision_list
     result = learn_decision_list(X, y, direction="positive", search="beam", beam_width=10,

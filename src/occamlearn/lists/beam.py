@@ -1,4 +1,4 @@
-"""Beam search for (directional) decision lists (Directional Decision Lists, Sec. II).
+"""Beam search for (directional) decision lists (Goessling and Kang, Sec. II).
 
 Each step extends every list in the beam by each of its ``beam_width`` best allowed rules
 (the same scoring and constraints as ``hill.hill_climb``) and keeps the ``beam_width`` best

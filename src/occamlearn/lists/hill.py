@@ -1,4 +1,4 @@
-"""Hill climbing for (directional) decision lists (Directional Decision Lists, Sec. II-III).
+"""Hill climbing for (directional) decision lists (Goessling and Kang, Sec. II-III).
 
 At each step every candidate condition is scored as the next rule on the rows no earlier rule
 covers (one vectorised popcount pass, ``bits.count_covered``), and the one with the largest

@@ -10,7 +10,7 @@ log-likelihood is the sum over regions of
 Appending rule k+1 = condition c splits the remainder (n, pos) into c's part (n_c, pos_c) and
 the new remainder, so its gain is L(n_c, pos_c) + L(n - n_c, pos - pos_c) - L(n, pos).
 
-The constraints (Directional Decision Lists, Sec. III) are checked on integer counts, so they
+The constraints (Goessling and Kang, Sec. III) are checked on integer counts, so they
 are exact:
 * positive direction, eq. (1): p_k >= p_{>k}, i.e. pos_c (n - n_c) >= (pos - pos_c) n_c;
   negative direction: the same with <=;

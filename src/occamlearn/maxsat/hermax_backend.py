@@ -1,6 +1,6 @@
 """MaxSAT solvers of the ``hermax`` package (optional extra ``occamlearn[solvers]``) as back-ends.
 
-Table 5 of Alcázar et al. sets the MPDT encoding under incomplete solvers of the MaxSAT
+Table 5 of Alós, Ansótegui and Torres sets the MPDT encoding under incomplete solvers of the MaxSAT
 Evaluation; ``hermax`` (PyPI, Apache-2.0) wraps several, plus exact IPAMIR solvers, behind
 ``add_clause`` / ``add_soft_unit`` / ``solve`` / ``get_model``. How each one honours a time
 limit decides how it is run here (measured with hermax 1.2.10):

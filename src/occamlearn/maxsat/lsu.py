@@ -1,4 +1,4 @@
-"""Linear SAT-UNSAT MaxSAT (Alg. 1 of Alcázar et al., with the Sec. 6 change).
+"""Linear SAT-UNSAT MaxSAT (Alg. 1 of Alós, Ansótegui and Torres, with the Sec. 6 change).
 
 One incremental SAT solver (CaDiCaL 1.9.5 by default) holds the hard clauses and, for every
 soft clause, a blocking literal b that is true when the clause is falsified (a unit soft

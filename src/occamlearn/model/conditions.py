@@ -47,7 +47,9 @@ _COMPARISONS = {
 }
 _NEGATED = {"==": "!=", "!=": "==", "<": ">=", ">=": "<", "<=": ">", ">": "<="}
 _INTERVALS = ("in", "between")
-OPERATORS = (*_COMPARISONS, *_INTERVALS, "bit")
+OPERATORS = (*_COMPARISONS, *_INTERVALS, "bit", "missing")
+_EPOCH = pd.Timestamp("1970-01-01", tz="UTC")
+_SECONDS_PER_DAY = 86400.0
 
 
 def _plain(value):
@@ -66,11 +68,14 @@ def _is_number(value) -> bool:
 def _column_values(X, column: str, index: int | None) -> np.ndarray:
     """The 1-D values of ``column`` in a DataFrame, or of position ``index`` in a 2-D array."""
     if isinstance(X, pd.DataFrame):
-        if column not in X.columns:
-            raise ValueError(
-                f"column {column!r} is not in the data (columns: {', '.join(map(str, X.columns))})"
-            )
-        return X[column].to_numpy()
+        if column in X.columns:
+            return X[column].to_numpy()
+        labelled = all(isinstance(c, str) for c in X.columns)
+        if not labelled and index is not None and 0 <= index < X.shape[1]:
+            return X.iloc[:, index].to_numpy()  # non-string labels (printed x[L]): by position
+        raise ValueError(
+            f"column {column!r} is not in the data (columns: {', '.join(map(str, X.columns))})"
+        )
     X = np.asarray(X)
     if X.ndim != 2:
         raise ValueError(f"expected a DataFrame or a 2-D array, got an array of shape {X.shape}")
@@ -79,6 +84,43 @@ def _column_values(X, column: str, index: int | None) -> np.ndarray:
     if not 0 <= index < X.shape[1]:
         raise ValueError(f"column {column!r} is at index {index}, but X has {X.shape[1]} columns")
     return X[:, index]
+
+
+def missing_mask(values) -> np.ndarray:
+    """True where a value is missing: NaN, None, ``pd.NA`` or ``NaT``."""
+    values = np.asarray(values) if not isinstance(values, np.ndarray) else values
+    if values.dtype.kind in "biu":
+        return np.zeros(len(values), dtype=bool)
+    if values.dtype.kind == "f":
+        return np.isnan(values)
+    return np.asarray(pd.isna(values), dtype=bool).reshape(len(values))
+
+
+def days_since_epoch(values) -> np.ndarray:
+    """Dates (datetime64, ``pd.Timestamp``, ``datetime``; time-zone aware ones in UTC) as
+    float days since 1970-01-01 UTC, NaN where missing; numbers pass through."""
+    values = np.asarray(values)
+    if values.dtype.kind in "biuf":
+        return values.astype(np.float64)
+    if values.dtype.kind == "M":  # naive datetime64: read as UTC, NaT -> NaN
+        nanoseconds = values.astype("datetime64[ns]")
+        days = nanoseconds.view(np.int64) / (_SECONDS_PER_DAY * 1e9)
+        return np.where(np.isnat(nanoseconds), np.nan, days)
+    stamps = pd.to_datetime(pd.Series(values, dtype=object), utc=True, errors="coerce")
+    return ((stamps - _EPOCH).dt.total_seconds() / _SECONDS_PER_DAY).to_numpy(np.float64)
+
+
+def format_date(days: float) -> str:
+    """A day count since 1970-01-01 as a date: ``2022-06-23`` on a midnight, else with the
+    time of day to the second (``2022-06-23 12:30``, ``2022-06-23 12:30:15``) or beyond."""
+    stamp = pd.Timestamp("1970-01-01") + pd.Timedelta(seconds=float(days) * _SECONDS_PER_DAY)
+    second = stamp.round("s")
+    if abs((stamp - second).total_seconds()) < 1e-3:
+        stamp = second
+        if stamp == stamp.normalize():
+            return stamp.strftime("%Y-%m-%d")
+        return stamp.strftime("%Y-%m-%d %H:%M" if stamp.second == 0 else "%Y-%m-%d %H:%M:%S")
+    return stamp.isoformat(sep=" ")
 
 
 def _compare(values: np.ndarray, op: str, value) -> np.ndarray:
@@ -93,8 +135,11 @@ def _compare(values: np.ndarray, op: str, value) -> np.ndarray:
     return np.asarray(_COMPARISONS[op](values, value), dtype=bool)
 
 
-def _format(value) -> str:
-    """Exact text of a value: floats print as their shortest round-trip repr."""
+def _format(value, dates: bool = False) -> str:
+    """Exact text of a value: floats print as their shortest round-trip repr; day counts of a
+    date column as dates."""
+    if dates and _is_number(value):
+        return format_date(value)
     return repr(value) if isinstance(value, float) else str(value)
 
 
@@ -104,7 +149,8 @@ class Condition:
 
     ``index`` is the column's position, used when evaluating on a 2-D array. ``domain`` (the
     ordered values whose position is the code) or ``edges`` (sorted bin edges) apply to
-    ``op="bit"`` only.
+    ``op="bit"`` only. ``missing``: the condition's value on a missing row (None: the column
+    had none; see the module docstring). ``dates``: the column holds dates.
     """
 
     column: str
@@ -113,6 +159,8 @@ class Condition:
     index: int | None = None
     domain: tuple | None = field(default=None)
     edges: tuple | None = field(default=None)
+    missing: bool | None = field(default=None)
+    dates: bool = field(default=False)
 
     def __post_init__(self):
         if self.op not in OPERATORS:
@@ -128,18 +176,39 @@ class Condition:
                 raise ValueError(f"a bit condition needs a bit index >= 0, got {self.value!r}")
             if (self.domain is None) == (self.edges is None):
                 raise ValueError("a bit condition needs exactly one of domain= or edges=")
+        if self.op == "missing" and (self.value is not None or self.missing is not None):
+            raise ValueError("a 'missing' condition takes value=None and no missing=")
+        if self.missing is not None and not isinstance(self.missing, bool):
+            raise ValueError(f"missing= must be True, False or None, got {self.missing!r}")
+        if not isinstance(self.dates, bool):
+            raise ValueError(f"dates= must be True or False, got {self.dates!r}")
 
     def evaluate(self, X) -> np.ndarray:
         """Boolean array, one entry per row of ``X`` (DataFrame by name, array by index)."""
         values = _column_values(X, self.column, self.index)
+        absent = missing_mask(values)
+        if self.op == "missing":
+            return absent
+        if self.dates:
+            values = days_since_epoch(values)
+        elif absent.any():  # compare the present values only; missing ones are set below
+            values = values.copy()
+            values[absent] = np.nan if values.dtype.kind == "f" else None
+            if self.op not in ("==", "!=") and values.dtype.kind == "O":
+                values = pd.to_numeric(pd.Series(values), errors="coerce").to_numpy(float)
         if self.op in _COMPARISONS:
-            return _compare(values, self.op, self.value)
-        if self.op in _INTERVALS:
+            result = _compare(values, self.op, self.value)
+        elif self.op in _INTERVALS:
             lo, hi = self.value
             values = np.asarray(values, dtype=float)
             upper = values < hi if self.op == "in" else values <= hi
-            return (values >= lo) & upper
-        return (self.codes(values) >> self.value) & 1 == 1
+            result = (values >= lo) & upper
+        else:
+            result = (self.codes(values) >> self.value) & 1 == 1
+        if absent.any():
+            result = np.array(result, dtype=bool)
+            result[absent] = bool(self.missing)
+        return result
 
     def codes(self, values) -> np.ndarray:
         """The integer codes of ``values`` that a ``"bit"`` condition reads its bit from."""
@@ -161,23 +230,38 @@ class Condition:
         4.8 <= x < 5.1``), of an unordered column the set of values (``colour in {red,
         blue}``; negated ``colour not in {red, blue}``, which is also what an unseen value
         satisfies).
+
+        The side that holds on a missing value (``missing``) ends in ``or missing``:
+        ``income < 30900 or missing``.
         """
+        if self.op == "missing":
+            return f"{self.column} is {'not ' if negate else ''}missing"
+        text = self._present_text(negate)
+        return f"{text} or missing" if self.missing is not None and self.missing != negate \
+            else text
+
+    def _present_text(self, negate: bool) -> str:
+        """What the condition (or its negation) says about a present value."""
         if self.op in _COMPARISONS:
             op = _NEGATED[self.op] if negate else self.op
-            return f"{self.column} {op} {_format(self.value)}"
+            return f"{self.column} {op} {self._text(self.value)}"
         if self.op in _INTERVALS:
-            lo, hi = (_format(v) for v in self.value)
+            lo, hi = (self._text(v) for v in self.value)
             if not negate:
-                return str(self)
+                closing = "<" if self.op == "in" else "<="
+                return f"{lo} <= {self.column} {closing} {hi}"
             upper = ">=" if self.op == "in" else ">"
             return f"{self.column} < {lo} or {self.column} {upper} {hi}"
         if self.domain is not None:
             chosen = [v for code, v in enumerate(self.domain) if (code >> self.value) & 1]
-            values = ", ".join(_format(v) for v in chosen)
+            values = ", ".join(self._text(v) for v in chosen)
             if len(chosen) == 1:
                 return f"{self.column} {'!=' if negate else '=='} {values}"
             return f"{self.column} {'not in' if negate else 'in'} {{{values}}}"
         return " or ".join(self._interval_text(lo, hi) for lo, hi in self.intervals(negate))
+
+    def _text(self, value) -> str:
+        return _format(value, self.dates)
 
     def intervals(self, negate: bool = False) -> list[tuple]:
         """(lower, upper) edges of the half-open intervals ``[lower, upper)`` a ``bit``
@@ -200,33 +284,35 @@ class Condition:
         if lo is None and hi is None:
             return f"{self.column} is any value"
         if lo is None:
-            return f"{self.column} < {_format(hi)}"
+            return f"{self.column} < {self._text(hi)}"
         if hi is None:
-            return f"{self.column} >= {_format(lo)}"
-        return f"{_format(lo)} <= {self.column} < {_format(hi)}"
+            return f"{self.column} >= {self._text(lo)}"
+        return f"{self._text(lo)} <= {self.column} < {self._text(hi)}"
 
     def __str__(self) -> str:
         if self.op == "bit":
-            return f"bit {self.value} of code({self.column})"
-        if self.op == "in":
-            lo, hi = self.value
-            return f"{_format(lo)} <= {self.column} < {_format(hi)}"
-        if self.op == "between":
-            lo, hi = self.value
-            return f"{_format(lo)} <= {self.column} <= {_format(hi)}"
-        return f"{self.column} {self.op} {_format(self.value)}"
+            text = f"bit {self.value} of code({self.column})"
+        elif self.op == "missing":
+            return f"{self.column} is missing"
+        else:
+            text = self._present_text(False)
+        return f"{text} or missing" if self.missing else text
 
     def to_dict(self) -> dict:
-        """JSON-ready dict; ``Condition.from_dict`` inverts it."""
+        """JSON-ready dict; ``Condition.from_dict`` inverts it (``missing`` and ``dates``
+        appear only when set, so files without them read as before)."""
         out = {"column": self.column, "op": self.op, "value": _jsonable(self.value)}
-        for name in ("index", "domain", "edges"):
+        for name in ("index", "domain", "edges", "missing"):
             if getattr(self, name) is not None:
                 out[name] = _jsonable(getattr(self, name))
+        if self.dates:
+            out["dates"] = True
         return out
 
     @classmethod
     def from_dict(cls, data: dict) -> Condition:
-        unknown = set(data) - {"column", "op", "value", "index", "domain", "edges"}
+        unknown = set(data) - {"column", "op", "value", "index", "domain", "edges", "missing",
+                               "dates"}
         if unknown or not {"column", "op", "value"} <= set(data):
             raise ValueError(f"not a condition dict: {data!r}")
         return cls(**data)

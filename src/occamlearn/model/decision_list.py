@@ -1,6 +1,6 @@
 """A fitted probabilistic decision list as plain, picklable data.
 
-A decision list (Directional Decision Lists, Sec. II) is
+A decision list (Goessling and Kang, Sec. II) is
 
     IF cond_1 THEN p_1 ELSE IF cond_2 THEN p_2 ... ELSE p_def
 

@@ -180,6 +180,8 @@ def _check_condition(c, k: int, data: dict) -> None:
                     isinstance(v, str) for v in domain)) or len(set(domain)) != len(domain):
                 fail(f"{where}.domain", "must be a non-empty list of distinct numbers or of "
                      "distinct strings")
+    elif c.op == "missing":  # "col is missing": Condition checks that value is None
+        pass
     else:  # pragma: no cover - Condition refuses other operators
         fail(f"{where}.op", f"= {short(c.op)} is not one of {', '.join(OPERATORS)}")
 

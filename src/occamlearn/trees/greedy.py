@@ -1,4 +1,4 @@
-"""Size bounds for the MPDT query (Alcázar et al. Sec. 7, Alg. 3 line 3).
+"""Size bounds for the MPDT query (Alós, Ansótegui and Torres Sec. 7, Alg. 3 line 3).
 
 Upper bound: the smallest of several fully grown greedy trees on the binary matrix
 (scikit-learn's ``DecisionTreeClassifier`` with both split criteria and a few random states;

@@ -1,7 +1,7 @@
 """DT(max): the decision tree of depth at most d with the highest training accuracy, as MaxSAT.
 
 This is the problem of Hu, Siala, Hebrard and Huguet (IJCAI 2020), which the MaxSAT paper
-(Alcázar et al., Sec. 3 and the end of Sec. 9.2) compares against at depths 2, 3 and 4.
+(Alós, Ansótegui and Torres, Sec. 3 and the end of Sec. 9.2) compares against at depths 2, 3 and 4.
 
 Encoding: a complete binary tree of depth d in heap order (node t has children 2t+1, 2t+2;
 internal nodes 0..T-1 with T = 2^d - 1, then 2^d leaves), as in Hu et al. A complete topology

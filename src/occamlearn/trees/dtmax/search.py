@@ -1,7 +1,7 @@
 """DT(max) on a binary matrix: the most accurate tree of depth <= D, by method.
 
 DT(max) of Hu, Siala, Hebrard and Huguet (IJCAI 2020), the depth-2/3/4 baseline of the MaxSAT
-paper (Alcázar et al., Sec. 3 and end of Sec. 9.2): among all trees of depth <= ``max_depth``
+paper (Alós, Ansótegui and Torres, Sec. 3 and end of Sec. 9.2): among all trees of depth <= ``max_depth``
 over the binary features, one that misclassifies the fewest training rows, proven optimal.
 Two exact methods find it:
 

@@ -29,10 +29,11 @@ class OutOfCalls(Exception):
 class Poll:
     """Counts a search's calls and checks its deadline every ``POLL_EVERY`` of them."""
 
-    __slots__ = ("call_cap", "calls", "deadline")
+    __slots__ = ("call_cap", "calls", "deadline", "stop_when")
 
-    def __init__(self, deadline: Deadline | None = None):
+    def __init__(self, deadline: Deadline | None = None, stop_when=None):
         self.deadline = Deadline.coerce(deadline)
+        self.stop_when = stop_when  # a callable also asked at each poll (an engine switch)
         self.calls = 0
         self.call_cap: int | None = None
 
@@ -46,7 +47,7 @@ class Poll:
         """Raise ``OutOfCalls`` past the cap, ``Stop`` once the deadline expired."""
         if self.call_cap is not None and self.calls >= self.call_cap:
             raise OutOfCalls
-        if self.deadline.expired():
+        if self.deadline.expired() or (self.stop_when is not None and self.stop_when()):
             raise Stop
 
     def remaining(self) -> float | None:

@@ -4,7 +4,7 @@ One entry point for every exact search of the family, so that estimators, experi
 CLI choose a *method* (how the minimum is searched for and proven) separately from a *solver*
 (which MaxSAT back-end runs the MaxSAT method):
 
-* ``"maxsat"`` -- the MPDT encoding solved by a MaxSAT back-end (Alcázar et al., Alg. 1 with
+* ``"maxsat"`` -- the MPDT encoding solved by a MaxSAT back-end (Alós, Ansótegui and Torres, Alg. 1 with
   ``solver="lsu"``), ``search.find_minimum_tree_maxsat``;
 * ``"mindt"`` -- MinDT's sequence of exactly-n SAT queries (Narodytska et al.), the SAT
   baseline of Table 5, ``mindt.find_minimum_tree_mindt``;

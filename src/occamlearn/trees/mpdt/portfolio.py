@@ -4,7 +4,7 @@ No exact search dominates. Branch and bound over row sets (``branch_and_bound``)
 of the bundled benchmark in seconds and reports a lower bound as it goes; the subset search
 (``subset_bounds``, InferDT's incremental examples: every subset minimum bounds the full
 data) raises the bound fastest on some of the hard sets; the MaxSAT route (``search``, Alg. 1
-of Alcázar et al.) is what enumeration, WCNF export and error budgets build on. The portfolio
+of Alós, Ansótegui and Torres) is what enumeration, WCNF export and error budgets build on. The portfolio
 runs them and keeps, at every moment, the smallest tree any found and the largest lower bound
 any proved: the size is proven minimum as soon as the two meet, whichever engine (or two
 together) closed the gap.

@@ -35,9 +35,11 @@ bottom-up, by minimum ones where a solve limited to ``IMPROVE_CALLS`` calls find
 
 Two engines run the same recursion: ``RowSetSearch`` in Python on integer bitsets and dicts, and
 ``CompiledRowSetSearch``, which runs ``bnb_kernels.solve`` (numba) on uint64 word bitsets with an
-array hash table as memo, returning every few thousand calls so the deadline is polled. The compiled engine is chosen unless its compile (first use
-ever: tens of seconds, then cached on disk; about a second to load) would eat a short time
-limit. On a stop, time limit or KeyboardInterrupt the incumbent is returned as "feasible"
+array hash table as memo, returning every few thousand calls so the deadline is polled. The
+compiled engine runs when its kernels are in numba's disk cache (about a second to load); on
+first use the Python engine searches while a background process compiles them, then the
+compiled engine takes over from the incumbent, the proven bound and the Python memo
+(``engine_switch``, ``kernel_cache``). On a stop, time limit or KeyboardInterrupt the incumbent is returned as "feasible"
 with the proven bound; on Ctrl-C ``stats["interrupted"]`` is True and the exception is not
 re-raised, so scripts stop cleanly with a result.
 
@@ -57,12 +59,14 @@ import numpy as np
 from occamlearn.model.tree import Tree
 from occamlearn.stopping import Deadline, ProgressSink
 from occamlearn.trees.exact.anytime import Anytime
-from occamlearn.trees.mpdt.bnb.engines import (
-    CompiledRowSetSearch,
-    OutOfCalls,
-    RowSetSearch,
-    prepare_rows,
+from occamlearn.trees.exact.stop import Stop
+from occamlearn.trees.mpdt.bnb.engine_switch import (
+    carry_over,
+    choose_engine,
+    new_search,
+    user_stop,
 )
+from occamlearn.trees.mpdt.bnb.engines import OutOfCalls, RowSetSearch, prepare_rows
 
 __all__ = ["BranchAndBoundResult", "minimum_tree_branch_and_bound"]
 
@@ -114,8 +118,9 @@ def minimum_tree_branch_and_bound(X, y, n_classes=None, *, deadline: Deadline | 
     incumbent if smaller than the greedy tree.
     A stop returns the incumbent as "feasible" with the proven lower bound; so does Ctrl-C,
     with ``stats["interrupted"] = True`` (a script that wants to stop re-raises).
-    The first call ever compiles the numba kernels (tens of seconds, cached on disk; a short
-    time limit then runs the Python engine instead): ``bnb_kernels.warm_up()`` does it ahead.
+    The first call ever runs the Python engine while a background process compiles the numba
+    kernels into the disk cache, and switches when they are ready (``occamlearn warm-up``
+    compiles them ahead); ``stats["switched_to_compiled_at"]`` says when.
     Raises ValueError if identical rows have different classes.
     """
     return _run(X, y, n_classes, deadline=deadline, progress=progress,
@@ -123,19 +128,9 @@ def minimum_tree_branch_and_bound(X, y, n_classes=None, *, deadline: Deadline | 
                 feature_names=feature_names)
 
 
-def _choose_engine(kernels, time_limit) -> str:
-    """"compiled" unless a compile (about 20 s the first time, about 1 s to load from the disk
-    cache) would eat a large share of a short time limit; then the Python search."""
-    if time_limit is None or time_limit >= 120:
-        return "compiled"
-    return "compiled" if kernels.search_is_cached() and time_limit >= 5 else "python"
-
-
 def _run(X, y, n_classes, *, deadline=None, progress=None, sample_weight=None,
          upper_bound_tree=None, feature_names=(), **options) -> BranchAndBoundResult:
     deadline = Deadline.coerce(deadline)
-    time_limit = deadline.remaining()
-    time_limit = None if time_limit == float("inf") else time_limit
     rows, labels, n_classes, kept = prepare_rows(X, y, n_classes, sample_weight)
     X_checked = (np.asarray(X) != 0).astype(np.int64)
     y_checked = np.asarray(y, dtype=np.int64).ravel()
@@ -152,6 +147,7 @@ def _run(X, y, n_classes, *, deadline=None, progress=None, sample_weight=None,
     root = (1 << search.n_rows) - 1
     state = Anytime(deadline, progress)
     compile_seconds, quick_phase_calls = 0.0, 0
+    switch = {"at": None, "carried": 0}  # when the engine switched, memo entries carried
 
     def deepen(budget: int) -> None:
         """Iterative deepening at the root from a proven bound until a tree is found."""
@@ -188,22 +184,40 @@ def _run(X, y, n_classes, *, deadline=None, progress=None, sample_weight=None,
                 # importing numba and loading (or compiling) the kernels would eat the time
                 # left: the Python search, without the compiled bound
                 engine, options = "python-only", {**options, "use_incompatibility": False}
+                ready_check = None
             else:
-                from occamlearn.trees.mpdt.bnb import kernels as bnb_kernels
-
-                engine = engine or _choose_engine(bnb_kernels, time_limit)
-                compile_seconds = bnb_kernels.warm_up(search=engine == "compiled")
-            search = (CompiledRowSetSearch if engine == "compiled" else RowSetSearch)(
-                rows, labels, n_classes, kept, deadline=deadline, **options)
-            budget = max(search.root_bound(root), (state.lower + 1) // 2)
-            state.offer(lower=2 * budget - 1)
-            if improve_calls and 2 * budget - 1 < state.upper:
-                state.offer(as_tree(search.improve(greedy, root, improve_calls)[0]))
-            deepen(budget)
+                engine, ready_check = (engine, None) if engine else choose_engine()
+            python_search = None
+            while True:  # once more after a switch from the Python to the compiled engine
+                if engine == "python-only":
+                    search = RowSetSearch(rows, labels, n_classes, kept, deadline=deadline,
+                                          **options)
+                else:
+                    search, engine, seconds = new_search(engine, rows, labels, n_classes, kept,
+                                                         options, deadline, ready_check)
+                    compile_seconds += seconds
+                    if python_search is not None and engine == "compiled":
+                        switch["carried"] = carry_over(python_search, search)
+                try:
+                    budget = max(search.root_bound(root), (state.lower + 1) // 2)
+                    state.offer(lower=2 * budget - 1)
+                    if improve_calls and 2 * budget - 1 < state.upper:
+                        state.offer(as_tree(search.improve(greedy, root, improve_calls)[0]))
+                    deepen(budget)
+                    break
+                except Stop:
+                    if not (engine == "python" and ready_check is not None and ready_check.ready
+                            and not user_stop(deadline)):
+                        raise
+                # the kernels are ready: the compiled engine resumes from the incumbent, the
+                # proven lower bound and the Python search's memo
+                engine, ready_check, python_search = "compiled", None, search
+                switch["at"] = state.duration()
 
     state.run(body)
     stats = {**search.stats(), "quick_phase_calls": quick_phase_calls,
              "kernel_compile_seconds": compile_seconds, "engine": engine or "quick",
+             "switched_to_compiled_at": switch["at"], "memo_carried_over": switch["carried"],
              "distinct_rows": search.n_rows, "informative_features": len(kept),
              "stopped": state.stopped, "interrupted": state.interrupted,
              "seconds": state.duration()}

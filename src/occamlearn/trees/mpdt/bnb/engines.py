@@ -80,7 +80,7 @@ class RowSetSearch:
     """Memoised branch and bound on bitset row sets of one prepared data set."""
 
     def __init__(self, rows, labels, n_classes, kept, *, use_incompatibility=True,
-                 deadline=None):
+                 deadline=None, stop_when=None):
         self.n_rows = len(labels)
         self.labels = labels
         self.n_classes = n_classes
@@ -99,7 +99,8 @@ class RowSetSearch:
         self.exact: dict[int, int] = {}  # row set -> minimum leaves
         self.split_of: dict[int, int] = {}  # row set -> column of a minimum split
         self.lower: dict[int, int] = {}  # row set -> proven lower bound on leaves
-        self.poll = Poll(deadline)  # its call_cap is set while improving the incumbent
+        # its call_cap is set while improving the incumbent; stop_when: an engine switch
+        self.poll = Poll(deadline, stop_when)
         self.kernel_calls = 0
 
     @property

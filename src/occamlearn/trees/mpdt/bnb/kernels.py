@@ -16,10 +16,12 @@ import time
 import numpy as np
 from numba import njit
 
-from occamlearn.trees.exact.packed import in_subcube, pack_rows
+# private name: kernel_cache treats public dispatchers as entry points, this one is inlined
+from occamlearn.trees.exact.packed import in_subcube as _in_subcube
+from occamlearn.trees.exact.packed import pack_rows
 
-__all__ = ["incompatibility_lower_bound", "lookup", "new_table", "pack_rows", "rehash", "solve",
-           "warm_up"]
+__all__ = ["incompatibility_lower_bound", "insert", "lookup", "new_table", "pack_rows", "rehash",
+           "solve", "warm_up"]
 
 
 @njit(cache=True)
@@ -27,7 +29,7 @@ def _spans_other_class(packed, labels, rows, a, b):
     """True if some row of ``rows`` with a class other than a's agrees with a and b on every
     feature where a and b agree (it lies in their smallest common subcube)."""
     for c in rows:
-        if labels[c] != labels[a] and in_subcube(packed, c, a, b):
+        if labels[c] != labels[a] and _in_subcube(packed, c, a, b):
             return True
     return False
 
@@ -82,6 +84,7 @@ BOUND_MAX_ROWS = 256  # above this the bound costs more than it prunes (measured
 FLAG_CALLS, FLAG_FULL = 1, 2
 USED, EXACT, BOUNDED = np.uint64(1 << 63), np.uint64(1 << 62), np.uint64(1 << 61)
 VALUE_MASK, SPLIT_MASK = np.uint64(0xFFFFFFFF), np.uint64((1 << 29) - 1)
+NO_FLAGS, ONE, NO_SPLIT = np.uint64(0), np.int64(1), np.int64(-1)
 
 
 @njit(cache=True, inline="always")
@@ -118,21 +121,21 @@ def _slot_hashed(slots, rows, hashed):
 
 
 @njit(cache=True)
-def _store(slots, counters, at, rows, value, is_exact, split, bounded):
+def _store(slots, counters, at, rows, value, split, flags):
+    """Store ``value`` (leaves) with ``split`` and ``flags`` (EXACT, BOUNDED or NO_FLAGS).
+    Every argument has one type at every call (no literals, no slices): each distinct
+    signature or slice assignment costs seconds of compile on first use."""
     words = rows.shape[0]
     if not slots[at, words] & USED:
         if counters[ENTRIES] * 10 > 7 * slots.shape[0]:
             if counters[GROWABLE]:
                 counters[FLAG] = FLAG_FULL
             return
-        slots[at, :words] = rows
+        for w in range(words):
+            slots[at, w] = rows[w]
         counters[ENTRIES] += 1
-    meta = USED | (np.uint64(split + 1) << np.uint64(32)) | np.uint64(value)
-    if is_exact:
-        meta |= EXACT
-    if bounded:
-        meta |= BOUNDED
-    slots[at, words] = meta
+    slots[at, words] = (USED | (np.uint64(split + 1) << np.uint64(32)) | np.uint64(value)
+                        | flags)
 
 
 @njit(cache=True)
@@ -186,7 +189,8 @@ def _raised_bound(counters, class_sets, packed, labels, rows, bound):
     if indices.shape[0] > BOUND_MAX_ROWS:
         return bound
     counters[BOUND_CALLS] += 1
-    found = incompatibility_lower_bound(packed, labels, indices, class_sets.shape[0], BOUND_WORK)
+    found = incompatibility_lower_bound(packed, labels, indices, np.int64(class_sets.shape[0]),
+                                        np.int64(BOUND_WORK))
     if found > bound:
         counters[BOUND_GAINS] += 1
         return found
@@ -202,11 +206,38 @@ def _static_bound(slots, counters, class_sets, packed, labels, rows):
         return np.int64(meta & VALUE_MASK)
     bound = _classes_in(class_sets, rows)
     if bound == 1:
-        _store(slots, counters, at, rows, 1, True, -1, True)
+        _store(slots, counters, at, rows, ONE, NO_SPLIT, EXACT | BOUNDED)
         return 1
     bound = _raised_bound(counters, class_sets, packed, labels, rows, bound)
-    _store(slots, counters, at, rows, bound, False, -1, True)
+    _store(slots, counters, at, rows, np.int64(bound), NO_SPLIT, BOUNDED)
     return bound
+
+
+@njit(cache=True)
+def _order_within(split_bounds, budget):
+    """(order, count, over): the splits with a bound <= budget, by increasing bound and then
+    column (a stable counting sort: numpy's argsort costs seconds of compile), and the least
+    bound above the budget (1 << 30 if none). The search tries splits in this order and
+    stops at the first bound reaching the best found, which starts at budget + 1, so a split
+    above the budget is never tried: it only contributes its bound to the failed bound."""
+    over = np.int64(1 << 30)
+    counts = np.zeros(budget + 2, dtype=np.int64)
+    for j in range(split_bounds.shape[0]):
+        b = split_bounds[j]
+        if b > budget:
+            over = min(over, b)
+        else:
+            counts[b + 1] += 1
+    for b in range(1, budget + 2):
+        counts[b] += counts[b - 1]
+    n_within = counts[budget + 1]
+    order = np.empty(n_within, dtype=np.int64)
+    for j in range(split_bounds.shape[0]):
+        b = split_bounds[j]
+        if b <= budget:
+            order[counts[b]] = j
+            counts[b] += 1
+    return order, n_within, over
 
 
 @njit(cache=True)
@@ -230,13 +261,14 @@ def solve(rows, budget, columns, class_sets, packed, labels, slots, counters):
     else:
         bound = _classes_in(class_sets, rows)
         if bound == 1:
-            _store(slots, counters, at, rows, 1, True, -1, True)
+            _store(slots, counters, at, rows, ONE, NO_SPLIT, EXACT | BOUNDED)
             return 1
         bounded = False
     if not bounded and bound <= budget:
         bound = _raised_bound(counters, class_sets, packed, labels, rows, bound)
         bounded = True
-    _store(slots, counters, at, rows, bound, False, -1, bounded)
+    _store(slots, counters, at, rows, np.int64(bound), NO_SPLIT,
+           BOUNDED if bounded else NO_FLAGS)
     if bound > budget:
         return bound
     n_features = columns.shape[0]
@@ -291,9 +323,10 @@ def solve(rows, budget, columns, class_sets, packed, labels, slots, counters):
         else:
             split_bounds[j] = (_known_bound(slots, class_sets, lefts[j], left_hashes[j])
                                + _known_bound(slots, class_sets, rights[j], right_hashes[j]))
-    order = np.argsort(split_bounds, kind="mergesort")
-    best, best_split, failed = budget + 1, -1, 1 << 30
-    for j in order:
+    order, n_order, failed = _order_within(split_bounds, budget)
+    best, best_split = budget + 1, -1
+    for i in range(n_order):
+        j = order[i]
         if split_bounds[j] >= best:
             failed = min(failed, split_bounds[j])
             break
@@ -315,10 +348,11 @@ def solve(rows, budget, columns, class_sets, packed, labels, slots, counters):
         best, best_split = left_value + right_value, j
     at = _slot(slots, rows)  # the table changed below this node
     if best <= budget:
-        _store(slots, counters, at, rows, best, True, best_split, True)
+        _store(slots, counters, at, rows, np.int64(best), np.int64(best_split),
+               EXACT | BOUNDED)
         return best
     bound = max(bound, failed)  # every split was pruned or failed above the budget
-    _store(slots, counters, at, rows, bound, False, -1, True)
+    _store(slots, counters, at, rows, np.int64(bound), NO_SPLIT, BOUNDED)
     return bound
 
 
@@ -333,6 +367,15 @@ def lookup(slots, rows):
 
 
 @njit(cache=True)
+def insert(slots, counters, keys, values, splits, flags):
+    """Store row set ``keys[i]`` with ``values[i]`` leaves, split ``splits[i]`` and meta
+    ``flags[i]`` (EXACT and/or BOUNDED), as ``solve`` would: a memo carried over from the
+    Python search. Entries the table has no room for are dropped (the memo is a cache)."""
+    for i in range(keys.shape[0]):
+        _store(slots, counters, _slot(slots, keys[i]), keys[i], values[i], splits[i], flags[i])
+
+
+@njit(cache=True)
 def rehash(old, new, counters):
     """Copy every entry of the table ``old`` into the (larger, empty) table ``new``."""
     words = old.shape[1] - 1
@@ -340,7 +383,9 @@ def rehash(old, new, counters):
     for at in range(old.shape[0]):
         if old[at, words] & USED:
             rows = old[at, :words]
-            new[_slot(new, rows), :] = old[at, :]
+            to = _slot(new, rows)
+            for w in range(words + 1):  # a loop, not a slice (seconds less compile)
+                new[to, w] = old[at, w]
             counters[ENTRIES] += 1
 
 
@@ -354,19 +399,6 @@ def new_counters() -> np.ndarray:
 
 
 _warm = {"bound": False, "search": False}
-
-
-def search_is_cached() -> bool:
-    """Whether the compiled search is already loaded, or compiled on disk (then loading it
-    takes about a second instead of a compile of about twenty)."""
-    if _warm["search"]:
-        return True
-    try:
-        import os
-
-        return os.path.exists(solve._cache._cache_file._index_path)
-    except AttributeError:  # numba internals moved: assume a compile
-        return False
 
 
 def warm_up(search: bool = True) -> float:
@@ -387,6 +419,8 @@ def warm_up(search: bool = True) -> float:
         solve(np.array([7], dtype=np.uint64), 3, columns, class_sets, packed, labels, table,
               counters)
         lookup(table, np.array([7], dtype=np.uint64))
+        insert(table, counters, np.array([[3]], dtype=np.uint64), np.array([2]),
+               np.array([0]), np.array([EXACT | BOUNDED]))
         rehash(table, new_table(32, 1), counters)
         _warm["search"] = True
     return time.perf_counter() - start

@@ -135,10 +135,13 @@ def find_minimum_tree_with_errors_bnb(X, y, n_classes: int, max_errors, *,
                          "identical rows with different labels force; no tree fits that "
                          "budget.")
     compile_seconds = 0.0
-    if use_incompatibility:
-        from occamlearn.trees.mpdt.error_budget import bnb_kernels
+    if use_incompatibility:  # one small kernel: loaded, or compiled here in about a second
+        from occamlearn.trees import kernel_cache
 
-        compile_seconds = bnb_kernels.warm_up()
+        try:
+            compile_seconds = kernel_cache.load("error-budget")
+        except kernel_cache.KernelsUnavailable:  # a broken cache (now reset): no bound
+            use_incompatibility = False
     search = BudgetRowSetSearch(groups, n_classes, deadline=state.deadline,
                                 use_incompatibility=use_incompatibility)
     # The memo holds millions of small lists and dicts without cycles: the cyclic garbage

@@ -16,7 +16,9 @@ import time
 import numpy as np
 from numba import njit
 
-from occamlearn.trees.exact.packed import in_subcube, pack_rows
+# private name: kernel_cache treats public dispatchers as entry points, this one is inlined
+from occamlearn.trees.exact.packed import in_subcube as _in_subcube
+from occamlearn.trees.exact.packed import pack_rows
 
 __all__ = ["incompatibility_bound", "pack_rows", "warm_up"]
 
@@ -28,11 +30,35 @@ def _witness_weight_above(packed, weights, totals, patterns, a, c, k, budget):
     total = 0
     for q in patterns:
         other = totals[q] - weights[q, k]
-        if other != 0 and in_subcube(packed, q, a, c):
+        if other != 0 and _in_subcube(packed, q, a, c):
             total += other
             if total > budget:
                 return True
     return False
+
+
+@njit(cache=True)
+def _stable_order(keys):
+    """Indices sorting ``keys`` increasingly, ties by index (a bottom-up merge sort: numpy's
+    sort and argsort cost seconds of compile on first use, this a fraction of one)."""
+    n = keys.shape[0]
+    order = np.arange(n)
+    spare = np.empty(n, dtype=np.int64)
+    width = 1
+    while width < n:
+        for low in range(0, n, 2 * width):
+            middle, high = min(low + width, n), min(low + 2 * width, n)
+            i, j = low, middle
+            for k in range(low, high):
+                if i < middle and (j >= high or keys[order[i]] <= keys[order[j]]):
+                    spare[k] = order[i]
+                    i += 1
+                else:
+                    spare[k] = order[j]
+                    j += 1
+        order, spare = spare, order
+        width *= 2
+    return order
 
 
 @njit(cache=True)
@@ -49,7 +75,7 @@ def incompatibility_bound(packed, weights, totals, patterns, budget):
         keys = np.empty(patterns.shape[0], dtype=np.int64)
         for i in range(patterns.shape[0]):
             keys[i] = -weights[patterns[i], k]
-        order = np.argsort(keys, kind="mergesort")
+        order = _stable_order(keys)
         n_chosen = 0
         for i in order:
             a = patterns[i]
@@ -66,7 +92,7 @@ def incompatibility_bound(packed, weights, totals, patterns, budget):
                 n_chosen += 1
                 picked[n_picked] = weights[a, k]
                 n_picked += 1
-    ordered = np.sort(picked[:n_picked])
+    ordered = picked[:n_picked][_stable_order(picked[:n_picked])]
     spent, given_up = 0, 0
     for i in range(n_picked):
         if spent + ordered[i] > budget:

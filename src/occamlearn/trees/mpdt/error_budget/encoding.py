@@ -1,6 +1,6 @@
 """Minimum trees that may misclassify at most e training rows: MPDT with relaxable examples.
 
-The MPDT encoding of Alcázar et al. (Sec. 4, eqs. 1-26, built by ``trees.mpdt.encoding``'s parts)
+The MPDT encoding of Alós, Ansótegui and Torres (Sec. 4, eqs. 1-26, built by ``trees.mpdt.encoding``'s parts)
 forces every example to be classified correctly by its per-example leaf clauses (eqs. 17/18
 and 24: "leaf j predicts q's class, or q does not reach j"). Here each distinct training row
 and label -- a *group* g of ``count_g`` identical rows, see ``dtmax_data`` -- gets a

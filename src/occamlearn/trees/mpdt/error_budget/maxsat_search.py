@@ -1,6 +1,6 @@
 """Smallest decision tree with at most e training errors: greedy bound, relaxed MPDT, MaxSAT.
 
-The same three steps as ``find_minimum_tree`` (Alg. 3 lines 3-5 of Alcázar et al.), on the
+The same three steps as ``find_minimum_tree`` (Alg. 3 lines 3-5 of Alós, Ansótegui and Torres), on the
 error-budget encoding of ``trees.mpdt.error_budget_encoding``:
 
 1. a single leaf is the answer if its errors fit the budget;

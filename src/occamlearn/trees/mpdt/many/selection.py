@@ -1,6 +1,6 @@
 """Choosing one tree among many minimum trees on held-out data (Alg. 3, lines 1 and 7-10).
 
-Algorithm 3 of Alcázar et al. splits the training data into a part the minimum trees are
+Algorithm 3 of Alós, Ansótegui and Torres splits the training data into a part the minimum trees are
 computed on and a *selection* part; every candidate tree is evaluated on the selection part,
 the trees whose selection accuracy is at least the best accuracy minus ``delta`` are kept
 (``best_dts``) and one of them is taken at random. These functions are that procedure, kept

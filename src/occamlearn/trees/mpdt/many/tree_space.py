@@ -283,13 +283,18 @@ class MinimumTreeSpace:
 
 def _engine(rows, labels, n_classes, kept, deadline: Deadline):
     """The compiled branch and bound when its kernels are compiled already (4-6x faster on
-    lympho, h-votes, tic-tac-toe), else the Python one: counting never waits for a compile."""
+    lympho, h-votes, tic-tac-toe), else the Python one: counting never waits for a compile
+    (``kernel_cache`` then compiles them in the background for the next search)."""
     options = {"deadline": deadline}
-    from occamlearn.trees.mpdt.bnb import kernels
+    from occamlearn.trees import kernel_cache
 
-    if kernels.search_is_cached():
-        kernels.warm_up(search=True)
-        return CompiledRowSetSearch(rows, labels, n_classes, kept, **options)
+    if kernel_cache.kernels_ready("bnb"):
+        try:
+            kernel_cache.load("bnb")
+            return CompiledRowSetSearch(rows, labels, n_classes, kept, **options)
+        except kernel_cache.KernelsUnavailable:  # a broken cache, now reset
+            pass
+    kernel_cache.start_background_compile()
     return RowSetSearch(rows, labels, n_classes, kept, use_incompatibility=False, **options)
 
 

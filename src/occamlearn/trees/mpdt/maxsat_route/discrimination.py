@@ -1,6 +1,6 @@
 """Feature, discrimination and leaf-label hard clauses of the MPDT encoding.
 
-Implements eqs. 10-18 and 24-26 of Alcázar et al., Sec. 4 (with the typos of eqs. 16, 24
+Implements eqs. 10-18 and 24-26 of Alós, Ansótegui and Torres, Sec. 4 (with the typos of eqs. 16, 24
 and 26 corrected: eq. 16 sums a_{r,j}, not a_{r,i}; eq. 24 ranges r over the features F, not
 the classes K; eq. 26 has the summand c_{k,j}), vectorised with numpy: the big families are
 nodes x parents x features (eqs. 10-11) and nodes x examples x features (eqs. 17/18/24), so

@@ -1,6 +1,6 @@
 """Tree-layout hard clauses of the MPDT encoding: node usage, children, parents, pruning.
 
-Implements eqs. 1-9 and 19-23 of Alcázar et al., Sec. 4, with p_{j,i} and r_{i,j+1}
+Implements eqs. 1-9 and 19-23 of Alós, Ansótegui and Torres, Sec. 4, with p_{j,i} and r_{i,j+1}
 substituted by l_{i,j}, plus the constraint missing from the paper:
 a used node's children are used, l_{i,j} -> eta(j). Without it a used decision node may point
 at an unused node that is neither a leaf nor a decision node, and the examples routed there

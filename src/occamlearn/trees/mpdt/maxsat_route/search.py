@@ -1,6 +1,6 @@
 """Minimum pure decision tree of a binary matrix: greedy bound, MPDT encoding, MaxSAT.
 
-``find_minimum_tree`` is what the estimators call (Alg. 3 lines 3-5 of Alcázar et al.):
+``find_minimum_tree`` is what the estimators call (Alg. 3 lines 3-5 of Alós, Ansótegui and Torres):
 the smallest greedy pure tree gives the upper bound ub and a fallback answer; the encoding
 with n = ub - 2 nodes asks for a strictly smaller tree, and a MaxSAT back-end minimises it.
 UNSAT there proves the greedy tree minimum. When the Linear SAT-UNSAT loop finds a tree of

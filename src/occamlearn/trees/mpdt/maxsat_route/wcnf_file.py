@@ -1,6 +1,6 @@
 """MPDT instances for external MaxSAT solvers, and reading their answers back.
 
-``write_instance`` saves the encoding of Alcázar et al. (Sec. 4, Proposition 1) in the
+``write_instance`` saves the encoding of Alós, Ansótegui and Torres (Sec. 4, Proposition 1) in the
 MaxSAT Evaluation format through PySAT's ``WCNF.to_file``: ``format="new"`` is the 2022
 format (``h`` marks hard clauses, no ``p`` line; PySAT's ``"mse22"``), ``"legacy"`` the older
 ``p wcnf nv clauses top`` format with hard clauses weighted ``top``. Next to it goes a JSON

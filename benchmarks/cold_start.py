@@ -1,0 +1,258 @@
+"""First use on a fresh install: fits with an empty numba cache against fits with a warm one.
+
+Every run is its own ``python`` process with ``NUMBA_CACHE_DIR`` pointing to a folder of its
+own: a new empty one for a cold run (what a fresh install sees), a copy of a complete cache
+for a warm run. Three parts:
+
+1. building blocks: seconds to compile each kernel module into an empty cache, and to load it
+   from the full cache in the next process, for these kernels and for the kernels of
+   ``--baseline`` (a git revision: the kernels before the compile-time cuts);
+2. ``find_minimum_tree(method="auto", time_limit=60)`` (the portfolio, the default path) on the
+   paper-bit training matrices of ``mpdt_runtime.training_matrix`` (hepa, lympho, tic-tac-toe,
+   h-votes), cold and warm side by side, ``--repeats`` times, with the process's wall seconds;
+3. ``occamlearn fit --dataset haber`` (the CLI's default 60 s limit), cold and warm.
+
+After a cold run the background compile it started is ended before the next run (its pid is
+in the lock file), so runs do not overlap. The load average is recorded with every run.
+
+    python benchmarks/cold_start.py --out benchmarks/results/cold_start.md
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import os
+import resource
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+SRC = ROOT / "src"
+DATASETS = ("hepa", "lympho", "tic-tac-toe", "h-votes")
+KERNEL_FILES = {"bnb": "src/occamlearn/trees/mpdt/bnb/kernels.py",
+                "error-budget": "src/occamlearn/trees/mpdt/error_budget/bnb_kernels.py"}
+
+
+def _env(cache: Path) -> dict:
+    return {**os.environ, "NUMBA_CACHE_DIR": str(cache),
+            "PYTHONPATH": os.pathsep.join([str(SRC), str(ROOT / "benchmarks"),
+                                           os.environ.get("PYTHONPATH", "")])}
+
+
+def _cpu_of_children() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def _run(arguments: list, cache: Path, timeout: float = 900) -> tuple[float, str, float]:
+    """(wall seconds, stdout, 1-minute load before) of a fresh process; its CPU seconds
+    (with those of the children it waited for) go to ``_run.cpu``."""
+    load = os.getloadavg()[0]
+    started, cpu = time.perf_counter(), _cpu_of_children()
+    done = subprocess.run([sys.executable, *arguments], env=_env(cache), capture_output=True,
+                          text=True, timeout=timeout)
+    seconds = time.perf_counter() - started
+    _run.cpu = _cpu_of_children() - cpu
+    if done.returncode != 0:
+        raise RuntimeError(f"{arguments} failed: {done.stderr[-2000:]}")
+    return seconds, done.stdout, load
+
+
+def _end_background_compile(cache: Path) -> None:
+    for lock in cache.rglob("occamlearn-compile.lock"):
+        try:
+            pid = int(lock.read_text().strip())
+            os.killpg(pid, signal.SIGKILL)  # the child leads its own session
+        except (ValueError, ProcessLookupError, PermissionError, OSError):
+            pass
+    time.sleep(0.5)
+
+
+# -- child modes -------------------------------------------------------------------------------
+
+def child_blocks(paths: list[str]) -> None:
+    """Import numba, then warm up each kernel file given (loaded under a private name)."""
+    import importlib.util
+
+    def cpu() -> float:
+        usage = resource.getrusage(resource.RUSAGE_SELF)
+        return usage.ru_utime + usage.ru_stime
+
+    started = time.perf_counter()
+    import numba  # noqa: F401
+
+    out = {"import_numba": time.perf_counter() - started}
+    tick_cpu = cpu()
+    for path in paths:
+        # a name the same in every process: numba's cache records the module by name
+        name = "kernels_" + hashlib.sha1(path.encode()).hexdigest()[:12]
+        spec = importlib.util.spec_from_file_location(name, path)
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[name] = module
+        spec.loader.exec_module(module)
+        tick = time.perf_counter()
+        if "search" in module.warm_up.__code__.co_varnames:
+            module.warm_up(search=False)
+            out[f"{Path(path).parent.name}: incompatibility bound"] = time.perf_counter() - tick
+            tick = time.perf_counter()
+            module.warm_up(search=True)
+            out[f"{Path(path).parent.name}: search"] = time.perf_counter() - tick
+        else:
+            module.warm_up()
+            out[f"{Path(path).parent.name}: bound"] = time.perf_counter() - tick
+    out["kernels_cpu"] = cpu() - tick_cpu
+    print(json.dumps(out))
+
+
+def child_fit(name: str, time_limit: float) -> None:
+    from mpdt_runtime import training_matrix
+
+    from occamlearn.trees.mpdt.minimum import find_minimum_tree
+
+    X, y, k = training_matrix(name)[:3]
+    started = time.perf_counter()
+    found = find_minimum_tree(X, y, k, method="auto", time_limit=time_limit)
+    turns = [turn for turn in found.stats.get("turns", []) if turn.get("engine")]
+    print(json.dumps({"size": int(found.tree.n_nodes), "status": found.status,
+                      "lb": int(found.lower_bound), "fit_seconds": time.perf_counter() - started,
+                      "turns": len(turns)}))
+
+
+# -- the parent --------------------------------------------------------------------------------
+
+def blocks(baseline: str, workdir: Path) -> list[dict]:
+    """Compile (empty cache) and load (the cache it left) seconds, per kernel version."""
+    versions = {"this branch": [str(ROOT / path) for path in KERNEL_FILES.values()]}
+    if baseline:
+        old = workdir / "baseline"
+        paths = []
+        for key, path in KERNEL_FILES.items():
+            target = old / key.replace("-", "_") / Path(path).name
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_text(subprocess.run(["git", "show", f"{baseline}:{path}"], cwd=ROOT,
+                                             capture_output=True, text=True,
+                                             check=True).stdout)
+            paths.append(str(target))
+        versions[f"baseline {baseline}"] = paths
+    rows = []
+    for version, paths in versions.items():
+        cache = Path(tempfile.mkdtemp(dir=workdir))
+        for phase in ("compile (empty cache)", "load (warm cache)"):
+            seconds, out, load = _run([__file__, "--child-blocks", *paths], cache)
+            rows.append({"version": version, "phase": phase, "process": seconds, "load": load,
+                         "process_cpu": _run.cpu,
+                         **json.loads(out.strip().splitlines()[-1])})
+            print(rows[-1], flush=True)
+    return rows
+
+
+def fits(repeats: int, time_limit: float, warm_cache: Path, workdir: Path) -> list[dict]:
+    rows = []
+    for repeat in range(repeats):
+        for name in DATASETS:
+            for kind in ("cold", "warm"):
+                cache = Path(tempfile.mkdtemp(dir=workdir)) if kind == "cold" else warm_cache
+                seconds, out, load = _run([__file__, "--child-fit", name, str(time_limit)],
+                                          cache)
+                if kind == "cold":
+                    _end_background_compile(cache)
+                rows.append({"dataset": name, "kind": kind, "repeat": repeat,
+                             "process": seconds, "load": load, "process_cpu": _run.cpu,
+                             **json.loads(out.strip().splitlines()[-1])})
+                print(rows[-1], flush=True)
+    return rows
+
+
+def cli_haber(warm_cache: Path, workdir: Path) -> list[dict]:
+    rows = []
+    for kind in ("cold", "warm"):
+        cache = Path(tempfile.mkdtemp(dir=workdir)) if kind == "cold" else warm_cache
+        seconds, out, load = _run(["-m", "occamlearn.cli", "fit", "--dataset", "haber"], cache)
+        if kind == "cold":
+            _end_background_compile(cache)
+        size = next((line for line in out.splitlines() if line.startswith("size:")), "")
+        rows.append({"kind": kind, "process": seconds, "load": load, "process_cpu": _run.cpu,
+                     "size_line": size})
+        print(rows[-1], flush=True)
+    return rows
+
+
+def report(block_rows, fit_rows, cli_rows, args) -> str:
+    lines = [f"# Cold start: empty numba cache against a warm one (`{' '.join(sys.argv)}`)", "",
+             "Each run is a fresh process with its own NUMBA_CACHE_DIR (cold: new and empty). "
+             "Load = 1-minute load average of the 2-core machine before the run "
+             "(other jobs were running). CPU = user + system seconds of the process and of the "
+             "children it waited for (a cold fit's background compile when it ended first).", "", "## Building blocks (seconds)", "",
+             "| kernels | phase | import numba | kernels (wall) | kernels CPU | process | load |",
+             "|---|---|---:|---|---:|---:|---:|"]
+    for row in block_rows:
+        kernels = ", ".join(f"{key} {value:.2f}" for key, value in row.items()
+                            if ":" in key)
+        lines.append(f"| {row['version']} | {row['phase']} | {row['import_numba']:.2f} | "
+                     f"{kernels} | {row['kernels_cpu']:.2f} | {row['process']:.1f} | "
+                     f"{row['load']:.1f} |")
+    lines += ["", f"## find_minimum_tree(method='auto', time_limit={args.time_limit:g}), "
+              "paper bits (seconds of the whole process)", "",
+              "| dataset | repeat | cold | warm | cold / warm | CPU cold / warm | "
+              "cold size (status) | warm size (status) | load cold / warm |",
+              "|---|---:|---:|---:|---:|---|---|---|---|"]
+    by_key = {(r["dataset"], r["repeat"], r["kind"]): r for r in fit_rows}
+    for name in DATASETS:
+        for repeat in range(args.repeats):
+            cold, warm = by_key[(name, repeat, "cold")], by_key[(name, repeat, "warm")]
+            lines.append(
+                f"| {name} | {repeat} | {cold['process']:.1f} | {warm['process']:.1f} | "
+                f"{cold['process'] / warm['process']:.2f} | "
+                f"{cold['process_cpu']:.1f} / {warm['process_cpu']:.1f} | "
+                f"{cold['size']} ({cold['status']}) | "
+                f"{warm['size']} ({warm['status']}) | {cold['load']:.1f} / {warm['load']:.1f} |")
+    lines += ["", "## occamlearn fit --dataset haber (default 60 s limit)", "",
+              "| cache | process seconds | CPU | result | load |", "|---|---:|---:|---|---:|"]
+    for row in cli_rows:
+        lines.append(f"| {row['kind']} | {row['process']:.1f} | {row['process_cpu']:.1f} | "
+                     f"{row['size_line']} | "
+                     f"{row['load']:.1f} |")
+    return "\n".join(lines) + "\n"
+
+
+def main(argv=None) -> None:
+    if argv is None and len(sys.argv) > 1 and sys.argv[1] == "--child-blocks":
+        return child_blocks(sys.argv[2:])
+    if argv is None and len(sys.argv) > 1 and sys.argv[1] == "--child-fit":
+        return child_fit(sys.argv[2], float(sys.argv[3]))
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--out", default=None, help="Markdown file for the tables")
+    parser.add_argument("--repeats", type=int, default=2)
+    parser.add_argument("--time-limit", type=float, default=60.0)
+    parser.add_argument("--baseline", default="3fadb82",
+                        help="git revision whose kernels are measured too ('' for none)")
+    parser.add_argument("--skip", nargs="*", default=[], choices=("blocks", "fits", "cli"))
+    args = parser.parse_args(argv)
+    workdir = Path(tempfile.mkdtemp(prefix="occamlearn-cold-"))
+    try:
+        warm_cache = workdir / "warm"
+        _run(["-m", "occamlearn.trees.kernel_cache"], warm_cache)
+        block_rows = [] if "blocks" in args.skip else blocks(args.baseline, workdir)
+        fit_rows = [] if "fits" in args.skip else fits(args.repeats, args.time_limit,
+                                                       warm_cache, workdir)
+        cli_rows = [] if "cli" in args.skip else cli_haber(warm_cache, workdir)
+        text = report(block_rows, fit_rows, cli_rows, args)
+        print(text)
+        if args.out:
+            Path(args.out).write_text(text)
+            with open(Path(args.out).with_suffix(".jsonl"), "w") as out:
+                for row in block_rows + fit_rows + cli_rows:
+                    out.write(json.dumps(row) + "\n")
+    finally:
+        shutil.rmtree(workdir, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
