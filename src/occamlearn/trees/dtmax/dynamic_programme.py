@@ -128,7 +128,7 @@ class _DepthSearch:
     """``best(rows, depth)`` over distinct rows ``X`` (0/1) with class weights ``C``."""
 
     def __init__(self, X: np.ndarray, C: np.ndarray, scale: int, decision: int,
-                 deadline: Deadline):
+                 deadline: Deadline | None):
         self.X = X.astype(np.float32)
         self.bits = X.astype(bool)
         self.C = C.astype(np.float32)
@@ -170,7 +170,7 @@ class _DepthSearch:
         return rows[~one], rows[one]
 
     def check_deadline(self) -> None:
-        if self.deadline.expired():
+        if self.deadline is not None and self.deadline.expired():
             raise Stop
 
     def root_chunks(self, n_rows: int, n_features: int) -> int:
@@ -181,7 +181,7 @@ class _DepthSearch:
         whole = k * n_features * square
         quick = whole <= CHUNK_ELEMENTS and n_rows * whole / 2 <= CHUNK_WORK
         if (triple_counts_bytes(n_rows, n_features, k) <= MEMORY_BUDGET
-                and (not self.deadline.limited or quick)):
+                and (self.deadline is None or not self.deadline.limited or quick)):
             return 0
         # a chunk of b roots holds rows x k x b x F products and ~6 (k, b, F, F) tables
         by_memory = MEMORY_BUDGET // (4 * (n_rows * k * n_features + 6 * k * square))
@@ -411,7 +411,7 @@ def best_tree_within_depth(groups: ExampleGroups, n_classes: int, depth: int, *,
     """
     if not isinstance(depth, (int, np.integer)) or isinstance(depth, bool) or depth < 0:
         raise ValueError(f"depth must be a non-negative int; got {depth!r}.")
-    if not isinstance(deadline, Deadline):  # a CLOCK time, as before Deadline
+    if deadline is not None and not isinstance(deadline, Deadline):  # a CLOCK time
         deadline = Deadline(deadline)
     start = CLOCK()
     if columns is None:

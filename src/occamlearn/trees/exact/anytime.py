@@ -25,7 +25,7 @@ class Anytime:
 
     def __init__(self, deadline: Deadline | None, progress: ProgressSink | None,
                  size: Callable = lambda tree: tree.n_nodes):
-        self.deadline = Deadline.coerce(deadline)
+        self.deadline = deadline  # None: no limit
         self.progress = progress
         self.size = size
         self.started = CLOCK()
@@ -37,7 +37,7 @@ class Anytime:
 
     def seconds(self) -> float:
         """Seconds since the deadline was made (the start of ``fit``): the progress clock."""
-        return self.deadline.elapsed()
+        return self.duration() if self.deadline is None else self.deadline.elapsed()
 
     def duration(self) -> float:
         """Seconds since this search started."""

@@ -32,7 +32,7 @@ class Poll:
     __slots__ = ("call_cap", "calls", "deadline", "stop_when")
 
     def __init__(self, deadline: Deadline | None = None, stop_when=None):
-        self.deadline = Deadline.coerce(deadline)
+        self.deadline = deadline  # None: no limit (no Deadline is made for it)
         self.stop_when = stop_when  # a callable also asked at each poll (an engine switch)
         self.calls = 0
         self.call_cap: int | None = None
@@ -47,11 +47,8 @@ class Poll:
         """Raise ``OutOfCalls`` past the cap, ``Stop`` once the deadline expired."""
         if self.call_cap is not None and self.calls >= self.call_cap:
             raise OutOfCalls
-        if self.deadline.expired() or (self.stop_when is not None and self.stop_when()):
+        if (self.deadline is not None and self.deadline.expired()) or (
+                self.stop_when is not None and self.stop_when()):
             raise Stop
 
-    def remaining(self) -> float | None:
-        """Seconds left, None without a limit (the form of a ``time_limit``)."""
-        left = self.deadline.remaining()
-        return None if left == float("inf") else left
 

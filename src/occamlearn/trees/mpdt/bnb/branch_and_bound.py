@@ -130,7 +130,6 @@ def minimum_tree_branch_and_bound(X, y, n_classes=None, *, deadline: Deadline | 
 
 def _run(X, y, n_classes, *, deadline=None, progress=None, sample_weight=None,
          upper_bound_tree=None, feature_names=(), **options) -> BranchAndBoundResult:
-    deadline = Deadline.coerce(deadline)
     rows, labels, n_classes, kept = prepare_rows(X, y, n_classes, sample_weight)
     X_checked = (np.asarray(X) != 0).astype(np.int64)
     y_checked = np.asarray(y, dtype=np.int64).ravel()
@@ -179,7 +178,7 @@ def _run(X, y, n_classes, *, deadline=None, progress=None, sample_weight=None,
             except OutOfCalls:  # not easy: the full search, from the bound proven so far
                 search.poll.call_cap, quick_phase_calls = None, search.calls
         if state.lower < state.upper:
-            left = deadline.remaining()
+            left = float("inf") if deadline is None else deadline.remaining()
             if engine is None and left < NUMBA_MIN_SECONDS:
                 # importing numba and loading (or compiling) the kernels would eat the time
                 # left: the Python search, without the compiled bound

@@ -35,7 +35,7 @@ def choose_engine():
     return "python", kernel_cache.KernelsWhenReady("bnb")
 
 
-def new_search(engine, rows, labels, n_classes, kept, options, deadline: Deadline,
+def new_search(engine, rows, labels, n_classes, kept, options, deadline: Deadline | None,
                ready_check):
     """The search of ``engine`` once its kernels are loaded: (search, engine, seconds). If they
     fail to load (a broken cache, which ``kernel_cache.load`` resets), the Python search
@@ -82,6 +82,6 @@ def carry_over(python: RowSetSearch, compiled: CompiledRowSetSearch) -> int:
     return int(compiled.counters[kernels.ENTRIES])
 
 
-def user_stop(deadline: Deadline) -> bool:
+def user_stop(deadline: Deadline | None) -> bool:
     """True if the deadline passed or the caller asked to stop (not an engine switch)."""
-    return deadline.expired()
+    return deadline is not None and deadline.expired()
