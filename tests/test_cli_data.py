@@ -46,7 +46,8 @@ def test_binarize_csv_writes_matrix(tmp_path, capsys, encoding, expected):
         (["binarize", "{csv}"], "a,target\n1.5,0\ninf,1\n",  # NaN is learned (issue 20)
          "column 'a' (row 1) contains inf"),
         (["binarize", "{csv}", "--dataset", "iris"], "a,target\n1,0\n", "not both"),
-        (["binarize", "{csv}", "--n-bins", "1"], "a,target\n1.5,0\n2.5,1\n",
+        (["binarize", "{csv}", "--encoding", "binary", "--n-bins", "1"],
+         "a,target\n1.5,0\n2.5,1\n",
          "The 'n_bins' parameter of FeatureBinarizer must be an int in the range [2, inf)"),
     ],
 )  # fmt: skip

@@ -148,7 +148,7 @@ def test_binary_input_must_be_zero_one():
 @pytest.mark.parametrize("params, match", [
     ({"solver": "nope"}, "'solver' parameter"),
     ({"on_conflict": "ignore"}, "'on_conflict' parameter"),
-    ({"time_limit": 0}, "'time_limit' parameter"),
+    ({"time_limit": -1}, "'time_limit' parameter"),  # 0 now means no limit
     ({"sat_solver": "nope"}, "'sat_solver' parameter"),
     ({"binarizer": "bits"}, "'binarizer' parameter"),
 ])

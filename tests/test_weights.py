@@ -329,7 +329,8 @@ def test_balanced_class_weight_beats_the_majority_rate_in_grid_search():
     cv = StratifiedKFold(3, shuffle=True, random_state=0)
     grid = {"max_depth": [1, 2, 3]}
     plain = GridSearchCV(MaxAccuracyTreeClassifier(), grid, cv=cv).fit(X, y)
-    assert balanced_accuracy_score(y, plain.best_estimator_.predict(X)) == 0.5
+    # near the majority rate (every threshold searched, a depth-1 tree may peel off a few)
+    assert balanced_accuracy_score(y, plain.best_estimator_.predict(X)) < 0.55
     balanced = GridSearchCV(MaxAccuracyTreeClassifier(class_weight="balanced"), grid, cv=cv,
                             scoring="balanced_accuracy").fit(X, y)
     assert balanced.best_score_ > 0.75

@@ -1,7 +1,8 @@
 """The transformer machinery both binarisers share.
 
 ``fit`` reads the table through sklearn's ``validate_data``, classifies every column
-(``_columns.fit_column``) and asks the subclass for that column's conditions; ``transform``
+(``_columns.fit_column``), sets aside identifier-like columns and caps the categories of the
+others (``column_roles``), and asks the subclass for that column's conditions; ``transform``
 re-checks the values and evaluates exactly those conditions, so the output column ``k`` is by
 construction ``conditions_[k].evaluate(X)`` and its name is ``str(conditions_[k])``.
 
@@ -18,15 +19,22 @@ from __future__ import annotations
 
 from abc import ABCMeta, abstractmethod
 from dataclasses import replace
+from numbers import Integral
 from typing import ClassVar
 
 import numpy as np
 import pandas as pd
 from sklearn.base import BaseEstimator, TransformerMixin, _fit_context
-from sklearn.utils._param_validation import StrOptions
+from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import _check_feature_names_in, check_is_fitted
 
 from occamlearn.binarize._columns import clean_column, fit_column, read_columns
+from occamlearn.binarize.column_roles import (
+    identifier_reason,
+    kept_categories,
+    warn_folded,
+    warn_identifiers,
+)
 from occamlearn.model.conditions import Condition, missing_mask
 
 __all__ = ["BaseBinarizer"]
@@ -43,6 +51,8 @@ class BaseBinarizer(TransformerMixin, BaseEstimator, metaclass=ABCMeta):
         "categorical": ["array-like", None],
         "constant": [StrOptions({"error", "drop"})],
         "handle_unknown": [StrOptions({"error", "ignore"})],
+        "drop_identifiers": ["boolean"],
+        "max_categories": [Interval(Integral, 1, None, closed="left"), None],
     }
 
     def _overrides(self, names: list[str]) -> dict[str, str]:
@@ -74,10 +84,19 @@ class BaseBinarizer(TransformerMixin, BaseEstimator, metaclass=ABCMeta):
         """Learn each column's kind, domain and conditions. ``y`` is ignored."""
         names, columns = read_columns(self, X, reset=True)
         forced = self._overrides(names)
-        specs, conditions, dropped = [], [], []
+        owner = type(self).__name__
+        specs, conditions, dropped, identifiers, folded = [], [], [], {}, {}
         for index, (name, column) in enumerate(zip(names, columns)):
             spec, values = fit_column(name, index, column, override=forced.get(name))
+            why = None if name in forced or not self.drop_identifiers else (
+                identifier_reason(spec, values))
+            if why is not None:
+                identifiers[name] = why
+                spec = replace(spec, kind="identifier")
             specs.append(spec)
+            if spec.kind == "identifier":
+                dropped.append(name)
+                continue
             if spec.kind == "constant":
                 if self.constant == "error":
                     every = repr(spec.domain[0]) if spec.domain else "missing"
@@ -88,13 +107,30 @@ class BaseBinarizer(TransformerMixin, BaseEstimator, metaclass=ABCMeta):
                 dropped.append(name)
                 continue
             present = values[~missing_mask(values)]
-            learned = self._column_conditions(spec, present) if len(pd.unique(present)) > 1 \
-                else []
+            capped = self._capped(spec, present, folded)
+            learned = self._column_conditions(capped, present) \
+                if len(pd.unique(present)) > 1 else []
             conditions.extend(_with_missing_rules(learned, spec, self.missing_sides))
+        warn_identifiers(identifiers, owner)
+        warn_folded(folded, self.max_categories, owner)
         self.columns_ = specs
         self.dropped_columns_ = dropped
+        self.identifier_columns_ = list(identifiers)
         self.conditions_ = conditions
         return self
+
+    def _capped(self, spec, values, folded: dict):
+        """``spec`` with at most ``max_categories`` categories (the rest fold into "other",
+        noted in ``folded``); ``columns_`` keeps the full domain, so folded values are known
+        values at transform, not unseen ones."""
+        if spec.kind != "categorical":
+            return spec
+        kept = kept_categories(spec.domain, values, self.max_categories)
+        if len(kept) == len(spec.domain):
+            return spec
+        n_rows = int((pd.Index(kept).get_indexer(pd.Index(values)) < 0).sum())
+        folded[spec.name] = (len(spec.domain) - len(kept), n_rows)
+        return replace(spec, domain=kept)
 
     def transform(self, X) -> np.ndarray:
         """0/1 matrix (``uint8``): column ``k`` is ``conditions_[k].evaluate(X)``."""
@@ -103,7 +139,7 @@ class BaseBinarizer(TransformerMixin, BaseEstimator, metaclass=ABCMeta):
         clean = {
             spec.name: clean_column(spec, column, handle_unknown=self.handle_unknown)
             for spec, column in zip(self.columns_, columns)
-            if spec.kind != "constant"
+            if spec.kind not in ("constant", "identifier")
         }
         frame = pd.DataFrame(clean, copy=False)
         # filled column by column (contiguous writes), returned row-major

@@ -10,7 +10,9 @@ classified once, in ``fit``, into one of
   binned or cut at quantiles;
 * ``"discrete"``: other integer columns -- ordered, with the distinct training values as domain;
 * ``"constant"``: one distinct value -- an error or dropped, as the binariser's ``constant``
-  parameter says.
+  parameter says;
+* ``"identifier"``: set by the binariser afterwards for a column that names rows rather than
+  describing them (``column_roles``) -- dropped.
 
 ``continuous=``/``categorical=`` lists (names or positions) override the detection. Every bad
 value (inf in fit, a string in a numeric column) raises a ``ValueError`` that names the column,

@@ -6,8 +6,10 @@ feature vector, only the rows of its majority label (``resolve_conflicts``). Con
 also appear only after binarisation (values binned together), so run these on the matrix the
 learner will see.
 
-Rows are compared exactly: each column is factorised to integer codes and the rows are
-grouped with one ``np.unique(..., axis=0, return_inverse=True)``.
+Rows are compared exactly: each column is factorised to integer codes, each row's codes are
+read as one opaque byte string (0/1 rows packed to bits first) and the rows are grouped with
+one ``np.unique(..., return_inverse=True)`` over those strings -- a byte comparison per pair,
+where ``np.unique(axis=0)`` compared column by column (6 s instead of 0.2 s on 20,000 x 128).
 """
 
 from __future__ import annotations
@@ -45,8 +47,17 @@ def _groups_and_labels(X, y) -> tuple[np.ndarray, np.ndarray]:
     if codes.shape[1] == 0:
         groups = np.zeros(codes.shape[0], dtype=np.int64)
     else:
-        groups = np.unique(codes, axis=0, return_inverse=True)[1].ravel()
+        groups = _row_groups(codes)
     return groups, pd.factorize(labels, sort=True, use_na_sentinel=False)[0]
+
+
+def _row_groups(codes: np.ndarray) -> np.ndarray:
+    """Group id of each row (equal ids exactly for equal rows; ids in no particular order)."""
+    if codes.dtype.kind in "bu" and codes.max(initial=0) <= 1:
+        codes = np.packbits(codes.astype(bool), axis=1)
+    rows = np.ascontiguousarray(codes)
+    keys = rows.view(np.dtype((np.void, rows.dtype.itemsize * rows.shape[1]))).ravel()
+    return np.unique(keys, return_inverse=True)[1].ravel().astype(np.int64)
 
 
 def find_conflicts(X, y) -> list[np.ndarray]:

@@ -76,6 +76,15 @@ class FeatureBinarizer(BaseBinarizer):
         its conditions as false (``col == v`` false; every bit 0) and warns (``UserWarning``
         naming column and value); ``"error"`` raises a ``ValueError`` naming column, value
         and row. Numbers are never unknown: their conditions are thresholds and intervals.
+    drop_identifiers : bool, default=True
+        Drop identifier-like columns (all values distinct strings, or integers counting the
+        rows; see ``occamlearn.binarize.column_roles``) with one ``UserWarning`` naming them,
+        listed in ``identifier_columns_``. A column named in ``categorical``/``continuous``
+        is always kept.
+    max_categories : int >= 1 or None, default=64
+        Categories per column that keep their own ``col == v`` test (the most frequent);
+        the rest fold into "other" (every test on the column false) with a ``UserWarning``
+        naming the column and the count. None: no cap.
 
     Attributes
     ----------
@@ -85,7 +94,9 @@ class FeatureBinarizer(BaseBinarizer):
     columns_ : list of ColumnSpec
         Kind (binary, categorical, discrete, continuous, constant) and domain of each input.
     dropped_columns_ : list of str
-        Constant columns left out (``constant="drop"``).
+        Constant columns left out (``constant="drop"``) and identifier-like ones.
+    identifier_columns_ : list of str
+        The identifier-like columns dropped (``drop_identifiers``).
     n_features_in_, feature_names_in_ : as in scikit-learn.
     """
 
@@ -108,6 +119,8 @@ class FeatureBinarizer(BaseBinarizer):
         categorical=None,
         constant="drop",
         handle_unknown="ignore",
+        drop_identifiers=True,
+        max_categories=64,
     ):
         self.encoding = encoding
         self.n_bins = n_bins
@@ -117,6 +130,8 @@ class FeatureBinarizer(BaseBinarizer):
         self.categorical = categorical
         self.constant = constant
         self.handle_unknown = handle_unknown
+        self.drop_identifiers = drop_identifiers
+        self.max_categories = max_categories
 
     def _column_conditions(self, spec, values) -> list[Condition]:
         name, index = spec.name, spec.index

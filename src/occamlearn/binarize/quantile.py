@@ -40,10 +40,19 @@ class QuantileBinarizer(BaseBinarizer):
         As in ``FeatureBinarizer``.
     handle_unknown : {"ignore", "error"}, default="ignore"
         As in ``FeatureBinarizer`` (an unseen category makes every ``col == v`` false).
+    drop_identifiers : bool, default=True
+        Drop identifier-like columns (all values distinct strings, or integers counting the
+        rows; see ``occamlearn.binarize.column_roles``) with one ``UserWarning`` naming them,
+        listed in ``identifier_columns_``. A column named in ``categorical``/``continuous``
+        is always kept.
+    max_categories : int >= 1 or None, default=64
+        Categories per column that keep their own ``col == v`` test (the most frequent);
+        the rest fold into "other" (every test on the column false) with a ``UserWarning``
+        naming the column and the count. None: no cap.
 
     Attributes
     ----------
-    conditions_, columns_, dropped_columns_, n_features_in_, feature_names_in_ :
+    conditions_, columns_, dropped_columns_, identifier_columns_, n_features_in_, feature_names_in_ :
         As in ``FeatureBinarizer``.
     """
 
@@ -60,12 +69,16 @@ class QuantileBinarizer(BaseBinarizer):
         categorical=None,
         constant="drop",
         handle_unknown="ignore",
+        drop_identifiers=True,
+        max_categories=64,
     ):
         self.quantiles = quantiles
         self.continuous = continuous
         self.categorical = categorical
         self.constant = constant
         self.handle_unknown = handle_unknown
+        self.drop_identifiers = drop_identifiers
+        self.max_categories = max_categories
 
     def _checked_quantiles(self) -> np.ndarray:
         try:

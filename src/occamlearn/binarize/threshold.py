@@ -41,7 +41,7 @@ from occamlearn.binarize._base import BaseBinarizer
 from occamlearn.binarize._columns import date_between, shortest_between
 from occamlearn.model.conditions import Condition
 
-__all__ = ["ThresholdBinarizer"]
+__all__ = ["ThresholdBinarizer", "threshold_condition"]
 
 
 class ThresholdBinarizer(BaseBinarizer):
@@ -67,10 +67,19 @@ class ThresholdBinarizer(BaseBinarizer):
         For a numeric column with missing values in fit: ``"both"`` offers each threshold
         false and true on a missing value (the search picks the side, as scikit-learn's trees
         do); ``"one"``: false only (the ``col is missing`` feature is there either way).
+    drop_identifiers : bool, default=True
+        Drop identifier-like columns (all values distinct strings, or integers counting the
+        rows; see ``occamlearn.binarize.column_roles``) with one ``UserWarning`` naming them,
+        listed in ``identifier_columns_``. A column named in ``categorical``/``continuous``
+        is always kept.
+    max_categories : int >= 1 or None, default=64
+        Categories per column that keep their own ``col == v`` test (the most frequent);
+        the rest fold into "other" (every test on the column false) with a ``UserWarning``
+        naming the column and the count. None: no cap.
 
     Attributes
     ----------
-    conditions_, columns_, dropped_columns_, n_features_in_, feature_names_in_ :
+    conditions_, columns_, dropped_columns_, identifier_columns_, n_features_in_, feature_names_in_ :
         As in ``FeatureBinarizer``.
     """
 
@@ -91,6 +100,8 @@ class ThresholdBinarizer(BaseBinarizer):
         constant="drop",
         handle_unknown="ignore",
         missing_sides="both",
+        drop_identifiers=True,
+        max_categories=64,
     ):
         self.missing_sides = missing_sides
         self.max_thresholds = max_thresholds
@@ -99,6 +110,8 @@ class ThresholdBinarizer(BaseBinarizer):
         self.categorical = categorical
         self.constant = constant
         self.handle_unknown = handle_unknown
+        self.drop_identifiers = drop_identifiers
+        self.max_categories = max_categories
 
     def _column_conditions(self, spec, values) -> list[Condition]:
         name, index = spec.name, spec.index
@@ -108,21 +121,25 @@ class ThresholdBinarizer(BaseBinarizer):
             return [Condition(name, "==", v, index) for v in spec.domain]
         distinct = np.unique(values)
         gaps = _chosen_gaps(np.sort(values), distinct, self.max_thresholds)
-        # whole-number columns (ints, or floats holding whole numbers) print whole thresholds
         integral = bool(np.all(distinct == np.round(distinct)))
-        conditions = []
-        for gap in gaps:
-            if spec.dates:
-                conditions.append(Condition(name, ">=", date_between(
-                    distinct[gap - 1], distinct[gap]), index))
-                continue
-            t = shortest_between(distinct[gap - 1], distinct[gap])
-            if integral and t.is_integer() and abs(t) < 1e15:
-                t = int(t)
-            conditions.append(Condition(name, ">=", t, index))
+        conditions = [Condition(name, ">=", date_between(distinct[gap - 1], distinct[gap]),
+                                index) if spec.dates
+                      else threshold_condition(name, index, distinct[gap - 1], distinct[gap],
+                                               integral=integral) for gap in gaps]
         if self.sides == "both":
             conditions += [Condition(name, "<", c.value, index) for c in conditions]
         return conditions
+
+
+def threshold_condition(name: str, index: int, below: float, above: float, *,
+                        integral: bool) -> Condition:
+    """``name >= t`` with ``t`` the shortest-printing number in ``(below, above]``, the gap
+    between two adjacent training values; whole-number columns (``integral``: ints, or floats
+    holding whole numbers) print whole thresholds."""
+    t = shortest_between(below, above)
+    if integral and t.is_integer() and abs(t) < 1e15:
+        t = int(t)
+    return Condition(name, ">=", t, index)
 
 
 def _chosen_gaps(ordered: np.ndarray, distinct: np.ndarray, cap: int) -> np.ndarray:

@@ -45,6 +45,59 @@ def csv_format(args: argparse.Namespace) -> dict:
             "decimal": getattr(args, "decimal", ".")}
 
 
+def add_column_role_arguments(parser: argparse.ArgumentParser) -> None:
+    """``--keep-identifiers`` and ``--max-categories``: the binarisers' column-role options
+    (``occamlearn.binarize.column_roles``)."""
+    parser.add_argument("--keep-identifiers", action="store_true",
+                        help="keep identifier-like columns (every value a distinct string, "
+                        "or integers counting the rows), which are dropped with a warning "
+                        "by default")
+    parser.add_argument("--max-categories", type=_categories_cap, default=64, metavar="K",
+                        help="categories per column that keep their own test, the most "
+                        "frequent; the rest fold into 'other' with a warning (default 64; "
+                        "0: no cap)")
+
+
+def _categories_cap(text: str) -> int | None:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be >= 0 (0: no cap), got {value}")
+    return value or None
+
+
+def binarizer_argument(args, name: str | None):
+    """What the estimators' ``binarizer=`` gets for ``--binarizer NAME`` (``None`` for
+    "none"): the name itself when the column-role flags keep their defaults -- so a CLI
+    model has exactly the Python default's parameters -- else the configured transformer."""
+    if name is None or name == "none":
+        return None
+    keep = getattr(args, "keep_identifiers", False)
+    cap = getattr(args, "max_categories", 64)
+    if not keep and cap == 64:
+        return name
+    from occamlearn.estimators._base import BINARIZERS
+
+    return BINARIZERS[name]().set_params(drop_identifiers=not keep, max_categories=cap)
+
+
+def time_limit_seconds(text: str) -> float | None:
+    """``--time-limit S``: seconds; ``0`` or ``none`` mean no limit (as ``time_limit=None``
+    or ``0`` do in Python). A negative number is left for the command to refuse."""
+    if text.strip().lower() in ("none", "inf"):
+        return None
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"invalid seconds {text!r}: expected a number, 0 or none (no limit)") from None
+    if value != value:
+        raise argparse.ArgumentTypeError("invalid seconds 'nan': expected a number, 0 or none")
+    return value or None
+
+
 def check_output_path(path, flag: str = "-o") -> None:
     """ValueError naming ``path`` unless a file can be written there: run before the work,
     so that a long fit never ends in "no such directory"."""
@@ -173,7 +226,7 @@ def in_cli_words(message: str, flags: dict) -> str:
         if bare == "None":
             if name == "binarizer":
                 return f"{flag} none"
-            if name == "time_limit":
+            if name in ("time_limit", "max_categories"):
                 return f"{flag} 0"
         if action.nargs == 0:  # a store_true flag
             return flag if bare == "True" else f"no {flag}"

@@ -14,9 +14,14 @@ from __future__ import annotations
 
 import sys
 
-from occamlearn.cli.common import add_data_arguments, check_output_path, read_table
+from occamlearn.cli.common import (
+    add_column_role_arguments,
+    add_data_arguments,
+    check_output_path,
+    read_table,
+)
 
-ENCODINGS = ("binary", "onehot", "threshold", "quantile")
+ENCODINGS = ("readable", "binary", "onehot", "threshold", "quantile")
 
 
 def register(subparsers) -> None:
@@ -38,29 +43,44 @@ def register(subparsers) -> None:
     binarize.add_argument(
         "--encoding",
         choices=ENCODINGS,
-        default="binary",
-        help="binary: the MaxSAT paper's bit encoding (default); onehot; threshold "
+        default="readable",
+        help="readable: what fit and dlist use by default (x >= t between training values, "
+        "one-hot categories); binary: the MaxSAT paper's bit encoding; onehot; threshold "
         "(x <= t features); quantile: the decision-list paper's quantile indicators",
     )
     binarize.add_argument(
         "--n-bins",
         type=int,
-        default=8,
-        help="bins per continuous column (binary, onehot, threshold)",
+        default=None,
+        help="bins per continuous column (binary, onehot, threshold; default 8)",
     )
+    add_column_role_arguments(binarize)
     binarize.add_argument(
-        "--strategy", choices=("uniform", "quantile"), default="uniform", help="binning strategy"
+        "--strategy", choices=("uniform", "quantile"), default=None,
+        help="binning strategy (binary, onehot, threshold; default uniform)"
     )
     binarize.add_argument("-o", "--output", metavar="OUT.csv", help="write the 0/1 matrix here")
     binarize.set_defaults(run=run_binarize)
 
 
 def _binarizer(args):
-    from occamlearn.binarize import FeatureBinarizer, QuantileBinarizer
+    from occamlearn.binarize import FeatureBinarizer, QuantileBinarizer, ThresholdBinarizer
 
+    roles = {"drop_identifiers": not args.keep_identifiers,
+             "max_categories": args.max_categories}
+    binning = {"n_bins": args.n_bins, "strategy": args.strategy}
+    if args.encoding in ("readable", "quantile"):
+        given = [f"--{name.replace('_', '-')}" for name, value in binning.items()
+                 if value is not None]
+        if given:
+            raise ValueError(f"{' and '.join(given)} apply to --encoding binary, onehot or "
+                             f"threshold, not {args.encoding}")
+    if args.encoding == "readable":
+        return ThresholdBinarizer(**roles)
     if args.encoding == "quantile":
-        return QuantileBinarizer()
-    return FeatureBinarizer(encoding=args.encoding, n_bins=args.n_bins, strategy=args.strategy)
+        return QuantileBinarizer(**roles)
+    return FeatureBinarizer(encoding=args.encoding, n_bins=args.n_bins or 8,
+                            strategy=args.strategy or "uniform", **roles)
 
 
 def run_binarize(args) -> int:

@@ -13,9 +13,17 @@ from __future__ import annotations
 
 import sys
 
-from occamlearn.cli.common import add_data_arguments, check_output_path, read_table
+from occamlearn.cli.common import (
+    add_column_role_arguments,
+    add_data_arguments,
+    binarizer_argument,
+    check_output_path,
+    read_table,
+)
 
-BINARIZERS = ("threshold", "quantile", "binary", "onehot", "none")
+# DecisionListClassifier(binarizer=...)'s names (estimators._base.BINARIZERS, written out so
+# that the CLI starts without importing scikit-learn; a test checks that they agree) + none
+BINARIZERS = ("readable", "threshold", "quantile", "binary", "onehot", "none")
 DIRECTIONS = {"positive": "positive", "negative": "negative", "both": "both", "none": None}
 
 
@@ -49,9 +57,12 @@ def register(subparsers) -> None:
                         default="probabilistic",
                         help="classification: predict the characterised class when any rule "
                         "applies (Sec. III-B)")
-    parser.add_argument("--binarizer", choices=BINARIZERS, default="threshold",
-                        help="how the table becomes 0/1 features; none: it already is "
-                        "(default: threshold)")
+    parser.add_argument("--binarizer", choices=BINARIZERS, default="readable",
+                        help="how the table becomes 0/1 features: readable (default, as in "
+                        "Python: thresholds between training values, one-hot categories), "
+                        "threshold, quantile (the paper's quantile indicators), binary, "
+                        "onehot; none: it already is")
+    add_column_role_arguments(parser)
     parser.add_argument("--positive-class", metavar="LABEL",
                         help="the class called positive (default: the second sorted class)")
     parser.add_argument("-o", "--output", metavar="LIST.json", help="save the fitted list")
@@ -78,7 +89,7 @@ def build_model(args, y):
         max_rules=args.max_rules, min_conjunction=args.min_conjunction,
         max_conjunction=args.max_conjunction, min_support=args.min_support,
         monotone=args.monotone, mode=args.mode,
-        binarizer=None if args.binarizer == "none" else args.binarizer,
+        binarizer=binarizer_argument(args, args.binarizer),
         positive_class=_positive_class(args.positive_class, y))
 
 

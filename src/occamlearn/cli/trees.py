@@ -16,16 +16,21 @@ import sys
 from pathlib import Path
 
 from occamlearn.cli.common import (
+    add_column_role_arguments,
     add_csv_format_arguments,
     add_data_arguments,
+    binarizer_argument,
     check_input_file,
     check_output_path,
     csv_format,
     read_csv,
     read_table,
+    time_limit_seconds,
 )
 
 BINARIZERS = ("readable", "binary", "onehot", "threshold", "none")
+# the estimators' default time_limit (estimators._base.DEFAULT_TIME_LIMIT, written out so that
+# the CLI starts without importing scikit-learn; a test checks that the two agree)
 DEFAULT_TIME_LIMIT = 60.0
 # MaxSAT back-ends (occamlearn.maxsat.backends.BACKENDS, written out so that the CLI starts
 # without importing PySAT; a test checks that the two agree).
@@ -49,6 +54,7 @@ def _add_solve_arguments(parser: argparse.ArgumentParser) -> None:
                         help="readable: tests a person reads (default); binary: the MaxSAT "
                         "paper's bit encoding; onehot; threshold; none: the data is already "
                         "0/1")
+    add_column_role_arguments(parser)
     parser.add_argument("--on-conflict", choices=("auto", "error", "majority", "relax"),
                         default="auto",
                         help="identical binarised rows with different labels: auto "
@@ -70,10 +76,12 @@ def register(subparsers) -> None:
         "training row correctly (MaxSAT). Progress goes to stderr; the tree to stdout.")
     add_data_arguments(fit)
     _add_solve_arguments(fit)
-    fit.add_argument("--time-limit", type=float, metavar="S", default=DEFAULT_TIME_LIMIT,
+    fit.add_argument("--time-limit", type=time_limit_seconds, metavar="S",
+                     default=DEFAULT_TIME_LIMIT,
                      help="stop after S seconds with the best tree so far (status feasible, "
-                     "with its proven size bounds); default 60, 0 for no limit. Ctrl-C also "
-                     "stops with the best tree so far")
+                     "with its proven size bounds); default 60, 0 for no limit (or none; as in "
+                     "Python: time_limit=60, None or 0). Ctrl-C also stops with the best tree "
+                     "so far")
     fit.add_argument("--method", choices=sorted(set(TREE_METHODS + DEPTH_METHODS)),
                      default=None,
                      help="how the optimum is searched for and proven: auto (default: "
@@ -90,6 +98,10 @@ def register(subparsers) -> None:
                      help="instead of a pure tree: the most accurate tree of depth <= D "
                      "(DT(max)), the smallest among the most accurate; conflicting rows "
                      "are kept and counted as errors")
+    fit.add_argument("--prefer-small", action=argparse.BooleanOptionalAction, default=True,
+                     help="with --max-depth: the smallest among the most accurate trees "
+                     "(default, as in Python), or --no-prefer-small: the first most "
+                     "accurate tree the dynamic programme proves (faster, maybe larger)")
     fit.add_argument("--sat-solver", default="cadical195", help="PySAT SAT solver name")
     selection = fit.add_argument_group(
         "Algorithm 3 (several minimum trees, one chosen on held-out rows)")
@@ -172,8 +184,8 @@ def _split(args, X, y):
 def _classifier(args, **extra):
     from occamlearn.estimators.mpdt import MinimumPureTreeClassifier
 
-    binarizer = None if args.binarizer == "none" else args.binarizer
-    return MinimumPureTreeClassifier(binarizer=binarizer, on_conflict=args.on_conflict, **extra)
+    return MinimumPureTreeClassifier(binarizer=binarizer_argument(args, args.binarizer),
+                                     on_conflict=args.on_conflict, **extra)
 
 
 def _check_fit_flags(args) -> None:
@@ -205,18 +217,17 @@ def _depth_classifier(args):
     """``MaxAccuracyTreeClassifier`` for ``fit --max-depth`` (flags checked already)."""
     from occamlearn.estimators.dtmax import MaxAccuracyTreeClassifier
 
-    binarizer = None if args.binarizer == "none" else args.binarizer
     return MaxAccuracyTreeClassifier(
-        max_depth=args.max_depth, binarizer=binarizer, method=args.method or "auto",
-        solver=args.solver or "auto",
-        sat_solver=args.sat_solver, time_limit=_time_limit(args), prefer_small=True,
+        max_depth=args.max_depth, binarizer=binarizer_argument(args, args.binarizer),
+        method=args.method or "auto", solver=args.solver or "auto",
+        sat_solver=args.sat_solver, time_limit=_time_limit(args),
+        prefer_small=args.prefer_small,
         verbose=args.verbose, callback=args.progress.sink)
 
 
 def _time_limit(args):
-    if args.time_limit is None or args.time_limit == 0:
-        return None
-    if args.time_limit < 0:
+    """Seconds, or None for no limit (``--time-limit`` 0 or none)."""
+    if args.time_limit is not None and args.time_limit < 0:
         raise ValueError(f"--time-limit must be positive (0: no limit); got {args.time_limit}")
     return args.time_limit
 

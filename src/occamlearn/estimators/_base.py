@@ -44,6 +44,7 @@ from occamlearn.estimators._display import ModelDisplayMixin
 __all__ = [
     "BINARIZERS",
     "CLASS_WEIGHT",
+    "DEFAULT_TIME_LIMIT",
     "ENCODINGS",
     "ON_CONFLICT",
     "SAT_SOLVERS",
@@ -54,12 +55,19 @@ __all__ = [
     "check_binary_matrix",
     "encode_labels",
     "leaf_weights",
+    "no_limit_as_none",
     "prepare_training_data",
+    "resolve_n_jobs",
     "row_weights",
     "validate_table",
 ]
 
 ON_CONFLICT = ("error", "majority", "relax")
+# Seconds a search may take unless told otherwise, in Python and on the command line alike
+# (``occamlearn fit --time-limit``): long enough to prove the bundled benchmarks' minima,
+# short enough that noisy data never runs for an hour unasked. ``time_limit=None`` or ``0``
+# means no limit, in both.
+DEFAULT_TIME_LIMIT = 60.0
 # ``class_weight`` as scikit-learn's classifiers take it (``row_weights`` applies it).
 CLASS_WEIGHT = [dict, StrOptions({"balanced"}), None]
 # The strings a tree estimator's ``binarizer="..."`` accepts: ``"readable"`` (the default,
@@ -78,6 +86,23 @@ BINARIZERS = {
     "threshold": lambda: FeatureBinarizer(encoding="threshold"),
     "quantile": lambda: QuantileBinarizer(),
 }
+
+
+def no_limit_as_none(time_limit: float | None) -> float | None:
+    """``time_limit`` for ``stopping.Deadline.after``: ``None`` and ``0`` both mean no limit
+    (as ``--time-limit 0`` does on the command line)."""
+    return None if time_limit is None or time_limit == 0 else time_limit
+
+
+def resolve_n_jobs(n_jobs: int | None) -> int:
+    """Processes ``n_jobs`` asks for, as scikit-learn reads it: None is 1 (or the active
+    ``joblib.parallel_backend``'s count), -1 all cores, -2 all but one, ..."""
+    if n_jobs == 0:
+        raise ValueError("n_jobs=0 asks for no process at all: use None or 1 (one process), "
+                         "a positive count, or -1 (all cores)")
+    from joblib import effective_n_jobs
+
+    return int(effective_n_jobs(n_jobs))
 
 
 def binarizer_to_fit(binarizer):

@@ -35,6 +35,18 @@ class ModelDisplayMixin(RecordMixin):
 
         return describe(self)
 
+    def set_params(self, **params):
+        """As scikit-learn's, but an unknown parameter's error names the class, not the
+        printed model (scikit-learn's message embeds ``str(self)``, here the whole tree)."""
+        valid = self.get_params(deep=False)
+        for key in params:
+            name = key.split("__", 1)[0]
+            if name not in valid:
+                raise ValueError(f"Invalid parameter {name!r} for estimator "
+                                 f"{type(self).__name__}. Valid parameters are: "
+                                 f"{sorted(valid)!r}.")
+        return super().set_params(**params)
+
     def _model_html(self) -> str:
         from occamlearn.export.html import list_html, tree_html
 

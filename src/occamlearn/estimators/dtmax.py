@@ -16,19 +16,24 @@ from sklearn.utils._param_validation import HasMethods, Interval, StrOptions
 
 from occamlearn.estimators._base import (
     CLASS_WEIGHT,
+    DEFAULT_TIME_LIMIT,
     ENCODINGS,
     SAT_SOLVERS,
     FittedTreeMixin,
     binarizer_to_fit,
     leaf_weights,
+    no_limit_as_none,
     prepare_training_data,
 )
+from occamlearn.estimators._dtmax_ordered import fit_ordered, prefers_ordered
 from occamlearn.estimators._progress import UserProgress, fit_progress, watching_interrupts
 from occamlearn.estimators._record import fit_date
 from occamlearn.maxsat.backends import BACKENDS
 from occamlearn.model.tree import Tree
 from occamlearn.stopping import CLOCK, Deadline
 from occamlearn.trees.dtmax.search import BACKEND_AUTO, METHODS, find_max_accuracy_tree
+
+ORDERED = "ordered"  # trees.dtmax.ordered: every threshold of numeric columns, natively
 
 __all__ = ["MaxAccuracyTreeClassifier"]
 
@@ -46,24 +51,32 @@ class MaxAccuracyTreeClassifier(ClassifierMixin, FittedTreeMixin, BaseEstimator)
         ``ThresholdBinarizer()`` (thresholds between training values, one-hot categories),
         the others ``FeatureBinarizer(encoding=...)``. ``None``: X is already a 0/1 matrix.
     method : {"auto", "dp", "maxsat"}, default="auto"
-        "auto" and "dp": exact dynamic programme (``trees.dtmax.dynamic_programme``; measured
-        fastest). "maxsat": the MaxSAT encoding of Hu et al. solved by ``solver``. Both are
-        exact; they may return different trees of equal accuracy.
+        "dp": exact dynamic programme (``trees.dtmax.dynamic_programme``). "maxsat": the
+        MaxSAT encoding of Hu et al. solved by ``solver``. Both are exact over the binariser's
+        features; they may return different trees of equal accuracy. "ordered":
+        ``trees.dtmax.ordered``, exact over *every* threshold of the numeric columns (the
+        readable binariser's cap of ``max_thresholds`` cuts does not apply), anytime;
+        thresholds print as the binariser prints them. "auto": "ordered" when the readable
+        binariser would keep only some thresholds of a numeric column (measured faster there
+        too), else "dp".
     solver : {"auto", "lsu", "rc2", ...}, default="auto"
         MaxSAT back-end of ``method="maxsat"``: "auto" is LSU, or RC2 when duplicated rows make
         the example weights large (total weight > twice the soft clauses); any key of
         ``occamlearn.maxsat.backends.BACKENDS`` names one.
     sat_solver : str, default="cadical195"
         PySAT SAT oracle name.
-    time_limit : float or None, default=None
-        Seconds; when reached, the best tree so far is kept with ``status_="feasible"``.
-    prefer_small : bool, default=False
-        Among the most accurate trees, take one with the fewest nodes (lexicographic).
-        Without it, the dynamic programme takes a test only where it makes fewer errors, so
-        its trees hold no useless tests either, and it stops as soon as no tree can be more
-        accurate (faster: see ``benchmarks/results/dtmax_runtime_dp.md``).
+    time_limit : float >= 0 or None, default=60
+        Seconds for the whole ``fit`` (the command line's default too); when reached, the
+        best tree so far is kept with ``status_="feasible"``. ``None`` or ``0``: no limit.
+    prefer_small : bool, default=True
+        Among the most accurate trees, take one with the fewest nodes (lexicographic), as
+        ``occamlearn fit --max-depth`` does. With False, the dynamic programme takes a test
+        only where it makes fewer errors, so its trees hold no useless tests either, and it
+        stops as soon as no tree can be more accurate (faster: see
+        ``benchmarks/results/dtmax_runtime_dp.md``), but it may return a larger tree.
     verbose : int, default=0
-        If > 0, print each improvement to stderr.
+        If > 0, print each better tree (its training errors) to stderr, one line each (what
+        ``occamlearn fit --max-depth`` shows off a terminal).
     callback : callable, ProgressSink or None, default=None
         ``callback(tree, seconds)`` with each better ``Tree`` found (seconds since ``fit``
         started); an ``occamlearn.stopping.ProgressSink`` receives every report,
@@ -101,10 +114,10 @@ class MaxAccuracyTreeClassifier(ClassifierMixin, FittedTreeMixin, BaseEstimator)
     _parameter_constraints: ClassVar[dict] = {
         "max_depth": [Interval(Integral, 1, None, closed="left")],
         "binarizer": [HasMethods(["fit", "transform"]), StrOptions(set(ENCODINGS)), None],
-        "method": [StrOptions(set(METHODS))],
+        "method": [StrOptions(set(METHODS) | {ORDERED})],
         "solver": [StrOptions(set(BACKENDS) | {BACKEND_AUTO})],
         "sat_solver": [StrOptions(set(SAT_SOLVERS))],
-        "time_limit": [Interval(Real, 0, None, closed="neither"), None],
+        "time_limit": [Interval(Real, 0, None, closed="left"), None],
         "prefer_small": ["boolean"],
         "verbose": ["verbose"],
         "callback": [callable, HasMethods(["report", "interrupted"]), None],
@@ -112,8 +125,8 @@ class MaxAccuracyTreeClassifier(ClassifierMixin, FittedTreeMixin, BaseEstimator)
     }
 
     def __init__(self, *, max_depth=3, binarizer="readable", method="auto", solver="auto",
-                 sat_solver="cadical195", time_limit=None, prefer_small=False, verbose=0,
-                 callback=None, class_weight=None):
+                 sat_solver="cadical195", time_limit=DEFAULT_TIME_LIMIT, prefer_small=True,
+                 verbose=0, callback=None, class_weight=None):
         self.max_depth = max_depth
         self.binarizer = binarizer
         self.method = method
@@ -129,7 +142,10 @@ class MaxAccuracyTreeClassifier(ClassifierMixin, FittedTreeMixin, BaseEstimator)
     def fit(self, X, y, sample_weight=None):
         """Learn the most accurate tree of depth <= max_depth on (X, y), rows weighted by
         ``sample_weight`` (and ``class_weight``); returns self."""
-        deadline = Deadline.after(self.time_limit)  # the one deadline of this fit
+        deadline = Deadline.after(no_limit_as_none(self.time_limit))  # the fit's one deadline
+        if self.method == ORDERED or (self.method == "auto" and prefers_ordered(
+                self.binarizer, X, self.prefer_small)):
+            return fit_ordered(self, X, y, sample_weight, deadline)
         data = prepare_training_data(self, X, y, binarizer=binarizer_to_fit(self.binarizer),
                                      on_conflict="relax",  # DT(max) may err: keep every row
                                      sample_weight=sample_weight,

@@ -31,13 +31,16 @@ from sklearn.base import BaseEstimator, ClassifierMixin, _fit_context
 from sklearn.utils._param_validation import HasMethods, Interval, StrOptions
 
 from occamlearn.estimators._base import (
+    DEFAULT_TIME_LIMIT,
     ENCODINGS,
     ON_CONFLICT,
     SAT_SOLVERS,
     FittedTreeMixin,
     binarizer_to_fit,
     leaf_weights,
+    no_limit_as_none,
     prepare_training_data,
+    resolve_n_jobs,
 )
 from occamlearn.estimators._progress import UserProgress, fit_progress, watching_interrupts
 from occamlearn.estimators._record import fit_date
@@ -57,6 +60,28 @@ from occamlearn.trees.mpdt.minimum import (
 from occamlearn.trees.weights import integer_weights
 
 __all__ = ["MinimumPureTreeClassifier"]
+
+# A pure tree that needs more leaves than this share of the rows (and at least
+# MIN_LEAVES_TO_WARN leaves) is memorising noise: ``fit`` says so once and points elsewhere.
+LEAF_SHARE_TO_WARN = 0.10
+MIN_LEAVES_TO_WARN = 16
+
+
+def _warn_if_pure_tree_memorises(estimator, lower_bound, n_rows: int) -> None:
+    """Warn when the proven lower bound shows that a pure tree needs a leaf for more than
+    ``LEAF_SHARE_TO_WARN`` of the training rows."""
+    if lower_bound is None or estimator._may_err():
+        return
+    leaves = (int(lower_bound) + 1) // 2
+    if leaves < MIN_LEAVES_TO_WARN or leaves <= LEAF_SHARE_TO_WARN * n_rows:
+        return
+    warnings.warn(
+        f"no pure tree has fewer than {lower_bound} nodes ({leaves} leaves) on these {n_rows} "
+        f"rows: more than {LEAF_SHARE_TO_WARN:.0%} of the rows need a leaf of their own, so a "
+        "pure tree mostly memorises noise. Ask for a tree that may err instead: max_errors=e "
+        "(the smallest tree with at most e training errors) or "
+        "MaxAccuracyTreeClassifier(max_depth=d) (the most accurate tree of depth <= d).",
+        UserWarning, stacklevel=3)
 
 
 
@@ -85,16 +110,18 @@ class MinimumPureTreeClassifier(ClassifierMixin, FittedTreeMixin, BaseEstimator)
         the method and draws the trees from the MPDT encoding of that size (with an error
         budget, from the MaxSAT search).
     n_jobs : int or None, default=None
-        Processes for ``method="auto"``: with 2 or more, the two engines run side by side
+        Processes for ``method="auto"``, as in scikit-learn: None is 1, -1 all cores, -2 all
+        but one (``joblib.effective_n_jobs``). With 2 or more, the engines run side by side
         for the whole time; otherwise they take turns of doubling length in this process.
     solver : {"lsu", "rc2", ...}, default="lsu"
         MaxSAT back-end of the "maxsat" method, a key of ``occamlearn.maxsat.backends.BACKENDS``.
     sat_solver : str, default="cadical195"
         PySAT SAT oracle name.
-    time_limit : float or None, default=None
-        Seconds, counted from the start of ``fit`` (binarising included); when reached, the
-        best tree found so far is kept with ``status_="feasible"``. It becomes one
-        ``occamlearn.stopping.Deadline`` that every search below shares.
+    time_limit : float >= 0 or None, default=60
+        Seconds, counted from the start of ``fit`` (binarising included; the command line's
+        default too); when reached, the best tree found so far is kept with
+        ``status_="feasible"`` and its proven bounds. ``None`` or ``0``: no limit. It becomes
+        one ``occamlearn.stopping.Deadline`` that every search below shares.
     max_errors : int >= 0 or None, default=None
         Training rows the tree may misclassify; the result is the smallest such tree, proven
         minimum ("optimal") unless stopped. None: a pure tree (every row correct). With a
@@ -119,7 +146,8 @@ class MinimumPureTreeClassifier(ClassifierMixin, FittedTreeMixin, BaseEstimator)
         the two budgets) instead of deleting rows. With Algorithm 3 the forced errors are
         those of the rows the candidates are learnt from.
     verbose : int, default=0
-        If > 0, print each improvement of the bound to stderr.
+        If > 0, print each better tree and each better proven lower bound to stderr, one
+        line each (what ``occamlearn fit`` shows off a terminal).
     callback : callable, ProgressSink or None, default=None
         Called as ``callback(tree, seconds)`` with each improved ``Tree`` (binary feature names
         attached) and the seconds since ``fit`` started; a callback taking a third
@@ -186,6 +214,10 @@ class MinimumPureTreeClassifier(ClassifierMixin, FittedTreeMixin, BaseEstimator)
     script or a grid search stops while nothing found is lost. Before any tree exists the
     interrupt simply propagates.
 
+    When the proven lower bound shows that a pure tree needs more than 10 % of the training
+    rows as leaves (and at least 16 leaves), ``fit`` warns (``UserWarning``) and points to
+    ``max_errors`` and ``MaxAccuracyTreeClassifier``: on noisy data a pure tree memorises.
+
     scikit-learn's common checks pass with the default parameters: they fit random labels on
     continuous data, which binning can turn into conflicting rows (the default filter sets
     them aside, with a warning).
@@ -194,10 +226,10 @@ class MinimumPureTreeClassifier(ClassifierMixin, FittedTreeMixin, BaseEstimator)
     _parameter_constraints: dict = {
         "binarizer": [HasMethods(["fit", "transform"]), StrOptions(set(ENCODINGS)), None],
         "method": [StrOptions(set(METHODS))],
-        "n_jobs": [Interval(Integral, 1, None, closed="left"), None],
+        "n_jobs": [Integral, None],
         "solver": [StrOptions(set(BACKENDS))],
         "sat_solver": [StrOptions(set(SAT_SOLVERS))],
-        "time_limit": [Interval(Real, 0, None, closed="neither"), None],
+        "time_limit": [Interval(Real, 0, None, closed="left"), None],
         "max_errors": [Interval(Integral, 0, None, closed="left"), None],
         "on_conflict": [StrOptions({"auto", *ON_CONFLICT})],
         "verbose": ["verbose"],
@@ -212,7 +244,7 @@ class MinimumPureTreeClassifier(ClassifierMixin, FittedTreeMixin, BaseEstimator)
 
     def __init__(self, *, binarizer="readable", method="auto", n_jobs=None, solver="lsu",
                  sat_solver="cadical195",
-                 time_limit=None, max_errors=None, on_conflict="auto", verbose=0,
+                 time_limit=DEFAULT_TIME_LIMIT, max_errors=None, on_conflict="auto", verbose=0,
                  callback=None, n_solutions=1, diverse=True, layouts=False,
                  selection_size=0.0, delta=0.0, random_state=None):
         self.binarizer = binarizer
@@ -238,8 +270,9 @@ class MinimumPureTreeClassifier(ClassifierMixin, FittedTreeMixin, BaseEstimator)
         """Learn a minimum pure tree (or one within ``max_errors``) for (X, y); returns self.
 
         ``sample_weight``: one non-negative weight per row (see the class docstring)."""
-        deadline = Deadline.after(self.time_limit)  # the one deadline of this fit
+        deadline = Deadline.after(no_limit_as_none(self.time_limit))  # the fit's one deadline
         self._check_error_budget_options(sample_weight)
+        self._n_jobs = resolve_n_jobs(self.n_jobs)
         data = self._prepare(X, y, sample_weight)
         prepared = CLOCK()
         kind = "tree" if self._may_err() else "pure tree"
@@ -252,6 +285,7 @@ class MinimumPureTreeClassifier(ClassifierMixin, FittedTreeMixin, BaseEstimator)
             result, selected = self._search(data, deadline, progress, user)
         progress.report(result.upper_bound, result.lower_bound, deadline.elapsed())
         self._store(result, data, progress)
+        _warn_if_pure_tree_memorises(self, self.lower_bound_, len(data.y))
         _store_selection(self, selected, data)
         self.solve_stats_["prepare_seconds"] = prepared - deadline.started
         self.solve_stats_["total_seconds"] = deadline.elapsed()
@@ -274,7 +308,7 @@ class MinimumPureTreeClassifier(ClassifierMixin, FittedTreeMixin, BaseEstimator)
                 diverse=self.diverse, layouts=self.layouts, selection_size=self.selection_size,
                 delta=self.delta, random_state=self.random_state, solver=self.solver,
                 sat_solver=self.sat_solver, deadline=deadline, method=self.method,
-                n_jobs=self.n_jobs, progress=progress, max_errors=self.max_errors,
+                n_jobs=self._n_jobs, progress=progress, max_errors=self.max_errors,
                 relax_conflicts=self.on_conflict == "relax")
             result = selected.result
         return result, selected
@@ -338,7 +372,7 @@ class MinimumPureTreeClassifier(ClassifierMixin, FittedTreeMixin, BaseEstimator)
                                   sample_weight=units)
             if budget is None:
                 return find_minimum_tree(X_bin, y, n_classes, method=self.method,
-                                         n_jobs=self.n_jobs, **options)
+                                         n_jobs=self._n_jobs, **options)
             return find_minimum_tree_within_budget(X_bin, y, n_classes, budget,
                                                    method=self.method, sample_weight=units,
                                                    **options)

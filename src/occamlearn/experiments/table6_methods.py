@@ -197,7 +197,7 @@ def _sklearn(data: Table6Data, settings: dict, shared: SharedSolve, *, kind) -> 
 def _dtmax(data: Table6Data, settings: dict, shared: SharedSolve, *, depth) -> MethodPool:
     """DT(max) of depth <= ``depth`` on the training part: one candidate."""
     began = CLOCK()
-    model = MaxAccuracyTreeClassifier(max_depth=depth, binarizer=None,
+    model = MaxAccuracyTreeClassifier(max_depth=depth, binarizer=None, prefer_small=False,
                                       time_limit=settings.get("dtmax_time_limit"))
     model.fit(data.X_train, data.y_train)
     info = {"status": model.status_, "training_errors": int(model.training_errors_),

@@ -35,6 +35,7 @@ class TreeView:
     lower_bound: int | None = None
     upper_bound: int | None = None
     training_errors: int | None = None
+    errors_lower_bound: float | None = None   # DT(max): proven fewest errors
 
 
 def branch_texts(name: str, condition=None) -> tuple[str, str]:
@@ -107,7 +108,7 @@ def tree_view(model, feature_names=None, class_names=None) -> TreeView:
     """Normalise a fitted classifier or a ``Tree`` (plus optional overriding names)."""
     record = None
     if isinstance(model, Tree):
-        tree, status, bounds = model, None, (None, None, None)
+        tree, status, bounds = model, None, (None, None, None, None)
         default_classes = range(tree.n_classes)
     else:
         record = as_record(model, "a fitted tree classifier or an occamlearn Tree")
@@ -115,7 +116,8 @@ def tree_view(model, feature_names=None, class_names=None) -> TreeView:
             raise TypeError(f"expected a fitted tree classifier or an occamlearn Tree; got a "
                             f"{record.estimator}")
         tree, status = record.model, record.status
-        bounds = (record.lower_bound, record.upper_bound, record.training_errors)
+        bounds = (record.lower_bound, record.upper_bound, record.training_errors,
+                  getattr(record, "errors_lower_bound", None))
         default_classes = record.classes
     n = tree.n_features
     if feature_names is None:
@@ -142,6 +144,9 @@ def summary_line(view: TreeView) -> str:
         line += f", status {view.status}"
         if view.lower_bound is not None:
             line += f" (minimum size in [{view.lower_bound}, {view.upper_bound}])"
-    if view.training_errors:
-        line += f", {view.training_errors} training errors"
+    lower, errors = view.errors_lower_bound, view.training_errors
+    if errors and lower is not None and lower < errors:
+        line += f", training errors in [{lower}, {errors}]"   # not proven: the gap
+    elif errors:
+        line += f", {errors} training errors"
     return line

@@ -1,0 +1,16 @@
+"""Most accurate trees of bounded depth over ordered columns, exact over every threshold.
+
+``data`` (each feature as ranks of its sorted values), ``kernels`` (compiled depth-1 and
+depth-2 solvers, row splits), ``search`` (interval search over thresholds with neighbourhood
+and sub-interval pruning, memo, anytime lower bound), ``solve`` (the public entry,
+``best_ordered_tree``).
+"""
+
+from occamlearn.trees.dtmax.ordered.data import OrderedData
+from occamlearn.trees.dtmax.ordered.solve import (
+    OrderedTreeResult,
+    best_ordered_tree,
+    best_tree_on,
+)
+
+__all__ = ["OrderedData", "OrderedTreeResult", "best_ordered_tree", "best_tree_on"]

@@ -1,0 +1,96 @@
+"""The data view of the ordered-column search: each feature as ranks of its sorted values.
+
+Every feature is an ordered column. A numeric column becomes the rank of each row's value
+among the column's distinct training values (0, 1, ...), so "rank >= t" is the test
+"value >= a threshold between the (t-1)-th and t-th distinct values": every threshold between
+adjacent training values is a candidate. A 0/1 column (a flag, a one-hot category) is an
+ordered column with two values. ``order[f]`` holds the row ids sorted by feature f (stable),
+the starting point of every pass over a node's rows.
+
+Rows of zero weight are dropped here (a zero weight is a dropped row); weights are floats, so
+integer weights behave as repeated rows.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+__all__ = ["OrderedData", "memory_plan"]
+
+
+@dataclass(frozen=True)
+class OrderedData:
+    """Ranks (features x rows, int32: ``rank[f]`` is contiguous, as every pass reads one
+    feature), sorted row ids per feature (features x rows, int32),
+    class indices, row weights and each feature's distinct values (``values[f][t]`` is the
+    value of rank t)."""
+
+    rank: np.ndarray
+    order: np.ndarray
+    y: np.ndarray
+    weight: np.ndarray
+    n_classes: int
+    values: tuple
+
+    @property
+    def n_rows(self) -> int:
+        return self.rank.shape[1]
+
+    @property
+    def n_features(self) -> int:
+        return self.rank.shape[0]
+
+    @classmethod
+    def from_matrix(cls, X, y, n_classes: int, sample_weight=None) -> OrderedData:
+        """``X``: numeric matrix (rows x features), ``y``: class indices in
+        ``range(n_classes)``; ``sample_weight``: one non-negative finite float per row."""
+        X = np.asarray(X, dtype=np.float64)
+        y = np.asarray(y)
+        if X.ndim != 2:
+            raise ValueError(f"X must be a 2-D matrix; got shape {X.shape}.")
+        if y.shape != (X.shape[0],):
+            raise ValueError(f"y must hold one class index per row of X ({X.shape[0]}); got "
+                             f"shape {y.shape}.")
+        if not np.isfinite(X).all():
+            row, col = np.argwhere(~np.isfinite(X))[0]
+            raise ValueError(f"X holds {X[row, col]!r} at row {row}, column {col}: only "
+                             "finite numbers can be ordered.")
+        if len(y) and (y.min() < 0 or y.max() >= n_classes):
+            raise ValueError(f"y must hold class indices in range({n_classes}).")
+        weight = check_weights(sample_weight, X.shape[0])
+        kept = weight > 0
+        X, y, weight = X[kept], y[kept].astype(np.int64), weight[kept]
+        n, n_features = X.shape
+        rank = np.empty((n_features, n), dtype=np.int32)
+        order = np.empty((n_features, n), dtype=np.int32)
+        values = []
+        for f in range(n_features):
+            distinct, inverse = np.unique(X[:, f], return_inverse=True)
+            rank[f] = inverse
+            order[f] = np.argsort(inverse, kind="stable")
+            values.append(distinct)
+        return cls(rank, order, y, weight, int(n_classes), tuple(values))
+
+
+def check_weights(sample_weight, n_rows: int) -> np.ndarray:
+    """``sample_weight`` as float64 (ones if None); a ValueError naming the first bad row."""
+    if sample_weight is None:
+        return np.ones(n_rows)
+    weight = np.asarray(sample_weight, dtype=np.float64)
+    if weight.shape != (n_rows,):
+        raise ValueError(f"sample_weight must hold one weight per row ({n_rows}); got shape "
+                         f"{weight.shape}.")
+    bad = ~np.isfinite(weight) | (weight < 0)
+    if bad.any():
+        row = int(np.flatnonzero(bad)[0])
+        raise ValueError(f"sample_weight must be finite and >= 0; row {row} has "
+                         f"{weight[row]!r}.")
+    return weight
+
+
+def memory_plan(n_rows: int, n_features: int, depth: int) -> int:
+    """Bytes the search holds besides its memo: ranks and sorted rows, and the sorted rows of
+    both children at each level of the recursion (int32)."""
+    return 4 * n_rows * n_features * (2 + 2 * max(depth, 1))

@@ -1,0 +1,303 @@
+"""Compiled kernels of the ordered-column search: class totals, the best depth <= 1 subtree on
+both sides of a test, the depth-2 solver, the split of a node's sorted columns.
+
+A node's rows are held as ``order`` (features x rows): for each feature the row ids sorted by
+that feature's rank (``rank[f, row]``, the position of the row's value among the column's
+distinct training values). A test "rank of f >= t" sends a row right. Every threshold between
+adjacent distinct values of a column is a candidate, so the search is exact over all of them.
+
+Depth 1 and 2 are the specialised solvers of MurTree (Demirovic et al., JMLR 2022) carried to
+ordered columns as in ConTree (Brita, van der Linden and Demirovic, AAAI 2025):
+
+* ``side_subtrees``: for one root test, one pass over each feature's sorted rows keeps running
+  (weighted) class counts of the rows on each side, so the best single test of each side is
+  found in O(rows x features x classes). A position is only evaluated when enough weight has
+  moved since the last evaluation to beat the best: the errors of a split change by at most
+  the weight of the rows that cross it.
+* ``best_depth2``: the best tree of depth <= 2, trying root thresholds feature by feature by
+  interval search with neighbourhood and sub-interval pruning. Moving a root threshold across
+  rows of weight W changes the cost by at most W: the left side's optimum only grows as rows
+  join it, the right side's only shrinks by at most W. So a threshold whose cost exceeds the
+  best known by ``gap`` rules out every threshold within weight ``gap`` of it, and a range of
+  thresholds between two evaluated ones costs at least ``left(a) + right(b)``.
+
+Costs are weighted misclassifications (float64); ``tol`` absorbs rounding of float weights.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+__all__ = ["best_depth2", "candidates", "class_totals", "promising_thresholds", "side_subtrees",
+           "split_orders", "tree_errors"]
+
+# best_depth2's answer: cost, then 11 ints (TREE_FIELDS): the root test (-1: a leaf), its
+# threshold, each side's test (-1: a leaf), threshold and the two leaf labels, the root label.
+TREE_FIELDS = ("feature", "threshold", "left_feature", "left_threshold", "left_low",
+               "left_high", "right_feature", "right_threshold", "right_low", "right_high",
+               "label")
+
+
+@njit(cache=True)
+def _leaf(counts):
+    """(errors, label) of a leaf predicting the heaviest class."""
+    total, heaviest, label = 0.0, -1.0, 0
+    for k in range(counts.shape[0]):
+        total += counts[k]
+        if counts[k] > heaviest:
+            heaviest, label = counts[k], k
+    return total - heaviest, label
+
+
+@njit(cache=True)
+def _split_errors(acc, tot, n_classes):
+    """(low errors, high errors, low label, high label) of a test whose low side holds
+    ``acc`` of ``tot``."""
+    low_sum, low_max, low_label = 0.0, -1.0, 0
+    high_sum, high_max, high_label = 0.0, -1.0, 0
+    for k in range(n_classes):
+        a, b = acc[k], tot[k] - acc[k]
+        low_sum += a
+        high_sum += b
+        if a > low_max:
+            low_max, low_label = a, k
+        if b > high_max:
+            high_max, high_label = b, k
+    return low_sum - low_max, high_sum - high_max, low_label, high_label
+
+
+@njit(cache=True)
+def class_totals(rows, y, w, n_classes):
+    totals = np.zeros(n_classes)
+    for r in rows:
+        totals[y[r]] += w[r]
+    return totals
+
+
+@njit(cache=True)
+def side_subtrees(order, rank, y, w, n_classes, f, thr, tol, side):
+    """Best depth <= 1 subtree of each side of the test ``rank[f] >= thr`` (``f = -1``: no
+    test, every row on the low side: the best depth-1 tree of the node). ``side``: scratch,
+    one byte per row of the data.
+
+    Returns (low cost, low feature, low threshold, low-low label, low-high label, then the
+    same five for the high side); a feature -1 means a leaf with the first label.
+    """
+    n_features, m = order.shape
+    totals = np.zeros((2, n_classes))
+    first = order[0]
+    if f >= 0:
+        ranks = rank[f]
+        for p in range(m):
+            r = first[p]
+            s = np.uint8(ranks[r] >= thr)
+            side[r] = s
+            totals[s, y[r]] += w[r]
+    else:
+        for p in range(m):
+            r = first[p]
+            side[r] = 0
+            totals[0, y[r]] += w[r]
+    best = np.empty(2)
+    found = np.full((2, 4), -1, dtype=np.int64)      # feature, threshold, low, high label
+    weight = np.empty(2)
+    for s in range(2):
+        best[s], label = _leaf(totals[s])
+        found[s, 2] = found[s, 3] = label
+        weight[s] = totals[s].sum()
+    acc = np.zeros((2, n_classes))
+    prev = np.empty(2, dtype=np.int64)
+    moved = np.empty(2)                 # weight of the side's rows passed so far
+    # a position of side s is evaluated only once moved[s] > limit[s]: the errors of a split
+    # fall by at most the weight that crosses it, so until then none can beat the best
+    limit = np.empty(2)
+    for g in range(n_features):
+        if best[0] <= tol and best[1] <= tol:
+            break
+        acc[:] = 0.0
+        prev[:] = -1
+        moved[:] = 0.0
+        for s in range(2):
+            limit[s] = tol if weight[s] > tol else np.inf
+        ranks = rank[g]
+        rows = order[g]
+        for p in range(m):
+            r = rows[p]
+            s = side[r]
+            rk = ranks[r]
+            if rk != prev[s] and moved[s] > limit[s]:
+                low_e, high_e, a, b = _split_errors(acc[s], totals[s], n_classes)
+                e = low_e + high_e
+                if e < best[s] - tol:
+                    best[s] = e
+                    found[s, 0], found[s, 1], found[s, 2], found[s, 3] = g, rk, a, b
+                # the low errors only grow from here and the high ones fall by at most the
+                # weight still to pass: once that cannot beat the best, the side is done
+                if high_e <= tol or e - best[s] >= weight[s] - moved[s] - tol:
+                    limit[s] = np.inf
+                    if limit[1 - s] == np.inf:
+                        break
+                else:
+                    limit[s] = moved[s] + (e - best[s]) - tol
+            acc[s, y[r]] += w[r]
+            moved[s] += w[r]
+            prev[s] = rk
+    return (best[0], found[0, 0], found[0, 1], found[0, 2], found[0, 3],
+            best[1], found[1, 0], found[1, 1], found[1, 2], found[1, 3])
+
+
+@njit(cache=True)
+def candidates(order, rank, w, f):
+    """Thresholds of feature ``f`` that split the node (the rank of each value after the
+    first) and ``before[i]``, the weight of the rows below threshold i."""
+    m = order.shape[1]
+    thresholds = np.empty(m, dtype=np.int64)
+    before = np.empty(m)
+    n, cum = 0, 0.0
+    prev = rank[f, order[f, 0]]
+    for p in range(m):
+        r = order[f, p]
+        rk = rank[f, r]
+        if rk != prev:
+            thresholds[n] = rk
+            before[n] = cum
+            n += 1
+            prev = rk
+        cum += w[r]
+    return thresholds[:n], before[:n]
+
+
+@njit(cache=True)
+def promising_thresholds(order, rank, y, w, n_classes):
+    """For each feature, the position among its ``candidates`` of the single test with the
+    fewest errors (-1 if the feature does not split the node) and those errors: where an
+    interval search starts (a good tree early prunes the most)."""
+    n_features, m = order.shape
+    totals = class_totals(order[0], y, w, n_classes)
+    position = np.full(n_features, -1, dtype=np.int64)
+    errors = np.full(n_features, np.inf)
+    acc = np.zeros(n_classes)
+    for f in range(n_features):
+        acc[:] = 0.0
+        ranks = rank[f]
+        prev = ranks[order[f, 0]]
+        n = 0
+        for p in range(m):
+            r = order[f, p]
+            rk = ranks[r]
+            if rk != prev:
+                low_e, high_e, a, b = _split_errors(acc, totals, n_classes)
+                if low_e + high_e < errors[f]:
+                    errors[f], position[f] = low_e + high_e, n
+                n += 1
+                prev = rk
+            acc[y[r]] += w[r]
+    return position, errors
+
+
+@njit(cache=True)
+def best_depth2(order, rank, y, w, n_classes, upper, lower, tol):
+    """The best tree of depth <= 2 of the node if one costs less than ``upper``; ``lower`` is
+    known to bound every tree from below (a tree reaching it ends the search).
+
+    Returns (cost, found, tree, evaluations): ``tree`` (int64, ``TREE_FIELDS``) when
+    ``found``; otherwise no tree costs less than ``upper`` and cost is ``upper`` (a lower
+    bound); ``evaluations``: root thresholds evaluated.
+    """
+    n_features, m = order.shape
+    tree = np.full(len(TREE_FIELDS), -1, dtype=np.int64)
+    totals = class_totals(order[0], y, w, n_classes)
+    leaf, label = _leaf(totals)
+    best, found = upper, False
+    if leaf < best - tol:
+        best, found = leaf, True
+        tree[10] = label
+    if best <= lower + tol:
+        return best, found, tree, 0
+    evaluations = 0
+    low = np.empty(m)
+    high = np.empty(m)
+    side = np.empty(rank.shape[1], dtype=np.uint8)
+    stack = np.empty((2 * m + 4, 4), dtype=np.int64)
+    start, errors = promising_thresholds(order, rank, y, w, n_classes)
+    for f in np.argsort(errors):
+        if start[f] < 0:
+            continue
+        thresholds, before = candidates(order, rank, w, f)
+        n = len(thresholds)
+        stack[0, 0], stack[0, 1], stack[0, 2], stack[0, 3] = 0, n - 1, -1, -1
+        top = 1
+        first = True
+        while top > 0:
+            top -= 1
+            lo, hi, a, b = stack[top, 0], stack[top, 1], stack[top, 2], stack[top, 3]
+            if a >= 0:                                   # neighbourhood of the left one
+                gap = low[a] + high[a] - best
+                while lo <= hi and before[lo] - before[a] <= gap - tol:
+                    lo += 1
+            if b >= 0:                                   # and of the right one
+                gap = low[b] + high[b] - best
+                while hi >= lo and before[b] - before[hi] <= gap - tol:
+                    hi -= 1
+            if lo > hi:
+                continue
+            bound = (low[a] if a >= 0 else 0.0) + (high[b] if b >= 0 else 0.0)
+            if bound >= best - tol:                      # sub-interval pruning
+                continue
+            mid = start[f] if first else (lo + hi) // 2
+            first = False
+            sides = side_subtrees(order, rank, y, w, n_classes, f, thresholds[mid], tol,
+                                  side)
+            evaluations += 1
+            low[mid], high[mid] = sides[0], sides[5]
+            cost = sides[0] + sides[5]
+            if cost < best - tol:
+                best, found = cost, True
+                tree[0], tree[1] = f, thresholds[mid]
+                tree[2], tree[3], tree[4], tree[5] = sides[1], sides[2], sides[3], sides[4]
+                tree[6], tree[7], tree[8], tree[9] = sides[6], sides[7], sides[8], sides[9]
+                if best <= lower + tol:
+                    return best, found, tree, evaluations
+            stack[top, 0], stack[top, 1], stack[top, 2], stack[top, 3] = lo, mid - 1, a, mid
+            stack[top + 1, 0], stack[top + 1, 1] = mid + 1, hi
+            stack[top + 1, 2], stack[top + 1, 3] = mid, b
+            top += 2
+    return best, found, tree, evaluations
+
+
+@njit(cache=True)
+def split_orders(order, rank, f, thr):
+    """The sorted columns of the rows below (``rank[f] < thr``) and at or above."""
+    n_features, m = order.shape
+    ranks = rank[f]
+    m_high = 0
+    for p in range(m):
+        if ranks[order[0, p]] >= thr:
+            m_high += 1
+    low = np.empty((n_features, m - m_high), dtype=order.dtype)
+    high = np.empty((n_features, m_high), dtype=order.dtype)
+    for g in range(n_features):
+        i_low, i_high = 0, 0
+        for p in range(m):
+            r = order[g, p]
+            if ranks[r] >= thr:
+                high[g, i_high] = r
+                i_high += 1
+            else:
+                low[g, i_low] = r
+                i_low += 1
+    return low, high
+
+
+@njit(cache=True)
+def tree_errors(features, thresholds, lows, highs, labels, rank, y, w):
+    """Weighted errors of a tree in arrays (node 0 the root; ``features[i] == -1``: a leaf)."""
+    errors = 0.0
+    for r in range(rank.shape[1]):
+        node = 0
+        while features[node] >= 0:
+            node = highs[node] if rank[features[node], r] >= thresholds[node] else lows[node]
+        if labels[node] != y[r]:
+            errors += w[r]
+    return errors

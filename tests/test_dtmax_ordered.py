@@ -1,0 +1,215 @@
+"""The ordered-column DT(max) engine (trees.dtmax.ordered): exact over every threshold against
+brute force (weighted), weights equal repeated rows, agreement with the binary dynamic
+programme, and an honest answer on a deadline."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from occamlearn.datasets import load_dataset
+from occamlearn.stopping import Deadline, ProgressSink
+from occamlearn.trees.dtmax.ordered import best_ordered_tree
+from occamlearn.trees.dtmax.ordered.solve import nested_errors
+from occamlearn.trees.dtmax.search import find_max_accuracy_tree
+
+
+def brute_force(X, y, w, n_classes, depth):
+    """Fewest weighted errors of any tree of depth <= ``depth`` whose tests are ``x_f >= t``
+    for every threshold t between adjacent distinct values of the rows at the node."""
+
+    def best(rows, d):
+        totals = np.bincount(y[rows], weights=w[rows], minlength=n_classes)
+        leaf = totals.sum() - totals.max()
+        if d == 0 or len(rows) < 2:
+            return leaf
+        answer = leaf
+        for f in range(X.shape[1]):
+            for t in np.unique(X[rows, f])[1:]:
+                high = X[rows, f] >= t
+                answer = min(answer, best(rows[~high], d - 1) + best(rows[high], d - 1))
+        return answer
+
+    return best(np.arange(len(y)), depth)
+
+
+def tree_depth(nested) -> int:
+    return 0 if nested[0] == "leaf" else 1 + max(tree_depth(nested[3]), tree_depth(nested[4]))
+
+
+@st.composite
+def weighted_data(draw, max_rows=9, max_depth=3):
+    """Tiny numeric tables: few distinct values (ties), 2-3 classes, float or whole weights
+    (zeros included), depth 0-3."""
+    n_classes = draw(st.integers(2, 3))
+    rows, features = draw(st.integers(1, max_rows)), draw(st.integers(1, 3))
+    X = np.array(draw(st.lists(st.sampled_from([-1.5, 0.0, 0.25, 1.0, 2.0, 7.0]),
+                               min_size=rows * features, max_size=rows * features)))
+    y = np.array(draw(st.lists(st.integers(0, n_classes - 1), min_size=rows, max_size=rows)))
+    whole = draw(st.booleans())
+    weight = st.integers(0, 3) if whole else st.floats(0.0, 2.0).map(
+        lambda v: 0.0 if v < 1e-6 else v)        # below the engine's tolerance: zero
+    w = np.array(draw(st.lists(weight, min_size=rows, max_size=rows)), dtype=float)
+    if not (w > 0).any():
+        w[0] = 1.0
+    return X.reshape(rows, features), y, w, n_classes, draw(st.integers(0, max_depth))
+
+
+@settings(max_examples=150, deadline=None)
+@given(weighted_data())
+def test_fewest_weighted_errors_match_brute_force(data):
+    X, y, w, n_classes, depth = data
+    result = best_ordered_tree(X, y, n_classes, depth, sample_weight=w)
+    expected = brute_force(X, y, w, n_classes, depth)
+    assert result.status == "optimal"
+    assert result.errors == pytest.approx(expected, abs=1e-9)
+    assert result.lower_bound == result.errors
+    assert nested_errors(result.tree, result.data) == pytest.approx(expected, abs=1e-9)
+    assert tree_depth(result.tree) <= depth
+
+
+@settings(max_examples=60, deadline=None)
+@given(weighted_data(max_rows=7), st.data())
+def test_whole_weights_equal_repeated_rows(data, draw):
+    X, y, _, n_classes, depth = data
+    counts = np.array(draw.draw(st.lists(st.integers(0, 3), min_size=len(y),
+                                         max_size=len(y))))
+    if counts.sum() == 0:
+        counts[0] = 1
+    weighted = best_ordered_tree(X, y, n_classes, depth, sample_weight=counts)
+    repeated = best_ordered_tree(np.repeat(X, counts, axis=0), np.repeat(y, counts),
+                                 n_classes, depth)
+    assert weighted.errors == repeated.errors
+
+
+def test_depth_two_matches_brute_force_on_continuous_data():
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(40, 3))
+    y = ((X[:, 0] > 0.3) ^ (X[:, 1] < -0.2) ^ (rng.random(40) < 0.15)).astype(int)
+    w = rng.random(40) + 0.1
+    result = best_ordered_tree(X, y, 2, 2, sample_weight=w)
+    assert result.errors == pytest.approx(brute_force(X, y, w, 2, 2))
+
+
+def binary_training_data(name):
+    from sklearn.model_selection import train_test_split
+
+    from occamlearn.binarize import FeatureBinarizer
+
+    X, y = load_dataset(name)
+    X_train, _, y_train, _ = train_test_split(X, y, train_size=0.64, stratify=y,
+                                              random_state=0)
+    X_bin = np.asarray(FeatureBinarizer(encoding="binary").fit_transform(X_train), np.uint8)
+    classes, y_index = np.unique(np.asarray(y_train), return_inverse=True)
+    return X_bin, y_index, len(classes)
+
+
+@pytest.mark.parametrize("name", ["monks-1", "haber", "hayes-r", "iris", "tic-tac-toe"])
+@pytest.mark.parametrize("depth", [2, 3])
+def test_same_optimum_as_the_binary_dynamic_programme(name, depth):
+    X, y, n_classes = binary_training_data(name)
+    ours = best_ordered_tree(X, y, n_classes, depth)
+    dp = find_max_accuracy_tree(X, y, n_classes, depth, method="dp")
+    assert ours.status == dp.status == "optimal"
+    assert ours.errors == dp.training_errors
+
+
+def test_deadline_keeps_a_tree_and_an_honest_lower_bound():
+    rng = np.random.default_rng(1)
+    X = rng.normal(size=(600, 8))
+    y = (X[:, :3].sum(axis=1) + rng.normal(size=600) > 0).astype(int)
+    sink = ProgressSink()
+    result = best_ordered_tree(X, y, 2, 4, deadline=Deadline.after(0.3), progress=sink)
+    assert nested_errors(result.tree, result.data) == result.errors
+    assert result.lower_bound <= result.errors
+    exact = best_ordered_tree(X, y, 2, 3)             # depth 3 makes at least as many errors
+    assert result.lower_bound <= exact.errors
+    if result.status == "feasible":
+        assert result.lower_bound < result.errors
+    uppers = [u for _, u, _ in sink.trace if u is not None]
+    assert uppers == sorted(uppers, reverse=True) and uppers[-1] == result.errors
+
+
+def test_bad_weights_and_shapes_are_named():
+    X, y = np.zeros((3, 1)), np.array([0, 1, 0])
+    with pytest.raises(ValueError, match="sample_weight must be finite and >= 0; row 1"):
+        best_ordered_tree(X, y, 2, 2, sample_weight=[1.0, -1.0, 1.0])
+    with pytest.raises(ValueError, match="one weight per row"):
+        best_ordered_tree(X, y, 2, 2, sample_weight=[1.0])
+    with pytest.raises(ValueError, match="every row has weight 0"):
+        best_ordered_tree(X, y, 2, 2, sample_weight=[0, 0, 0])
+    with pytest.raises(ValueError, match="max_depth"):
+        best_ordered_tree(X, y, 2, -1)
+    with pytest.raises(ValueError, match="only finite numbers"):
+        best_ordered_tree(np.array([[np.nan], [1.0], [2.0]]), y, 2, 2)
+
+
+# -- the estimator: MaxAccuracyTreeClassifier(method="ordered") ---------------------------------
+def test_estimator_prints_binariser_thresholds_and_predicts_what_it_prints():
+    import pandas as pd
+
+    from occamlearn import MaxAccuracyTreeClassifier
+    from occamlearn.binarize._columns import shortest_between
+
+    rng = np.random.default_rng(3)
+    X = pd.DataFrame({"a": rng.normal(size=120).round(3), "b": rng.integers(0, 50, 120),
+                      "colour": rng.choice(["red", "green", "blue"], 120)})
+    y = np.where((X["a"] > 0.2) & (X["colour"] != "red") | (X["b"] > 40), "yes", "no")
+    model = MaxAccuracyTreeClassifier(max_depth=2, method="ordered").fit(X, y)
+    assert model.status_ == "optimal"
+    expected = brute_force(np.column_stack([X["a"], X["b"],
+                                            *(X["colour"] == c for c in ("blue", "green",
+                                                                         "red"))]),
+                           np.unique(y, return_inverse=True)[1], np.ones(120), 2, 2)
+    assert model.training_errors_ == model.errors_lower_bound_ == expected
+    assert (model.predict(X) != y).sum() == model.training_errors_
+    for condition in model.binarizer_.conditions_:        # a cut between training values
+        if condition.op == ">=":
+            values = np.unique(X[condition.column])
+            above = values[values >= condition.value].min()
+            below = values[values < condition.value].max()
+            shortest = shortest_between(below, above)
+            assert condition.value == (int(shortest) if condition.column == "b" else shortest)
+        else:
+            assert condition.op == "==" and condition.column == "colour"
+    text = str(model)
+    assert all(str(c) in text for c in model.binarizer_.conditions_ if c.op == ">=")
+    # the printed conditions, evaluated on the table, route rows as predict does
+    tree, conditions = model.tree_, model.binarizer_.conditions_
+    predicted = []
+    for i in range(len(X)):
+        node = 0
+        while not tree.is_leaf[node]:
+            holds = bool(conditions[tree.feature[node]].evaluate(X.iloc[[i]])[0])
+            node = tree.right[node] if holds else tree.left[node]
+        predicted.append(model.classes_[tree.label[node]])
+    assert np.array_equal(predicted, model.predict(X))
+
+
+def test_estimator_sees_every_threshold_the_readable_dp_cannot():
+    from occamlearn import MaxAccuracyTreeClassifier
+
+    rng = np.random.default_rng(4)
+    X = rng.normal(size=(400, 2))
+    y = (X[:, 0] > np.sort(X[:, 0])[203]).astype(int)    # a cut no quantile lands on
+    ordered = MaxAccuracyTreeClassifier(max_depth=1, method="ordered").fit(X, y)
+    dp = MaxAccuracyTreeClassifier(max_depth=1, method="dp").fit(X, y)
+    assert ordered.training_errors_ == 0 < dp.training_errors_
+
+
+def test_estimator_shows_the_gap_when_stopped():
+    from occamlearn import MaxAccuracyTreeClassifier
+
+    rng = np.random.default_rng(5)
+    X = rng.normal(size=(3000, 12))
+    y = (X[:, :4].sum(axis=1) + rng.normal(size=3000) > 0).astype(int)
+    model = MaxAccuracyTreeClassifier(max_depth=4, method="ordered", time_limit=1).fit(X, y)
+    assert model.errors_lower_bound_ <= model.training_errors_
+    assert (model.predict(X) != y).sum() == model.training_errors_
+    if model.status_ == "feasible":
+        assert (f"training errors in [{model.errors_lower_bound_}, "
+                f"{model.training_errors_}]") in str(model)
+    with pytest.raises(ValueError, match="prefer_small"):
+        MaxAccuracyTreeClassifier(method="ordered", prefer_small=True).fit(X[:5], y[:5])
