@@ -77,7 +77,8 @@ def run(method: str, name: str, budget: int, time_limit: float) -> dict:
     if method == "bnb":
         from occamlearn.trees.mpdt.error_budget.bnb import find_minimum_tree_with_errors_bnb
 
-        result = find_minimum_tree_with_errors_bnb(X, y, k, budget, time_limit=time_limit)
+        result = find_minimum_tree_with_errors_bnb(X, y, k, budget,
+                                                   deadline=Deadline.after(time_limit))
     else:
         from occamlearn.trees.mpdt.error_budget.maxsat_search import find_minimum_tree_with_errors
 

@@ -64,8 +64,8 @@ def run_bound(name, method, time_limit):
         from occamlearn.trees.mpdt.bnb.branch_and_bound import minimum_tree_branch_and_bound
 
         result = minimum_tree_branch_and_bound(
-            X, y, k, time_limit=time_limit,
-            on_progress=lambda ub, lb, seconds, tree: first.setdefault(lb, seconds))
+            X, y, k, deadline=Deadline.after(time_limit),
+            progress=ProgressSink(lambda ub, lb, seconds, tree: first.setdefault(lb, seconds)))
         lower, upper, status, extra = (result.lower_bound, result.upper_bound, result.status,
                                        result.stats.get("engine", ""))
     else:

@@ -10,6 +10,7 @@ from bruteforce import minimum_tree_size
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from occamlearn.stopping import Deadline, ProgressSink
 from occamlearn.trees.mpdt.bnb.branch_and_bound import minimum_tree_branch_and_bound
 
 try:
@@ -60,6 +61,26 @@ def test_size_equals_maxsat(data):
     assert ours.tree.n_nodes == theirs.tree.n_nodes
 
 
+class StopAfter(Deadline):
+    """A deadline that expires at its ``polls``-th look (or raises ``error`` then)."""
+
+    def __init__(self, polls, error=None):
+        super().__init__(None)
+        self.polls, self.error = polls, error
+
+    def expired(self):
+        self.polls -= 1
+        if self.polls < 0 and self.error is not None:
+            raise self.error
+        return self.polls < 0 or super().expired()
+
+
+def stopped_deadline():
+    deadline = Deadline.after(None)
+    deadline.request_stop()
+    return deadline
+
+
 def hard_instance(rows=300, features=40, n_classes=3, seed=0):
     rng = np.random.default_rng(seed)
     X = rng.integers(0, 2, size=(rows, features))
@@ -79,7 +100,7 @@ def check_stopped(result, X, y, n_classes):
 def test_time_limit_holds():
     X, y, n_classes = hard_instance()
     start = time.perf_counter()
-    result = minimum_tree_branch_and_bound(X, y, n_classes, time_limit=0.5)
+    result = minimum_tree_branch_and_bound(X, y, n_classes, deadline=Deadline.after(0.5))
     assert time.perf_counter() - start <= 0.5 * 1.1 + 1.0
     check_stopped(result, X, y, n_classes)
     assert result.status == "feasible"
@@ -88,7 +109,7 @@ def test_time_limit_holds():
 
 def test_should_stop_immediately_returns_a_pure_tree():
     X, y, n_classes = hard_instance(seed=1)
-    result = minimum_tree_branch_and_bound(X, y, n_classes, should_stop=lambda: True)
+    result = minimum_tree_branch_and_bound(X, y, n_classes, deadline=stopped_deadline())
     check_stopped(result, X, y, n_classes)
     assert result.status == "feasible"
 
@@ -97,9 +118,7 @@ def test_should_stop_immediately_returns_a_pure_tree():
 @given(small_data(min_rows=10, max_rows=14), st.integers(1, 6))
 def test_lower_bound_when_stopped_is_proven(data, polls):
     X, y, n_classes = data
-    count = iter(range(10**9))
-    result = minimum_tree_branch_and_bound(X, y, n_classes,
-                                           should_stop=lambda: next(count) >= polls)
+    result = minimum_tree_branch_and_bound(X, y, n_classes, deadline=StopAfter(polls))
     minimum = minimum_tree_size(X, y)
     assert result.lower_bound <= minimum <= result.upper_bound
     assert_pure(result.tree, X, y)
@@ -112,7 +131,8 @@ def test_lower_bound_of_a_stopped_hard_search_is_below_the_optimum():
     exact = minimum_tree_branch_and_bound(X, y, n_classes)
     assert exact.status == "optimal"
     for limit in (0.0, 0.01, 0.05):
-        stopped = minimum_tree_branch_and_bound(X, y, n_classes, time_limit=limit)
+        stopped = minimum_tree_branch_and_bound(X, y, n_classes,
+                                                deadline=Deadline.after(limit))
         assert stopped.lower_bound <= exact.upper_bound <= stopped.upper_bound
 
 
@@ -130,7 +150,7 @@ def test_upper_bound_tree_smaller_than_greedy_is_the_first_incumbent():
     assert optimum.tree.n_nodes < greedy
     seen = []
     result = minimum_tree_branch_and_bound(X, y, n_classes, upper_bound_tree=optimum.tree,
-                                           on_progress=lambda *args: seen.append(args))
+                                           progress=ProgressSink(lambda *args: seen.append(args)))
     assert result.trace[0][1] == optimum.tree.n_nodes
     assert seen[0][0] == optimum.tree.n_nodes and seen[0][3] is not None
     assert result.status == "optimal"
@@ -141,7 +161,7 @@ def test_progress_reports_improving_bounds_and_feature_names():
     seen = []
     names = tuple(f"f{j}" for j in range(X.shape[1]))
     result = minimum_tree_branch_and_bound(X, y, n_classes, feature_names=names,
-                                           on_progress=lambda *args: seen.append(args))
+                                           progress=ProgressSink(lambda *args: seen.append(args)))
     uppers = [s[0] for s in seen]
     lowers = [s[1] for s in seen]
     assert uppers == sorted(uppers, reverse=True) and lowers == sorted(lowers)
@@ -164,9 +184,7 @@ def test_python_and_compiled_engines_agree_with_brute_force(data):
     X, y, n_classes = data
     minimum = minimum_tree_size(X, y)
     for engine in ("python", "compiled"):
-        result = _run(X, y, n_classes, time_limit=None, upper_bound_tree=None,
-                      on_progress=None, should_stop=None, feature_names=(), engine=engine,
-                      quick_calls=0)
+        result = _run(X, y, n_classes, engine=engine, quick_calls=0)
         assert result.stats["engine"] == engine
         assert result.status == "optimal" and result.tree.n_nodes == minimum
         assert_pure(result.tree, X, y)
@@ -181,9 +199,7 @@ def test_compiled_engine_grows_or_clears_its_table(monkeypatch, memory_bytes):
     monkeypatch.setattr(bnb_search.CompiledRowSetSearch, "MEMORY_BYTES", memory_bytes)
     rows = 60 if memory_bytes > 2**20 else 24  # without a memo the search is exponential
     X, y, n_classes = hard_instance(rows=rows, features=12, n_classes=2, seed=3)
-    results = [branch_and_bound._run(X, y, n_classes, time_limit=None, upper_bound_tree=None,
-                                     on_progress=None, should_stop=None, feature_names=(),
-                                     engine=engine, quick_calls=0)
+    results = [branch_and_bound._run(X, y, n_classes, engine=engine, quick_calls=0)
                for engine in ("python", "compiled")]
     assert results[0].tree.n_nodes == results[1].tree.n_nodes
     assert results[1].status == "optimal"
@@ -195,11 +211,8 @@ def test_compiled_engine_grows_or_clears_its_table(monkeypatch, memory_bytes):
 def test_ctrl_c_returns_the_incumbent_marked_interrupted(engine):
     from occamlearn.trees.mpdt.bnb.branch_and_bound import _run
 
-    def interrupt():
-        raise KeyboardInterrupt
-
     X, y, n_classes = hard_instance(seed=2)
-    result = _run(X, y, n_classes, time_limit=None, upper_bound_tree=None, on_progress=None,
-                  should_stop=interrupt, feature_names=(), engine=engine, quick_calls=0)
+    result = _run(X, y, n_classes, deadline=StopAfter(0, KeyboardInterrupt), engine=engine,
+                  quick_calls=0)
     assert result.stats["interrupted"] and result.status == "feasible"
     check_stopped(result, X, y, n_classes)

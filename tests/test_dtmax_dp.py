@@ -113,7 +113,7 @@ def slow_instance():
 def test_deadline_returns_the_best_tree_so_far():
     X, y = slow_instance()
     began = time.perf_counter()
-    result = best_tree_within_depth(group_examples(X, y), 3, 6, deadline=began + 0.5)
+    result = best_tree_within_depth(group_examples(X, y), 3, 6, deadline=Deadline.after(0.5))
     assert time.perf_counter() - began < 5
     assert result.status == "feasible"
     tree = result.tree

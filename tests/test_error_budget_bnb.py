@@ -11,7 +11,7 @@ from bruteforce import minimum_tree_size, minimum_trees_with_errors
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from occamlearn.stopping import Deadline
+from occamlearn.stopping import Deadline, ProgressSink
 from occamlearn.trees.data_reduction import group_examples
 from occamlearn.trees.mpdt.error_budget.bnb import find_minimum_tree_with_errors_bnb
 from occamlearn.trees.mpdt.error_budget.maxsat_search import find_minimum_tree_with_errors
@@ -146,8 +146,10 @@ def test_below_forced_errors_is_a_value_error():
     for bad in (-1, 1.5, True, None):
         with pytest.raises(ValueError, match="max_errors"):
             find_minimum_tree_with_errors_bnb(X, y, 2, bad)
-    with pytest.raises(ValueError, match="time_limit"):
-        find_minimum_tree_with_errors_bnb(X, y, 2, 2, time_limit=0)
+    with pytest.raises(ValueError, match="sample_weight"):
+        find_minimum_tree_with_errors_bnb(X, y, 2, 2, sample_weight=[1, 1, 1])
+    with pytest.raises(ValueError, match="sample_weight"):
+        find_minimum_tree_with_errors_bnb(X, y, 2, 2, sample_weight=[1, 1, 1, -1, 1])
     with pytest.raises(ValueError, match="0/1"):
         find_minimum_tree_with_errors_bnb(X + 1, y, 2, 2)
 
@@ -163,8 +165,9 @@ def test_time_limit_returns_the_best_tree_with_a_proven_bound():
     find_minimum_tree_with_errors_bnb(X[:5], y[:5], 3, 5)  # the kernel compile, once
     seen = []
     start = time.perf_counter()
-    result = find_minimum_tree_with_errors_bnb(X, y, 3, 3, time_limit=1.0,
-                                               on_improve=lambda t, s: seen.append(t.n_nodes))
+    progress = ProgressSink(lambda upper, lower, s, t: t is not None and seen.append(t.n_nodes))
+    result = find_minimum_tree_with_errors_bnb(X, y, 3, 3, deadline=Deadline.after(1.0),
+                                               progress=progress)
     elapsed = time.perf_counter() - start
     assert elapsed <= 1.0 * 1.1 + 1.0
     assert result.status == "feasible" and result.stats["stopped"]
@@ -177,18 +180,20 @@ def test_should_stop_and_ctrl_c():
     X, y = _hard_data()
     polls = []
 
-    def stop():
-        polls.append(1)
-        return len(polls) >= 3
+    class StopAtThirdPoll(Deadline):
+        def expired(self):
+            polls.append(1)
+            return len(polls) >= 3
 
-    result = find_minimum_tree_with_errors_bnb(X, y, 3, 2, should_stop=stop)
+    result = find_minimum_tree_with_errors_bnb(X, y, 3, 2, deadline=StopAtThirdPoll())
     assert result.status == "feasible" and result.stats["stopped"] and len(polls) == 3
     assert result.lower_bound < result.tree.n_nodes
     assert _errors(result.tree, X, y) <= 2
 
-    def interrupt():
-        raise KeyboardInterrupt
+    class Interrupt(Deadline):
+        def expired(self):
+            raise KeyboardInterrupt
 
-    result = find_minimum_tree_with_errors_bnb(X, y, 3, 2, should_stop=interrupt)
+    result = find_minimum_tree_with_errors_bnb(X, y, 3, 2, deadline=Interrupt())
     assert result.status == "feasible" and result.stats["interrupted"]
     assert _errors(result.tree, X, y) <= 2

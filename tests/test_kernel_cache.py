@@ -55,14 +55,11 @@ def warm():
 @pytest.mark.parametrize("seed", range(4))
 def test_switch_to_compiled_gives_the_certified_size_of_each_engine(warm, seed, monkeypatch):
     X, y = _random_instance(seed, n_rows=100, n_features=12)
-    expected = {engine: branch_and_bound._run(
-        X, y, 3, time_limit=None, upper_bound_tree=None, on_progress=None, should_stop=None,
-        feature_names=(), engine=engine, quick_calls=0) for engine in ("python", "compiled")}
+    expected = {engine: branch_and_bound._run(X, y, 3, engine=engine, quick_calls=0)
+                for engine in ("python", "compiled")}
     ready = _ReadyAfter(after=2)
     monkeypatch.setattr(branch_and_bound, "choose_engine", lambda: ("python", ready))
-    switched = branch_and_bound._run(
-        X, y, 3, time_limit=None, upper_bound_tree=None, on_progress=None, should_stop=None,
-        feature_names=(), quick_calls=0, improve_calls=0)
+    switched = branch_and_bound._run(X, y, 3, quick_calls=0, improve_calls=0)
     assert switched.status == "optimal"
     assert switched.tree.is_pure_on(X, y)
     assert {result.upper_bound for result in expected.values()} == {switched.upper_bound}
@@ -114,11 +111,12 @@ def _copy_warm_cache(target: Path) -> None:
 
 FIT = """
 import json, numpy as np
+from occamlearn.stopping import Deadline
 from occamlearn.trees.mpdt.bnb.branch_and_bound import minimum_tree_branch_and_bound
 rng = np.random.default_rng(5)
 X = np.unique(rng.integers(0, 2, size=(100, 12)), axis=0)
 y = rng.integers(0, 3, size=X.shape[0])
-found = minimum_tree_branch_and_bound(X, y, 3, time_limit=60)
+found = minimum_tree_branch_and_bound(X, y, 3, deadline=Deadline.after(60))
 print(json.dumps({"size": found.upper_bound, "status": found.status,
                   "engine": found.stats["engine"], "pure": bool(found.tree.is_pure_on(X, y))}))
 """

@@ -31,15 +31,13 @@ deadline, take more than a fraction of a second), so wide data runs in bounded m
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass, field
 
 import numpy as np
 from threadpoolctl import ThreadpoolController
 
 from occamlearn.model.tree import Tree
-from occamlearn.stopping import Deadline, ProgressSink
-from occamlearn.trees.data_reduction import ExampleGroups, ReducedColumns, reduce_columns
+from occamlearn.stopping import CLOCK, Deadline, ProgressSink
 from occamlearn.trees.dtmax.decode import tree_of_nested
 from occamlearn.trees.dtmax.dp_counts import (
     Counts,
@@ -50,6 +48,13 @@ from occamlearn.trees.dtmax.dp_counts import (
     triple_counts_bytes,
     triple_counts_of,
 )
+from occamlearn.trees.exact.data import (
+    ExampleGroups,
+    ReducedColumns,
+    original_columns,
+    reduce_columns,
+)
+from occamlearn.trees.exact.stop import Stop
 
 __all__ = ["DepthSearchResult", "best_tree_within_depth"]
 
@@ -95,10 +100,6 @@ class DepthSearchResult:
     stats: dict = field(default_factory=dict)
 
 
-class _Stop(Exception):
-    """The deadline passed inside the search."""
-
-
 @dataclass(frozen=True)
 class _SharedCounts:
     """Counts of a depth-4 node's rows over its useful ``columns``, from which each test's
@@ -127,7 +128,7 @@ class _DepthSearch:
     """``best(rows, depth)`` over distinct rows ``X`` (0/1) with class weights ``C``."""
 
     def __init__(self, X: np.ndarray, C: np.ndarray, scale: int, decision: int,
-                 deadline: float | None):
+                 deadline: Deadline | None):
         self.X = X.astype(np.float32)
         self.bits = X.astype(bool)
         self.C = C.astype(np.float32)
@@ -169,8 +170,8 @@ class _DepthSearch:
         return rows[~one], rows[one]
 
     def check_deadline(self) -> None:
-        if self.deadline is not None and time.perf_counter() >= self.deadline:
-            raise _Stop
+        if self.deadline is not None and self.deadline.expired():
+            raise Stop
 
     def root_chunks(self, n_rows: int, n_features: int) -> int:
         """Root tests per chunk of a depth-3 pass over ``n_rows`` x ``n_features``, or 0 for
@@ -180,7 +181,7 @@ class _DepthSearch:
         whole = k * n_features * square
         quick = whole <= CHUNK_ELEMENTS and n_rows * whole / 2 <= CHUNK_WORK
         if (triple_counts_bytes(n_rows, n_features, k) <= MEMORY_BUDGET
-                and (self.deadline is None or quick)):
+                and (self.deadline is None or not self.deadline.limited or quick)):
             return 0
         # a chunk of b roots holds rows x k x b x F products and ~6 (k, b, F, F) tables
         by_memory = MEMORY_BUDGET // (4 * (n_rows * k * n_features + 6 * k * square))
@@ -263,7 +264,7 @@ class _DepthSearch:
     def _depth3(self, rows, columns, leaf_cost, leaf, *, top=False) -> tuple[int, Subtree]:
         """Depth 3: the depth-2 closed form below every root test at once -- in chunks of
         root tests when the tables would be large (``root_chunks``). A deadline between
-        chunks raises ``_Stop``; at the top the best root test of the chunks done is kept."""
+        chunks raises ``Stop``; at the top the best root test of the chunks done is kept."""
         X, C = self.X[np.ix_(rows, columns)], self.C[rows]
         counts = subset_counts(X, C)
         step = self.root_chunks(len(rows), len(columns))
@@ -285,7 +286,7 @@ class _DepthSearch:
                     key = (int(part[at]), int(roots[at]))
                     if best_cost is None or key < (best_cost, test):
                         best_cost, test = key
-            except (_Stop, KeyboardInterrupt):
+            except (Stop, KeyboardInterrupt):
                 if not top:
                     raise
                 self.stopped = True
@@ -339,7 +340,7 @@ class _DepthSearch:
                 one_cost = child_cost(1)
                 if zero_cost + one_cost + self.decision < best_cost:
                     best_cost, best_test = zero_cost + one_cost + self.decision, int(column)
-        except (_Stop, KeyboardInterrupt):
+        except (Stop, KeyboardInterrupt):
             if not top:
                 raise
             self.stopped = True
@@ -389,17 +390,6 @@ class _DepthSearch:
         return self._branch(rows, columns, depth, leaf_cost, leaf, top=True)
 
 
-def _original_columns(subtree: Subtree, columns: ReducedColumns) -> Subtree:
-    """``subtree`` over the original columns: a test of a complemented kept column tests the
-    original one with its children swapped (value 0 left, 1 right)."""
-    if subtree[0] == "leaf":
-        return subtree
-    zero_side, one_side = (_original_columns(side, columns) for side in subtree[2:])
-    if columns.flipped[subtree[1]]:
-        zero_side, one_side = one_side, zero_side
-    return ("test", int(columns.column[subtree[1]]), zero_side, one_side)
-
-
 def _decisions(subtree: Subtree) -> int:
     return 0 if subtree[0] == "leaf" else 1 + _decisions(subtree[2]) + _decisions(subtree[3])
 
@@ -413,20 +403,20 @@ def best_tree_within_depth(groups: ExampleGroups, n_classes: int, depth: int, *,
     and the search can stop as soon as no tree can make fewer errors).
 
     ``groups``: the training rows grouped by distinct row and label (``group_examples``);
-    ``deadline``: a ``time.perf_counter()`` value after which the best tree so far is returned
+    ``deadline``: a ``Deadline`` (or a ``stopping.CLOCK`` time) after which the best tree so
+    far is returned
     with status "feasible" (depth 3 stops between chunks of root tests, deeper searches
     between tests; depths <= 2 are one short pass);
     ``columns``: ``reduce_columns(groups.patterns)`` if the caller has it already.
     """
     if not isinstance(depth, (int, np.integer)) or isinstance(depth, bool) or depth < 0:
         raise ValueError(f"depth must be a non-negative int; got {depth!r}.")
-    if isinstance(deadline, Deadline):  # signature shim until the core lands: its time only
-        deadline = deadline.at
-    start = time.perf_counter()
+    if deadline is not None and not isinstance(deadline, Deadline):  # a CLOCK time
+        deadline = Deadline(deadline)
+    start = CLOCK()
     if columns is None:
         columns = reduce_columns(groups.patterns)
-    weights = np.zeros((groups.n_patterns, n_classes), dtype=np.int64)
-    np.add.at(weights, (groups.pattern, groups.label), groups.count)
+    weights = groups.class_weights(n_classes)
     # a chosen test always separates rows, so a tree has fewer than n_patterns decisions
     scale = max(1, min(2 ** int(depth), groups.n_patterns)) if prefer_small else 1
     search = _DepthSearch(columns.matrix, weights, scale, int(prefer_small), deadline)
@@ -434,8 +424,8 @@ def best_tree_within_depth(groups: ExampleGroups, n_classes: int, depth: int, *,
     # OpenBLAS's threads made depth 4 2.5-4x slower in wall time (audio 8.3 s -> 2.1 s)
     with _one_blas_thread():
         cost, subtree = search.solve_top(int(depth) if columns.n_kept else 0)
-    tree = tree_of_nested(_original_columns(subtree, columns), groups, n_classes,
+    tree = tree_of_nested(original_columns(subtree, columns), groups, n_classes,
                           groups.patterns.shape[1])
-    stats = dict(search.stats, seconds=time.perf_counter() - start, n_columns=columns.n_kept)
+    stats = dict(search.stats, seconds=CLOCK() - start, n_columns=columns.n_kept)
     status = "feasible" if search.stopped else "optimal"
     return DepthSearchResult(tree, cost // scale, _decisions(subtree), status, stats)

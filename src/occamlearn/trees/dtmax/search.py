@@ -37,8 +37,8 @@ from occamlearn.trees.data_reduction import (
 from occamlearn.trees.dtmax.decode import decode_complete_tree, embed_in_complete_tree
 from occamlearn.trees.dtmax.dynamic_programme import best_tree_within_depth
 from occamlearn.trees.dtmax.encoding import effective_depth, encode_dtmax
+from occamlearn.trees.exact.data import validate_binary_data
 from occamlearn.trees.greedy import sklearn_to_tree
-from occamlearn.trees.mpdt.maxsat_route.encoding import validate_binary_data
 from occamlearn.trees.weights import integer_weights
 
 __all__ = ["BACKEND_AUTO", "METHODS", "MaxAccuracyResult", "find_max_accuracy_tree"]

@@ -11,4 +11,7 @@ dispatch. One sub-package per idea:
 * ``many/`` -- many optimal trees (MDSOL, Alg. 2) and validation selection (Alg. 3).
 
 ``portfolio`` runs the branch and bound, the subset search and MaxSAT in turns for ``"auto"``.
+The two branch and bounds stand on the exact-search core ``trees.exact`` (data view with
+weights, split enumeration, stop/poll, tree rebuild, anytime loop); their objectives are
+``trees.exact.objectives.pure_size`` and ``size_within_budget``.
 """

@@ -35,40 +35,38 @@ bottom-up, by minimum ones where a solve limited to ``IMPROVE_CALLS`` calls find
 
 Two engines run the same recursion: ``RowSetSearch`` in Python on integer bitsets and dicts, and
 ``CompiledRowSetSearch``, which runs ``bnb_kernels.solve`` (numba) on uint64 word bitsets with an
-array hash table as memo, returning every few thousand calls so the clock and
-``should_stop`` are polled. The compiled engine runs when its kernels are in numba's disk
-cache (about a second to load); on first use the Python engine searches while a background
-process compiles them, then the compiled engine takes over from the incumbent, the proven
-bound and the Python memo (``engine_switch``, ``kernel_cache``). On a stop, time limit or KeyboardInterrupt the incumbent is returned as "feasible"
+array hash table as memo, returning every few thousand calls so the deadline is polled. The
+compiled engine runs when its kernels are in numba's disk cache (about a second to load); on
+first use the Python engine searches while a background process compiles them, then the
+compiled engine takes over from the incumbent, the proven bound and the Python memo
+(``engine_switch``, ``kernel_cache``). On a stop, time limit or KeyboardInterrupt the incumbent is returned as "feasible"
 with the proven bound; on Ctrl-C ``stats["interrupted"]`` is True and the exception is not
 re-raised, so scripts stop cleanly with a result.
 
-The two engines (Python and compiled) are ``bnb_search``; their kernels ``bnb_kernels``.
+Weights change nothing here (a tree is pure whatever its rows weigh) except that rows of
+weight 0 are dropped. The two engines (Python and compiled) are ``engines``, their kernels
+``kernels``; the data view, polls, splits and the anytime loop are the core's
+(``trees.exact``).
 """
 
 from __future__ import annotations
 
 import sys
-import time
 from dataclasses import dataclass, field
 
 import numpy as np
 
 from occamlearn.model.tree import Tree
 from occamlearn.stopping import Deadline, ProgressSink
+from occamlearn.trees.exact.anytime import Anytime
+from occamlearn.trees.exact.stop import Stop
 from occamlearn.trees.mpdt.bnb.engine_switch import (
     carry_over,
     choose_engine,
     new_search,
     user_stop,
 )
-from occamlearn.trees.mpdt.bnb.engines import (
-    NO_TREE,
-    OutOfCalls,
-    RowSetSearch,
-    Stop,
-    prepare_rows,
-)
+from occamlearn.trees.mpdt.bnb.engines import OutOfCalls, RowSetSearch, prepare_rows
 
 __all__ = ["BranchAndBoundResult", "minimum_tree_branch_and_bound"]
 
@@ -107,150 +105,123 @@ def _check_pure(tree: Tree, X, y, origin: str = "found") -> Tree:
 
 
 def minimum_tree_branch_and_bound(X, y, n_classes=None, *, deadline: Deadline | None = None,
-                                  progress: ProgressSink | None = None,
-                                  upper_bound_tree=None, feature_names=(), time_limit=None,
-                                  on_progress=None, should_stop=None) -> BranchAndBoundResult:
+                                  progress: ProgressSink | None = None, sample_weight=None,
+                                  upper_bound_tree=None,
+                                  feature_names=()) -> BranchAndBoundResult:
     """Smallest pure decision tree of the 0/1 matrix X and class indices y, proven minimum.
 
-    time_limit : seconds for the whole call, including the kernel compile (None: until
-    proven). upper_bound_tree : a pure Tree from elsewhere, used as incumbent if smaller than
-    the greedy tree. on_progress(upper_bound, lower_bound, seconds, tree_or_None) : called
-    when a bound improves (sizes in nodes; the tree when the incumbent improves).
-    should_stop() : polled during the search; True stops it with status "feasible".
-    Ctrl-C during the search is caught: the incumbent comes back as "feasible" with the proven
-    lower bound and ``stats["interrupted"] = True`` (a script that wants to stop re-raises).
+    deadline : when to stop, including the kernel compile (None: until proven); a stop
+    request on it ends the search too. progress : receives ``report(upper, lower, seconds,
+    tree_or_None)`` when a bound improves (sizes in nodes; the tree when the incumbent
+    improves). sample_weight : per row; a pure tree does not depend on it, except that rows
+    of weight 0 are dropped. upper_bound_tree : a pure Tree from elsewhere, used as
+    incumbent if smaller than the greedy tree.
+    A stop returns the incumbent as "feasible" with the proven lower bound; so does Ctrl-C,
+    with ``stats["interrupted"] = True`` (a script that wants to stop re-raises).
     The first call ever runs the Python engine while a background process compiles the numba
     kernels into the disk cache, and switches when they are ready (``occamlearn warm-up``
     compiles them ahead); ``stats["switched_to_compiled_at"]`` says when.
     Raises ValueError if identical rows have different classes.
     """
-    if deadline is not None or progress is not None:  # signature shim until the core lands
-        time_limit, should_stop, on_progress = _from_deadline(deadline, progress)
-    return _run(X, y, n_classes, time_limit=time_limit, upper_bound_tree=upper_bound_tree,
-                on_progress=on_progress, should_stop=should_stop, feature_names=feature_names)
+    return _run(X, y, n_classes, deadline=deadline, progress=progress,
+                sample_weight=sample_weight, upper_bound_tree=upper_bound_tree,
+                feature_names=feature_names)
 
 
-def _from_deadline(deadline, progress):
-    """(time_limit, should_stop, on_progress) the body polls, from a Deadline and a sink."""
-    deadline = Deadline.coerce(deadline)
-    time_limit = max(deadline.remaining(), 1e-3) if deadline.limited else None
-    on_progress = None if progress is None else (
-        lambda ub, lb, seconds, tree: progress.report(ub, lb, deadline.elapsed(), tree))
-    return time_limit, lambda: deadline.stop_requested, on_progress
-
-
-def _run(X, y, n_classes, *, time_limit, upper_bound_tree, on_progress, should_stop,
-         feature_names, **options) -> BranchAndBoundResult:
-    start = time.perf_counter()
-    rows, labels, n_classes, kept = prepare_rows(X, y, n_classes)
+def _run(X, y, n_classes, *, deadline=None, progress=None, sample_weight=None,
+         upper_bound_tree=None, feature_names=(), **options) -> BranchAndBoundResult:
+    rows, labels, n_classes, kept = prepare_rows(X, y, n_classes, sample_weight)
     X_checked = (np.asarray(X) != 0).astype(np.int64)
     y_checked = np.asarray(y, dtype=np.int64).ravel()
+    if sample_weight is not None:  # the tree must be pure on the rows that weigh
+        positive = np.asarray(sample_weight, dtype=float) > 0
+        X_checked, y_checked = X_checked[positive], y_checked[positive]
     n_features = X_checked.shape[1]
-    deadline = None if time_limit is None else start + float(time_limit)
     engine = options.pop("engine", None)
     improve_calls = options.pop("improve_calls", IMPROVE_CALLS)
     quick_calls = options.pop("quick_calls", QUICK_CALLS)
     # quick phase: the Python search with the class bound only needs no numba at all
     search = RowSetSearch(rows, labels, n_classes, kept, use_incompatibility=False,
-                     deadline=deadline, should_stop=should_stop)
+                          deadline=deadline)
     root = (1 << search.n_rows) - 1
-    trace: list = []
-    state = {"tree": None, "ub": NO_TREE, "lb": 1}
-    compile_seconds, quick_phase_calls, switched_at = 0.0, 0, None
-    python_search, carried = None, 0
-
-    def report(tree=None, lower=None):
-        seconds = time.perf_counter() - start
-        if tree is not None and tree.n_nodes < state["ub"]:
-            state["tree"], state["ub"] = tree, tree.n_nodes
-        else:
-            tree = None
-        if lower is not None and lower > state["lb"]:
-            state["lb"] = lower
-        elif tree is None:
-            return
-        trace.append((seconds, state["ub"], state["lb"]))
-        if on_progress is not None:
-            on_progress(state["ub"], state["lb"], seconds, tree)
+    state = Anytime(deadline, progress)
+    compile_seconds, quick_phase_calls = 0.0, 0
+    switch = {"at": None, "carried": 0}  # when the engine switched, memo entries carried
 
     def deepen(budget: int) -> None:
         """Iterative deepening at the root from a proven bound until a tree is found."""
-        while 2 * budget - 1 < state["ub"]:
+        while 2 * budget - 1 < state.upper:
             value = search.solve(root, budget)
             if value <= budget:
-                report(tree=as_tree(search.nested(root)), lower=2 * value - 1)
+                state.offer(as_tree(search.nested(root)), 2 * value - 1)
                 return
             budget = value
-            report(lower=2 * budget - 1)
+            state.offer(lower=2 * budget - 1)
 
     def as_tree(nested) -> Tree:
         tree = Tree.from_nested(nested, n_features, n_classes, tuple(feature_names))
         return _check_pure(tree, X_checked, y_checked)
 
-    interrupted = stopped = False
-    try:
+    def body():
+        nonlocal search, engine, options, compile_seconds, quick_phase_calls
         greedy = search.greedy(root)
         candidates = [as_tree(greedy)]  # never skipped: a stop returns a tree
         if upper_bound_tree is not None:
             candidates.append(_check_pure(upper_bound_tree, X_checked, y_checked, "given"))
-        report(tree=min(candidates, key=lambda tree: tree.n_nodes),
-               lower=2 * search.classes_in(root) - 1)
-        search.poll()
+        state.offer(min(candidates, key=lambda tree: tree.n_nodes),
+                    2 * search.classes_in(root) - 1)
+        search.poll.check()
         if quick_calls:
-            search.call_cap = quick_calls
+            search.poll.call_cap = quick_calls
             try:
                 deepen(search.classes_in(root))
             except OutOfCalls:  # not easy: the full search, from the bound proven so far
-                search.call_cap, quick_phase_calls = None, search.calls
-        if state["lb"] < state["ub"]:
-            left = None if deadline is None else deadline - time.perf_counter()
-            if engine is None and left is not None and left < NUMBA_MIN_SECONDS:
+                search.poll.call_cap, quick_phase_calls = None, search.calls
+        if state.lower < state.upper:
+            left = float("inf") if deadline is None else deadline.remaining()
+            if engine is None and left < NUMBA_MIN_SECONDS:
                 # importing numba and loading (or compiling) the kernels would eat the time
                 # left: the Python search, without the compiled bound
                 engine, options = "python-only", {**options, "use_incompatibility": False}
                 ready_check = None
             else:
                 engine, ready_check = (engine, None) if engine else choose_engine()
+            python_search = None
             while True:  # once more after a switch from the Python to the compiled engine
                 if engine == "python-only":
                     search = RowSetSearch(rows, labels, n_classes, kept, deadline=deadline,
-                                          should_stop=should_stop, **options)
+                                          **options)
                 else:
-                    search, engine, seconds = new_search(
-                        engine, rows, labels, n_classes, kept, options, deadline,
-                        should_stop, ready_check)
+                    search, engine, seconds = new_search(engine, rows, labels, n_classes, kept,
+                                                         options, deadline, ready_check)
                     compile_seconds += seconds
                     if python_search is not None and engine == "compiled":
-                        carried = carry_over(python_search, search)
+                        switch["carried"] = carry_over(python_search, search)
                 try:
-                    budget = max(search.root_bound(root), (state["lb"] + 1) // 2)
-                    report(lower=2 * budget - 1)
-                    if improve_calls and 2 * budget - 1 < state["ub"]:
-                        report(tree=as_tree(search.improve(greedy, root, improve_calls)[0]))
+                    budget = max(search.root_bound(root), (state.lower + 1) // 2)
+                    state.offer(lower=2 * budget - 1)
+                    if improve_calls and 2 * budget - 1 < state.upper:
+                        state.offer(as_tree(search.improve(greedy, root, improve_calls)[0]))
                     deepen(budget)
                     break
                 except Stop:
                     if not (engine == "python" and ready_check is not None and ready_check.ready
-                            and not user_stop(deadline, should_stop)):
+                            and not user_stop(deadline)):
                         raise
                 # the kernels are ready: the compiled engine resumes from the incumbent, the
                 # proven lower bound and the Python search's memo
                 engine, ready_check, python_search = "compiled", None, search
-                switched_at = time.perf_counter() - start
-    except Stop:
-        stopped = True
-    except KeyboardInterrupt:
-        interrupted = True
-    lower = min(state["lb"], state["ub"])
-    status = ("optimal" if state["tree"] is not None and lower == state["ub"]
-              else "feasible" if state["tree"] is not None else "unknown")
+                switch["at"] = state.duration()
+
+    state.run(body)
     stats = {**search.stats(), "quick_phase_calls": quick_phase_calls,
              "kernel_compile_seconds": compile_seconds, "engine": engine or "quick",
-             "switched_to_compiled_at": switched_at, "memo_carried_over": carried,
+             "switched_to_compiled_at": switch["at"], "memo_carried_over": switch["carried"],
              "distinct_rows": search.n_rows, "informative_features": len(kept),
-             "stopped": stopped, "interrupted": interrupted,
-             "seconds": time.perf_counter() - start}
-    return BranchAndBoundResult(state["tree"], status, lower, state["ub"], trace, stats)
+             "stopped": state.stopped, "interrupted": state.interrupted,
+             "seconds": state.duration()}
+    return BranchAndBoundResult(state.tree, state.status, state.proven, state.upper,
+                                state.trace, stats)
 
 
 sys.setrecursionlimit(max(sys.getrecursionlimit(), 20_000))

@@ -5,8 +5,8 @@ about a second to load from the disk cache, seconds to tens of seconds to compil
 time. ``choose_engine`` takes the compiled engine when the cache is complete; otherwise the
 Python engine (``RowSetSearch``, with the compiled incompatibility bound, a kernel that
 compiles in about a second) searches while ``occamlearn.trees.kernel_cache`` compiles the rest
-in a background process. Its ``should_stop`` then also asks "are the kernels ready?", so the
-search stops at its next poll; the caller switches to the compiled engine, which starts from
+in a background process. Its poll then also asks "are the kernels ready?", so the search
+stops at its next poll; the caller switches to the compiled engine, which starts from
 the incumbent, the proven lower bound and, through ``carry_over``, every row set the Python
 search solved or bounded. Why that is sound: the memo of both engines maps a row set to the
 same thing (exact minimum leaves with a minimum split column, or a proven lower bound), the
@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from occamlearn import stopping
+from occamlearn.stopping import Deadline
 from occamlearn.trees.mpdt.bnb.engines import CompiledRowSetSearch, RowSetSearch
 
 __all__ = ["carry_over", "choose_engine", "new_search", "user_stop"]
@@ -35,7 +35,7 @@ def choose_engine():
     return "python", kernel_cache.KernelsWhenReady("bnb")
 
 
-def new_search(engine, rows, labels, n_classes, kept, options, deadline, should_stop,
+def new_search(engine, rows, labels, n_classes, kept, options, deadline: Deadline | None,
                ready_check):
     """The search of ``engine`` once its kernels are loaded: (search, engine, seconds). If they
     fail to load (a broken cache, which ``kernel_cache.load`` resets), the Python search
@@ -50,13 +50,9 @@ def new_search(engine, rows, labels, n_classes, kept, options, deadline, should_
         kernel_cache.start_background_compile()
         engine, seconds, options = "python-only", 0.0, {**options, "use_incompatibility": False}
     if engine == "python" and ready_check is not None:
-        user_should_stop = should_stop
-
-        def should_stop():
-            return ready_check() or (user_should_stop is not None and user_should_stop())
-
+        options = {**options, "stop_when": ready_check}
     search = (CompiledRowSetSearch if engine == "compiled" else RowSetSearch)(
-        rows, labels, n_classes, kept, deadline=deadline, should_stop=should_stop, **options)
+        rows, labels, n_classes, kept, deadline=deadline, **options)
     return search, engine, seconds
 
 
@@ -86,7 +82,6 @@ def carry_over(python: RowSetSearch, compiled: CompiledRowSetSearch) -> int:
     return int(compiled.counters[kernels.ENTRIES])
 
 
-def user_stop(deadline, should_stop) -> bool:
+def user_stop(deadline: Deadline | None) -> bool:
     """True if the deadline passed or the caller asked to stop (not an engine switch)."""
-    return (deadline is not None and stopping.CLOCK() > deadline) or (
-        should_stop is not None and bool(should_stop()))
+    return deadline is not None and deadline.expired()

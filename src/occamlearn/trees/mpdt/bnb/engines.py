@@ -3,23 +3,26 @@
 ``RowSetSearch`` is the search in Python, over row sets as Python integers used as bitsets;
 ``CompiledRowSetSearch`` runs the same recursion in numba kernels (``bnb_kernels``) over word
 bitsets with a one-array hash-table memo, and returns control every few milliseconds so the
-clock and ``should_stop`` are polled. ``solve(S, budget)`` returns the exact minimum number of
-leaves of a pure tree of S if it is at most ``budget``, else a proven lower bound above it; the
-bounds used and why they hold are in ``branch_and_bound``'s docstring. ``prepare_rows`` turns
-the 0/1 matrix into distinct rows, labels and the informative columns.
+deadline is polled. ``solve(S, budget)`` returns the exact minimum number of leaves of a pure
+tree of S if it is at most ``budget``, else a proven lower bound above it; the bounds used and
+why they hold are in ``branch_and_bound``'s docstring. The data view (distinct rows, useful
+columns), the split enumeration, the poll, the greedy start and the tree rebuild are the
+exact-search core's (``trees.exact``); ``prepare_rows`` adds what this objective needs: one
+class per distinct row.
 """
 
 from __future__ import annotations
 
-import time
-
 import numpy as np
 
-__all__ = ["NO_TREE", "POLL_EVERY", "CompiledRowSetSearch", "OutOfCalls", "RowSetSearch", "Stop",
-           "prepare_rows"]
+from occamlearn.stopping import CLOCK
+from occamlearn.trees.exact.anytime import NO_TREE
+from occamlearn.trees.exact.data import bitset, group_examples, reduce_columns
+from occamlearn.trees.exact.nested import rebuild, tree_of_greedy
+from occamlearn.trees.exact.splits import distinct_splits, greedy_tree
+from occamlearn.trees.exact.stop import OutOfCalls, Poll
 
-NO_TREE = 2**31 - 1  # upper bound reported when no tree is known
-POLL_EVERY = 256  # calls between two polls of the clock and should_stop
+__all__ = ["NO_TREE", "CompiledRowSetSearch", "OutOfCalls", "RowSetSearch", "prepare_rows"]
 
 
 def _first(split):
@@ -39,16 +42,10 @@ def _class_counter(class_sets):
     return lambda rows: sum(1 for s in class_sets if rows & s)
 
 
-class Stop(Exception):
-    """Raised inside the recursion when the deadline passed or should_stop() said so."""
-
-
-class OutOfCalls(Exception):
-    """Raised inside a budgeted solve (``improve``) when its calls are spent."""
-
-
-def prepare_rows(X, y, n_classes):
-    """Distinct rows, informative columns, bitsets. Raises ValueError on conflicting rows."""
+def prepare_rows(X, y, n_classes, sample_weight=None):
+    """Distinct rows (of positive weight), their classes, n_classes and the useful columns.
+    A pure tree's size does not depend on the weights: they only drop rows of weight 0.
+    Raises ValueError on conflicting rows."""
     X = np.asarray(X)
     y = np.asarray(y, dtype=np.int64).ravel()
     if X.ndim != 2 or X.shape[0] != y.shape[0]:
@@ -61,40 +58,35 @@ def prepare_rows(X, y, n_classes):
     n_classes = int(y.max()) + 1 if n_classes is None else int(n_classes)
     if y.max() >= n_classes:
         raise ValueError(f"Class index {int(y.max())} is not below n_classes={n_classes}.")
-    rows, first, inverse = np.unique(X, axis=0, return_index=True, return_inverse=True)
-    inverse = inverse.ravel()
-    labels = y[first]
-    conflicting = np.unique(inverse[y != labels[inverse]])
-    if len(conflicting):
-        raise ValueError(f"{len(conflicting)} groups of identical rows have different classes: "
+    weight = None
+    if sample_weight is not None:  # only which rows weigh more than 0 matters here
+        weight = np.asarray(sample_weight, dtype=np.float64).ravel()
+        if weight.shape != y.shape or not np.isfinite(weight).all() or (weight < 0).any():
+            raise ValueError(f"sample_weight must hold one finite value >= 0 per row "
+                             f"({y.shape[0]}); got shape {weight.shape}.")
+        weight = (weight > 0).astype(np.int64)
+    groups = group_examples(X, y, weight)
+    labels = np.empty(groups.n_patterns, dtype=np.int64)
+    labels[groups.pattern] = groups.label
+    conflicting = groups.n_groups - groups.n_patterns
+    if conflicting:
+        raise ValueError(f"{conflicting} groups of identical rows have different classes: "
                          "no pure tree exists (remove conflicts first, e.g. resolve_conflicts).")
-    kept, seen = [], set()
-    for j in range(rows.shape[1]):
-        column = rows[:, j]
-        key = column.tobytes()
-        if column.min() == column.max() or key in seen:
-            continue
-        seen.update((key, (1 - column).tobytes()))  # complementary columns split identically
-        kept.append(j)
-    return rows, labels, n_classes, kept
-
-
-def _bitset(mask: np.ndarray) -> int:
-    return int.from_bytes(np.packbits(mask.astype(np.uint8), bitorder="little").tobytes(),
-                          "little")
+    rows = groups.patterns.astype(np.int64)
+    return rows, labels, n_classes, reduce_columns(rows).column.tolist()
 
 
 class RowSetSearch:
     """Memoised branch and bound on bitset row sets of one prepared data set."""
 
     def __init__(self, rows, labels, n_classes, kept, *, use_incompatibility=True,
-                 deadline=None, should_stop=None):
+                 deadline=None, stop_when=None):
         self.n_rows = len(labels)
         self.labels = labels
         self.n_classes = n_classes
         self.features = kept
-        self.columns = [_bitset(rows[:, j] == 1) for j in kept]
-        self.class_sets = [s for s in (_bitset(labels == k) for k in range(n_classes)) if s]
+        self.columns = [bitset(rows[:, j] == 1) for j in kept]
+        self.class_sets = [s for s in (bitset(labels == k) for k in range(n_classes)) if s]
         self.classes_in = _class_counter(self.class_sets)
         self.class_of_set = {s: int(labels[(s & -s).bit_length() - 1]) for s in self.class_sets}
         self.use_incompatibility = use_incompatibility
@@ -107,11 +99,13 @@ class RowSetSearch:
         self.exact: dict[int, int] = {}  # row set -> minimum leaves
         self.split_of: dict[int, int] = {}  # row set -> column of a minimum split
         self.lower: dict[int, int] = {}  # row set -> proven lower bound on leaves
-        self.deadline = deadline
-        self.should_stop = should_stop
-        self.calls = 0
+        # its call_cap is set while improving the incumbent; stop_when: an engine switch
+        self.poll = Poll(deadline, stop_when)
         self.kernel_calls = 0
-        self.call_cap = None  # set while improving the incumbent with budgeted solves
+
+    @property
+    def calls(self) -> int:
+        return self.poll.calls
 
     # -- bounds ------------------------------------------------------------------------------
     def quick_bound(self, rows: int) -> int:
@@ -143,14 +137,6 @@ class RowSetSearch:
         return {"calls": self.calls, "memo_entries": len(self.exact) + len(self.lower),
                 "incompatibility_bounds": self.kernel_calls}
 
-    def poll(self):
-        if self.call_cap is not None and self.calls >= self.call_cap:
-            raise OutOfCalls
-        if self.deadline is not None and time.perf_counter() > self.deadline:
-            raise Stop
-        if self.should_stop is not None and self.should_stop():
-            raise Stop
-
     # -- search ------------------------------------------------------------------------------
     def solve(self, rows: int, budget: int) -> int:
         """Minimum leaves of a pure tree on ``rows`` if <= budget, else a lower bound > budget."""
@@ -158,9 +144,7 @@ class RowSetSearch:
         value = exact.get(rows)
         if value is not None:
             return value
-        self.calls += 1
-        if self.calls % POLL_EVERY == 0:
-            self.poll()
+        self.poll.tick()
         bound = lower.get(rows)
         if bound is None:
             bound = self.classes_in(rows)
@@ -173,14 +157,8 @@ class RowSetSearch:
         if bound > budget:
             return bound
         exact_get, lower_get, classes_in = exact.get, lower.get, self.classes_in
-        splits, seen = [], set()
-        for index, column in enumerate(self.columns):
-            right = rows & column
-            if not right or right == rows or right in seen:
-                continue
-            left = rows ^ right
-            seen.add(left)
-            seen.add(right)
+        splits = []
+        for index, left, right in distinct_splits(rows, self.columns):
             # a stored value is >= 1, so ``or`` falls through only when nothing is stored
             split_bound = (exact_get(left) or lower_get(left) or classes_in(left)) + (
                 exact_get(right) or lower_get(right) or classes_in(right))
@@ -213,13 +191,18 @@ class RowSetSearch:
         return bound
 
     # -- trees -------------------------------------------------------------------------------
+    def label_of(self, rows: int) -> int:
+        """The class of a pure row set."""
+        return next(self.class_of_set[s] for s in self.class_sets if rows & s)
+
     def nested(self, rows: int):
         """The memoised minimum tree of ``rows`` as ("leaf", k) / (feature, left, right)."""
+        return rebuild(rows, None, self.columns, self.features, self._decide)
+
+    def _decide(self, rows: int, _):
         if self.classes_in(rows) == 1:
-            return ("leaf", next(self.class_of_set[s] for s in self.class_sets if rows & s))
-        index = self.split_of[rows]
-        right = rows & self.columns[index]
-        return (self.features[index], self.nested(rows ^ right), self.nested(right))
+            return ("leaf", self.label_of(rows))
+        return (self.split_of[rows], None, None)
 
     def improve(self, nested, rows: int, calls_each: int):
         """The tree ``nested`` with, bottom-up, each subtree replaced by a minimum one when a
@@ -232,44 +215,30 @@ class RowSetSearch:
         left, left_leaves = self.improve(left, rows ^ right_rows, calls_each)
         right, right_leaves = self.improve(right, right_rows, calls_each)
         leaves = left_leaves + right_leaves
-        self.call_cap = self.calls + calls_each
+        self.poll.call_cap = self.calls + calls_each
         try:
             value = self.solve(rows, leaves - 1)
         except OutOfCalls:
             value = NO_TREE
         finally:
-            self.call_cap = None
+            self.poll.call_cap = None
         if value <= leaves - 1:
             return self.nested(rows), value
         return (feature, left, right), leaves
 
     def greedy(self, rows: int):
         """A pure tree by information gain (ties: lowest column), as a nested tuple."""
-        if self.classes_in(rows) == 1:
-            return ("leaf", next(self.class_of_set[s] for s in self.class_sets if rows & s))
-        best_index, best_entropy = -1, np.inf
-        for index, column in enumerate(self.columns):
-            right = rows & column
-            if not right or right == rows:
-                continue
-            entropy = self._entropy(right) + self._entropy(rows ^ right)
-            if entropy < best_entropy - 1e-12:
-                best_index, best_entropy = index, entropy
-        right = rows & self.columns[best_index]
-        return (self.features[best_index], self.greedy(rows ^ right), self.greedy(right))
-
-    def _entropy(self, rows: int) -> float:
-        """Total entropy n * H(class | rows) of the class distribution on ``rows``."""
-        counts = np.array([(rows & s).bit_count() for s in self.class_sets], dtype=float)
-        counts = counts[counts > 0]
-        return float(-(counts * np.log2(counts / counts.sum())).sum())
+        node = greedy_tree(rows, self.columns,
+                           lambda part: [(part & s).bit_count() for s in self.class_sets],
+                           lambda part: self.classes_in(part) == 1)
+        return tree_of_greedy(node, self.features, self.label_of)
 
 
 class CompiledRowSetSearch(RowSetSearch):
     """The same search run by ``bnb_kernels.solve`` on uint64 word bitsets and an array hash
     table: about an order of magnitude fewer seconds per call than the Python loop. The
-    compiled recursion returns every ``chunk`` calls so that the clock and ``should_stop``
-    are polled; its memo survives, so the next call resumes where it stopped."""
+    compiled recursion returns every ``chunk`` calls so that the deadline is
+    polled; its memo survives, so the next call resumes where it stopped."""
 
     MEMORY_BYTES = 768 * 2**20  # cap on the memo table; when full it takes no new entries
     INITIAL_CAPACITY = 1 << 16
@@ -287,7 +256,7 @@ class CompiledRowSetSearch(RowSetSearch):
         self.counters = self.kernels.new_counters()
         # rebuilds a subtree the saturated table dropped; it must not stop half-way
         self.fallback = RowSetSearch(rows, labels, n_classes, kept,
-                                use_incompatibility=self.use_incompatibility)
+                                     use_incompatibility=self.use_incompatibility)
         self.counters[self.kernels.GROWABLE] = self.INITIAL_CAPACITY * 4 <= self.max_capacity
         self.counters[self.kernels.CHILD_BOUNDS] = child_bounds
         self.counters[self.kernels.USE_BOUND] = self.use_incompatibility
@@ -303,21 +272,22 @@ class CompiledRowSetSearch(RowSetSearch):
         while True:
             counters[kernels.FLAG] = 0
             counters[kernels.CALL_LIMIT] = counters[kernels.CALLS] + self.chunk
-            if self.call_cap is not None:
-                counters[kernels.CALL_LIMIT] = min(counters[kernels.CALL_LIMIT], self.call_cap)
-            started = time.perf_counter()
+            if self.poll.call_cap is not None:
+                counters[kernels.CALL_LIMIT] = min(counters[kernels.CALL_LIMIT],
+                                                   self.poll.call_cap)
+            started = CLOCK()
             value = kernels.solve(words, budget, self.column_words, self.class_words,
                                   self.packed, self.labels, self.table, counters)
-            self.calls = int(counters[kernels.CALLS])
+            self.poll.calls = int(counters[kernels.CALLS])
             self.kernel_calls = int(counters[kernels.BOUND_CALLS])
             if value != kernels.ABORTED:
                 return int(value)
             if counters[kernels.FLAG] == kernels.FLAG_FULL:
                 self.grow()
             else:  # aim at ~20 ms between polls
-                spent = time.perf_counter() - started
+                spent = CLOCK() - started
                 self.chunk = int(min(max(self.chunk * 0.02 / max(spent, 1e-6), 1), 10**6))
-                self.poll()
+                self.poll.check()
 
     def grow(self):
         capacity = self.table.shape[0]
@@ -339,14 +309,13 @@ class CompiledRowSetSearch(RowSetSearch):
             bound = max(bound, self.incompatibility_bound(rows))
         return bound
 
-    def nested(self, rows: int):
+    def _decide(self, rows: int, _):
         if self.classes_in(rows) == 1:
-            return ("leaf", next(self.class_of_set[s] for s in self.class_sets if rows & s))
+            return ("leaf", self.label_of(rows))
         value, is_exact, index = self.kernels.lookup(self.table, self.to_words(rows))
         if not is_exact:  # not kept by a saturated table: solve it again in Python
             budget = self.fallback.classes_in(rows)
             while (value := self.fallback.solve(rows, budget)) > budget:
                 budget = value
-            return self.fallback.nested(rows)
-        right = rows & self.columns[index]
-        return (self.features[index], self.nested(rows ^ right), self.nested(right))
+            return (self.fallback.split_of[rows], None, None)
+        return (index, None, None)

@@ -16,34 +16,20 @@ import time
 import numpy as np
 from numba import njit
 
+# private name: kernel_cache treats public dispatchers as entry points, this one is inlined
+from occamlearn.trees.exact.packed import in_subcube as _in_subcube
+from occamlearn.trees.exact.packed import pack_rows
+
 __all__ = ["incompatibility_lower_bound", "insert", "lookup", "new_table", "pack_rows", "rehash",
            "solve", "warm_up"]
-
-
-def pack_rows(X: np.ndarray) -> np.ndarray:
-    """The rows of a 0/1 matrix as bitsets: (n_rows, ceil(n_features / 64)) uint64."""
-    n_rows, n_features = X.shape
-    words = max(1, (n_features + 63) // 64)
-    packed = np.zeros((n_rows, words), dtype=np.uint64)
-    for j in range(n_features):
-        packed[:, j // 64] |= X[:, j].astype(np.uint64) << np.uint64(j % 64)
-    return packed
 
 
 @njit(cache=True)
 def _spans_other_class(packed, labels, rows, a, b):
     """True if some row of ``rows`` with a class other than a's agrees with a and b on every
     feature where a and b agree (it lies in their smallest common subcube)."""
-    words = packed.shape[1]
     for c in rows:
-        if labels[c] == labels[a]:
-            continue
-        inside = True
-        for w in range(words):
-            if (packed[c, w] ^ packed[a, w]) & ~(packed[a, w] ^ packed[b, w]):
-                inside = False
-                break
-        if inside:
+        if labels[c] != labels[a] and _in_subcube(packed, c, a, b):
             return True
     return False
 

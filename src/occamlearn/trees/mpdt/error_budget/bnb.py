@@ -59,71 +59,78 @@ interval of budgets. A greedy tree's subtrees seed the fronts (upper bounds ever
 The root loop is iterative deepening on the proven lower bound, after the incumbent: the
 smallest pruning of a greedy information-gain tree that fits the budget (a min-plus dynamic
 programme over the greedy tree's (leaves, errors) fronts; the unpruned greedy tree makes only
-the forced errors, so it always fits). ``time_limit`` (whole call, including the kernel
-compile) is checked every 16 calls and ``should_stop()`` every 256; then, on Ctrl-C
+the forced errors, so it always fits). The ``deadline`` (whole call, including the kernel
+compile) is polled every 16 calls; then, on Ctrl-C
 (``stats["interrupted"]``) or when the memo reaches its memory cap (``stats["memory_full"]``;
 it is never evicted, since rebuilding trees follows its entries), the best tree so far is
 returned as "feasible" with the proven lower bound. The cyclic garbage collector is off during
 the search (the memo has no cycles; its passes cost two thirds of the time).
+
+**Weights.** With ``sample_weight`` an error costs its row's weight and ``max_errors`` is a
+weight: every count above (err, forced, class weights, the items' weights in the
+incompatibility bound) becomes a sum of weights, in the integer units of
+``trees.weights.integer_weights`` (weights that are ratios of integers, as integer weights
+and balanced class weights are; others are refused); nothing in the proofs uses that a row
+weighs one.
 """
 
 from __future__ import annotations
 
 import gc
 import sys
-import time
-from collections.abc import Callable
 
 import numpy as np
 
-from occamlearn.maxsat.base import check_time_limit
 from occamlearn.model.tree import Tree
 from occamlearn.stopping import Deadline, ProgressSink
-from occamlearn.trees.data_reduction import group_examples
-from occamlearn.trees.mpdt.error_budget.bnb_engine import BOUNDED, BudgetRowSetSearch, Stop
+from occamlearn.trees.exact.anytime import Anytime
+from occamlearn.trees.exact.data import group_examples, validate_binary_data
+from occamlearn.trees.mpdt.error_budget.bnb_engine import BOUNDED, BudgetRowSetSearch
 from occamlearn.trees.mpdt.error_budget.maxsat_search import check_max_errors
-from occamlearn.trees.mpdt.maxsat_route.encoding import validate_binary_data
 from occamlearn.trees.mpdt.maxsat_route.search import MinimumTreeResult
+from occamlearn.trees.weights import integer_weights
 
 __all__ = ["find_minimum_tree_with_errors_bnb"]
 
-TreeCallback = Callable[[Tree, float], None]
 
-def _validate(X, y, n_classes) -> tuple[np.ndarray, np.ndarray]:
-    X, y = validate_binary_data(X, y, n_classes)
-    if X.shape[0] == 0:
-        raise ValueError("X has no rows: at least one training example is needed.")
-    return X, y
+def _check_weighted_budget(max_errors) -> float:
+    if isinstance(max_errors, bool) or not isinstance(max_errors, (int, float, np.integer,
+                                                                   np.floating)) \
+            or not max_errors >= 0:
+        raise ValueError(f"max_errors must be a non-negative number; got {max_errors!r}.")
+    return float(max_errors)
 
 
-def find_minimum_tree_with_errors_bnb(X, y, n_classes: int, max_errors: int, *,
+def find_minimum_tree_with_errors_bnb(X, y, n_classes: int, max_errors, *,
                                       deadline: Deadline | None = None,
                                       progress: ProgressSink | None = None,
-                                      time_limit: float | None = None,
-                                      on_improve: TreeCallback | None = None,
-                                      should_stop: Callable[[], bool] | None = None,
+                                      sample_weight=None,
                                       use_incompatibility: bool = True) -> MinimumTreeResult:
     """Smallest tree over 0/1 matrix ``X`` misclassifying at most ``max_errors`` rows of ``y``,
     by branch and bound (see the module docstring); same meaning and result as
     ``error_budget.find_minimum_tree_with_errors``.
 
     ``y`` holds class indices; identical rows with different labels are allowed (they use up
-    budget; a budget below the errors they force is a ValueError). Status "optimal" means
-    proven minimum; "feasible" (time limit, ``should_stop()`` returned True, or Ctrl-C) comes
-    with the proven ``lower_bound``. ``on_improve(tree, seconds)`` is called with each smaller
-    tree. ``use_incompatibility=False`` drops the compiled bound (slower; for tests).
-    ``stats["training_errors"]`` is the returned tree's error count.
+    budget; a budget below the errors they force is a ValueError). ``sample_weight`` (per
+    row): an error costs its row's weight, and ``max_errors`` is then a weight (a number, not
+    only an int). Status "optimal" means proven minimum; "feasible" (the ``deadline``
+    expired or was asked to stop, or Ctrl-C) comes with the proven ``lower_bound``.
+    ``progress.report(size, lower, seconds, tree)`` receives each smaller tree and each higher
+    bound (in nodes). ``use_incompatibility=False`` drops the compiled bound (slower; for
+    tests). ``stats["training_errors"]`` is the returned tree's (weighted) error count.
     """
-    if deadline is not None or progress is not None:  # signature shim until the core lands
-        time_limit, should_stop, on_improve = _from_deadline(deadline, progress)
-    start = time.perf_counter()
-    X, y = _validate(X, y, n_classes)
+    X, y = validate_binary_data(X, y, n_classes)
+    if X.shape[0] == 0:
+        raise ValueError("X has no rows: at least one training example is needed.")
     n_classes = int(n_classes)
-    max_errors = check_max_errors(max_errors)
-    time_limit = check_time_limit(time_limit)
-    deadline = None if time_limit is None else start + time_limit
-    forced = group_examples(X, y).forced_errors()
-    if max_errors < forced:
+    max_errors = (check_max_errors(max_errors) if sample_weight is None
+                  else _check_weighted_budget(max_errors))
+    state = Anytime(deadline, progress)
+    weight, scale = (None, 1) if sample_weight is None else integer_weights(sample_weight,
+                                                                             X.shape[0])
+    groups = group_examples(X, y, weight)
+    forced = groups.forced_errors() / scale if scale != 1 else groups.forced_errors()
+    if max_errors * scale < groups.forced_errors():
         raise ValueError(f"max_errors={max_errors} is below the {forced} errors that "
                          "identical rows with different labels force; no tree fits that "
                          "budget.")
@@ -135,84 +142,72 @@ def find_minimum_tree_with_errors_bnb(X, y, n_classes: int, max_errors: int, *,
             compile_seconds = kernel_cache.load("error-budget")
         except kernel_cache.KernelsUnavailable:  # a broken cache (now reset): no bound
             use_incompatibility = False
-    search = BudgetRowSetSearch(X, y, n_classes, deadline=deadline, should_stop=should_stop,
-                     use_incompatibility=use_incompatibility)
-    root = (1 << search.n_rows) - 1
+    search = BudgetRowSetSearch(groups, n_classes, deadline=state.deadline,
+                                use_incompatibility=use_incompatibility)
     # The memo holds millions of small lists and dicts without cycles: the cyclic garbage
     # collector's passes over them cost two thirds of the time (wine, budget 0: 18.5 s with
     # it, 6.2 s without), so it is off during the search.
     collecting = gc.isenabled()
     gc.disable()
     try:
-        return _search_root(search, root, X, y, n_classes, max_errors, forced, start,
-                            compile_seconds, on_improve)
+        return _search_root(search, state, groups, n_classes, max_errors, forced, scale,
+                            compile_seconds)
     finally:
         if collecting:
             gc.enable()
 
 
-def _from_deadline(deadline, progress):
-    """(time_limit, should_stop, on_improve) the body polls, from a Deadline and a sink."""
-    deadline = Deadline.coerce(deadline)
-    time_limit = max(deadline.remaining(), 1e-3) if deadline.limited else None
-    on_improve = None if progress is None else (
-        lambda tree, seconds: progress.report(tree.n_nodes, None, deadline.elapsed(), tree))
-    return time_limit, lambda: deadline.stop_requested, on_improve
+def _search_root(search, state, groups, n_classes, max_errors, forced, scale,
+                 compile_seconds) -> MinimumTreeResult:
+    X, y = groups.rows()
+    budget = search.view.to_units(int(np.floor(max_errors * scale + 1e-9)))
+    root = (1 << search.n_rows) - 1
 
+    def as_tree(leaves: int) -> Tree:
+        nested = search.nested(root, leaves)
+        return Tree.from_nested(nested, X.shape[1], n_classes).with_counts(X, y)
 
-def _search_root(search, root, X, y, n_classes, max_errors, forced, start, compile_seconds,
-                 on_improve) -> MinimumTreeResult:
-    trace: list = []
-    state = {"tree": None, "lower": 1}
-
-    def report(nested) -> None:
-        tree = Tree.from_nested(nested, X.shape[1], n_classes).with_counts(X, y)
-        if state["tree"] is not None and tree.n_nodes >= state["tree"].n_nodes:
-            return
-        state["tree"] = tree
-        trace.append((time.perf_counter() - start, tree.n_nodes))
-        if on_improve is not None:
-            on_improve(tree, trace[-1][0])
-
-    stopped = interrupted = False
     root_entry = search.entry(root)
     front = search.seed_fronts(search.greedy(root))  # never skipped: a stop returns a tree
-    leaves = next(v for v in range(1, len(front)) if front[v] <= max_errors)
+    leaves = next(v for v in range(1, len(front)) if front[v] <= budget)
     greedy_size = 2 * leaves - 1
-    report(search.nested(root, leaves))
-    try:
-        search.poll()
-        bound = search.lower(root_entry, max_errors)
+    state.offer(as_tree(leaves))
+
+    def body():
+        search.poll.check()
+        bound = search.lower(root_entry, budget)
         if bound < leaves and search.use_incompatibility:
-            root_entry[BOUNDED].add(max_errors)
-            bound = max(bound, search.incompatibility_bound(root, max_errors))
-            search.store_lower(root_entry, max_errors, bound)
-        state["lower"] = bound
-        while bound < search.upper(root_entry, max_errors):
-            value = search.solve(root, max_errors, bound)
+            root_entry[BOUNDED].add(budget)
+            bound = max(bound, search.incompatibility_bound(root, budget))
+            search.store_lower(root_entry, budget, bound)
+        state.offer(lower=2 * bound - 1)
+        while bound < search.upper(root_entry, budget):
+            value = search.solve(root, budget, bound)
             if value <= bound:
-                state["lower"] = value
-                report(search.nested(root, value))
+                state.offer(as_tree(value), 2 * value - 1)
                 break
-            bound = state["lower"] = value
-    except Stop:
-        stopped = True
-    except KeyboardInterrupt:
-        interrupted = True
-    tree = state["tree"]
-    lower = 2 * min(state["lower"], search.upper(root_entry, max_errors)) - 1
-    lower = min(lower, tree.n_nodes)
+            bound = value
+            state.offer(lower=2 * bound - 1)
+
+    state.run(body)
+    tree = state.tree
+    lower = min(state.lower, 2 * search.upper(root_entry, budget) - 1, tree.n_nodes)
     status = "optimal" if lower == tree.n_nodes else "feasible"
-    training_errors = int((tree.predict(X) != y).sum())
-    if training_errors > max_errors:
+    wrong = tree.predict(groups.patterns[groups.pattern]) != groups.label
+    error_units = int(search.group_units[wrong].sum())
+    training_errors = int(groups.count[wrong].sum())
+    if scale != 1 or groups.n_rows is not None:  # weighted: in the caller's weight units
+        training_errors = training_errors / scale
+    if error_units > budget:
         raise RuntimeError(f"branch and bound produced a tree with {training_errors} errors "
                            f"> max_errors={max_errors} (a bug)")
     stats = {"max_errors": max_errors, "forced_errors": forced, "greedy_size": greedy_size,
              "training_errors": training_errors, **search.stats(),
-             "kernel_compile_seconds": compile_seconds, "distinct_rows": len(search.totals),
-             "informative_features": len(search.features), "stopped": stopped,
-             "interrupted": interrupted, "seconds": time.perf_counter() - start}
-    return MinimumTreeResult(tree, status, int(lower), tree.n_nodes, stats, tuple(trace))
+             "kernel_compile_seconds": compile_seconds, "distinct_rows": groups.n_patterns,
+             "informative_features": len(search.features), "stopped": state.stopped,
+             "interrupted": state.interrupted, "seconds": state.duration()}
+    return MinimumTreeResult(tree, status, int(lower), tree.n_nodes, stats,
+                             tuple(state.improvements))
 
 
 sys.setrecursionlimit(max(sys.getrecursionlimit(), 20_000))

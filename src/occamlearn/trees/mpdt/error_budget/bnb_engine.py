@@ -1,31 +1,37 @@
-"""The search engine of the error-budget branch and bound (``error_budget_bnb``).
+"""The search engine of the error-budget branch and bound (``error_budget.bnb``).
 
 ``BudgetRowSetSearch.solve(S, b, ub)`` returns the fewest leaves of a tree of row set S with at
 most b errors if that is at most ``ub``, else a proven lower bound above it, keeping per row
 set the (leaves, errors) front it has found and the bounds it has proved. The bounds and why
-they hold are in ``error_budget_bnb``'s docstring; the compiled incompatibility bound is
-``error_budget_bnb_kernels``.
+they hold are in ``error_budget.bnb``'s docstring; the compiled incompatibility bound is
+``bnb_kernels``. The data view, the poll, the split enumeration, the greedy start and the tree
+rebuild are the exact-search core's (``trees.exact``).
+
+A row set is a bitset over the (pattern, class) groups (``exact.bits.GroupBits``); errors are
+counted in the groups' integer weights (rows, without sample weights), divided by their
+common divisor. A budget is split between two children unit by unit, so fine weights (many
+units per row) make many candidate splits of a budget.
 """
 
 from __future__ import annotations
 
-import time
-
 import numpy as np
 
-from occamlearn.trees.data_reduction import group_examples
+from occamlearn.trees.exact.bits import GroupBits
+from occamlearn.trees.exact.data import ExampleGroups
+from occamlearn.trees.exact.nested import rebuild
+from occamlearn.trees.exact.splits import distinct_splits, greedy_tree
+from occamlearn.trees.exact.stop import POLL_EVERY, Poll, Stop
 
-__all__ = ["BOUNDED", "BudgetRowSetSearch", "Stop"]
+__all__ = ["BOUNDED", "BudgetRowSetSearch"]
 
-INF = 1 << 30
-POLL_EVERY = 256  # calls between two polls of should_stop
+INF = 1 << 62
 MEMO_BYTES = 2 * 2**30  # the memo's cap (see BudgetRowSetSearch.__init__)
 # Row sets whose static bounds are cached (the children of every split, most never
 # searched: hepa recomputed them 1.4 million times in 20 s without the cache), at most
 # STATIC_BYTES of them (about 200 bytes each plus the bitset); the memo gets the rest.
 STATIC_CACHE = 1 << 20
 STATIC_BYTES = 2**29
-CLOCK_EVERY = 16  # calls between two looks at the clock (a call takes ~0.1-1 ms)
 # The incompatibility bound costs O(m^2 |Q|) per call; after BOUND_TRIAL calls it is kept only
 # if it raised at least one bound in BOUND_GAIN_RATIO calls (as in the pure search).
 BOUND_TRIAL = 2000
@@ -38,15 +44,6 @@ BOUND_MAX_PATTERNS = 1000
 N, ERR1, FORCED, LABEL, CLASS_ERR, LO, ACH, BOUNDED = range(8)
 
 
-class Stop(Exception):
-    """Raised inside the recursion when the deadline passed or should_stop() said so."""
-
-
-def _bitset(mask: np.ndarray) -> int:
-    return int.from_bytes(np.packbits(mask.astype(np.uint8), bitorder="little").tobytes(),
-                          "little")
-
-
 def _first(candidate):
     return candidate[0]
 
@@ -54,39 +51,19 @@ def _first(candidate):
 class BudgetRowSetSearch:
     """Memoised budgeted branch and bound on bitset row sets of one data set."""
 
-    def __init__(self, X, y, n_classes, *, deadline=None, should_stop=None,
+    def __init__(self, groups: ExampleGroups, n_classes: int, *, deadline=None,
                  use_incompatibility=True):
-        groups = group_examples(X, y)
+        view = GroupBits(groups, n_classes)
+        self.unit, self.group_units = view.unit, view.units
         self.patterns = groups.patterns.astype(np.int64)
-        n_patterns = groups.n_patterns
-        self.weights = np.zeros((n_patterns, n_classes), dtype=np.int64)
-        np.add.at(self.weights, (groups.pattern, groups.label), groups.count)
-        self.totals = self.weights.sum(axis=1)
-        self.forced_errors = groups.forced_errors()
+        self.weights, self.totals = view.weights, view.weights.sum(axis=1)
         self.n_classes = n_classes
-        self.n_features = X.shape[1]
-        # rows sorted by pattern, then class: pattern p owns bits start[p] .. start[p+1]-1
-        row_pattern = np.repeat(np.arange(n_patterns), self.totals)
-        row_class = np.concatenate([np.repeat(np.arange(n_classes), self.weights[p])
-                                    for p in range(n_patterns)])
-        self.n_rows = len(row_pattern)
-        self.start = np.concatenate([[0], np.cumsum(self.totals)[:-1]]).astype(np.int64)
-        self.n_bytes = (self.n_rows + 7) // 8
-        self.class_sets = [_bitset(row_class == k) for k in range(n_classes)]
-        majority = self.weights.argmax(axis=1)
-        self.minority = _bitset(row_class != majority[row_pattern])
-        # informative columns: one per partition of the patterns (complements split alike)
-        self.features, self.columns, seen = [], [], set()
-        for j in range(self.n_features):
-            column = self.patterns[:, j]
-            if column.min() == column.max():
-                continue
-            key = column.astype(np.uint8).tobytes()
-            if key in seen:
-                continue
-            seen.update((key, (1 - column).astype(np.uint8).tobytes()))
-            self.features.append(j)
-            self.columns.append(_bitset(column[row_pattern] == 1))
+        self.n_rows = view.n_bits
+        self.view = view
+        self.class_weights, self.forced_weight = view.class_weights, view.forced_weight
+        self.one_unit, self.class_sets, self.minority = (view.one_unit, view.class_sets,
+                                                         view.minority)
+        self.features, self.columns = view.features, view.columns
         self.memo: dict[int, list] = {}
         self.statics: dict[int, tuple] = {}
         # the memo is never evicted (rebuilding trees follows its entries): when it would pass
@@ -95,18 +72,16 @@ class BudgetRowSetSearch:
         self.static_cap = min(STATIC_CACHE, STATIC_BYTES // (200 + self.n_rows // 8))
         self.max_entries = (MEMO_BYTES - STATIC_BYTES) // (1000 + 2 * (self.n_rows // 8))
         self.memory_full = False
-        self.deadline = deadline
-        self.should_stop = should_stop
+        self.poll = Poll(deadline)
         self.use_incompatibility = use_incompatibility
-        self.calls = 0
         self.bound_calls = 0
         self.bound_gains = 0
         self.kernels = None
         if use_incompatibility:
-            from occamlearn.trees.mpdt.error_budget import bnb_kernels as error_budget_bnb_kernels
+            from occamlearn.trees.mpdt.error_budget import bnb_kernels
 
-            self.kernels = error_budget_bnb_kernels
-            self.packed = error_budget_bnb_kernels.pack_rows(self.patterns)
+            self.kernels = bnb_kernels
+            self.packed = bnb_kernels.pack_rows(self.patterns)
 
     # -- memo entries and bounds ----------------------------------------------------------
     def static(self, rows: int) -> tuple:
@@ -118,14 +93,18 @@ class BudgetRowSetSearch:
             return found
         if len(self.statics) >= self.static_cap:
             self.statics.clear()
-        counts = [(rows & s).bit_count() for s in self.class_sets]
-        n = rows.bit_count()
+        if self.one_unit:  # popcounts inline: this runs for every child of every split
+            counts = [(rows & s).bit_count() for s in self.class_sets]
+            n, forced = rows.bit_count(), (rows & self.minority).bit_count()
+        else:
+            counts = self.class_weights(rows)
+            n, forced = sum(counts), self.forced_weight(rows)
         ordered = sorted(counts, reverse=True)
         class_err, kept = [n], 0
         for count in ordered:
             kept += count
             class_err.append(n - kept)
-        found = (n, n - ordered[0], (rows & self.minority).bit_count(),
+        found = (n, n - ordered[0], forced,
                  counts.index(ordered[0]), class_err, None)
         self.statics[rows] = found
         return found
@@ -184,13 +163,10 @@ class BudgetRowSetSearch:
 
     def incompatibility_bound(self, rows: int, budget: int) -> int:
         self.bound_calls += 1
-        bits = np.unpackbits(np.frombuffer(rows.to_bytes(self.n_bytes, "little"),
-                                           dtype=np.uint8), bitorder="little")
-        patterns = np.flatnonzero(bits[self.start])
+        patterns = self.view.patterns_in(rows)
         if len(patterns) > BOUND_MAX_PATTERNS:
             return 1
-        if self.deadline is not None and time.perf_counter() > self.deadline:
-            raise Stop
+        self.poll.check()
         return int(self.kernels.incompatibility_bound(self.packed, self.weights, self.totals,
                                                       patterns, budget))
 
@@ -198,12 +174,6 @@ class BudgetRowSetSearch:
         return self.use_incompatibility and (
             self.bound_calls < BOUND_TRIAL
             or self.bound_gains * BOUND_GAIN_RATIO >= self.bound_calls)
-
-    def poll(self):
-        if self.deadline is not None and time.perf_counter() > self.deadline:
-            raise Stop
-        if self.should_stop is not None and self.should_stop():
-            raise Stop
 
     # -- search ---------------------------------------------------------------------------
     def solve(self, rows: int, budget: int, ub: int) -> int:
@@ -218,15 +188,10 @@ class BudgetRowSetSearch:
         known = upper(entry, budget)
         if bound >= known:
             return known
-        self.calls += 1
-        if not self.calls % CLOCK_EVERY:
-            if self.deadline is not None and time.perf_counter() > self.deadline:
-                raise Stop
-            if len(self.memo) > self.max_entries:
-                self.memory_full = True
-                raise Stop
-            if not self.calls % POLL_EVERY:
-                self.poll()
+        self.poll.tick()
+        if not self.poll.calls % POLL_EVERY and len(self.memo) > self.max_entries:
+            self.memory_full = True
+            raise Stop
         if budget not in entry[BOUNDED] and self.bound_pays():
             entry[BOUNDED].add(budget)
             found = self.incompatibility_bound(rows, budget)
@@ -240,14 +205,8 @@ class BudgetRowSetSearch:
                     return known
         static, memo = self.static, self.memo
         memo_get = memo.get
-        candidates, seen = [], set()
-        for index, column in enumerate(self.columns):
-            right = rows & column
-            if not right or right == rows or right in seen:
-                continue
-            left = rows ^ right
-            seen.add(left)
-            seen.add(right)
+        candidates = []
+        for index, left, right in distinct_splits(rows, self.columns):
             left_entry = memo_get(left) or static(left)
             right_entry = memo_get(right) or static(right)
             low = max(left_entry[FORCED], budget - right_entry[ERR1])
@@ -300,37 +259,20 @@ class BudgetRowSetSearch:
     def nested(self, rows: int, leaves: int):
         """The memoised tree of ``rows`` with ``leaves`` leaves, ("leaf", k) or
         (feature, left, right)."""
+        return rebuild(rows, leaves, self.columns, self.features, self._decide)
+
+    def _decide(self, rows: int, leaves: int):
         entry = self.entry(rows)
         if leaves == 1:
             return ("leaf", entry[LABEL])
         _, index, left_leaves, right_leaves = entry[ACH][leaves]
-        right = rows & self.columns[index]
-        return (self.features[index], self.nested(rows ^ right, left_leaves),
-                self.nested(right, right_leaves))
+        return (index, left_leaves, right_leaves)
 
     def greedy(self, rows: int):
         """A tree by information gain (ties: lowest column) grown until its leaves are pure
         or single patterns, as (rows, index, left, right) / (rows,) nodes."""
-        entry = self.entry(rows)
-        if entry[ERR1] == 0:
-            return (rows,)
-        best_index, best_entropy = -1, np.inf
-        for index, column in enumerate(self.columns):
-            right = rows & column
-            if not right or right == rows:
-                continue
-            entropy = self._entropy(right) + self._entropy(rows ^ right)
-            if entropy < best_entropy - 1e-12:
-                best_index, best_entropy = index, entropy
-        if best_index < 0:  # a single pattern with conflicting rows
-            return (rows,)
-        right = rows & self.columns[best_index]
-        return (rows, best_index, self.greedy(rows ^ right), self.greedy(right))
-
-    def _entropy(self, rows: int) -> float:
-        counts = np.array([(rows & s).bit_count() for s in self.class_sets], dtype=float)
-        counts = counts[counts > 0]
-        return float(-(counts * np.log2(counts / counts.sum())).sum())
+        return greedy_tree(rows, self.columns, self.class_weights,
+                           lambda part: self.static(part)[ERR1] == 0)
 
     def seed_fronts(self, node) -> list:
         """Min-plus programme over the greedy tree: front[l] = fewest errors of a pruning of
@@ -354,7 +296,7 @@ class BudgetRowSetSearch:
         return front
 
     def stats(self) -> dict:
-        return {"calls": self.calls, "memo_entries": len(self.memo),
+        return {"calls": self.poll.calls, "memo_entries": len(self.memo),
                 "memory_full": self.memory_full,
                 "incompatibility_bounds": self.bound_calls,
                 "incompatibility_gains": self.bound_gains}

@@ -16,7 +16,9 @@ import time
 import numpy as np
 from numba import njit
 
-from occamlearn.trees.mpdt.bnb.kernels import pack_rows  # one packing for both searches
+# private name: kernel_cache treats public dispatchers as entry points, this one is inlined
+from occamlearn.trees.exact.packed import in_subcube as _in_subcube
+from occamlearn.trees.exact.packed import pack_rows
 
 __all__ = ["incompatibility_bound", "pack_rows", "warm_up"]
 
@@ -25,18 +27,10 @@ __all__ = ["incompatibility_bound", "pack_rows", "warm_up"]
 def _witness_weight_above(packed, weights, totals, patterns, a, c, k, budget):
     """True if the rows of classes other than k lying in the smallest subcube that contains
     patterns a and c (restricted to ``patterns``) weigh more than ``budget``."""
-    words = packed.shape[1]
     total = 0
     for q in patterns:
         other = totals[q] - weights[q, k]
-        if other == 0:
-            continue
-        inside = True
-        for w in range(words):
-            if (packed[q, w] ^ packed[a, w]) & ~(packed[a, w] ^ packed[c, w]):
-                inside = False
-                break
-        if inside:
+        if other != 0 and _in_subcube(packed, q, a, c):
             total += other
             if total > budget:
                 return True

@@ -41,10 +41,10 @@ import numpy as np
 
 from occamlearn.model.tree import Tree
 from occamlearn.stopping import Deadline
+from occamlearn.trees.exact.stop import Stop
 from occamlearn.trees.mpdt.bnb.engines import (
     CompiledRowSetSearch,
     RowSetSearch,
-    Stop,
     prepare_rows,
 )
 
@@ -285,7 +285,7 @@ def _engine(rows, labels, n_classes, kept, deadline: Deadline):
     """The compiled branch and bound when its kernels are compiled already (4-6x faster on
     lympho, h-votes, tic-tac-toe), else the Python one: counting never waits for a compile
     (``kernel_cache`` then compiles them in the background for the next search)."""
-    options = {"deadline": deadline.at, "should_stop": lambda: deadline.stop_requested}
+    options = {"deadline": deadline}
     from occamlearn.trees import kernel_cache
 
     if kernel_cache.kernels_ready("bnb"):

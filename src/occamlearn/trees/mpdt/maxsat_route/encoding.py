@@ -24,6 +24,7 @@ from pysat.formula import WCNF, IDPool
 
 from occamlearn.model.tree import LEAF, Tree
 from occamlearn.stopping import Deadline
+from occamlearn.trees.exact.data import validate_binary_data
 from occamlearn.trees.mpdt.maxsat_route.discrimination import discrimination_clauses, leaf_clauses
 from occamlearn.trees.mpdt.maxsat_route.layout_clauses import (
     layout_clauses,
@@ -61,26 +62,6 @@ def check_size_bounds(upper_bound, lower_bound, n_classes: int) -> None:
         raise ValueError(f"lower_bound ({lower_bound}) exceeds upper_bound ({upper_bound}).")
     if n_classes < 2:
         raise ValueError(f"n_classes must be >= 2 for a MaxSAT query; got {n_classes}.")
-
-
-def validate_binary_data(X, y, n_classes: int) -> tuple[np.ndarray, np.ndarray]:
-    """Check and convert (X, y): 0/1 matrix, class indices in 0..n_classes-1."""
-    X = np.asarray(X)
-    y = np.asarray(y)
-    if X.ndim != 2:
-        raise ValueError(f"X must be a 2-d 0/1 matrix; got an array of shape {X.shape}.")
-    if y.shape != (X.shape[0],):
-        raise ValueError(f"y must have one class index per row of X ({X.shape[0]}); "
-                         f"got shape {y.shape}.")
-    if X.size and not np.isin(X, (0, 1)).all():
-        raise ValueError("X must contain only 0/1 values; got "
-                         f"{sorted(set(np.unique(X).tolist()) - {0, 1})[:5]}.")
-    if not isinstance(n_classes, (int, np.integer)) or n_classes < 1:
-        raise ValueError(f"n_classes must be a positive int; got {n_classes!r}.")
-    if y.size and (not np.issubdtype(y.dtype, np.integer) or y.min() < 0 or y.max() >= n_classes):
-        raise ValueError(f"y must hold class indices in 0..{n_classes - 1}; got values "
-                         f"{np.unique(y)[:10].tolist()}.")
-    return X.astype(np.int64), y.astype(np.int64)
 
 
 def unique_rows(X: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
