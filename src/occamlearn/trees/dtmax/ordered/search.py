@@ -38,16 +38,15 @@ from occamlearn.trees.dtmax.ordered.kernels import (
     side_subtrees,
     split_orders,
 )
+from occamlearn.trees.exact.stop import Stop
 
-__all__ = ["MEMO_BYTES", "OrderedSearch", "Stopped", "nested_from_depth2"]
+__all__ = ["MEMO_BYTES", "OrderedSearch", "nested_from_depth2"]
 
 # Most bytes of row-set keys the memo keeps; past it, new sets are solved but not stored.
 MEMO_BYTES = 256 << 20
 
 
 
-class Stopped(Exception):
-    """The deadline passed (or a stop was requested) inside the search."""
 
 
 def _leaf(totals) -> tuple[float, tuple]:
@@ -177,7 +176,7 @@ class OrderedSearch:
                 if lo > hi:
                     continue
                 if self.deadline.expired():
-                    raise Stopped
+                    raise Stop
                 mid = int(start[f]) if a < 0 and b < 0 else (lo + hi) // 2
                 known = (low[a] if a >= 0 else 0.0, high[b] if b >= 0 else 0.0)
                 # weight from the threshold to the far end of its interval: a child solved
@@ -199,7 +198,7 @@ class OrderedSearch:
                     heapq.heappush(heap, (right, seq, f, mid + 1, hi, mid, b))
                     seq += 1
             current = best
-        except (Stopped, KeyboardInterrupt):
+        except (Stop, KeyboardInterrupt):
             if not top:
                 raise
             self.stopped = True
