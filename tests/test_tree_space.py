@@ -192,3 +192,79 @@ def _sets_below(space, split) -> int:
         stack += [(s.left, s.left_leaves) for s in space._splits[rows]]
         stack += [(s.right, s.right_leaves) for s in space._splits[rows]]
     return len(seen)
+
+
+# -- the smallest trees within an error budget ----------------------------------------------
+def all_smallest_trees_within(X, y, n_classes, budget):
+    """Every tree with the fewest leaves among those making at most ``budget`` errors, as
+    nested tuples (exhaustive; every label at every leaf)."""
+    X, y = np.asarray(X), np.asarray(y)
+
+    @functools.cache
+    def trees(rows: tuple, leaves: int) -> tuple:
+        if leaves == 1:
+            return tuple((("leaf", k), sum(int(y[r]) != k for r in rows))
+                         for k in range(n_classes))
+        found = []
+        for feature in range(X.shape[1]):
+            zero = tuple(r for r in rows if X[r, feature] == 0)
+            one = tuple(r for r in rows if X[r, feature] != 0)
+            if not zero or not one:
+                continue
+            for left_leaves in range(1, leaves):
+                for a, errors_a in trees(zero, left_leaves):
+                    for b, errors_b in trees(one, leaves - left_leaves):
+                        found.append(((feature, a, b), errors_a + errors_b))
+        return tuple(found)
+
+    everything = tuple(range(len(y)))
+    for leaves in range(1, 2 * len(y) + 2):
+        found = {tree for tree, errors in trees(everything, leaves) if errors <= budget}
+        if found:
+            return leaves, found
+    raise AssertionError("no tree")
+
+
+@settings(max_examples=150, deadline=None)
+@given(tiny_data, st.integers(0, 3))
+def test_budget_space_equals_exhaustive_enumeration(case, slack):
+    """Conflicting rows allowed; budget = the errors they force + 0..3."""
+    from occamlearn.trees.exact.data import group_examples
+    from occamlearn.trees.mpdt.many.budget_tree_space import BudgetTreeSpace
+
+    seed, n_rows, n_features, n_classes = case
+    rng = np.random.default_rng(seed)
+    X = rng.integers(0, 2, size=(n_rows, n_features))
+    y = rng.integers(0, n_classes, size=n_rows)
+    budget = group_examples(X, y).forced_errors() + slack
+    leaves, expected = all_smallest_trees_within(X, y, n_classes, budget)
+    space = BudgetTreeSpace(X, y, n_classes, budget)
+    assert space.leaves == leaves
+    assert space.count == len(expected)
+    assert {space.nested(i) for i in range(space.count)} == expected
+    for tree in space.sample(5, random_state=seed):
+        assert (tree.predict(X) != y).sum() <= budget and tree.n_nodes == 2 * leaves - 1
+
+
+def test_budget_space_below_the_forced_errors_is_refused():
+    from occamlearn.trees.mpdt.many.budget_tree_space import BudgetTreeSpace
+
+    X, y = np.array([[0], [0], [1]]), np.array([0, 1, 1])
+    with pytest.raises(ValueError, match="below the errors that identical rows"):
+        BudgetTreeSpace(X, y, 2, 0)
+
+
+def test_alg3_with_an_error_budget_draws_from_the_budget_space(bundled_binary):
+    """max_errors with Alg. 3 and method 'bnb': every candidate is a smallest tree within
+    the budget on the training part, and their number is the space's exact count."""
+    from occamlearn.trees.mpdt.many.minimum_trees import find_minimum_trees
+
+    X, y, n_classes = bundled_binary("hayes-r", unique=True)
+    found = find_minimum_trees(X, y, n_classes, 50, diverse=True, max_errors=3, method="bnb",
+                               random_state=0)
+    sizes = {tree.n_nodes for tree in found.trees}
+    assert len(sizes) == 1 and found.result.status == "optimal"
+    assert sizes == {found.result.tree.n_nodes}
+    assert all((tree.predict(X) != y).sum() <= 3 for tree in found.trees)
+    assert found.count is not None and len(found.trees) == min(50, found.count)
+    assert len({tree.structure_key() for tree in found.trees}) == len(found.trees)

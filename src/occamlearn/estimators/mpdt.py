@@ -163,10 +163,11 @@ class MinimumPureTreeClassifier(ClassifierMixin, FittedTreeMixin, BaseEstimator)
         (1, True, False, 0.0, 0.0, None) give the single minimum tree of all rows (mpdt-1).
         With ``max_errors`` or ``on_conflict="relax"`` the minimum trees are those within
         the error budget (see ``max_errors``). See ``occamlearn.trees.mpdt.many.selection``.
-        With methods "auto" and "bnb" (no layouts, no error budget) the trees come from the
-        branch and bound's tree space: every minimum tree is counted exactly, the plain draw
-        is the first ``n_solutions`` in a fixed order and the diverse draw is MDSOL's greedy
-        step over them (``occamlearn.trees.mpdt.many.tree_space``), with no SAT call;
+        With methods "auto" and "bnb" (no layouts) the trees come from the branch and bound's
+        tree space: every minimum tree (with ``max_errors``: every smallest tree within the
+        budget) is counted exactly, the plain draw is the first ``n_solutions`` in a fixed
+        order and the diverse draw is MDSOL's greedy step over them
+        (``occamlearn.trees.mpdt.many.tree_space``, ``budget_tree_space``), with no SAT call;
         ``method="maxsat"`` draws them with SAT (blocking clauses or MDSOL).
 
     ``fit(X, y, sample_weight)``: one non-negative weight per row. The pure tree itself does
@@ -205,7 +206,8 @@ class MinimumPureTreeClassifier(ClassifierMixin, FittedTreeMixin, BaseEstimator)
     best_trees_ : list of Tree -- the candidates within ``delta`` of the best; ``tree_`` is one
     selection_stratified_ : whether the train/selection split could be stratified
     n_minimum_trees_ : int or None -- with Alg. 3 from the tree space, the exact number of
-        minimum pure trees of the training part (None when not counted)
+        minimum trees (pure, or within ``max_errors``) of the training part (None when not
+        counted)
 
     A single-class training set gives a one-leaf tree (size 1, status "optimal"). Ctrl-C
     during ``fit`` stops the search; once a first tree exists the estimator is left fitted

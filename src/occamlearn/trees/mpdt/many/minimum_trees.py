@@ -36,7 +36,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from occamlearn.stopping import CLOCK, Deadline, ProgressSink
+from occamlearn.trees.mpdt.error_budget.bnb import find_minimum_tree_with_errors_bnb
 from occamlearn.trees.mpdt.error_budget.maxsat_search import ErrorBudgetSearch, error_budget
+from occamlearn.trees.mpdt.many.budget_tree_space import BudgetTreeSpace
 from occamlearn.trees.mpdt.many.enumerate import ENUMERATORS, OptimalFormula, canonical_key
 from occamlearn.trees.mpdt.many.layouts import enumerate_by_layout
 from occamlearn.trees.mpdt.many.tree_space import MinimumTreeSpace, SpaceCut
@@ -117,20 +119,23 @@ def trees_from_search(search: MinimumTreeSearch, k: int, *, diverse: bool = Fals
 
 def trees_from_space(result: MinimumTreeResult, X, y, n_classes: int, k: int, *,
                      diverse: bool = False, deadline: Deadline | None = None,
-                     random_state=None) -> MinimumTrees:
-    """Up to ``k`` minimum trees of a proven pure ``result`` from the branch and bound's tree
-    space: the first k in rank order, or (``diverse``) MDSOL's greedy draw. If the counting
-    does not finish before ``deadline``, the trees under the root splits counted so far are
-    drawn from (``complete`` False, ``count`` None), or the search's own tree when none was."""
+                     random_state=None, max_errors: int | None = None) -> MinimumTrees:
+    """Up to ``k`` minimum trees of a proven ``result`` from the branch and bound's tree
+    space (``max_errors``: the smallest trees within that budget, ``BudgetTreeSpace``): the
+    first k in rank order, or (``diverse``) MDSOL's greedy draw. If the counting does not
+    finish before ``deadline``, the trees under the root splits (or root error counts) counted
+    so far are drawn from (``complete`` False, ``count`` None), or the search's own tree when
+    none was."""
     k = _check_k(k)
-    if result.status != "optimal" or result.tree.n_nodes == 1:
+    if result.status != "optimal" or (max_errors is None and result.tree.n_nodes == 1):
         single = result.status == "optimal"
         return MinimumTrees(result, [result.tree], single, 0.0, [""], count=1 if single else None)
     began = CLOCK()
+    options = {"leaves": (result.tree.n_nodes + 1) // 2, "deadline": Deadline.coerce(deadline),
+               "feature_names": result.tree.feature_names}
     try:
-        space = MinimumTreeSpace(X, y, n_classes, leaves=(result.tree.n_nodes + 1) // 2,
-                                 deadline=Deadline.coerce(deadline),
-                                 feature_names=result.tree.feature_names)
+        space = (MinimumTreeSpace(X, y, n_classes, **options) if max_errors is None
+                 else BudgetTreeSpace(X, y, n_classes, max_errors, **options))
     except SpaceCut:
         space = None
     if space is None or not space.available:
@@ -229,22 +234,28 @@ def find_minimum_trees(X, y, n_classes: int, k: int = 1, *, diverse: bool = Fals
     the trees are then drawn from the MPDT encoding with n = that size
     (``MinimumTreeSearch.adopt``), so no MaxSAT search repeats what another engine proved;
     without layouts, "auto" and "bnb" draw them from the tree space instead
-    (``trees_from_space``, seeded by ``random_state``). With an error budget the MaxSAT search
-    is used whatever the method.
+    (``trees_from_space``, seeded by ``random_state``), and with an error budget from the
+    budgeted branch and bound's space of the smallest trees within it; ``method="maxsat"`` and
+    layouts use the MaxSAT search and SAT enumeration.
     """
     _check_k(k)
     deadline = Deadline.coerce(deadline)
     budget = error_budget(X, y, max_errors, relax_conflicts=relax_conflicts)
     options = {"solver": solver, "sat_solver": sat_solver, "deadline": deadline,
                "progress": progress}
-    if budget is None and method != "maxsat" and not layouts:
-        from occamlearn.trees.mpdt.minimum import find_minimum_tree
+    if method != "maxsat" and not layouts:
+        if budget is None:
+            from occamlearn.trees.mpdt.minimum import find_minimum_tree
 
-        result = find_minimum_tree(X, y, n_classes, method=method, n_jobs=n_jobs, **options)
+            result = find_minimum_tree(X, y, n_classes, method=method, n_jobs=n_jobs,
+                                       **options)
+        else:
+            result = find_minimum_tree_with_errors_bnb(X, y, n_classes, budget,
+                                                       deadline=deadline, progress=progress)
         # one deadline for the search and the drawing
         return trees_from_space(result, X, y, n_classes, k, diverse=diverse,
                                 deadline=deadline.within(enumeration_time_limit),
-                                random_state=random_state)
+                                random_state=random_state, max_errors=budget)
     if budget is None:
         search, draw = MinimumTreeSearch(X, y, n_classes, **options), trees_from_search
         if method != "maxsat":
