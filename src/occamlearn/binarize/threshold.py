@@ -68,14 +68,9 @@ class ThresholdBinarizer(BaseBinarizer):
         false and true on a missing value (the search picks the side, as scikit-learn's trees
         do); ``"one"``: false only (the ``col is missing`` feature is there either way).
     drop_identifiers : bool, default=True
-        Drop identifier-like columns (all values distinct strings, or integers counting the
-        rows; see ``occamlearn.binarize.column_roles``) with one ``UserWarning`` naming them,
-        listed in ``identifier_columns_``. A column named in ``categorical``/``continuous``
-        is always kept.
+        As in ``FeatureBinarizer`` (identifier-like columns are dropped with a warning).
     max_categories : int >= 1 or None, default=64
-        Categories per column that keep their own ``col == v`` test (the most frequent);
-        the rest fold into "other" (every test on the column false) with a ``UserWarning``
-        naming the column and the count. None: no cap.
+        As in ``FeatureBinarizer`` (rarer categories fold into "other" with a warning).
 
     Attributes
     ----------
