@@ -66,6 +66,18 @@ def integer_weights(sample_weight, n_rows: int) -> tuple[np.ndarray, int]:
     return result, int(scale)
 
 
+def whole_weights(sample_weight, who: str, why: str) -> np.ndarray | None:
+    """``sample_weight`` as int64, or None; a ValueError naming ``who`` (the caller) and
+    ``why`` (what needs whole numbers) when a weight is not a whole number."""
+    if sample_weight is None:
+        return None
+    weight = np.asarray(sample_weight)
+    if weight.dtype.kind not in "iu" and not np.array_equal(weight, np.round(weight)):
+        raise ValueError(f"{who} needs integer sample_weight ({why}); scale fractions with "
+                         "trees.weights.integer_weights.")
+    return weight.astype(np.int64)
+
+
 def weighted_errors(predicted: np.ndarray, y: np.ndarray, weight: np.ndarray | None):
     """Total weight of the rows with ``predicted != y`` (their number when unweighted)."""
     wrong = np.asarray(predicted) != np.asarray(y)

@@ -60,6 +60,7 @@ from occamlearn.trees.data_reduction import (
     reduce_columns,
 )
 from occamlearn.trees.dtmax.decode import decode_complete_tree
+from occamlearn.trees.weights import whole_weights
 
 __all__ = ["DTmaxEncoding", "effective_depth", "encode_dtmax"]
 
@@ -168,13 +169,7 @@ def encode_dtmax(X, y, n_classes: int, depth: int, *, prefer_small: bool = False
     variables that ``smallest_within`` minimises (its error bound repeats each group's
     literal by that weight in the totalizer).
     """
-    if sample_weight is not None:
-        weight = np.asarray(sample_weight)
-        if weight.dtype.kind not in "iu" and not np.array_equal(weight, np.round(weight)):
-            raise ValueError("encode_dtmax needs integer sample_weight (the soft clause "
-                             "weights); scale fractions with trees.weights.integer_weights, "
-                             "as find_max_accuracy_tree(method='maxsat') does.")
-        sample_weight = weight.astype(np.int64)
+    sample_weight = whole_weights(sample_weight, "encode_dtmax", "the soft clause weights")
     if not isinstance(depth, (int, np.integer)) or isinstance(depth, bool) or depth < 0:
         raise ValueError(f"depth must be a non-negative int; got {depth!r}.")
     if not isinstance(n_classes, (int, np.integer)) or n_classes < 1:

@@ -48,6 +48,7 @@ from occamlearn.trees.mpdt.maxsat_route.encoding import (
 )
 from occamlearn.trees.mpdt.maxsat_route.layout_clauses import layout_clauses
 from occamlearn.trees.mpdt.maxsat_route.variables import MPDTVariables, parent_candidates
+from occamlearn.trees.weights import whole_weights
 
 __all__ = ["BudgetEncodingDeadline", "EncodingSize", "ErrorBudgetEncoding",
            "encode_error_budget", "error_budget_encoding_size", "relax_errors_needed"]
@@ -167,13 +168,8 @@ def encode_error_budget(X, y, n_classes: int, max_errors: int, upper_bound: int,
     if not isinstance(max_errors, (int, np.integer)) or max_errors < 0:
         raise ValueError(f"max_errors must be a non-negative int; got {max_errors!r}.")
     check_size_bounds(upper_bound, lower_bound, n_classes)
-    if sample_weight is not None:
-        weight = np.asarray(sample_weight)
-        if weight.dtype.kind not in "iu" and not np.array_equal(weight, np.round(weight)):
-            raise ValueError("encode_error_budget needs integer sample_weight (the totalizer "
-                             "repeats a literal per unit); scale fractions with "
-                             "trees.weights.integer_weights.")
-        sample_weight = weight.astype(np.int64)
+    sample_weight = whole_weights(sample_weight, "encode_error_budget",
+                                  "the totalizer repeats a literal per unit")
     groups = group_examples(X, y, sample_weight)
     patterns = groups.patterns.astype(np.int64)
     columns = _varying_columns(patterns)
