@@ -18,6 +18,7 @@ import numpy as np
 from sklearn.utils.validation import check_is_fitted
 
 from occamlearn.binarize.conditions import condition_binarizer_from_dict
+from occamlearn.estimators._selection import set_selection
 from occamlearn.model import record_checks as checks
 from occamlearn.model.fitted import FittedModel, Inputs, Provenance, Selection
 
@@ -242,18 +243,13 @@ def _set_minimum_tree(estimator, record: FittedModel) -> None:
     estimator.conflict_rows_ = np.asarray(record.conflict_rows, dtype=np.int64)
     estimator.n_conflicts_removed_ = len(record.conflict_rows)
     selection = record.selection
-    estimator.n_minimum_trees_ = None if selection is None else selection.n_minimum_trees
     if selection is None:
-        estimator.candidate_trees_ = [(estimator.tree_, 1.0)]
-        estimator.best_trees_ = [estimator.tree_]
-        estimator.selection_stratified_ = True
+        set_selection(estimator)
         return
     trees = [record.model if k == selection.chosen else tree
              for k, (tree, _) in enumerate(selection.candidates)]
-    estimator.candidate_trees_ = [(tree, acc) for tree, (_, acc) in
-                                  zip(trees, selection.candidates, strict=True)]
-    estimator.best_trees_ = [trees[i] for i in selection.best]
-    estimator.selection_stratified_ = selection.stratified
+    set_selection(estimator, trees, [acc for _, acc in selection.candidates], selection.best,
+                  selection.stratified, selection.n_minimum_trees)
 
 
 def _set_max_accuracy_tree(estimator, record: FittedModel) -> None:

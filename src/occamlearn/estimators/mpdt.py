@@ -44,6 +44,7 @@ from occamlearn.estimators._base import (
 )
 from occamlearn.estimators._progress import UserProgress, fit_progress, watching_interrupts
 from occamlearn.estimators._record import fit_date
+from occamlearn.estimators._selection import store_selection
 from occamlearn.maxsat.backends import BACKENDS
 from occamlearn.maxsat.pysat_adapter import SATInterrupt, is_interrupt
 from occamlearn.model.tree import Tree
@@ -288,7 +289,7 @@ class MinimumPureTreeClassifier(ClassifierMixin, FittedTreeMixin, BaseEstimator)
         progress.report(result.upper_bound, result.lower_bound, deadline.elapsed())
         self._store(result, data, progress)
         _warn_if_pure_tree_memorises(self, self.lower_bound_, len(data.y))
-        _store_selection(self, selected, data)
+        store_selection(self, selected, data)
         self.solve_stats_["prepare_seconds"] = prepared - deadline.started
         self.solve_stats_["total_seconds"] = deadline.elapsed()
         if progress.interrupted_at is not None or result.stats.get("interrupted"):
@@ -421,33 +422,3 @@ def _scaled_budget(max_errors: int, scale: int) -> int:
     """``max_errors`` (in weight units) in units of 1/scale: the most the scaled weights of
     the misclassified rows may sum to."""
     return int(max_errors) * int(scale)
-
-
-def _store_selection(estimator, selected, data) -> None:
-    """Set ``candidate_trees_``, ``best_trees_`` and ``selection_stratified_`` on a fitted
-    ``MinimumPureTreeClassifier`` (after ``tree_`` is stored). Candidate trees carry the
-    binary feature names and counts over all training rows (set-aside ones too), like
-    ``tree_``."""
-    estimator.n_minimum_trees_ = None if selected is None else selected.count
-    if selected is None:
-        estimator.candidate_trees_ = [(estimator.tree_, 1.0)]
-        estimator.best_trees_ = [estimator.tree_]
-        estimator.selection_stratified_ = True
-        return
-    names = estimator.tree_.feature_names
-
-    def named(tree):
-        if tree is selected.result.tree:
-            return estimator.tree_
-        return Tree(tree.feature, tree.left, tree.right, tree.label, tree.counts,
-                    tree.n_features, names).with_counts(data.all_X_bin, data.all_y)
-
-    trees = [named(tree) for tree in selected.candidates]
-    estimator.candidate_trees_ = [(tree, float(acc))
-                                  for tree, acc in zip(trees, selected.accuracies, strict=True)]
-    estimator.best_trees_ = [trees[i] for i in selected.best]
-    estimator.selection_stratified_ = bool(selected.stratified)
-    estimator.solve_stats_.update(n_candidates=len(trees), n_best=len(selected.best),
-                                  enumeration_complete=bool(selected.complete),
-                                  n_train_rows=selected.n_train,
-                                  n_selection_rows=selected.n_selection)
