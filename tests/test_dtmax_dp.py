@@ -14,10 +14,12 @@ from test_dtmax_encoding import best_bounded_tree
 from occamlearn import MaxAccuracyTreeClassifier
 from occamlearn.stopping import Deadline
 from occamlearn.trees.data_reduction import group_examples
+from occamlearn.trees.dtmax import dp_compiled
 from occamlearn.trees.dtmax import dynamic_programme as dtmax_dp
 from occamlearn.trees.dtmax.dp_counts import depth2_costs, subset_counts, triple_counts
 from occamlearn.trees.dtmax.dynamic_programme import best_tree_within_depth
 from occamlearn.trees.dtmax.search import find_max_accuracy_tree
+from occamlearn.trees.exact.stop import Stop
 
 
 @st.composite
@@ -130,17 +132,29 @@ def test_estimator_time_limit_keeps_a_valid_tree():
     assert model.solve_stats_["total_seconds"] < 5
 
 
-def test_ctrl_c_keeps_the_best_tree_so_far(monkeypatch):
+@pytest.mark.parametrize("engine", ["numpy", "compiled"])
+def test_ctrl_c_keeps_the_best_tree_so_far(monkeypatch, engine):
     X, y = slow_instance()
     calls = []
 
-    def interrupted(self):
+    def interrupted(self):                   # Ctrl-C at the 4th poll, else the deadline
         calls.append(1)
         if len(calls) == 4:
             raise KeyboardInterrupt
+        return self.deadline is not None and self.deadline.expired()
 
-    monkeypatch.setattr(dtmax_dp._DepthSearch, "check_deadline", interrupted)
+    def check_deadline(self):
+        if interrupted(self):
+            raise Stop
+
+    monkeypatch.setattr(dtmax_dp, "_compiled_ready", lambda *args: engine == "compiled")
+    if engine == "numpy":
+        monkeypatch.setattr(dtmax_dp._DepthSearch, "check_deadline", check_deadline)
+    else:
+        monkeypatch.setattr(dp_compiled, "POLL_WORK", 1000)
+        monkeypatch.setattr(dp_compiled.CompiledDepthSearch, "expired", interrupted)
     result = find_max_accuracy_tree(X, y, 3, 4, method="dp")
+    assert len(calls) >= 4
     assert result.status == "feasible"
     assert int((result.tree.predict(X) != y).sum()) == result.training_errors
     greedy = find_max_accuracy_tree(X, y, 3, 4, method="dp", deadline=Deadline.after(1e-9))
@@ -161,12 +175,12 @@ def test_estimator_reports_the_dynamic_programme(method):
     assert model.n_nodes_ - model.tree_.n_leaves == best_bounded_tree(X, y, 2, 3)[1] == 5
 
 
-def test_a_greedy_tree_with_only_forced_errors_needs_no_search():
+def test_a_tree_with_only_forced_errors_ends_the_search():
     X = np.array(list(np.ndindex(2, 2, 2, 2)) + [(0, 0, 0, 0)])     # 16 patterns, one twice
     y = np.r_[X[:16, 0], 1]                     # y = x0, and the repeated row conflicts
     result = find_max_accuracy_tree(X, y, 2, 4)
     assert result.status == "optimal" and result.training_errors == 1
-    assert "backends" not in result.stats       # the greedy tree already makes only that one
+    assert result.stats["dp_subproblems"] <= 1  # the first test makes only that error
     assert find_max_accuracy_tree(X, y, 2, 4, prefer_small=True).stats["backends"] == ["dp"]
 
 

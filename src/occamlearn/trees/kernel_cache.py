@@ -48,6 +48,7 @@ __all__ = ["KERNEL_MODULES", "KernelsUnavailable", "KernelsWhenReady", "kernels_
 KERNEL_MODULES = {
     "bnb": "occamlearn.trees.mpdt.bnb.kernels",
     "error-budget": "occamlearn.trees.mpdt.error_budget.bnb_kernels",
+    "dtmax-dp": "occamlearn.trees.dtmax.dp_kernels",
 }
 LOCK_NAME = "occamlearn-compile.lock"
 LOG_NAME = "occamlearn-compile.log"

@@ -56,7 +56,9 @@ from occamlearn.trees.exact.data import (
 )
 from occamlearn.trees.exact.stop import Stop
 
-__all__ = ["DepthSearchResult", "best_tree_within_depth"]
+__all__ = ["ENGINES", "DepthSearchResult", "best_tree_within_depth"]
+
+DP_KERNELS = "dtmax-dp"  # its name in ``trees.kernel_cache``
 
 Subtree = tuple  # ("leaf", class) | ("test", column, zero_side, one_side)
 
@@ -394,10 +396,42 @@ def _decisions(subtree: Subtree) -> int:
     return 0 if subtree[0] == "leaf" else 1 + _decisions(subtree[2]) + _decisions(subtree[3])
 
 
+ENGINES = ("auto", "compiled", "numpy")
+_LOADED = []  # not empty once this process loaded the compiled kernels
+
+
+def _compiled_ready(engine: str, n_features: int, n_classes: int) -> bool:
+    """Whether to run the compiled engine (``dp_compiled``): asked for, or under "auto" when
+    its kernels are loaded or on disk (else their background compile starts and this fit
+    runs the numpy engine) and its count tables fit in memory."""
+    if engine not in ENGINES:
+        raise ValueError(f"engine must be one of {ENGINES}; got {engine!r}.")
+    if engine != "auto":
+        return engine == "compiled"
+    from occamlearn.trees.dtmax.dp_compiled import fits_in_memory
+
+    if not fits_in_memory(n_features, n_classes):
+        return False
+    from occamlearn.trees import kernel_cache
+
+    if _LOADED:
+        return True
+    if not kernel_cache.kernels_ready(DP_KERNELS):
+        kernel_cache.start_background_compile()
+        return False
+    try:
+        kernel_cache.load(DP_KERNELS)
+    except kernel_cache.KernelsUnavailable:
+        return False
+    _LOADED.append(True)
+    return True
+
+
 def best_tree_within_depth(groups: ExampleGroups, n_classes: int, depth: int, *,
                            prefer_small: bool = True, deadline: Deadline | float | None = None,
                            progress: ProgressSink | None = None,
-                           columns: ReducedColumns | None = None) -> DepthSearchResult:
+                           columns: ReducedColumns | None = None,
+                           engine: str = "auto") -> DepthSearchResult:
     """Fewest training errors over trees of depth <= ``depth`` (then, with ``prefer_small``,
     fewest decision nodes; without it a test is still only taken where it reduces errors,
     and the search can stop as soon as no tree can make fewer errors).
@@ -407,7 +441,9 @@ def best_tree_within_depth(groups: ExampleGroups, n_classes: int, depth: int, *,
     far is returned
     with status "feasible" (depth 3 stops between chunks of root tests, deeper searches
     between tests; depths <= 2 are one short pass);
-    ``columns``: ``reduce_columns(groups.patterns)`` if the caller has it already.
+    ``columns``: ``reduce_columns(groups.patterns)`` if the caller has it already;
+    ``engine``: "compiled" (``dp_compiled``, MurTree's search in numba), "numpy" (this
+    module's batched counts) or "auto" (compiled when its kernels are ready).
     """
     if not isinstance(depth, (int, np.integer)) or isinstance(depth, bool) or depth < 0:
         raise ValueError(f"depth must be a non-negative int; got {depth!r}.")
@@ -419,13 +455,23 @@ def best_tree_within_depth(groups: ExampleGroups, n_classes: int, depth: int, *,
     weights = groups.class_weights(n_classes)
     # a chosen test always separates rows, so a tree has fewer than n_patterns decisions
     scale = max(1, min(2 ** int(depth), groups.n_patterns)) if prefer_small else 1
-    search = _DepthSearch(columns.matrix, weights, scale, int(prefer_small), deadline)
-    # one BLAS thread: the products are many and small, and on a shared 2-core machine
-    # OpenBLAS's threads made depth 4 2.5-4x slower in wall time (audio 8.3 s -> 2.1 s)
-    with _one_blas_thread():
-        cost, subtree = search.solve_top(int(depth) if columns.n_kept else 0)
+    depth = int(depth) if columns.n_kept else 0
+    if _compiled_ready(engine, columns.n_kept, n_classes):
+        from occamlearn.trees.dtmax.dp_compiled import CompiledDepthSearch
+
+        search = CompiledDepthSearch(columns.matrix, weights, scale, int(prefer_small),
+                                     deadline, depth)
+        cost, subtree = search.solve_top(depth)
+        stats = dict(search.statistics(), engine="compiled")
+    else:
+        search = _DepthSearch(columns.matrix, weights, scale, int(prefer_small), deadline)
+        # one BLAS thread: the products are many and small, and on a shared 2-core machine
+        # OpenBLAS's threads made depth 4 2.5-4x slower in wall time (audio 8.3 s -> 2.1 s)
+        with _one_blas_thread():
+            cost, subtree = search.solve_top(depth)
+        stats = dict(search.stats, engine="numpy")
     tree = tree_of_nested(original_columns(subtree, columns), groups, n_classes,
                           groups.patterns.shape[1])
-    stats = dict(search.stats, seconds=CLOCK() - start, n_columns=columns.n_kept)
+    stats.update(seconds=CLOCK() - start, n_columns=columns.n_kept)
     status = "feasible" if search.stopped else "optimal"
     return DepthSearchResult(tree, cost // scale, _decisions(subtree), status, stats)

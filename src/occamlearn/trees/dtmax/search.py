@@ -198,9 +198,9 @@ def find_max_accuracy_tree(X, y, n_classes: int, max_depth: int, *, method: str 
     depth = effective_depth(max_depth, groups, columns)
     forced = groups.forced_errors()
     search.stats.update(depth_encoded=depth, n_patterns=groups.n_patterns, forced_errors=forced)
-    if method not in DP_METHODS or depth > 3:
-        # (at depth <= 3 the dynamic programme is usually faster than the greedy tree that
-        # would be its fallback: that is built only if it stops early)
+    if method not in DP_METHODS:
+        # (the dynamic programme is usually faster than the greedy tree that would be its
+        # fallback: that is built only if it stops early)
         search.offer(_greedy_tree(groups, depth, X, y, n_classes, weight))
     stats = search.stats
     if method in DP_METHODS:

@@ -29,6 +29,15 @@ import numpy as np
 __all__ = ["ExampleGroups", "ReducedColumns", "bitset", "distinct_rows", "group_examples",
            "original_columns", "reduce_columns", "validate_binary_data"]
 
+def _zero_one(X: np.ndarray) -> bool:
+    """Whether ``X`` holds only 0 and 1 (min/max where the dtype allows: no temporaries)."""
+    if X.dtype == bool:
+        return True
+    if np.issubdtype(X.dtype, np.integer):
+        return bool(X.min() >= 0 and X.max() <= 1)
+    return bool(np.isin(X, (0, 1)).all())
+
+
 def validate_binary_data(X, y, n_classes: int) -> tuple[np.ndarray, np.ndarray]:
     """Check and convert (X, y): 0/1 matrix, class indices in 0..n_classes-1."""
     X = np.asarray(X)
@@ -38,7 +47,7 @@ def validate_binary_data(X, y, n_classes: int) -> tuple[np.ndarray, np.ndarray]:
     if y.shape != (X.shape[0],):
         raise ValueError(f"y must have one class index per row of X ({X.shape[0]}); "
                          f"got shape {y.shape}.")
-    if X.size and not np.isin(X, (0, 1)).all():
+    if X.size and not _zero_one(X):
         raise ValueError("X must contain only 0/1 values; got "
                          f"{sorted(set(np.unique(X).tolist()) - {0, 1})[:5]}.")
     if not isinstance(n_classes, (int, np.integer)) or n_classes < 1:
@@ -137,17 +146,18 @@ def group_examples(X: np.ndarray, y: np.ndarray, weight: np.ndarray | None = Non
         raise ValueError("X has no rows (of positive weight): at least one training example "
                          "is needed.")
     patterns, pattern_of_row = distinct_rows(X)
-    keys = np.stack([pattern_of_row, y], axis=1)
+    n_labels = int(y.max()) + 1
+    keys = pattern_of_row.astype(np.int64) * n_labels + y     # (pattern, label) in order
     if weight is None:
-        pairs, count = np.unique(keys, axis=0, return_counts=True)
-        return ExampleGroups(patterns=patterns, pattern=pairs[:, 0], label=pairs[:, 1],
-                             count=count.astype(np.int64))
-    pairs, group_of_row, n_rows = np.unique(keys, axis=0, return_inverse=True,
-                                            return_counts=True)
+        pairs, count = np.unique(keys, return_counts=True)
+        return ExampleGroups(patterns=patterns, pattern=pairs // n_labels,
+                             label=pairs % n_labels, count=count.astype(np.int64))
+    pairs, group_of_row, n_rows = np.unique(keys, return_inverse=True, return_counts=True)
     count = np.zeros(len(pairs), dtype=np.int64)
     np.add.at(count, group_of_row.ravel(), weight)
-    return ExampleGroups(patterns=patterns, pattern=pairs[:, 0], label=pairs[:, 1],
-                         count=count, n_rows=n_rows.astype(np.int64))
+    return ExampleGroups(patterns=patterns, pattern=pairs // n_labels,
+                         label=pairs % n_labels, count=count,
+                         n_rows=n_rows.astype(np.int64))
 
 
 @dataclass(frozen=True)
@@ -184,7 +194,11 @@ def reduce_columns(X: np.ndarray) -> ReducedColumns:
     flip = flip ^ canon_flip
     useful = (oriented.sum(axis=0) > 0) & (oriented.sum(axis=0) < n_rows)
     candidates = np.flatnonzero(useful)
-    _, first = np.unique(oriented[:, candidates].T, axis=0, return_index=True)
+    # distinct columns as bytes (packed bits): np.unique(axis=0) on a column of 5,000 rows
+    # builds a 5,000-field structured type (mushroom: 36 ms -> 1 ms)
+    packed = np.ascontiguousarray(np.packbits(oriented[:, candidates].T, axis=1))
+    keys = packed.view(np.dtype((np.void, max(1, packed.shape[1])))).reshape(-1)
+    _, first = np.unique(keys, return_index=True)        # stable: the first of equal ones
     keep = np.sort(candidates[first])
     return ReducedColumns(matrix=oriented[:, keep], column=keep, flipped=flip[keep])
 
