@@ -134,9 +134,14 @@ class Tree:
     def with_counts(self, X: np.ndarray, y: np.ndarray) -> Tree:
         """A copy whose ``counts`` are recomputed from data (``y`` as class indices)."""
         n_classes = self.n_classes
-        counts = np.zeros((self.n_nodes, n_classes), dtype=np.int64)
+        y = np.asarray(y, dtype=np.int64)
+        size = self.n_nodes * n_classes
+
+        def tally(nodes, labels):           # bincount: np.add.at is 10x slower
+            return np.bincount(nodes * n_classes + labels, minlength=size)
+
         node = np.zeros(len(y), dtype=np.int64)
-        np.add.at(counts, (node, y), 1)
+        flat = tally(node, y)
         rows = np.arange(len(y))
         active = ~self.is_leaf[node]
         while active.any():
@@ -144,8 +149,9 @@ class Tree:
             at = node[idx]
             goes_right = np.asarray(X)[idx, self.feature[at]] != 0
             node[idx] = np.where(goes_right, self.right[at], self.left[at])
-            np.add.at(counts, (node[idx], y[idx]), 1)
+            flat = flat + tally(node[idx], y[idx])
             active = ~self.is_leaf[node]
+        counts = flat.reshape(self.n_nodes, n_classes).astype(np.int64)
         return Tree(self.feature, self.left, self.right, self.label, counts,
                     self.n_features, self.feature_names)
 

@@ -223,15 +223,21 @@ def _depth2(pairs, totals, useful, n_useful, depth, scale, decision, out, quad):
                     e10 = min(f0 - both0, f1 - both1)
                     e01 = min(g0 - both0, g1 - both1)
                     e00 = min(totals[0] - f0 - g0 + both0, totals[1] - f1 - g1 + both1)
-                else:
+                else:                   # errors = total - largest class, per quadrant
+                    e11, e10, e01, e00 = 0, 0, 0, 0
+                    m11, m10, m01, m00 = 0, 0, 0, 0
                     for k in range(n_classes):
                         both = pairs[k, low, high]
-                        quad[0, k] = both
-                        quad[1, k] = pairs[k, f, f] - both
-                        quad[2, k] = pairs[k, g, g] - both
-                        quad[3, k] = totals[k] - pairs[k, f, f] - pairs[k, g, g] + both
-                    e11, e10 = _errors(quad[0]), _errors(quad[1])
-                    e01, e00 = _errors(quad[2]), _errors(quad[3])
+                        q10 = pairs[k, f, f] - both
+                        q01 = pairs[k, g, g] - both
+                        q00 = totals[k] - pairs[k, f, f] - pairs[k, g, g] + both
+                        e11 += both
+                        e10 += q10
+                        e01 += q01
+                        e00 += q00
+                        m11, m10 = max(m11, both), max(m10, q10)
+                        m01, m00 = max(m01, q01), max(m00, q00)
+                    e11, e10, e01, e00 = e11 - m11, e10 - m10, e01 - m01, e00 - m00
                 cost = (e11 + e10) * scale + decision           # root f, one side tests g
                 if cost < side[0, u]:
                     side[0, u], side[1, u] = cost, g
