@@ -34,11 +34,12 @@ def noisy_data(draw):
     return X, y, n_classes, draw(st.integers(0, 5))
 
 
+@pytest.mark.parametrize("engine", ["numpy", "compiled"])
 @settings(max_examples=150, deadline=None)
 @given(noisy_data())
-def test_fewest_errors_then_fewest_decisions_match_brute_force(data):
+def test_fewest_errors_then_fewest_decisions_match_brute_force(engine, data):
     X, y, n_classes, depth = data
-    result = best_tree_within_depth(group_examples(X, y), n_classes, depth)
+    result = best_tree_within_depth(group_examples(X, y), n_classes, depth, engine=engine)
     correct, splits = best_bounded_tree(X, y, n_classes, depth)
     tree = result.tree
     assert result.status == "optimal"
@@ -47,11 +48,13 @@ def test_fewest_errors_then_fewest_decisions_match_brute_force(data):
     assert tree.depth <= depth
 
 
+@pytest.mark.parametrize("engine", ["numpy", "compiled"])
 @settings(max_examples=100, deadline=None)
 @given(noisy_data())
-def test_errors_only_objective_matches_brute_force_and_keeps_no_useless_test(data):
+def test_errors_only_objective_matches_brute_force_and_keeps_no_useless_test(engine, data):
     X, y, n_classes, depth = data
-    result = best_tree_within_depth(group_examples(X, y), n_classes, depth, prefer_small=False)
+    result = best_tree_within_depth(group_examples(X, y), n_classes, depth, prefer_small=False,
+                                    engine=engine)
     tree = result.tree
     assert result.errors == len(y) - best_bounded_tree(X, y, n_classes, depth)[0]
     assert result.errors == int((tree.predict(X) != y).sum()) and tree.depth <= depth

@@ -4,8 +4,9 @@
 
 * the distinct rows become *items*, one per (row, label) group with its integer weight, with
   each item's present features listed (the depth-2 counting pass walks only those);
-* the search runs in slices of ``POLL_WORK`` units of work; between slices the deadline is
-  polled and a full memo is grown (``MEMO_BYTES`` caps it; past that it stops taking
+* the search runs in slices of ``POLL_WORK`` units of work (or 4x the walk back down to
+  where the last slice stopped, if more); between slices the deadline is polled and a full
+  memo is grown (``MEMO_BYTES`` caps it; past that it stops taking
   entries, which costs speed, never exactness);
 * the tree is rebuilt top-down: each node's best test is in the memo (or recomputed), and
   nodes of depth <= 2 come straight from the depth-2 solver.
@@ -24,7 +25,8 @@ __all__ = ["PAIR_COUNT_BYTES", "CompiledDepthSearch", "fits_in_memory"]
 
 INFINITE = np.int64(1) << np.int64(62)
 POLL_WORK = 2_000_000          # units of work (rows touched, counts evaluated) between polls
-MEMO_BYTES = 1 << 30           # the memo grows up to this, then takes no new entries
+MEMO_ROWS = 1 << 12            # the memo's first size (entries, a power of two) ...
+MEMO_BYTES = 1 << 30           # ... it grows 4x at 70 % full up to this, then takes no more
 PAIR_COUNT_BYTES = 1 << 30     # the four (classes, features, features) count tables
 
 
@@ -75,7 +77,7 @@ class CompiledDepthSearch:
             np.zeros((levels, 2), dtype=np.int64),                      # prev_cost
             np.zeros(2, dtype=np.int64),                                # state
         )
-        self.slots = kernels.new_memo(n_items)
+        self.slots = kernels.new_memo(n_items, MEMO_ROWS)
         self.counters = np.zeros(kernels.N_COUNTERS, dtype=np.int64)
         self.counters[kernels.GROWABLE] = 1
         self.stopped = False
@@ -98,13 +100,23 @@ class CompiledDepthSearch:
             return int(kernels.solve_shallow(items, depth, self.data, self.ws, self.scale,
                                              self.decision, counters))
         self.ws[0][0, 0, :len(items)] = items
+        budget = POLL_WORK
         while True:
-            counters[kernels.WORK_LIMIT] = counters[kernels.WORK] + POLL_WORK
+            counters[kernels.SLICE_START] = counters[kernels.WORK]
+            counters[kernels.FIRST_STORE] = -1
+            counters[kernels.WORK_LIMIT] = counters[kernels.WORK] + budget
             counters[kernels.ABORT] = 0
             cost = kernels.search(0, 0, len(items), depth, ub, self.data, self.ws, self.scale,
                                   self.decision, self.slots, counters)
             if cost != kernels.ABORTED:
                 return int(cost)
+            # A slice first walks down again to where the last one stopped; the next one is
+            # at least 4x that walk, so it always makes progress (a slice smaller than the
+            # walk would never reach new work) and walking costs at most a fifth of it.
+            new_work = counters[kernels.FIRST_STORE]
+            walked = (counters[kernels.WORK] if new_work < 0 else new_work) - counters[
+                kernels.SLICE_START]
+            budget = max(POLL_WORK, 4 * int(walked))
             if counters[kernels.FULL]:
                 self._grow()
             elif stoppable and self.expired():

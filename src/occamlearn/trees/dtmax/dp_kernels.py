@@ -28,7 +28,9 @@ row set S if it is below ``ub``, else a proven lower bound >= ``ub``.
 * **Stopping.** numba cannot read a clock, so a call returns ``ABORTED`` after
   ``counters[WORK_LIMIT]`` units of work (rows touched, count cells evaluated), or when the
   memo is 70 % full (``counters[FULL]``: the caller grows it). The caller polls its deadline
-  and calls again; what the memo holds stays valid, so the search resumes where it stopped.
+  and calls again; what the memo holds stays valid, so the search resumes where it stopped
+  (walking down again to it through memo hits: ``counters[FIRST_STORE]`` tells the caller
+  how much work that walk took, so that the next slice is larger than it).
   The best test of the top node so far is kept in ``counters[TOP_COST]``,
   ``counters[TOP_FEATURE]``, so a stopped search still returns its best tree.
 
@@ -47,8 +49,8 @@ __all__ = ["grow_memo", "new_memo", "search", "solve_shallow", "warm_up"]
 ABORTED = -1
 # counters
 WORK, WORK_LIMIT, ENTRIES, FULL, ABORT, TOP_COST, TOP_FEATURE, ROOT, LEFT, RIGHT = range(10)
-SUBPROBLEMS, HITS, PRUNED, GROWABLE = 10, 11, 12, 13
-N_COUNTERS = 14
+SUBPROBLEMS, HITS, PRUNED, GROWABLE, SLICE_START, FIRST_STORE = 10, 11, 12, 13, 14, 15
+N_COUNTERS = 16
 USED = np.uint64(1 << 63)
 DEPTH_MASK = np.uint64(0xFF)
 # typed constants, not literals: each literal type at a call site compiles one more signature
@@ -89,7 +91,9 @@ def _find(slots, key, depth):
 
 @njit(cache=True)
 def _store(slots, counters, key, depth, value, exact, test):
-    """Record an exact cost (with its root ``test``, -1: a leaf) or a lower bound."""
+    """Record an exact cost (with its root ``test``, -1: a leaf) or a lower bound; the
+    first record of a slice marks where its new work began (``counters[FIRST_STORE]``; a
+    full memo records nothing, so a later slice redoes the work and must be larger)."""
     words = key.shape[0]
     at = _find(slots, key, depth)
     if not slots[at, words] & USED:
@@ -104,6 +108,8 @@ def _store(slots, counters, key, depth, value, exact, test):
     elif slots[at, words + 2] >> np.uint64(32) or (
             exact == 0 and np.int64(slots[at, words + 1]) >= value):
         return                                    # exact already, or a better bound
+    if counters[FIRST_STORE] < 0:                 # a lasting step: a new or better record
+        counters[FIRST_STORE] = counters[WORK]
     slots[at, words + 1] = np.uint64(value)
     slots[at, words + 2] = (np.uint64(exact) << np.uint64(32)) | np.uint64(test + 1)
 
