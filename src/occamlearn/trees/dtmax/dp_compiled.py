@@ -1,6 +1,7 @@
 """The compiled engine of the DT(max) dynamic programme: data layout, polling, tree rebuild.
 
-``dp_kernels`` holds the search (MurTree's, compiled); this module feeds it and reads it back:
+``dp_kernels`` holds the search (MurTree's, compiled; its memo in ``dp_memo``, its depth-2
+solver in ``dp_pair_counts``); this module feeds it and reads it back:
 
 * the distinct rows become *items*, one per (row, label) group with its integer weight, with
   each item's present features listed (the depth-2 counting pass walks only those);
@@ -20,6 +21,7 @@ import numpy as np
 
 from occamlearn.stopping import Deadline
 from occamlearn.trees.dtmax import dp_kernels as kernels
+from occamlearn.trees.dtmax import dp_memo as memo
 
 __all__ = ["PAIR_COUNT_BYTES", "CompiledDepthSearch", "fits_in_memory"]
 
@@ -77,21 +79,21 @@ class CompiledDepthSearch:
             np.zeros((levels, 2), dtype=np.int64),                      # prev_cost
             np.zeros(2, dtype=np.int64),                                # state
         )
-        self.slots = kernels.new_memo(n_items, MEMO_ROWS)
-        self.counters = np.zeros(kernels.N_COUNTERS, dtype=np.int64)
-        self.counters[kernels.GROWABLE] = 1
+        self.slots = memo.new_memo(n_items, MEMO_ROWS)
+        self.counters = np.zeros(memo.N_COUNTERS, dtype=np.int64)
+        self.counters[memo.GROWABLE] = 1
         self.stopped = False
 
     # -- running the kernel in slices -------------------------------------------------------
     def _grow(self) -> None:
         bigger_rows = 4 * self.slots.shape[0]
         if bigger_rows * self.slots.shape[1] * 8 > MEMO_BYTES:
-            self.counters[kernels.GROWABLE] = 0
+            self.counters[memo.GROWABLE] = 0
         else:
             bigger = np.zeros((bigger_rows, self.slots.shape[1]), dtype=np.uint64)
-            kernels.grow_memo(self.slots, bigger)
+            memo.grow_memo(self.slots, bigger)
             self.slots = bigger
-        self.counters[kernels.FULL] = 0
+        self.counters[memo.FULL] = 0
 
     def run(self, items: np.ndarray, depth: int, ub: int, stoppable: bool = True):
         """``best(items, depth, ub)``, or None if the deadline came first (``stoppable``)."""
@@ -102,10 +104,10 @@ class CompiledDepthSearch:
         self.ws[0][0, 0, :len(items)] = items
         budget = POLL_WORK
         while True:
-            counters[kernels.SLICE_START] = counters[kernels.WORK]
-            counters[kernels.FIRST_STORE] = -1
-            counters[kernels.WORK_LIMIT] = counters[kernels.WORK] + budget
-            counters[kernels.ABORT] = 0
+            counters[memo.SLICE_START] = counters[memo.WORK]
+            counters[memo.FIRST_STORE] = -1
+            counters[memo.WORK_LIMIT] = counters[memo.WORK] + budget
+            counters[memo.ABORT] = 0
             cost = kernels.search(0, 0, len(items), depth, ub, self.data, self.ws, self.scale,
                                   self.decision, self.slots, counters)
             if cost != kernels.ABORTED:
@@ -113,11 +115,11 @@ class CompiledDepthSearch:
             # A slice first walks down again to where the last one stopped; the next one is
             # at least 4x that walk, so it always makes progress (a slice smaller than the
             # walk would never reach new work) and walking costs at most a fifth of it.
-            new_work = counters[kernels.FIRST_STORE]
-            walked = (counters[kernels.WORK] if new_work < 0 else new_work) - counters[
-                kernels.SLICE_START]
+            new_work = counters[memo.FIRST_STORE]
+            walked = (counters[memo.WORK] if new_work < 0 else new_work) - counters[
+                memo.SLICE_START]
             budget = max(POLL_WORK, 4 * int(walked))
-            if counters[kernels.FULL]:
+            if counters[memo.FULL]:
                 self._grow()
             elif stoppable and self.expired():
                 return None
@@ -128,11 +130,11 @@ class CompiledDepthSearch:
 
     def statistics(self) -> dict:
         counters = self.counters
-        return {"subproblems": int(counters[kernels.SUBPROBLEMS]),
-                "cache_hits": int(counters[kernels.HITS]),
-                "pruned": int(counters[kernels.PRUNED]),
-                "memo_entries": int(counters[kernels.ENTRIES]),
-                "work": int(counters[kernels.WORK])}
+        return {"subproblems": int(counters[memo.SUBPROBLEMS]),
+                "cache_hits": int(counters[memo.HITS]),
+                "pruned": int(counters[memo.PRUNED]),
+                "memo_entries": int(counters[memo.ENTRIES]),
+                "work": int(counters[memo.WORK])}
 
     # -- the search and its tree --------------------------------------------------------------
     def solve_top(self, depth: int) -> tuple[int, tuple]:
@@ -140,7 +142,7 @@ class CompiledDepthSearch:
         the deadline ended the search (the tree is then the best found)."""
         items = np.arange(len(self.label), dtype=np.int64)
         counters = self.counters
-        counters[kernels.TOP_COST], counters[kernels.TOP_FEATURE] = INFINITE, -1
+        counters[memo.TOP_COST], counters[memo.TOP_FEATURE] = INFINITE, -1
         ub = INFINITE
         try:
             cost = self.run(items, depth, ub)
@@ -149,7 +151,7 @@ class CompiledDepthSearch:
         if cost is not None:
             return cost, self.subtree(items, depth)
         self.stopped = True                  # the best top test so far, if any
-        top_cost, top_test = int(counters[kernels.TOP_COST]), int(counters[kernels.TOP_FEATURE])
+        top_cost, top_test = int(counters[memo.TOP_COST]), int(counters[memo.TOP_FEATURE])
         if top_test < 0:
             totals = np.bincount(self.label, weights=self.data[2], minlength=1)
             errors = int(totals.sum() - totals.max())
@@ -172,15 +174,15 @@ class CompiledDepthSearch:
             return self._leaf(items)
         self.run(items, depth, INFINITE, stoppable=False)
         counters = self.counters
-        root = int(counters[kernels.ROOT])
+        root = int(counters[memo.ROOT])
         if root < 0:
             return self._leaf(items)
         if depth > 2:
             return self._test(items, depth, root)
         one = self.X[items, root] > 0
         sides = []
-        for side_items, child in ((items[~one], int(counters[kernels.LEFT])),
-                                  (items[one], int(counters[kernels.RIGHT]))):
+        for side_items, child in ((items[~one], int(counters[memo.LEFT])),
+                                  (items[one], int(counters[memo.RIGHT]))):
             if child < 0:
                 sides.append(self._leaf(side_items))
             else:

@@ -5,15 +5,14 @@ de Weerdt and Demirović, NeurIPS 2023), for the cost ``errors * scale + decisio
 (``dynamic_programme``): ``best(S, d, ub)`` is the cost of the best tree of depth <= d on the
 row set S if it is below ``ub``, else a proven lower bound >= ``ub``.
 
-* **Depth-2 solver.** At depth <= 2 one pass over the node's rows counts, per class, the
-  weight of the rows having both features f and g (``_count_pairs``; each row adds its weight
-  for every pair of its present features). Inclusion-exclusion gives the four quadrants of
-  every pair, so the best depth-2 tree under every root test follows in O(classes x f^2)
-  (``_depth2``), without a search.
+* **Depth-2 solver** (``dp_pair_counts``). At depth <= 2 one pass over the node's rows
+  counts, per class, the weight of the rows having both features f and g; inclusion-exclusion
+  gives the four quadrants of every pair, so the best depth-2 tree under every root test
+  follows in O(classes x f^2), without a search.
 * **Difference counting.** A depth-3 node counts its own rows once; for each root test it
   counts only the smaller child, and the other child's counts are the difference.
-* **Memo.** An open-addressing hash table keyed by (row set as a bitset over the rows,
-  depth): an exact cost and its root test, or a lower bound left by a failed search (its
+* **Memo** (``dp_memo``). An open-addressing hash table keyed by (row set as a bitset over
+  the rows, depth): an exact cost and its root test, or a lower bound left by a failed search (its
   ``ub``: nothing below it exists), so a later call with a larger budget starts from there.
 * **Bounds.** A child's budget is the best cost so far minus the other child's lower bound
   and the decision (branch and bound). Lower bounds: the errors forced by identical rows with
@@ -44,264 +43,35 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-__all__ = ["grow_memo", "new_memo", "search", "solve_shallow", "warm_up"]
+from occamlearn.trees.dtmax.dp_memo import (
+    ABORT,
+    FULL,
+    LEFT,
+    PRUNED,
+    RIGHT,
+    ROOT,
+    SUBPROBLEMS,
+    TOP_COST,
+    TOP_FEATURE,
+    WORK,
+    WORK_LIMIT,
+    _key_of,
+    _lookup,
+    _store,
+)
+from occamlearn.trees.dtmax.dp_pair_counts import (
+    _count_pairs,
+    _depth2,
+    _leaf,
+    _subtract,
+    _useful_of_counts,
+)
+
+__all__ = ["search", "solve_shallow", "warm_up"]
 
 ABORTED = -1
-# counters
-WORK, WORK_LIMIT, ENTRIES, FULL, ABORT, TOP_COST, TOP_FEATURE, ROOT, LEFT, RIGHT = range(10)
-SUBPROBLEMS, HITS, PRUNED, GROWABLE, SLICE_START, FIRST_STORE = 10, 11, 12, 13, 14, 15
-N_COUNTERS = 16
-USED = np.uint64(1 << 63)
-DEPTH_MASK = np.uint64(0xFF)
 # typed constants, not literals: each literal type at a call site compiles one more signature
 EXACT, BOUND, NO_TEST = np.int64(1), np.int64(0), np.int64(-1)
-
-
-# -- the memo --------------------------------------------------------------------------------
-def new_memo(n_items: int, capacity: int = 1 << 12) -> np.ndarray:
-    """An empty memo: (capacity, words + 3) uint64 -- the key bitset, then ``USED | depth``,
-    the value, ``exact << 32 | (test + 1)``. ``capacity`` a power of two."""
-    return np.zeros((capacity, (n_items + 63) // 64 + 3), dtype=np.uint64)
-
-
-@njit(cache=True)
-def _find(slots, key, depth):
-    """Slot holding (key, depth), or the empty slot where it would go."""
-    words = key.shape[0]
-    h = np.uint64(0x9E3779B97F4A7C15) ^ np.uint64(depth)
-    for w in range(words):
-        h ^= key[w]
-        h *= np.uint64(0xBF58476D1CE4E5B9)
-        h ^= h >> np.uint64(31)
-    mask = slots.shape[0] - 1
-    at = np.int64(h & np.uint64(mask))
-    tag = USED | np.uint64(depth)
-    while slots[at, words] & USED:
-        if slots[at, words] == tag:
-            same = True
-            for w in range(words):
-                if slots[at, w] != key[w]:
-                    same = False
-                    break
-            if same:
-                return at
-        at = (at + 1) & mask
-    return at
-
-
-@njit(cache=True)
-def _store(slots, counters, key, depth, value, exact, test):
-    """Record an exact cost (with its root ``test``, -1: a leaf) or a lower bound; the
-    first record of a slice marks where its new work began (``counters[FIRST_STORE]``; a
-    full memo records nothing, so a later slice redoes the work and must be larger)."""
-    words = key.shape[0]
-    at = _find(slots, key, depth)
-    if not slots[at, words] & USED:
-        if counters[ENTRIES] * 10 >= 7 * slots.shape[0]:
-            if counters[GROWABLE]:
-                counters[FULL] = 1
-            return
-        for w in range(words):
-            slots[at, w] = key[w]
-        slots[at, words] = USED | np.uint64(depth)
-        counters[ENTRIES] += 1
-    elif slots[at, words + 2] >> np.uint64(32) or (
-            exact == 0 and np.int64(slots[at, words + 1]) >= value):
-        return                                    # exact already, or a better bound
-    if counters[FIRST_STORE] < 0:                 # a lasting step: a new or better record
-        counters[FIRST_STORE] = counters[WORK]
-    slots[at, words + 1] = np.uint64(value)
-    slots[at, words + 2] = (np.uint64(exact) << np.uint64(32)) | np.uint64(test + 1)
-
-
-@njit(cache=True)
-def grow_memo(slots, bigger):
-    """Copy every entry of ``slots`` into the empty, larger table ``bigger``."""
-    words = slots.shape[1] - 3
-    key = np.empty(words, dtype=np.uint64)
-    for at in range(slots.shape[0]):
-        if slots[at, words] & USED:
-            for w in range(words):
-                key[w] = slots[at, w]
-            to = _find(bigger, key, np.int64(slots[at, words] & DEPTH_MASK))
-            for w in range(words + 3):
-                bigger[to, w] = slots[at, w]
-
-
-@njit(cache=True)
-def _key_of(items, n, key):
-    key[:] = 0
-    for i in range(n):
-        item = items[i]
-        key[item >> 6] |= np.uint64(1) << np.uint64(item & 63)
-
-
-# -- counts ------------------------------------------------------------------------------------
-@njit(cache=True)
-def _errors(counts):
-    """Errors of a leaf over class ``counts`` (all but the largest)."""
-    total, largest = 0, 0
-    for value in counts:
-        total += value
-        largest = max(largest, value)
-    return total - largest
-
-
-@njit(cache=True)
-def _leaf(items, n, label, weight, forced, totals):
-    """(errors of the leaf, its class, forced errors) of ``items[:n]``; ``totals`` filled."""
-    totals[:] = 0
-    stuck = 0
-    for i in range(n):
-        item = items[i]
-        totals[label[item]] += weight[item]
-        stuck += forced[item]
-    best = 0
-    for k in range(totals.shape[0]):
-        if totals[k] > totals[best]:
-            best = k
-    return _errors(totals), best, stuck
-
-
-@njit(cache=True)
-def _count_pairs(items, n, label, weight, indptr, indices, pairs, seen, present):
-    """``pairs[k, f, g]`` (f <= g) = weight of the rows of class k with x_f = x_g = 1, for
-    the features present in ``items[:n]`` (listed in ``present``; their count returned). Only
-    that block is cleared and filled; ``seen`` is a zeroed scratch (left zeroed)."""
-    n_present = 0
-    for i in range(n):
-        item = items[i]
-        for a in range(indptr[item], indptr[item + 1]):
-            f = indices[a]
-            if not seen[f]:
-                seen[f] = 1
-                present[n_present] = f
-                n_present += 1
-    for u in range(n_present):
-        seen[present[u]] = 0
-    for k in range(pairs.shape[0]):
-        for u in range(n_present):
-            f = present[u]
-            for v in range(n_present):
-                pairs[k, f, present[v]] = 0
-    for i in range(n):
-        item = items[i]
-        k, w = label[item], weight[item]
-        for a in range(indptr[item], indptr[item + 1]):
-            f = indices[a]
-            pairs[k, f, f] += w
-            for b in range(a + 1, indptr[item + 1]):
-                pairs[k, f, indices[b]] += w
-    return n_present
-
-
-@njit(cache=True)
-def _depth2(pairs, totals, useful, n_useful, depth, scale, decision, out, quad):
-    """Best tree of depth <= ``depth`` (1 or 2) from the pair counts; cost returned, its root
-    test, and the tests of its zero and one children (-1: a leaf) in ``out[0:3]``. A test is
-    only taken where it costs strictly less than a leaf.
-
-    Each pair {f, g} is visited once: its four quadrants (x_f, x_g = 11, 10, 01, 00) give
-    the children of root f testing g (11 + 10 on the one side, 01 + 00 on the zero side)
-    and those of root g testing f (11 + 01, 10 + 00)."""
-    n_classes = totals.shape[0]
-    best = _errors(totals) * scale
-    out[0], out[1], out[2] = -1, -1, -1
-    # per useful feature as the root: best one side, its test, best zero side, its test
-    side = np.empty((4, n_useful), dtype=np.int64)
-    for u in range(n_useful):
-        f = useful[u]
-        for k in range(n_classes):
-            quad[0, k] = pairs[k, f, f]
-            quad[1, k] = totals[k] - pairs[k, f, f]
-        side[0, u], side[1, u] = _errors(quad[0]) * scale, -1
-        side[2, u], side[3, u] = _errors(quad[1]) * scale, -1
-    if depth >= 2:
-        for u in range(n_useful):
-            f = useful[u]
-            for v in range(u + 1, n_useful):
-                g = useful[v]
-                low, high = min(f, g), max(f, g)
-                if n_classes == 2:
-                    both0, both1 = pairs[0, low, high], pairs[1, low, high]
-                    f0, f1, g0, g1 = pairs[0, f, f], pairs[1, f, f], pairs[0, g, g], pairs[1, g, g]
-                    e11 = min(both0, both1)
-                    e10 = min(f0 - both0, f1 - both1)
-                    e01 = min(g0 - both0, g1 - both1)
-                    e00 = min(totals[0] - f0 - g0 + both0, totals[1] - f1 - g1 + both1)
-                else:                   # errors = total - largest class, per quadrant
-                    e11, e10, e01, e00 = 0, 0, 0, 0
-                    m11, m10, m01, m00 = 0, 0, 0, 0
-                    for k in range(n_classes):
-                        both = pairs[k, low, high]
-                        q10 = pairs[k, f, f] - both
-                        q01 = pairs[k, g, g] - both
-                        q00 = totals[k] - pairs[k, f, f] - pairs[k, g, g] + both
-                        e11 += both
-                        e10 += q10
-                        e01 += q01
-                        e00 += q00
-                        m11, m10 = max(m11, both), max(m10, q10)
-                        m01, m00 = max(m01, q01), max(m00, q00)
-                    e11, e10, e01, e00 = e11 - m11, e10 - m10, e01 - m01, e00 - m00
-                cost = (e11 + e10) * scale + decision           # root f, one side tests g
-                if cost < side[0, u]:
-                    side[0, u], side[1, u] = cost, g
-                cost = (e01 + e00) * scale + decision           # root f, zero side tests g
-                if cost < side[2, u]:
-                    side[2, u], side[3, u] = cost, g
-                cost = (e11 + e01) * scale + decision           # root g, one side tests f
-                if cost < side[0, v]:
-                    side[0, v], side[1, v] = cost, f
-                cost = (e10 + e00) * scale + decision           # root g, zero side tests f
-                if cost < side[2, v]:
-                    side[2, v], side[3, v] = cost, f
-    for u in range(n_useful):
-        cost = side[0, u] + side[2, u] + decision
-        if cost < best:
-            best = cost
-            out[0], out[1], out[2] = useful[u], side[3, u], side[1, u]
-    return best
-
-
-@njit(cache=True)
-def _subtract(whole, present, n_present, part, part_present, n_part, out, seen):
-    """``out = whole - part`` on the pair counts among the ``present`` features of
-    ``whole``; ``part`` counts a subset of its rows, filled on ``part_present`` only (zero
-    elsewhere). ``seen``: a zeroed scratch (left zeroed)."""
-    for u in range(n_part):
-        seen[part_present[u]] = 1
-    for k in range(whole.shape[0]):
-        for u in range(n_present):
-            f = present[u]
-            for v in range(n_present):
-                g = present[v]
-                if f <= g:
-                    if seen[f] and seen[g]:
-                        out[k, f, g] = whole[k, f, g] - part[k, f, g]
-                    else:
-                        out[k, f, g] = whole[k, f, g]
-    for u in range(n_part):
-        seen[part_present[u]] = 0
-
-
-@njit(cache=True)
-def _useful_of_counts(pairs, totals, present, n_present, useful):
-    """Features splitting a row set, among ``present``, from its counts (weights are
-    positive: a feature splits the rows iff its ones weigh more than 0 and less than all)."""
-    total = 0
-    for k in range(totals.shape[0]):
-        total += totals[k]
-    count = 0
-    for u in range(n_present):
-        f = present[u]
-        ones = 0
-        for k in range(pairs.shape[0]):
-            ones += pairs[k, f, f]
-        if 0 < ones < total:
-            useful[count] = f
-            count += 1
-    return count
 
 
 @njit(cache=True)
@@ -372,19 +142,6 @@ def _floor(items, n, label, weight, forced, totals, scale, decision):
     """Lower bound on the cost of any tree on ``items[:n]`` (see the module doc)."""
     errors, _, stuck = _leaf(items, n, label, weight, forced, totals)
     return min(errors * scale, stuck * scale + decision)
-
-
-@njit(cache=True)
-def _lookup(slots, key, depth, counters):
-    """(slot, value, exact, test) of (key, depth); value -1 if absent."""
-    at = _find(slots, key, depth)
-    words = key.shape[0]
-    if not slots[at, words] & USED:
-        return at, -1, False, -1
-    meta = slots[at, words + 2]
-    counters[HITS] += 1
-    return (at, np.int64(slots[at, words + 1]), (meta >> np.uint64(32)) > 0,
-            np.int64(meta & np.uint64(0xFFFFFFFF)) - 1)
 
 
 @njit(cache=True)
@@ -595,5 +352,8 @@ def warm_up() -> None:
     for depth in (1, 2, 3, 4):
         for decision in (0, 1):
             CompiledDepthSearch(X, C, 8, decision, None, depth).solve_top(depth)
-    memo = new_memo(24, 4)
-    grow_memo(memo, new_memo(24, 16))
+    # (dp_memo's kernel: compiled here too; not a public name of this module, whose public
+    # kernels are what trees.kernel_cache checks on disk)
+    from occamlearn.trees.dtmax.dp_memo import grow_memo, new_memo
+
+    grow_memo(new_memo(24, 4), new_memo(24, 16))

@@ -22,6 +22,14 @@ depth 3); deeper levels branch on each useful test. What keeps it exact and shor
   second child's forced errors, already reach the best tree found (branch and bound), and row
   sets solved before are looked up (the same set is reached by testing f then g or g then f).
 
+Two engines compute it. ``engine="compiled"`` (``dp_compiled``, ``dp_kernels``) is MurTree's
+search compiled with numba: a depth-2 solver from pair counts, difference counting, a memo of
+row sets with bounds from failed searches, the similarity bound (measured 10x faster than the
+numpy engine at depth 4 on the bundled matrices, and below STreeD's total:
+``benchmarks/results/dtmax_runtime_dpspeed.md``). This module's numpy engine (below) runs
+while the compiled kernels are not yet in numba's disk cache (``trees.kernel_cache`` builds
+it in the background) or when its count tables would not fit in memory; "auto" picks.
+
 With a deadline (or Ctrl-C) the search stops between tests of the top level, or at depth 3
 between chunks of root tests, and returns the best tree found so far, marked "feasible";
 otherwise the tree is "optimal". Depth-3 count tables are predicted before they are built
