@@ -50,6 +50,11 @@ from occamlearn.trees.exact.data import distinct_rows, reduce_columns
 __all__ = ["ColumnReduction", "reduce_for_pure_tree", "twin_covered_columns", "twin_pairs"]
 
 
+# Rows hashed / looked up at a time in ``twin_pairs``: bounds its temporaries to about
+# 24 bytes x this x columns (100 MB at 2,000 columns).
+TWIN_BLOCK_ROWS = 2048
+
+
 def twin_pairs(X: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Every pair of *twins* among the distinct rows of ``X``: same class, different on
     exactly one column. Returns ``(first, second, column)`` arrays, one entry per pair,
@@ -66,20 +71,31 @@ def twin_pairs(X: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray, np
     rng = np.random.default_rng(0x7717)
     weight = rng.integers(0, 2**63, size=n_columns, dtype=np.uint64) * np.uint64(2) + np.uint64(1)
     class_weight = rng.integers(0, 2**63, size=int(y.max(initial=0)) + 1, dtype=np.uint64)
+    blocks = range(0, n_rows, TWIN_BLOCK_ROWS)
     with np.errstate(over="ignore"):
-        key = X.astype(np.uint64) @ weight + class_weight[y]
-        order = np.argsort(key, kind="stable")
-        sorted_key = key[order]
-        row, column = np.nonzero(X == 0)
-        wanted = key[row] + weight[column]
-    at = np.minimum(np.searchsorted(sorted_key, wanted), max(n_rows - 1, 0))
-    hit = sorted_key[at] == wanted if n_rows else np.zeros(0, dtype=bool)
-    first, second, column = row[hit], order[at[hit]], column[hit]
-    differ = X[first] != X[second]
-    exact = (differ.sum(axis=1) == 1) & differ[np.arange(len(first)), column] \
-        & (y[first] == y[second])
-    return (first[exact].astype(np.int64), second[exact].astype(np.int64),
-            column[exact].astype(np.int64))
+        key = np.concatenate([X[b:b + TWIN_BLOCK_ROWS].astype(np.uint64) @ weight
+                              for b in blocks] or [np.zeros(0, dtype=np.uint64)])
+        key += class_weight[y]
+    order = np.argsort(key, kind="stable")
+    sorted_key = key[order]
+    found = []
+    for b in blocks:
+        row, column = np.nonzero(X[b:b + TWIN_BLOCK_ROWS] == 0)
+        row += b
+        with np.errstate(over="ignore"):
+            wanted = key[row] + weight[column]
+        at = np.minimum(np.searchsorted(sorted_key, wanted), n_rows - 1)
+        hit = sorted_key[at] == wanted
+        first, second, column = row[hit], order[at[hit]], column[hit]
+        differ = X[first] != X[second]
+        exact = (differ.sum(axis=1) == 1) & differ[np.arange(len(first)), column] \
+            & (y[first] == y[second])
+        found.append((first[exact], second[exact], column[exact]))
+    if not found:
+        empty = np.zeros(0, dtype=np.int64)
+        return empty, empty, empty
+    return tuple(np.concatenate([part[i] for part in found]).astype(np.int64)
+                 for i in range(3))
 
 
 def _replacement(patterns: np.ndarray, columns: np.ndarray, where: int, rows: np.ndarray,

@@ -32,7 +32,6 @@ from occamlearn.maxsat.backends import make_backend
 from occamlearn.model.tree import Tree
 from occamlearn.stopping import Deadline, ProgressSink
 from occamlearn.trees.data_reduction import distinct_rows
-from occamlearn.trees.exact.data import validate_binary_data
 from occamlearn.trees.exact.reductions import ColumnReduction, reduce_for_pure_tree
 from occamlearn.trees.mpdt.maxsat_route.mindt import find_minimum_tree_mindt
 from occamlearn.trees.mpdt.maxsat_route.search import (
@@ -90,7 +89,7 @@ def find_minimum_tree(X, y, n_classes: int, *, method: str = "auto", solver: str
     check_bound("lower_bound", lower_bound)
     if method in ("auto", "maxsat"):
         make_backend(solver, sat_solver=sat_solver).close()  # names checked before any work
-    reduction = _column_reduction(X, y, n_classes) if reductions else None
+    reduction = _column_reduction(X, y) if reductions else None
     if reduction is None:
         return METHODS[method](X, y, n_classes, solver=solver, sat_solver=sat_solver,
                                deadline=Deadline.coerce(deadline), progress=progress,
@@ -112,19 +111,30 @@ def find_minimum_tree(X, y, n_classes: int, *, method: str = "auto", solver: str
                    stats={**result.stats, "reductions": reduction.stats()})
 
 
-def _column_reduction(X, y, n_classes) -> ColumnReduction | None:
+# The reductions run on at most this many (distinct rows x columns): measured 0.1 s on
+# mushr's 5,199 x 111, 0.8 s on 4,000 x 400 random rows (loaded 2-core machine), where
+# random rows have no twins to find. Above it the search starts at once (its engines drop
+# the equivalent columns themselves).
+REDUCTION_CELLS = 1_000_000
+
+
+def _column_reduction(X, y) -> ColumnReduction | None:
     """The columns to search over, or None to search X as it is: when nothing is dropped,
-    when every column goes (one class: a leaf, which the method finds), and when the input
-    is not a valid conflict-free 0/1 matrix (the method then raises its
-    own error about it)."""
-    try:
-        X, y = validate_binary_data(X, y, n_classes)
-    except (ValueError, TypeError):
+    when every column goes (one class: a leaf, which the method finds), above
+    ``REDUCTION_CELLS``, and when the input is not a valid conflict-free 0/1 matrix (the
+    method then raises its own error)."""
+    X, y = np.asarray(X), np.asarray(y)
+    if X.ndim != 2 or y.shape != (X.shape[0],) or 0 in X.shape \
+            or not np.issubdtype(y.dtype, np.integer) or y.min() < 0:
         return None
-    if X.shape[0] == 0 or X.shape[1] == 0:
+    ones = X == 1  # one byte a cell: the input may be large
+    if not (ones | (X == 0)).all():
         return None
-    _, pattern = distinct_rows(X)
-    if len(np.unique(np.column_stack([pattern, y]), axis=0)) != pattern.max() + 1:
+    X = ones.view(np.uint8)
+    patterns, pattern = distinct_rows(X)
+    if patterns.size > REDUCTION_CELLS:
+        return None
+    if len(np.unique(np.column_stack([pattern, y]), axis=0)) != len(patterns):
         return None  # conflicting rows: no pure tree (the method says so)
     reduction = reduce_for_pure_tree(X, y)
     return reduction if 0 < reduction.n_kept < X.shape[1] else None
