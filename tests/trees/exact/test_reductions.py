@@ -154,3 +154,8 @@ def test_reductions_off_searches_every_column():
     result = find_minimum_tree(X, y, 2, method="bnb", reductions=False)
     assert "reductions" not in result.stats
     assert result.tree.n_nodes == 5
+
+
+def test_conflicting_rows_are_refused():
+    with pytest.raises(ValueError, match="no pure tree"):
+        reduce_for_pure_tree(np.array([[0, 1], [0, 1], [1, 0]]), np.array([0, 1, 1]))

@@ -212,11 +212,15 @@ class ColumnReduction:
 
 
 def reduce_for_pure_tree(X, y) -> ColumnReduction:
-    """The column reductions above on a binary matrix ``X`` with class indices ``y`` (no
-    identical rows with different classes: the rules assume a pure tree exists)."""
+    """The column reductions above on a binary matrix ``X`` with class indices ``y``.
+    ValueError if identical rows have different classes (the rules assume a pure tree)."""
     X = np.asarray(X).astype(np.uint8)
     y = np.asarray(y, dtype=np.int64)
     n_features = X.shape[1]
+    patterns, pattern = distinct_rows(X)
+    if len(np.unique(np.column_stack([pattern, y]), axis=0)) != len(patterns):
+        raise ValueError("identical rows of X have different classes: no pure tree exists, "
+                         "so no column reduction for pure trees applies.")
     equivalent = reduce_columns(X).column
     kept, twin_dropped = twin_covered_columns(X, y, equivalent)
     dropped = [("equivalent", int(j), None) for j in sorted(set(range(n_features))

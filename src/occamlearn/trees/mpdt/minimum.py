@@ -131,12 +131,12 @@ def _column_reduction(X, y) -> ColumnReduction | None:
     if not (ones | (X == 0)).all():
         return None
     X = ones.view(np.uint8)
-    patterns, pattern = distinct_rows(X)
-    if patterns.size > REDUCTION_CELLS:
+    if distinct_rows(X)[0].size > REDUCTION_CELLS:
         return None
-    if len(np.unique(np.column_stack([pattern, y]), axis=0)) != len(patterns):
-        return None  # conflicting rows: no pure tree (the method says so)
-    reduction = reduce_for_pure_tree(X, y)
+    try:
+        reduction = reduce_for_pure_tree(X, y)
+    except ValueError:  # conflicting rows: no pure tree (the method says so)
+        return None
     return reduction if 0 < reduction.n_kept < X.shape[1] else None
 
 
