@@ -4,7 +4,7 @@
 these rows, if one costs less than ``upper``" -- the contract of MurTree's and ConTree's
 recursion. It returns ``(cost, tree)``; when ``tree`` is None no tree costs less than
 ``upper`` and ``cost`` is a proven lower bound (>= ``upper``). Depths 1 and 2 are the compiled
-solvers of ``kernels``; deeper nodes run here:
+solvers of ``kernels`` and ``depth2``; deeper nodes run here:
 
 * for each feature, its thresholds are an interval of candidates; an interval is taken from a
   heap (lowest bound first), its middle threshold evaluated -- both children solved, the larger
