@@ -156,3 +156,45 @@ def test_expired_deadline_keeps_honest_bounds():
 def test_bad_max_leaves():
     with pytest.raises(ValueError, match="max_leaves must be an int >= 1"):
         size_error_frontier(np.zeros((2, 1), dtype=int), np.array([0, 1]), 2, max_leaves=0)
+
+
+@SETTINGS
+@given(weighted_data(max_rows=7), st.sampled_from([None, 2, 3, 5]), st.integers(1, 3))
+def test_depth_engine_matches_the_exact_core(data, max_leaves, max_depth):
+    """The closed-form depth-two engine against the exact core's generic search with the
+    ``size_error_front`` objective (exhaustive, no shortcut)."""
+    from occamlearn.trees.exact import search
+    from occamlearn.trees.exact.objectives.size_error_front import SizeErrorFront
+
+    X, y, k, weight = data
+    front, _ = search.solve(X, y, k, SizeErrorFront(max_leaves), max_depth=max_depth,
+                            sample_weight=weight)
+    frontier = size_error_frontier(X, y, k, sample_weight=weight, max_leaves=max_leaves,
+                                   max_depth=max_depth)
+    best = [min(e for leaves, (e, _) in front.items() if leaves <= count)
+            for count in range(1, len(frontier.errors) + 1)]
+    assert frontier.errors.tolist() == pytest.approx(best)
+    if max_leaves is None:
+        assert len(frontier.errors) == max(front)
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_depth_engine_matches_the_exact_core_on_larger_data(seed):
+    """Tiny data rarely need a four-leaf depth-two tree; 40 weighted rows over 5 features
+    exercise every case of the closed form."""
+    from occamlearn.trees.exact import search
+    from occamlearn.trees.exact.objectives.size_error_front import SizeErrorFront
+
+    rng = np.random.default_rng(seed)
+    k = 2 + seed % 2
+    X = rng.integers(0, 2, size=(40, 5))
+    y = rng.integers(0, k, size=40)
+    weight = rng.integers(0, 4, size=40).astype(float)
+    for depth in (2, 3):
+        front, _ = search.solve(X, y, k, SizeErrorFront(), max_depth=depth,
+                                sample_weight=weight)
+        frontier = size_error_frontier(X, y, k, sample_weight=weight, max_depth=depth)
+        assert frontier.errors.tolist() == [
+            min(e for leaves, (e, _) in front.items() if leaves <= count)
+            for count in range(1, max(front) + 1)]
+        _check_points(frontier, X, y, weight, depth)

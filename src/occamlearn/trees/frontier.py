@@ -23,11 +23,11 @@ prunings seed every L), lower(L) = 1 + the largest budget b whose proven bound b
 remaining points unproven with both bounds honest. With ``max_leaves`` the walk stops at the
 first budget proven to need more leaves.
 
-**Depth bound.** With ``max_depth`` the same curve under depth <= d comes from the exact core
-(``exact.search`` with the ``size_error_front`` objective: a (leaves -> errors) front per row
-set and depth, capped at ``max_leaves``), an exhaustive search: every point proven, or, at a
-time limit, only the one-leaf point (the other points keep a pruned greedy tree of depth <= d
-and the forced errors as their lower bound).
+**Depth bound.** With ``max_depth`` the same curve under depth <= d comes from
+``trees.frontier_depth``: a (leaves -> errors) front per row set and depth, capped at
+``max_leaves``, with depth two in closed form; exhaustive, so every point is proven, or, at a
+time limit, only the one-leaf point (the others keep the best trees found so far, with the
+forced errors as their lower bound).
 """
 
 from __future__ import annotations
@@ -99,7 +99,7 @@ def size_error_frontier(X, y, n_classes: int, *, max_leaves: int | None = None,
         raise ValueError("X has no rows: at least one training example is needed.")
     max_leaves = _check_leaves(max_leaves)
     if max_depth is not None:
-        from occamlearn.trees.exact.objectives.size_error_front import depth_bounded_frontier
+        from occamlearn.trees.frontier_depth import depth_bounded_frontier
 
         return depth_bounded_frontier(X, y, int(n_classes), max_leaves, int(max_depth),
                                       sample_weight, deadline)
