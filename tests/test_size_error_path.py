@@ -9,6 +9,7 @@ import pandas as pd
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from occamlearn import MaxAccuracyTreeClassifier, MinimumPureTreeClassifier
 from occamlearn.datasets import load_dataset
@@ -163,3 +164,14 @@ def test_dataframe_and_labels_round_trip():
     path = MaxAccuracyTreeClassifier(max_depth=None).size_error_path(frame, labels)
     assert path.errors[-1] == 0 and set(path.models[-1].predict(frame)) <= {"no", "yes"}
     assert (path.models[-1].predict(frame) == labels).all()
+
+
+CLASS_WEIGHT_CHECK = {"check_class_weight_classifiers": "exact fit: no minimum leaf weight"}
+
+
+@parametrize_with_checks([MaxAccuracyTreeClassifier(max_depth=None, max_leaves=4),
+                          MaxAccuracyTreeClassifier(max_depth=2, max_leaves=3,
+                                                    binarizer="threshold")],
+                         expected_failed_checks=lambda estimator: CLASS_WEIGHT_CHECK)
+def test_sklearn_contract_with_max_leaves(estimator, check):
+    check(estimator)
