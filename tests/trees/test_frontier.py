@@ -198,3 +198,27 @@ def test_depth_engine_matches_the_exact_core_on_larger_data(seed):
             min(e for leaves, (e, _) in front.items() if leaves <= count)
             for count in range(1, max(front) + 1)]
         _check_points(frontier, X, y, weight, depth)
+
+
+class CtrlCAfter:
+    """A deadline whose n-th look raises KeyboardInterrupt, as Ctrl-C inside the search."""
+
+    def __init__(self, looks: int):
+        self.looks = looks
+
+    def expired(self) -> bool:
+        self.looks -= 1
+        if self.looks <= 0:
+            raise KeyboardInterrupt
+        return False
+
+
+@pytest.mark.parametrize("max_depth", [None, 3])
+def test_ctrl_c_returns_the_curve_so_far(max_depth):
+    rng = np.random.default_rng(5)
+    X = rng.integers(0, 2, size=(80, 10))
+    y = (X[:, 0] ^ X[:, 1] ^ (rng.random(80) < 0.2)).astype(int)
+    stopped = size_error_frontier(X, y, 2, max_depth=max_depth, deadline=CtrlCAfter(3))
+    assert stopped.stats["interrupted"] and stopped.status == "feasible"
+    assert stopped.proven[0] and (stopped.lower <= stopped.errors).all()
+    _check_points(stopped, X, y, np.ones(len(y)), max_depth)

@@ -143,6 +143,8 @@ def fit_max_leaves(estimator, X, y, sample_weight, deadline: Deadline):
     status = "optimal" if frontier.proven[-1] else "feasible"
     _set_fitted(estimator, data, frontier.trees[-1], status, frontier.errors[-1],
                 frontier.lower[-1], _stats(frontier, data, deadline))
+    if frontier.stats.get("interrupted"):  # Ctrl-C: the best tree is kept, raise again
+        raise KeyboardInterrupt
     return estimator
 
 

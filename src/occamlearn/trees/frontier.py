@@ -92,8 +92,9 @@ def size_error_frontier(X, y, n_classes: int, *, max_leaves: int | None = None,
     """The size-error curve of 0/1 matrix ``X`` with class indices ``y`` (see the module
     docstring): L = 1 .. ``max_leaves``, or up to the smallest tree with the fewest errors
     (the forced ones) when ``max_leaves`` is None. ``max_depth`` bounds the depth too
-    (exhaustive search over the exact core). ``sample_weight``: ratios of integers
-    (``trees.weights``); errors are then weights."""
+    (``trees.frontier_depth``). ``sample_weight``: ratios of integers (``trees.weights``);
+    errors are then weights. A ``deadline`` or Ctrl-C ends the search early: the curve found
+    so far comes back "feasible" (``stats["interrupted"]`` after a Ctrl-C)."""
     X, y = validate_binary_data(X, y, n_classes)
     if X.shape[0] == 0:
         raise ValueError("X has no rows: at least one training example is needed.")
@@ -119,11 +120,10 @@ def size_error_frontier(X, y, n_classes: int, *, max_leaves: int | None = None,
     collecting = gc.isenabled()
     gc.disable()  # as in error_budget.bnb: the memo has no cycles, the collector costs 2/3
     try:
-        queries, stopped = _walk(search, max_leaves)
+        queries, stopped, interrupted = _walk(search, max_leaves)
     finally:
         if collecting:
             gc.enable()
-    X_rows, y_rows = groups.rows()
     to_errors = (lambda units: units * search.unit / scale) if sample_weight is not None \
         else (lambda units: int(units * search.unit))
     entry = search.entry(search.view.root)
@@ -132,7 +132,8 @@ def size_error_frontier(X, y, n_classes: int, *, max_leaves: int | None = None,
                                       upper, to_errors)
     bounds = np.array([to_errors(u) for u in lower])
     status = "optimal" if (bounds >= errors).all() else "feasible"
-    stats = {"queries": queries, "stopped": stopped, "kernel_compile_seconds": compile_seconds,
+    stats = {"queries": queries, "stopped": stopped, "interrupted": interrupted,
+             "kernel_compile_seconds": compile_seconds,
              "distinct_rows": groups.n_patterns, **search.stats()}
     return Frontier(errors, bounds, tuple(trees), status, stats)
 
@@ -183,12 +184,14 @@ def _smallest_within(search, entry, budget: int, cap: int | None) -> int:
     return search.upper(entry, budget)
 
 
-def _walk(search, max_leaves: int | None) -> tuple[int, bool]:
-    """The staircase walk of the module docstring; (queries made, stopped early)."""
+def _walk(search, max_leaves: int | None) -> tuple[int, bool, bool]:
+    """The staircase walk of the module docstring; (queries made, stopped early, by
+    Ctrl-C)."""
     entry = search.entry(search.view.root)
+    queries = 0
     try:
         search.seed_fronts(search.greedy(search.view.root))
-        budget, queries = entry[ERR1] - 1, 0
+        budget = entry[ERR1] - 1
         while budget >= entry[FORCED]:
             leaves = _smallest_within(search, entry, budget, max_leaves)
             queries += 1
@@ -196,8 +199,10 @@ def _walk(search, max_leaves: int | None) -> tuple[int, bool]:
                 break
             budget = entry[ACH][leaves][0] - 1
     except Stop:
-        return queries, True
-    return queries, False
+        return queries, True, False
+    except KeyboardInterrupt:
+        return queries, True, True
+    return queries, False, False
 
 
 def _read_curve(search, entry, max_leaves):

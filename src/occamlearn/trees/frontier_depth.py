@@ -160,18 +160,21 @@ class DepthBoundedFront:
         return self._tree(mask, [(int(split), None, None)])
 
 
-def depth_bounded_front(patterns, weights, max_leaves, max_depth, poll) -> tuple[dict, bool]:
-    """(root front, stopped): the front of every row; at a ``Stop`` the front of the root's
-    splits searched so far (true trees, not proven beyond one leaf)."""
+def depth_bounded_front(patterns, weights, max_leaves, max_depth, poll):
+    """(root front, stopped, interrupted): the front of every row; at a ``Stop`` or Ctrl-C
+    the front of the root's splits searched so far (true trees, not proven beyond one
+    leaf)."""
     search = DepthBoundedFront(patterns, weights, max_leaves, poll)
     root = np.ones(len(patterns), dtype=bool)
+    interrupted = False
     try:
-        return search.front(root, max_depth, root=True), False
-    except Stop:
+        return search.front(root, max_depth, root=True), False, False
+    except (Stop, KeyboardInterrupt) as reason:
+        interrupted = isinstance(reason, KeyboardInterrupt)
         W = search.W.sum(axis=0)
         label = int(np.argmax(W))
         leaf = {1: (float(W.sum() - W[label]), ("leaf", label))}
-        return search._merge(leaf, search.root_partial), True
+        return search._merge(leaf, search.root_partial), True, interrupted
 
 
 def depth_bounded_frontier(X, y, n_classes: int, max_leaves, max_depth: int, sample_weight,
@@ -186,7 +189,7 @@ def depth_bounded_frontier(X, y, n_classes: int, max_leaves, max_depth: int, sam
                                                                              X.shape[0])
     groups = group_examples(X, y, weight)
     X_rows, y_rows = groups.rows()
-    front, stopped = depth_bounded_front(groups.patterns, groups.class_weights(n_classes),
+    front, stopped, interrupted = depth_bounded_front(groups.patterns, groups.class_weights(n_classes),
                                          max_leaves, max_depth, Poll(deadline))
     as_errors = (lambda units: units / scale) if sample_weight is not None else int
     last = max_leaves if max_leaves is not None else max(front)
@@ -204,4 +207,4 @@ def depth_bounded_frontier(X, y, n_classes: int, max_leaves, max_depth: int, sam
     return Frontier(np.array([as_errors(e) for e in errors]),
                     np.array([as_errors(e) for e in lower]), tuple(trees),
                     "feasible" if stopped and last > 1 else "optimal",
-                    {"stopped": stopped, "max_depth": max_depth, "memo_entries": 0})
+                    {"stopped": stopped, "interrupted": interrupted, "max_depth": max_depth})
