@@ -106,8 +106,9 @@ class MaxAccuracyTreeClassifier(ClassifierMixin, FittedTreeMixin, BaseEstimator)
     ----------
     tree_ : Tree over the binary features (labels index ``classes_``)
     n_nodes_, depth_ : size and depth of ``tree_``
-    status_ : "optimal" (no tree of depth <= max_depth makes fewer errors; with prefer_small,
-        no tree with as few errors is smaller) or "feasible" (time limit: best so far)
+    status_ : "optimal" (no tree of depth <= max_depth, and with at most max_leaves leaves,
+        makes fewer errors; with prefer_small or max_leaves, no tree with as few errors is
+        smaller) or "feasible" (time limit: best so far)
     training_errors_ : misclassified training rows of ``tree_`` (with weights: their total
         weight, a float)
     errors_lower_bound_ : proven minimum number (weight) of errors (equals

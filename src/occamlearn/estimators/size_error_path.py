@@ -126,6 +126,14 @@ def _set_fitted(estimator, data, tree, status, errors, lower, stats) -> None:
     estimator.solve_stats_ = stats
 
 
+def _status(frontier, index: int) -> str:
+    """"optimal" when the point's fewest errors are proven and so is that fewer leaves
+    than its tree has make more errors (the tree is the smallest of the most accurate)."""
+    leaves = frontier.trees[index].n_leaves
+    smallest = leaves == 1 or frontier.lower[leaves - 2] > frontier.errors[index]
+    return "optimal" if frontier.proven[index] and smallest else "feasible"
+
+
 def _stats(frontier, data, deadline) -> dict:
     stats = dict(frontier.stats, route="size-error frontier")
     stats["n_rows"], stats["n_binary_features"] = data.X_bin.shape
@@ -140,8 +148,7 @@ def fit_max_leaves(estimator, X, y, sample_weight, deadline: Deadline):
     _check_route(estimator)
     data, frontier = _training_frontier(estimator, X, y, sample_weight,
                                         estimator.max_leaves, deadline)
-    status = "optimal" if frontier.proven[-1] else "feasible"
-    _set_fitted(estimator, data, frontier.trees[-1], status, frontier.errors[-1],
+    _set_fitted(estimator, data, frontier.trees[-1], _status(frontier, -1), frontier.errors[-1],
                 frontier.lower[-1], _stats(frontier, data, deadline))
     if frontier.stats.get("interrupted"):  # Ctrl-C: the best tree is kept, raise again
         raise KeyboardInterrupt
@@ -165,8 +172,8 @@ def size_error_path(estimator, X, y, sample_weight=None) -> SizeErrorPath:
             for name in ("n_features_in_", "feature_names_in_"):
                 if hasattr(work, name):
                     setattr(model, name, getattr(work, name))
-            status = "optimal" if frontier.proven[i] else "feasible"
-            _set_fitted(model, data, tree, status, frontier.errors[i], frontier.lower[i],
+            _set_fitted(model, data, tree, _status(frontier, i), frontier.errors[i],
+                        frontier.lower[i],
                         dict(stats))
             made[id(tree)] = model
         models.append(made[id(tree)])
