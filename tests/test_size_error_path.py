@@ -78,13 +78,16 @@ def test_max_leaves_fits_are_the_path():
 
 
 def test_depth_and_leaves_both_bind():
-    """With max_leaves at least 2**d the leaf bound is slack: DT(max)'s optimum at depth d."""
+    """The depth-bounded path ends at DT(max)'s optimum at depth d (its smallest tree), at
+    most 2**d leaves; below that both bounds bind."""
     X, y = noisy_data(3, n_features=5)
     for depth in (1, 2, 3):
         plain = MaxAccuracyTreeClassifier(max_depth=depth, binarizer=None).fit(X, y)
-        bound = MaxAccuracyTreeClassifier(max_depth=depth, max_leaves=2 ** depth,
-                                          binarizer=None).fit(X, y)
-        assert bound.training_errors_ == plain.training_errors_ and bound.depth_ <= depth
+        path = MaxAccuracyTreeClassifier(max_depth=depth, binarizer=None).size_error_path(X, y)
+        assert len(path) <= 2 ** depth and path.proven.all()
+        assert path.errors[-1] == plain.training_errors_
+        assert path.models[-1].n_nodes_ == plain.n_nodes_
+        assert all(model.depth_ <= depth for model in path.models)
     deep = MaxAccuracyTreeClassifier(max_depth=None, max_leaves=4, binarizer=None).fit(X, y)
     shallow = MaxAccuracyTreeClassifier(max_depth=2, max_leaves=4, binarizer=None).fit(X, y)
     assert deep.training_errors_ <= shallow.training_errors_

@@ -52,8 +52,10 @@ class MaxAccuracyTreeClassifier(ClassifierMixin, FittedTreeMixin, BaseEstimator)
         most ``max_leaves`` leaves (and depth <= ``max_depth`` unless that is None: both
         bind), and among those the one with the fewest leaves. Solved by
         ``trees.frontier`` (the error-budget branch and bound walked down its budgets; with
-        a depth bound, the exact core's exhaustive search), which needs ``method="auto"``;
-        ``verbose`` and ``callback`` are not called there. See also ``size_error_path``.
+        a depth bound, an exhaustive search with depth two in closed form), which needs
+        ``method="auto"``; ``verbose`` and ``callback`` are not called there. When
+        ``max_leaves >= 2 ** max_depth`` only the depth binds and ``fit`` is the plain
+        depth-bounded one. See also ``size_error_path``.
     binarizer : {"readable", "binary", "onehot", "threshold"}, transformer or None,
         default="readable"
         Turns the table into 0/1 features (cloned at fit): "readable" (the default) is
@@ -155,7 +157,8 @@ class MaxAccuracyTreeClassifier(ClassifierMixin, FittedTreeMixin, BaseEstimator)
         """Learn the most accurate tree of depth <= max_depth on (X, y), rows weighted by
         ``sample_weight`` (and ``class_weight``); returns self."""
         deadline = Deadline.after(no_limit_as_none(self.time_limit))  # the fit's one deadline
-        if self.max_leaves is not None:
+        if self.max_leaves is not None and not (  # 2**depth leaves: only the depth binds
+                self.max_depth is not None and self.max_leaves >= 2 ** self.max_depth):
             return fit_max_leaves(self, X, y, sample_weight, deadline)
         if self.max_depth is None:
             raise ValueError("max_depth=None needs max_leaves: without either bound the most "

@@ -3,7 +3,7 @@
 ``size_error_path(X, y)`` is the exact analogue of scikit-learn's
 ``cost_complexity_pruning_path``: for L = 1, 2, ... leaves, the fewest weighted training
 errors of any tree with at most L leaves (``trees.frontier``: the error-budget branch and
-bound walked down the staircase, or the exact core under a depth bound), each point certified
+bound walked down the staircase, or ``trees.frontier_depth`` under a depth bound), each point certified
 or bounded, with a fitted model per point. ``SizeErrorPath.select`` picks a point on held-out
 data -- the role ``ccp_alpha`` plays for pruned CART and Algorithm 3 of Alós, Ansótegui and
 Torres plays for minimum trees: the best validation accuracy, ties to fewer leaves.
