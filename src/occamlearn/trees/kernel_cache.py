@@ -33,6 +33,7 @@ after ``pip install``; nothing is compiled at install time (no compiler is neede
 from __future__ import annotations
 
 import importlib
+import json
 import os
 import subprocess
 import sys
@@ -42,8 +43,8 @@ from pathlib import Path
 
 from occamlearn import stopping
 
-__all__ = ["KERNEL_MODULES", "KernelsUnavailable", "KernelsWhenReady", "kernels_ready", "load",
-           "start_background_compile", "warm_up_all"]
+__all__ = ["KERNEL_MODULES", "KernelsUnavailable", "KernelsWhenReady", "compile_early",
+           "kernels_ready", "load", "start_background_compile", "warm_up_all"]
 
 KERNEL_MODULES = {
     "bnb": "occamlearn.trees.mpdt.bnb.kernels",
@@ -54,8 +55,17 @@ LOG_NAME = "occamlearn-compile.log"
 LOCK_STALE_SECONDS = 600.0  # a compile holding its lock longer than this is presumed dead
 POLL_SECONDS = 0.25  # between two looks at the disk cache while a Python search runs
 
+# The side child runs only with this many cores or more: with fewer it would take CPU from
+# the main compile, which the switch waits for.
+SIDE_COMPILE_MIN_CORES = 2
+# What the side child compiles: functions (module name, function) whose kernels the main
+# child would otherwise compile after ``solve``; it then loads them from the disk cache.
+SIDE_WARM_UPS = (("bnb", "warm_up_table"), ("error-budget", "warm_up"))
+
 _loaded: set[str] = set()
-_background: dict = {"process": None, "pid": None}
+_background: dict = {"process": None, "side": None, "pid": None}
+_early: dict = {}
+_starting = threading.Lock()
 
 
 class KernelsUnavailable(RuntimeError):
@@ -138,11 +148,18 @@ def load(name: str, **options) -> float:
     return stopping.CLOCK() - started
 
 
-def _lock_path() -> Path:
-    """The lock file, in the cache directory of the first kernel module."""
+def _names(part: str) -> tuple[str, str]:
+    """(lock file, log file) names of the compile child ``part``."""
+    if part == "main":
+        return LOCK_NAME, LOG_NAME
+    return LOCK_NAME.replace(".lock", f"-{part}.lock"), LOG_NAME.replace(".log", f"-{part}.log")
+
+
+def _lock_path(part: str = "main") -> Path:
+    """The lock file of ``part``, in the cache directory of the first kernel module."""
     module = _module(next(iter(KERNEL_MODULES)))
     cache_file = _dispatchers(module)[0]._cache._cache_file
-    return Path(cache_file._cache_path) / LOCK_NAME
+    return Path(cache_file._cache_path) / _names(part)[0]
 
 
 def _alive(pid: int) -> bool:
@@ -180,42 +197,75 @@ def _take_lock(path: Path) -> bool:
     return False
 
 
-def start_background_compile() -> bool:
-    """Start the child that compiles every kernel module into the disk cache, unless this
-    process already started one that is still running. True if a compile is (now) running
-    from here; False if it could not start (then the caller stays on its Python engine)."""
-    process = _background["process"]
-    if process is not None and _background["pid"] == os.getpid() and process.poll() is None:
-        return True
+def _spawn(part: str):
+    """Start the compile child of ``part`` ("main" or "side"); its ``Popen`` or None."""
     package_root = str(Path(__file__).resolve().parents[2])
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join(
         [package_root] + [p for p in env.get("PYTHONPATH", "").split(os.pathsep) if p])
     try:
-        log = open(_lock_path().with_name(LOG_NAME), "w")  # noqa: SIM115 (child's stderr)
+        log = open(_lock_path(part).with_name(_names(part)[1]), "w")  # noqa: SIM115
     except ImportError:  # no numba: nothing to compile
-        return False
+        return None
     except OSError:
         log = subprocess.DEVNULL
     try:
         process = subprocess.Popen(
-            [sys.executable, "-m", "occamlearn.trees.kernel_cache"], env=env,
-            stdin=subprocess.DEVNULL, stdout=log, stderr=log, start_new_session=True,
-            close_fds=True)
+            [sys.executable, "-m", "occamlearn.trees.kernel_cache"]
+            + ([] if part == "main" else [part]), env=env, stdin=subprocess.DEVNULL,
+            stdout=log, stderr=log, start_new_session=True, close_fds=True)
     except OSError:
-        return False
+        return None
     finally:
         if log is not subprocess.DEVNULL:
             log.close()
-    _background.update(process=process, pid=os.getpid())
     threading.Thread(target=process.wait, name="occamlearn-kernel-compile-reaper",
                      daemon=True).start()
-    return True
+    return process
+
+
+def start_background_compile() -> bool:
+    """Start the child that compiles every kernel module into the disk cache (and, with
+    ``SIDE_COMPILE_MIN_CORES`` cores or more, the side child that builds the memo-table and
+    error-budget kernels alongside, so the first is done sooner), unless this process already
+    started them and the main one still runs. True if a compile is (now) running from here;
+    False if it could not start (then the caller stays on its Python engine)."""
+    with _starting:  # the early-start thread and a search may ask at the same moment
+        process = _background["process"]
+        if process is not None and _background["pid"] == os.getpid() and process.poll() is None:
+            return True
+        process = _spawn("main")
+        if process is None:
+            return False
+        side = _spawn("side") if (os.cpu_count() or 1) >= SIDE_COMPILE_MIN_CORES else None
+        _background.update(process=process, side=side, pid=os.getpid())
+        return True
 
 
 def background_process():
-    """The compile child started by this process (a ``subprocess.Popen``), or None."""
+    """The main compile child started by this process (a ``subprocess.Popen``), or None."""
     return _background["process"] if _background["pid"] == os.getpid() else None
+
+
+def _ready_or_compile(name: str) -> None:
+    try:
+        if not kernels_ready(name):
+            start_background_compile()
+    except Exception:  # never let an early start break the caller: choose_engine retries
+        pass
+
+
+def compile_early(name: str = "bnb") -> None:
+    """Begin readying the kernels of ``name`` now, without waiting: a daemon thread looks at
+    the disk cache (importing numba, about half a second) and starts the background compile
+    if the kernels are missing. Called where a search is certain to follow after some other
+    work (a fit reading and binarising its data), so that the compile has a head start; at
+    most once per process (later calls return at once)."""
+    if _early.get(name) == os.getpid():
+        return
+    _early[name] = os.getpid()
+    threading.Thread(target=_ready_or_compile, args=(name,), daemon=True,
+                     name="occamlearn-kernel-check").start()
 
 
 class KernelsWhenReady:
@@ -244,14 +294,31 @@ def warm_up_all() -> dict:
     return {name: load(name) for name in KERNEL_MODULES}
 
 
-def _compile_main() -> int:
-    """The child: take the lock, compile every module into the disk cache, release."""
-    lock = _lock_path()
+def _log(event: str, **data) -> None:
+    """One JSON line on the child's stderr (the log file beside the lock): what it compiled
+    and when (wall-clock ``time.time()``), for ``benchmarks/cold_start.py``'s timeline."""
+    print(json.dumps({"event": event, "at": time.time(), **data}), file=sys.stderr,
+          flush=True)
+
+
+def _compile_main(part: str = "main") -> int:
+    """The child: take the lock of ``part``, compile its kernels into the disk cache (main:
+    every module; side: ``SIDE_WARM_UPS``), release."""
+    _log("started", part=part)
+    lock = _lock_path(part)
     if not _take_lock(lock):
+        _log("another compile holds the lock", part=part)
         return 0  # another process is compiling the same cache
+    _log("locked", part=part)
     try:
-        for name in KERNEL_MODULES:
-            _module(name).warm_up()
+        if part == "main":
+            for name in KERNEL_MODULES:
+                _module(name).warm_up()
+                _log("compiled", module=name)
+        else:
+            for name, function in SIDE_WARM_UPS:
+                getattr(_module(name), function)()
+                _log("compiled", module=f"{name}.{function}")
     finally:
         try:
             lock.unlink()
@@ -261,4 +328,6 @@ def _compile_main() -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(_compile_main())
+    if sys.argv[1:] not in ([], ["side"]):
+        sys.exit(f"usage: python -m occamlearn.trees.kernel_cache [side]; got {sys.argv[1:]}")
+    sys.exit(_compile_main(*sys.argv[1:]))
