@@ -133,11 +133,10 @@ def _set_variant(variant: str) -> None:
     """``head``: this revision's defaults; ``no-side``: one compile child (no side child, as
     up to commit f55a400); ``no-bound``: the Python search does not compile the
     incompatibility bound while the background compile runs."""
-    from occamlearn.trees import kernel_cache
     from occamlearn.trees.mpdt.bnb import engine_switch
 
-    if variant == "no-side":
-        kernel_cache.SIDE_COMPILE_MIN_CORES = 1 << 30
+    if variant == "no-side":  # read by the compile child, which inherits the environment
+        os.environ["OCCAMLEARN_COMPILE_PROCESSES"] = "1"
     elif variant == "no-bound":
         engine_switch.BOUND_WHILE_COMPILING = False
 

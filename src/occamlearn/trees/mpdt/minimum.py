@@ -24,6 +24,7 @@ import numpy as np
 
 from occamlearn.maxsat.backends import make_backend
 from occamlearn.stopping import Deadline, ProgressSink
+from occamlearn.trees import kernel_cache
 from occamlearn.trees.data_reduction import distinct_rows
 from occamlearn.trees.mpdt.maxsat_route.mindt import find_minimum_tree_mindt
 from occamlearn.trees.mpdt.maxsat_route.search import (
@@ -79,6 +80,8 @@ def find_minimum_tree(X, y, n_classes: int, *, method: str = "auto", solver: str
     check_bound("lower_bound", lower_bound)
     if method in ("auto", "maxsat"):
         make_backend(solver, sat_solver=sat_solver).close()  # names checked before any work
+    if method in ("auto", "bnb"):  # a fresh install: the compile starts with the search
+        kernel_cache.compile_early()
     return METHODS[method](X, y, n_classes, solver=solver, sat_solver=sat_solver,
                            deadline=Deadline.coerce(deadline), progress=progress,
                            upper_bound=upper_bound, lower_bound=lower_bound, n_jobs=n_jobs)
