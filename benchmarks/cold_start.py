@@ -12,8 +12,10 @@ for a warm run. Three parts:
    h-votes), cold and warm side by side, ``--repeats`` times, with the process's wall seconds;
 3. ``occamlearn fit --dataset haber`` (the CLI's default 60 s limit), cold and warm.
 
-After a cold run the background compile it started is ended before the next run (its pid is
-in the lock file), so runs do not overlap. The load average is recorded with every run.
+After a cold run the background compile it started is waited for (its log gives the
+timeline: when the child started, imported numba, finished each kernel family) and ended if
+still running, so runs do not overlap. ``--variants`` adds cold fits under other cold-start
+policies (``_set_variant``). The load average is recorded with every run.
 
     python benchmarks/cold_start.py --out benchmarks/results/cold_start.md
 """
@@ -263,6 +265,7 @@ def report(block_rows, fit_rows, cli_rows, args) -> str:
                 f"{cold['process_cpu']:.1f} / {warm['process_cpu']:.1f} | "
                 f"{cold['size']} ({cold['status']}) | "
                 f"{warm['size']} ({warm['status']}) | {cold['load']:.1f} / {warm['load']:.1f} |")
+    lines += timeline_table(fit_rows)
     lines += ["", "## occamlearn fit --dataset haber (default 60 s limit)", "",
               "| cache | process seconds | CPU | result | load |", "|---|---:|---:|---|---:|"]
     for row in cli_rows:
@@ -270,6 +273,58 @@ def report(block_rows, fit_rows, cli_rows, args) -> str:
                      f"{row['size_line']} | "
                      f"{row['load']:.1f} |")
     return "\n".join(lines) + "\n"
+
+
+def _at(row, event, module=None):
+    """Seconds after the launch of ``row``'s process when its compile logged ``event``."""
+    for logged in row.get("compile_events", []):
+        if logged["event"] == event and (module is None or logged.get("module") == module):
+            return f"{logged['at'] - row['launched']:.1f}"
+    return "–"
+
+
+def timeline_table(fit_rows) -> list[str]:
+    """Each cold fit's timeline, seconds after its process was launched."""
+    rows = [row for row in fit_rows if row["kind"] != "warm" and "timeline" in row]
+    if not rows:
+        return []
+    warm = {(r["dataset"], r["repeat"]): r for r in fit_rows if r["kind"] == "warm"}
+    lines = ["", "## Timeline of each cold fit (seconds after its process was launched)", "",
+             "fit = `find_minimum_tree` called (after imports and data); child = the compile "
+             "process started (its Python up); numba = it imported numba; table = the side "
+             "child built the memo-table kernels; ready = the bnb kernels complete on disk; "
+             "switch = the search changed to the compiled engine; LB at switch = the lower "
+             "bound (nodes) the Python phase had proven by then (the warm fit's proven bound at "
+             "the same seconds after its fit start in brackets); end = the fit returned.", "",
+             "| dataset | policy | fit | child | numba | table | ready | switch | LB at switch "
+             "| end | process | warm process | cold / warm | engine at end | load |",
+             "|---|---|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|---:|---|---:|"]
+    for row in rows:
+        line = row["timeline"]
+        fit = line["fit"] - row["launched"]
+        switch = row.get("switched_at")
+        switch_at = None if switch is None else fit + switch
+        lower = "–"
+        twin = warm.get((row["dataset"], row["repeat"]))
+        if switch_at is not None:
+            proven = [m[2] for m in line["moves"]
+                      if m[2] is not None and m[0] - row["launched"] <= switch_at]
+            lower = str(max(proven, default=1))
+            if twin is not None:
+                start = twin["timeline"]["fit"]
+                then = [m[2] for m in twin["timeline"]["moves"]
+                        if m[2] is not None and m[0] - start <= switch]
+                lower += f" ({max(then, default=1)})"
+        policy = row["kind"].split()[1] if " " in row["kind"] else "head"
+        warm_seconds = twin["process"] if twin else float("nan")
+        lines.append(
+            f"| {row['dataset']} | {policy} | {fit:.1f} | {_at(row, 'started')} | "
+            f"{_at(row, 'numba imported')} | {_at(row, 'compiled', 'bnb.warm_up_table')} | "
+            f"{_at(row, 'compiled', 'bnb')} | "
+            f"{'–' if switch_at is None else f'{switch_at:.1f}'} | {lower} | "
+            f"{line['end'] - row['launched']:.1f} | {row['process']:.1f} | {warm_seconds:.1f} | "
+            f"{row['process'] / warm_seconds:.2f} | {row['search_engine']} | {row['load']:.1f} |")
+    return lines
 
 
 def main(argv=None) -> None:
@@ -291,7 +346,9 @@ def main(argv=None) -> None:
     workdir = Path(tempfile.mkdtemp(prefix="occamlearn-cold-"))
     try:
         warm_cache = workdir / "warm"
+        os.environ["OCCAMLEARN_COMPILE_PROCESSES"] = "1"  # nothing left running after it
         _run(["-m", "occamlearn.trees.kernel_cache"], warm_cache)
+        del os.environ["OCCAMLEARN_COMPILE_PROCESSES"]
         block_rows = [] if "blocks" in args.skip else blocks(args.baseline, workdir)
         fit_rows = [] if "fits" in args.skip else fits(args.repeats, args.time_limit,
                                                        warm_cache, workdir, args.datasets,
