@@ -253,20 +253,18 @@ def background_process():
 def _stamp_path() -> Path:
     """Where a complete compile leaves its stamp: a name that changes with everything numba's
     cache depends on (the kernel sources, numba, Python, ``NUMBA_CACHE_DIR``), found without
-    importing numba (``importlib.metadata``, file dates)."""
-    from importlib import metadata
+    importing numba (file dates and sizes: a few milliseconds)."""
+    import importlib.util
 
     root = Path(__file__).resolve().parents[1]
     sources = [root.joinpath(*module.split(".")[1:]).with_suffix(".py")
                for module in KERNEL_MODULES.values()]
-    try:
-        numba_version = metadata.version("numba")
-    except metadata.PackageNotFoundError:
-        numba_version = "none"
-    key = json.dumps([numba_version, sys.version, sys.executable,
-                      os.environ.get("NUMBA_CACHE_DIR", ""),
+    numba = importlib.util.find_spec("numba")  # finds the package without importing it
+    if numba is not None and numba.origin:  # its version file: changes with an upgrade
+        sources.append(Path(numba.origin).with_name("_version.py"))
+    key = json.dumps([sys.version, sys.executable, os.environ.get("NUMBA_CACHE_DIR", ""),
                       [(str(path), path.stat().st_mtime_ns, path.stat().st_size)
-                       for path in sources]])
+                       for path in sources if path.exists()]])
     cache_home = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
     return cache_home / "occamlearn" / f"kernels-ready-{hashlib.sha1(key.encode()).hexdigest()}"
 
