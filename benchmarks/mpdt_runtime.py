@@ -309,7 +309,7 @@ def render(args, command, results, runners, datasets, started, finished):
         header += [f"{LABELS[r]} size", f"{r} s"]
         if r in AUTO:
             header.append(f"{r} proved by")
-    header += ["best peer", "auto / best peer", "checks"]
+    header += ["best peer", "auto / best peer"] * bool(peers) + ["checks"]
     lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
     all_problems, overruns = [], []
     datasets = sorted(datasets, key=lambda n: DATASETS.index(n) if n in DATASETS else len(DATASETS))
@@ -335,11 +335,12 @@ def render(args, command, results, runners, datasets, started, finished):
                                 + f"process {run.get('process_seconds', 0):.1f} s")
         best = min((p for p in peers if _proven(runs.get(p))),
                    key=lambda p: runs[p]["seconds"], default=None)
-        cells.append(f"{best} {runs[best]['seconds']:.1f} s" if best else "none proved")
-        if best and runs.get("auto") and "error" not in runs["auto"]:
-            cells.append(f"{_charged(runs['auto'], limit) / max(runs[best]['seconds'], 0.01):.2f}")
-        else:
-            cells.append("–")
+        if peers:  # (no peer columns in a run without peers)
+            cells.append(f"{best} {runs[best]['seconds']:.1f} s" if best else "none proved")
+            if best and runs.get("auto") and "error" not in runs["auto"]:
+                cells.append(f"{_charged(runs['auto'], limit) / max(runs[best]['seconds'], 0.01):.2f}")
+            else:
+                cells.append("–")
         problems = check_dataset(name, runs)
         all_problems += [f"{name}: {p}" for p in problems]
         cells.append("**" + "; ".join(problems) + "**" if problems else "ok")
