@@ -57,7 +57,7 @@ def _run(arguments: list, cache: Path, timeout: float = 900) -> tuple[float, str
     """(wall seconds, stdout, 1-minute load before) of a fresh process; its CPU seconds
     (with those of the children it waited for) go to ``_run.cpu``."""
     load = os.getloadavg()[0]
-    _run.launched = time.time()
+    _run.launched = time.perf_counter()  # the clock of the compile child's log
     started, cpu = time.perf_counter(), _cpu_of_children()
     done = subprocess.run([sys.executable, *arguments], env=_env(cache), capture_output=True,
                           text=True, timeout=timeout)
@@ -145,19 +145,21 @@ def _set_variant(variant: str) -> None:
 
 def child_fit(name: str, time_limit: float, variant: str = "head") -> None:
     """One fit of the portfolio; prints its result and a timeline in wall-clock seconds
-    (``time.time()``): imports done, data ready, fit start, every bound move, fit end."""
-    imported = time.time()
+    (``time.perf_counter()``, the clock of the compile child's log: system-wide monotonic on
+    Linux): imports done, data ready, fit start, every bound move, fit end."""
+    imported = time.perf_counter()
     _set_variant(variant)
     from mpdt_runtime import training_matrix
 
     from occamlearn.stopping import Deadline, ProgressSink
     from occamlearn.trees.mpdt.minimum import find_minimum_tree
 
-    data_at = time.time()
+    data_at = time.perf_counter()
     X, y, k = training_matrix(name)[:3]
-    started, fit_at = time.perf_counter(), time.time()
+    started = fit_at = time.perf_counter()
     moves = []
-    sink = ProgressSink(lambda upper, lower, *_: moves.append((time.time(), upper, lower)))
+    sink = ProgressSink(lambda upper, lower, *_: moves.append((time.perf_counter(), upper,
+                                                                 lower)))
     found = find_minimum_tree(X, y, k, method="auto", deadline=Deadline.after(time_limit),
                               progress=sink)
     turns = [turn for turn in found.stats.get("turns", []) if turn.get("engine")]
@@ -167,7 +169,7 @@ def child_fit(name: str, time_limit: float, variant: str = "head") -> None:
                       "turns": len(turns), "search_engine": first.get("search_engine"),
                       "switched_at": first.get("switched_to_compiled_at"),
                       "timeline": {"imported": imported, "data": data_at, "fit": fit_at,
-                                   "end": time.time(), "moves": moves}}))
+                                   "end": time.perf_counter(), "moves": moves}}))
 
 
 # -- the parent --------------------------------------------------------------------------------

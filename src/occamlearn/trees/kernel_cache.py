@@ -326,8 +326,10 @@ def warm_up_all() -> dict:
 
 def _log(event: str, **data) -> None:
     """One JSON line on the child's stderr (the log file beside the lock): what it compiled
-    and when (wall-clock ``time.time()``), for ``benchmarks/cold_start.py``'s timeline."""
-    print(json.dumps({"event": event, "at": time.time(), **data}), file=sys.stderr,
+    and when, for ``benchmarks/cold_start.py``'s timeline. ``stopping.CLOCK`` (perf_counter:
+    CLOCK_MONOTONIC on Linux, one clock for every process of the machine) so that the parent's
+    times compare with the child's."""
+    print(json.dumps({"event": event, "at": stopping.CLOCK(), **data}), file=sys.stderr,
           flush=True)
 
 
@@ -352,7 +354,7 @@ def _compile_main(part: str = "main") -> int:
     every module, after starting the side child when the machine has the cores; side:
     ``SIDE_WARM_UPS``), release. The main child first looks at the cache and, when every
     kernel is there, only leaves the stamp ``compile_early`` looks for."""
-    started = time.time()
+    started = stopping.CLOCK()
     _open_log(part)
     _log("started", part=part, at=started)
     _log("numba imported", part=part)
