@@ -19,6 +19,7 @@ from occamlearn.stopping import CLOCK
 from occamlearn.trees.exact.anytime import NO_TREE
 from occamlearn.trees.exact.data import bitset, group_examples, reduce_columns
 from occamlearn.trees.exact.nested import rebuild, tree_of_greedy
+from occamlearn.trees.exact.nesting import no_nesting, side_nesting
 from occamlearn.trees.exact.splits import distinct_splits, greedy_tree
 from occamlearn.trees.exact.stop import OutOfCalls, Poll
 
@@ -243,8 +244,13 @@ class CompiledRowSetSearch(RowSetSearch):
     MEMORY_BYTES = 768 * 2**20  # cap on the memo table; when full it takes no new entries
     INITIAL_CAPACITY = 1 << 16
 
-    def __init__(self, rows, labels, n_classes, kept, *, child_bounds=False, **options):
+    def __init__(self, rows, labels, n_classes, kept, *, child_bounds=False, nested_sides=True,
+                 **options):
         super().__init__(rows, labels, n_classes, kept, **options)
+        nesting = side_nesting(rows[:, kept]) if nested_sides and kept else \
+            no_nesting(len(kept))
+        self.nesting = (nesting.order, nesting.pred_start, nesting.pred, nesting.succ_start,
+                        nesting.succ)
         self.words = (self.n_rows + 63) // 64
         self.column_words = np.stack([self.to_words(c) for c in self.columns]) if kept \
             else np.zeros((0, self.words), dtype=np.uint64)
@@ -277,7 +283,7 @@ class CompiledRowSetSearch(RowSetSearch):
                                                    self.poll.call_cap)
             started = CLOCK()
             value = kernels.solve(words, budget, self.column_words, self.class_words,
-                                  self.packed, self.labels, self.table, counters)
+                                  self.packed, self.labels, self.table, counters, *self.nesting)
             self.poll.calls = int(counters[kernels.CALLS])
             self.kernel_calls = int(counters[kernels.BOUND_CALLS])
             if value != kernels.ABORTED:

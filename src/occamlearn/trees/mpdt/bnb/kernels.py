@@ -241,10 +241,45 @@ def _order_within(split_bounds, budget):
 
 
 @njit(cache=True)
-def solve(rows, budget, columns, class_sets, packed, labels, slots, counters):
+def _nested_side_bounds(side_bounds, order, pred_start, pred):
+    """Raise each side's bound to the largest bound of a side it contains, in the topological
+    ``order`` of the containment diagram (``trees.exact.nesting``: why one pass suffices)."""
+    for i in range(order.shape[0]):
+        t = order[i]
+        for e in range(pred_start[t], pred_start[t + 1]):
+            if side_bounds[pred[e]] > side_bounds[t]:
+                side_bounds[t] = side_bounds[pred[e]]
+
+
+@njit(cache=True)
+def _raise_side(side_bounds, side, value, succ_start, succ, stack):
+    """A bound ``value`` proven for ``side``, passed on to every side containing it."""
+    if value <= side_bounds[side]:
+        return
+    side_bounds[side] = value
+    top = 0
+    stack[top] = side
+    top += 1
+    while top:
+        top -= 1
+        s = stack[top]
+        for e in range(succ_start[s], succ_start[s + 1]):
+            t = succ[e]
+            if side_bounds[t] < value:
+                side_bounds[t] = value
+                stack[top] = t  # each side enters once per raise: the stack never overflows
+                top += 1
+
+
+@njit(cache=True)
+def solve(rows, budget, columns, class_sets, packed, labels, slots, counters, order, pred_start,
+          pred, succ_start, succ):
     """Minimum leaves of a pure tree on ``rows`` if <= budget, else a bound > budget
     (ABORTED if the call limit or the table filled up). Mirrors ``_Search.solve``; the
-    incompatibility bound is tried once per row set (``_raised_bound``)."""
+    incompatibility bound is tried once per row set (``_raised_bound``). ``order``, ``pred*``
+    and ``succ*`` are the containment diagram of the column sides (``trees.exact.nesting``):
+    a side's bound is raised to the bound of every side it contains, at the start from the
+    memo and then after each child solved, so a failed threshold prunes its neighbours."""
     words = rows.shape[0]
     at = _slot(slots, rows)
     meta = slots[at, words]
@@ -313,37 +348,51 @@ def solve(rows, budget, columns, class_sets, packed, labels, slots, counters):
             touched ^= slots[np.int64(left_hashes[j] & mask), words]
             touched ^= slots[np.int64(right_hashes[j] & mask), words]
     counters[TOUCHED] ^= np.int64(touched & np.uint64(1))
+    # side 2j: the rows with x_j = 0, side 2j + 1: x_j = 1; 0 for a column that does not
+    # split (a bound of 0 is always valid, and nesting still passes through it)
+    side_bounds = np.zeros(2 * n_features, dtype=np.int64)
     for j in range(n_features):
         if not valid[j]:
             continue
         if counters[CHILD_BOUNDS]:
-            split_bounds[j] = (
-                _static_bound(slots, counters, class_sets, packed, labels, lefts[j])
-                + _static_bound(slots, counters, class_sets, packed, labels, rights[j]))
+            side_bounds[2 * j] = _static_bound(slots, counters, class_sets, packed, labels,
+                                               lefts[j])
+            side_bounds[2 * j + 1] = _static_bound(slots, counters, class_sets, packed, labels,
+                                                   rights[j])
         else:
-            split_bounds[j] = (_known_bound(slots, class_sets, lefts[j], left_hashes[j])
-                               + _known_bound(slots, class_sets, rights[j], right_hashes[j]))
-    order, n_order, failed = _order_within(split_bounds, budget)
+            side_bounds[2 * j] = _known_bound(slots, class_sets, lefts[j], left_hashes[j])
+            side_bounds[2 * j + 1] = _known_bound(slots, class_sets, rights[j], right_hashes[j])
+    if pred.shape[0]:
+        _nested_side_bounds(side_bounds, order, pred_start, pred)
+    for j in range(n_features):
+        if valid[j]:
+            split_bounds[j] = side_bounds[2 * j] + side_bounds[2 * j + 1]
+    stack = np.empty(2 * n_features, dtype=np.int64)
+    order_within, n_order, _ = _order_within(split_bounds, budget)
     best, best_split = budget + 1, -1
     for i in range(n_order):
-        j = order[i]
+        j = order_within[i]
         if split_bounds[j] >= best:
-            failed = min(failed, split_bounds[j])
-            break
-        right_bound = _known_bound(slots, class_sets, rights[j], right_hashes[j])
+            break  # this and every later split: counted in the failed bound below
+        if side_bounds[2 * j] + side_bounds[2 * j + 1] >= best:
+            continue  # a nested side failed meanwhile: counted below too
+        right_bound = max(_known_bound(slots, class_sets, rights[j], right_hashes[j]),
+                          side_bounds[2 * j + 1])
         left_value = solve(lefts[j], best - 1 - right_bound, columns, class_sets, packed,
-                           labels, slots, counters)
+                           labels, slots, counters, order, pred_start, pred, succ_start, succ)
         if left_value == ABORTED:
             return ABORTED
+        _raise_side(side_bounds, 2 * j, left_value, succ_start, succ, stack)
         if left_value > best - 1 - right_bound:
-            failed = min(failed, left_value + right_bound)
+            split_bounds[j] = max(split_bounds[j], left_value + right_bound)
             continue
         right_value = solve(rights[j], best - 1 - left_value, columns, class_sets, packed,
-                            labels, slots, counters)
+                            labels, slots, counters, order, pred_start, pred, succ_start, succ)
         if right_value == ABORTED:
             return ABORTED
+        _raise_side(side_bounds, 2 * j + 1, right_value, succ_start, succ, stack)
         if right_value > best - 1 - left_value:
-            failed = min(failed, left_value + right_value)
+            split_bounds[j] = max(split_bounds[j], left_value + right_value)
             continue
         best, best_split = left_value + right_value, j
     at = _slot(slots, rows)  # the table changed below this node
@@ -351,7 +400,15 @@ def solve(rows, budget, columns, class_sets, packed, labels, slots, counters):
         _store(slots, counters, at, rows, np.int64(best), np.int64(best_split),
                EXACT | BOUNDED)
         return best
-    bound = max(bound, failed)  # every split was pruned or failed above the budget
+    # Every split was pruned or failed above the budget, so the least of the splits' proven
+    # bounds holds for the node: per split, the largest of its bound at the start, what its
+    # children's solves proved, and its sides' bounds raised through nesting since.
+    failed = np.int64(1 << 30)
+    for j in range(n_features):
+        if valid[j]:
+            failed = min(failed, max(split_bounds[j],
+                                     side_bounds[2 * j] + side_bounds[2 * j + 1]))
+    bound = max(bound, failed)
     _store(slots, counters, at, rows, np.int64(bound), NO_SPLIT, BOUNDED)
     return bound
 
@@ -416,8 +473,10 @@ def warm_up(search: bool = True) -> float:
         class_sets = np.array([[5], [2]], dtype=np.uint64)
         table, counters = new_table(16, 1), new_counters()
         counters[CALL_LIMIT], counters[GROWABLE], counters[USE_BOUND] = 1000, 1, 1
+        nesting = [np.array(a, dtype=np.int64) for a in
+                   ([0, 3, 1, 2], [0, 0, 1, 1, 1], [3], [0, 0, 0, 1, 1], [0])]
         solve(np.array([7], dtype=np.uint64), 3, columns, class_sets, packed, labels, table,
-              counters)
+              counters, *nesting)
         lookup(table, np.array([7], dtype=np.uint64))
         insert(table, counters, np.array([[3]], dtype=np.uint64), np.array([2]),
                np.array([0]), np.array([EXACT | BOUNDED]))
