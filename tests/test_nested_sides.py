@@ -100,7 +100,7 @@ def test_repeated_or_complementary_columns_are_refused(matrix):
 
 @settings(max_examples=300, deadline=None)
 @given(mixed_columns(min_rows=6, max_rows=12), st.data())
-def test_compiled_search_with_nesting_equals_brute_force(matrix, data):
+def test_searches_with_nesting_equal_brute_force(matrix, data):
     from occamlearn.trees.mpdt.bnb.branch_and_bound import _run
 
     n_classes = data.draw(st.sampled_from([2, 3]))
@@ -109,8 +109,10 @@ def test_compiled_search_with_nesting_equals_brute_force(matrix, data):
     _, first, inverse = np.unique(matrix, axis=0, return_index=True, return_inverse=True)
     y = y[first][inverse.ravel()]  # identical rows get one class: a pure tree exists
     minimum = minimum_tree_size(matrix, y)
-    for child_bounds in (False, True):
-        result = _run(matrix, y, n_classes, engine="compiled", quick_calls=0,
-                      improve_calls=0, child_bounds=child_bounds)
+    for engine, options in (("python", {}), ("compiled", {"child_bounds": False}),
+                            ("compiled", {"child_bounds": True})):
+        result = _run(matrix, y, n_classes, engine=engine, quick_calls=0, improve_calls=0,
+                      **options)
+        assert result.stats["engine"] == engine
         assert result.status == "optimal" and result.tree.n_nodes == minimum
         assert np.array_equal(result.tree.predict(matrix), y)

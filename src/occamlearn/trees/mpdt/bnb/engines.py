@@ -81,8 +81,16 @@ class RowSetSearch:
     """Memoised branch and bound on bitset row sets of one prepared data set."""
 
     def __init__(self, rows, labels, n_classes, kept, *, use_incompatibility=True,
-                 deadline=None, stop_when=None):
+                 nested_sides=True, deadline=None, stop_when=None):
         self.n_rows = len(labels)
+        self.nesting = side_nesting(rows[:, kept]) if nested_sides and kept else \
+            no_nesting(len(kept))
+        # per side: its immediate predecessors and successors (Python lists: fast to walk)
+        self.side_order = self.nesting.order.tolist()
+        self.side_preds = [self.nesting.pred[a:b].tolist() for a, b in
+                           zip(self.nesting.pred_start[:-1], self.nesting.pred_start[1:])]
+        self.side_succs = [self.nesting.succ[a:b].tolist() for a, b in
+                           zip(self.nesting.succ_start[:-1], self.nesting.succ_start[1:])]
         self.labels = labels
         self.n_classes = n_classes
         self.features = kept
@@ -164,6 +172,8 @@ class RowSetSearch:
             split_bound = (exact_get(left) or lower_get(left) or classes_in(left)) + (
                 exact_get(right) or lower_get(right) or classes_in(right))
             splits.append((split_bound, index, left, right))
+        if self.nesting.n_edges:
+            return self._solve_nested(rows, budget, bound, splits)
         splits.sort(key=_first)
         best, best_index, failed_bound = budget + 1, -1, NO_TREE
         solve = self.solve
@@ -181,15 +191,69 @@ class RowSetSearch:
                 failed_bound = min(failed_bound, left_value + right_value)
                 continue
             best, best_index = left_value + right_value, index
+        return self._settle(rows, budget, bound, best, best_index, failed_bound)
+
+    def _settle(self, rows, budget, bound, best, best_index, failed_bound) -> int:
         if best <= budget:
-            exact[rows] = best
+            self.exact[rows] = best
             self.split_of[rows] = best_index
-            lower.pop(rows, None)
+            self.lower.pop(rows, None)
             return best
         # every split was pruned or failed with a bound above the budget: their minimum holds
         bound = max(bound, failed_bound)
-        lower[rows] = bound
+        self.lower[rows] = bound
         return bound
+
+    def _raise_side(self, side_bounds, side: int, value: int) -> None:
+        """A bound proven for ``side``, passed on to every side containing it."""
+        if value <= side_bounds[side]:
+            return
+        side_bounds[side] = value
+        stack, succs = [side], self.side_succs
+        while stack:
+            for t in succs[stack.pop()]:
+                if side_bounds[t] < value:
+                    side_bounds[t] = value
+                    stack.append(t)
+
+    def _solve_nested(self, rows: int, budget: int, bound: int, splits: list) -> int:
+        """The split loop of ``solve`` with nested sides (``trees.exact.nesting``), as the
+        compiled kernel does it: side bounds raised through containment at the start and
+        after each child solved; the failed bound is the least raised bound of a split."""
+        side_bounds = [0] * (2 * len(self.columns))
+        for _, index, left, right in splits:
+            side_bounds[2 * index] = self.quick_bound(left)
+            side_bounds[2 * index + 1] = self.quick_bound(right)
+        preds = self.side_preds
+        for t in self.side_order:
+            for s in preds[t]:
+                if side_bounds[s] > side_bounds[t]:
+                    side_bounds[t] = side_bounds[s]
+        splits = sorted(((side_bounds[2 * index] + side_bounds[2 * index + 1], index, left,
+                          right) for _, index, left, right in splits), key=_first)
+        best, best_index = budget + 1, -1
+        tried = {}  # split index -> the bound its children's solves proved
+        for split_bound, index, left, right in splits:
+            if split_bound >= best:
+                break
+            if side_bounds[2 * index] + side_bounds[2 * index + 1] >= best:
+                continue
+            right_bound = max(self.quick_bound(right), side_bounds[2 * index + 1])
+            left_value = self.solve(left, best - 1 - right_bound)
+            self._raise_side(side_bounds, 2 * index, left_value)
+            if left_value > best - 1 - right_bound:
+                tried[index] = left_value + right_bound
+                continue
+            right_value = self.solve(right, best - 1 - left_value)
+            self._raise_side(side_bounds, 2 * index + 1, right_value)
+            if right_value > best - 1 - left_value:
+                tried[index] = left_value + right_value
+                continue
+            best, best_index = left_value + right_value, index
+        failed_bound = min((max(split_bound, tried.get(index, 0), side_bounds[2 * index]
+                                + side_bounds[2 * index + 1])
+                            for split_bound, index, _, _ in splits), default=NO_TREE)
+        return self._settle(rows, budget, bound, best, best_index, failed_bound)
 
     # -- trees -------------------------------------------------------------------------------
     def label_of(self, rows: int) -> int:
@@ -244,13 +308,11 @@ class CompiledRowSetSearch(RowSetSearch):
     MEMORY_BYTES = 768 * 2**20  # cap on the memo table; when full it takes no new entries
     INITIAL_CAPACITY = 1 << 16
 
-    def __init__(self, rows, labels, n_classes, kept, *, child_bounds=False, nested_sides=True,
-                 **options):
+    def __init__(self, rows, labels, n_classes, kept, *, child_bounds=False, **options):
         super().__init__(rows, labels, n_classes, kept, **options)
-        nesting = side_nesting(rows[:, kept]) if nested_sides and kept else \
-            no_nesting(len(kept))
-        self.nesting = (nesting.order, nesting.pred_start, nesting.pred, nesting.succ_start,
-                        nesting.succ)
+        nesting = self.nesting
+        self.nesting_arrays = (nesting.order, nesting.pred_start, nesting.pred,
+                               nesting.succ_start, nesting.succ)
         self.words = (self.n_rows + 63) // 64
         self.column_words = np.stack([self.to_words(c) for c in self.columns]) if kept \
             else np.zeros((0, self.words), dtype=np.uint64)
@@ -261,7 +323,7 @@ class CompiledRowSetSearch(RowSetSearch):
         self.table = self.kernels.new_table(self.INITIAL_CAPACITY, self.words)
         self.counters = self.kernels.new_counters()
         # rebuilds a subtree the saturated table dropped; it must not stop half-way
-        self.fallback = RowSetSearch(rows, labels, n_classes, kept,
+        self.fallback = RowSetSearch(rows, labels, n_classes, kept, nested_sides=False,
                                      use_incompatibility=self.use_incompatibility)
         self.counters[self.kernels.GROWABLE] = self.INITIAL_CAPACITY * 4 <= self.max_capacity
         self.counters[self.kernels.CHILD_BOUNDS] = child_bounds
@@ -283,7 +345,8 @@ class CompiledRowSetSearch(RowSetSearch):
                                                    self.poll.call_cap)
             started = CLOCK()
             value = kernels.solve(words, budget, self.column_words, self.class_words,
-                                  self.packed, self.labels, self.table, counters, *self.nesting)
+                                  self.packed, self.labels, self.table, counters,
+                                  *self.nesting_arrays)
             self.poll.calls = int(counters[kernels.CALLS])
             self.kernel_calls = int(counters[kernels.BOUND_CALLS])
             if value != kernels.ABORTED:
