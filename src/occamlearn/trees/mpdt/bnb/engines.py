@@ -85,10 +85,7 @@ class RowSetSearch:
         self.n_rows = len(labels)
         self.nesting = side_nesting(rows[:, kept]) if nested_sides and kept else \
             no_nesting(len(kept))
-        # per side: its immediate predecessors and successors (Python lists: fast to walk)
-        self.side_order = self.nesting.order.tolist()
-        self.side_preds = [self.nesting.pred[a:b].tolist() for a, b in
-                           zip(self.nesting.pred_start[:-1], self.nesting.pred_start[1:])]
+        # per side, the sides immediately containing it (Python lists: fast to walk)
         self.side_succs = [self.nesting.succ[a:b].tolist() for a, b in
                            zip(self.nesting.succ_start[:-1], self.nesting.succ_start[1:])]
         self.labels = labels
@@ -165,6 +162,8 @@ class RowSetSearch:
             lower[rows] = bound
         if bound > budget:
             return bound
+        if self.nesting.n_edges:
+            return self._solve_nested(rows, budget, bound)
         exact_get, lower_get, classes_in = exact.get, lower.get, self.classes_in
         splits = []
         for index, left, right in distinct_splits(rows, self.columns):
@@ -172,8 +171,6 @@ class RowSetSearch:
             split_bound = (exact_get(left) or lower_get(left) or classes_in(left)) + (
                 exact_get(right) or lower_get(right) or classes_in(right))
             splits.append((split_bound, index, left, right))
-        if self.nesting.n_edges:
-            return self._solve_nested(rows, budget, bound, splits)
         splits.sort(key=_first)
         best, best_index, failed_bound = budget + 1, -1, NO_TREE
         solve = self.solve
@@ -209,6 +206,12 @@ class RowSetSearch:
         if value <= side_bounds[side]:
             return
         side_bounds[side] = value
+        self._push_up(side_bounds, side)
+
+    def _push_up(self, side_bounds, side: int) -> None:
+        """Raise every side containing ``side`` to at least its bound. A walk stops at a side
+        already that high: whatever raised it there pushed the same value further up."""
+        value = side_bounds[side]
         stack, succs = [side], self.side_succs
         while stack:
             for t in succs[stack.pop()]:
@@ -216,43 +219,58 @@ class RowSetSearch:
                     side_bounds[t] = value
                     stack.append(t)
 
-    def _solve_nested(self, rows: int, budget: int, bound: int, splits: list) -> int:
+    def _solve_nested(self, rows: int, budget: int, bound: int) -> int:
         """The split loop of ``solve`` with nested sides (``trees.exact.nesting``), as the
         compiled kernel does it: side bounds raised through containment at the start and
         after each child solved; the failed bound is the least raised bound of a split."""
+        # Each side starts at its stored bound, else its class count. The class count is itself
+        # monotone (a superset has every class of a subset), so only a side with a stored bound
+        # can raise a side containing it: only those are pushed up (in Python a pass over every
+        # side and edge at every node costs more than it saves).
         side_bounds = [0] * (2 * len(self.columns))
-        for _, index, left, right in splits:
-            side_bounds[2 * index] = self.quick_bound(left)
-            side_bounds[2 * index + 1] = self.quick_bound(right)
-        preds = self.side_preds
-        for t in self.side_order:
-            for s in preds[t]:
-                if side_bounds[s] > side_bounds[t]:
-                    side_bounds[t] = side_bounds[s]
-        splits = sorted(((side_bounds[2 * index] + side_bounds[2 * index + 1], index, left,
-                          right) for _, index, left, right in splits), key=_first)
+        stored_bounds = []
+        exact_get, lower_get, classes_in = self.exact.get, self.lower.get, self.classes_in
+        splits = list(distinct_splits(rows, self.columns))
+        for index, left, right in splits:
+            stored = exact_get(left) or lower_get(left)
+            if stored:
+                side_bounds[2 * index] = stored
+                stored_bounds.append(2 * index)
+            else:
+                side_bounds[2 * index] = classes_in(left)
+            stored = exact_get(right) or lower_get(right)
+            if stored:
+                side_bounds[2 * index + 1] = stored
+                stored_bounds.append(2 * index + 1)
+            else:
+                side_bounds[2 * index + 1] = classes_in(right)
+        for side in stored_bounds:
+            self._push_up(side_bounds, side)
+        ordered = [(side_bounds[2 * index] + side_bounds[2 * index + 1], index, left, right)
+                   for index, left, right in splits]
+        ordered.sort(key=_first)
         best, best_index = budget + 1, -1
-        tried = {}  # split index -> the bound its children's solves proved
-        for split_bound, index, left, right in splits:
+        raise_side = self._raise_side
+        for split_bound, index, left, right in ordered:
             if split_bound >= best:
                 break
             if side_bounds[2 * index] + side_bounds[2 * index + 1] >= best:
                 continue
             right_bound = max(self.quick_bound(right), side_bounds[2 * index + 1])
+            raise_side(side_bounds, 2 * index + 1, right_bound)
             left_value = self.solve(left, best - 1 - right_bound)
-            self._raise_side(side_bounds, 2 * index, left_value)
+            raise_side(side_bounds, 2 * index, left_value)
             if left_value > best - 1 - right_bound:
-                tried[index] = left_value + right_bound
                 continue
             right_value = self.solve(right, best - 1 - left_value)
-            self._raise_side(side_bounds, 2 * index + 1, right_value)
+            raise_side(side_bounds, 2 * index + 1, right_value)
             if right_value > best - 1 - left_value:
-                tried[index] = left_value + right_value
                 continue
             best, best_index = left_value + right_value, index
-        failed_bound = min((max(split_bound, tried.get(index, 0), side_bounds[2 * index]
-                                + side_bounds[2 * index + 1])
-                            for split_bound, index, _, _ in splits), default=NO_TREE)
+        # Side bounds only grow and hold everything the children's solves proved (each
+        # solved side was raised to its value), so a split's bound is the sum of its sides'.
+        failed_bound = NO_TREE if best <= budget else min(
+            [side_bounds[2 * index] + side_bounds[2 * index + 1] for index, _, _ in splits])
         return self._settle(rows, budget, bound, best, best_index, failed_bound)
 
     # -- trees -------------------------------------------------------------------------------
