@@ -148,7 +148,8 @@ def _run(X, y, n_classes, *, deadline=None, progress=None, sample_weight=None,
     quick_calls = options.pop("quick_calls", QUICK_CALLS)
     # quick phase: the Python search with the class bound only needs no numba at all
     search = RowSetSearch(rows, labels, n_classes, kept, use_incompatibility=False,
-                          deadline=deadline)
+                          deadline=deadline, nested_sides=options.get("nested_sides", True))
+    options["nested_sides"] = search.nesting  # built once, shared by the later searches
     root = (1 << search.n_rows) - 1
     state = Anytime(deadline, progress)
     compile_seconds, quick_phase_calls = 0.0, 0

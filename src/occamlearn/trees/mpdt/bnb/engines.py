@@ -19,7 +19,7 @@ from occamlearn.stopping import CLOCK
 from occamlearn.trees.exact.anytime import NO_TREE
 from occamlearn.trees.exact.data import bitset, group_examples, reduce_columns
 from occamlearn.trees.exact.nested import rebuild, tree_of_greedy
-from occamlearn.trees.exact.nesting import no_nesting, side_nesting
+from occamlearn.trees.exact.nesting import SideNesting, no_nesting, side_nesting
 from occamlearn.trees.exact.splits import distinct_splits, greedy_tree
 from occamlearn.trees.exact.stop import OutOfCalls, Poll
 
@@ -83,8 +83,12 @@ class RowSetSearch:
     def __init__(self, rows, labels, n_classes, kept, *, use_incompatibility=True,
                  nested_sides=True, deadline=None, stop_when=None):
         self.n_rows = len(labels)
-        self.nesting = side_nesting(rows[:, kept]) if nested_sides and kept else \
-            no_nesting(len(kept))
+        # nested_sides: True (build the diagram), False (none), or a diagram built already
+        if isinstance(nested_sides, SideNesting):
+            self.nesting = nested_sides
+        else:
+            self.nesting = side_nesting(rows[:, kept]) if nested_sides and kept else \
+                no_nesting(len(kept))
         # per side, the sides immediately containing it (Python lists: fast to walk)
         self.side_succs = [self.nesting.succ[a:b].tolist() for a, b in
                            zip(self.nesting.succ_start[:-1], self.nesting.succ_start[1:])]
