@@ -20,7 +20,7 @@ Lower bounds, each proven where it is used:
   where it rarely beats the class count, and it is skipped below the root on sets of more
   than 256 rows (mushr), where it costs more than it saves;
 * one-step look-ahead: a node failing its budget stores ``min over splits of LB(L) + LB(R)``;
-* nested sides (``trees.exact.nesting``, compiled engine): the fewest leaves is monotone
+* nested sides (``trees.exact.nesting``, both engines): the fewest leaves is monotone
   under adding rows, so a side's bound is raised to the bound of every side of another column
   it contains -- thresholds of one numeric column are nested, so the bounds at the ends of a
   range of thresholds bound the whole range, and a child that fails its budget raises the

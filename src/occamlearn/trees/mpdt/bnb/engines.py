@@ -8,7 +8,9 @@ tree of S if it is at most ``budget``, else a proven lower bound above it; the b
 why they hold are in ``branch_and_bound``'s docstring. The data view (distinct rows, useful
 columns), the split enumeration, the poll, the greedy start and the tree rebuild are the
 exact-search core's (``trees.exact``); ``prepare_rows`` adds what this objective needs: one
-class per distinct row.
+class per distinct row. Both engines raise the bound of a split's side to the bounds of the
+sides of other columns it contains (``trees.exact.nesting``; the proof is there), built once
+per fit from the prepared columns.
 """
 
 from __future__ import annotations

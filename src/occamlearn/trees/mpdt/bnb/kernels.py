@@ -16,6 +16,9 @@ import time
 import numpy as np
 from numba import njit
 
+from occamlearn.trees.exact.nesting_kernels import nested_side_bounds as _nested_side_bounds
+from occamlearn.trees.exact.nesting_kernels import raise_side as _raise_side
+
 # private name: kernel_cache treats public dispatchers as entry points, this one is inlined
 from occamlearn.trees.exact.packed import in_subcube as _in_subcube
 from occamlearn.trees.exact.packed import pack_rows
@@ -271,37 +274,6 @@ def _two_leaves(rows, columns, class_sets, slots, counters, at):
         return 2
     _store(slots, counters, at, rows, np.int64(3), NO_SPLIT, BOUNDED)
     return 3
-
-
-@njit(cache=True)
-def _nested_side_bounds(side_bounds, order, pred_start, pred):
-    """Raise each side's bound to the largest bound of a side it contains, in the topological
-    ``order`` of the containment diagram (``trees.exact.nesting``: why one pass suffices)."""
-    for i in range(order.shape[0]):
-        t = order[i]
-        for e in range(pred_start[t], pred_start[t + 1]):
-            if side_bounds[pred[e]] > side_bounds[t]:
-                side_bounds[t] = side_bounds[pred[e]]
-
-
-@njit(cache=True)
-def _raise_side(side_bounds, side, value, succ_start, succ, stack):
-    """A bound ``value`` proven for ``side``, passed on to every side containing it."""
-    if value <= side_bounds[side]:
-        return
-    side_bounds[side] = value
-    top = 0
-    stack[top] = side
-    top += 1
-    while top:
-        top -= 1
-        s = stack[top]
-        for e in range(succ_start[s], succ_start[s + 1]):
-            t = succ[e]
-            if side_bounds[t] < value:
-                side_bounds[t] = value
-                stack[top] = t  # each side enters once per raise: the stack never overflows
-                top += 1
 
 
 @njit(cache=True)
