@@ -28,6 +28,7 @@ from occamlearn.estimators._base import (
 from occamlearn.estimators._dtmax_ordered import fit_ordered, prefers_ordered
 from occamlearn.estimators._progress import UserProgress, fit_progress, watching_interrupts
 from occamlearn.estimators._record import fit_date
+from occamlearn.estimators.size_error_path import SizeErrorPath, fit_max_leaves, size_error_path
 from occamlearn.maxsat.backends import BACKENDS
 from occamlearn.model.tree import Tree
 from occamlearn.stopping import CLOCK, Deadline
@@ -43,8 +44,18 @@ class MaxAccuracyTreeClassifier(ClassifierMixin, FittedTreeMixin, BaseEstimator)
 
     Parameters
     ----------
-    max_depth : int >= 1, default=3
-        Depth bound (edges from the root to the deepest leaf).
+    max_depth : int >= 1 or None, default=3
+        Depth bound (edges from the root to the deepest leaf). None (no depth bound) needs
+        ``max_leaves``.
+    max_leaves : int >= 1 or None, default=None
+        Leaf bound: the tree with the fewest (weighted) training errors among those with at
+        most ``max_leaves`` leaves (and depth <= ``max_depth`` unless that is None: both
+        bind), and among those the one with the fewest leaves. Solved by
+        ``trees.frontier`` (the error-budget branch and bound walked down its budgets; with
+        a depth bound, an exhaustive search with depth two in closed form), which needs
+        ``method="auto"``; ``verbose`` and ``callback`` are not called there. When
+        ``max_leaves >= 2 ** max_depth`` only the depth binds and ``fit`` is the plain
+        depth-bounded one. See also ``size_error_path``.
     binarizer : {"readable", "binary", "onehot", "threshold"}, transformer or None,
         default="readable"
         Turns the table into 0/1 features (cloned at fit): "readable" (the default) is
@@ -97,8 +108,9 @@ class MaxAccuracyTreeClassifier(ClassifierMixin, FittedTreeMixin, BaseEstimator)
     ----------
     tree_ : Tree over the binary features (labels index ``classes_``)
     n_nodes_, depth_ : size and depth of ``tree_``
-    status_ : "optimal" (no tree of depth <= max_depth makes fewer errors; with prefer_small,
-        no tree with as few errors is smaller) or "feasible" (time limit: best so far)
+    status_ : "optimal" (no tree of depth <= max_depth, and with at most max_leaves leaves,
+        makes fewer errors; with prefer_small or max_leaves, no tree with as few errors is
+        smaller) or "feasible" (time limit: best so far)
     training_errors_ : misclassified training rows of ``tree_`` (with weights: their total
         weight, a float)
     errors_lower_bound_ : proven minimum number (weight) of errors (equals
@@ -112,7 +124,8 @@ class MaxAccuracyTreeClassifier(ClassifierMixin, FittedTreeMixin, BaseEstimator)
     """
 
     _parameter_constraints: ClassVar[dict] = {
-        "max_depth": [Interval(Integral, 1, None, closed="left")],
+        "max_depth": [Interval(Integral, 1, None, closed="left"), None],
+        "max_leaves": [Interval(Integral, 1, None, closed="left"), None],
         "binarizer": [HasMethods(["fit", "transform"]), StrOptions(set(ENCODINGS)), None],
         "method": [StrOptions(set(METHODS) | {ORDERED})],
         "solver": [StrOptions(set(BACKENDS) | {BACKEND_AUTO})],
@@ -124,10 +137,11 @@ class MaxAccuracyTreeClassifier(ClassifierMixin, FittedTreeMixin, BaseEstimator)
         "class_weight": CLASS_WEIGHT,
     }
 
-    def __init__(self, *, max_depth=3, binarizer="readable", method="auto", solver="auto",
-                 sat_solver="cadical195", time_limit=DEFAULT_TIME_LIMIT, prefer_small=True,
-                 verbose=0, callback=None, class_weight=None):
+    def __init__(self, *, max_depth=3, max_leaves=None, binarizer="readable", method="auto",
+                 solver="auto", sat_solver="cadical195", time_limit=DEFAULT_TIME_LIMIT,
+                 prefer_small=True, verbose=0, callback=None, class_weight=None):
         self.max_depth = max_depth
+        self.max_leaves = max_leaves
         self.binarizer = binarizer
         self.method = method
         self.solver = solver
@@ -143,6 +157,13 @@ class MaxAccuracyTreeClassifier(ClassifierMixin, FittedTreeMixin, BaseEstimator)
         """Learn the most accurate tree of depth <= max_depth on (X, y), rows weighted by
         ``sample_weight`` (and ``class_weight``); returns self."""
         deadline = Deadline.after(no_limit_as_none(self.time_limit))  # the fit's one deadline
+        if self.max_leaves is not None and not (  # 2**depth leaves: only the depth binds
+                self.max_depth is not None and self.max_leaves >= 2 ** self.max_depth):
+            return fit_max_leaves(self, X, y, sample_weight, deadline)
+        if self.max_depth is None:
+            raise ValueError("max_depth=None needs max_leaves: without either bound the most "
+                             "accurate tree is simply the largest. Pass max_depth or "
+                             "max_leaves.")
         if self.method == ORDERED or (self.method == "auto" and prefers_ordered(
                 self.binarizer, X, self.prefer_small)):
             return fit_ordered(self, X, y, sample_weight, deadline)
@@ -186,3 +207,14 @@ class MaxAccuracyTreeClassifier(ClassifierMixin, FittedTreeMixin, BaseEstimator)
             stats["interrupted"] = True
             raise KeyboardInterrupt
         return self
+
+    def size_error_path(self, X, y, sample_weight=None) -> SizeErrorPath:
+        """The size-error curve on (X, y): for L = 1, 2, ... leaves the fewest weighted
+        training errors of a tree with at most L leaves, up to ``max_leaves`` or, without it,
+        to the smallest tree with the fewest errors; each point certified (``proven``) or,
+        past ``time_limit`` (for the whole path), bounded (``errors_lower_bound``). Every
+        point has a fitted model; ``SizeErrorPath.select(X_val, y_val)`` picks one by
+        validation accuracy (ties to fewer leaves), ``plot()`` draws the curve. With
+        ``max_depth`` (default 3) the trees keep that depth bound; ``max_depth=None`` lifts
+        it. This estimator is not fitted by the call."""
+        return size_error_path(self, X, y, sample_weight)

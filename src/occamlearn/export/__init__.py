@@ -22,6 +22,7 @@ _PUBLIC = {
     "render_graphviz": ("occamlearn.export.tree_dot", "render_graphviz"),
     "plot_tree": ("occamlearn.export.plot", "plot_tree"),
     "plot_trace": ("occamlearn.export.plot", "plot_trace"),
+    "plot_size_error_path": ("occamlearn.export.size_error", "plot_size_error_path"),
     "tree_html": ("occamlearn.export.html", "tree_html"),
     "list_html": ("occamlearn.export.html", "list_html"),
     "readable_list": ("occamlearn.export.decision_list", "readable_list"),

@@ -5,6 +5,8 @@ from its *objective*. The core holds the search side once:
 
 * ``data`` -- the data view: distinct rows grouped by label with their (sample) weights in
   exact integer units, useful columns with complements merged, validation;
+* ``reductions`` -- columns no minimum pure tree needs (equivalent and twin-covered columns,
+  each rule with its proof), dropped before the search, and trees mapped back;
 * ``bits`` -- row sets as bitsets over the (pattern, class) groups, weighted class counts;
 * ``splits`` -- each distinct split of a row set once, and the greedy information-gain start;
 * ``stop`` -- the one internal ``Stop`` exception and ``Poll`` over an

@@ -16,15 +16,23 @@ CLI choose a *method* (how the minimum is searched for and proven) separately fr
 Every method takes the same arguments and returns a ``MinimumTreeResult``; the time and the
 progress travel as one ``stopping.Deadline`` and one ``stopping.ProgressSink``, made by the
 caller (the estimator's ``fit``) and passed down to the innermost loop unchanged.
+
+Before any method runs, the columns that provably no minimum tree needs are dropped
+(``trees.exact.reductions``: equivalent and twin-covered columns); every tree the method
+reports, in progress and in the result, is mapped back to the original columns.
 """
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 
 from occamlearn.maxsat.backends import make_backend
+from occamlearn.model.tree import Tree
 from occamlearn.stopping import Deadline, ProgressSink
 from occamlearn.trees.data_reduction import distinct_rows
+from occamlearn.trees.exact.reductions import ColumnReduction, reduce_for_pure_tree
 from occamlearn.trees.mpdt.maxsat_route.mindt import find_minimum_tree_mindt
 from occamlearn.trees.mpdt.maxsat_route.search import (
     MinimumTreeResult,
@@ -60,8 +68,8 @@ PURE_ONLY_METHODS = frozenset({"mindt"})
 def find_minimum_tree(X, y, n_classes: int, *, method: str = "auto", solver: str = "lsu",
                       sat_solver: str = "cadical195", deadline: Deadline | None = None,
                       progress: ProgressSink | None = None, upper_bound: int | None = None,
-                      lower_bound: int | None = None,
-                      n_jobs: int | None = None) -> MinimumTreeResult:
+                      lower_bound: int | None = None, n_jobs: int | None = None,
+                      reductions: bool = True) -> MinimumTreeResult:
     """Minimum pure decision tree of the 0/1 matrix X and class indices y.
 
     method : a key of ``METHODS``; solver : MaxSAT back-end name (``maxsat.backends.BACKENDS``)
@@ -71,7 +79,9 @@ def find_minimum_tree(X, y, n_classes: int, *, method: str = "auto", solver: str
     tree)`` as the bounds improve (methods "auto" and "bnb" report lower bounds as they go,
     the others in the result only). upper_bound / lower_bound : optional known bounds on the
     minimum size (odd). n_jobs : processes for ``method="auto"`` (>= 2: the engines run side
-    by side).
+    by side). reductions : drop the columns no minimum tree needs before searching
+    (``trees.exact.reductions``; the size found and proven is the same, the tree tests
+    original columns; ``stats["reductions"]`` counts the columns).
     """
     if method not in METHODS:
         raise ValueError(f"Unknown method {method!r}. Valid methods: {', '.join(sorted(METHODS))}.")
@@ -79,9 +89,55 @@ def find_minimum_tree(X, y, n_classes: int, *, method: str = "auto", solver: str
     check_bound("lower_bound", lower_bound)
     if method in ("auto", "maxsat"):
         make_backend(solver, sat_solver=sat_solver).close()  # names checked before any work
-    return METHODS[method](X, y, n_classes, solver=solver, sat_solver=sat_solver,
-                           deadline=Deadline.coerce(deadline), progress=progress,
-                           upper_bound=upper_bound, lower_bound=lower_bound, n_jobs=n_jobs)
+    reduction = _column_reduction(X, y) if reductions else None
+    if reduction is None:
+        return METHODS[method](X, y, n_classes, solver=solver, sat_solver=sat_solver,
+                               deadline=Deadline.coerce(deadline), progress=progress,
+                               upper_bound=upper_bound, lower_bound=lower_bound,
+                               n_jobs=n_jobs)
+    X = np.asarray(X)
+
+    def in_original(tree):
+        return reduction.tree_in_original(tree, X, y) if isinstance(tree, Tree) else tree
+
+    inner = None if progress is None else ProgressSink(
+        lambda upper, lower, seconds, tree: progress.report(upper, lower, seconds,
+                                                            in_original(tree)))
+    result = METHODS[method](reduction.reduce(X), y, n_classes, solver=solver,
+                             sat_solver=sat_solver, deadline=Deadline.coerce(deadline),
+                             progress=inner, upper_bound=upper_bound,
+                             lower_bound=lower_bound, n_jobs=n_jobs)
+    return replace(result, tree=in_original(result.tree),
+                   stats={**result.stats, "reductions": reduction.stats()})
+
+
+# The reductions run on at most this many (distinct rows x columns): measured 0.1 s on
+# mushr's 5,199 x 111, 0.8 s on 4,000 x 400 random rows (loaded 2-core machine), where
+# random rows have no twins to find. Above it the search starts at once (its engines drop
+# the equivalent columns themselves).
+REDUCTION_CELLS = 1_000_000
+
+
+def _column_reduction(X, y) -> ColumnReduction | None:
+    """The columns to search over, or None to search X as it is: when nothing is dropped,
+    when every column goes (one class: a leaf, which the method finds), above
+    ``REDUCTION_CELLS``, and when the input is not a valid conflict-free 0/1 matrix (the
+    method then raises its own error)."""
+    X, y = np.asarray(X), np.asarray(y)
+    if X.ndim != 2 or y.shape != (X.shape[0],) or 0 in X.shape \
+            or not np.issubdtype(y.dtype, np.integer) or y.min() < 0:
+        return None
+    ones = X == 1  # one byte a cell: the input may be large
+    if not (ones | (X == 0)).all():
+        return None
+    X = ones.view(np.uint8)
+    if distinct_rows(X)[0].size > REDUCTION_CELLS:
+        return None
+    try:
+        reduction = reduce_for_pure_tree(X, y)
+    except ValueError:  # conflicting rows: no pure tree (the method says so)
+        return None
+    return reduction if 0 < reduction.n_kept < X.shape[1] else None
 
 
 # The error-budget branch and bound starts from a greedy tree grown in Python over bitsets,

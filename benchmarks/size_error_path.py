@@ -1,0 +1,124 @@
+"""The size-error path certified on every bundled binary matrix, within a time limit each.
+
+For each dataset, ``trees.frontier.size_error_frontier`` (no depth bound, no leaf cap: from one
+leaf to the smallest tree with the fewest errors) runs in its own forked process on the DT(max)
+benchmark's matrix (``dtmax_runtime.binary_training_data``: ``FeatureBinarizer(encoding=
+"binary")`` on a stratified 64 % training split, ``random_state=0``, conflicting rows kept), with
+the time limit. Reported: points on the path, how many are proven, seconds, the staircase
+queries, the errors at 1 leaf and at the end, and the curve itself.
+
+``--check`` also fits, in the same process after the timed run, the error-budget branch and
+bound (``find_minimum_tree_with_errors_bnb``) at the budget in the middle of a certified path:
+its smallest tree must have L(e) leaves with errors[L(e)] <= e < errors[L(e) - 1]
+(**DISAGREEMENT** otherwise; exit status 1). Run by hand::
+
+    python benchmarks/size_error_path.py --time-limit 60 --check \\
+        --out benchmarks/results/size_error_path.md
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+from bnb_runtime import isolated  # noqa: E402  (one process-isolation helper)
+from dtmax_runtime import binary_training_data  # noqa: E402
+
+from occamlearn.stopping import Deadline  # noqa: E402
+
+DATASETS = ("mux6", "corral", "irish", "iris", "zoo", "hayes-r", "monks-3", "haber", "monks-1",
+            "new-thy", "append", "wine", "audio", "titanic", "lympho", "h-votes", "hepa",
+            "tic-tac-toe", "mushr", "back", "spect")
+
+
+def _check(X, y, k, errors, proven) -> str:
+    from occamlearn.trees.mpdt.error_budget.bnb import find_minimum_tree_with_errors_bnb
+
+    if not proven.all() or len(errors) < 2:
+        return "–"
+    budget = int(errors[len(errors) // 2])
+    result = find_minimum_tree_with_errors_bnb(X, y, k, budget, deadline=Deadline.after(60))
+    if result.status != "optimal":
+        return f"e={budget}: budget search open"
+    leaves = result.tree.n_leaves
+    ok = errors[leaves - 1] <= budget and (leaves == 1 or errors[leaves - 2] > budget)
+    return f"e={budget}: L={leaves} ok" if ok else f"**DISAGREEMENT** e={budget}: L={leaves}"
+
+
+def run(name: str, time_limit: float, check: bool) -> dict:
+    from occamlearn.trees.frontier import size_error_frontier
+
+    X, y, k = binary_training_data(name)
+    start = time.perf_counter()
+    frontier = size_error_frontier(X, y, k, deadline=Deadline.after(time_limit))
+    seconds = time.perf_counter() - start
+    for tree, errors in zip(frontier.trees, frontier.errors, strict=True):
+        if int((tree.predict(X) != y).sum()) != errors:
+            return {"error": "a tree's errors differ from its point"}
+    return {"rows": len(y), "features": X.shape[1], "points": len(frontier.errors),
+            "proven": int(frontier.proven.sum()), "status": frontier.status,
+            "seconds": seconds, "queries": frontier.stats["queries"],
+            "errors": frontier.errors.tolist(), "lower": frontier.lower.tolist(),
+            "check": _check(X, y, k, frontier.errors, frontier.proven) if check else "–"}
+
+
+def _curve(r) -> str:
+    points = [str(e) if e == lo else f"{e} (≥{lo})" for e, lo in zip(r["errors"], r["lower"],
+                                                                      strict=True)]
+    return " ".join(points) if len(points) <= 24 else " ".join(points[:24]) + " …"
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--time-limit", type=float, default=60.0)
+    parser.add_argument("--datasets", nargs="*", default=list(DATASETS))
+    parser.add_argument("--check", action="store_true",
+                        help="check one certified point against the error-budget search")
+    parser.add_argument("--out", default=None, help="Markdown file for the table")
+    args = parser.parse_args(argv)
+    from occamlearn.trees.mpdt.error_budget.bnb_kernels import warm_up
+
+    warm_up()  # compiled in the parent, so the forked runs do not pay for it
+    header = ("| dataset | rows × feat. | points | proven | status | seconds | queries | "
+              "errors at 1 leaf → end | check |")
+    lines = [header, "|" + "---|" * (header.count("|") - 1)]
+    curves, certified, total, bad = [], [], 0.0, []
+    print(header, flush=True)
+    for name in args.datasets:
+        r = isolated(run, (name, args.time_limit, args.check), args.time_limit * 1.1 + 90)
+        if r is None or "error" in r:
+            cells = [name, "–", "–", "–", (r or {}).get("error", "killed (hard limit)"),
+                     "–", "–", "–", "–"]
+            total += args.time_limit
+        else:
+            total += min(r["seconds"], args.time_limit)
+            if r["status"] == "optimal":
+                certified.append(name)
+            if "DISAGREEMENT" in r["check"]:
+                bad.append(name)
+            cells = [name, f"{r['rows']} × {r['features']}", str(r["points"]),
+                     str(r["proven"]), r["status"], f"{r['seconds']:.2f}", str(r["queries"]),
+                     f"{r['errors'][0]} → {r['errors'][-1]}", r["check"]]
+            curves.append(f"- {name}: {_curve(r)}")
+        lines.append("| " + " | ".join(cells) + " |")
+        print(lines[-1], flush=True)
+    summary = (f"{len(certified)} of {len(args.datasets)} paths certified within "
+               f"{args.time_limit:.0f} s each; total {total:.1f} s (an open path counts as the "
+               f"limit). Disagreements with the error-budget search: {len(bad)}.")
+    print(summary, flush=True)
+    if args.out:
+        text = ["# Size-error paths on the bundled binary matrices", "",
+                f"Command: `python {' '.join(sys.argv)}`", "", summary, "", *lines, "",
+                "Curves (fewest training errors with at most 1, 2, … leaves; "
+                "\"(≥b)\": not proven, b the proven lower bound):", "", *curves, ""]
+        with open(args.out, "w") as handle:
+            handle.write("\n".join(text))
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

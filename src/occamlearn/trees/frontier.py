@@ -1,0 +1,239 @@
+"""The size-error frontier: for every number of leaves L, the fewest weighted training errors
+of a tree with at most L leaves, each point certified or bounded.
+
+E(L) = min {errors(T) : T has at most L leaves} is non-increasing in L; it starts at E(1), the
+errors of one leaf, and reaches the errors that conflicting rows force. Its inverse is the
+question of the error-budget search: best(b) = the fewest leaves of a tree with at most b
+errors, and E(L) = min {b : best(b) <= L}. So the curve is a staircase that the error-budget
+branch and bound (``mpdt.error_budget``) walks downwards:
+
+    b = E(1) - 1;  while b >= forced:  l = best(b) (a tree T with l leaves, e <= b errors);
+                                       b = e - 1
+
+Each answer is a point (l, e) on or above the curve. Correctness: for l_i <= L < l_j (l_j the
+next different leaf count) E(L) = e_last(l_i), the fewest errors found with l_i leaves, since
+best(e_last - 1) = l_j > L proves no tree with at most L leaves makes fewer. One search object
+serves every query, so its memo of per-row-set (errors, leaves) fronts and proven bounds
+carries over from budget to budget (a lower bound for budget b holds for every smaller one).
+
+**Bounds at any time.** The curve is read off the root's memo entry, whatever the search
+reached: upper(L) = the fewest errors of a tree found with at most L leaves (the greedy tree's
+prunings seed every L), lower(L) = 1 + the largest budget b whose proven bound best(b) > L
+(at least the forced errors). A point is proven when they meet; a time limit leaves the
+remaining points unproven with both bounds honest. With ``max_leaves`` the walk stops at the
+first budget proven to need more leaves.
+
+**Depth bound.** With ``max_depth`` the same curve under depth <= d comes from
+``trees.frontier_depth``: a (leaves -> errors) front per row set and depth, capped at
+``max_leaves``, with depth two in closed form; exhaustive, so every point is proven, or, at a
+time limit, only the one-leaf point (the others keep the best trees found so far, with the
+forced errors as their lower bound).
+"""
+
+from __future__ import annotations
+
+import gc
+from dataclasses import dataclass
+
+import numpy as np
+
+from occamlearn.model.tree import Tree
+from occamlearn.stopping import Deadline
+from occamlearn.trees.exact.data import group_examples, validate_binary_data
+from occamlearn.trees.exact.stop import Stop
+from occamlearn.trees.mpdt.error_budget.bnb_engine import (
+    ACH,
+    BOUNDED,
+    ERR1,
+    FORCED,
+    BudgetRowSetSearch,
+)
+from occamlearn.trees.weights import integer_weights
+
+__all__ = ["Frontier", "size_error_frontier"]
+
+
+@dataclass(frozen=True)
+class Frontier:
+    """The curve for L = 1 .. len(errors): ``errors[i]`` / ``lower[i]`` bound the fewest
+    weighted errors with at most i + 1 leaves (equal where ``proven``); ``trees[i]`` makes
+    ``errors[i]`` errors with at most i + 1 leaves (the same object while the errors stay);
+    ``status`` "optimal" when every point is proven, else "feasible"; ``stats`` as the
+    searches report them. Errors are row counts, or weights with ``sample_weight``."""
+
+    errors: np.ndarray
+    lower: np.ndarray
+    trees: tuple
+    status: str
+    stats: dict
+
+    @property
+    def proven(self) -> np.ndarray:
+        return self.lower >= self.errors
+
+    @property
+    def n_leaves(self) -> np.ndarray:
+        return np.arange(1, len(self.errors) + 1)
+
+
+def _check_leaves(max_leaves) -> int | None:
+    if max_leaves is None:
+        return None
+    if isinstance(max_leaves, bool) or not isinstance(max_leaves, (int, np.integer)) \
+            or max_leaves < 1:
+        raise ValueError(f"max_leaves must be an int >= 1 or None; got {max_leaves!r}.")
+    return int(max_leaves)
+
+
+def size_error_frontier(X, y, n_classes: int, *, max_leaves: int | None = None,
+                        max_depth: int | None = None, sample_weight=None,
+                        deadline: Deadline | None = None,
+                        use_incompatibility: bool = True) -> Frontier:
+    """The size-error curve of 0/1 matrix ``X`` with class indices ``y`` (see the module
+    docstring): L = 1 .. ``max_leaves``, or up to the smallest tree with the fewest errors
+    (the forced ones) when ``max_leaves`` is None. ``max_depth`` bounds the depth too
+    (``trees.frontier_depth``). ``sample_weight``: ratios of integers (``trees.weights``);
+    errors are then weights. A ``deadline`` or Ctrl-C ends the search early: the curve found
+    so far comes back "feasible" (``stats["interrupted"]`` after a Ctrl-C)."""
+    X, y = validate_binary_data(X, y, n_classes)
+    if X.shape[0] == 0:
+        raise ValueError("X has no rows: at least one training example is needed.")
+    max_leaves = _check_leaves(max_leaves)
+    if max_depth is not None:
+        from occamlearn.trees.frontier_depth import depth_bounded_frontier
+
+        return depth_bounded_frontier(X, y, int(n_classes), max_leaves, int(max_depth),
+                                      sample_weight, deadline)
+    weight, scale = (None, 1) if sample_weight is None else integer_weights(sample_weight,
+                                                                             X.shape[0])
+    groups = group_examples(X, y, weight)
+    compile_seconds = 0.0
+    if use_incompatibility:
+        from occamlearn.trees import kernel_cache
+
+        try:
+            compile_seconds = kernel_cache.load("error-budget")
+        except kernel_cache.KernelsUnavailable:
+            use_incompatibility = False
+    search = BudgetRowSetSearch(groups, int(n_classes), deadline=deadline,
+                                use_incompatibility=use_incompatibility)
+    collecting = gc.isenabled()
+    gc.disable()  # as in error_budget.bnb: the memo has no cycles, the collector costs 2/3
+    try:
+        queries, stopped, interrupted = _walk(search, max_leaves)
+    finally:
+        if collecting:
+            gc.enable()
+    to_errors = (lambda units: units * search.unit / scale) if sample_weight is not None \
+        else (lambda units: int(units * search.unit))
+    entry = search.entry(search.view.root)
+    upper, lower, leaves = _read_curve(search, entry, max_leaves)
+    trees, errors = _trees_and_errors(search, X.shape[1], int(n_classes), groups, leaves,
+                                      upper, to_errors)
+    bounds = np.array([to_errors(u) for u in lower])
+    status = "optimal" if (bounds >= errors).all() else "feasible"
+    stats = {"queries": queries, "stopped": stopped, "interrupted": interrupted,
+             "kernel_compile_seconds": compile_seconds,
+             "distinct_rows": groups.n_patterns, **search.stats()}
+    return Frontier(errors, bounds, tuple(trees), status, stats)
+
+
+def _trees_and_errors(search, n_features, n_classes, groups, leaves, upper, to_errors):
+    """The tree behind each point, rebuilt from the memo, and its errors counted on the data
+    (a rebuilt tree makes at most the errors its entry recorded: children entries only
+    improve), carried forward while a smaller tree is at least as good."""
+    X_rows, y_rows = groups.rows()
+    units = search.group_units
+    patterns = groups.patterns[groups.pattern]
+    built: dict = {}
+    trees, errors = [], []
+    for count, stored in zip(leaves, upper, strict=True):
+        if count not in built:
+            tree = Tree.from_nested(search.nested(search.view.root, count), n_features,
+                                    n_classes).with_counts(X_rows, y_rows)
+            made = int(units[tree.predict(patterns) != groups.label].sum())
+            if made > stored:
+                raise RuntimeError(f"rebuilt tree makes {made} > {stored} units (a bug)")
+            built[count] = (tree, made)
+        tree, made = built[count]
+        if errors and errors[-1][1] <= made:
+            tree, made = errors[-1]
+        trees.append(tree)
+        errors.append((tree, made))
+    return tuple(trees), np.array([to_errors(made) for _, made in errors])
+
+
+def _smallest_within(search, entry, budget: int, cap: int | None) -> int:
+    """best(root, budget) by iterative deepening on its proven bound, as the error-budget
+    driver does; stops early (returning a bound > cap) once more than ``cap`` leaves are
+    proven necessary."""
+    root = search.view.root
+    bound = search.lower(entry, budget)
+    if bound < search.upper(entry, budget) and search.use_incompatibility \
+            and budget not in entry[BOUNDED]:
+        entry[BOUNDED].add(budget)
+        bound = max(bound, search.incompatibility_bound(root, budget))
+        search.store_lower(entry, budget, bound)
+    while bound < search.upper(entry, budget):
+        if cap is not None and bound > cap:
+            return bound
+        value = search.solve(root, budget, bound)
+        if value <= bound:
+            return value
+        bound = value
+    return search.upper(entry, budget)
+
+
+def _walk(search, max_leaves: int | None) -> tuple[int, bool, bool]:
+    """The staircase walk of the module docstring; (queries made, stopped early, by
+    Ctrl-C)."""
+    entry = search.entry(search.view.root)
+    queries = 0
+    try:
+        search.seed_fronts(search.greedy(search.view.root))
+        budget = entry[ERR1] - 1
+        while budget >= entry[FORCED]:
+            leaves = _smallest_within(search, entry, budget, max_leaves)
+            queries += 1
+            if max_leaves is not None and leaves > max_leaves:
+                break
+            budget = entry[ACH][leaves][0] - 1
+    except Stop:
+        return queries, True, False
+    except KeyboardInterrupt:
+        return queries, True, True
+    return queries, False, False
+
+
+def _read_curve(search, entry, max_leaves):
+    """(upper, lower, leaves of the tree behind each upper) in units, for L = 1 .. end."""
+    forced = entry[FORCED]
+    found = sorted(entry[ACH].items())
+    if max_leaves is None:  # up to the first tree making only the forced errors
+        last = next(v for v, point in found if point[0] <= forced)
+    else:
+        last = max_leaves
+    upper, leaves, best, best_leaves = [], [], None, None
+    points = dict(found)
+    for count in range(1, last + 1):
+        point = points.get(count)
+        if point is not None and (best is None or point[0] < best):
+            best, best_leaves = point[0], count
+        upper.append(best)
+        leaves.append(best_leaves)
+    lower = [max(forced, _first_budget_within(search, entry, count, upper[count - 1]))
+             for count in range(1, last + 1)]
+    return upper, lower, leaves
+
+
+def _first_budget_within(search, entry, count: int, high: int) -> int:
+    """The smallest budget b <= ``high`` not proven to need more than ``count`` leaves (the
+    bound is non-increasing in b, so a binary search finds it)."""
+    low = entry[FORCED]
+    while low < high:
+        middle = (low + high) // 2
+        if search.lower(entry, middle) > count:
+            low = middle + 1
+        else:
+            high = middle
+    return low
