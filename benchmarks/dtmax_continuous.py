@@ -23,6 +23,10 @@ runs in its own process (killed at the limit plus a grace period); the seconds a
 excluded). Accuracy is on the training split, the quantity all four maximise. Run by hand::
 
     python benchmarks/dtmax_continuous.py --markdown benchmarks/results/dtmax_continuous.md
+
+``--tools`` runs some of the tools only; ``--base SRC`` adds ``ordered@base``, the ordered
+engine of another checkout (``SRC`` put first on ``PYTHONPATH`` of its fits), so a change is
+timed against its base in the same run.
 """
 
 from __future__ import annotations
@@ -78,20 +82,22 @@ def _fit(tool: str, X, y, depth: int, time_limit: float, binary: bool) -> dict:
         model = MaxAccuracyTreeClassifier(max_depth=depth, method=tool,
                                           binarizer=None if binary else "readable",
                                           time_limit=time_limit, prefer_small=False)
-        began = time.perf_counter()
+        began, cpu = time.perf_counter(), time.process_time()
         model.fit(X, y)
         seconds = time.perf_counter() - began
-        return {"seconds": seconds, "accuracy": float((model.predict(X) == y).mean()),
+        return {"seconds": seconds, "cpu": time.process_time() - cpu,
+                "accuracy": float((model.predict(X) == y).mean()),
                 "optimal": model.status_ == "optimal",
                 "lower": float(model.errors_lower_bound_)}
     if tool == "contree":
         from pycontree import ConTree
 
         model = ConTree(max_depth=depth, time_limit=time_limit)
-        began = time.perf_counter()
+        began, cpu = time.perf_counter(), time.process_time()
         model.fit(X, y)
         seconds = time.perf_counter() - began
-        return {"seconds": seconds, "accuracy": float((model.predict(X) == y).mean()),
+        return {"seconds": seconds, "cpu": time.process_time() - cpu,
+                "accuracy": float((model.predict(X) == y).mean()),
                 "optimal": seconds < 0.98 * time_limit, "lower": None}
     from pystreed import STreeDClassifier
 
@@ -110,6 +116,7 @@ def _fit(tool: str, X, y, depth: int, time_limit: float, binary: bool) -> dict:
 def worker(tool: str, table: str, depth: int, time_limit: float) -> dict:
     import warnings
 
+    tool = tool.split("@")[0]
     warnings.simplefilter("ignore")
     X, y = training_table(table)
     binary = table not in CONTINUOUS
@@ -122,11 +129,15 @@ def worker(tool: str, table: str, depth: int, time_limit: float) -> dict:
     return dict(_fit(tool, X, y, depth, time_limit, binary), rows=len(y))
 
 
-def in_subprocess(tool, table, depth, time_limit) -> dict:
+def in_subprocess(tool, table, depth, time_limit, base=None) -> dict:
     command = [sys.executable, __file__, "--worker", tool, table, str(depth), str(time_limit)]
+    env = None
+    if tool.endswith("@base"):
+        env = dict(os.environ, PYTHONPATH=os.pathsep.join(
+            [os.path.abspath(base), os.environ.get("PYTHONPATH", "")]))
     try:
         done = subprocess.run(command, capture_output=True, text=True,
-                              timeout=2 * time_limit + 60)
+                              timeout=2 * time_limit + 60, env=env)
     except subprocess.TimeoutExpired:
         return {"seconds": None, "accuracy": None, "optimal": False, "note": "killed"}
     if done.returncode != 0:
@@ -142,7 +153,8 @@ def _cell(run: dict, time_limit: float) -> str:
     gap = ""
     if not run["optimal"] and run.get("lower") is not None and run.get("rows"):
         gap = f", err >= {run['lower']:g}"
-    return f"{run['seconds']:.2f} s{proven}, {run['accuracy']:.4f}{gap}"
+    cpu = f" (cpu {run['cpu']:.2f})" if run.get("cpu") is not None else ""
+    return f"{run['seconds']:.2f} s{cpu}{proven}, {run['accuracy']:.4f}{gap}"
 
 
 def main(argv=None) -> None:
@@ -155,6 +167,8 @@ def main(argv=None) -> None:
     parser.add_argument("--time-limit", type=float, default=60.0)
     parser.add_argument("--jobs", type=int, default=2, help="fits run at once")
     parser.add_argument("--markdown", help="write the results table here")
+    parser.add_argument("--tools", nargs="+", choices=TOOLS, default=list(TOOLS))
+    parser.add_argument("--base", help="src folder of a base checkout: adds ordered@base")
     args = parser.parse_args(argv)
     if args.worker:
         tool, table, depth, limit = args.worker
@@ -162,55 +176,62 @@ def main(argv=None) -> None:
         return
     from occamlearn.datasets import list_datasets
 
+    tools = list(args.tools) + (["ordered@base"] if args.base else [])
+    binary_tools = [t for t in tools if t.split("@")[0] in BINARY_TOOLS]
     binary = list(list_datasets()) if args.binary is None else args.binary
     jobs = [(tool, table, depth) for table in args.tables for depth in args.depths
-            for tool in TOOLS]
-    jobs += [(tool, f"bundled:{name}", 4) for name in binary for tool in BINARY_TOOLS]
+            for tool in tools]
+    jobs += [(tool, f"bundled:{name}", 4) for name in binary for tool in binary_tools]
     load_before = os.getloadavg()
     began = time.perf_counter()
     with ThreadPoolExecutor(args.jobs) as pool:
-        runs = dict(zip(jobs, pool.map(lambda j: in_subprocess(*j, args.time_limit), jobs)))
+        runs = dict(zip(jobs, pool.map(
+            lambda j: in_subprocess(*j, args.time_limit, args.base), jobs)))
     wall = time.perf_counter() - began
     load_after = os.getloadavg()
     lines = ["# DT(max) on continuous tables: ordered engine vs ConTree and STreeD\n",
              f"Command: `python benchmarks/dtmax_continuous.py "
              f"{' '.join(argv or sys.argv[1:])}`  ",
              f"Time limit {args.time_limit:g} s per fit, {args.jobs} fits at once, each in its "
-             f"own process; seconds of `fit` after a warm-up fit; accuracy on the training "
+             f"own process; seconds of `fit` after a warm-up fit (in brackets: CPU seconds of the "
+             f"fitting process); accuracy on the training "
              f"split. Load average (1, 5, 15 min) before {load_before}, after {load_after} on "
              f"{os.cpu_count()} cores; wall {wall:.0f} s.\n"]
     for depth in args.depths:
         lines += [f"## Continuous tables, depth {depth}\n",
-                  "| table | rows | " + " | ".join(TOOLS) + " |",
-                  "|---|---|" + "---|" * len(TOOLS)]
-        totals = dict.fromkeys(TOOLS, 0.0)
+                  "| table | rows | " + " | ".join(tools) + " |",
+                  "|---|---|" + "---|" * len(tools)]
+        totals = dict.fromkeys(tools, 0.0)
         for table in args.tables:
-            row = [runs[(tool, table, depth)] for tool in TOOLS]
+            row = [runs[(tool, table, depth)] for tool in tools]
             rows = next((r["rows"] for r in row if r.get("rows")), "")
             lines.append(f"| {table} | {rows} | "
                          + " | ".join(_cell(r, args.time_limit) for r in row) + " |")
-            for tool, run in zip(TOOLS, row):
+            for tool, run in zip(tools, row):
                 totals[tool] += run["seconds"] if run.get("seconds") is not None \
                     else args.time_limit
-        lines.append("| **total** | | " + " | ".join(f"{totals[t]:.2f} s" for t in TOOLS)
+        lines.append("| **total** | | " + " | ".join(f"{totals[t]:.2f} s" for t in tools)
                      + " |")
-        ratio = totals["ordered"] / max(totals["contree"], 1e-9)
-        lines.append(f"\nordered / ConTree total: {ratio:.2f}x\n")
-    if binary:
+        for tool in ("ordered", "ordered@base"):
+            if tool in totals and "contree" in totals:
+                ratio = totals[tool] / max(totals["contree"], 1e-9)
+                lines.append(f"\n{tool} / ConTree total: {ratio:.2f}x")
+        lines.append("")
+    if binary and binary_tools:
         lines += ["## Bundled binary matrices, depth 4\n",
-                  "| dataset | rows | " + " | ".join(BINARY_TOOLS) + " |",
-                  "|---|---|" + "---|" * len(BINARY_TOOLS)]
-        totals = dict.fromkeys(BINARY_TOOLS, 0.0)
+                  "| dataset | rows | " + " | ".join(binary_tools) + " |",
+                  "|---|---|" + "---|" * len(binary_tools)]
+        totals = dict.fromkeys(binary_tools, 0.0)
         for name in binary:
-            row = [runs[(tool, f"bundled:{name}", 4)] for tool in BINARY_TOOLS]
+            row = [runs[(tool, f"bundled:{name}", 4)] for tool in binary_tools]
             rows = next((r["rows"] for r in row if r.get("rows")), "")
             lines.append(f"| {name} | {rows} | "
                          + " | ".join(_cell(r, args.time_limit) for r in row) + " |")
-            for tool, run in zip(BINARY_TOOLS, row):
+            for tool, run in zip(binary_tools, row):
                 totals[tool] += run["seconds"] if run.get("seconds") is not None \
                     else args.time_limit
         lines.append("| **total** | | "
-                     + " | ".join(f"{totals[t]:.2f} s" for t in BINARY_TOOLS) + " |")
+                     + " | ".join(f"{totals[t]:.2f} s" for t in binary_tools) + " |")
     text = "\n".join(lines) + "\n"
     print(text)
     if args.markdown:

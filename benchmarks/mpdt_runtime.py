@@ -13,11 +13,24 @@ hard at 1.5 x limit + 30 s):
 * ``streed`` -- STreeD, patched pystreed 1.4.0, smallest perfect tree by increasing branch nodes
 * ``gosdt``  -- GOSDT 1.0.x, regularisation small enough that the optimum is the minimum pure
   tree (``peers.run_gosdt`` says how its answer is certified)
+* ``auto_cold`` -- ``auto`` with an empty numba cache (a new ``NUMBA_CACHE_DIR`` per instance:
+  a fresh install's first fit; the background compile it starts is waited for, then deleted).
+  Not in the default runners; ``auto`` beside it runs on the warm cache (warmed first).
+
+``--matrices readable``: the frozen readable-default matrices instead (what
+``MinimumPureTreeClassifier()`` searches: ``ThresholdBinarizer()``, see
+``readable_matrices.py``), every bundled dataset and breast_cancer; no certified sizes are
+known there, so the checks compare the runners with each other.
 
     python benchmarks/mpdt_runtime.py --time-limit 60 --out benchmarks/results/mpdt_runtime.md
     python benchmarks/mpdt_runtime.py --time-limit 600 \\
         --only-unproven-from benchmarks/results/mpdt_runtime.jsonl \\
         --out benchmarks/results/mpdt_runtime_600.md
+
+    python benchmarks/mpdt_runtime.py --matrices readable --runners auto \
+        --out benchmarks/results/mpdt_runtime_readable.md
+    python benchmarks/mpdt_runtime.py --runners auto_cold auto \
+        --datasets hepa lympho tic-tac-toe h-votes --out benchmarks/results/mpdt_cold.md
 
 Raw results go to the ``--out`` file's ``.jsonl`` sibling (one line per run).
 """
@@ -29,8 +42,11 @@ import json
 import multiprocessing as mp
 import os
 import queue as queue_module
+import shutil
 import signal
+import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -56,11 +72,15 @@ PEER_CERTIFIED = ("mux6", "corral", "irish", "iris", "zoo", "hayes-r", "monks-3"
                   "monks-1", "new-thy", "append", "wine", "audio", "titanic")
 FAST_TARGET = ("lympho", "h-votes", "hepa", "tic-tac-toe")  # proven within 10 s
 HARD = ("mushr", "back", "spect")  # proven within 600 s, or the best lower bound of any tool
-OURS = ("auto", "auto2", "bnb", "maxsat")
+OURS = ("auto", "auto2", "bnb", "maxsat", "auto_cold")
 PEER_NAMES = ("streed", "gosdt")
 RUNNERS = OURS + PEER_NAMES
+DEFAULT_RUNNERS = tuple(r for r in RUNNERS if r != "auto_cold")
+AUTO = ("auto", "auto2", "auto_cold")  # the portfolio: a "proved by" column
 LABELS = {"auto": "ours auto", "auto2": "ours auto n_jobs=2", "bnb": "ours bnb",
-          "maxsat": "ours maxsat (lsu)", "streed": "STreeD", "gosdt": "GOSDT"}
+          "maxsat": "ours maxsat (lsu)", "streed": "STreeD", "gosdt": "GOSDT",
+          "auto_cold": "ours auto, empty numba cache"}
+MATRICES = {"name": "paper"}  # which matrices this run uses (``--matrices``)
 
 
 def training_matrix(name: str):
@@ -84,6 +104,23 @@ def training_matrix(name: str):
     return B, np.unique(codes, return_inverse=True)[1], len(np.unique(codes))
 
 
+def matrix(name: str):
+    """(X, y, K) of ``name`` in the matrices of this run (``MATRICES``)."""
+    if MATRICES["name"] == "readable":
+        from readable_matrices import load
+
+        return load(name)[:3]
+    return training_matrix(name)
+
+
+def use_readable_matrices() -> None:
+    """Switch this run to the readable-default matrices: no certified sizes or known bounds
+    hold there (the tables above are for the paper's bits), so none is checked against."""
+    global CERTIFIED, KNOWN_LB, PEER_CERTIFIED, FAST_TARGET, HARD
+    MATRICES["name"] = "readable"
+    CERTIFIED, KNOWN_LB, PEER_CERTIFIED, FAST_TARGET, HARD = {}, {}, (), (), ()
+
+
 def run_ours(X, y, k, time_limit, method, n_jobs):
     from occamlearn.trees.mpdt.minimum import find_minimum_tree
 
@@ -98,14 +135,16 @@ def run_ours(X, y, k, time_limit, method, n_jobs):
             "note": "" if pure else f"IMPURE tree of {result.tree.n_nodes} nodes"}
 
 
-def _job(runner, name, time_limit):
-    X, y, k = training_matrix(name)
+def _job(runner, name, time_limit, cache=None):
+    if cache is not None:  # before numba is imported: where it reads and writes its cache
+        os.environ["NUMBA_CACHE_DIR"] = cache
+    X, y, k = matrix(name)
     if runner in PEER_NAMES:
         import peers
 
         out = peers.PEERS[runner](X, y, k, time_limit)
     else:
-        method = "auto" if runner == "auto2" else runner
+        method = "auto" if runner in AUTO else runner
         out = run_ours(X, y, k, time_limit, method, 2 if runner == "auto2" else None)
     out.update(rows=int(X.shape[0]), features=int(X.shape[1]))
     return out
@@ -132,11 +171,39 @@ def _kill_group(process):
     process.join(timeout=2)
 
 
+def _end_compile(cache: str, wait: float = 120.0) -> None:
+    """Wait up to ``wait`` seconds for the background compile a cold run started (its lock
+    files hold the pids), kill what is left, delete the cache: runs never overlap."""
+    folder = Path(cache)
+    deadline = time.time() + wait
+    while any(folder.rglob("occamlearn-compile*.lock")) and time.time() < deadline:
+        time.sleep(0.2)
+    for lock in folder.rglob("occamlearn-compile*.lock"):
+        try:
+            os.killpg(int(lock.read_text().strip()), signal.SIGKILL)
+        except (ValueError, OSError):
+            pass
+    shutil.rmtree(folder, ignore_errors=True)
+
+
 def isolated(runner, name, time_limit, hard_limit):
     """Run one instance in a fresh process group; killed hard after ``hard_limit`` seconds."""
+    if runner == "auto_cold":
+        if "numba" in sys.modules:
+            raise RuntimeError("numba is imported in the parent: a forked child would keep "
+                               "its cache directory")
+        cache = tempfile.mkdtemp(prefix="occamlearn-cold-")
+        try:
+            return isolated_in(runner, name, time_limit, hard_limit, cache)
+        finally:
+            _end_compile(cache)
+    return isolated_in(runner, name, time_limit, hard_limit)
+
+
+def isolated_in(runner, name, time_limit, hard_limit, cache=None):
     ctx = mp.get_context("fork")
     queue = ctx.Queue()
-    process = ctx.Process(target=_child, args=(queue, (runner, name, time_limit)))
+    process = ctx.Process(target=_child, args=(queue, (runner, name, time_limit, cache)))
     start = time.perf_counter()
     process.start()
     result = None
@@ -240,9 +307,9 @@ def render(args, command, results, runners, datasets, started, finished):
     header = ["dataset", "rows × feat.", "certified"]
     for r in runners:
         header += [f"{LABELS[r]} size", f"{r} s"]
-        if r in ("auto", "auto2"):
+        if r in AUTO:
             header.append(f"{r} proved by")
-    header += ["best peer", "auto / best peer", "checks"]
+    header += ["best peer", "auto / best peer"] * bool(peers) + ["checks"]
     lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
     all_problems, overruns = [], []
     datasets = sorted(datasets, key=lambda n: DATASETS.index(n) if n in DATASETS else len(DATASETS))
@@ -257,7 +324,7 @@ def render(args, command, results, runners, datasets, started, finished):
         for r in runners:
             size, seconds = _cell(runs.get(r), limit)
             cells += [size, seconds]
-            if r in ("auto", "auto2"):
+            if r in AUTO:
                 run = runs.get(r)
                 cells.append(str(run.get("proved_by") or "–") if run and "error" not in run
                              else "–")
@@ -268,11 +335,12 @@ def render(args, command, results, runners, datasets, started, finished):
                                 + f"process {run.get('process_seconds', 0):.1f} s")
         best = min((p for p in peers if _proven(runs.get(p))),
                    key=lambda p: runs[p]["seconds"], default=None)
-        cells.append(f"{best} {runs[best]['seconds']:.1f} s" if best else "none proved")
-        if best and runs.get("auto") and "error" not in runs["auto"]:
-            cells.append(f"{_charged(runs['auto'], limit) / max(runs[best]['seconds'], 0.01):.2f}")
-        else:
-            cells.append("–")
+        if peers:  # (no peer columns in a run without peers)
+            cells.append(f"{best} {runs[best]['seconds']:.1f} s" if best else "none proved")
+            if best and runs.get("auto") and "error" not in runs["auto"]:
+                cells.append(f"{_charged(runs['auto'], limit) / max(runs[best]['seconds'], 0.01):.2f}")
+            else:
+                cells.append("–")
         problems = check_dataset(name, runs)
         all_problems += [f"{name}: {p}" for p in problems]
         cells.append("**" + "; ".join(problems) + "**" if problems else "ok")
@@ -312,6 +380,15 @@ def render(args, command, results, runners, datasets, started, finished):
                        + ", ".join(parts) + ".")
     if "auto" in runners:
         summary += targets(results, limit, peer_certified, complete, peers, best_peer_seconds)
+    if MATRICES["name"] == "readable":
+        for r in (r for r in runners if r in AUTO):
+            missed = [n for n in done if not _proven(results[n].get(r))]
+            summary.append(f"- Target ({LABELS[r]}): every readable-default matrix proven "
+                           f"within {limit:.0f} s: {'MET' if not missed else 'NOT MET'} "
+                           f"({len(done) - len(missed)}/{len(done)}"
+                           + (f"; missed: {', '.join(missed)}" if missed else "") + ").")
+    if "auto_cold" in runners and "auto" in runners:
+        summary.append(cold_line(results, done, limit))
     summary.append("- Wrong optimal / impossible bound / impure tree / error / crash: "
                    + ("; ".join(all_problems) if all_problems else "none") + ".")
     new = [f"{n} {results[n][r]['size']} ({LABELS[r]})" for n in done for r in ours
@@ -337,6 +414,22 @@ def render(args, command, results, runners, datasets, started, finished):
     if args.note:
         text[4:4] = [args.note, ""]
     return "\n".join(text)
+
+
+def cold_line(results, done, limit):
+    """Empty cache against warm cache: seconds of each and their ratio (target ≤ 1.3; times
+    under a second count as one second: a ratio of milliseconds says nothing)."""
+    parts, worst = [], 0.0
+    for n in done:
+        cold, warm = results[n].get("auto_cold"), results[n].get("auto")
+        if not (cold and warm and "error" not in cold and "error" not in warm):
+            continue
+        ratio = max(_charged(cold, limit), 1.0) / max(_charged(warm, limit), 1.0)
+        worst = max(worst, ratio)
+        parts.append(f"{n} {_cell(cold, limit)[1]} / {_cell(warm, limit)[1]} s = {ratio:.2f}×"
+                     + ("" if _proven(cold) else " (cold not proven)"))
+    return (f"- Target: empty cache within 1.3× of a warm one (in-call seconds, unproven = "
+            f"limit, under 1 s = 1 s): {'MET' if parts and worst <= 1.3 else 'NOT MET'} ({'; '.join(parts)}).")
 
 
 def targets(results, limit, peer_certified, complete, peers, best_peer_seconds):
@@ -458,7 +551,10 @@ def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--time-limit", type=float, default=60.0)
     parser.add_argument("--datasets", nargs="*", default=list(DATASETS))
-    parser.add_argument("--runners", nargs="*", default=list(RUNNERS), choices=RUNNERS)
+    parser.add_argument("--runners", nargs="*", default=list(DEFAULT_RUNNERS), choices=RUNNERS)
+    parser.add_argument("--matrices", default="paper", choices=("paper", "readable"),
+                        help="the paper's bit encoding (default) or the frozen readable-default "
+                             "matrices (readable_matrices.py)")
     parser.add_argument("--only-unproven-from", default=None, metavar="FILE",
                         help="run only the datasets no runner proved in an earlier run "
                              "(its .jsonl, or the .md next to it)")
@@ -471,6 +567,12 @@ def main(argv=None):
                         help="rebuild --out from the results of earlier runs, running nothing "
                              "(a later file's run replaces an earlier one's)")
     args = parser.parse_args(argv)
+    if args.matrices == "readable":
+        use_readable_matrices()
+        if args.datasets == list(DATASETS):
+            from readable_matrices import names
+
+            args.datasets = names()
     if args.render_only:
         return render_only(args)
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))  # unwinds through isolated()
@@ -478,6 +580,11 @@ def main(argv=None):
     if args.only_unproven_from:
         left = unproven_in(args.only_unproven_from)
         datasets = [n for n in datasets if n in left]
+    if "auto_cold" in args.runners and any(r != "auto_cold" for r in args.runners):
+        # the other runners take the default cache: complete it first (a child process, so
+        # that numba is not imported here before the cold runs fork)
+        subprocess.run([sys.executable, "-m", "occamlearn.cli", "warm-up"], check=True,
+                       capture_output=True)
     args.load_at_start = " ".join(f"{v:.1f}" for v in os.getloadavg())
     command = "python " + " ".join(sys.argv)
     started = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())

@@ -84,6 +84,33 @@ def test_whole_weights_equal_repeated_rows(data, draw):
     assert weighted.errors == repeated.errors
 
 
+@settings(max_examples=150, deadline=None)
+@given(weighted_data(max_depth=0), st.floats(0.0, 1.5), st.floats(0.0, 1.0))
+def test_depth2_solver_keeps_its_contract_against_brute_force(data, upper_scale, lower_scale):
+    """``best_depth2`` with an upper bound (a tree below it is exact, else a bound >= upper
+    that no tree beats) and a known lower bound, on float and whole (int64) weights."""
+    from occamlearn.trees.dtmax.ordered.data import OrderedData
+    from occamlearn.trees.dtmax.ordered.depth2 import best_depth2
+    from occamlearn.trees.dtmax.ordered.search import nested_from_depth2
+
+    X, y, w, n_classes, _ = data
+    d = OrderedData.from_matrix(X, y, n_classes, w)
+    optimum = brute_force(X, y, w, n_classes, 2)
+    upper = upper_scale * (optimum + 1.0)
+    lower = lower_scale * optimum
+    whole = np.all(d.weight == np.round(d.weight))
+    weight = d.weight.astype(np.int64) if whole else d.weight
+    cost, found, tree, _ = best_depth2(d.order, d.rank, d.y, weight, n_classes, upper, lower,
+                                       1e-9)
+    if optimum < upper - 1e-9:
+        assert found and cost == pytest.approx(optimum, abs=1e-9)
+        nested = nested_from_depth2(tree)
+        assert nested_errors(nested, d) == pytest.approx(optimum, abs=1e-9)
+        assert tree_depth(nested) <= 2
+    else:
+        assert not found and upper - 1e-9 <= cost <= optimum + 1e-9
+
+
 def test_depth_two_matches_brute_force_on_continuous_data():
     rng = np.random.default_rng(0)
     X = rng.normal(size=(40, 3))

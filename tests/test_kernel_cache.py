@@ -240,3 +240,125 @@ def test_warm_up_command_readies_every_kernel_module(capsys):
 def test_unknown_kernel_module_is_a_value_error():
     with pytest.raises(ValueError, match="name='nope'"):
         kernel_cache.kernels_ready("nope")
+
+
+# -- starting early, the side child, the Python phase's bound ----------------------------------
+
+@pytest.fixture(autouse=True)
+def _stamps_in_tmp(monkeypatch, tmp_path_factory):
+    """The stamps of complete compiles go to a temporary cache home, not the user's."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path_factory.mktemp("cache_home")))
+
+
+def test_compile_early_starts_the_child_once_unless_stamped(monkeypatch):
+    started = []
+    monkeypatch.setattr(kernel_cache, "_early", {})
+    monkeypatch.setattr(kernel_cache, "start_background_compile",
+                        lambda: started.append(True) or True)
+    kernel_cache.compile_early()
+    kernel_cache.compile_early()
+    assert started == [True]  # once per process
+    kernel_cache._write_stamp()
+    monkeypatch.setattr(kernel_cache, "_early", {})
+    kernel_cache.compile_early()
+    assert started == [True]  # a complete compile's stamp: nothing to start
+
+
+def test_stamp_names_the_cache_directory(monkeypatch, tmp_path):
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path / "one"))
+    one = kernel_cache._stamp_path()
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path / "two"))
+    assert kernel_cache._stamp_path() != one
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path / "one"))
+    assert kernel_cache._stamp_path() == one
+
+
+def test_warm_up_all_leaves_the_stamp(warm):
+    kernel_cache.warm_up_all()
+    assert kernel_cache._stamp_path().exists()
+
+
+class _FakeKernels:
+    def __init__(self, name, done):
+        self.name, self.done = name, done
+
+    def warm_up(self):
+        self.done.append(self.name)
+
+    def warm_up_table(self):
+        self.done.append(f"{self.name} table")
+
+
+@pytest.mark.parametrize("cores, side", [(1, False), (2, True)])
+def test_main_child_starts_the_side_child_first_with_enough_cores(monkeypatch, tmp_path,
+                                                                   cores, side):
+    done = []
+    monkeypatch.setattr(kernel_cache, "_open_log", lambda part: None)
+    monkeypatch.setattr(kernel_cache, "_log", lambda *args, **kw: None)
+    monkeypatch.setattr(kernel_cache, "kernels_ready", lambda name: False)
+    monkeypatch.setattr(kernel_cache, "_lock_path", lambda part="main": tmp_path / part)
+    monkeypatch.setattr(kernel_cache, "_module", lambda name: _FakeKernels(name, done))
+    monkeypatch.setattr(kernel_cache, "_spawn", lambda part: done.append(f"spawn {part}"))
+    monkeypatch.setattr(kernel_cache.os, "cpu_count", lambda: cores)
+    monkeypatch.setattr(kernel_cache, "SIDE_COMPILE_MIN_CORES", 2)
+    assert kernel_cache._compile_main("main") == 0
+    assert done == ["spawn side"] * side + list(kernel_cache.KERNEL_MODULES)
+    assert kernel_cache._stamp_path().exists() and not (tmp_path / "main").exists()
+    done.clear()
+    assert kernel_cache._compile_main("side") == 0
+    assert done == ["bnb table", "error-budget"]
+
+
+def test_main_child_with_a_complete_cache_only_stamps(monkeypatch, tmp_path):
+    monkeypatch.setattr(kernel_cache, "_open_log", lambda part: None)
+    monkeypatch.setattr(kernel_cache, "_log", lambda *args, **kw: None)
+    monkeypatch.setattr(kernel_cache, "kernels_ready", lambda name: True)
+    monkeypatch.setattr(kernel_cache, "_take_lock", lambda path: pytest.fail("compiled"))
+    assert kernel_cache._compile_main("main") == 0
+    assert kernel_cache._stamp_path().exists()
+
+
+def test_side_child_readies_its_kernels_and_logs_them(warm, tmp_path):
+    _copy_warm_cache(tmp_path)  # it only loads: a second or two
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path),
+           "PYTHONPATH": os.pathsep.join([SRC, os.environ.get("PYTHONPATH", "")])}
+    done = subprocess.run([sys.executable, "-m", "occamlearn.trees.kernel_cache", "side"],
+                          env=env, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    log = next(tmp_path.rglob(kernel_cache.LOG_NAME.replace(".log", "-side.log")))
+    events = [json.loads(line) for line in log.read_text().splitlines()
+              if line.startswith("{")]
+    compiled = [event["module"] for event in events if event["event"] == "compiled"]
+    assert compiled == [f"{name}.{function}" for name, function in kernel_cache.SIDE_WARM_UPS]
+    assert not any(tmp_path.rglob("occamlearn-compile*.lock"))  # released
+
+
+def test_compile_child_rejects_unknown_arguments(tmp_path):
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path),
+           "PYTHONPATH": os.pathsep.join([SRC, os.environ.get("PYTHONPATH", "")])}
+    done = subprocess.run([sys.executable, "-m", "occamlearn.trees.kernel_cache", "everything"],
+                          env=env, capture_output=True, text=True, timeout=300)
+    assert done.returncode != 0 and "usage" in done.stderr
+
+
+class _Started:
+    """A ``KernelsWhenReady`` stand-in: a compile runs, the kernels are not ready."""
+
+    started, ready = True, False
+
+    def __call__(self) -> bool:
+        return False
+
+
+@pytest.mark.parametrize("bound", [True, False])
+def test_python_phase_compiles_the_bound_only_if_told(warm, monkeypatch, bound):
+    X, y = _random_instance(3)
+    rows, labels, n_classes, kept = prepare_rows(X, y, 3)
+    loads = []
+    monkeypatch.setattr(kernel_cache, "load", lambda name, **kw: loads.append(kw) or 0.0)
+    monkeypatch.setattr(engine_switch, "BOUND_WHILE_COMPILING", bound)
+    search, engine, _ = engine_switch.new_search("python", rows, labels, n_classes, kept, {},
+                                                 None, _Started())
+    assert engine == "python" and isinstance(search, RowSetSearch)
+    assert search.use_incompatibility is bound
+    assert loads == ([{"search": False}] if bound else [])

@@ -264,6 +264,10 @@ def run_fit(args) -> int:
 
     check_output_path(args.output)
     _check_fit_flags(args)
+    if args.max_depth is None:  # a minimum tree: on a fresh install, compile while reading
+        from occamlearn.trees import kernel_cache
+
+        kernel_cache.compile_early()
     X, y, source = read_table(args)
     X_train, y_train, X_test, y_test = _split(args, X, y)
     args.progress = FitProgress(args.quiet)

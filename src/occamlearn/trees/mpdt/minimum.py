@@ -31,6 +31,7 @@ import numpy as np
 from occamlearn.maxsat.backends import make_backend
 from occamlearn.model.tree import Tree
 from occamlearn.stopping import Deadline, ProgressSink
+from occamlearn.trees import kernel_cache
 from occamlearn.trees.data_reduction import distinct_rows
 from occamlearn.trees.exact.reductions import ColumnReduction, reduce_for_pure_tree
 from occamlearn.trees.mpdt.maxsat_route.mindt import find_minimum_tree_mindt
@@ -89,6 +90,8 @@ def find_minimum_tree(X, y, n_classes: int, *, method: str = "auto", solver: str
     check_bound("lower_bound", lower_bound)
     if method in ("auto", "maxsat"):
         make_backend(solver, sat_solver=sat_solver).close()  # names checked before any work
+    if method in ("auto", "bnb"):  # a fresh install: the compile starts with the search
+        kernel_cache.compile_early()
     reduction = _column_reduction(X, y) if reductions else None
     if reduction is None:
         return METHODS[method](X, y, n_classes, solver=solver, sat_solver=sat_solver,

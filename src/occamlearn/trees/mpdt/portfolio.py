@@ -147,7 +147,9 @@ def _run_engine(engine: str, X, y, n_classes, turn: Deadline, bounds: _Bounds,
         if found.stats.get("interrupted"):  # it caught Ctrl-C: the whole portfolio stops
             raise KeyboardInterrupt
         return {"engine": engine, "status": found.status, "seconds": found.stats["seconds"],
-                "calls": found.stats["calls"]}
+                "calls": found.stats["calls"], "search_engine": found.stats["engine"],
+                "switched_to_compiled_at": found.stats["switched_to_compiled_at"],
+                "kernel_compile_seconds": found.stats["kernel_compile_seconds"]}
     if engine == "subsets":
         found = find_minimum_tree_incremental(
             X, y, n_classes, deadline=turn, progress=sink, upper_bound_tree=bounds.tree,

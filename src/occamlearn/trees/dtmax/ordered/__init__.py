@@ -1,7 +1,8 @@
 """Most accurate trees of bounded depth over ordered columns, exact over every threshold.
 
-``data`` (each feature as ranks of its sorted values), ``kernels`` (compiled depth-1 and
-depth-2 solvers, row splits), ``search`` (interval search over thresholds with neighbourhood
+``data`` (each feature as ranks of its sorted values), ``kernels`` (compiled depth-1 solver,
+row splits), ``depth2`` (the compiled depth-2 solver on a node's own sorted columns),
+``search`` (interval search over thresholds with neighbourhood
 and sub-interval pruning, memo, anytime lower bound), ``solve`` (the public entry,
 ``best_ordered_tree``).
 """

@@ -1,25 +1,19 @@
 """Compiled kernels of the ordered-column search: class totals, the best depth <= 1 subtree on
-both sides of a test, the depth-2 solver, the split of a node's sorted columns.
+both sides of a test, the split of a node's sorted columns (the depth-2 solver is
+``depth2``).
 
 A node's rows are held as ``order`` (features x rows): for each feature the row ids sorted by
 that feature's rank (``rank[f, row]``, the position of the row's value among the column's
 distinct training values). A test "rank of f >= t" sends a row right. Every threshold between
 adjacent distinct values of a column is a candidate, so the search is exact over all of them.
 
-Depth 1 and 2 are the specialised solvers of MurTree (Demirovic et al., JMLR 2022) carried to
-ordered columns as in ConTree (Brita, van der Linden and Demirovic, AAAI 2025):
-
-* ``side_subtrees``: for one root test, one pass over each feature's sorted rows keeps running
-  (weighted) class counts of the rows on each side, so the best single test of each side is
-  found in O(rows x features x classes). A position is only evaluated when enough weight has
-  moved since the last evaluation to beat the best: the errors of a split change by at most
-  the weight of the rows that cross it.
-* ``best_depth2``: the best tree of depth <= 2, trying root thresholds feature by feature by
-  interval search with neighbourhood and sub-interval pruning. Moving a root threshold across
-  rows of weight W changes the cost by at most W: the left side's optimum only grows as rows
-  join it, the right side's only shrinks by at most W. So a threshold whose cost exceeds the
-  best known by ``gap`` rules out every threshold within weight ``gap`` of it, and a range of
-  thresholds between two evaluated ones costs at least ``left(a) + right(b)``.
+Depth 1 is the specialised solver of MurTree (Demirovic et al., JMLR 2022) carried to ordered
+columns as in ConTree (Brita, van der Linden and Demirovic, AAAI 2025): ``side_subtrees``,
+for one root test, makes one pass over each feature's sorted rows with running (weighted)
+class counts of the rows on each side, so the best single test of each side is found in
+O(rows x features x classes). A position is only evaluated when enough weight has moved since
+the last evaluation to beat the best: the errors of a split change by at most the weight of
+the rows that cross it.
 
 Costs are weighted misclassifications (float64); ``tol`` absorbs rounding of float weights.
 """
@@ -29,14 +23,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-__all__ = ["best_depth2", "candidates", "class_totals", "promising_thresholds", "side_subtrees",
+__all__ = ["candidates", "class_totals", "promising_thresholds", "side_subtrees",
            "split_orders", "tree_errors"]
-
-# best_depth2's answer: cost, then 11 ints (TREE_FIELDS): the root test (-1: a leaf), its
-# threshold, each side's test (-1: a leaf), threshold and the two leaf labels, the root label.
-TREE_FIELDS = ("feature", "threshold", "left_feature", "left_threshold", "left_low",
-               "left_high", "right_feature", "right_threshold", "right_low", "right_high",
-               "label")
 
 
 @njit(cache=True)
@@ -194,76 +182,6 @@ def promising_thresholds(order, rank, y, w, n_classes):
                 prev = rk
             acc[y[r]] += w[r]
     return position, errors
-
-
-@njit(cache=True)
-def best_depth2(order, rank, y, w, n_classes, upper, lower, tol):
-    """The best tree of depth <= 2 of the node if one costs less than ``upper``; ``lower`` is
-    known to bound every tree from below (a tree reaching it ends the search).
-
-    Returns (cost, found, tree, evaluations): ``tree`` (int64, ``TREE_FIELDS``) when
-    ``found``; otherwise no tree costs less than ``upper`` and cost is ``upper`` (a lower
-    bound); ``evaluations``: root thresholds evaluated.
-    """
-    n_features, m = order.shape
-    tree = np.full(len(TREE_FIELDS), -1, dtype=np.int64)
-    totals = class_totals(order[0], y, w, n_classes)
-    leaf, label = _leaf(totals)
-    best, found = upper, False
-    if leaf < best - tol:
-        best, found = leaf, True
-        tree[10] = label
-    if best <= lower + tol:
-        return best, found, tree, 0
-    evaluations = 0
-    low = np.empty(m)
-    high = np.empty(m)
-    side = np.empty(rank.shape[1], dtype=np.uint8)
-    stack = np.empty((2 * m + 4, 4), dtype=np.int64)
-    start, errors = promising_thresholds(order, rank, y, w, n_classes)
-    for f in np.argsort(errors):
-        if start[f] < 0:
-            continue
-        thresholds, before = candidates(order, rank, w, f)
-        n = len(thresholds)
-        stack[0, 0], stack[0, 1], stack[0, 2], stack[0, 3] = 0, n - 1, -1, -1
-        top = 1
-        first = True
-        while top > 0:
-            top -= 1
-            lo, hi, a, b = stack[top, 0], stack[top, 1], stack[top, 2], stack[top, 3]
-            if a >= 0:                                   # neighbourhood of the left one
-                gap = low[a] + high[a] - best
-                while lo <= hi and before[lo] - before[a] <= gap - tol:
-                    lo += 1
-            if b >= 0:                                   # and of the right one
-                gap = low[b] + high[b] - best
-                while hi >= lo and before[b] - before[hi] <= gap - tol:
-                    hi -= 1
-            if lo > hi:
-                continue
-            bound = (low[a] if a >= 0 else 0.0) + (high[b] if b >= 0 else 0.0)
-            if bound >= best - tol:                      # sub-interval pruning
-                continue
-            mid = start[f] if first else (lo + hi) // 2
-            first = False
-            sides = side_subtrees(order, rank, y, w, n_classes, f, thresholds[mid], tol,
-                                  side)
-            evaluations += 1
-            low[mid], high[mid] = sides[0], sides[5]
-            cost = sides[0] + sides[5]
-            if cost < best - tol:
-                best, found = cost, True
-                tree[0], tree[1] = f, thresholds[mid]
-                tree[2], tree[3], tree[4], tree[5] = sides[1], sides[2], sides[3], sides[4]
-                tree[6], tree[7], tree[8], tree[9] = sides[6], sides[7], sides[8], sides[9]
-                if best <= lower + tol:
-                    return best, found, tree, evaluations
-            stack[top, 0], stack[top, 1], stack[top, 2], stack[top, 3] = lo, mid - 1, a, mid
-            stack[top + 1, 0], stack[top + 1, 1] = mid + 1, hi
-            stack[top + 1, 2], stack[top + 1, 3] = mid, b
-            top += 2
-    return best, found, tree, evaluations
 
 
 @njit(cache=True)

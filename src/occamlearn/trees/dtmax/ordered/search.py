@@ -4,7 +4,7 @@
 these rows, if one costs less than ``upper``" -- the contract of MurTree's and ConTree's
 recursion. It returns ``(cost, tree)``; when ``tree`` is None no tree costs less than
 ``upper`` and ``cost`` is a proven lower bound (>= ``upper``). Depths 1 and 2 are the compiled
-solvers of ``kernels``; deeper nodes run here:
+solvers of ``kernels`` and ``depth2``; deeper nodes run here:
 
 * for each feature, its thresholds are an interval of candidates; an interval is taken from a
   heap (lowest bound first), its middle threshold evaluated -- both children solved, the larger
@@ -30,8 +30,8 @@ import numpy as np
 
 from occamlearn.stopping import Deadline, ProgressSink
 from occamlearn.trees.dtmax.ordered.data import OrderedData
+from occamlearn.trees.dtmax.ordered.depth2 import best_depth2
 from occamlearn.trees.dtmax.ordered.kernels import (
-    best_depth2,
     candidates,
     class_totals,
     promising_thresholds,
@@ -83,6 +83,9 @@ class OrderedSearch:
         self.stats = {"evaluations": 0, "memo_hits": 0, "depth2_calls": 0,
                       "depth2_evaluations": 0}
         self.side = np.empty(data.n_rows, dtype=np.uint8)     # scratch of side_subtrees
+        # the depth-2 solver counts whole weights as integers (exact and faster)
+        whole = np.all(data.weight == np.round(data.weight)) and data.weight.sum() < 2.0**53
+        self.depth2_weight = data.weight.astype(np.int64) if whole else data.weight
         self.lower_bound = 0.0       # proven at the top: no tree costs less
         self.stopped = False
 
@@ -111,8 +114,9 @@ class OrderedSearch:
             cost, tree = sides[0], _one_level(*sides[1:5])
         elif depth == 2:
             self.stats["depth2_calls"] += 1
-            cost, found, array, evaluations = best_depth2(order, d.rank, d.y, d.weight,
-                                                          d.n_classes, upper, lower, tol)
+            cost, found, array, evaluations = best_depth2(order, d.rank, d.y,
+                                                          self.depth2_weight, d.n_classes,
+                                                          upper, lower, tol)
             self.stats["depth2_evaluations"] += evaluations
             tree = nested_from_depth2(array) if found else None
         else:

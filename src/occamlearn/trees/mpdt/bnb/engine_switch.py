@@ -5,8 +5,8 @@ about a second to load from the disk cache, seconds to tens of seconds to compil
 time. ``choose_engine`` takes the compiled engine when the cache is complete; otherwise the
 Python engine (``RowSetSearch``, with the compiled incompatibility bound, a kernel that
 compiles in about a second) searches while ``occamlearn.trees.kernel_cache`` compiles the rest
-in a background process. Its poll then also asks "are the kernels ready?", so the search
-stops at its next poll; the caller switches to the compiled engine, which starts from
+in the background. Its poll then also asks "are the kernels ready?", so the search stops at
+its next poll; the caller switches to the compiled engine, which starts from
 the incumbent, the proven lower bound and, through ``carry_over``, every row set the Python
 search solved or bounded. Why that is sound: the memo of both engines maps a row set to the
 same thing (exact minimum leaves with a minimum split column, or a proven lower bound), the
@@ -23,6 +23,13 @@ from occamlearn.stopping import Deadline
 from occamlearn.trees.mpdt.bnb.engines import CompiledRowSetSearch, RowSetSearch
 
 __all__ = ["carry_over", "choose_engine", "new_search", "user_stop"]
+
+# Whether the Python search compiles the incompatibility bound in the foreground while the
+# background compile runs (else it searches with the class bound alone until the switch, and
+# leaves the CPU to the compile). Measured under load (benchmarks/results/cold_start.md): with
+# the bound the Python search proved lympho and h-votes before the compile ended; without it
+# neither, and no compile ended sooner.
+BOUND_WHILE_COMPILING = True
 
 
 def choose_engine():
@@ -44,11 +51,18 @@ def new_search(engine, rows, labels, n_classes, kept, options, deadline: Deadlin
     ready (the caller then switches)."""
     from occamlearn.trees import kernel_cache
 
-    try:
-        seconds = kernel_cache.load("bnb", search=engine == "compiled")
-    except kernel_cache.KernelsUnavailable:
-        kernel_cache.start_background_compile()
-        engine, seconds, options = "python-only", 0.0, {**options, "use_incompatibility": False}
+    if engine == "python" and getattr(ready_check, "started", False) \
+            and not BOUND_WHILE_COMPILING:
+        # the compile child builds the bound too: not compiling it here leaves the CPU to
+        # that child (what the switch waits for), at the price of a weaker Python search
+        seconds, options = 0.0, {**options, "use_incompatibility": False}
+    else:
+        try:
+            seconds = kernel_cache.load("bnb", search=engine == "compiled")
+        except kernel_cache.KernelsUnavailable:
+            kernel_cache.start_background_compile()
+            engine, seconds = "python-only", 0.0
+            options = {**options, "use_incompatibility": False}
     if engine == "python" and ready_check is not None:
         options = {**options, "stop_when": ready_check}
     search = (CompiledRowSetSearch if engine == "compiled" else RowSetSearch)(

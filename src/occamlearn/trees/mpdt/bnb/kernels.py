@@ -24,7 +24,7 @@ from occamlearn.trees.exact.packed import in_subcube as _in_subcube
 from occamlearn.trees.exact.packed import pack_rows
 
 __all__ = ["incompatibility_lower_bound", "insert", "lookup", "new_table", "pack_rows", "rehash",
-           "solve", "warm_up"]
+           "solve", "warm_up", "warm_up_table"]
 
 
 @njit(cache=True)
@@ -497,9 +497,16 @@ def warm_up(search: bool = True) -> float:
                    ([0, 3, 1, 2], [0, 0, 1, 1, 1], [3], [0, 0, 0, 1, 1], [0])]
         solve(np.array([7], dtype=np.uint64), 3, columns, class_sets, packed, labels, table,
               counters, *nesting)
-        lookup(table, np.array([7], dtype=np.uint64))
-        insert(table, counters, np.array([[3]], dtype=np.uint64), np.array([2]),
-               np.array([0]), np.array([EXACT | BOUNDED]))
-        rehash(table, new_table(32, 1), counters)
+        warm_up_table()
         _warm["search"] = True
     return time.perf_counter() - start
+
+
+def warm_up_table() -> None:
+    """Compile (or load) the memo-table kernels; ``kernel_cache`` runs this in a second
+    process while the first compiles ``solve``."""
+    table, counters = new_table(16, 1), new_counters()
+    lookup(table, np.array([7], dtype=np.uint64))
+    insert(table, counters, np.array([[3]], dtype=np.uint64), np.array([2]), np.array([0]),
+           np.array([EXACT | BOUNDED]))
+    rehash(table, new_table(32, 1), counters)

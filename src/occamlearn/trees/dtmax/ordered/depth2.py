@@ -1,0 +1,246 @@
+"""The depth-2 solver of the ordered-column search, on the node's own sorted columns.
+
+The specialised depth-2 solver of MurTree (Demirovic et al., JMLR 2022) carried to ordered
+columns as in ConTree (Brita, van der Linden and Demirovic, AAAI 2025): root thresholds are
+tried feature by feature by interval search, and each tried root test is answered by one pass
+over every feature's sorted rows with running class counts on each side
+(``_best_tests_of_sides``), O(rows x features x classes) per root test.
+
+Why a layout of its own: the pass above is the innermost loop of every search of depth >= 2
+(about 90 % of the time). Reading it through the data's global arrays (``rank[g, row]``,
+``y[row]``, ``w[row]`` for the row ids in ``order[g]``) costs four scattered loads per row;
+``node_columns`` copies the node's rows once per call into per-feature arrays in sorted order
+(row's local id, rank, class, weight), so the pass reads three of them in sequence and only the
+side of the row (one byte per node row) by id. The copy is O(rows x features), paid once per
+call against the hundreds of root tests a call tries.
+
+Pruning (each proven where it is used):
+
+* a position of a side is evaluated only once enough weight has passed since the last
+  evaluation to beat the best: the errors of a split change by at most the weight that
+  crosses it;
+* moving a root threshold across rows of weight W changes the cost by at most W (the low
+  side's optimum only grows as rows join it, the high side's only shrinks by at most W), so a
+  threshold whose cost exceeds the best by ``gap`` rules out every threshold within weight
+  ``gap`` of it (neighbourhood pruning), and a range of thresholds between two evaluated ones
+  costs at least ``low(a) + high(b)`` (sub-interval pruning).
+
+Costs are weighted misclassifications (float64); ``tol`` absorbs rounding of float weights.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from occamlearn.trees.dtmax.ordered.kernels import _leaf, _split_errors
+
+__all__ = ["TREE_FIELDS", "best_depth2", "node_columns"]
+
+# best_depth2's answer: cost, then 11 ints (TREE_FIELDS): the root test (-1: a leaf), its
+# threshold, each side's test (-1: a leaf), threshold and the two leaf labels, the root label.
+TREE_FIELDS = ("feature", "threshold", "left_feature", "left_threshold", "left_low",
+               "left_high", "right_feature", "right_threshold", "right_low", "right_high",
+               "label")
+
+
+@njit(cache=True)
+def node_columns(order, rank, y, w):
+    """The node's rows for sequential passes: for feature g and position p of ``order[g]``,
+    ``ids[g, p]`` the row's local id (its position in ``order[0]``), ``ranks``, ``labels``
+    and ``weights`` of that row (of ``w``'s type: whole weights as int64 make the running
+    counts integer additions, about 10 % faster than floats)."""
+    n_features, m = order.shape
+    local = np.empty(rank.shape[1], dtype=np.int32)
+    for p in range(m):
+        local[order[0, p]] = p
+    ids = np.empty((n_features, m), dtype=np.int32)
+    ranks = np.empty((n_features, m), dtype=np.int32)
+    labels = np.empty((n_features, m), dtype=np.int32)
+    weights = np.empty((n_features, m), dtype=w.dtype)
+    for g in range(n_features):
+        column = rank[g]
+        for p in range(m):
+            r = order[g, p]
+            ids[g, p] = local[r]
+            ranks[g, p] = column[r]
+            labels[g, p] = y[r]
+            weights[g, p] = w[r]
+    return ids, ranks, labels, weights
+
+
+@njit(cache=True)
+def _feature_candidates(ranks, weights):
+    """Of one sorted column: the positions where a new value starts (each a threshold that
+    splits the node) and ``before[i]``, the weight of the rows below position i."""
+    m = ranks.shape[0]
+    positions = np.empty(m, dtype=np.int64)
+    before = np.empty(m)
+    n, cum = 0, 0.0
+    for p in range(m):
+        if p > 0 and ranks[p] != ranks[p - 1]:
+            positions[n] = p
+            before[n] = cum
+            n += 1
+        cum += weights[p]
+    return positions[:n], before[:n]
+
+
+@njit(cache=True)
+def _best_single_tests(ranks, labels, weights, totals, n_classes):
+    """For each feature, the candidate index of its single test with the fewest errors (-1 if
+    the feature does not split the node) and those errors."""
+    n_features, m = ranks.shape
+    position = np.full(n_features, -1, dtype=np.int64)
+    errors = np.full(n_features, np.inf)
+    acc = np.zeros(n_classes)
+    for f in range(n_features):
+        acc[:] = 0.0
+        n = 0
+        for p in range(m):
+            if p > 0 and ranks[f, p] != ranks[f, p - 1]:
+                low_e, high_e, a, b = _split_errors(acc, totals, n_classes)
+                if low_e + high_e < errors[f]:
+                    errors[f], position[f] = low_e + high_e, n
+                n += 1
+            acc[labels[f, p]] += weights[f, p]
+    return position, errors
+
+
+@njit(cache=True)
+def _best_tests_of_sides(ids, ranks, labels, weights, features, side, totals, tol, found):
+    """Best depth <= 1 subtree of each side (``side[local id]`` 0 or 1; ``totals[s]`` the
+    class weights of side s), over the features in ``features`` (the most promising first:
+    a low best early lets the pass skip more). Fills ``found[s]`` (feature or -1 for a leaf,
+    threshold rank, low label, high label) and returns the two costs.
+
+    A position of side s is evaluated only once the weight ``moved[s]`` passed since the
+    start exceeds ``limit[s]``: the errors of a split fall by at most the weight that crosses
+    it. After an evaluation with errors e, the low errors only grow and the high ones fall by
+    at most the weight still to pass, so once ``e - best >= weight - moved`` the side is done.
+    """
+    n_classes = totals.shape[1]
+    best = np.empty(2)
+    weight = np.empty(2)
+    for s in range(2):
+        best[s], label = _leaf(totals[s])
+        found[s, 0], found[s, 1], found[s, 2], found[s, 3] = -1, -1, label, label
+        weight[s] = totals[s].sum()
+    acc = np.zeros((2, n_classes), dtype=weights.dtype)
+    prev = np.empty(2, dtype=np.int64)
+    moved = np.zeros(2, dtype=weights.dtype)
+    limit = np.empty(2)
+    m = ids.shape[1]
+    for g in features:
+        if best[0] <= tol and best[1] <= tol:
+            break
+        acc[:] = 0
+        prev[:] = -1
+        moved[:] = 0
+        for s in range(2):
+            limit[s] = tol if weight[s] > tol and best[s] > tol else np.inf
+        if limit[0] == np.inf and limit[1] == np.inf:
+            continue
+        g_ids, g_ranks, g_labels, g_weights = ids[g], ranks[g], labels[g], weights[g]
+        for p in range(m):
+            s = side[g_ids[p]]
+            rk = g_ranks[p]
+            if rk != prev[s] and moved[s] > limit[s]:
+                low_e, high_e, a, b = _split_errors(acc[s], totals[s], n_classes)
+                e = low_e + high_e
+                if e < best[s] - tol:
+                    best[s] = e
+                    found[s, 0], found[s, 1], found[s, 2], found[s, 3] = g, rk, a, b
+                if high_e <= tol or e - best[s] >= weight[s] - moved[s] - tol:
+                    limit[s] = np.inf
+                    if limit[1 - s] == np.inf:
+                        break
+                else:
+                    limit[s] = moved[s] + (e - best[s]) - tol
+            acc[s, g_labels[p]] += g_weights[p]
+            moved[s] += g_weights[p]
+            prev[s] = rk
+    return best[0], best[1]
+
+
+@njit(cache=True)
+def best_depth2(order, rank, y, w, n_classes, upper, lower, tol):
+    """The best tree of depth <= 2 of the node if one costs less than ``upper``; ``lower`` is
+    known to bound every tree from below (a tree reaching it ends the search).
+
+    Returns (cost, found, tree, evaluations): ``tree`` (int64, ``TREE_FIELDS``) when
+    ``found``; otherwise no tree costs less than ``upper`` and cost is ``upper`` (a lower
+    bound); ``evaluations``: root thresholds evaluated.
+    """
+    n_features, m = order.shape
+    tree = np.full(len(TREE_FIELDS), -1, dtype=np.int64)
+    ids, ranks, labels, weights = node_columns(order, rank, y, w)
+    node_totals = np.zeros(n_classes)
+    for p in range(m):
+        node_totals[labels[0, p]] += weights[0, p]
+    leaf, label = _leaf(node_totals)
+    best, found = upper, False
+    if leaf < best - tol:
+        best, found = leaf, True
+        tree[10] = label
+    if best <= lower + tol:
+        return best, found, tree, 0
+    evaluations = 0
+    low = np.empty(m)
+    high = np.empty(m)
+    side = np.empty(m, dtype=np.uint8)
+    totals = np.empty((2, n_classes))
+    sides = np.empty((2, 4), dtype=np.int64)
+    stack = np.empty((2 * m + 4, 4), dtype=np.int64)
+    start, errors = _best_single_tests(ranks, labels, weights, node_totals, n_classes)
+    features = np.argsort(errors)
+    for f in features:
+        if start[f] < 0:
+            continue
+        positions, before = _feature_candidates(ranks[f], weights[f])
+        n = len(positions)
+        stack[0, 0], stack[0, 1], stack[0, 2], stack[0, 3] = 0, n - 1, -1, -1
+        top = 1
+        first = True
+        while top > 0:
+            top -= 1
+            lo, hi, a, b = stack[top, 0], stack[top, 1], stack[top, 2], stack[top, 3]
+            if a >= 0:                                   # neighbourhood of the left one
+                gap = low[a] + high[a] - best
+                while lo <= hi and before[lo] - before[a] <= gap - tol:
+                    lo += 1
+            if b >= 0:                                   # and of the right one
+                gap = low[b] + high[b] - best
+                while hi >= lo and before[b] - before[hi] <= gap - tol:
+                    hi -= 1
+            if lo > hi:
+                continue
+            bound = (low[a] if a >= 0 else 0.0) + (high[b] if b >= 0 else 0.0)
+            if bound >= best - tol:                      # sub-interval pruning
+                continue
+            mid = start[f] if first else (lo + hi) // 2
+            first = False
+            split = positions[mid]
+            totals[:] = 0.0
+            for p in range(m):
+                s = np.uint8(p >= split)
+                side[ids[f, p]] = s
+                totals[s, labels[f, p]] += weights[f, p]
+            low[mid], high[mid] = _best_tests_of_sides(ids, ranks, labels, weights, features,
+                                                       side, totals, tol, sides)
+            evaluations += 1
+            cost = low[mid] + high[mid]
+            if cost < best - tol:
+                best, found = cost, True
+                tree[0], tree[1] = f, ranks[f, split]
+                tree[2], tree[3], tree[4], tree[5] = sides[0, 0], sides[0, 1], sides[0, 2], \
+                    sides[0, 3]
+                tree[6], tree[7], tree[8], tree[9] = sides[1, 0], sides[1, 1], sides[1, 2], \
+                    sides[1, 3]
+                if best <= lower + tol:
+                    return best, found, tree, evaluations
+            stack[top, 0], stack[top, 1], stack[top, 2], stack[top, 3] = lo, mid - 1, a, mid
+            stack[top + 1, 0], stack[top + 1, 1] = mid + 1, hi
+            stack[top + 1, 2], stack[top + 1, 3] = mid, b
+            top += 2
+    return best, found, tree, evaluations
