@@ -12,6 +12,9 @@ from its *objective*. The core holds the search side once:
 * ``stop`` -- the one internal ``Stop`` exception and ``Poll`` over an
   ``occamlearn.stopping.Deadline``;
 * ``nested`` -- rebuilding a tree from a search's memo as a nested tuple (``Tree.from_nested``);
+* ``nesting`` (and its compiled steps ``nesting_kernels``) -- which side of one column
+  contains a side of another (nested thresholds, one-hot categories), so that a bound
+  proven for one side bounds every side containing it;
 * ``anytime`` -- the driver's state: incumbent, proven bound, ``ProgressSink`` reports, status;
 * ``search`` -- the generic memoised search that any separable objective plugs into, and
   ``objectives/`` -- pure size, size within an error budget, accuracy at depth, one short

@@ -20,6 +20,12 @@ Lower bounds, each proven where it is used:
   where it rarely beats the class count, and it is skipped below the root on sets of more
   than 256 rows (mushr), where it costs more than it saves;
 * one-step look-ahead: a node failing its budget stores ``min over splits of LB(L) + LB(R)``;
+* nested sides (``trees.exact.nesting``, both engines): the fewest leaves is monotone
+  under adding rows, so a side's bound is raised to the bound of every side of another column
+  it contains -- thresholds of one numeric column are nested, so the bounds at the ends of a
+  range of thresholds bound the whole range, and a child that fails its budget raises the
+  bounds of its neighbours before they are tried. The failed bound of a node is then the
+  least, over its splits, of the split's bound raised this way;
 * memoised bounds are only reused for the same row set. GOSDT's similar-support bound
   ``LB(S) >= LB(S') - |S' \\ S|`` is valid for misclassification costs but not for pure
   trees (one extra row can force a chain of many splits), so it is not used; the only valid
@@ -142,7 +148,8 @@ def _run(X, y, n_classes, *, deadline=None, progress=None, sample_weight=None,
     quick_calls = options.pop("quick_calls", QUICK_CALLS)
     # quick phase: the Python search with the class bound only needs no numba at all
     search = RowSetSearch(rows, labels, n_classes, kept, use_incompatibility=False,
-                          deadline=deadline)
+                          deadline=deadline, nested_sides=options.get("nested_sides", True))
+    options["nested_sides"] = search.nesting  # built once, shared by the later searches
     root = (1 << search.n_rows) - 1
     state = Anytime(deadline, progress)
     compile_seconds, quick_phase_calls = 0.0, 0

@@ -8,7 +8,9 @@ tree of S if it is at most ``budget``, else a proven lower bound above it; the b
 why they hold are in ``branch_and_bound``'s docstring. The data view (distinct rows, useful
 columns), the split enumeration, the poll, the greedy start and the tree rebuild are the
 exact-search core's (``trees.exact``); ``prepare_rows`` adds what this objective needs: one
-class per distinct row.
+class per distinct row. Both engines raise the bound of a split's side to the bounds of the
+sides of other columns it contains (``trees.exact.nesting``; the proof is there), built once
+per fit from the prepared columns.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from occamlearn.stopping import CLOCK
 from occamlearn.trees.exact.anytime import NO_TREE
 from occamlearn.trees.exact.data import bitset, group_examples, reduce_columns
 from occamlearn.trees.exact.nested import rebuild, tree_of_greedy
+from occamlearn.trees.exact.nesting import SideNesting, no_nesting, side_nesting
 from occamlearn.trees.exact.splits import distinct_splits, greedy_tree
 from occamlearn.trees.exact.stop import OutOfCalls, Poll
 
@@ -80,8 +83,17 @@ class RowSetSearch:
     """Memoised branch and bound on bitset row sets of one prepared data set."""
 
     def __init__(self, rows, labels, n_classes, kept, *, use_incompatibility=True,
-                 deadline=None, stop_when=None):
+                 nested_sides=True, deadline=None, stop_when=None):
         self.n_rows = len(labels)
+        # nested_sides: True (build the diagram), False (none), or a diagram built already
+        if isinstance(nested_sides, SideNesting):
+            self.nesting = nested_sides
+        else:
+            self.nesting = side_nesting(rows[:, kept]) if nested_sides and kept else \
+                no_nesting(len(kept))
+        # per side, the sides immediately containing it (Python lists: fast to walk)
+        self.side_succs = [self.nesting.succ[a:b].tolist() for a, b in
+                           zip(self.nesting.succ_start[:-1], self.nesting.succ_start[1:])]
         self.labels = labels
         self.n_classes = n_classes
         self.features = kept
@@ -156,6 +168,8 @@ class RowSetSearch:
             lower[rows] = bound
         if bound > budget:
             return bound
+        if self.nesting.n_edges:
+            return self._solve_nested(rows, budget, bound)
         exact_get, lower_get, classes_in = exact.get, lower.get, self.classes_in
         splits = []
         for index, left, right in distinct_splits(rows, self.columns):
@@ -180,15 +194,90 @@ class RowSetSearch:
                 failed_bound = min(failed_bound, left_value + right_value)
                 continue
             best, best_index = left_value + right_value, index
+        return self._settle(rows, budget, bound, best, best_index, failed_bound)
+
+    def _settle(self, rows, budget, bound, best, best_index, failed_bound) -> int:
         if best <= budget:
-            exact[rows] = best
+            self.exact[rows] = best
             self.split_of[rows] = best_index
-            lower.pop(rows, None)
+            self.lower.pop(rows, None)
             return best
         # every split was pruned or failed with a bound above the budget: their minimum holds
         bound = max(bound, failed_bound)
-        lower[rows] = bound
+        self.lower[rows] = bound
         return bound
+
+    def _raise_side(self, side_bounds, side: int, value: int) -> None:
+        """A bound proven for ``side``, passed on to every side containing it."""
+        if value <= side_bounds[side]:
+            return
+        side_bounds[side] = value
+        self._push_up(side_bounds, side)
+
+    def _push_up(self, side_bounds, side: int) -> None:
+        """Raise every side containing ``side`` to at least its bound. A walk stops at a side
+        already that high: whatever raised it there pushed the same value further up."""
+        value = side_bounds[side]
+        stack, succs = [side], self.side_succs
+        while stack:
+            for t in succs[stack.pop()]:
+                if side_bounds[t] < value:
+                    side_bounds[t] = value
+                    stack.append(t)
+
+    def _solve_nested(self, rows: int, budget: int, bound: int) -> int:
+        """The split loop of ``solve`` with nested sides (``trees.exact.nesting``), as the
+        compiled kernel does it: side bounds raised through containment at the start and
+        after each child solved; the failed bound is the least raised bound of a split."""
+        # Each side starts at its stored bound, else its class count. The class count is itself
+        # monotone (a superset has every class of a subset), so only a side with a stored bound
+        # can raise a side containing it: only those are pushed up (in Python a pass over every
+        # side and edge at every node costs more than it saves).
+        side_bounds = [0] * (2 * len(self.columns))
+        stored_bounds = []
+        exact_get, lower_get, classes_in = self.exact.get, self.lower.get, self.classes_in
+        splits = list(distinct_splits(rows, self.columns))
+        for index, left, right in splits:
+            stored = exact_get(left) or lower_get(left)
+            if stored:
+                side_bounds[2 * index] = stored
+                stored_bounds.append(2 * index)
+            else:
+                side_bounds[2 * index] = classes_in(left)
+            stored = exact_get(right) or lower_get(right)
+            if stored:
+                side_bounds[2 * index + 1] = stored
+                stored_bounds.append(2 * index + 1)
+            else:
+                side_bounds[2 * index + 1] = classes_in(right)
+        for side in stored_bounds:
+            self._push_up(side_bounds, side)
+        ordered = [(side_bounds[2 * index] + side_bounds[2 * index + 1], index, left, right)
+                   for index, left, right in splits]
+        ordered.sort(key=_first)
+        best, best_index = budget + 1, -1
+        raise_side = self._raise_side
+        for split_bound, index, left, right in ordered:
+            if split_bound >= best:
+                break
+            if side_bounds[2 * index] + side_bounds[2 * index + 1] >= best:
+                continue
+            right_bound = max(self.quick_bound(right), side_bounds[2 * index + 1])
+            raise_side(side_bounds, 2 * index + 1, right_bound)
+            left_value = self.solve(left, best - 1 - right_bound)
+            raise_side(side_bounds, 2 * index, left_value)
+            if left_value > best - 1 - right_bound:
+                continue
+            right_value = self.solve(right, best - 1 - left_value)
+            raise_side(side_bounds, 2 * index + 1, right_value)
+            if right_value > best - 1 - left_value:
+                continue
+            best, best_index = left_value + right_value, index
+        # Side bounds only grow and hold everything the children's solves proved (each
+        # solved side was raised to its value), so a split's bound is the sum of its sides'.
+        failed_bound = NO_TREE if best <= budget else min(
+            [side_bounds[2 * index] + side_bounds[2 * index + 1] for index, _, _ in splits])
+        return self._settle(rows, budget, bound, best, best_index, failed_bound)
 
     # -- trees -------------------------------------------------------------------------------
     def label_of(self, rows: int) -> int:
@@ -245,6 +334,9 @@ class CompiledRowSetSearch(RowSetSearch):
 
     def __init__(self, rows, labels, n_classes, kept, *, child_bounds=False, **options):
         super().__init__(rows, labels, n_classes, kept, **options)
+        nesting = self.nesting
+        self.nesting_arrays = (nesting.order, nesting.pred_start, nesting.pred,
+                               nesting.succ_start, nesting.succ)
         self.words = (self.n_rows + 63) // 64
         self.column_words = np.stack([self.to_words(c) for c in self.columns]) if kept \
             else np.zeros((0, self.words), dtype=np.uint64)
@@ -255,7 +347,7 @@ class CompiledRowSetSearch(RowSetSearch):
         self.table = self.kernels.new_table(self.INITIAL_CAPACITY, self.words)
         self.counters = self.kernels.new_counters()
         # rebuilds a subtree the saturated table dropped; it must not stop half-way
-        self.fallback = RowSetSearch(rows, labels, n_classes, kept,
+        self.fallback = RowSetSearch(rows, labels, n_classes, kept, nested_sides=False,
                                      use_incompatibility=self.use_incompatibility)
         self.counters[self.kernels.GROWABLE] = self.INITIAL_CAPACITY * 4 <= self.max_capacity
         self.counters[self.kernels.CHILD_BOUNDS] = child_bounds
@@ -277,7 +369,8 @@ class CompiledRowSetSearch(RowSetSearch):
                                                    self.poll.call_cap)
             started = CLOCK()
             value = kernels.solve(words, budget, self.column_words, self.class_words,
-                                  self.packed, self.labels, self.table, counters)
+                                  self.packed, self.labels, self.table, counters,
+                                  *self.nesting_arrays)
             self.poll.calls = int(counters[kernels.CALLS])
             self.kernel_calls = int(counters[kernels.BOUND_CALLS])
             if value != kernels.ABORTED:

@@ -16,6 +16,9 @@ import time
 import numpy as np
 from numba import njit
 
+from occamlearn.trees.exact.nesting_kernels import nested_side_bounds as _nested_side_bounds
+from occamlearn.trees.exact.nesting_kernels import raise_side as _raise_side
+
 # private name: kernel_cache treats public dispatchers as entry points, this one is inlined
 from occamlearn.trees.exact.packed import in_subcube as _in_subcube
 from occamlearn.trees.exact.packed import pack_rows
@@ -241,10 +244,47 @@ def _order_within(split_bounds, budget):
 
 
 @njit(cache=True)
-def solve(rows, budget, columns, class_sets, packed, labels, slots, counters):
+def _pure_side(class_sets, rows, column, side):
+    """True if the rows of ``rows`` on ``side`` (0: x = 0, 1: x = 1) of ``column`` are
+    non-empty and of one class."""
+    classes = 0
+    for k in range(class_sets.shape[0]):
+        for w in range(rows.shape[0]):
+            part = rows[w] & (column[w] if side else ~column[w])
+            if class_sets[k, w] & part:
+                classes += 1
+                break
+    return classes == 1
+
+
+@njit(cache=True)
+def _two_leaves(rows, columns, class_sets, slots, counters, at):
+    """``solve`` with budget 2 on an impure row set, without touching the memo of its
+    children: 2 (with the split) if a column leaves both sides pure, else the proven bound 3.
+    Most calls of a deepening end here, a leaf's parent; the general path would hash and probe
+    both sides of every column."""
+    best_split = -1
+    for j in range(columns.shape[0]):
+        if _pure_side(class_sets, rows, columns[j], 1) and _pure_side(class_sets, rows,
+                                                                        columns[j], 0):
+            best_split = j
+            break
+    if best_split >= 0:
+        _store(slots, counters, at, rows, np.int64(2), np.int64(best_split), EXACT | BOUNDED)
+        return 2
+    _store(slots, counters, at, rows, np.int64(3), NO_SPLIT, BOUNDED)
+    return 3
+
+
+@njit(cache=True)
+def solve(rows, budget, columns, class_sets, packed, labels, slots, counters, order, pred_start,
+          pred, succ_start, succ):
     """Minimum leaves of a pure tree on ``rows`` if <= budget, else a bound > budget
     (ABORTED if the call limit or the table filled up). Mirrors ``_Search.solve``; the
-    incompatibility bound is tried once per row set (``_raised_bound``)."""
+    incompatibility bound is tried once per row set (``_raised_bound``). ``order``, ``pred*``
+    and ``succ*`` are the containment diagram of the column sides (``trees.exact.nesting``):
+    a side's bound is raised to the bound of every side it contains, at the start from the
+    memo and then after each child solved, so a failed threshold prunes its neighbours."""
     words = rows.shape[0]
     at = _slot(slots, rows)
     meta = slots[at, words]
@@ -271,6 +311,8 @@ def solve(rows, budget, columns, class_sets, packed, labels, slots, counters):
            BOUNDED if bounded else NO_FLAGS)
     if bound > budget:
         return bound
+    if budget == 2:  # here bound == 2: two leaves iff one column leaves both sides pure
+        return _two_leaves(rows, columns, class_sets, slots, counters, at)
     n_features = columns.shape[0]
     lefts = np.empty((n_features, words), dtype=np.uint64)
     rights = np.empty((n_features, words), dtype=np.uint64)
@@ -278,6 +320,14 @@ def solve(rows, budget, columns, class_sets, packed, labels, slots, counters):
     left_hashes = np.empty(n_features, dtype=np.uint64)
     right_hashes = np.empty(n_features, dtype=np.uint64)
     valid = np.zeros(n_features, dtype=np.bool_)
+    # the partitions seen so far, by the symmetric key left hash ^ right hash (a partition and
+    # its mirror meet): an open-addressing set of column + 1, so that a node costs O(columns),
+    # not O(columns^2) (measured: the quadratic scan dominated on 946 threshold columns)
+    seen_size = 4
+    while seen_size < 2 * n_features:
+        seen_size <<= 1
+    seen = np.zeros(seen_size, dtype=np.int64)
+    seen_mask = np.uint64(seen_size - 1)
     for j in range(n_features):
         any_right = False
         any_left = False
@@ -290,10 +340,12 @@ def solve(rows, budget, columns, class_sets, packed, labels, slots, counters):
             continue
         left_hashes[j], right_hashes[j] = _hash(lefts[j]), _hash(rights[j])
         # the same partition (or its mirror) as an earlier column: skip it
+        key = left_hashes[j] ^ right_hashes[j]
+        position = np.int64(key & seen_mask)
         repeated = False
-        for i in range(j):
-            if valid[i] and (left_hashes[i] ^ right_hashes[i]) == (left_hashes[j]
-                                                                   ^ right_hashes[j]):
+        while seen[position]:
+            i = seen[position] - 1
+            if (left_hashes[i] ^ right_hashes[i]) == key:
                 same = True
                 for w in range(words):
                     if rights[i, w] != rights[j, w] and rights[i, w] != lefts[j, w]:
@@ -302,7 +354,10 @@ def solve(rows, budget, columns, class_sets, packed, labels, slots, counters):
                 if same:
                     repeated = True
                     break
-        valid[j] = not repeated
+            position = (position + 1) & np.int64(seen_size - 1)
+        if not repeated:
+            seen[position] = j + 1
+            valid[j] = True
     # Touch every child's first slot in a loop of independent loads: the cache misses overlap
     # instead of stalling one after another in the probes below (measured: most of the time
     # of a call is waiting for the table's memory).
@@ -313,37 +368,51 @@ def solve(rows, budget, columns, class_sets, packed, labels, slots, counters):
             touched ^= slots[np.int64(left_hashes[j] & mask), words]
             touched ^= slots[np.int64(right_hashes[j] & mask), words]
     counters[TOUCHED] ^= np.int64(touched & np.uint64(1))
+    # side 2j: the rows with x_j = 0, side 2j + 1: x_j = 1; 0 for a column that does not
+    # split (a bound of 0 is always valid, and nesting still passes through it)
+    side_bounds = np.zeros(2 * n_features, dtype=np.int64)
     for j in range(n_features):
         if not valid[j]:
             continue
         if counters[CHILD_BOUNDS]:
-            split_bounds[j] = (
-                _static_bound(slots, counters, class_sets, packed, labels, lefts[j])
-                + _static_bound(slots, counters, class_sets, packed, labels, rights[j]))
+            side_bounds[2 * j] = _static_bound(slots, counters, class_sets, packed, labels,
+                                               lefts[j])
+            side_bounds[2 * j + 1] = _static_bound(slots, counters, class_sets, packed, labels,
+                                                   rights[j])
         else:
-            split_bounds[j] = (_known_bound(slots, class_sets, lefts[j], left_hashes[j])
-                               + _known_bound(slots, class_sets, rights[j], right_hashes[j]))
-    order, n_order, failed = _order_within(split_bounds, budget)
+            side_bounds[2 * j] = _known_bound(slots, class_sets, lefts[j], left_hashes[j])
+            side_bounds[2 * j + 1] = _known_bound(slots, class_sets, rights[j], right_hashes[j])
+    if pred.shape[0]:
+        _nested_side_bounds(side_bounds, order, pred_start, pred)
+    for j in range(n_features):
+        if valid[j]:
+            split_bounds[j] = side_bounds[2 * j] + side_bounds[2 * j + 1]
+    stack = np.empty(2 * n_features, dtype=np.int64)
+    order_within, n_order, _ = _order_within(split_bounds, budget)
     best, best_split = budget + 1, -1
     for i in range(n_order):
-        j = order[i]
+        j = order_within[i]
         if split_bounds[j] >= best:
-            failed = min(failed, split_bounds[j])
-            break
-        right_bound = _known_bound(slots, class_sets, rights[j], right_hashes[j])
+            break  # this and every later split: counted in the failed bound below
+        if side_bounds[2 * j] + side_bounds[2 * j + 1] >= best:
+            continue  # a nested side failed meanwhile: counted below too
+        right_bound = max(_known_bound(slots, class_sets, rights[j], right_hashes[j]),
+                          side_bounds[2 * j + 1])
         left_value = solve(lefts[j], best - 1 - right_bound, columns, class_sets, packed,
-                           labels, slots, counters)
+                           labels, slots, counters, order, pred_start, pred, succ_start, succ)
         if left_value == ABORTED:
             return ABORTED
+        _raise_side(side_bounds, 2 * j, left_value, succ_start, succ, stack)
         if left_value > best - 1 - right_bound:
-            failed = min(failed, left_value + right_bound)
+            split_bounds[j] = max(split_bounds[j], left_value + right_bound)
             continue
         right_value = solve(rights[j], best - 1 - left_value, columns, class_sets, packed,
-                            labels, slots, counters)
+                            labels, slots, counters, order, pred_start, pred, succ_start, succ)
         if right_value == ABORTED:
             return ABORTED
+        _raise_side(side_bounds, 2 * j + 1, right_value, succ_start, succ, stack)
         if right_value > best - 1 - left_value:
-            failed = min(failed, left_value + right_value)
+            split_bounds[j] = max(split_bounds[j], left_value + right_value)
             continue
         best, best_split = left_value + right_value, j
     at = _slot(slots, rows)  # the table changed below this node
@@ -351,7 +420,15 @@ def solve(rows, budget, columns, class_sets, packed, labels, slots, counters):
         _store(slots, counters, at, rows, np.int64(best), np.int64(best_split),
                EXACT | BOUNDED)
         return best
-    bound = max(bound, failed)  # every split was pruned or failed above the budget
+    # Every split was pruned or failed above the budget, so the least of the splits' proven
+    # bounds holds for the node: per split, the largest of its bound at the start, what its
+    # children's solves proved, and its sides' bounds raised through nesting since.
+    failed = np.int64(1 << 30)
+    for j in range(n_features):
+        if valid[j]:
+            failed = min(failed, max(split_bounds[j],
+                                     side_bounds[2 * j] + side_bounds[2 * j + 1]))
+    bound = max(bound, failed)
     _store(slots, counters, at, rows, np.int64(bound), NO_SPLIT, BOUNDED)
     return bound
 
@@ -416,8 +493,10 @@ def warm_up(search: bool = True) -> float:
         class_sets = np.array([[5], [2]], dtype=np.uint64)
         table, counters = new_table(16, 1), new_counters()
         counters[CALL_LIMIT], counters[GROWABLE], counters[USE_BOUND] = 1000, 1, 1
+        nesting = [np.array(a, dtype=np.int64) for a in
+                   ([0, 3, 1, 2], [0, 0, 1, 1, 1], [3], [0, 0, 0, 1, 1], [0])]
         solve(np.array([7], dtype=np.uint64), 3, columns, class_sets, packed, labels, table,
-              counters)
+              counters, *nesting)
         warm_up_table()
         _warm["search"] = True
     return time.perf_counter() - start
