@@ -18,16 +18,9 @@ depth bound, the error-budget branch and bound's staircase (``trees.frontier``) 
 
 from __future__ import annotations
 
+from occamlearn.trees.exact.objectives.size_within_budget import pareto_front
+
 __all__ = ["SizeErrorFront"]
-
-
-def _pareto(points: dict) -> dict:
-    front, fewest = {}, None
-    for leaves in sorted(points):
-        errors = points[leaves][0]
-        if fewest is None or errors < fewest:
-            front[leaves], fewest = points[leaves], errors
-    return front
 
 
 class SizeErrorFront:
@@ -48,14 +41,14 @@ class SizeErrorFront:
                 known = points.get(a + b)
                 if known is None or ea + eb < known[0]:
                     points[a + b] = (ea + eb, (feature, ta, tb))
-        return _pareto(points)
+        return pareto_front(points)
 
     def better(self, a, b):
         merged = dict(a)
         for leaves, point in b.items():
             if leaves not in merged or point[0] < merged[leaves][0]:
                 merged[leaves] = point
-        return _pareto(merged)
+        return pareto_front(merged)
 
     def settled(self, solution) -> bool:
         return solution[1][0] == 0

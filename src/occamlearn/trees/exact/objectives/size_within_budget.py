@@ -10,10 +10,11 @@ The specialised engine is ``mpdt.error_budget`` (budget-split search with bounds
 
 from __future__ import annotations
 
-__all__ = ["SizeWithinBudget"]
+__all__ = ["SizeWithinBudget", "pareto_front"]
 
 
-def _pareto(points: dict) -> dict:
+def pareto_front(points: dict) -> dict:
+    """The (leaves -> (errors, ...)) entries no entry with fewer leaves beats on errors."""
     front, fewest = {}, None
     for leaves in sorted(points):
         errors = points[leaves][0]
@@ -37,14 +38,14 @@ class SizeWithinBudget:
             for b, (eb, tb) in one_side.items():
                 if ea + eb <= self.budget and ea + eb < points.get(a + b, (ea + eb + 1,))[0]:
                     points[a + b] = (ea + eb, (feature, ta, tb))
-        return _pareto(points)
+        return pareto_front(points)
 
     def better(self, a, b):
         merged = dict(a)
         for leaves, point in b.items():
             if leaves not in merged or point[0] < merged[leaves][0]:
                 merged[leaves] = point
-        return _pareto(merged)
+        return pareto_front(merged)
 
     def settled(self, solution) -> bool:
         return solution.get(1, (1,))[0] == 0
