@@ -121,3 +121,20 @@ def nested_tree(tree, node: int = 0) -> tuple:
         return ("leaf", int(tree.label[node]))
     return (int(tree.feature[node]), nested_tree(tree, int(tree.left[node])),
             nested_tree(tree, int(tree.right[node])))
+
+
+@st.composite
+def weighted_data(draw, min_rows=2, max_rows=7, weights=(0, 0.5, 1, 1.5, 2, 3)):
+    """(X, y, n_classes, weight): min_rows-max_rows rows over 1-3 features, 2-3 classes,
+    weights drawn from binary fractions (exact in float64), at least one positive."""
+    n_classes = draw(st.sampled_from([2, 3]))
+    n_rows, n_features = draw(st.integers(min_rows, max_rows)), draw(st.integers(1, 3))
+    X = np.array(draw(st.lists(st.integers(0, 1), min_size=n_rows * n_features,
+                               max_size=n_rows * n_features))).reshape(n_rows, n_features)
+    y = np.array(draw(st.lists(st.integers(0, n_classes - 1), min_size=n_rows,
+                               max_size=n_rows)))
+    weight = np.array(draw(st.lists(st.sampled_from(weights), min_size=n_rows,
+                                    max_size=n_rows)), dtype=float)
+    if not (weight > 0).any():
+        weight[0] = 1.0
+    return X, y, n_classes, weight

@@ -7,6 +7,7 @@ from functools import cache
 
 import numpy as np
 import pytest
+from bruteforce import weighted_data as shared_weighted_data
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -58,21 +59,9 @@ def enumerated_curve(X, y, weight, n_classes, max_leaves, max_depth=None) -> lis
     return best
 
 
-@st.composite
-def weighted_data(draw, max_rows=6, weights=(0, 0.5, 1, 1.5, 2, 3)):
-    """(X, y, n_classes, weight): 1-6 rows over 1-3 features, 2-3 classes, binary-fraction
-    weights (exact in float64), at least one positive."""
-    n_classes = draw(st.sampled_from([2, 3]))
-    n_rows, n_features = draw(st.integers(1, max_rows)), draw(st.integers(1, 3))
-    X = np.array(draw(st.lists(st.integers(0, 1), min_size=n_rows * n_features,
-                               max_size=n_rows * n_features))).reshape(n_rows, n_features)
-    y = np.array(draw(st.lists(st.integers(0, n_classes - 1), min_size=n_rows,
-                               max_size=n_rows)))
-    weight = np.array(draw(st.lists(st.sampled_from(weights), min_size=n_rows,
-                                    max_size=n_rows)), dtype=float)
-    if not (weight > 0).any():
-        weight[0] = 1.0
-    return X, y, n_classes, weight
+def weighted_data(max_rows=6, weights=(0, 0.5, 1, 1.5, 2, 3)):
+    """1-``max_rows`` rows (one row is a frontier too)."""
+    return shared_weighted_data(min_rows=1, max_rows=max_rows, weights=weights)
 
 
 def _check_points(frontier, X, y, weight, max_depth=None):

@@ -8,6 +8,7 @@ from functools import cache
 
 import numpy as np
 import pytest
+from bruteforce import weighted_data
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -50,23 +51,6 @@ def fronts(X, y, weight, n_classes):
         return best
 
     return lambda depth: front(tuple(range(len(y))), depth)
-
-
-@st.composite
-def weighted_data(draw, max_rows=7, weights=(0, 0.5, 1, 1.5, 2, 3)):
-    """(X, y, n_classes, weight): 2-7 rows over 1-3 features, 2-3 classes, weights drawn from
-    binary fractions (exact in float64), at least one positive."""
-    n_classes = draw(st.sampled_from([2, 3]))
-    n_rows, n_features = draw(st.integers(2, max_rows)), draw(st.integers(1, 3))
-    X = np.array(draw(st.lists(st.integers(0, 1), min_size=n_rows * n_features,
-                               max_size=n_rows * n_features))).reshape(n_rows, n_features)
-    y = np.array(draw(st.lists(st.integers(0, n_classes - 1), min_size=n_rows,
-                               max_size=n_rows)))
-    weight = np.array(draw(st.lists(st.sampled_from(weights), min_size=n_rows,
-                                    max_size=n_rows)), dtype=float)
-    if not (weight > 0).any():
-        weight[0] = 1.0
-    return X, y, n_classes, weight
 
 
 def conflict_free(X, y, weight):
