@@ -18,7 +18,7 @@ depth bound, the error-budget branch and bound's staircase (``trees.frontier``) 
 
 from __future__ import annotations
 
-from occamlearn.trees.exact.objectives.size_within_budget import pareto_front
+from occamlearn.trees.exact.objectives.size_within_budget import merge_fronts, pareto_front
 
 __all__ = ["SizeErrorFront"]
 
@@ -44,11 +44,7 @@ class SizeErrorFront:
         return pareto_front(points)
 
     def better(self, a, b):
-        merged = dict(a)
-        for leaves, point in b.items():
-            if leaves not in merged or point[0] < merged[leaves][0]:
-                merged[leaves] = point
-        return pareto_front(merged)
+        return merge_fronts(a, b)
 
     def settled(self, solution) -> bool:
         return solution[1][0] == 0

@@ -10,7 +10,7 @@ The specialised engine is ``mpdt.error_budget`` (budget-split search with bounds
 
 from __future__ import annotations
 
-__all__ = ["SizeWithinBudget", "pareto_front"]
+__all__ = ["SizeWithinBudget", "merge_fronts", "pareto_front"]
 
 
 def pareto_front(points: dict) -> dict:
@@ -21,6 +21,15 @@ def pareto_front(points: dict) -> dict:
         if fewest is None or errors < fewest:
             front[leaves], fewest = points[leaves], errors
     return front
+
+
+def merge_fronts(a: dict, b: dict) -> dict:
+    """The Pareto front of two fronts together (``a`` kept on equal errors)."""
+    merged = dict(a)
+    for leaves, point in b.items():
+        if leaves not in merged or point[0] < merged[leaves][0]:
+            merged[leaves] = point
+    return pareto_front(merged)
 
 
 class SizeWithinBudget:
@@ -41,11 +50,7 @@ class SizeWithinBudget:
         return pareto_front(points)
 
     def better(self, a, b):
-        merged = dict(a)
-        for leaves, point in b.items():
-            if leaves not in merged or point[0] < merged[leaves][0]:
-                merged[leaves] = point
-        return pareto_front(merged)
+        return merge_fronts(a, b)
 
     def settled(self, solution) -> bool:
         return solution.get(1, (1,))[0] == 0
