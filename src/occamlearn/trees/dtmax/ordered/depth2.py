@@ -108,7 +108,8 @@ def _best_single_tests(ranks, labels, weights, totals, n_classes):
 
 
 @njit(cache=True)
-def _best_tests_of_sides(ids, ranks, labels, weights, features, side, totals, tol, found):
+def _best_tests_of_sides(ids, ranks, labels, weights, features, side, totals, tol, found,
+                         penalty):
     """Best depth <= 1 subtree of each side (``side[local id]`` 0 or 1; ``totals[s]`` the
     class weights of side s), over the features in ``features`` (the most promising first:
     a low best early lets the pass skip more). Fills ``found[s]`` (feature or -1 for a leaf,
@@ -147,7 +148,7 @@ def _best_tests_of_sides(ids, ranks, labels, weights, features, side, totals, to
             rk = g_ranks[p]
             if rk != prev[s] and moved[s] > limit[s]:
                 low_e, high_e, a, b = _split_errors(acc[s], totals[s], n_classes)
-                e = low_e + high_e
+                e = low_e + high_e + penalty
                 if e < best[s] - tol:
                     best[s] = e
                     found[s, 0], found[s, 1], found[s, 2], found[s, 3] = g, rk, a, b
@@ -164,9 +165,11 @@ def _best_tests_of_sides(ids, ranks, labels, weights, features, side, totals, to
 
 
 @njit(cache=True)
-def best_depth2(order, rank, y, w, n_classes, upper, lower, tol):
+def best_depth2(order, rank, y, w, n_classes, upper, lower, tol, penalty=0.0):
     """The best tree of depth <= 2 of the node if one costs less than ``upper``; ``lower`` is
-    known to bound every tree from below (a tree reaching it ends the search).
+    known to bound every tree from below (a tree reaching it ends the search). Each test
+    costs ``penalty`` besides its errors (``search``'s lexicographic cost: the pruning holds
+    as it is, since every threshold of a root feature pays the same root penalty).
 
     Returns (cost, found, tree, evaluations): ``tree`` (int64, ``TREE_FIELDS``) when
     ``found``; otherwise no tree costs less than ``upper`` and cost is ``upper`` (a lower
@@ -206,16 +209,16 @@ def best_depth2(order, rank, y, w, n_classes, upper, lower, tol):
             top -= 1
             lo, hi, a, b = stack[top, 0], stack[top, 1], stack[top, 2], stack[top, 3]
             if a >= 0:                                   # neighbourhood of the left one
-                gap = low[a] + high[a] - best
+                gap = low[a] + high[a] + penalty - best
                 while lo <= hi and before[lo] - before[a] <= gap - tol:
                     lo += 1
             if b >= 0:                                   # and of the right one
-                gap = low[b] + high[b] - best
+                gap = low[b] + high[b] + penalty - best
                 while hi >= lo and before[b] - before[hi] <= gap - tol:
                     hi -= 1
             if lo > hi:
                 continue
-            bound = (low[a] if a >= 0 else 0.0) + (high[b] if b >= 0 else 0.0)
+            bound = (low[a] if a >= 0 else 0.0) + (high[b] if b >= 0 else 0.0) + penalty
             if bound >= best - tol:                      # sub-interval pruning
                 continue
             mid = start[f] if first else (lo + hi) // 2
@@ -227,9 +230,9 @@ def best_depth2(order, rank, y, w, n_classes, upper, lower, tol):
                 side[ids[f, p]] = s
                 totals[s, labels[f, p]] += weights[f, p]
             low[mid], high[mid] = _best_tests_of_sides(ids, ranks, labels, weights, features,
-                                                       side, totals, tol, sides)
+                                                       side, totals, tol, sides, penalty)
             evaluations += 1
-            cost = low[mid] + high[mid]
+            cost = low[mid] + high[mid] + penalty
             if cost < best - tol:
                 best, found = cost, True
                 tree[0], tree[1] = f, ranks[f, split]

@@ -64,10 +64,12 @@ def class_totals(rows, y, w, n_classes):
 
 
 @njit(cache=True)
-def side_subtrees(order, rank, y, w, n_classes, f, thr, tol, side):
+def side_subtrees(order, rank, y, w, n_classes, f, thr, tol, side, penalty=0.0):
     """Best depth <= 1 subtree of each side of the test ``rank[f] >= thr`` (``f = -1``: no
     test, every row on the low side: the best depth-1 tree of the node). ``side``: scratch,
-    one byte per row of the data.
+    one byte per row of the data. A test costs its errors plus ``penalty`` (the lexicographic
+    cost of ``search``; every position pays it, so the pruning below, which compares
+    positions by their errors, is unchanged).
 
     Returns (low cost, low feature, low threshold, low-low label, low-high label, then the
     same five for the high side); a feature -1 means a leaf with the first label.
@@ -116,7 +118,7 @@ def side_subtrees(order, rank, y, w, n_classes, f, thr, tol, side):
             rk = ranks[r]
             if rk != prev[s] and moved[s] > limit[s]:
                 low_e, high_e, a, b = _split_errors(acc[s], totals[s], n_classes)
-                e = low_e + high_e
+                e = low_e + high_e + penalty
                 if e < best[s] - tol:
                     best[s] = e
                     found[s, 0], found[s, 1], found[s, 2], found[s, 3] = g, rk, a, b
