@@ -25,6 +25,7 @@ from occamlearn.estimators._base import (
     no_limit_as_none,
     prepare_training_data,
 )
+from occamlearn.estimators._dtmax_chains import fit_readable_chains, prefers_readable_chains
 from occamlearn.estimators._dtmax_ordered import fit_ordered, prefers_ordered
 from occamlearn.estimators._progress import UserProgress, fit_progress, watching_interrupts
 from occamlearn.estimators._record import fit_date
@@ -167,6 +168,10 @@ class MaxAccuracyTreeClassifier(ClassifierMixin, FittedTreeMixin, BaseEstimator)
         if self.method == ORDERED or (self.method == "auto" and prefers_ordered(
                 self.binarizer, X, self.prefer_small)):
             return fit_ordered(self, X, y, sample_weight, deadline)
+        if prefers_readable_chains(self, X):
+            fitted = fit_readable_chains(self, X, y, sample_weight, deadline)
+            if fitted is not None:
+                return fitted
         data = prepare_training_data(self, X, y, binarizer=binarizer_to_fit(self.binarizer),
                                      on_conflict="relax",  # DT(max) may err: keep every row
                                      sample_weight=sample_weight,

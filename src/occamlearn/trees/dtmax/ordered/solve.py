@@ -185,7 +185,8 @@ def best_tree_on(data: OrderedData, max_depth: int, *, deadline: Deadline | None
             sink = _ErrorUnits(progress, scale, search.tol)
     search.progress = sink
     order = data.order
-    totals = class_totals(order[0], data.y, data.weight, data.n_classes)
+    rows = np.arange(data.n_rows, dtype=np.int32)        # (no feature: no order[0])
+    totals = class_totals(rows, data.y, data.weight, data.n_classes)
     label = int(np.argmax(totals))
     leaf = ("leaf", label)
     leaf_cost = float(totals.sum() - totals[label])
