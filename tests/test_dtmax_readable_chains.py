@@ -4,6 +4,8 @@ depth-2 solver from pair counts, against brute force and the binary dynamic prog
 
 from __future__ import annotations
 
+from unittest.mock import patch
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -12,6 +14,7 @@ from hypothesis import strategies as st
 
 from occamlearn import MaxAccuracyTreeClassifier
 from occamlearn.binarize import ThresholdBinarizer
+from occamlearn.estimators import _dtmax_chains
 from occamlearn.estimators._dtmax_chains import column_chains, fit_readable_chains
 from occamlearn.stopping import Deadline
 from occamlearn.trees.dtmax.ordered import best_ordered_tree
@@ -118,7 +121,8 @@ def test_same_errors_and_nodes_as_the_dynamic_programme(table):
                   time_limit=None)
     dp = MaxAccuracyTreeClassifier(method="dp", **common).fit(X, y, sample_weight=weight)
     ours = MaxAccuracyTreeClassifier(**common)
-    assert fit_readable_chains(ours, X, y, weight, Deadline.after(None)) is ours
+    with patch.object(_dtmax_chains, "MIN_CUTS", 0):           # however narrow the table
+        assert fit_readable_chains(ours, X, y, weight, Deadline.after(None)) is ours
     assert ours.solve_stats_["method"] == CHAINS
     assert (ours.status_, dp.status_) == ("optimal", "optimal")
     assert ours.training_errors_ == pytest.approx(dp.training_errors_)
@@ -166,6 +170,8 @@ def test_defaults_on_numeric_columns_take_this_route_and_others_do_not():
     assert (dp.training_errors_, dp.n_nodes_) == (model.training_errors_, model.n_nodes_)
     binary = MaxAccuracyTreeClassifier(max_depth=2).fit((X > 0).astype(int), y)
     assert "method" not in binary.solve_stats_          # 0/1 columns: no cuts to chain
+    narrow = MaxAccuracyTreeClassifier(max_depth=2).fit(np.round(X[:, :2]).clip(-1, 1), y)
+    assert "method" not in narrow.solve_stats_          # 2 x 2 cuts: the binary programme
     onehot = MaxAccuracyTreeClassifier(max_depth=2, binarizer="onehot").fit(X, y)
     assert onehot.solve_stats_.get("method") != CHAINS
 

@@ -43,8 +43,9 @@ from occamlearn.trees.weights import integer_weights
 
 __all__ = ["column_chains", "fit_readable_chains", "prefers_readable_chains"]
 
-# Numeric columns with at least this many cuts (in total) route the default fit here: below
-# it the 0/1 matrix is narrow and the binary dynamic programme is as fast.
+# Chains holding at least this many cuts (in total) keep the default fit here: below it the
+# 0/1 matrix is narrow and the binary dynamic programme is as fast. Decided on the fitted
+# binariser (rows of weight 0 dropped), so a zero weight stays a dropped row.
 MIN_CUTS = 8
 
 
@@ -72,31 +73,14 @@ def column_chains(X_bin: np.ndarray, conditions) -> tuple[np.ndarray, tuple]:
     return matrix, tuple(chains)
 
 
-def prefers_readable_chains(estimator, X) -> bool:
-    """``method="auto"`` with ``prefer_small`` and the readable binariser on a table whose
-    numeric columns give at least ``MIN_CUTS`` cuts: this route (see the module doc)."""
+def prefers_readable_chains(estimator) -> bool:
+    """``method="auto"`` with ``prefer_small`` and the readable binariser: try this route
+    (``fit_readable_chains`` still hands narrow tables back to the dynamic programme)."""
     binarizer = estimator.binarizer
     if estimator.method != "auto" or not estimator.prefer_small:
         return False
-    if isinstance(binarizer, str):
-        if binarizer != "readable":
-            return False
-        binarizer = ThresholdBinarizer()
-    if not isinstance(binarizer, ThresholdBinarizer):
-        return False
-    cap = binarizer.max_thresholds
-    if hasattr(X, "columns") and hasattr(X, "dtypes"):
-        columns = [X[c].to_numpy() for c in X.columns if X[c].dtype.kind in "iuf"]
-    else:
-        array = np.asarray(X)
-        if array.ndim != 2 or array.dtype.kind not in "iuf":
-            return False
-        columns = list(array.T)
-    cuts = 0
-    for values in columns:
-        distinct = np.unique(values[~np.isnan(values)] if values.dtype.kind == "f" else values)
-        cuts += min(cap, len(distinct) - 1) if len(distinct) > 2 else 0
-    return cuts >= MIN_CUTS
+    return binarizer == "readable" if isinstance(binarizer, str) \
+        else isinstance(binarizer, ThresholdBinarizer)
 
 
 class _UserUnits:
@@ -125,8 +109,9 @@ def _binary_nested(nested, chains, values):
 
 def fit_readable_chains(estimator, X, y, sample_weight, deadline: Deadline):
     """The default fit through the ordered engine; returns ``estimator`` fitted as the
-    dynamic programme's route fits it, or None (nothing set) when the weights are too large
-    for exact float costs (the caller then takes the binary route)."""
+    dynamic programme's route fits it, or None (nothing set) when the chains hold fewer than
+    ``MIN_CUTS`` cuts or the weights are too large for exact float costs (the caller then
+    takes the binary route)."""
     data = prepare_training_data(estimator, X, y,
                                  binarizer=binarizer_to_fit(estimator.binarizer),
                                  on_conflict="relax", sample_weight=sample_weight,
@@ -138,6 +123,8 @@ def fit_readable_chains(estimator, X, y, sample_weight, deadline: Deadline):
     if unit.sum() * lexicographic_scale(len(y_index), estimator.max_depth) >= EXACT_FLOAT:
         return None
     codes, chains = column_chains(X_bin, data.binarizer.conditions_)
+    if sum(len(chain) for chain in chains if len(chain) > 1) < MIN_CUTS:
+        return None
     ordered = OrderedData.from_matrix(codes, y_index, n_classes, unit)
     names = tuple(str(n) for n in data.feature_names)
     n_features = X_bin.shape[1]

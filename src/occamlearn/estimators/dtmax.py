@@ -168,7 +168,7 @@ class MaxAccuracyTreeClassifier(ClassifierMixin, FittedTreeMixin, BaseEstimator)
         if self.method == ORDERED or (self.method == "auto" and prefers_ordered(
                 self.binarizer, X, self.prefer_small)):
             return fit_ordered(self, X, y, sample_weight, deadline)
-        if prefers_readable_chains(self, X):
+        if prefers_readable_chains(self):
             fitted = fit_readable_chains(self, X, y, sample_weight, deadline)
             if fitted is not None:
                 return fitted
