@@ -196,3 +196,20 @@ def test_a_deadline_gives_the_best_tree_so_far_with_an_honest_bound():
     assert model.training_errors_ == (model.predict(X) != y).sum()
     exact = MaxAccuracyTreeClassifier(max_depth=4, time_limit=None).fit(X, y)
     assert model.errors_lower_bound_ <= exact.training_errors_ <= model.training_errors_
+
+
+@settings(max_examples=30, deadline=None)
+@given(small_tables())
+def test_ordered_method_with_prefer_small_over_every_threshold(table):
+    """``method="ordered"`` with ``prefer_small``: the dynamic programme's errors and nodes
+    over every threshold (a binariser with no cap), also with class weights (fractions)."""
+    X, y, weight, class_weight, depth = table
+    X = X.drop(columns=["colour"], errors="ignore").fillna(5.0)
+    common = dict(max_depth=depth, class_weight=class_weight, time_limit=None)
+    dp = MaxAccuracyTreeClassifier(method="dp", binarizer=ThresholdBinarizer(
+        max_thresholds=100), **common).fit(X, y, sample_weight=weight)
+    ours = MaxAccuracyTreeClassifier(method="ordered", **common).fit(X, y,
+                                                                     sample_weight=weight)
+    assert (ours.status_, dp.status_) == ("optimal", "optimal")
+    assert ours.training_errors_ == pytest.approx(dp.training_errors_)
+    assert ours.n_nodes_ == dp.n_nodes_

@@ -41,7 +41,7 @@ from occamlearn.trees.dtmax.ordered import OrderedData, best_tree_on
 from occamlearn.trees.dtmax.ordered.solve import EXACT_FLOAT, lexicographic_scale
 from occamlearn.trees.weights import integer_weights
 
-__all__ = ["column_chains", "fit_readable_chains", "prefers_readable_chains"]
+__all__ = ["UserUnits", "column_chains", "fit_readable_chains", "prefers_readable_chains"]
 
 # Chains holding at least this many cuts (in total) keep the default fit here: below it the
 # 0/1 matrix is narrow and the binary dynamic programme is as fast. Decided on the fitted
@@ -83,7 +83,7 @@ def prefers_readable_chains(estimator) -> bool:
         else isinstance(binarizer, ThresholdBinarizer)
 
 
-class _UserUnits:
+class UserUnits:
     """Forwards the engine's reports to the fit's sink: errors in the caller's weight units
     (the engine counts integer-scaled weights), trees over the binary features."""
 
@@ -138,7 +138,7 @@ def fit_readable_chains(estimator, X, y, sample_weight, deadline: Deadline):
     progress = fit_progress(user, lower=0)
     with watching_interrupts(deadline, progress):
         result = best_tree_on(ordered, estimator.max_depth, deadline=deadline,
-                              progress=_UserUnits(progress, weight_scale, as_tree),
+                              progress=UserUnits(progress, weight_scale, as_tree),
                               prefer_small=True)
     estimator.classes_, estimator.binarizer_ = data.classes, data.binarizer
     estimator.fitted_at_ = fit_date()

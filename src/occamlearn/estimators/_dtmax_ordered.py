@@ -33,11 +33,13 @@ from occamlearn.estimators._base import (
     row_weights,
     validate_table,
 )
+from occamlearn.estimators._dtmax_chains import UserUnits
 from occamlearn.estimators._progress import UserProgress, fit_progress, watching_interrupts
 from occamlearn.estimators._record import fit_date
 from occamlearn.model.tree import Tree
 from occamlearn.stopping import Deadline
 from occamlearn.trees.dtmax.ordered import OrderedData, best_tree_on
+from occamlearn.trees.weights import integer_weights
 
 __all__ = ["OrderedColumns", "fit_ordered", "ordered_columns", "prefers_ordered"]
 
@@ -204,12 +206,15 @@ def _whole(value: float, weight) -> int | float:
 def fit_ordered(estimator, X, y, sample_weight, deadline: Deadline):
     """``MaxAccuracyTreeClassifier.fit`` with ``method="ordered"``: the fitted attributes
     are set on ``estimator`` as the other methods set them; returns ``estimator``."""
-    if estimator.prefer_small:
-        raise ValueError("prefer_small=True (the default) needs method='dp' or 'maxsat'; "
-                         "method='ordered' minimises errors only: pass prefer_small=False.")
     columns, weight, X = ordered_columns(estimator, X, y, binarizer_to_fit(
         estimator.binarizer), sample_weight, estimator.class_weight)
-    data = OrderedData.from_matrix(columns.matrix, columns.y, len(columns.classes), weight)
+    # prefer_small's lexicographic cost needs whole weights: units of 1 / weight_scale
+    search_weight, weight_scale = weight, 1
+    if estimator.prefer_small and weight is not None:
+        search_weight, weight_scale = integer_weights(weight, len(weight))
+        search_weight = search_weight.astype(np.float64)
+    data = OrderedData.from_matrix(columns.matrix, columns.y, len(columns.classes),
+                                   search_weight)
     user = UserProgress(estimator, (), lambda tree, errors: (
         f"depth <= {estimator.max_depth} tree with {errors:g} training errors"))
     wanted = estimator.verbose or estimator.callback is not None
@@ -224,7 +229,9 @@ def fit_ordered(estimator, X, y, sample_weight, deadline: Deadline):
     progress = fit_progress(user, lower=0)
     progress.callback = report if wanted else None   # trees are named only when shown
     with watching_interrupts(deadline, progress):
-        result = best_tree_on(data, estimator.max_depth, deadline=deadline, progress=progress)
+        result = best_tree_on(data, estimator.max_depth, deadline=deadline,
+                              progress=UserUnits(progress, weight_scale, lambda model: model),
+                              prefer_small=estimator.prefer_small)
     tree, conditions, names = _named_tree(result.tree, columns, data.values)
     if conditions is None:
         fitted, X_bin = None, columns.matrix
@@ -241,8 +248,8 @@ def fit_ordered(estimator, X, y, sample_weight, deadline: Deadline):
     estimator.leaf_weights_ = leaf_weights(estimator.tree_, X_bin, columns.y, weight)
     estimator.n_nodes_, estimator.depth_ = estimator.tree_.n_nodes, estimator.tree_.depth
     estimator.status_ = result.status
-    estimator.training_errors_ = _whole(result.errors, weight)
-    estimator.errors_lower_bound_ = _whole(result.lower_bound, weight)
+    estimator.training_errors_ = _whole(result.errors / weight_scale, weight)
+    estimator.errors_lower_bound_ = _whole(result.lower_bound / weight_scale, weight)
     estimator.lower_bound_ = estimator.upper_bound_ = None
     estimator.solve_stats_ = dict(result.stats, method="ordered", **_traces(progress.trace),
                                   total_seconds=deadline.elapsed())
