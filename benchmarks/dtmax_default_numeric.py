@@ -12,7 +12,12 @@ seconds) to show the limit is kept and the lower bound reported. Run by hand::
         --markdown benchmarks/results/dtmax_default_numeric.md
 
 ``--base`` is the ``src`` folder of the checkout to compare with (put first on ``PYTHONPATH``
-of its fits); head is the ``src`` folder next to this script.
+of its fits); head is the ``src`` folder next to this script. ``--bundled 2 3 4`` instead
+fits the defaults on every bundled dataset at those depths (one process per checkout and
+depth, datasets in turn, after a warm-up fit), to see the route change nowhere slower::
+
+    python benchmarks/dtmax_default_numeric.py --base /path/to/base/src --bundled 2 3 4 \
+        --markdown benchmarks/results/dtmax_default_bundled.md
 """
 
 from __future__ import annotations
@@ -48,12 +53,37 @@ def worker(depth: int, time_limit: float, rows: int, features: int) -> dict:
             "tree": str(model).splitlines()[1:4]}
 
 
-def in_subprocess(src: str, depth: int, time_limit: float, rows: int, features: int) -> dict:
+def bundled_worker(depth: int, time_limit: float) -> dict:
+    """Defaults on every bundled dataset at ``depth``: name -> the fit's numbers."""
+    import warnings
+
+    from occamlearn import MaxAccuracyTreeClassifier
+    from occamlearn.datasets import list_datasets, load_dataset
+
+    warnings.simplefilter("ignore")
+    X, y = load_dataset("iris")
+    MaxAccuracyTreeClassifier(max_depth=depth).fit(X, y)                   # warm-up
+    answer = {}
+    for name in list_datasets():
+        X, y = load_dataset(name)
+        model = MaxAccuracyTreeClassifier(max_depth=depth, time_limit=time_limit)
+        began, cpu = time.perf_counter(), time.process_time()
+        model.fit(X, y)
+        answer[name] = {"seconds": time.perf_counter() - began,
+                        "cpu": time.process_time() - cpu, "status": model.status_,
+                        "errors": float(model.training_errors_),
+                        "nodes": int(model.n_nodes_),
+                        "route": model.solve_stats_.get("method", "dp")}
+    return answer
+
+
+def in_subprocess(src: str, depth: int, time_limit: float, rows: int, features: int,
+                  bundled: bool = False) -> dict:
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([src, os.environ.get("PYTHONPATH", "")]))
-    command = [sys.executable, __file__, "--worker", str(depth), str(time_limit), str(rows),
-               str(features)]
+    command = [sys.executable, __file__, "--bundled-worker" if bundled else "--worker",
+               str(depth), str(time_limit), str(rows), str(features)]
     done = subprocess.run(command, capture_output=True, text=True, env=env,
-                          timeout=2 * time_limit + 120)
+                          timeout=(40 if bundled else 2) * time_limit + 120)
     if done.returncode != 0:
         return {"note": (done.stderr.strip().splitlines() or ["failed"])[-1][:100]}
     return json.loads(done.stdout.strip().splitlines()[-1])
@@ -71,6 +101,9 @@ def _row(name: str, limit: float, run: dict) -> str:
 def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--worker", nargs=4, help=argparse.SUPPRESS)
+    parser.add_argument("--bundled-worker", nargs=4, help=argparse.SUPPRESS)
+    parser.add_argument("--bundled", type=int, nargs="*", default=None,
+                        help="depths: time the defaults on the bundled datasets instead")
     parser.add_argument("--base", required=False, help="src folder of the base checkout")
     parser.add_argument("--repeats", type=int, default=2)
     parser.add_argument("--rows", type=int, default=5000)
@@ -83,7 +116,13 @@ def main(argv=None) -> None:
         depth, limit, rows, features = args.worker
         print(json.dumps(worker(int(depth), float(limit), int(rows), int(features))))
         return
+    if args.bundled_worker:
+        print(json.dumps(bundled_worker(int(args.bundled_worker[0]),
+                                        float(args.bundled_worker[1]))))
+        return
     sides = [("head", HEAD)] + ([("base", os.path.abspath(args.base))] if args.base else [])
+    if args.bundled:
+        return bundled(args, sides, argv)
     load_before = os.getloadavg()
     runs = []
     for repeat in range(args.repeats):
@@ -114,6 +153,47 @@ def main(argv=None) -> None:
         wall = min(r["seconds"] for r in base) / min(r["seconds"] for r in head)
         lines.append(f"\nDepth 3 defaults, base / head (best of {args.repeats}): CPU "
                      f"{ratio:.1f}x, wall {wall:.1f}x.")
+    text = "\n".join(lines) + "\n"
+    print(text)
+    if args.markdown:
+        with open(args.markdown, "w") as out:
+            out.write(text)
+
+
+def bundled(args, sides, argv) -> None:
+    load_before = os.getloadavg()
+    results = {}
+    for i, depth in enumerate(args.bundled):
+        for name, src in (sides if i % 2 == 0 else sides[::-1]):
+            results[(name, depth)] = in_subprocess(src, depth, 60.0, 0, 0, bundled=True)
+    lines = ["# The default DT(max) fit on the bundled datasets: base vs head\n",
+             f"Command: `python benchmarks/dtmax_default_numeric.py "
+             f"{' '.join(argv or sys.argv[1:])}`  ",
+             "`MaxAccuracyTreeClassifier(max_depth=d).fit(X, y)` on each whole bundled "
+             "dataset, defaults otherwise (time limit 60 s); one process per checkout and "
+             "depth, after a warm-up fit. Seconds: wall (CPU). Load average before "
+             f"{load_before}, after {os.getloadavg()} on {os.cpu_count()} cores.\n"]
+    for depth in args.bundled:
+        runs = {name: results[(name, depth)] for name, _ in sides}
+        lines += [f"## Depth {depth}\n", "| dataset | " + " | ".join(
+            f"{n} s (CPU) | {n} status, errors, nodes, route" for n, _ in sides) + " |",
+            "|---|" + "---|---|" * len(sides)]
+        totals = {n: [0.0, 0.0] for n, _ in sides}
+        names = next((list(r) for r in runs.values() if "note" not in r), [])
+        for dataset in names:
+            cells = []
+            for n, _ in sides:
+                r = runs[n].get(dataset)
+                if not isinstance(r, dict):
+                    cells += ["failed", ""]
+                    continue
+                totals[n][0] += r["seconds"]
+                totals[n][1] += r["cpu"]
+                cells += [f"{r['seconds']:.2f} ({r['cpu']:.2f})",
+                          f"{r['status']}, {r['errors']:g}, {r['nodes']}, {r['route']}"]
+            lines.append(f"| {dataset} | " + " | ".join(cells) + " |")
+        lines.append("| **total** | " + " | ".join(
+            f"{totals[n][0]:.2f} ({totals[n][1]:.2f}) | " for n, _ in sides) + "|\n")
     text = "\n".join(lines) + "\n"
     print(text)
     if args.markdown:

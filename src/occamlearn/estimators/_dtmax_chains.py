@@ -28,11 +28,7 @@ from __future__ import annotations
 import numpy as np
 
 from occamlearn.binarize import ThresholdBinarizer
-from occamlearn.estimators._base import (
-    binarizer_to_fit,
-    leaf_weights,
-    prepare_training_data,
-)
+from occamlearn.estimators._base import TrainingData, leaf_weights
 from occamlearn.estimators._progress import UserProgress, fit_progress, watching_interrupts
 from occamlearn.estimators._record import fit_date
 from occamlearn.model.tree import Tree
@@ -107,15 +103,11 @@ def _binary_nested(nested, chains, values):
             _binary_nested(nested[4], chains, values))
 
 
-def fit_readable_chains(estimator, X, y, sample_weight, deadline: Deadline):
-    """The default fit through the ordered engine; returns ``estimator`` fitted as the
-    dynamic programme's route fits it, or None (nothing set) when the chains hold fewer than
-    ``MIN_CUTS`` cuts or the weights are too large for exact float costs (the caller then
-    takes the binary route)."""
-    data = prepare_training_data(estimator, X, y,
-                                 binarizer=binarizer_to_fit(estimator.binarizer),
-                                 on_conflict="relax", sample_weight=sample_weight,
-                                 class_weight=estimator.class_weight)
+def fit_readable_chains(estimator, data: TrainingData, deadline: Deadline):
+    """The default fit through the ordered engine, on ``data`` prepared as the dynamic
+    programme's route prepares it; returns ``estimator`` fitted as that route fits it, or
+    None (nothing set) when the chains hold fewer than ``MIN_CUTS`` cuts or the weights are
+    too large for exact float costs (the caller then takes the binary route on ``data``)."""
     X_bin, y_index, n_classes = data.X_bin, data.y, len(data.classes)
     weight, weight_scale = (None, 1) if data.weight is None else integer_weights(
         data.weight, len(y_index))

@@ -172,14 +172,13 @@ class MaxAccuracyTreeClassifier(ClassifierMixin, FittedTreeMixin, BaseEstimator)
         if self.method == ORDERED or (self.method == "auto" and prefers_ordered(
                 self.binarizer, X, self.prefer_small)):
             return fit_ordered(self, X, y, sample_weight, deadline)
-        if prefers_readable_chains(self):
-            fitted = fit_readable_chains(self, X, y, sample_weight, deadline)
-            if fitted is not None:
-                return fitted
         data = prepare_training_data(self, X, y, binarizer=binarizer_to_fit(self.binarizer),
                                      on_conflict="relax",  # DT(max) may err: keep every row
                                      sample_weight=sample_weight,
                                      class_weight=self.class_weight)
+        if prefers_readable_chains(self) and fit_readable_chains(self, data,
+                                                                 deadline) is not None:
+            return self
         self.classes_, self.binarizer_ = data.classes, data.binarizer
         self.fitted_at_ = fit_date()
         self.feature_names_ = data.feature_names
