@@ -25,6 +25,14 @@ from occamlearn.trees.dtmax.ordered.solve import nested_errors, nested_tests
 CHAINS = "ordered on the readable cuts"
 
 
+@pytest.fixture(autouse=True, scope="module")
+def compiled_kernels():
+    """The route needs the engine's kernels in the disk cache (else the binary route runs)."""
+    from occamlearn.trees import kernel_cache
+
+    kernel_cache.load("dtmax-ordered")
+
+
 def brute_force_lexicographic(X, y, w, n_classes, depth):
     """(fewest weighted errors, then fewest tests) of any tree of depth <= ``depth`` testing
     ``x_f >= t`` for thresholds between adjacent values at the node."""

@@ -97,16 +97,18 @@ def test_carried_over_memo_matches_a_fresh_compiled_search(warm):
 # -- fresh processes with their own cache -------------------------------------------------------
 
 def _copy_warm_cache(target: Path) -> None:
-    """This process's cache files of every kernel module, laid out as NUMBA_CACHE_DIR=target."""
+    """This process's cache files of every kernel module, laid out as NUMBA_CACHE_DIR=target
+    (a family may gather kernels of several source files: each file's cache is copied)."""
     for name in kernel_cache.KERNEL_MODULES:
-        module = kernel_cache._module(name)
-        source = Path(kernel_cache._dispatchers(module)[0]._cache._cache_path)
-        destination = target / _CacheLocator.get_suitable_cache_subpath(module.__file__)
-        destination.mkdir(parents=True, exist_ok=True)
-        stem = Path(module.__file__).stem + "."
-        for path in source.iterdir():
-            if path.name.startswith(stem) and path.suffix in (".nbi", ".nbc"):
-                shutil.copy2(path, destination / path.name)
+        for dispatcher in kernel_cache._dispatchers(kernel_cache._module(name)):
+            source = Path(dispatcher._cache._cache_path)
+            file = dispatcher.py_func.__code__.co_filename
+            destination = target / _CacheLocator.get_suitable_cache_subpath(file)
+            destination.mkdir(parents=True, exist_ok=True)
+            stem = Path(file).stem + "."
+            for path in source.iterdir():
+                if path.name.startswith(stem) and path.suffix in (".nbi", ".nbc"):
+                    shutil.copy2(path, destination / path.name)
 
 
 FIT = """

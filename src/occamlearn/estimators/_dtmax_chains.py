@@ -21,6 +21,9 @@ previous one's rows (checked on every row; and one value on missing rows: ``x >=
 false there, ``x >= t or missing`` true); anything else -- a flag, a category, ``x is
 missing`` -- is an ordered column with two values. So missing values (``x >= t`` and
 ``x >= t or missing`` are two chains) and categories need nothing special.
+
+The engine's kernels are used once they are in numba's disk cache (``trees.kernel_cache``,
+"dtmax-ordered"); until then the binary route answers and a background process builds it.
 """
 
 from __future__ import annotations
@@ -43,6 +46,8 @@ __all__ = ["UserUnits", "column_chains", "fit_readable_chains", "prefers_readabl
 # 0/1 matrix is narrow and the binary dynamic programme is as fast. Decided on the fitted
 # binariser (rows of weight 0 dropped), so a zero weight stays a dropped row.
 MIN_CUTS = 8
+ORDERED_KERNELS = "dtmax-ordered"  # its name in ``trees.kernel_cache``
+_LOADED: list = []                 # [True] once loaded in this process
 
 
 def column_chains(X_bin: np.ndarray, conditions) -> tuple[np.ndarray, tuple]:
@@ -103,6 +108,25 @@ def _binary_nested(nested, chains, values):
             _binary_nested(nested[4], chains, values))
 
 
+def _kernels_loaded() -> bool:
+    """The engine's kernels loaded from numba's disk cache; if they are not there yet, the
+    background compile is started and False returned (the binary route answers this fit:
+    compiling in the foreground would spend the time limit on it)."""
+    from occamlearn.trees import kernel_cache
+
+    if _LOADED:
+        return True
+    if not kernel_cache.kernels_ready(ORDERED_KERNELS):
+        kernel_cache.start_background_compile()
+        return False
+    try:
+        kernel_cache.load(ORDERED_KERNELS)
+    except kernel_cache.KernelsUnavailable:
+        return False
+    _LOADED.append(True)
+    return True
+
+
 def fit_readable_chains(estimator, data: TrainingData, deadline: Deadline):
     """The default fit through the ordered engine, on ``data`` prepared as the dynamic
     programme's route prepares it; returns ``estimator`` fitted as that route fits it, or
@@ -116,6 +140,8 @@ def fit_readable_chains(estimator, data: TrainingData, deadline: Deadline):
         return None
     codes, chains = column_chains(X_bin, data.binarizer.conditions_)
     if sum(len(chain) for chain in chains if len(chain) > 1) < MIN_CUTS:
+        return None
+    if not _kernels_loaded():
         return None
     ordered = OrderedData.from_matrix(codes, y_index, n_classes, unit)
     names = tuple(str(n) for n in data.feature_names)

@@ -218,9 +218,16 @@ def best_tree_on(data: OrderedData, max_depth: int, *, deadline: Deadline | None
 
 def warm_kernels() -> None:
     """Load (or compile) every kernel once: searches of depth 1 to 3 on noisy data reach them
-    all (benchmarks call it before timing; a fit calls them on first use anyway)."""
+    all -- errors alone and ``prefer_small``, whole and fractional weights, many values (the
+    sweeps of ``depth2``) and few (``depth2_counts``). Benchmarks call it before timing;
+    ``compiled.warm_up`` is it for ``trees.kernel_cache``."""
     rng = np.random.default_rng(0)
     X = rng.normal(size=(60, 3))
     y = (X[:, 0] + rng.normal(size=60) > 0).astype(np.int64)
+    few = np.round(X).clip(-1, 1)
+    halves = np.where(np.arange(60) % 2, 0.5, 1.0)
     for depth in (1, 2, 3):
         best_ordered_tree(X, y, 2, depth)
+        best_ordered_tree(few, y, 2, depth, prefer_small=True)
+        best_ordered_tree(few, y, 2, depth, sample_weight=halves)
+        best_ordered_tree(X, y, 2, depth, sample_weight=halves)
