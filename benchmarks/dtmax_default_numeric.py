@@ -165,12 +165,13 @@ def bundled(args, sides, argv) -> None:
     results = {}
     for i, depth in enumerate(args.bundled):
         for name, src in (sides if i % 2 == 0 else sides[::-1]):
-            results[(name, depth)] = in_subprocess(src, depth, 60.0, 0, 0, bundled=True)
+            results[(name, depth)] = in_subprocess(src, depth, args.limit, 0, 0, bundled=True)
     lines = ["# The default DT(max) fit on the bundled datasets: base vs head\n",
              f"Command: `python benchmarks/dtmax_default_numeric.py "
              f"{' '.join(argv or sys.argv[1:])}`  ",
              "`MaxAccuracyTreeClassifier(max_depth=d).fit(X, y)` on each whole bundled "
-             "dataset, defaults otherwise (time limit 60 s); one process per checkout and "
+             f"dataset, defaults otherwise but `time_limit={args.limit:g}` (``--limit``); one "
+             "process per checkout and "
              "depth, after a warm-up fit. Seconds: wall (CPU). Load average before "
              f"{load_before}, after {os.getloadavg()} on {os.cpu_count()} cores.\n"]
     for depth in args.bundled:
