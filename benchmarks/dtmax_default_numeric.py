@@ -61,8 +61,9 @@ def bundled_worker(depth: int, time_limit: float) -> dict:
     from occamlearn.datasets import list_datasets, load_dataset
 
     warnings.simplefilter("ignore")
-    X, y = load_dataset("iris")
-    MaxAccuracyTreeClassifier(max_depth=depth).fit(X, y)                   # warm-up
+    for name in ("iris", "tic-tac-toe"):         # warm-up: each route loads its kernels
+        X, y = load_dataset(name)
+        MaxAccuracyTreeClassifier(max_depth=depth).fit(X, y)
     answer = {}
     for name in list_datasets():
         X, y = load_dataset(name)
@@ -172,7 +173,7 @@ def bundled(args, sides, argv) -> None:
              "`MaxAccuracyTreeClassifier(max_depth=d).fit(X, y)` on each whole bundled "
              f"dataset, defaults otherwise but `time_limit={args.limit:g}` (``--limit``); one "
              "process per checkout and "
-             "depth, after a warm-up fit. Seconds: wall (CPU). Load average before "
+             "depth, after warm-up fits on iris and tic-tac-toe (one per route). Seconds: wall (CPU). Load average before "
              f"{load_before}, after {os.getloadavg()} on {os.cpu_count()} cores.\n"]
     for depth in args.bundled:
         runs = {name: results[(name, depth)] for name, _ in sides}

@@ -128,7 +128,7 @@ def test_same_errors_and_nodes_as_the_dynamic_programme(table):
                   time_limit=None)
     dp = MaxAccuracyTreeClassifier(method="dp", **common).fit(X, y, sample_weight=weight)
     ours = MaxAccuracyTreeClassifier(**common)
-    with patch.object(_dtmax_chains, "MIN_CUTS", 0):           # however narrow the table
+    with patch.object(_dtmax_chains, "_chains_pay", lambda *_: True):  # whatever the table
         ours.fit(X, y, sample_weight=weight)
     assert ours.solve_stats_["method"] == CHAINS
     assert (ours.status_, dp.status_) == ("optimal", "optimal")
@@ -179,6 +179,9 @@ def test_defaults_on_numeric_columns_take_this_route_and_others_do_not():
     assert "method" not in binary.solve_stats_          # 0/1 columns: no cuts to chain
     narrow = MaxAccuracyTreeClassifier(max_depth=2).fit(np.round(X[:, :2]).clip(-1, 1), y)
     assert "method" not in narrow.solve_stats_          # 2 x 2 cuts: the binary programme
+    flags = np.column_stack([X[:, :2]] + [(X[:, :1] > t).astype(int) for t in range(-4, 4)])
+    mixed = MaxAccuracyTreeClassifier(max_depth=2).fit(flags, y)
+    assert "method" not in mixed.solve_stats_           # 8 flags beside 2 chains, sparse
     onehot = MaxAccuracyTreeClassifier(max_depth=2, binarizer="onehot").fit(X, y)
     assert onehot.solve_stats_.get("method") != CHAINS
 
