@@ -95,3 +95,16 @@ def test_a_caller_cap_is_refused():
     search.poll.call_cap = 10
     with pytest.raises(ValueError, match="call cap"):
         root_rounds.solve_root_in_rounds(search, 7, 2)
+
+
+@settings(max_examples=300, deadline=None)
+@given(tiny_data())
+def test_a_loose_budget_still_gives_the_exact_minimum(data):
+    """``solve(S, b)`` with b far above the minimum: the value is the minimum, not merely a
+    tree within b (a node stops early only at its proven bound; a looser stop shows here)."""
+    X, y, n_classes = data
+    rows, labels, n_classes, kept = prepare_rows(X, y, n_classes)
+    for name, engine in ENGINES.items():
+        search = engine(rows, labels, n_classes, kept)
+        root = (1 << search.n_rows) - 1
+        assert 2 * search.solve(root, 64) - 1 == minimum_tree_size(X, y), name
