@@ -73,8 +73,6 @@ from occamlearn.trees.mpdt.bnb.engine_switch import (
     user_stop,
 )
 from occamlearn.trees.mpdt.bnb.engines import OutOfCalls, RowSetSearch, prepare_rows
-from occamlearn.trees.mpdt.bnb.root_rounds import FIRST_SHARE as ROOT_SHARE
-from occamlearn.trees.mpdt.bnb.root_rounds import solve_root_in_rounds
 
 __all__ = ["BranchAndBoundResult", "minimum_tree_branch_and_bound"]
 
@@ -148,7 +146,6 @@ def _run(X, y, n_classes, *, deadline=None, progress=None, sample_weight=None,
     engine = options.pop("engine", None)
     improve_calls = options.pop("improve_calls", IMPROVE_CALLS)
     quick_calls = options.pop("quick_calls", QUICK_CALLS)
-    root_share = options.pop("root_share", ROOT_SHARE)  # 0: the engine's own root loop
     # quick phase: the Python search with the class bound only needs no numba at all
     search = RowSetSearch(rows, labels, n_classes, kept, use_incompatibility=False,
                           deadline=deadline, nested_sides=options.get("nested_sides", True))
@@ -161,13 +158,9 @@ def _run(X, y, n_classes, *, deadline=None, progress=None, sample_weight=None,
     def deepen(budget: int) -> None:
         """Iterative deepening at the root from a proven bound until a tree is found."""
         while 2 * budget - 1 < state.upper:
-            if search.poll.call_cap is None and root_share:
-                value, nested = solve_root_in_rounds(search, root, budget, root_share)
-            else:  # the quick phase: its cap ends it
-                value = search.solve(root, budget)
-                nested = search.nested(root) if value <= budget else None
+            value = search.solve(root, budget)
             if value <= budget:
-                state.offer(as_tree(nested), 2 * value - 1)
+                state.offer(as_tree(search.nested(root)), 2 * value - 1)
                 return
             budget = value
             state.offer(lower=2 * budget - 1)

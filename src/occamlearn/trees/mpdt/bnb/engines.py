@@ -194,8 +194,6 @@ class RowSetSearch:
                 failed_bound = min(failed_bound, left_value + right_value)
                 continue
             best, best_index = left_value + right_value, index
-            if best <= bound:
-                break  # as small as the proven bound of ``rows``: the minimum
         return self._settle(rows, budget, bound, best, best_index, failed_bound)
 
     def _settle(self, rows, budget, bound, best, best_index, failed_bound) -> int:
@@ -275,8 +273,6 @@ class RowSetSearch:
             if right_value > best - 1 - left_value:
                 continue
             best, best_index = left_value + right_value, index
-            if best <= bound:
-                break  # as small as the proven bound of ``rows``: the minimum
         # Side bounds only grow and hold everything the children's solves proved (each
         # solved side was raised to its value), so a split's bound is the sum of its sides'.
         failed_bound = NO_TREE if best <= budget else min(
@@ -397,11 +393,6 @@ class CompiledRowSetSearch(RowSetSearch):
         return {**super().stats(), "memo_entries": int(self.counters[self.kernels.ENTRIES]),
                 "table_capacity": self.table.shape[0],
                 "table_saturated": not self.counters[self.kernels.GROWABLE]}
-
-    def quick_bound(self, rows: int) -> int:
-        """The stored value or bound of ``rows`` in the table, else its class count."""
-        value, _, _ = self.kernels.lookup(self.table, self.to_words(rows))
-        return int(value) or self.classes_in(rows)
 
     def root_bound(self, rows: int) -> int:
         """The incompatibility bound whatever the size of ``rows`` (once, at the root), and

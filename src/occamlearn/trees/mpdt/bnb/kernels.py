@@ -415,8 +415,6 @@ def solve(rows, budget, columns, class_sets, packed, labels, slots, counters, or
             split_bounds[j] = max(split_bounds[j], left_value + right_value)
             continue
         best, best_split = left_value + right_value, j
-        if best <= bound:
-            break  # a tree as small as the node's proven bound: no split can do better
     at = _slot(slots, rows)  # the table changed below this node
     if best <= budget:
         _store(slots, counters, at, rows, np.int64(best), np.int64(best_split),
