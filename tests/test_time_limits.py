@@ -241,7 +241,7 @@ def test_dtmax_dp_returns_in_time_on_wide_data(depth, random_binary, within):
     MemoryError. Now its count tables come in chunks, the clock checked between them."""
     import tracemalloc
 
-    from occamlearn.trees.dtmax.dynamic_programme import MEMORY_BUDGET
+    from occamlearn.trees.dtmax.dp_numpy import MEMORY_BUDGET
     from occamlearn.trees.dtmax.search import find_max_accuracy_tree
 
     X, y = random_binary(200, 1000)
@@ -276,6 +276,7 @@ def test_dtmax_dp_chunks_give_the_one_pass_optimum(monkeypatch):
     """Chunks of root tests (forced by a tiny memory budget) find the same optimum, and the
     same tree, as one pass over the whole count tables."""
     from occamlearn.trees.data_reduction import group_examples
+    from occamlearn.trees.dtmax import dp_numpy
     from occamlearn.trees.dtmax import dynamic_programme as dp
 
     rng = np.random.default_rng(3)
@@ -287,7 +288,7 @@ def test_dtmax_dp_chunks_give_the_one_pass_optimum(monkeypatch):
             for depth in (3, 4):
                 one = dp.best_tree_within_depth(groups, k, depth, prefer_small=prefer_small)
                 with monkeypatch.context() as patch:
-                    patch.setattr(dp, "MEMORY_BUDGET", 1)
+                    patch.setattr(dp_numpy, "MEMORY_BUDGET", 1)
                     chunked = dp.best_tree_within_depth(groups, k, depth,
                                                         prefer_small=prefer_small)
                 assert (chunked.errors, chunked.decisions) == (one.errors, one.decisions)
