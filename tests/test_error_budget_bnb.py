@@ -229,3 +229,33 @@ def test_auto_hands_wide_data_to_the_branch_and_bound_when_no_encoding_fits(monk
     kept = minimum.find_minimum_tree_within_budget(X, y, 2, budget,
                                                    deadline=Deadline.after(30))
     assert kept.upper_bound == alone.upper_bound and "route" not in kept.stats
+
+
+def test_error_budget_over_every_threshold_equals_brute_force():
+    """``ThresholdBinarizer(max_thresholds=None)`` keeps every gap, so the error-budget tree is
+    the smallest over every threshold: equal to a brute force over all cuts, and never
+    larger than the tree over a capped binariser's cuts (a subset of them)."""
+    from occamlearn import MinimumPureTreeClassifier
+    from occamlearn.binarize import ThresholdBinarizer
+
+    rng = np.random.default_rng(11)
+    for _ in range(4):
+        X = rng.normal(size=(12, 2)).round(2)
+        y = ((X[:, 0] + X[:, 1] > 0) ^ (rng.random(12) < 0.2)).astype(int)
+        every = ThresholdBinarizer(max_thresholds=None, drop_identifiers=False)
+        bits = every.fit_transform(X)
+        assert bits.shape[1] == sum(len(np.unique(c)) - 1 for c in X.T)
+        for budget in (0, 1, 2):
+            fitted = MinimumPureTreeClassifier(max_errors=budget, binarizer=every,
+                                               time_limit=None).fit(X, y)
+            assert fitted.status_ == "optimal"
+            assert fitted.n_nodes_ == brute_force_size(bits, y, 2, budget)
+            capped = MinimumPureTreeClassifier(
+                max_errors=budget, time_limit=None,
+                binarizer=ThresholdBinarizer(max_thresholds=2, drop_identifiers=False))
+            try:
+                capped.fit(X, y)
+            except ValueError as error:     # two cuts can merge rows of different labels
+                assert "identical rows with different labels force" in str(error)
+                continue
+            assert fitted.n_nodes_ <= capped.n_nodes_
