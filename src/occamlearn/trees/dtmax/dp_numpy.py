@@ -21,7 +21,9 @@ from occamlearn.stopping import Deadline
 from occamlearn.trees.dtmax.dp_counts import (
     Counts,
     depth2_costs,
+    depth2_costs_of_roots,
     leaf_errors,
+    pair_counts_of,
     subset_counts,
     triple_counts,
     triple_counts_bytes,
@@ -98,6 +100,7 @@ class NumpyDepthSearch:
         self.costs: dict[tuple[bytes, int], int] = {}          # cost only (no tree built)
         self.stats = {"subproblems": 0, "cache_hits": 0, "pruned": 0}
         self.stopped = False                 # the deadline or Ctrl-C ended the search
+        self.rebuilding = 0                  # > 0 inside ``subtree``: no clock checks
 
     # -- small pieces ------------------------------------------------------------------------
     def leaf(self, rows: np.ndarray) -> tuple[int, Subtree]:
@@ -130,13 +133,26 @@ class NumpyDepthSearch:
         return rows[~one], rows[one]
 
     def check_deadline(self) -> None:
-        if self.deadline is not None and self.deadline.expired():
+        if self.deadline is not None and not self.rebuilding and self.deadline.expired():
             raise Stop
+
+    def subtree(self, rows: np.ndarray, depth: int) -> Subtree:
+        """``best(rows, depth)``'s tree for an answer whose cost is known, with the clock
+        not checked: after a stop the chosen test's children are rebuilt in full (a child
+        whose tree was not kept, only its cost), never cut short into a tree that costs
+        more than the answer says."""
+        self.rebuilding += 1
+        try:
+            return self.best(rows, depth)[1]
+        finally:
+            self.rebuilding -= 1
 
     def root_chunks(self, n_rows: int, n_features: int) -> int:
         """Root tests per chunk of a depth-3 pass over ``n_rows`` x ``n_features``, or 0 for
         one pass with ``triple_counts`` (fits ``MEMORY_BUDGET``, and quick if there is a
-        deadline)."""
+        deadline), or -1 when one root's tables alone exceed ``MEMORY_BUDGET`` (about 5,000
+        columns): then the root tests are tried one at a time (``_branch``), their children
+        solved by the chunked depth-2 pass."""
         k, square = self.C.shape[1], n_features ** 2
         whole = k * n_features * square
         quick = whole <= CHUNK_ELEMENTS and n_rows * whole / 2 <= CHUNK_WORK
@@ -145,7 +161,24 @@ class NumpyDepthSearch:
             return 0
         # a chunk of b roots holds rows x k x b x F products and ~6 (k, b, F, F) tables
         by_memory = MEMORY_BUDGET // (4 * (n_rows * k * n_features + 6 * k * square))
+        if by_memory == 0:  # not even one root: each test's children searched one by one
+            return -1
         by_time = min(CHUNK_ELEMENTS // (k * square), CHUNK_WORK // (n_rows * k * square))
+        return int(max(1, min(by_memory, by_time, n_features)))
+
+    def pair_chunks(self, n_rows: int, n_features: int) -> int:
+        """Root tests per chunk of a depth-2 pass, or 0 for one pass over the whole pair
+        table. One pass holds ~8 (classes, features, features) tables: 569 rows x 15,310
+        threshold columns (breast_cancer, every threshold) took 6.5 GB and 74 s there, with
+        no clock check; chunks hold ~8 (classes, roots, features) tables and check it."""
+        k = self.C.shape[1]
+        whole = k * n_features ** 2
+        quick = whole <= CHUNK_ELEMENTS
+        if 4 * 8 * whole <= MEMORY_BUDGET and (
+                self.deadline is None or not self.deadline.limited or quick):
+            return 0
+        by_memory = MEMORY_BUDGET // (4 * (n_rows * k + 8 * k * n_features))
+        by_time = CHUNK_ELEMENTS // (k * n_features)
         return int(max(1, min(by_memory, by_time, n_features)))
 
     # -- the recursion -------------------------------------------------------------------------
@@ -179,8 +212,12 @@ class NumpyDepthSearch:
         self.cache[key] = answer
         return answer
 
-    def _shallow(self, rows, columns, depth, leaf_cost, leaf) -> tuple[int, Subtree]:
-        """Depth 1 or 2 from the pair counts (closed form)."""
+    def _shallow(self, rows, columns, depth, leaf_cost, leaf, *,
+                 top=False) -> tuple[int, Subtree]:
+        """Depth 1 or 2 from the pair counts (closed form); depth 2 in chunks of root tests
+        when the pair table is large (``pair_chunks``)."""
+        if depth == 2 and self.pair_chunks(len(rows), len(columns)):
+            return self._shallow_chunks(rows, columns, leaf_cost, leaf, top=top)
         counts = subset_counts(self.X[np.ix_(rows, columns)], self.C[rows])
         if depth == 1:
             ones, zeros = counts.single, counts.total[:, None] - counts.single
@@ -208,6 +245,47 @@ class NumpyDepthSearch:
                                  self.leaf(high)[1]))
         return int(d2.best[0]), ("test", int(columns[root]), *children)
 
+    def _shallow_chunks(self, rows, columns, leaf_cost, leaf, *,
+                        top=False) -> tuple[int, Subtree]:
+        """Depth 2 over chunks of root tests, most promising first, the clock checked
+        between chunks; the same tree as one pass (ties go to the smallest column). A stop
+        raises ``Stop`` except at the top, which keeps the best root of the chunks done."""
+        X, C = self.X[np.ix_(rows, columns)], self.C[rows]
+        single = np.ascontiguousarray(np.rint(C.T @ X).astype(np.int64))
+        total = np.rint(C.sum(axis=0)).astype(np.int64)
+        order = np.argsort(leaf_errors(single) + leaf_errors(total[:, None] - single),
+                           kind="stable")
+        step = self.pair_chunks(len(rows), len(columns))
+        best = None                                   # (cost, root, left test, right test)
+        try:
+            for start in range(0, len(order), step):
+                self.check_deadline()
+                roots = np.sort(order[start:start + step])
+                cost, left, right = depth2_costs_of_roots(
+                    pair_counts_of(X, C, roots), single, total, roots, self.scale,
+                    self.decision)
+                at = int(cost.argmin())
+                key = (int(cost[at]), int(roots[at]), int(left[at]), int(right[at]))
+                if best is None or key[:2] < best[:2]:
+                    best = key
+        except (Stop, KeyboardInterrupt):
+            if not top:
+                raise
+            self.stopped = True
+        if best is None or best[0] >= leaf_cost:
+            return leaf_cost, leaf
+        root = best[1]
+        zero_rows, one_rows = self.split(rows, columns[root])
+        children = []
+        for side_rows, child in ((zero_rows, best[2]), (one_rows, best[3])):
+            if child < 0:
+                children.append(self.leaf(side_rows)[1])
+            else:
+                low, high = self.split(side_rows, columns[child])
+                children.append(("test", int(columns[child]), self.leaf(low)[1],
+                                 self.leaf(high)[1]))
+        return best[0], ("test", int(columns[root]), *children)
+
     def _depth3_costs(self, counts: Counts, triple: np.ndarray,
                       roots=slice(None)) -> np.ndarray:
         """Cost of the best depth-3 tree with each root test (triple counts, batched);
@@ -225,9 +303,11 @@ class NumpyDepthSearch:
         """Depth 3: the depth-2 closed form below every root test at once -- in chunks of
         root tests when the tables would be large (``root_chunks``). A deadline between
         chunks raises ``Stop``; at the top the best root test of the chunks done is kept."""
+        step = self.root_chunks(len(rows), len(columns))
+        if step < 0:
+            return self._branch(rows, columns, 3, leaf_cost, leaf, top=top)
         X, C = self.X[np.ix_(rows, columns)], self.C[rows]
         counts = subset_counts(X, C)
-        step = self.root_chunks(len(rows), len(columns))
         if step == 0:
             cost = self._depth3_costs(counts, triple_counts(X, C))
             test = int(cost.argmin())
@@ -253,8 +333,8 @@ class NumpyDepthSearch:
         if test < 0 or best_cost >= leaf_cost:
             return leaf_cost, leaf
         zero_rows, one_rows = self.split(rows, columns[test])
-        return best_cost, ("test", int(columns[test]), self.best(zero_rows, 2)[1],
-                                 self.best(one_rows, 2)[1])
+        return best_cost, ("test", int(columns[test]), self.subtree(zero_rows, 2),
+                           self.subtree(one_rows, 2))
 
     def _depth3_cost_of_child(self, rows, parent: _SharedCounts, side) -> int:
         """``best(rows, 3)``'s cost for a child of a depth-4 node, from counts derived from
@@ -307,8 +387,8 @@ class NumpyDepthSearch:
         if best_test is None:
             return leaf_cost, leaf
         zero_rows, one_rows = self.split(rows, best_test)
-        return best_cost, ("test", best_test, self.best(zero_rows, depth - 1)[1],
-                           self.best(one_rows, depth - 1)[1])
+        return best_cost, ("test", best_test, self.subtree(zero_rows, depth - 1),
+                           self.subtree(one_rows, depth - 1))
 
     def _child_cost(self, shared, column, zero_rows, one_rows, depth):
         """``side -> best(child rows, depth)[0]``; below a depth-4 node the children's counts
@@ -336,8 +416,15 @@ class NumpyDepthSearch:
     def solve_top(self, depth: int) -> tuple[int, Subtree]:
         """``best`` of all rows; above depth 3 the top level keeps its best on a stop."""
         rows = np.arange(self.X.shape[0])
-        if depth <= 2:
+        if depth <= 1:
             return self.best(rows, depth)
+        if depth == 2:
+            leaf_cost, leaf, known = self.settled(rows, 2)
+            columns = self.useful_columns(rows)
+            if known is not None or len(columns) == 0:
+                return leaf_cost, leaf
+            self.stats["subproblems"] += 1
+            return self._shallow(rows, columns, 2, leaf_cost, leaf, top=True)
         leaf_cost, leaf = self.leaf(rows)
         if leaf_cost == int(self.forced.sum()) * self.scale:
             return leaf_cost, leaf
