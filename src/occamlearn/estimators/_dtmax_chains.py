@@ -151,13 +151,16 @@ def fit_readable_chains(estimator, data: TrainingData, deadline: Deadline):
     None (nothing set) when the binary route is expected faster (``_chains_pay``), the
     kernels are not compiled yet, or the weights are too large for exact float costs (the
     caller then takes the binary route on ``data``)."""
+    conditions = data.binarizer.conditions_
+    if sum(getattr(c, "op", None) == ">=" for c in conditions) < MIN_CUTS:
+        return None                      # no numeric cuts to chain: not worth a look
     X_bin, y_index, n_classes = data.X_bin, data.y, len(data.classes)
     weight, weight_scale = (None, 1) if data.weight is None else integer_weights(
         data.weight, len(y_index))
     unit = np.ones(len(y_index)) if weight is None else weight.astype(np.float64)
     if unit.sum() * lexicographic_scale(len(y_index), estimator.max_depth) >= EXACT_FLOAT:
         return None
-    codes, chains = column_chains(X_bin, data.binarizer.conditions_)
+    codes, chains = column_chains(X_bin, conditions)
     if not _chains_pay(X_bin, chains):
         return None
     if not _kernels_loaded():
