@@ -128,7 +128,8 @@ def test_same_errors_and_nodes_as_the_dynamic_programme(table):
                   time_limit=None)
     dp = MaxAccuracyTreeClassifier(method="dp", **common).fit(X, y, sample_weight=weight)
     ours = MaxAccuracyTreeClassifier(**common)
-    with patch.object(_dtmax_chains, "_chains_pay", lambda *_: True):  # whatever the table
+    with patch.object(_dtmax_chains, "_chains_pay", lambda *_: True), \
+            patch.object(_dtmax_chains, "MIN_CUTS", 0):         # whatever the table
         ours.fit(X, y, sample_weight=weight)
     assert ours.solve_stats_["method"] == CHAINS
     assert (ours.status_, dp.status_) == ("optimal", "optimal")
