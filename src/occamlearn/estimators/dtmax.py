@@ -71,8 +71,10 @@ class MaxAccuracyTreeClassifier(ClassifierMixin, FittedTreeMixin, BaseEstimator)
         thresholds print as the binariser prints them. "auto": with ``prefer_small`` and
         the readable binariser, the ordered engine over the binariser's own cuts (each
         numeric column's nested cuts as one ordered column: exact over the same features as
-        "dp", measured 25x faster on 5,000 x 30 numeric rows,
-        ``benchmarks/results/dtmax_default_numeric.md``) unless they are fewer than 8; with
+        "dp"; on 5,000 x 30 numeric rows proven optimal in 2.5 s where "dp" proves nothing
+        in 60, ``benchmarks/results/dtmax_default_numeric.md``) where it is expected faster
+        (``estimators._dtmax_chains``: 8 cuts or more, and chains outnumbering the 0/1
+        columns or a dense binary matrix); with
         ``prefer_small=False``, "ordered" when the readable binariser would keep only some
         thresholds of a numeric column (measured faster there too); else "dp".
     solver : {"auto", "lsu", "rc2", ...}, default="auto"
