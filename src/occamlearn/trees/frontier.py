@@ -48,9 +48,12 @@ from occamlearn.trees.mpdt.error_budget.bnb_engine import (
     FORCED,
     BudgetRowSetSearch,
 )
+from occamlearn.trees.frontier_tail import pure_tail
 from occamlearn.trees.weights import integer_weights
 
 __all__ = ["Frontier", "size_error_frontier"]
+
+TAIL_SHARE = 0.4  # of the time left, at most, for the pure-tree searches of the tail
 
 
 @dataclass(frozen=True)
@@ -88,13 +91,16 @@ def _check_leaves(max_leaves) -> int | None:
 def size_error_frontier(X, y, n_classes: int, *, max_leaves: int | None = None,
                         max_depth: int | None = None, sample_weight=None,
                         deadline: Deadline | None = None,
-                        use_incompatibility: bool = True) -> Frontier:
+                        use_incompatibility: bool = True,
+                        use_pure_tail: bool = True) -> Frontier:
     """The size-error curve of 0/1 matrix ``X`` with class indices ``y`` (see the module
     docstring): L = 1 .. ``max_leaves``, or up to the smallest tree with the fewest errors
     (the forced ones) when ``max_leaves`` is None. ``max_depth`` bounds the depth too
     (``trees.frontier_depth``). ``sample_weight``: ratios of integers (``trees.weights``);
     errors are then weights. A ``deadline`` or Ctrl-C ends the search early: the curve found
-    so far comes back "feasible" (``stats["interrupted"]`` after a Ctrl-C)."""
+    so far comes back "feasible" (``stats["interrupted"]`` after a Ctrl-C). ``use_pure_tail``:
+    bound and seed the small budgets by the pure-tree branch and bound first
+    (``trees.frontier_tail``; without ``max_leaves`` only)."""
     X, y = validate_binary_data(X, y, n_classes)
     if X.shape[0] == 0:
         raise ValueError("X has no rows: at least one training example is needed.")
@@ -120,7 +126,10 @@ def size_error_frontier(X, y, n_classes: int, *, max_leaves: int | None = None,
     collecting = gc.isenabled()
     gc.disable()  # as in error_budget.bnb: the memo has no cycles, the collector costs 2/3
     try:
-        queries, stopped, interrupted = _walk(search, max_leaves)
+        tail = Deadline.coerce(deadline)
+        tail = tail.inner(tail.remaining() * TAIL_SHARE) if use_pure_tail and max_leaves is None \
+            else None
+        queries, stopped, interrupted, tail_stats = _walk(search, max_leaves, tail)
     finally:
         if collecting:
             gc.enable()
@@ -134,7 +143,7 @@ def size_error_frontier(X, y, n_classes: int, *, max_leaves: int | None = None,
     status = "optimal" if (bounds >= errors).all() else "feasible"
     stats = {"queries": queries, "stopped": stopped, "interrupted": interrupted,
              "kernel_compile_seconds": compile_seconds,
-             "distinct_rows": groups.n_patterns, **search.stats()}
+             "distinct_rows": groups.n_patterns, **tail_stats, **search.stats()}
     return Frontier(errors, bounds, tuple(trees), status, stats)
 
 
@@ -184,13 +193,16 @@ def _smallest_within(search, entry, budget: int, cap: int | None) -> int:
     return search.upper(entry, budget)
 
 
-def _walk(search, max_leaves: int | None) -> tuple[int, bool, bool]:
-    """The staircase walk of the module docstring; (queries made, stopped early, by
-    Ctrl-C)."""
+def _walk(search, max_leaves: int | None, tail: Deadline | None
+          ) -> tuple[int, bool, bool, dict]:
+    """The staircase walk of the module docstring, after the pure-tree tail when ``tail``
+    (its deadline) is given; (queries made, stopped early, by Ctrl-C, the tail's stats)."""
     entry = search.entry(search.view.root)
-    queries = 0
+    queries, tail_stats = 0, {}
     try:
         search.seed_fronts(search.greedy(search.view.root))
+        if tail is not None:
+            tail_stats = pure_tail(search, tail)
         budget = entry[ERR1] - 1
         while budget >= entry[FORCED]:
             leaves = _smallest_within(search, entry, budget, max_leaves)
@@ -199,10 +211,10 @@ def _walk(search, max_leaves: int | None) -> tuple[int, bool, bool]:
                 break
             budget = entry[ACH][leaves][0] - 1
     except Stop:
-        return queries, True, False
+        return queries, True, False, tail_stats
     except KeyboardInterrupt:
-        return queries, True, True
-    return queries, False, False
+        return queries, True, True, tail_stats
+    return queries, False, False, tail_stats
 
 
 def _read_curve(search, entry, max_leaves):
