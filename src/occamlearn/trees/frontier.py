@@ -41,6 +41,7 @@ from occamlearn.model.tree import Tree
 from occamlearn.stopping import Deadline
 from occamlearn.trees.exact.data import group_examples, validate_binary_data
 from occamlearn.trees.exact.stop import Stop
+from occamlearn.trees.frontier_tail import pure_tail
 from occamlearn.trees.mpdt.error_budget.bnb_engine import (
     ACH,
     BOUNDED,
@@ -48,7 +49,7 @@ from occamlearn.trees.mpdt.error_budget.bnb_engine import (
     FORCED,
     BudgetRowSetSearch,
 )
-from occamlearn.trees.frontier_tail import pure_tail
+from occamlearn.trees.mpdt.error_budget.pure_oracle import pure_oracle
 from occamlearn.trees.weights import integer_weights
 
 __all__ = ["Frontier", "size_error_frontier"]
@@ -123,6 +124,8 @@ def size_error_frontier(X, y, n_classes: int, *, max_leaves: int | None = None,
             use_incompatibility = False
     search = BudgetRowSetSearch(groups, int(n_classes), deadline=deadline,
                                 use_incompatibility=use_incompatibility)
+    if use_pure_tail:
+        search.pure = pure_oracle(search, deadline)
     collecting = gc.isenabled()
     gc.disable()  # as in error_budget.bnb: the memo has no cycles, the collector costs 2/3
     try:
@@ -143,7 +146,9 @@ def size_error_frontier(X, y, n_classes: int, *, max_leaves: int | None = None,
     status = "optimal" if (bounds >= errors).all() else "feasible"
     stats = {"queries": queries, "stopped": stopped, "interrupted": interrupted,
              "kernel_compile_seconds": compile_seconds,
-             "distinct_rows": groups.n_patterns, **tail_stats, **search.stats()}
+             "distinct_rows": groups.n_patterns, **tail_stats,
+             "pure_oracle_calls": search.pure.calls if search.pure is not None else 0,
+             **search.stats()}
     return Frontier(errors, bounds, tuple(trees), status, stats)
 
 

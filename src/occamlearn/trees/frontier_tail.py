@@ -39,8 +39,8 @@ from __future__ import annotations
 import numpy as np
 
 from occamlearn.stopping import Deadline
-from occamlearn.trees.exact.data import bitset
 from occamlearn.trees.exact.stop import Stop
+from occamlearn.trees.mpdt.error_budget.pure_oracle import as_search_node
 
 __all__ = ["margin_levels", "pure_tail"]
 
@@ -63,28 +63,12 @@ def margin_levels(weights: np.ndarray) -> list[tuple[int, np.ndarray]]:
     return levels
 
 
-def _as_node(search, tree, node: int, rows: int, pattern_bits: np.ndarray):
-    """``tree`` (on the patterns) below ``node`` as the search's greedy-tree nodes on the bit
-    row set ``rows``: ``(rows,)`` or ``(rows, column index, zero side, one side)``. A test of
-    a column the search dropped as equivalent uses its kept representative (sides swapped
-    for a complement); a test that does not split ``rows`` ends the branch in a leaf."""
+def _nested(tree, node: int = 0):
+    """A fitted ``Tree`` as ("leaf", k) / (feature, left, right), 0 going left."""
     if tree.is_leaf[node]:
-        return (rows,)
-    feature = int(tree.feature[node])
-    one = rows & bitset(pattern_bits[:, feature] == 1)
-    zero = rows ^ one
-    if not one or not zero:
-        return (rows,)
-    left, right = int(tree.left[node]), int(tree.right[node])
-    for index, column in enumerate(search.columns):
-        side = rows & column
-        if side == one:
-            return (rows, index, _as_node(search, tree, left, zero, pattern_bits),
-                    _as_node(search, tree, right, one, pattern_bits))
-        if side == zero:
-            return (rows, index, _as_node(search, tree, right, one, pattern_bits),
-                    _as_node(search, tree, left, zero, pattern_bits))
-    return (rows,)
+        return ("leaf", int(tree.label[node]))
+    return (int(tree.feature[node]), _nested(tree, int(tree.left[node])),
+            _nested(tree, int(tree.right[node])))
 
 
 def pure_tail(search, deadline: Deadline, max_levels: int = MAX_LEVELS) -> dict:
@@ -118,5 +102,5 @@ def pure_tail(search, deadline: Deadline, max_levels: int = MAX_LEVELS) -> dict:
         done["tail_levels"] += 1
         done["tail_bounds"].append((budget, leaves, result.status))
         if level == 0 and result.tree is not None:
-            search.seed_fronts(_as_node(search, result.tree, 0, root, pattern_bits))
+            search.seed_fronts(as_search_node(search, pattern_bits, _nested(result.tree), root))
     return done
