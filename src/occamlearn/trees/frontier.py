@@ -41,6 +41,7 @@ from occamlearn.model.tree import Tree
 from occamlearn.stopping import Deadline
 from occamlearn.trees.exact.data import group_examples, validate_binary_data
 from occamlearn.trees.exact.stop import Stop
+from occamlearn.trees.frontier_cores import prove_small_budgets
 from occamlearn.trees.frontier_tail import pure_tail
 from occamlearn.trees.mpdt.error_budget.bnb_engine import (
     ACH,
@@ -54,7 +55,8 @@ from occamlearn.trees.weights import integer_weights
 
 __all__ = ["Frontier", "size_error_frontier"]
 
-TAIL_SHARE = 0.4  # of the time left, at most, for the pure-tree searches of the tail
+TAIL_SHARE = 0.3  # of the time left, at most, for the pure-tree searches of the tail
+CORE_SHARE = 0.4  # of the time left then, at most, for the core proofs of small budgets
 
 
 @dataclass(frozen=True)
@@ -129,9 +131,7 @@ def size_error_frontier(X, y, n_classes: int, *, max_leaves: int | None = None,
     collecting = gc.isenabled()
     gc.disable()  # as in error_budget.bnb: the memo has no cycles, the collector costs 2/3
     try:
-        tail = Deadline.coerce(deadline)
-        tail = tail.inner(tail.remaining() * TAIL_SHARE) if use_pure_tail and max_leaves is None \
-            else None
+        tail = Deadline.coerce(deadline) if use_pure_tail and max_leaves is None else None
         queries, stopped, interrupted, tail_stats = _walk(search, max_leaves, tail)
     finally:
         if collecting:
@@ -200,14 +200,20 @@ def _smallest_within(search, entry, budget: int, cap: int | None) -> int:
 
 def _walk(search, max_leaves: int | None, tail: Deadline | None
           ) -> tuple[int, bool, bool, dict]:
-    """The staircase walk of the module docstring, after the pure-tree tail when ``tail``
-    (its deadline) is given; (queries made, stopped early, by Ctrl-C, the tail's stats)."""
+    """The staircase walk of the module docstring, after the pure-tree tail and the core
+    proofs of the smallest budgets when ``tail`` (the deadline) is given; (queries made,
+    stopped early, by Ctrl-C, the tail's stats)."""
     entry = search.entry(search.view.root)
     queries, tail_stats = 0, {}
     try:
         search.seed_fronts(search.greedy(search.view.root))
         if tail is not None:
-            tail_stats = pure_tail(search, tail)
+            tail_stats = pure_tail(search, tail.inner(tail.remaining() * TAIL_SHARE))
+            try:
+                tail_stats.update(prove_small_budgets(
+                    search, tail.inner(tail.remaining() * CORE_SHARE)))
+            except Stop:  # its share is up: the walk takes over
+                pass
         budget = entry[ERR1] - 1
         while budget >= entry[FORCED]:
             leaves = _smallest_within(search, entry, budget, max_leaves)
