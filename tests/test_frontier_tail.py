@@ -104,3 +104,52 @@ def test_pure_searches_run_and_change_nothing():
     if kernel_cache.kernels_ready("bnb"):
         assert with_tail.stats["pure_oracle_calls"] > 0
     assert without.stats["pure_oracle_calls"] == 0
+
+
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(weighted_data(max_rows=7))
+def test_core_proofs_are_the_deletion_minimum(data):
+    """``CoreProver.prove(slack, L)`` is True exactly when every deletable set H of weight
+    <= slack leaves pure(F \\ H) > L (brute force over all H), which implies best(b) > L;
+    otherwise the tree it returns has at most L leaves and, with two classes, at most
+    forced + slack errors."""
+    from occamlearn.trees import kernel_cache
+    from occamlearn.trees.frontier_cores import CoreProver
+
+    if not kernel_cache.kernels_ready("bnb"):
+        return
+    kernel_cache.load("bnb", search=True)
+    X, y, n_classes, weight = data
+    units = (weight * 2).astype(np.int64)
+    patterns, table = pattern_weights(X, y, n_classes, units)
+    table = table.astype(np.int64)
+    ordered = np.sort(table, axis=1)[:, ::-1]
+    margin = ordered[:, 0] - ordered[:, 1]
+    forced = int((table.sum(axis=1) - ordered[:, 0]).sum())
+    kept = np.flatnonzero(margin > 0)
+    label = table.argmax(axis=1)
+    if len(set(label[kept].tolist())) < 2:
+        return
+    curve = brute_curve(X, y, n_classes, units, 2 * len(y))
+    prover = CoreProver(patterns, kept, label[kept], margin[kept], n_classes, None)
+    for slack in range(1, int(margin[kept].sum()) + 1):
+        for leaves in range(1, len(kept) + 1):
+            least = min(
+                (minimum_tree_size(patterns[kept[rest]], label[kept[rest]]) + 1) // 2
+                if rest.any() else 1
+                for mask in range(1 << len(kept))
+                if margin[kept][[i for i in range(len(kept)) if mask >> i & 1]].sum() <= slack
+                for rest in [np.array([not mask >> i & 1 for i in range(len(kept))])])
+            found = prover.prove(slack, leaves)
+            assert (found is True) == (least > leaves), (slack, leaves, least)
+            best = next(n for n, e in enumerate(curve, 1) if e <= forced + slack)
+            if found is True:
+                assert best > leaves
+            else:
+                assert _leaves(found) <= leaves
+                if n_classes == 2:
+                    assert best <= leaves
+
+
+def _leaves(nested) -> int:
+    return 1 if nested[0] == "leaf" else _leaves(nested[1]) + _leaves(nested[2])
