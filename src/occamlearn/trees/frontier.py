@@ -23,6 +23,15 @@ prunings seed every L), lower(L) = 1 + the largest budget b whose proven bound b
 remaining points unproven with both bounds honest. With ``max_leaves`` the walk stops at the
 first budget proven to need more leaves.
 
+**Pure-tree phases** (without ``max_leaves``). The small budgets are the walk's slowest, and
+there the question is nearly a pure-tree one, which the compiled pure-tree branch and bound
+answers fast. So first ``trees.frontier_tail`` proves best(forced) (and best(b) below each
+larger margin) as a pure minimum and seeds the fronts with that tree's prunings; inside the
+walk, ``mpdt.error_budget.pure_oracle`` answers every row set at its forced budget the same
+way; if the walk does not finish within half the time left, ``trees.frontier_cores`` proves
+the budgets just above the forced errors by pure-tree cores (an implicit hitting set), and
+the walk resumes. Each rule's proof is in its module.
+
 **Depth bound.** With ``max_depth`` the same curve under depth <= d comes from
 ``trees.frontier_depth``: a (leaves -> errors) front per row set and depth, capped at
 ``max_leaves``, with depth two in closed form; exhaustive, so every point is proven, or, at a
@@ -55,8 +64,10 @@ from occamlearn.trees.weights import integer_weights
 
 __all__ = ["Frontier", "size_error_frontier"]
 
-TAIL_SHARE = 0.3  # of the time left, at most, for the pure-tree searches of the tail
-CORE_SHARE = 0.4  # of the time left then, at most, for the core proofs of small budgets
+# shares of the time left when each pure phase starts (``_walk``)
+TAIL_SHARE = 0.3  # the pure-tree searches of the tail
+FIRST_WALK_SHARE = 0.5  # the first walk
+CORE_SHARE = 0.5  # the core proofs of the smallest budgets, if the first walk did not finish
 
 
 @dataclass(frozen=True)
@@ -131,8 +142,8 @@ def size_error_frontier(X, y, n_classes: int, *, max_leaves: int | None = None,
     collecting = gc.isenabled()
     gc.disable()  # as in error_budget.bnb: the memo has no cycles, the collector costs 2/3
     try:
-        tail = Deadline.coerce(deadline) if use_pure_tail and max_leaves is None else None
-        queries, stopped, interrupted, tail_stats = _walk(search, max_leaves, tail)
+        phased = Deadline.coerce(deadline) if use_pure_tail and max_leaves is None else None
+        queries, stopped, interrupted, tail_stats = _walk(search, max_leaves, phased)
     finally:
         if collecting:
             gc.enable()
@@ -198,34 +209,57 @@ def _smallest_within(search, entry, budget: int, cap: int | None) -> int:
     return search.upper(entry, budget)
 
 
-def _walk(search, max_leaves: int | None, tail: Deadline | None
+def _walk(search, max_leaves: int | None, deadline: Deadline | None
           ) -> tuple[int, bool, bool, dict]:
-    """The staircase walk of the module docstring, after the pure-tree tail and the core
-    proofs of the smallest budgets when ``tail`` (the deadline) is given; (queries made,
-    stopped early, by Ctrl-C, the tail's stats)."""
-    entry = search.entry(search.view.root)
-    queries, tail_stats = 0, {}
+    """The staircase walk of the module docstring; (queries made, stopped early, by Ctrl-C,
+    the pure phases' stats). With ``deadline`` (the pure phases on) the pure-tree tail runs
+    first, then the walk within a share of the time; if that does not finish, the core proofs
+    of the smallest budgets (``frontier_cores``), then the walk again, from the top: the
+    budgets it settled before are answered from the memo at once."""
+    queries, stats = [0], {}
     try:
         search.seed_fronts(search.greedy(search.view.root))
-        if tail is not None:
-            tail_stats = pure_tail(search, tail.inner(tail.remaining() * TAIL_SHARE))
-            try:
-                tail_stats.update(prove_small_budgets(
-                    search, tail.inner(tail.remaining() * CORE_SHARE)))
-            except Stop:  # its share is up: the walk takes over
-                pass
-        budget = entry[ERR1] - 1
-        while budget >= entry[FORCED]:
-            leaves = _smallest_within(search, entry, budget, max_leaves)
-            queries += 1
-            if max_leaves is not None and leaves > max_leaves:
-                break
-            budget = entry[ACH][leaves][0] - 1
+        if deadline is None:
+            _staircase(search, max_leaves, queries)
+            return queries[0], False, False, stats
+        stats = pure_tail(search, deadline.inner(deadline.remaining() * TAIL_SHARE))
+        if _within(search, deadline, FIRST_WALK_SHARE,
+                   lambda: _staircase(search, max_leaves, queries)):
+            return queries[0], False, False, stats
+        _within(search, deadline, CORE_SHARE,
+                lambda: stats.update(prove_small_budgets(search, search.poll.deadline)))
+        _staircase(search, max_leaves, queries)
     except Stop:
-        return queries, True, False, tail_stats
+        return queries[0], True, False, stats
     except KeyboardInterrupt:
-        return queries, True, True, tail_stats
-    return queries, False, False, tail_stats
+        return queries[0], True, True, stats
+    return queries[0], False, False, stats
+
+
+def _within(search, deadline: Deadline, share: float, phase) -> bool:
+    """Run ``phase`` with the search's poll on a deadline ``share`` of the time left; True
+    if it finished. A stop of its own share is swallowed; the caller's is raised."""
+    search.poll.deadline = deadline.inner(deadline.remaining() * share)
+    try:
+        phase()
+        return True
+    except Stop:
+        if deadline.expired():
+            raise
+        return False
+    finally:
+        search.poll.deadline = deadline
+
+
+def _staircase(search, max_leaves: int | None, queries: list) -> None:
+    entry = search.entry(search.view.root)
+    budget = entry[ERR1] - 1
+    while budget >= entry[FORCED]:
+        leaves = _smallest_within(search, entry, budget, max_leaves)
+        queries[0] += 1
+        if max_leaves is not None and leaves > max_leaves:
+            break
+        budget = entry[ACH][leaves][0] - 1
 
 
 def _read_curve(search, entry, max_leaves):

@@ -55,6 +55,7 @@ class CoreProver:
         self.full = (1 << len(patterns)) - 1
         self.cores: dict[int, list[int]] = {}  # L -> its cores (bitsets over F)
         self.tests = 0
+        self.nodes = 0  # of the hitting-set branching
 
     def needs_more(self, rows: int, leaves: int) -> bool:
         self.tests += 1
@@ -81,6 +82,9 @@ class CoreProver:
     def _hitting_set(self, cores: list[int], deletable: int, slack: int, chosen: int):
         """A set of deletable patterns of weight <= slack meeting every core (bitset), or
         None: branch on the members of the first core ``chosen`` misses."""
+        self.nodes += 1
+        if not self.nodes % 1024:
+            self.pure.poll.check()  # the branching is exponential in the deletions
         missed = next((core for core in cores if not core & chosen), None)
         if missed is None:
             return chosen
