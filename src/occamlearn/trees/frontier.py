@@ -28,7 +28,7 @@ there the question is nearly a pure-tree one, which the compiled pure-tree branc
 answers fast. So first ``trees.frontier_tail`` proves best(forced) (and best(b) below each
 larger margin) as a pure minimum and seeds the fronts with that tree's prunings; inside the
 walk, ``mpdt.error_budget.pure_oracle`` answers every row set at its forced budget the same
-way; if the walk does not finish within half the time left, ``trees.frontier_cores`` proves
+way; if the walk does not finish within 30 % of the time left, ``trees.frontier_cores`` proves
 the budgets just above the forced errors by pure-tree cores (an implicit hitting set), and
 the walk resumes. Each rule's proof is in its module.
 
@@ -66,8 +66,8 @@ __all__ = ["Frontier", "size_error_frontier"]
 
 # shares of the time left when each pure phase starts (``_walk``)
 TAIL_SHARE = 0.3  # the pure-tree searches of the tail
-FIRST_WALK_SHARE = 0.5  # the first walk
-CORE_SHARE = 0.5  # the core proofs of the smallest budgets, if the first walk did not finish
+FIRST_WALK_SHARE = 0.3  # the first walk
+CORE_SHARE = 0.25  # the core proofs of the smallest budgets, if the first walk did not finish
 
 
 @dataclass(frozen=True)
