@@ -142,7 +142,9 @@ def size_error_frontier(X, y, n_classes: int, *, max_leaves: int | None = None,
     collecting = gc.isenabled()
     gc.disable()  # as in error_budget.bnb: the memo has no cycles, the collector costs 2/3
     try:
-        phased = Deadline.coerce(deadline) if use_pure_tail and max_leaves is None else None
+        # the phases need a Deadline's shares; a stand-in with only ``expired`` walks alone
+        phased = Deadline.coerce(deadline) if use_pure_tail and max_leaves is None and (
+            deadline is None or isinstance(deadline, Deadline)) else None
         queries, stopped, interrupted, tail_stats = _walk(search, max_leaves, phased)
     finally:
         if collecting:
