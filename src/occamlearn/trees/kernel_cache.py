@@ -35,6 +35,17 @@ What happens instead, on a process that needs a family of kernels (``KERNEL_MODU
   file whose name hashes the kernel sources, numba, Python and ``NUMBA_CACHE_DIR``; with the
   stamp there it does nothing, else the child looks at the cache and compiles what is missing.
 
+* Stale machine code. numba keys a kernel's disk cache to its own source file (date and
+  size), but a cached kernel also holds the compiled code of every njit function it calls
+  from other modules (``trees.exact.packed``, ``trees.exact.nesting_kernels``, the dtmax
+  memo helpers): edit one of those and numba would go on loading the old code.
+  ``key_cache_to_sources(__name__)``, called at the end of each kernel module that calls
+  another module's kernels, adds to its dispatchers' cache stamp a hash of the contents of
+  every occamlearn module it imports, transitively (``sources_key``); numba then treats an
+  entry built from other callee sources as absent and saves the recompiled one under the new
+  stamp, with its own atomic writes (no flush, so no race with a compile in another process).
+  The stamp of ``compile_early`` hashes the same files.
+
 ``occamlearn warm-up`` (``warm_up_all``) compiles everything in the foreground, e.g. right
 after ``pip install``; nothing is compiled at install time (no compiler is needed). Compiling
 costs about 6 CPU seconds (mostly numba's typing and lowering of ``solve``, measured in
@@ -43,6 +54,7 @@ costs about 6 CPU seconds (mostly numba's typing and lowering of ``solve``, meas
 
 from __future__ import annotations
 
+import ast
 import hashlib
 import importlib
 import json
@@ -56,7 +68,7 @@ from pathlib import Path
 from occamlearn import stopping
 
 __all__ = ["KERNEL_MODULES", "KernelsUnavailable", "KernelsWhenReady", "compile_early",
-           "kernels_ready", "load", "start_background_compile", "warm_up_all"]
+           "key_cache_to_sources", "kernels_ready", "sources_key", "load", "start_background_compile", "warm_up_all"]
 
 KERNEL_MODULES = {
     "bnb": "occamlearn.trees.mpdt.bnb.kernels",
@@ -251,21 +263,103 @@ def background_process():
     return _background["process"] if _background["pid"] == os.getpid() else None
 
 
+PACKAGE_ROOT = Path(__file__).resolve().parents[1]  # the occamlearn package folder
+
+
+def _module_file(name: str, root: Path = PACKAGE_ROOT) -> Path | None:
+    """The source file of module ``name`` of the package at ``root`` (``occamlearn.a.b`` ->
+    ``root/a/b.py`` or ``root/a/b/__init__.py``), None if it is not one of its modules."""
+    parts = name.split(".")
+    if parts[0] != root.name:
+        return None
+    base = root.joinpath(*parts[1:])
+    for candidate in (base.with_suffix(".py"), base / "__init__.py"):
+        if candidate.is_file():
+            return candidate
+    return None
+
+
+def _imported_files(path: Path, root: Path) -> set[Path]:
+    """The package modules that ``path`` imports at its top level (where numba looks up the
+    functions a kernel calls): ``from pkg.mod import f`` gives ``mod``; ``from pkg import x``
+    gives ``pkg``'s ``__init__`` and ``pkg.x`` if that is a module; ``import pkg.mod`` gives
+    ``mod``. Parent packages' ``__init__`` files are not followed (a kernel cannot call a
+    function it did not import by name)."""
+    package = ".".join([root.name, *path.relative_to(root).with_suffix("").parts[:-1]])
+    found = set()
+    for statement in ast.parse(path.read_bytes(), filename=str(path)).body:
+        names = []
+        if isinstance(statement, ast.Import):
+            names = [alias.name for alias in statement.names]
+        elif isinstance(statement, ast.ImportFrom):
+            base = statement.module or ""
+            if statement.level:  # relative: from the package of path, up level - 1
+                up = package.split(".")[:len(package.split(".")) - statement.level + 1]
+                base = ".".join(up + ([base] if base else []))
+            names = [base] + [f"{base}.{alias.name}" for alias in statement.names]
+        found.update(file for file in map(lambda name: _module_file(name, root), names)
+                     if file is not None)
+    return found
+
+
+def source_files(module_name: str, root: Path = PACKAGE_ROOT) -> list[Path]:
+    """``module_name``'s source file and every package module it imports, transitively
+    (read with ``ast``, nothing imported): the sources its compiled kernels depend on."""
+    start = _module_file(module_name, root)
+    if start is None:
+        raise ValueError(f"{module_name!r} is not a module of {root}")
+    # this module is the plumbing that keys the cache (it holds no kernel): not followed
+    seen, todo = {start, Path(__file__).resolve()}, [start]
+    while todo:
+        for file in _imported_files(todo.pop(), root) - seen:
+            seen.add(file)
+            todo.append(file)
+    return sorted(seen - {Path(__file__).resolve()})
+
+
+def sources_key(module_name: str, root: Path = PACKAGE_ROOT) -> str:
+    """A hash of the contents of ``source_files(module_name)``: changes when the kernel
+    module or any module it calls into changes, whatever the files' dates."""
+    digest = hashlib.sha1()
+    for path in source_files(module_name, root):
+        digest.update(str(path.relative_to(root)).encode() + b"\0")
+        digest.update(hashlib.sha1(path.read_bytes()).digest())
+    return digest.hexdigest()
+
+
+def key_cache_to_sources(module_name: str) -> None:
+    """Make numba's disk cache of the kernels defined in ``module_name`` depend on the
+    sources of every module they call (``sources_key``), not on their own file alone.
+
+    numba stores, with each kernel's cache index, the stamp of the kernel's source file, and
+    ignores the index when the stamp differs (``IndexDataCacheFile._load_index``); saving
+    writes the current stamp. Extending the stamp with ``sources_key`` therefore makes a
+    callee edit look like an edit of the kernel's own file. Called once, at the end of the
+    module (after its dispatchers exist, before any is compiled or loaded)."""
+    from numba.core.dispatcher import Dispatcher
+
+    module = sys.modules[module_name]
+    key = sources_key(module_name)
+    for value in vars(module).values():
+        cache_file = getattr(getattr(value, "_cache", None), "_cache_file", None)
+        if isinstance(value, Dispatcher) and value.py_func.__module__ == module_name \
+                and cache_file is not None:
+            cache_file._source_stamp = (cache_file._source_stamp, key)
+
+
 def _stamp_path() -> Path:
     """Where a complete compile leaves its stamp: a name that changes with everything numba's
-    cache depends on (the kernel sources, numba, Python, ``NUMBA_CACHE_DIR``), found without
-    importing numba (file dates and sizes: a few milliseconds)."""
+    cache depends on (the kernel sources and every module they call, by content, as
+    ``key_cache_to_sources`` keys numba's entries; numba; Python; ``NUMBA_CACHE_DIR``), found
+    without importing numba (a few milliseconds)."""
     import importlib.util
 
-    root = Path(__file__).resolve().parents[1]
-    sources = [root.joinpath(*module.split(".")[1:]).with_suffix(".py")
-               for module in KERNEL_MODULES.values()]
     numba = importlib.util.find_spec("numba")  # finds the package without importing it
-    if numba is not None and numba.origin:  # its version file: changes with an upgrade
-        sources.append(Path(numba.origin).with_name("_version.py"))
+    version = Path(numba.origin).with_name("_version.py") if numba and numba.origin else None
     key = json.dumps([sys.version, sys.executable, os.environ.get("NUMBA_CACHE_DIR", ""),
-                      [(str(path), path.stat().st_mtime_ns, path.stat().st_size)
-                       for path in sources if path.exists()]])
+                      [sources_key(module) for module in KERNEL_MODULES.values()],
+                      # numba's version file: changes with an upgrade
+                      version.read_text() if version is not None and version.exists() else ""])
     cache_home = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
     return cache_home / "occamlearn" / f"kernels-ready-{hashlib.sha1(key.encode()).hexdigest()}"
 

@@ -22,6 +22,7 @@ from occamlearn.trees.exact.nesting_kernels import raise_side as _raise_side
 # private name: kernel_cache treats public dispatchers as entry points, this one is inlined
 from occamlearn.trees.exact.packed import in_subcube as _in_subcube
 from occamlearn.trees.exact.packed import pack_rows
+from occamlearn.trees.kernel_cache import key_cache_to_sources
 
 __all__ = ["incompatibility_lower_bound", "insert", "lookup", "new_table", "pack_rows", "rehash",
            "solve", "warm_up", "warm_up_table"]
@@ -510,3 +511,7 @@ def warm_up_table() -> None:
     insert(table, counters, np.array([[3]], dtype=np.uint64), np.array([2]), np.array([0]),
            np.array([EXACT | BOUNDED]))
     rehash(table, new_table(32, 1), counters)
+
+
+# numba keys its cache to this file alone: also to the modules whose kernels these call
+key_cache_to_sources(__name__)
