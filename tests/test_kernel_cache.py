@@ -237,6 +237,23 @@ def test_warm_up_command_readies_every_kernel_module(capsys):
     assert all(kernel_cache.kernels_ready(name) for name in kernel_cache.KERNEL_MODULES)
 
 
+def test_side_child_compiles_the_signatures_solve_calls(warm):
+    """Each (helper, signature) the side child compiles is one ``solve`` uses (else it would
+    compile a specialisation nobody calls), and every helper ``solve`` calls is listed."""
+    from numba.core.dispatcher import Dispatcher
+
+    from occamlearn.trees.mpdt.bnb import callee_signatures, kernels
+
+    listed = set()
+    for name, signature in callee_signatures.CALLEES:
+        assert tuple(signature) in getattr(kernels, name).signatures, name
+        listed.add(name)
+    side_of_search = {"incompatibility_lower_bound", "_spans_other_class", "solve", "lookup",
+                      "insert", "rehash", "_in_subcube", "_hash"}  # entry points or inlined
+    assert listed == {name for name, value in vars(kernels).items()
+                      if isinstance(value, Dispatcher)} - side_of_search
+
+
 def test_unknown_kernel_module_is_a_value_error():
     with pytest.raises(ValueError, match="name='nope'"):
         kernel_cache.kernels_ready("nope")
@@ -288,6 +305,9 @@ class _FakeKernels:
     def warm_up_table(self):
         self.done.append(f"{self.name} table")
 
+    def warm_up_callees(self):
+        self.done.append(self.name)
+
 
 @pytest.mark.parametrize("cores, side", [(1, False), (2, True)])
 def test_main_child_starts_the_side_child_first_with_enough_cores(monkeypatch, tmp_path,
@@ -306,7 +326,7 @@ def test_main_child_starts_the_side_child_first_with_enough_cores(monkeypatch, t
     assert kernel_cache._stamp_path().exists() and not (tmp_path / "main").exists()
     done.clear()
     assert kernel_cache._compile_main("side") == 0
-    assert done == ["bnb table", "error-budget"]
+    assert done == ["bnb-callees", "bnb table", "error-budget"]
 
 
 def test_main_child_with_a_complete_cache_only_stamps(monkeypatch, tmp_path):

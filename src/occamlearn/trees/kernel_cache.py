@@ -83,9 +83,13 @@ POLL_SECONDS = 0.25  # between two looks at the disk cache while a Python search
 # The side child runs only with this many cores or more: with fewer it would take CPU from
 # the main compile, which the switch waits for.
 SIDE_COMPILE_MIN_CORES = 2
-# What the side child compiles: functions (module name, function) whose kernels the main
-# child would otherwise compile after ``solve``; it then loads them from the disk cache.
-SIDE_WARM_UPS = (("bnb", "warm_up_table"), ("error-budget", "warm_up"))
+# What the side child compiles, in order: functions (module name, function) whose kernels
+# the main child would otherwise compile itself; it then loads them from the disk cache.
+# First the helpers of ``solve`` (``bnb.callee_signatures``: the two children meet in the
+# middle of them), then the memo-table kernels, then the error-budget bound.
+SIDE_WARM_UPS = (("bnb-callees", "warm_up_callees"), ("bnb", "warm_up_table"),
+                 ("error-budget", "warm_up"))
+SIDE_MODULES = {"bnb-callees": "occamlearn.trees.mpdt.bnb.callee_signatures"}
 
 _loaded: set[str] = set()
 _background: dict = {"process": None, "pid": None}
@@ -98,6 +102,8 @@ class KernelsUnavailable(RuntimeError):
 
 
 def _module(name: str):
+    if name in SIDE_MODULES:
+        return importlib.import_module(SIDE_MODULES[name])
     if name not in KERNEL_MODULES:
         raise ValueError(f"name={name!r} is not a kernel module; use one of "
                          f"{sorted(KERNEL_MODULES)}.")
