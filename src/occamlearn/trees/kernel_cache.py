@@ -452,15 +452,19 @@ def _open_log(part: str) -> None:
 
 def _compile_main(part: str = "main") -> int:
     """The child: take the lock of ``part``, compile its kernels into the disk cache (main:
-    every module, after starting the side child when the machine has the cores; side:
-    ``SIDE_WARM_UPS``), release. The main child first looks at the cache and, when every
-    kernel is there, only leaves the stamp ``compile_early`` looks for."""
+    every module, after starting the side child, first thing, when the machine has the
+    cores; side: ``SIDE_WARM_UPS``), release. Each child first looks at the cache and, when
+    every kernel is there, stops (the main child leaving the stamp ``compile_early`` looks
+    for)."""
     started = stopping.CLOCK()
+    if part == "main" and _side_wanted():
+        _spawn("side")  # first thing: its numba import and ours overlap
     _open_log(part)
     _log("started", part=part, at=started)
     _log("numba imported", part=part)
-    if part == "main" and all(kernels_ready(name) for name in KERNEL_MODULES):
-        _write_stamp()
+    if all(kernels_ready(name) for name in KERNEL_MODULES):
+        if part == "main":
+            _write_stamp()
         _log("already complete", part=part)
         return 0
     lock = _lock_path(part)
@@ -470,8 +474,6 @@ def _compile_main(part: str = "main") -> int:
     _log("locked", part=part)
     try:
         if part == "main":
-            if _side_wanted():
-                _spawn("side")
             for name in KERNEL_MODULES:
                 _module(name).warm_up()
                 _log("compiled", module=name)
