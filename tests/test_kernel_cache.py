@@ -332,13 +332,17 @@ def test_main_child_starts_the_side_child_first_with_enough_cores(monkeypatch, t
     monkeypatch.setattr(kernel_cache, "_module", lambda name: _FakeKernels(name, done))
     monkeypatch.setattr(kernel_cache, "_spawn", lambda part: done.append(f"spawn {part}"))
     monkeypatch.setattr(kernel_cache.os, "cpu_count", lambda: cores)
+    monkeypatch.setattr(kernel_cache.os, "nice", lambda step: done.append(f"nice {step}"))
     monkeypatch.setattr(kernel_cache, "SIDE_COMPILE_MIN_CORES", 2)
+    monkeypatch.setattr(kernel_cache, "_niced", {})
     assert kernel_cache._compile_main("main") == 0
-    assert done == ["spawn side"] * side + list(kernel_cache.KERNEL_MODULES)
+    # what a first fit waits for at full priority, then the rest at a lower one
+    assert done == ["spawn side"] * side + ["bnb", "nice 10", "error-budget", "dtmax-dp"]
     assert kernel_cache._stamp_path().exists() and not (tmp_path / "main").exists()
     done.clear()
+    monkeypatch.setattr(kernel_cache, "_niced", {})
     assert kernel_cache._compile_main("side") == 0
-    assert done == ["bnb-callees", "bnb table", "error-budget"]
+    assert done == ["bnb-callees", "bnb table", "nice 10", "error-budget"]
 
 
 def test_main_child_with_a_complete_cache_only_stamps(monkeypatch, tmp_path):
