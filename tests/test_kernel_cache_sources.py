@@ -1,5 +1,4 @@
-"""A kernel's disk cache goes stale when a module it calls changes (``kernel_cache``'s
-``sources_key`` and ``key_cache_to_sources``).
+"""A kernel's disk cache goes stale when a module it calls changes (``kernel_sources``).
 
 numba keys a kernel's cache to its own source file only; these tests edit a *callee* module
 (``trees.exact.packed``, inlined into the branch and bound's kernels) and check that the
@@ -18,9 +17,9 @@ from pathlib import Path
 import pytest
 from numba.core.caching import _CacheLocator
 
-from occamlearn.trees import kernel_cache
+from occamlearn.trees import kernel_cache, kernel_sources
 
-PACKAGE = kernel_cache.PACKAGE_ROOT
+PACKAGE = kernel_sources.PACKAGE_ROOT
 
 
 def _write(root: Path, relative: str, text: str) -> Path:
@@ -46,27 +45,27 @@ def toy_package(tmp_path):
 
 
 def test_source_files_follow_top_level_imports_transitively(toy_package):
-    files = kernel_cache.source_files("toy.kern", toy_package)
+    files = kernel_sources.source_files("toy.kern", toy_package)
     assert [path.name for path in files] == ["__init__.py", "deep.py", "helper.py", "kern.py",
                                              "sub.py"]  # not unrelated (imported in a body)
     with pytest.raises(ValueError, match="not a module"):
-        kernel_cache.source_files("toy.missing", toy_package)
+        kernel_sources.source_files("toy.missing", toy_package)
 
 
 @pytest.mark.parametrize("edited, changes", [("deep.py", True), ("sub.py", True),
                                              ("kern.py", True), ("unrelated.py", False)])
 def test_sources_key_changes_with_the_content_of_a_callee(toy_package, edited, changes):
-    before = kernel_cache.sources_key("toy.kern", toy_package)
+    before = kernel_sources.sources_key("toy.kern", toy_package)
     path = toy_package / edited
     os.utime(path, (1e9, 1e9))  # a new date alone changes nothing
-    assert kernel_cache.sources_key("toy.kern", toy_package) == before
+    assert kernel_sources.sources_key("toy.kern", toy_package) == before
     path.write_text(path.read_text() + "# edited\n")
-    assert (kernel_cache.sources_key("toy.kern", toy_package) != before) == changes
+    assert (kernel_sources.sources_key("toy.kern", toy_package) != before) == changes
 
 
 def test_kernel_modules_depend_on_the_modules_they_call():
     def names(module):
-        return {str(path.relative_to(PACKAGE)) for path in kernel_cache.source_files(module)}
+        return {str(path.relative_to(PACKAGE)) for path in kernel_sources.source_files(module)}
 
     modules = kernel_cache.KERNEL_MODULES
     assert names(modules["bnb"]) == {"trees/mpdt/bnb/kernels.py", "trees/exact/packed.py",
@@ -82,7 +81,7 @@ def test_every_kernel_dispatcher_is_keyed_to_its_sources():
 
     for name, module_name in kernel_cache.KERNEL_MODULES.items():
         module = kernel_cache._module(name)
-        key = kernel_cache.sources_key(module_name)
+        key = kernel_sources.sources_key(module_name)
         own = [value for value in vars(module).values() if isinstance(value, Dispatcher)
                and value.py_func.__module__ == module_name]
         assert own and all(value._cache._cache_file._source_stamp[1] == key for value in own)

@@ -16,9 +16,11 @@ What happens instead, on a process that needs a family of kernels (``KERNEL_MODU
   occamlearn.trees.kernel_cache``) that compiles every kernel module into the disk cache and
   exits; on a machine with ``SIDE_COMPILE_MIN_CORES`` cores (and without
   ``OCCAMLEARN_COMPILE_PROCESSES=1`` in the environment) it first starts a side child
-  that builds the memo-table and error-budget kernels, which the main child then loads
-  instead of compiling (its ``solve`` is ready about 15 % sooner: 5.3 instead of 6.3 CPU
-  seconds). The caller keeps searching with its Python engine and polls ``KernelsWhenReady``;
+  that compiles ``solve``'s helper kernels from the other end (``bnb.callee_signatures``),
+  then the memo-table and error-budget kernels; what it saved first the main child loads
+  instead of compiling (``solve`` with its helpers on disk: about 5.5 instead of 8-10 CPU
+  seconds at load 9, ``benchmarks/results/cold_compile.md``). Once past what a first fit
+  waits for (``FIRST_FIT_NEEDS``) both children lower their priority. The caller keeps searching with its Python engine and polls ``KernelsWhenReady``;
   when the cache is complete it calls ``load`` and switches to the compiled engine, carrying
   over what it proved. The child is reaped by a daemon thread (no zombie) and, if the caller
   ends first, it finishes on its own (new session: Ctrl-C in the terminal does not cut it
@@ -39,8 +41,8 @@ What happens instead, on a process that needs a family of kernels (``KERNEL_MODU
   size), but a cached kernel also holds the compiled code of every njit function it calls
   from other modules (``trees.exact.packed``, ``trees.exact.nesting_kernels``, the dtmax
   memo helpers): edit one of those and numba would go on loading the old code.
-  ``key_cache_to_sources(__name__)``, called at the end of each kernel module that calls
-  another module's kernels, adds to its dispatchers' cache stamp a hash of the contents of
+  ``kernel_sources.key_cache_to_sources(__name__)``, called at the end of each kernel module
+  that calls another module's kernels, adds to its dispatchers' cache stamp a hash of the contents of
   every occamlearn module it imports, transitively (``sources_key``); numba then treats an
   entry built from other callee sources as absent and saves the recompiled one under the new
   stamp, with its own atomic writes (no flush, so no race with a compile in another process).
@@ -54,7 +56,6 @@ costs about 6 CPU seconds (mostly numba's typing and lowering of ``solve``, meas
 
 from __future__ import annotations
 
-import ast
 import hashlib
 import importlib
 import json
@@ -66,9 +67,10 @@ import time
 from pathlib import Path
 
 from occamlearn import stopping
+from occamlearn.trees.kernel_sources import sources_key
 
 __all__ = ["KERNEL_MODULES", "KernelsUnavailable", "KernelsWhenReady", "compile_early",
-           "key_cache_to_sources", "kernels_ready", "sources_key", "load", "start_background_compile", "warm_up_all"]
+           "kernels_ready", "load", "start_background_compile", "warm_up_all"]
 
 KERNEL_MODULES = {
     "bnb": "occamlearn.trees.mpdt.bnb.kernels",
@@ -273,90 +275,6 @@ def start_background_compile() -> bool:
 def background_process():
     """The main compile child started by this process (a ``subprocess.Popen``), or None."""
     return _background["process"] if _background["pid"] == os.getpid() else None
-
-
-PACKAGE_ROOT = Path(__file__).resolve().parents[1]  # the occamlearn package folder
-
-
-def _module_file(name: str, root: Path = PACKAGE_ROOT) -> Path | None:
-    """The source file of module ``name`` of the package at ``root`` (``occamlearn.a.b`` ->
-    ``root/a/b.py`` or ``root/a/b/__init__.py``), None if it is not one of its modules."""
-    parts = name.split(".")
-    if parts[0] != root.name:
-        return None
-    base = root.joinpath(*parts[1:])
-    for candidate in (base.with_suffix(".py"), base / "__init__.py"):
-        if candidate.is_file():
-            return candidate
-    return None
-
-
-def _imported_files(path: Path, root: Path) -> set[Path]:
-    """The package modules that ``path`` imports at its top level (where numba looks up the
-    functions a kernel calls): ``from pkg.mod import f`` gives ``mod``; ``from pkg import x``
-    gives ``pkg``'s ``__init__`` and ``pkg.x`` if that is a module; ``import pkg.mod`` gives
-    ``mod``. Parent packages' ``__init__`` files are not followed (a kernel cannot call a
-    function it did not import by name)."""
-    package = ".".join([root.name, *path.relative_to(root).with_suffix("").parts[:-1]])
-    found = set()
-    for statement in ast.parse(path.read_bytes(), filename=str(path)).body:
-        names = []
-        if isinstance(statement, ast.Import):
-            names = [alias.name for alias in statement.names]
-        elif isinstance(statement, ast.ImportFrom):
-            base = statement.module or ""
-            if statement.level:  # relative: from the package of path, up level - 1
-                up = package.split(".")[:len(package.split(".")) - statement.level + 1]
-                base = ".".join(up + ([base] if base else []))
-            names = [base] + [f"{base}.{alias.name}" for alias in statement.names]
-        found.update(file for file in map(lambda name: _module_file(name, root), names)
-                     if file is not None)
-    return found
-
-
-def source_files(module_name: str, root: Path = PACKAGE_ROOT) -> list[Path]:
-    """``module_name``'s source file and every package module it imports, transitively
-    (read with ``ast``, nothing imported): the sources its compiled kernels depend on."""
-    start = _module_file(module_name, root)
-    if start is None:
-        raise ValueError(f"{module_name!r} is not a module of {root}")
-    # this module is the plumbing that keys the cache (it holds no kernel): not followed
-    seen, todo = {start, Path(__file__).resolve()}, [start]
-    while todo:
-        for file in _imported_files(todo.pop(), root) - seen:
-            seen.add(file)
-            todo.append(file)
-    return sorted(seen - {Path(__file__).resolve()})
-
-
-def sources_key(module_name: str, root: Path = PACKAGE_ROOT) -> str:
-    """A hash of the contents of ``source_files(module_name)``: changes when the kernel
-    module or any module it calls into changes, whatever the files' dates."""
-    digest = hashlib.sha1()
-    for path in source_files(module_name, root):
-        digest.update(str(path.relative_to(root)).encode() + b"\0")
-        digest.update(hashlib.sha1(path.read_bytes()).digest())
-    return digest.hexdigest()
-
-
-def key_cache_to_sources(module_name: str) -> None:
-    """Make numba's disk cache of the kernels defined in ``module_name`` depend on the
-    sources of every module they call (``sources_key``), not on their own file alone.
-
-    numba stores, with each kernel's cache index, the stamp of the kernel's source file, and
-    ignores the index when the stamp differs (``IndexDataCacheFile._load_index``); saving
-    writes the current stamp. Extending the stamp with ``sources_key`` therefore makes a
-    callee edit look like an edit of the kernel's own file. Called once, at the end of the
-    module (after its dispatchers exist, before any is compiled or loaded)."""
-    from numba.core.dispatcher import Dispatcher
-
-    module = sys.modules[module_name]
-    key = sources_key(module_name)
-    for value in vars(module).values():
-        cache_file = getattr(getattr(value, "_cache", None), "_cache_file", None)
-        if isinstance(value, Dispatcher) and value.py_func.__module__ == module_name \
-                and cache_file is not None:
-            cache_file._source_stamp = (cache_file._source_stamp, key)
 
 
 def _stamp_path() -> Path:

@@ -66,7 +66,7 @@ from occamlearn.trees.dtmax.dp_pair_counts import (
     _subtract,
     _useful_of_counts,
 )
-from occamlearn.trees.kernel_cache import key_cache_to_sources
+from occamlearn.trees.kernel_sources import key_cache_to_sources
 
 __all__ = ["search", "solve_shallow", "warm_up"]
 

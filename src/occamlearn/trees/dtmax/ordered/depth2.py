@@ -34,7 +34,7 @@ import numpy as np
 from numba import njit
 
 from occamlearn.trees.dtmax.ordered.kernels import _leaf, _split_errors
-from occamlearn.trees.kernel_cache import key_cache_to_sources
+from occamlearn.trees.kernel_sources import key_cache_to_sources
 
 __all__ = ["TREE_FIELDS", "best_depth2", "node_columns"]
 

@@ -22,7 +22,7 @@ from occamlearn.trees.exact.nesting_kernels import raise_side as _raise_side
 # private name: kernel_cache treats public dispatchers as entry points, this one is inlined
 from occamlearn.trees.exact.packed import in_subcube as _in_subcube
 from occamlearn.trees.exact.packed import pack_rows
-from occamlearn.trees.kernel_cache import key_cache_to_sources
+from occamlearn.trees.kernel_sources import key_cache_to_sources
 
 __all__ = ["incompatibility_lower_bound", "insert", "lookup", "new_table", "pack_rows", "rehash",
            "solve", "warm_up", "warm_up_table"]

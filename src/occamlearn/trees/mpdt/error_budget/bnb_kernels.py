@@ -19,7 +19,7 @@ from numba import njit
 # private name: kernel_cache treats public dispatchers as entry points, this one is inlined
 from occamlearn.trees.exact.packed import in_subcube as _in_subcube
 from occamlearn.trees.exact.packed import pack_rows
-from occamlearn.trees.kernel_cache import key_cache_to_sources
+from occamlearn.trees.kernel_sources import key_cache_to_sources
 
 __all__ = ["incompatibility_bound", "pack_rows", "warm_up"]
 
