@@ -286,8 +286,12 @@ def _stamp_path() -> Path:
 
     numba = importlib.util.find_spec("numba")  # finds the package without importing it
     version = Path(numba.origin).with_name("_version.py") if numba and numba.origin else None
+    try:
+        sources = [sources_key(module) for module in KERNEL_MODULES.values()]
+    except (ValueError, SyntaxError) as error:  # unreadable sources: no stamp to trust
+        raise OSError(f"kernel sources unreadable: {error}") from error
     key = json.dumps([sys.version, sys.executable, os.environ.get("NUMBA_CACHE_DIR", ""),
-                      [sources_key(module) for module in KERNEL_MODULES.values()],
+                      sources,
                       # numba's version file: changes with an upgrade
                       version.read_text() if version is not None and version.exists() else ""])
     cache_home = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")

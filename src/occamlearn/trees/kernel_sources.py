@@ -96,7 +96,10 @@ def key_cache_to_sources(module_name: str) -> None:
     from numba.core.dispatcher import Dispatcher
 
     module = sys.modules[module_name]
-    key = sources_key(module_name)
+    try:
+        key = sources_key(module_name)
+    except (OSError, ValueError, SyntaxError):  # sources not readable (a frozen install, say):
+        return  # numba's own stamp, which such an install cannot edit anyway
     for value in vars(module).values():
         cache_file = getattr(getattr(value, "_cache", None), "_cache_file", None)
         if isinstance(value, Dispatcher) and value.py_func.__module__ == module_name \
