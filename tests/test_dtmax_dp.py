@@ -14,7 +14,7 @@ from test_dtmax_encoding import best_bounded_tree
 from occamlearn import MaxAccuracyTreeClassifier
 from occamlearn.stopping import Deadline
 from occamlearn.trees.data_reduction import group_examples
-from occamlearn.trees.dtmax import dp_compiled
+from occamlearn.trees.dtmax import dp_compiled, dp_numpy
 from occamlearn.trees.dtmax import dynamic_programme as dtmax_dp
 from occamlearn.trees.dtmax.dp_counts import depth2_costs, subset_counts, triple_counts
 from occamlearn.trees.dtmax.dynamic_programme import best_tree_within_depth
@@ -152,7 +152,7 @@ def test_ctrl_c_keeps_the_best_tree_so_far(monkeypatch, engine):
 
     monkeypatch.setattr(dtmax_dp, "_compiled_ready", lambda *args: engine == "compiled")
     if engine == "numpy":
-        monkeypatch.setattr(dtmax_dp._DepthSearch, "check_deadline", check_deadline)
+        monkeypatch.setattr(dp_numpy.NumpyDepthSearch, "check_deadline", check_deadline)
     else:
         monkeypatch.setattr(dp_compiled, "POLL_WORK", 1000)
         monkeypatch.setattr(dp_compiled.CompiledDepthSearch, "expired", interrupted)

@@ -197,3 +197,65 @@ def test_should_stop_and_ctrl_c():
     result = find_minimum_tree_with_errors_bnb(X, y, 3, 2, deadline=Interrupt())
     assert result.status == "feasible" and result.stats["interrupted"]
     assert _errors(result.tree, X, y) <= 2
+
+
+def test_auto_hands_wide_data_to_the_branch_and_bound_when_no_encoding_fits(monkeypatch):
+    """"auto" sends wide data to the MaxSAT route; when none of its encodings fits the memory
+    budget it used to return the greedy tree (breast_cancer with every threshold: 43 nodes
+    after 5 s of a 60 s limit). Now the branch and bound takes the time left, and the result
+    is its proven minimum, with both routes' bounds merged. Wide is simulated by lowering
+    the cell threshold and the encoding budget."""
+    from occamlearn.trees.mpdt import minimum
+    from occamlearn.trees.mpdt.error_budget import maxsat_search
+
+    rng = np.random.default_rng(5)
+    X = rng.integers(0, 2, size=(40, 8))
+    y = (X[:, 0] ^ X[:, 1] ^ (rng.random(40) < 0.15)).astype(int)
+    budget = 3
+    expected = brute_force_size(X, y, 2, budget)
+    monkeypatch.setattr(minimum, "BUDGET_BNB_CELLS", 10)
+    monkeypatch.setattr(maxsat_search, "ENCODE_MEMORY_BUDGET", 1)
+    alone = find_minimum_tree_with_errors(X, y, 2, budget, deadline=Deadline.after(30))
+    assert alone.status == "feasible" and "encoding_skipped" in alone.stats
+    assert alone.upper_bound > expected                  # the greedy tree alone is larger
+    result = minimum.find_minimum_tree_within_budget(X, y, 2, budget,
+                                                     deadline=Deadline.after(30))
+    assert result.status == "optimal" and result.upper_bound == expected
+    assert result.lower_bound == expected
+    assert _errors(result.tree, X, y) <= budget
+    assert result.stats["route"] == "bnb"
+    assert "encoding_skipped" in result.stats["other_route"]
+    monkeypatch.setattr(minimum, "BUDGET_BNB_SECONDS_PER_CELL", 1.0)  # would not fit in time
+    kept = minimum.find_minimum_tree_within_budget(X, y, 2, budget,
+                                                   deadline=Deadline.after(30))
+    assert kept.upper_bound == alone.upper_bound and "route" not in kept.stats
+
+
+def test_error_budget_over_every_threshold_equals_brute_force():
+    """``ThresholdBinarizer(max_thresholds=None)`` keeps every gap, so the error-budget tree is
+    the smallest over every threshold: equal to a brute force over all cuts, and never
+    larger than the tree over a capped binariser's cuts (a subset of them)."""
+    from occamlearn import MinimumPureTreeClassifier
+    from occamlearn.binarize import ThresholdBinarizer
+
+    rng = np.random.default_rng(11)
+    for _ in range(4):
+        X = rng.normal(size=(12, 2)).round(2)
+        y = ((X[:, 0] + X[:, 1] > 0) ^ (rng.random(12) < 0.2)).astype(int)
+        every = ThresholdBinarizer(max_thresholds=None, drop_identifiers=False)
+        bits = every.fit_transform(X)
+        assert bits.shape[1] == sum(len(np.unique(c)) - 1 for c in X.T)
+        for budget in (0, 1, 2):
+            fitted = MinimumPureTreeClassifier(max_errors=budget, binarizer=every,
+                                               time_limit=None).fit(X, y)
+            assert fitted.status_ == "optimal"
+            assert fitted.n_nodes_ == brute_force_size(bits, y, 2, budget)
+            capped = MinimumPureTreeClassifier(
+                max_errors=budget, time_limit=None,
+                binarizer=ThresholdBinarizer(max_thresholds=2, drop_identifiers=False))
+            try:
+                capped.fit(X, y)
+            except ValueError as error:     # two cuts can merge rows of different labels
+                assert "identical rows with different labels force" in str(error)
+                continue
+            assert fitted.n_nodes_ <= capped.n_nodes_

@@ -131,3 +131,6 @@ def test_many_distinct_integers_are_capped():
     assert len(fitted.conditions_) == 32
     assert len(ThresholdBinarizer(max_thresholds=5, drop_identifiers=False).fit(X)
                .conditions_) == 5
+    every = ThresholdBinarizer(max_thresholds=None, drop_identifiers=False).fit(X[:1000])
+    assert len(every.conditions_) == 999          # None: every gap between distinct values
+    assert [c.value for c in every.conditions_] == list(range(1, 1000))

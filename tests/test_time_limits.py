@@ -241,7 +241,7 @@ def test_dtmax_dp_returns_in_time_on_wide_data(depth, random_binary, within):
     MemoryError. Now its count tables come in chunks, the clock checked between them."""
     import tracemalloc
 
-    from occamlearn.trees.dtmax.dynamic_programme import MEMORY_BUDGET
+    from occamlearn.trees.dtmax.dp_numpy import MEMORY_BUDGET
     from occamlearn.trees.dtmax.search import find_max_accuracy_tree
 
     X, y = random_binary(200, 1000)
@@ -274,8 +274,10 @@ def test_dtmax_dp_depth3_with_a_tiny_time_limit(random_binary, within):
 
 def test_dtmax_dp_chunks_give_the_one_pass_optimum(monkeypatch):
     """Chunks of root tests (forced by a tiny memory budget) find the same optimum, and the
-    same tree, as one pass over the whole count tables."""
+    same tree, as one pass over the whole count tables: depth-2 pair tables in chunks, and
+    at depth 3 (no room for even one root's tables) each root test's children one by one."""
     from occamlearn.trees.data_reduction import group_examples
+    from occamlearn.trees.dtmax import dp_numpy
     from occamlearn.trees.dtmax import dynamic_programme as dp
 
     rng = np.random.default_rng(3)
@@ -284,10 +286,10 @@ def test_dtmax_dp_chunks_give_the_one_pass_optimum(monkeypatch):
         X, y = rng.integers(0, 2, size=(n_rows, n_columns)), rng.integers(0, k, size=n_rows)
         groups = group_examples(X, y)
         for prefer_small in (False, True):
-            for depth in (3, 4):
+            for depth in (2, 3, 4):
                 one = dp.best_tree_within_depth(groups, k, depth, prefer_small=prefer_small)
                 with monkeypatch.context() as patch:
-                    patch.setattr(dp, "MEMORY_BUDGET", 1)
+                    patch.setattr(dp_numpy, "MEMORY_BUDGET", 1)
                     chunked = dp.best_tree_within_depth(groups, k, depth,
                                                         prefer_small=prefer_small)
                 assert (chunked.errors, chunked.decisions) == (one.errors, one.decisions)

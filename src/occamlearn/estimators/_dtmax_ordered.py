@@ -124,6 +124,8 @@ def prefers_ordered(binarizer, X, prefer_small: bool) -> bool:
         binarizer = ThresholdBinarizer()
     if not isinstance(binarizer, ThresholdBinarizer):
         return False
+    if binarizer.max_thresholds is None:  # every threshold kept: the dp is exact already
+        return False
     cap = binarizer.max_thresholds + 1
     if hasattr(X, "columns") and hasattr(X, "dtypes"):
         columns = [X[c].to_numpy() for c in X.columns

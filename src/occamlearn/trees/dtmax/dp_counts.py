@@ -28,8 +28,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-__all__ = ["Counts", "Depth2", "depth2_costs", "leaf_errors", "subset_counts", "triple_counts",
-           "triple_counts_bytes", "triple_counts_of"]
+__all__ = ["Counts", "Depth2", "depth2_costs", "depth2_costs_of_roots", "leaf_errors",
+           "pair_counts_of", "subset_counts", "triple_counts", "triple_counts_bytes",
+           "triple_counts_of"]
 
 # Largest (classes x batch x features x features) block evaluated at once (elements).
 BLOCK_ELEMENTS = 1 << 22
@@ -103,6 +104,14 @@ def triple_counts_of(X: np.ndarray, C: np.ndarray, roots: np.ndarray) -> np.ndar
     return counts.reshape(C.shape[1], len(roots), n_features, n_features)
 
 
+def pair_counts_of(X: np.ndarray, C: np.ndarray, roots: np.ndarray) -> np.ndarray:
+    """``pair[k, f, g]`` for the ``roots`` f only: (classes, len(roots), features), so that
+    the depth-2 pass over wide data holds memory proportional to ``len(roots)``."""
+    n_rows, n_features = X.shape
+    weighted = (C[:, :, None] * X[:, None, roots]).reshape(n_rows, -1)   # rows, (k, b)
+    return _as_counts(weighted.T @ X).reshape(C.shape[1], len(roots), n_features)
+
+
 @dataclass(frozen=True)
 class Depth2:
     """Best trees of depth <= 2 for a batch of row sets (index b), every root test f.
@@ -164,3 +173,22 @@ def depth2_costs(pair: np.ndarray, single: np.ndarray, total: np.ndarray, scale:
                            scale, decision)
              for i in range(0, batch, step)]
     return Depth2(*(np.concatenate(arrays) for arrays in zip(*parts)))
+
+
+def depth2_costs_of_roots(pair: np.ndarray, single: np.ndarray, total: np.ndarray,
+                          roots: np.ndarray, scale: int, decision: int = 1):
+    """Cost of the best depth-2 tree under each root test of ``roots`` (one row set), with
+    its zero-side and one-side child tests (-1: a leaf): ``depth2_costs`` restricted to some
+    roots, from ``pair_counts_of`` (classes, roots, features) and the row set's ``single``
+    (classes, features) and ``total`` (classes). The quadrant x_f = 0, x_g = 1 comes from
+    ``single[g] - pair[f, g]`` instead of the transposed pair table, which a chunk lacks."""
+    sf = single[:, roots, None]                                   # (k, b, 1)
+    sg = single[:, None, :]                                       # (k, 1, g)
+    both = leaf_errors(pair)                                      # 11
+    only_f = leaf_errors(sf - pair)                               # 10
+    only_g = leaf_errors(sg - pair)                               # 01
+    neither = leaf_errors(total[:, None, None] - sf - sg + pair)  # 00
+    right_cost, right = _depth1(both + only_f, leaf_errors(single[:, roots]), scale, decision)
+    left_cost, left = _depth1(only_g + neither, leaf_errors(total[:, None] - single[:, roots]),
+                              scale, decision)
+    return left_cost + right_cost + decision, left, right
