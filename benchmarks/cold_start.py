@@ -42,9 +42,9 @@ KERNEL_FILES = {"bnb": "src/occamlearn/trees/mpdt/bnb/kernels.py",
                 "error-budget": "src/occamlearn/trees/mpdt/error_budget/bnb_kernels.py"}
 
 
-def _env(cache: Path) -> dict:
+def _env(cache: Path, src: Path = SRC) -> dict:
     return {**os.environ, "NUMBA_CACHE_DIR": str(cache),
-            "PYTHONPATH": os.pathsep.join([str(SRC), str(ROOT / "benchmarks"),
+            "PYTHONPATH": os.pathsep.join([str(src), str(ROOT / "benchmarks"),
                                            os.environ.get("PYTHONPATH", "")])}
 
 
@@ -53,13 +53,14 @@ def _cpu_of_children() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
-def _run(arguments: list, cache: Path, timeout: float = 900) -> tuple[float, str, float]:
+def _run(arguments: list, cache: Path, timeout: float = 900,
+         src: Path = SRC) -> tuple[float, str, float]:
     """(wall seconds, stdout, 1-minute load before) of a fresh process; its CPU seconds
     (with those of the children it waited for) go to ``_run.cpu``."""
     load = os.getloadavg()[0]
     _run.launched = time.perf_counter()  # the clock of the compile child's log
     started, cpu = time.perf_counter(), _cpu_of_children()
-    done = subprocess.run([sys.executable, *arguments], env=_env(cache), capture_output=True,
+    done = subprocess.run([sys.executable, *arguments], env=_env(cache, src), capture_output=True,
                           text=True, timeout=timeout)
     seconds = time.perf_counter() - started
     _run.cpu = _cpu_of_children() - cpu
@@ -201,17 +202,21 @@ def blocks(baseline: str, workdir: Path) -> list[dict]:
 
 
 def fits(repeats: int, time_limit: float, warm_cache: Path, workdir: Path,
-         datasets=DATASETS, variants=()) -> list[dict]:
+         datasets=DATASETS, variants=(), base_src: Path | None = None) -> list[dict]:
     """Cold and warm fits of each dataset (cold first), then a cold fit of each of
-    ``variants`` (``_set_variant``), with the timeline of the background compile."""
+    ``variants`` (``_set_variant``) and, with ``base_src``, a cold fit of the package at
+    that path ("base"), with the timeline of the background compile."""
     rows = []
     for repeat in range(repeats):
         for name in datasets:
-            for kind in ("cold", "warm", *(f"cold {v}" for v in variants)):
+            for kind in ("cold", "warm", *(f"cold {v}" for v in variants),
+                         *(["cold base"] if base_src else [])):
                 variant = kind.split()[1] if " " in kind else "head"
                 cache = warm_cache if kind == "warm" else Path(tempfile.mkdtemp(dir=workdir))
+                src = base_src if variant == "base" else SRC
                 seconds, out, load = _run([__file__, "--child-fit", name, str(time_limit),
-                                           variant], cache)
+                                           "head" if variant == "base" else variant], cache,
+                                          src=src)
                 launched = _run.launched
                 events = _compile_log(cache) if kind != "warm" else []
                 if kind != "warm":
@@ -340,6 +345,9 @@ def main(argv=None) -> None:
     parser.add_argument("--time-limit", type=float, default=60.0)
     parser.add_argument("--baseline", default="3fadb82",
                         help="git revision whose kernels are measured too ('' for none)")
+    parser.add_argument("--base-src", type=Path, default=None,
+                        help="also a cold fit of the package under this src folder (e.g. "
+                             "a worktree of main), alternated with this one's")
     parser.add_argument("--skip", nargs="*", default=[], choices=("blocks", "fits", "cli"))
     parser.add_argument("--datasets", nargs="*", default=list(DATASETS), choices=DATASETS)
     parser.add_argument("--variants", nargs="*", default=[], choices=VARIANTS[1:],
@@ -354,7 +362,7 @@ def main(argv=None) -> None:
         block_rows = [] if "blocks" in args.skip else blocks(args.baseline, workdir)
         fit_rows = [] if "fits" in args.skip else fits(args.repeats, args.time_limit,
                                                        warm_cache, workdir, args.datasets,
-                                                       args.variants)
+                                                       args.variants, args.base_src)
         cli_rows = [] if "cli" in args.skip else cli_haber(warm_cache, workdir)
         text = report(block_rows, fit_rows, cli_rows, args)
         print(text)

@@ -239,6 +239,35 @@ def test_warm_up_command_readies_every_kernel_module(capsys):
     assert all(kernel_cache.kernels_ready(name) for name in kernel_cache.KERNEL_MODULES)
 
 
+def test_side_child_compiles_the_signatures_solve_calls(warm):
+    """Each (helper, signature) the side child compiles is one ``solve`` uses (else it would
+    compile a specialisation nobody calls), and every helper ``solve`` calls is listed."""
+    import numba
+    from numba.core.dispatcher import Dispatcher
+
+    from occamlearn.trees.mpdt.bnb import callee_signatures, kernels
+
+    # type solve and its helpers afresh (no disk cache), to a fixpoint: each helper they
+    # call gets the signature it is called with
+    typed, changed = set(), True
+    while changed:
+        changed = False
+        for name in ["solve"] + [name for name, _ in callee_signatures.CALLEES]:
+            for signature in getattr(kernels, name).signatures:
+                if (name, signature) not in typed:
+                    typed.add((name, signature))
+                    numba.njit(getattr(kernels, name).py_func).compile(signature)
+                    changed = True
+    listed = set()
+    for name, signature in callee_signatures.CALLEES:
+        assert tuple(signature) in getattr(kernels, name).signatures, name
+        listed.add(name)
+    side_of_search = {"incompatibility_lower_bound", "_spans_other_class", "solve", "lookup",
+                      "insert", "rehash"}  # entry points and what only they call
+    assert listed == {name for name, value in vars(kernels).items()
+                      if isinstance(value, Dispatcher) and value.signatures} - side_of_search
+
+
 def test_unknown_kernel_module_is_a_value_error():
     with pytest.raises(ValueError, match="name='nope'"):
         kernel_cache.kernels_ready("nope")
@@ -290,6 +319,9 @@ class _FakeKernels:
     def warm_up_table(self):
         self.done.append(f"{self.name} table")
 
+    def warm_up_callees(self):
+        self.done.append(self.name)
+
 
 @pytest.mark.parametrize("cores, side", [(1, False), (2, True)])
 def test_main_child_starts_the_side_child_first_with_enough_cores(monkeypatch, tmp_path,
@@ -302,13 +334,17 @@ def test_main_child_starts_the_side_child_first_with_enough_cores(monkeypatch, t
     monkeypatch.setattr(kernel_cache, "_module", lambda name: _FakeKernels(name, done))
     monkeypatch.setattr(kernel_cache, "_spawn", lambda part: done.append(f"spawn {part}"))
     monkeypatch.setattr(kernel_cache.os, "cpu_count", lambda: cores)
+    monkeypatch.setattr(kernel_cache.os, "nice", lambda step: done.append(f"nice {step}"))
     monkeypatch.setattr(kernel_cache, "SIDE_COMPILE_MIN_CORES", 2)
+    monkeypatch.setattr(kernel_cache, "_niced", {})
     assert kernel_cache._compile_main("main") == 0
-    assert done == ["spawn side"] * side + list(kernel_cache.KERNEL_MODULES)
+    # what a first fit waits for at full priority, then the rest at a lower one
+    assert done == ["spawn side"] * side + ["bnb", "nice 10", "error-budget", "dtmax-dp"]
     assert kernel_cache._stamp_path().exists() and not (tmp_path / "main").exists()
     done.clear()
+    monkeypatch.setattr(kernel_cache, "_niced", {})
     assert kernel_cache._compile_main("side") == 0
-    assert done == ["bnb table", "error-budget"]
+    assert done == ["bnb-callees", "bnb table", "nice 10", "error-budget"]
 
 
 def test_main_child_with_a_complete_cache_only_stamps(monkeypatch, tmp_path):
@@ -316,23 +352,31 @@ def test_main_child_with_a_complete_cache_only_stamps(monkeypatch, tmp_path):
     monkeypatch.setattr(kernel_cache, "_log", lambda *args, **kw: None)
     monkeypatch.setattr(kernel_cache, "kernels_ready", lambda name: True)
     monkeypatch.setattr(kernel_cache, "_take_lock", lambda path: pytest.fail("compiled"))
+    monkeypatch.setattr(kernel_cache, "_spawn", lambda part: None)
     assert kernel_cache._compile_main("main") == 0
     assert kernel_cache._stamp_path().exists()
 
 
-def test_side_child_readies_its_kernels_and_logs_them(warm, tmp_path):
-    _copy_warm_cache(tmp_path)  # it only loads: a second or two
-    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path),
+def _side_child_compiled(cache: Path) -> list[str]:
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(cache),
            "PYTHONPATH": os.pathsep.join([SRC, os.environ.get("PYTHONPATH", "")])}
     done = subprocess.run([sys.executable, "-m", "occamlearn.trees.kernel_cache", "side"],
                           env=env, capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
-    log = next(tmp_path.rglob(kernel_cache.LOG_NAME.replace(".log", "-side.log")))
+    log = next(cache.rglob(kernel_cache.LOG_NAME.replace(".log", "-side.log")))
     events = [json.loads(line) for line in log.read_text().splitlines()
               if line.startswith("{")]
-    compiled = [event["module"] for event in events if event["event"] == "compiled"]
-    assert compiled == [f"{name}.{function}" for name, function in kernel_cache.SIDE_WARM_UPS]
-    assert not any(tmp_path.rglob("occamlearn-compile*.lock"))  # released
+    assert not any(cache.rglob("occamlearn-compile*.lock"))  # released
+    return [event["module"] for event in events if event["event"] == "compiled"]
+
+
+def test_side_child_readies_its_kernels_and_logs_them(warm, tmp_path):
+    _copy_warm_cache(tmp_path)  # it only loads: a second or two
+    assert _side_child_compiled(tmp_path) == []  # a complete cache: nothing to do
+    for index in tmp_path.rglob("dp_kernels.*.nbi"):  # not the side child's: still loads
+        index.unlink()
+    assert _side_child_compiled(tmp_path) == [f"{name}.{function}"
+                                              for name, function in kernel_cache.SIDE_WARM_UPS]
 
 
 def test_compile_child_rejects_unknown_arguments(tmp_path):

@@ -23,6 +23,15 @@ prunings seed every L), lower(L) = 1 + the largest budget b whose proven bound b
 remaining points unproven with both bounds honest. With ``max_leaves`` the walk stops at the
 first budget proven to need more leaves.
 
+**Pure-tree phases** (without ``max_leaves``). The small budgets are the walk's slowest, and
+there the question is nearly a pure-tree one, which the compiled pure-tree branch and bound
+answers fast. So first ``trees.frontier_tail`` proves best(forced) (and best(b) below each
+larger margin) as a pure minimum and seeds the fronts with that tree's prunings; inside the
+walk, ``mpdt.error_budget.pure_oracle`` answers every row set at its forced budget the same
+way; if the walk does not finish within 30 % of the time left, ``trees.frontier_cores`` proves
+the budgets just above the forced errors by pure-tree cores (an implicit hitting set), and
+the walk resumes. Each rule's proof is in its module.
+
 **Depth bound.** With ``max_depth`` the same curve under depth <= d comes from
 ``trees.frontier_depth``: a (leaves -> errors) front per row set and depth, capped at
 ``max_leaves``, with depth two in closed form; exhaustive, so every point is proven, or, at a
@@ -41,6 +50,8 @@ from occamlearn.model.tree import Tree
 from occamlearn.stopping import Deadline
 from occamlearn.trees.exact.data import group_examples, validate_binary_data
 from occamlearn.trees.exact.stop import Stop
+from occamlearn.trees.frontier_cores import prove_small_budgets
+from occamlearn.trees.frontier_tail import pure_tail
 from occamlearn.trees.mpdt.error_budget.bnb_engine import (
     ACH,
     BOUNDED,
@@ -48,9 +59,15 @@ from occamlearn.trees.mpdt.error_budget.bnb_engine import (
     FORCED,
     BudgetRowSetSearch,
 )
+from occamlearn.trees.mpdt.error_budget.pure_oracle import pure_oracle
 from occamlearn.trees.weights import integer_weights
 
 __all__ = ["Frontier", "size_error_frontier"]
+
+# shares of the time left when each pure phase starts (``_walk``)
+TAIL_SHARE = 0.3  # the pure-tree searches of the tail
+FIRST_WALK_SHARE = 0.3  # the first walk
+CORE_SHARE = 0.25  # the core proofs of the smallest budgets, if the first walk did not finish
 
 
 @dataclass(frozen=True)
@@ -88,13 +105,16 @@ def _check_leaves(max_leaves) -> int | None:
 def size_error_frontier(X, y, n_classes: int, *, max_leaves: int | None = None,
                         max_depth: int | None = None, sample_weight=None,
                         deadline: Deadline | None = None,
-                        use_incompatibility: bool = True) -> Frontier:
+                        use_incompatibility: bool = True,
+                        use_pure_tail: bool = True) -> Frontier:
     """The size-error curve of 0/1 matrix ``X`` with class indices ``y`` (see the module
     docstring): L = 1 .. ``max_leaves``, or up to the smallest tree with the fewest errors
     (the forced ones) when ``max_leaves`` is None. ``max_depth`` bounds the depth too
     (``trees.frontier_depth``). ``sample_weight``: ratios of integers (``trees.weights``);
     errors are then weights. A ``deadline`` or Ctrl-C ends the search early: the curve found
-    so far comes back "feasible" (``stats["interrupted"]`` after a Ctrl-C)."""
+    so far comes back "feasible" (``stats["interrupted"]`` after a Ctrl-C). ``use_pure_tail``:
+    bound and seed the small budgets by the pure-tree branch and bound first
+    (``trees.frontier_tail``; without ``max_leaves`` only)."""
     X, y = validate_binary_data(X, y, n_classes)
     if X.shape[0] == 0:
         raise ValueError("X has no rows: at least one training example is needed.")
@@ -117,10 +137,15 @@ def size_error_frontier(X, y, n_classes: int, *, max_leaves: int | None = None,
             use_incompatibility = False
     search = BudgetRowSetSearch(groups, int(n_classes), deadline=deadline,
                                 use_incompatibility=use_incompatibility)
+    if use_pure_tail:
+        search.pure = pure_oracle(search, deadline)
     collecting = gc.isenabled()
     gc.disable()  # as in error_budget.bnb: the memo has no cycles, the collector costs 2/3
     try:
-        queries, stopped, interrupted = _walk(search, max_leaves)
+        # the phases need a Deadline's shares; a stand-in with only ``expired`` walks alone
+        phased = Deadline.coerce(deadline) if use_pure_tail and max_leaves is None and (
+            deadline is None or isinstance(deadline, Deadline)) else None
+        queries, stopped, interrupted, tail_stats = _walk(search, max_leaves, phased)
     finally:
         if collecting:
             gc.enable()
@@ -134,7 +159,9 @@ def size_error_frontier(X, y, n_classes: int, *, max_leaves: int | None = None,
     status = "optimal" if (bounds >= errors).all() else "feasible"
     stats = {"queries": queries, "stopped": stopped, "interrupted": interrupted,
              "kernel_compile_seconds": compile_seconds,
-             "distinct_rows": groups.n_patterns, **search.stats()}
+             "distinct_rows": groups.n_patterns, **tail_stats,
+             "pure_oracle_calls": search.pure.calls if search.pure is not None else 0,
+             **search.stats()}
     return Frontier(errors, bounds, tuple(trees), status, stats)
 
 
@@ -184,25 +211,57 @@ def _smallest_within(search, entry, budget: int, cap: int | None) -> int:
     return search.upper(entry, budget)
 
 
-def _walk(search, max_leaves: int | None) -> tuple[int, bool, bool]:
-    """The staircase walk of the module docstring; (queries made, stopped early, by
-    Ctrl-C)."""
-    entry = search.entry(search.view.root)
-    queries = 0
+def _walk(search, max_leaves: int | None, deadline: Deadline | None
+          ) -> tuple[int, bool, bool, dict]:
+    """The staircase walk of the module docstring; (queries made, stopped early, by Ctrl-C,
+    the pure phases' stats). With ``deadline`` (the pure phases on) the pure-tree tail runs
+    first, then the walk within a share of the time; if that does not finish, the core proofs
+    of the smallest budgets (``frontier_cores``), then the walk again, from the top: the
+    budgets it settled before are answered from the memo at once."""
+    queries, stats = [0], {}
     try:
         search.seed_fronts(search.greedy(search.view.root))
-        budget = entry[ERR1] - 1
-        while budget >= entry[FORCED]:
-            leaves = _smallest_within(search, entry, budget, max_leaves)
-            queries += 1
-            if max_leaves is not None and leaves > max_leaves:
-                break
-            budget = entry[ACH][leaves][0] - 1
+        if deadline is None:
+            _staircase(search, max_leaves, queries)
+            return queries[0], False, False, stats
+        stats = pure_tail(search, deadline.inner(deadline.remaining() * TAIL_SHARE))
+        if _within(search, deadline, FIRST_WALK_SHARE,
+                   lambda: _staircase(search, max_leaves, queries)):
+            return queries[0], False, False, stats
+        _within(search, deadline, CORE_SHARE,
+                lambda: stats.update(prove_small_budgets(search, search.poll.deadline)))
+        _staircase(search, max_leaves, queries)
     except Stop:
-        return queries, True, False
+        return queries[0], True, False, stats
     except KeyboardInterrupt:
-        return queries, True, True
-    return queries, False, False
+        return queries[0], True, True, stats
+    return queries[0], False, False, stats
+
+
+def _within(search, deadline: Deadline, share: float, phase) -> bool:
+    """Run ``phase`` with the search's poll on a deadline ``share`` of the time left; True
+    if it finished. A stop of its own share is swallowed; the caller's is raised."""
+    search.poll.deadline = deadline.inner(deadline.remaining() * share)
+    try:
+        phase()
+        return True
+    except Stop:
+        if deadline.expired():
+            raise
+        return False
+    finally:
+        search.poll.deadline = deadline
+
+
+def _staircase(search, max_leaves: int | None, queries: list) -> None:
+    entry = search.entry(search.view.root)
+    budget = entry[ERR1] - 1
+    while budget >= entry[FORCED]:
+        leaves = _smallest_within(search, entry, budget, max_leaves)
+        queries[0] += 1
+        if max_leaves is not None and leaves > max_leaves:
+            break
+        budget = entry[ACH][leaves][0] - 1
 
 
 def _read_curve(search, entry, max_leaves):

@@ -16,9 +16,11 @@ What happens instead, on a process that needs a family of kernels (``KERNEL_MODU
   occamlearn.trees.kernel_cache``) that compiles every kernel module into the disk cache and
   exits; on a machine with ``SIDE_COMPILE_MIN_CORES`` cores (and without
   ``OCCAMLEARN_COMPILE_PROCESSES=1`` in the environment) it first starts a side child
-  that builds the memo-table and error-budget kernels, which the main child then loads
-  instead of compiling (its ``solve`` is ready about 15 % sooner: 5.3 instead of 6.3 CPU
-  seconds). The caller keeps searching with its Python engine and polls ``KernelsWhenReady``;
+  that compiles ``solve``'s helper kernels from the other end (``bnb.callee_signatures``),
+  then the memo-table and error-budget kernels; what it saved first the main child loads
+  instead of compiling (``solve`` with its helpers on disk: about 5.5 instead of 8-10 CPU
+  seconds at load 9, ``benchmarks/results/cold_compile.md``). Once past what a first fit
+  waits for (``FIRST_FIT_NEEDS``) both children lower their priority. The caller keeps searching with its Python engine and polls ``KernelsWhenReady``;
   when the cache is complete it calls ``load`` and switches to the compiled engine, carrying
   over what it proved. The child is reaped by a daemon thread (no zombie) and, if the caller
   ends first, it finishes on its own (new session: Ctrl-C in the terminal does not cut it
@@ -34,6 +36,17 @@ What happens instead, on a process that needs a family of kernels (``KERNEL_MODU
   binarises data), without importing numba in the caller: a complete compile leaves a stamp
   file whose name hashes the kernel sources, numba, Python and ``NUMBA_CACHE_DIR``; with the
   stamp there it does nothing, else the child looks at the cache and compiles what is missing.
+
+* Stale machine code. numba keys a kernel's disk cache to its own source file (date and
+  size), but a cached kernel also holds the compiled code of every njit function it calls
+  from other modules (``trees.exact.packed``, ``trees.exact.nesting_kernels``, the dtmax
+  memo helpers): edit one of those and numba would go on loading the old code.
+  ``kernel_sources.key_cache_to_sources(__name__)``, called at the end of each kernel module
+  that calls another module's kernels, adds to its dispatchers' cache stamp a hash of the contents of
+  every occamlearn module it imports, transitively (``sources_key``); numba then treats an
+  entry built from other callee sources as absent and saves the recompiled one under the new
+  stamp, with its own atomic writes (no flush, so no race with a compile in another process).
+  The stamp of ``compile_early`` hashes the same files.
 
 ``occamlearn warm-up`` (``warm_up_all``) compiles everything in the foreground, e.g. right
 after ``pip install``; nothing is compiled at install time (no compiler is needed). Compiling
@@ -54,6 +67,7 @@ import time
 from pathlib import Path
 
 from occamlearn import stopping
+from occamlearn.trees.kernel_sources import sources_key
 
 __all__ = ["KERNEL_MODULES", "KernelsUnavailable", "KernelsWhenReady", "compile_early",
            "kernels_ready", "load", "start_background_compile", "warm_up_all"]
@@ -72,13 +86,23 @@ POLL_SECONDS = 0.25  # between two looks at the disk cache while a Python search
 # The side child runs only with this many cores or more: with fewer it would take CPU from
 # the main compile, which the switch waits for.
 SIDE_COMPILE_MIN_CORES = 2
-# What the side child compiles: functions (module name, function) whose kernels the main
-# child would otherwise compile after ``solve``; it then loads them from the disk cache.
-SIDE_WARM_UPS = (("bnb", "warm_up_table"), ("error-budget", "warm_up"))
+# What the side child compiles, in order: functions (module name, function) whose kernels
+# the main child would otherwise compile itself; it then loads them from the disk cache.
+# First the helpers of ``solve`` (``bnb.callee_signatures``: the two children meet in the
+# middle of them), then the memo-table kernels, then the error-budget bound.
+SIDE_WARM_UPS = (("bnb-callees", "warm_up_callees"), ("bnb", "warm_up_table"),
+                 ("error-budget", "warm_up"))
+SIDE_MODULES = {"bnb-callees": "occamlearn.trees.mpdt.bnb.callee_signatures"}
+# What a first minimum-tree fit waits for (its switch to the compiled branch and bound); the
+# children compile these first, then the rest (the error-budget bound, DT(max)'s dynamic
+# programme) at this lower priority.
+FIRST_FIT_NEEDS = frozenset({"bnb", "bnb-callees"})
+NICE_AFTER_FIRST_FIT_NEEDS = 10
 
 _loaded: set[str] = set()
 _background: dict = {"process": None, "pid": None}
 _early: dict = {}
+_niced: dict = {}
 _starting = threading.Lock()
 
 
@@ -87,6 +111,8 @@ class KernelsUnavailable(RuntimeError):
 
 
 def _module(name: str):
+    if name in SIDE_MODULES:
+        return importlib.import_module(SIDE_MODULES[name])
     if name not in KERNEL_MODULES:
         raise ValueError(f"name={name!r} is not a kernel module; use one of "
                          f"{sorted(KERNEL_MODULES)}.")
@@ -254,19 +280,21 @@ def background_process():
 
 def _stamp_path() -> Path:
     """Where a complete compile leaves its stamp: a name that changes with everything numba's
-    cache depends on (the kernel sources, numba, Python, ``NUMBA_CACHE_DIR``), found without
-    importing numba (file dates and sizes: a few milliseconds)."""
+    cache depends on (the kernel sources and every module they call, by content, as
+    ``key_cache_to_sources`` keys numba's entries; numba; Python; ``NUMBA_CACHE_DIR``), found
+    without importing numba (a few milliseconds)."""
     import importlib.util
 
-    root = Path(__file__).resolve().parents[1]
-    sources = [root.joinpath(*module.split(".")[1:]).with_suffix(".py")
-               for module in KERNEL_MODULES.values()]
     numba = importlib.util.find_spec("numba")  # finds the package without importing it
-    if numba is not None and numba.origin:  # its version file: changes with an upgrade
-        sources.append(Path(numba.origin).with_name("_version.py"))
+    version = Path(numba.origin).with_name("_version.py") if numba and numba.origin else None
+    try:
+        sources = [sources_key(module) for module in KERNEL_MODULES.values()]
+    except (ValueError, SyntaxError) as error:  # unreadable sources: no stamp to trust
+        raise OSError(f"kernel sources unreadable: {error}") from error
     key = json.dumps([sys.version, sys.executable, os.environ.get("NUMBA_CACHE_DIR", ""),
-                      [(str(path), path.stat().st_mtime_ns, path.stat().st_size)
-                       for path in sources if path.exists()]])
+                      sources,
+                      # numba's version file: changes with an upgrade
+                      version.read_text() if version is not None and version.exists() else ""])
     cache_home = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
     return cache_home / "occamlearn" / f"kernels-ready-{hashlib.sha1(key.encode()).hexdigest()}"
 
@@ -331,8 +359,22 @@ def _log(event: str, **data) -> None:
     and when, for ``benchmarks/cold_start.py``'s timeline. ``stopping.CLOCK`` (perf_counter:
     CLOCK_MONOTONIC on Linux, one clock for every process of the machine) so that the parent's
     times compare with the child's."""
-    print(json.dumps({"event": event, "at": stopping.CLOCK(), **data}), file=sys.stderr,
-          flush=True)
+    times = os.times()  # CPU seconds of this child so far
+    print(json.dumps({"event": event, "at": stopping.CLOCK(),
+                      "cpu": round(times.user + times.system, 3), **data}),
+          file=sys.stderr, flush=True)
+
+
+def _after_the_first_fit_needs(name: str) -> None:
+    """Before compiling ``name``: once past what a first fit waits for (``FIRST_FIT_NEEDS``),
+    lower this child's CPU priority (``os.nice``), so that the fit, by then on its compiled
+    engine, is not slowed by the compile of kernels it does not use."""
+    if name not in FIRST_FIT_NEEDS and not _niced.get(os.getpid()):
+        _niced[os.getpid()] = True
+        try:
+            os.nice(NICE_AFTER_FIRST_FIT_NEEDS)
+        except (AttributeError, OSError):  # no nice here: the same priority
+            pass
 
 
 def _side_wanted() -> bool:
@@ -353,15 +395,19 @@ def _open_log(part: str) -> None:
 
 def _compile_main(part: str = "main") -> int:
     """The child: take the lock of ``part``, compile its kernels into the disk cache (main:
-    every module, after starting the side child when the machine has the cores; side:
-    ``SIDE_WARM_UPS``), release. The main child first looks at the cache and, when every
-    kernel is there, only leaves the stamp ``compile_early`` looks for."""
+    every module, after starting the side child, first thing, when the machine has the
+    cores; side: ``SIDE_WARM_UPS``), release. Each child first looks at the cache and, when
+    every kernel is there, stops (the main child leaving the stamp ``compile_early`` looks
+    for)."""
     started = stopping.CLOCK()
+    if part == "main" and _side_wanted():
+        _spawn("side")  # first thing: its numba import and ours overlap
     _open_log(part)
     _log("started", part=part, at=started)
     _log("numba imported", part=part)
-    if part == "main" and all(kernels_ready(name) for name in KERNEL_MODULES):
-        _write_stamp()
+    if all(kernels_ready(name) for name in KERNEL_MODULES):
+        if part == "main":
+            _write_stamp()
         _log("already complete", part=part)
         return 0
     lock = _lock_path(part)
@@ -371,14 +417,14 @@ def _compile_main(part: str = "main") -> int:
     _log("locked", part=part)
     try:
         if part == "main":
-            if _side_wanted():
-                _spawn("side")
             for name in KERNEL_MODULES:
+                _after_the_first_fit_needs(name)
                 _module(name).warm_up()
                 _log("compiled", module=name)
             _write_stamp()
         else:
             for name, function in SIDE_WARM_UPS:
+                _after_the_first_fit_needs(name)
                 getattr(_module(name), function)()
                 _log("compiled", module=f"{name}.{function}")
     finally:

@@ -66,6 +66,7 @@ from occamlearn.trees.dtmax.dp_pair_counts import (
     _subtract,
     _useful_of_counts,
 )
+from occamlearn.trees.kernel_sources import key_cache_to_sources
 
 __all__ = ["search", "solve_shallow", "warm_up"]
 
@@ -357,3 +358,7 @@ def warm_up() -> None:
     from occamlearn.trees.dtmax.dp_memo import grow_memo, new_memo
 
     grow_memo(new_memo(24, 4), new_memo(24, 16))
+
+
+# numba keys its cache to this file alone: also to the modules whose kernels these call
+key_cache_to_sources(__name__)

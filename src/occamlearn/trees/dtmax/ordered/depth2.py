@@ -34,6 +34,7 @@ import numpy as np
 from numba import njit
 
 from occamlearn.trees.dtmax.ordered.kernels import _leaf, _split_errors
+from occamlearn.trees.kernel_sources import key_cache_to_sources
 
 __all__ = ["TREE_FIELDS", "best_depth2", "node_columns"]
 
@@ -247,3 +248,7 @@ def best_depth2(order, rank, y, w, n_classes, upper, lower, tol, penalty=0.0):
             stack[top + 1, 2], stack[top + 1, 3] = mid, b
             top += 2
     return best, found, tree, evaluations
+
+
+# numba keys its cache to this file alone: also to the modules whose kernels these call
+key_cache_to_sources(__name__)

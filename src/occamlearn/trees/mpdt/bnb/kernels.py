@@ -22,6 +22,7 @@ from occamlearn.trees.exact.nesting_kernels import raise_side as _raise_side
 # private name: kernel_cache treats public dispatchers as entry points, this one is inlined
 from occamlearn.trees.exact.packed import in_subcube as _in_subcube
 from occamlearn.trees.exact.packed import pack_rows
+from occamlearn.trees.kernel_sources import key_cache_to_sources
 
 __all__ = ["incompatibility_lower_bound", "insert", "lookup", "new_table", "pack_rows", "rehash",
            "solve", "warm_up", "warm_up_table"]
@@ -486,9 +487,7 @@ def warm_up(search: bool = True) -> float:
         return 0.0
     packed = pack_rows(np.array([[0, 1], [1, 0], [1, 1]], dtype=np.int64))
     labels = np.array([0, 1, 0], dtype=np.int64)
-    incompatibility_lower_bound(packed, labels, np.arange(3, dtype=np.int64), 2, 10)
-    _warm["bound"] = True
-    if search:
+    if search:  # solve first: a Python search compiles the bound meanwhile (kernel_cache)
         columns = np.array([[6], [5]], dtype=np.uint64)  # rows {1, 2} and {0, 2} have a 1
         class_sets = np.array([[5], [2]], dtype=np.uint64)
         table, counters = new_table(16, 1), new_counters()
@@ -497,6 +496,9 @@ def warm_up(search: bool = True) -> float:
                    ([0, 3, 1, 2], [0, 0, 1, 1, 1], [3], [0, 0, 0, 1, 1], [0])]
         solve(np.array([7], dtype=np.uint64), 3, columns, class_sets, packed, labels, table,
               counters, *nesting)
+    incompatibility_lower_bound(packed, labels, np.arange(3, dtype=np.int64), 2, 10)
+    _warm["bound"] = True
+    if search:
         warm_up_table()
         _warm["search"] = True
     return time.perf_counter() - start
@@ -510,3 +512,7 @@ def warm_up_table() -> None:
     insert(table, counters, np.array([[3]], dtype=np.uint64), np.array([2]), np.array([0]),
            np.array([EXACT | BOUNDED]))
     rehash(table, new_table(32, 1), counters)
+
+
+# numba keys its cache to this file alone: also to the modules whose kernels these call
+key_cache_to_sources(__name__)

@@ -77,6 +77,7 @@ class BudgetRowSetSearch:
         self.bound_calls = 0
         self.bound_gains = 0
         self.kernels = None
+        self.pure = None  # a ``pure_oracle.PureOracle`` for the smallest budgets, if set
         if use_incompatibility:
             from occamlearn.trees.mpdt.error_budget import bnb_kernels
 
@@ -192,6 +193,21 @@ class BudgetRowSetSearch:
         if not self.poll.calls % POLL_EVERY and len(self.memo) > self.max_entries:
             self.memory_full = True
             raise Stop
+        pure = self.pure
+        if pure is not None and budget < entry[FORCED] + pure.margin:
+            # the margin filter (``pure_oracle``): best(S, b) >= pure(F ∩ S), equal with two
+            # classes, where the tree that shows it is seeded into the memo
+            found = pure.leaves(rows, ub)
+            if found > bound:
+                bound = found
+                self.store_lower(entry, budget, bound)
+            if bound > ub:
+                return bound
+            if pure.exact:
+                self.seed_fronts(pure.node(rows))
+                return bound
+            if bound >= known:
+                return known
         if budget not in entry[BOUNDED] and self.bound_pays():
             entry[BOUNDED].add(budget)
             found = self.incompatibility_bound(rows, budget)

@@ -19,6 +19,7 @@ from numba import njit
 # private name: kernel_cache treats public dispatchers as entry points, this one is inlined
 from occamlearn.trees.exact.packed import in_subcube as _in_subcube
 from occamlearn.trees.exact.packed import pack_rows
+from occamlearn.trees.kernel_sources import key_cache_to_sources
 
 __all__ = ["incompatibility_bound", "pack_rows", "warm_up"]
 
@@ -115,3 +116,7 @@ def warm_up() -> float:
     incompatibility_bound(packed, weights, weights.sum(axis=1), np.arange(3, dtype=np.int64), 1)
     _warm["done"] = True
     return time.perf_counter() - start
+
+
+# numba keys its cache to this file alone: also to the modules whose kernels these call
+key_cache_to_sources(__name__)
