@@ -76,7 +76,7 @@ KERNEL_MODULES = {
     "bnb": "occamlearn.trees.mpdt.bnb.kernels",
     "error-budget": "occamlearn.trees.mpdt.error_budget.bnb_kernels",
     "dtmax-dp": "occamlearn.trees.dtmax.dp_kernels",
-    "dtmax-ordered": "occamlearn.trees.dtmax.ordered.compiled",
+    "dtmax-ordered": "occamlearn.trees.dtmax.ordered.depth2_counts",
 }
 LOCK_NAME = "occamlearn-compile.lock"
 LOG_NAME = "occamlearn-compile.log"

@@ -29,8 +29,9 @@ import numpy as np
 from numba import njit
 
 from occamlearn.trees.dtmax.ordered.depth2 import TREE_FIELDS
+from occamlearn.trees.kernel_sources import key_cache_to_sources
 
-__all__ = ["best_depth2_counts", "local_values", "pair_counts_work"]
+__all__ = ["best_depth2_counts", "local_values", "pair_counts_work", "warm_up"]
 
 
 @njit(cache=True)
@@ -280,3 +281,15 @@ def best_depth2_counts(order, rank, y, w, n_classes, penalty, tol):
     if tree[0] >= 0:
         _leaf_labels(tree, codes, labels, weights, n_classes, present)
     return float(best), tree, evaluations
+
+
+def warm_up() -> None:
+    """Compile (or load) every kernel of the ordered engine (``solve.warm_kernels``): this
+    module is the engine's family "dtmax-ordered" in ``trees.kernel_cache``, so that the
+    default fit uses the engine only once its kernels are on disk."""
+    from occamlearn.trees.dtmax.ordered.solve import warm_kernels
+
+    warm_kernels()
+
+
+key_cache_to_sources(__name__)

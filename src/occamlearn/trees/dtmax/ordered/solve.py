@@ -220,7 +220,7 @@ def warm_kernels() -> None:
     """Load (or compile) every kernel once: searches of depth 1 to 3 on noisy data reach them
     all -- errors alone and ``prefer_small``, whole and fractional weights, many values (the
     sweeps of ``depth2``) and few (``depth2_counts``). Benchmarks call it before timing;
-    ``compiled.warm_up`` is it for ``trees.kernel_cache``."""
+    ``depth2_counts.warm_up`` is it for ``trees.kernel_cache``."""
     rng = np.random.default_rng(0)
     X = rng.normal(size=(60, 3))
     y = (X[:, 0] + rng.normal(size=60) > 0).astype(np.int64)
