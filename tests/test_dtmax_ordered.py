@@ -226,6 +226,27 @@ def test_estimator_sees_every_threshold_the_readable_dp_cannot():
     assert ordered.training_errors_ == 0 < dp.training_errors_
 
 
+def test_every_threshold_binariser_is_exact_over_every_cut_by_either_route():
+    """``ThresholdBinarizer(max_thresholds=None)`` keeps every cut: with ``prefer_small``
+    (the chain route) or without (the ordered engine, chosen because a column has more
+    than 33 values) the fit finds the cut no quantile lands on, at the fewest nodes."""
+    from occamlearn import MaxAccuracyTreeClassifier
+    from occamlearn.binarize import ThresholdBinarizer
+    from occamlearn.estimators._dtmax_ordered import prefers_ordered
+
+    rng = np.random.default_rng(4)
+    X = rng.normal(size=(400, 2))
+    y = (X[:, 0] > np.sort(X[:, 0])[203]).astype(int)
+    every = ThresholdBinarizer(max_thresholds=None)
+    assert prefers_ordered(every, X, prefer_small=False)
+    assert not prefers_ordered(every, X[:30], prefer_small=False)   # 30 values: the dp
+    for prefer_small in (True, False):
+        model = MaxAccuracyTreeClassifier(max_depth=2, binarizer=every,
+                                          prefer_small=prefer_small).fit(X, y)
+        assert model.training_errors_ == 0 and model.status_ == "optimal"
+        assert model.n_nodes_ == 3 or not prefer_small
+
+
 def test_estimator_shows_the_gap_when_stopped():
     from occamlearn import MaxAccuracyTreeClassifier
 
