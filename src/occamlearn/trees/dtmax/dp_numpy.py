@@ -234,16 +234,21 @@ class NumpyDepthSearch:
         root = int(d2.root[0])
         if root < 0:
             return leaf_cost, leaf
+        return int(d2.best[0]), self._depth2_tree(rows, columns, root, int(d2.left[0, root]),
+                                                  int(d2.right[0, root]))
+
+    def _depth2_tree(self, rows, columns, root: int, zero_test: int, one_test: int) -> Subtree:
+        """The tree testing ``columns[root]``, then on each side its test (-1: a leaf)."""
         zero_rows, one_rows = self.split(rows, columns[root])
         children = []
-        for side_rows, child in ((zero_rows, d2.left[0, root]), (one_rows, d2.right[0, root])):
+        for side_rows, child in ((zero_rows, zero_test), (one_rows, one_test)):
             if child < 0:
                 children.append(self.leaf(side_rows)[1])
             else:
                 low, high = self.split(side_rows, columns[child])
                 children.append(("test", int(columns[child]), self.leaf(low)[1],
                                  self.leaf(high)[1]))
-        return int(d2.best[0]), ("test", int(columns[root]), *children)
+        return ("test", int(columns[root]), *children)
 
     def _shallow_chunks(self, rows, columns, leaf_cost, leaf, *,
                         top=False) -> tuple[int, Subtree]:
@@ -274,17 +279,7 @@ class NumpyDepthSearch:
             self.stopped = True
         if best is None or best[0] >= leaf_cost:
             return leaf_cost, leaf
-        root = best[1]
-        zero_rows, one_rows = self.split(rows, columns[root])
-        children = []
-        for side_rows, child in ((zero_rows, best[2]), (one_rows, best[3])):
-            if child < 0:
-                children.append(self.leaf(side_rows)[1])
-            else:
-                low, high = self.split(side_rows, columns[child])
-                children.append(("test", int(columns[child]), self.leaf(low)[1],
-                                 self.leaf(high)[1]))
-        return best[0], ("test", int(columns[root]), *children)
+        return best[0], self._depth2_tree(rows, columns, *best[1:])
 
     def _depth3_costs(self, counts: Counts, triple: np.ndarray,
                       roots=slice(None)) -> np.ndarray:
