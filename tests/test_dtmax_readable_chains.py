@@ -224,3 +224,23 @@ def test_ordered_method_with_prefer_small_over_every_threshold(table):
     assert (ours.status_, dp.status_) == ("optimal", "optimal")
     assert ours.training_errors_ == pytest.approx(dp.training_errors_)
     assert ours.n_nodes_ == dp.n_nodes_
+
+
+@pytest.mark.parametrize(("left", "compiled_here"), [(60.0, True), (10.0, False)])
+def test_kernels_not_on_disk_compile_here_only_with_time_left(monkeypatch, left,
+                                                              compiled_here):
+    """On a fresh install the route compiles the ordered kernels itself when at least
+    ``FOREGROUND_COMPILE_MIN_SECONDS`` are left; with less it starts the background compile
+    and lets the binary route answer."""
+    from occamlearn.stopping import Deadline
+    from occamlearn.trees import kernel_cache
+
+    calls = []
+    monkeypatch.setattr(_dtmax_chains, "_LOADED", [])
+    monkeypatch.setattr(kernel_cache, "kernels_ready", lambda name: False)
+    monkeypatch.setattr(kernel_cache, "start_background_compile",
+                        lambda: calls.append("background"))
+    monkeypatch.setattr(kernel_cache, "load", lambda name: calls.append(("load", name)))
+    assert _dtmax_chains._kernels_loaded(Deadline.after(left)) is compiled_here
+    assert calls == ([("load", _dtmax_chains.ORDERED_KERNELS)] if compiled_here
+                     else ["background"])

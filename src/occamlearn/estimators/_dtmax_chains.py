@@ -53,6 +53,12 @@ MIN_CUTS = 8
 # wine (13, 0; rows x ones^2 = 7e6) 0.09 vs 2.05, append (7, 0) 0.07 vs 0.11.
 DENSE_WORK = 4e6
 ORDERED_KERNELS = "dtmax-ordered"  # its name in ``trees.kernel_cache``
+# A fit that finds the ordered kernels not compiled yet compiles them itself when at least
+# this many seconds are left (the default limit is 60 s): the binary route it would take
+# instead ran the 5,000 x 30 default fit to its 60 s limit with a lower bound of 0 on a fresh
+# install, where compiling first proves it well within the limit. With less time left it
+# takes the binary route and the kernels compile in the background for the next fit.
+FOREGROUND_COMPILE_MIN_SECONDS = 30.0
 _LOADED: list = []                 # [True] once loaded in this process
 
 
@@ -126,15 +132,17 @@ def _chains_pay(X_bin: np.ndarray, chains: tuple) -> bool:
     return X_bin.shape[0] * ones ** 2 >= DENSE_WORK
 
 
-def _kernels_loaded() -> bool:
-    """The engine's kernels loaded from numba's disk cache; if they are not there yet, the
-    background compile is started and False returned (the binary route answers this fit:
-    compiling in the foreground would spend the time limit on it)."""
+def _kernels_loaded(deadline: Deadline) -> bool:
+    """The engine's kernels loaded from numba's disk cache, or compiled here when they are
+    not there yet and ``FOREGROUND_COMPILE_MIN_SECONDS`` are left; with less, the background
+    compile is started and False returned (the binary route answers this fit: compiling in
+    the foreground would spend a short time limit on it)."""
     from occamlearn.trees import kernel_cache
 
     if _LOADED:
         return True
-    if not kernel_cache.kernels_ready(ORDERED_KERNELS):
+    if not kernel_cache.kernels_ready(ORDERED_KERNELS) \
+            and deadline.remaining() < FOREGROUND_COMPILE_MIN_SECONDS:
         kernel_cache.start_background_compile()
         return False
     try:
@@ -149,7 +157,8 @@ def fit_readable_chains(estimator, data: TrainingData, deadline: Deadline):
     """The default fit through the ordered engine, on ``data`` prepared as the dynamic
     programme's route prepares it; returns ``estimator`` fitted as that route fits it, or
     None (nothing set) when the binary route is expected faster (``_chains_pay``), the
-    kernels are not compiled yet, or the weights are too large for exact float costs (the
+    kernels are not compiled yet and too little time is left to compile them
+    (``_kernels_loaded``), or the weights are too large for exact float costs (the
     caller then takes the binary route on ``data``)."""
     conditions = data.binarizer.conditions_
     if sum(getattr(c, "op", None) == ">=" for c in conditions) < MIN_CUTS:
@@ -163,7 +172,7 @@ def fit_readable_chains(estimator, data: TrainingData, deadline: Deadline):
     codes, chains = column_chains(X_bin, conditions)
     if not _chains_pay(X_bin, chains):
         return None
-    if not _kernels_loaded():
+    if not _kernels_loaded(deadline):
         return None
     ordered = OrderedData.from_matrix(codes, y_index, n_classes, unit)
     names = tuple(str(n) for n in data.feature_names)
