@@ -57,8 +57,8 @@ ORDERED_KERNELS = "dtmax-ordered"  # its name in ``trees.kernel_cache``
 # this many seconds are left (the default limit is 60 s): the binary route it would take
 # instead ran the 5,000 x 30 default fit to its 60 s limit with a lower bound of 0 on a fresh
 # install, where compiling first (about 22 s on an idle 2-core machine) proved it in 24.7 s.
-# With less time left it
-# takes the binary route and the kernels compile in the background for the next fit.
+# With less time left it takes the binary route and the kernels compile in the background
+# for the next fit.
 FOREGROUND_COMPILE_MIN_SECONDS = 30.0
 _LOADED: list = []                 # [True] once loaded in this process
 
