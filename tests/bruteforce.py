@@ -138,3 +138,43 @@ def weighted_data(draw, min_rows=2, max_rows=7, weights=(0, 0.5, 1, 1.5, 2, 3)):
     if not (weight > 0).any():
         weight[0] = 1.0
     return X, y, n_classes, weight
+
+
+def threshold_tree_optimum(X, y, w, n_classes: int, depth: int) -> tuple:
+    """(fewest weighted errors, then fewest tests) of any tree of depth <= ``depth`` over a
+    numeric table, testing ``x_f >= t`` for every threshold t between adjacent distinct values
+    of the rows at the node. Shares no code with the ordered engine."""
+
+    def best(rows, d):
+        totals = np.bincount(y[rows], weights=w[rows], minlength=n_classes)
+        answer = (totals.sum() - totals.max(), 0)
+        if d == 0 or len(rows) < 2:
+            return answer
+        for f in range(X.shape[1]):
+            for t in np.unique(X[rows, f])[1:]:
+                high = X[rows, f] >= t
+                (e0, s0), (e1, s1) = best(rows[~high], d - 1), best(rows[high], d - 1)
+                answer = min(answer, (e0 + e1, s0 + s1 + 1))
+        return answer
+
+    return best(np.arange(len(y)), depth)
+
+
+@st.composite
+def numeric_weighted_data(draw, max_rows=9, max_depth=3, whole=None):
+    """Tiny numeric tables: few distinct values (ties), 2-3 classes, depth 0-3, weights
+    whole (0-3) or float (0-2; below the engines' tolerance: zero), drawn unless ``whole``
+    fixes it; zeros included, never all zero."""
+    n_classes = draw(st.integers(2, 3))
+    rows, features = draw(st.integers(1, max_rows)), draw(st.integers(1, 3))
+    X = np.array(draw(st.lists(st.sampled_from([-1.5, 0.0, 0.25, 1.0, 2.0, 7.0]),
+                               min_size=rows * features, max_size=rows * features)))
+    y = np.array(draw(st.lists(st.integers(0, n_classes - 1), min_size=rows, max_size=rows)))
+    if whole is None:
+        whole = draw(st.booleans())
+    weight = st.integers(0, 3) if whole else st.floats(0.0, 2.0).map(
+        lambda v: 0.0 if v < 1e-6 else v)
+    w = np.array(draw(st.lists(weight, min_size=rows, max_size=rows)), dtype=float)
+    if not (w > 0).any():
+        w[0] = 1.0
+    return X.reshape(rows, features), y, w, n_classes, draw(st.integers(0, max_depth))

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from bruteforce import numeric_weighted_data, threshold_tree_optimum
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -17,48 +18,16 @@ from occamlearn.trees.dtmax.search import find_max_accuracy_tree
 
 
 def brute_force(X, y, w, n_classes, depth):
-    """Fewest weighted errors of any tree of depth <= ``depth`` whose tests are ``x_f >= t``
-    for every threshold t between adjacent distinct values of the rows at the node."""
-
-    def best(rows, d):
-        totals = np.bincount(y[rows], weights=w[rows], minlength=n_classes)
-        leaf = totals.sum() - totals.max()
-        if d == 0 or len(rows) < 2:
-            return leaf
-        answer = leaf
-        for f in range(X.shape[1]):
-            for t in np.unique(X[rows, f])[1:]:
-                high = X[rows, f] >= t
-                answer = min(answer, best(rows[~high], d - 1) + best(rows[high], d - 1))
-        return answer
-
-    return best(np.arange(len(y)), depth)
+    """Fewest weighted errors of any tree of depth <= ``depth`` over every threshold."""
+    return threshold_tree_optimum(X, y, w, n_classes, depth)[0]
 
 
 def tree_depth(nested) -> int:
     return 0 if nested[0] == "leaf" else 1 + max(tree_depth(nested[3]), tree_depth(nested[4]))
 
 
-@st.composite
-def weighted_data(draw, max_rows=9, max_depth=3):
-    """Tiny numeric tables: few distinct values (ties), 2-3 classes, float or whole weights
-    (zeros included), depth 0-3."""
-    n_classes = draw(st.integers(2, 3))
-    rows, features = draw(st.integers(1, max_rows)), draw(st.integers(1, 3))
-    X = np.array(draw(st.lists(st.sampled_from([-1.5, 0.0, 0.25, 1.0, 2.0, 7.0]),
-                               min_size=rows * features, max_size=rows * features)))
-    y = np.array(draw(st.lists(st.integers(0, n_classes - 1), min_size=rows, max_size=rows)))
-    whole = draw(st.booleans())
-    weight = st.integers(0, 3) if whole else st.floats(0.0, 2.0).map(
-        lambda v: 0.0 if v < 1e-6 else v)        # below the engine's tolerance: zero
-    w = np.array(draw(st.lists(weight, min_size=rows, max_size=rows)), dtype=float)
-    if not (w > 0).any():
-        w[0] = 1.0
-    return X.reshape(rows, features), y, w, n_classes, draw(st.integers(0, max_depth))
-
-
 @settings(max_examples=150, deadline=None)
-@given(weighted_data())
+@given(numeric_weighted_data())
 def test_fewest_weighted_errors_match_brute_force(data):
     X, y, w, n_classes, depth = data
     result = best_ordered_tree(X, y, n_classes, depth, sample_weight=w)
@@ -71,7 +40,7 @@ def test_fewest_weighted_errors_match_brute_force(data):
 
 
 @settings(max_examples=60, deadline=None)
-@given(weighted_data(max_rows=7), st.data())
+@given(numeric_weighted_data(max_rows=7), st.data())
 def test_whole_weights_equal_repeated_rows(data, draw):
     X, y, _, n_classes, depth = data
     counts = np.array(draw.draw(st.lists(st.integers(0, 3), min_size=len(y),
@@ -85,7 +54,7 @@ def test_whole_weights_equal_repeated_rows(data, draw):
 
 
 @settings(max_examples=150, deadline=None)
-@given(weighted_data(max_depth=0), st.floats(0.0, 1.5), st.floats(0.0, 1.0))
+@given(numeric_weighted_data(max_depth=0), st.floats(0.0, 1.5), st.floats(0.0, 1.0))
 def test_depth2_solver_keeps_its_contract_against_brute_force(data, upper_scale, lower_scale):
     """``best_depth2`` with an upper bound (a tree below it is exact, else a bound >= upper
     that no tree beats) and a known lower bound, on float and whole (int64) weights."""

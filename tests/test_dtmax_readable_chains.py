@@ -9,6 +9,7 @@ from unittest.mock import patch
 import numpy as np
 import pandas as pd
 import pytest
+from bruteforce import numeric_weighted_data, threshold_tree_optimum
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -33,44 +34,12 @@ def compiled_kernels():
     kernel_cache.load("dtmax-ordered")
 
 
-def brute_force_lexicographic(X, y, w, n_classes, depth):
-    """(fewest weighted errors, then fewest tests) of any tree of depth <= ``depth`` testing
-    ``x_f >= t`` for thresholds between adjacent values at the node."""
-
-    def best(rows, d):
-        totals = np.bincount(y[rows], weights=w[rows], minlength=n_classes)
-        answer = (totals.sum() - totals.max(), 0)
-        if d == 0 or len(rows) < 2:
-            return answer
-        for f in range(X.shape[1]):
-            for t in np.unique(X[rows, f])[1:]:
-                high = X[rows, f] >= t
-                (e0, s0), (e1, s1) = best(rows[~high], d - 1), best(rows[high], d - 1)
-                answer = min(answer, (e0 + e1, s0 + s1 + 1))
-        return answer
-
-    return best(np.arange(len(y)), depth)
-
-
-@st.composite
-def whole_weighted_data(draw, max_rows=9, max_depth=3):
-    n_classes = draw(st.integers(2, 3))
-    rows, features = draw(st.integers(1, max_rows)), draw(st.integers(1, 3))
-    X = np.array(draw(st.lists(st.sampled_from([-1.0, 0.0, 0.5, 2.0, 3.0]),
-                               min_size=rows * features, max_size=rows * features)))
-    y = np.array(draw(st.lists(st.integers(0, n_classes - 1), min_size=rows, max_size=rows)))
-    w = np.array(draw(st.lists(st.integers(0, 3), min_size=rows, max_size=rows)), float)
-    if not (w > 0).any():
-        w[0] = 1.0
-    return X.reshape(rows, features), y, w, n_classes, draw(st.integers(0, max_depth))
-
-
 @settings(max_examples=150, deadline=None)
-@given(whole_weighted_data())
+@given(numeric_weighted_data(whole=True))
 def test_prefer_small_is_fewest_errors_then_fewest_tests(data):
     X, y, w, n_classes, depth = data
     result = best_ordered_tree(X, y, n_classes, depth, sample_weight=w, prefer_small=True)
-    errors, tests = brute_force_lexicographic(X, y, w, n_classes, depth)
+    errors, tests = threshold_tree_optimum(X, y, w, n_classes, depth)
     assert result.status == "optimal"
     assert result.errors == errors == result.lower_bound
     assert nested_errors(result.tree, result.data) == errors
@@ -78,7 +47,7 @@ def test_prefer_small_is_fewest_errors_then_fewest_tests(data):
 
 
 @settings(max_examples=150, deadline=None)
-@given(whole_weighted_data(max_depth=0), st.sampled_from([0.0, 0.5]))
+@given(numeric_weighted_data(max_depth=0, whole=True), st.sampled_from([0.0, 0.5]))
 def test_depth2_from_pair_counts_against_brute_force(data, penalty):
     """Exact for errors alone and for errors plus a penalty per test (scaled weights)."""
     X, y, w, n_classes, _ = data
@@ -86,7 +55,7 @@ def test_depth2_from_pair_counts_against_brute_force(data, penalty):
     d = OrderedData.from_matrix(X, y, n_classes, w * scale)
     cost, tree, _ = best_depth2_counts(d.order, d.rank, d.y, d.weight.astype(np.int64),
                                        n_classes, penalty, 1e-9)
-    errors, tests = brute_force_lexicographic(X, y, w, n_classes, 2)
+    errors, tests = threshold_tree_optimum(X, y, w, n_classes, 2)
     nested = nested_from_depth2(tree)
     if penalty:
         assert cost == errors * scale + penalty * tests
