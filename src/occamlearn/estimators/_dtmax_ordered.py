@@ -127,8 +127,8 @@ def prefers_ordered(binarizer, X, prefer_small: bool) -> bool:
     if not isinstance(binarizer, ThresholdBinarizer):
         return False
     # every threshold kept (None): the dp is exact too, but over one column per cut, and the
-    # ordered engine was measured faster wherever a column has more than 33 values
-    cap = 33 if binarizer.max_thresholds is None else binarizer.max_thresholds + 1
+    # ordered engine was measured faster wherever the default cap would cut a column
+    cap = (binarizer.max_thresholds or ThresholdBinarizer().max_thresholds) + 1
     if hasattr(X, "columns") and hasattr(X, "dtypes"):
         columns = [X[c].to_numpy() for c in X.columns
                    if X[c].dtype.kind in "iuf"]
