@@ -329,6 +329,9 @@ class _FakeKernels:
     def warm_up_callees(self):
         self.done.append(self.name)
 
+    def warm_up_main_part(self):
+        self.done.append(f"{self.name} main part")
+
 
 @pytest.mark.parametrize("cores, side", [(1, False), (2, True)])
 def test_main_child_starts_the_side_child_first_with_enough_cores(monkeypatch, tmp_path,
@@ -346,8 +349,8 @@ def test_main_child_starts_the_side_child_first_with_enough_cores(monkeypatch, t
     monkeypatch.setattr(kernel_cache, "_niced", {})
     assert kernel_cache._compile_main("main") == 0
     # what a first fit waits for at full priority, then the rest at a lower one
-    assert done == ["spawn side"] * side + ["bnb", "nice 10", "error-budget", "dtmax-dp",
-                                                 "dtmax-ordered"]
+    assert done == ["spawn side", "bnb-callees main part"] * side + [
+        "bnb", "nice 10", "error-budget", "dtmax-dp", "dtmax-ordered"]
     assert kernel_cache._stamp_path().exists() and not (tmp_path / "main").exists()
     done.clear()
     monkeypatch.setattr(kernel_cache, "_niced", {})

@@ -33,7 +33,7 @@ def hash_key(key, salt):
     return h
 
 
-@njit(cache=True)
+@njit(cache=True, no_cpython_wrapper=True)
 def find_slot(slots, key, hashed, tag, tag_mask):
     """The slot holding ``key`` with a meta word ``& tag_mask == tag``, or the free slot
     where it would go, starting at ``hashed`` (the table must have a free slot: its owner

@@ -47,7 +47,7 @@ def slot(slots, rows):
     return find_slot(slots, rows, hash_key(rows, NO_SALT), USED, USED)
 
 
-@njit(cache=True)
+@njit(cache=True, no_cpython_wrapper=True)
 def store(slots, counters, at, rows, value, split, flags):
     """Store ``value`` (leaves) with ``split`` and ``flags`` (EXACT, BOUNDED or NO_FLAGS) in
     slot ``at`` (from ``slot``). Every argument has one type at every call (no literals, no

@@ -80,7 +80,7 @@ def incompatibility_lower_bound(packed, labels, rows, n_classes, max_work):
     return total
 
 
-@njit(cache=True)
+@njit(cache=True, no_cpython_wrapper=True)
 def classes_in(class_sets, rows):
     """How many classes have a row in ``rows`` (``class_sets[k]``: the rows of class k)."""
     count = 0
@@ -92,7 +92,7 @@ def classes_in(class_sets, rows):
     return count
 
 
-@njit(cache=True)
+@njit(cache=True, no_cpython_wrapper=True)
 def known_bound(slots, class_sets, rows, hashed):
     """Stored value of ``rows`` (exact or lower bound), else its class count."""
     classes = classes_in(class_sets, rows)
@@ -104,7 +104,7 @@ def known_bound(slots, class_sets, rows, hashed):
     return classes
 
 
-@njit(cache=True)
+@njit(cache=True, no_cpython_wrapper=True)
 def raised_bound(counters, class_sets, packed, labels, rows, bound):
     """``bound`` raised by the incompatibility bound of ``rows`` when that is worth running:
     at most BOUND_MAX_ROWS rows, and while it raises at least 1 in 20 bounds (judged after
@@ -146,7 +146,7 @@ def _popcount(word):
     return count
 
 
-@njit(cache=True)
+@njit(cache=True, no_cpython_wrapper=True)
 def static_bound(slots, counters, class_sets, packed, labels, rows):
     """Stored value of ``rows``, else its class / incompatibility bound, then stored."""
     at = slot(slots, rows)
