@@ -50,8 +50,9 @@ What happens instead, on a process that needs a family of kernels (``KERNEL_MODU
 
 ``occamlearn warm-up`` (``warm_up_all``) compiles everything in the foreground, e.g. right
 after ``pip install``; nothing is compiled at install time (no compiler is needed). Compiling
-costs about 6 CPU seconds (mostly numba's typing and lowering of ``solve``, measured in
-``benchmarks/results/cold_start.md``), so a cold first fit is that much slower than a warm one.
+costs about 6-8 CPU seconds for the branch and bound (numba's typing, and LLVM's optimising
+of each kernel together with the kernels it calls; ``benchmarks/results/cold_start.md``,
+``cold_typing.md``), so a cold first fit is that much slower than a warm one.
 """
 
 from __future__ import annotations
