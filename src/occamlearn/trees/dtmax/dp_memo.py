@@ -1,8 +1,7 @@
 """The memo of the compiled DT(max) search (``dp_kernels``): row sets to costs and bounds.
 
 An open-addressing hash table in one (capacity, words + 3) uint64 array, so that a probe
-touches one cache line (hashing and probing shared with the branch and bound's memo:
-``trees.exact.row_set_table``): the key (the row set as a bitset over the search's items), then
+touches one cache line: the key (the row set as a bitset over the search's items), then
 ``USED | depth``, the value, and ``exact << 32 | (test + 1)``. A value is an exact cost with
 its root test, or a lower bound left by a failed search. The table never evicts: at 70 %
 full it asks to grow (``counters[FULL]``, the caller copies it into a 4x table with
@@ -16,15 +15,13 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from occamlearn.trees.exact.row_set_table import ALL_BITS, USED, find_slot, hash_key
-from occamlearn.trees.kernel_sources import key_cache_to_sources
-
 __all__ = ["grow_memo", "new_memo"]
 
 # counters of a search (one int64 array)
 WORK, WORK_LIMIT, ENTRIES, FULL, ABORT, TOP_COST, TOP_FEATURE, ROOT, LEFT, RIGHT = range(10)
 SUBPROBLEMS, HITS, PRUNED, GROWABLE, SLICE_START, FIRST_STORE = 10, 11, 12, 13, 14, 15
 N_COUNTERS = 16
+USED = np.uint64(1 << 63)
 DEPTH_MASK = np.uint64(0xFF)
 
 
@@ -36,10 +33,27 @@ def new_memo(n_items: int, capacity: int = 1 << 12) -> np.ndarray:
 
 @njit(cache=True)
 def _find(slots, key, depth):
-    """Slot holding (key, depth), or the empty slot where it would go: the meta word of a
-    match is exactly ``USED | depth`` (the probe is shared with the branch and bound's memo)."""
+    """Slot holding (key, depth), or the empty slot where it would go."""
+    words = key.shape[0]
+    h = np.uint64(0x9E3779B97F4A7C15) ^ np.uint64(depth)
+    for w in range(words):
+        h ^= key[w]
+        h *= np.uint64(0xBF58476D1CE4E5B9)
+        h ^= h >> np.uint64(31)
+    mask = slots.shape[0] - 1
+    at = np.int64(h & np.uint64(mask))
     tag = USED | np.uint64(depth)
-    return find_slot(slots, key, hash_key(key, np.uint64(depth)), tag, ALL_BITS)
+    while slots[at, words] & USED:
+        if slots[at, words] == tag:
+            same = True
+            for w in range(words):
+                if slots[at, w] != key[w]:
+                    same = False
+                    break
+            if same:
+                return at
+        at = (at + 1) & mask
+    return at
 
 
 @njit(cache=True)
@@ -100,7 +114,3 @@ def _lookup(slots, key, depth, counters):
     counters[HITS] += 1
     return (at, np.int64(slots[at, words + 1]), (meta >> np.uint64(32)) > 0,
             np.int64(meta & np.uint64(0xFFFFFFFF)) - 1)
-
-
-# numba keys its cache to this file alone: also to the probe's module
-key_cache_to_sources(__name__)

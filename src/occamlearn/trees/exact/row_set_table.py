@@ -1,14 +1,17 @@
-"""Hashing and slot probing of the open-addressing memo tables keyed by row sets (numba).
+"""Hashing and slot probing of an open-addressing memo table keyed by row sets (numba).
 
-Both exact searches memoise row sets in one (capacity, words + k) uint64 array: the key
-bitset in the first ``words`` columns, then a meta word whose bit 63 (``USED``) marks a taken
-slot, then whatever the search stores. The branch and bound (``mpdt.bnb.memo_table``) keys a
-slot by the row set alone; the DT(max) programme (``dtmax.dp_memo``) by the row set and a
-depth kept in the meta word. One probe serves both: a slot matches when its key words equal
-the row set and its meta word, masked by ``tag_mask``, equals ``tag`` (the branch and bound
-passes ``USED`` for both, so any used slot with that key matches; the programme passes the
-whole word and ``USED | depth``). Linear probing over a power-of-two capacity; the tables
-never delete, so the first free slot ends a probe.
+The table is one (capacity, words + k) uint64 array: the key bitset in the first ``words``
+columns, then a meta word whose bit 63 (``USED``) marks a taken slot, then whatever the
+search stores. A slot matches when its key words equal the row set and its meta word, masked
+by ``tag_mask``, equals ``tag``: the branch and bound (``mpdt.bnb.memo_table``) passes
+``USED`` for both, so any used slot with that key matches; a table that keys a slot by the
+row set and a tag in the meta word (the DT(max) memo's depth) passes ``ALL_BITS`` and
+``USED | tag``. Linear probing over a power-of-two capacity; the tables never delete, so
+the first free slot ends a probe.
+
+The DT(max) memo (``dtmax.dp_memo._find``) keeps its own copy of this probe: calling this
+one from it measured slower on depth-6 DT(max) fits (every pair tried, by 10-50 %; sub-second
+fits, ``benchmarks/results/cold_typing.md``), so it is not shared.
 """
 
 from __future__ import annotations

@@ -4,8 +4,7 @@ A row set is a (words,) uint64 bitset over the distinct rows. The memo is an ope
 hash table in one (capacity, words + 1) uint64 array, so that a probe touches one cache line:
 the key words, then a meta word: bit 63 used, bit 62 exact (else the value is a proven lower
 bound), bit 61 incompatibility bound computed, bits 32-60 split column + 1, bits 0-31 the
-value in leaves. Hashing and probing are shared with the DT(max) memo
-(``trees.exact.row_set_table``). The table never evicts: at 70 % full a GROWABLE table asks
+value in leaves. Hashing and probing: ``trees.exact.row_set_table``. The table never evicts: at 70 % full a GROWABLE table asks
 to grow (``counters[FLAG] = FLAG_FULL``; the caller copies it into a larger one with
 ``rehash``); a full table that may not grow (memory cap) takes no new entries: the memo is
 only a cache.
