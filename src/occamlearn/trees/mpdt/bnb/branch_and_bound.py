@@ -37,7 +37,13 @@ bound reaches the best found. The root does iterative deepening on its proven lo
 (measured: each step costs 2-3x the previous, the last dominates), so the lower bound
 reported grows anytime. The incumbent is a greedy information-gain tree (or the caller's
 ``upper_bound_tree`` if smaller), improved before the deepening by replacing its subtrees,
-bottom-up, by minimum ones where a solve limited to ``IMPROVE_CALLS`` calls finds one.
+bottom-up, by minimum ones where a solve limited to ``IMPROVE_CALLS`` calls finds one. Once
+the deepening has spent ``NEIGHBOURHOOD["after_calls"]`` calls, a search for smaller trees
+(``neighbourhoods``: limited solves, and splits opened two levels deep where they run out)
+takes turns with it on the same memo (``Turns``): the deepening's last step, which searches
+for a tree at the minimum, costs as much as all the steps before it, and is skipped when the
+other search has found that tree (measured on back at the paper's bits, branch and bound
+alone: proven in 2.7 M calls instead of 9.8 M).
 
 Two engines run the same recursion: ``RowSetSearch`` in Python on integer bitsets and dicts, and
 ``CompiledRowSetSearch``, which runs ``bnb_kernels.solve`` (numba) on uint64 word bitsets with an
