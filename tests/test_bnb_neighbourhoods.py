@@ -3,7 +3,9 @@
 Every tree it yields must be pure and smaller than the best before it, and run to its end (its
 caps double) it must reach the minimum, for both engines. Caps of one call force the
 "unknown" path (splits opened level by level) on tiny data. The branch and bound with the
-two searches taking turns every few calls must still prove the brute-force minimum.
+two searches taking turns every few dozen calls must still prove the brute-force minimum.
+(A slice must let the deepening finish a subtree: a compiled solve stopped after one call
+restarts from the root having stored nothing, so slices of one call would never end.)
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ def _leaves(nested) -> int:
     return 1 if nested[0] == "leaf" else _leaves(nested[1]) + _leaves(nested[2])
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=150, deadline=None)
 @given(tiny_data(), st.sampled_from([1, 3, 500]), st.integers(0, 3))
 def test_smaller_trees_are_pure_smaller_and_end_at_the_minimum(data, first_cap, depth):
     X, y, n_classes = data
@@ -47,8 +49,8 @@ def test_smaller_trees_are_pure_smaller_and_end_at_the_minimum(data, first_cap, 
         assert 2 * best[0] - 1 == minimum, name
 
 
-@settings(max_examples=200, deadline=None)
-@given(tiny_data(), st.sampled_from([1, 4]), st.sampled_from([0.5, 2.0]))
+@settings(max_examples=150, deadline=None)
+@given(tiny_data(), st.sampled_from([30, 200]), st.sampled_from([0.5, 2.0]))
 def test_turns_with_the_deepening_keep_the_brute_force_minimum(data, slice_calls, share):
     X, y, n_classes = data
     minimum = minimum_tree_size(X, y)

@@ -115,6 +115,9 @@ class Turns:
     def __init__(self, search, root: int, state: Anytime, as_tree, *, after_calls: int,
                  slice_calls: int, share: float):
         self.search, self.root, self.state, self.as_tree = search, root, state, as_tree
+        if slice_calls < 1 or share <= 0:
+            raise ValueError(f"slice_calls must be >= 1 and share > 0; got {slice_calls}, "
+                             f"{share}.")
         self.slice_calls, self.share = slice_calls, share
         self.next_turn = search.calls + after_calls
         self.probes = smaller_trees(search, root, lambda: (state.upper + 1) // 2)
@@ -133,7 +136,7 @@ class Turns:
                 pass
             finally:
                 search.poll.call_cap = None
-            self._probe(int(self.share * self.slice_calls))
+            self._probe(max(1, int(self.share * self.slice_calls)))
             if self.state.upper <= 2 * budget - 1:
                 return None
             self.next_turn = search.calls + self.slice_calls
