@@ -29,6 +29,7 @@ import heapq
 import numpy as np
 
 from occamlearn.stopping import Deadline, ProgressSink
+from occamlearn.trees.dtmax.ordered.bounds import range_bound
 from occamlearn.trees.dtmax.ordered.data import OrderedData
 from occamlearn.trees.dtmax.ordered.depth2 import best_depth2
 from occamlearn.trees.dtmax.ordered.depth2_counts import (
@@ -221,8 +222,8 @@ class OrderedSearch:
                     best, tree = cost, found
                     if top:
                         self._report(best, tree)
-                left = max(bound, (low[a] if a >= 0 else 0.0) + high[mid] + penalty)
-                right = max(bound, low[mid] + (high[b] if b >= 0 else 0.0) + penalty)
+                left = max(bound, self._range(features[f], a, mid, lo, mid - 1) + penalty)
+                right = max(bound, self._range(features[f], mid, b, mid + 1, hi) + penalty)
                 if lo < mid:
                     heapq.heappush(heap, (left, seq, f, lo, mid - 1, a, mid))
                     seq += 1
@@ -237,6 +238,18 @@ class OrderedSearch:
         if top:
             self._raise_lower(min(best, current))
         return best, tree
+
+    @staticmethod
+    def _range(feature, a, b, lo, hi) -> float:
+        """``bounds.range_bound`` of thresholds ``lo..hi`` of a feature (its candidates'
+        ``before``, ``low``, ``high``) between ``a`` and ``b`` (-1: none); inf if empty."""
+        if lo > hi:
+            return np.inf
+        _, before, low, high = feature
+        return range_bound(low[a] if a >= 0 else 0.0, high[a] if a >= 0 else -np.inf,
+                           before[a] if a >= 0 else 0.0,
+                           low[b] if b >= 0 else -np.inf, high[b] if b >= 0 else 0.0,
+                           before[b] if b >= 0 else 0.0, before[lo], before[hi])
 
     def _evaluate(self, order, depth, f, threshold, best, low, high, mid, known, slack):
         """Cost and tree of the best tree whose root tests ``f >= threshold``, if it costs
