@@ -33,7 +33,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from occamlearn.trees.dtmax.ordered.kernels import _leaf, _offer_position, _split_errors
+from occamlearn.trees.dtmax.ordered.kernels import _leaf, _split_errors
 from occamlearn.trees.kernel_sources import key_cache_to_sources
 
 __all__ = ["TREE_FIELDS", "best_depth2", "node_columns"]
@@ -116,8 +116,10 @@ def _best_tests_of_sides(ids, ranks, labels, weights, features, side, totals, to
     a low best early lets the pass skip more). Fills ``found[s]`` (feature or -1 for a leaf,
     threshold rank, low label, high label) and returns the two costs.
 
-    The pass of ``kernels.side_subtrees`` on this layout; each position is offered by the
-    step both share, ``kernels._offer_position`` (its pruning proved there).
+    A position of side s is evaluated only once the weight ``moved[s]`` passed since the
+    start exceeds ``limit[s]``: the errors of a split fall by at most the weight that crosses
+    it. After an evaluation with errors e, the low errors only grow and the high ones fall by
+    at most the weight still to pass, so once ``e - best >= weight - moved`` the side is done.
     """
     n_classes = totals.shape[1]
     best = np.empty(2)
@@ -145,9 +147,18 @@ def _best_tests_of_sides(ids, ranks, labels, weights, features, side, totals, to
         for p in range(m):
             s = side[g_ids[p]]
             rk = g_ranks[p]
-            if rk != prev[s] and moved[s] > limit[s] and _offer_position(
-                    s, g, rk, acc, totals, best, found, limit, moved, weight, penalty, tol):
-                break
+            if rk != prev[s] and moved[s] > limit[s]:
+                low_e, high_e, a, b = _split_errors(acc[s], totals[s], n_classes)
+                e = low_e + high_e + penalty
+                if e < best[s] - tol:
+                    best[s] = e
+                    found[s, 0], found[s, 1], found[s, 2], found[s, 3] = g, rk, a, b
+                if high_e <= tol or e - best[s] >= weight[s] - moved[s] - tol:
+                    limit[s] = np.inf
+                    if limit[1 - s] == np.inf:
+                        break
+                else:
+                    limit[s] = moved[s] + (e - best[s]) - tol
             acc[s, g_labels[p]] += g_weights[p]
             moved[s] += g_weights[p]
             prev[s] = rk

@@ -56,30 +56,6 @@ def _split_errors(acc, tot, n_classes):
 
 
 @njit(cache=True)
-def _offer_position(s, g, rk, acc, totals, best, found, limit, moved, weight, penalty, tol):
-    """One step of the sweeps of ``side_subtrees`` and ``depth2._best_tests_of_sides`` (the
-    same pass over two layouts of the rows): offer side s's test "feature g >= rank rk",
-    whose low side holds ``acc[s]`` of ``totals[s]``, to ``best[s]``/``found[s]``, and set
-    the weight ``limit[s]`` that must pass before the side's next offer can win. Returns True
-    once neither side can improve on this feature.
-
-    The errors of a split change by at most the weight that crosses it, so no position
-    before ``moved[s]`` exceeds ``moved[s] + (e - best[s])`` can beat the best; and the low
-    errors only grow from here while the high ones fall by at most the weight still to
-    pass (``weight[s] - moved[s]``), so once ``e - best[s]`` reaches that the side is done."""
-    low_e, high_e, a, b = _split_errors(acc[s], totals[s], totals.shape[1])
-    e = low_e + high_e + penalty
-    if e < best[s] - tol:
-        best[s] = e
-        found[s, 0], found[s, 1], found[s, 2], found[s, 3] = g, rk, a, b
-    if high_e <= tol or e - best[s] >= weight[s] - moved[s] - tol:
-        limit[s] = np.inf
-        return limit[1 - s] == np.inf
-    limit[s] = moved[s] + (e - best[s]) - tol
-    return False
-
-
-@njit(cache=True)
 def class_totals(rows, y, w, n_classes):
     totals = np.zeros(n_classes)
     for r in rows:
@@ -123,7 +99,8 @@ def side_subtrees(order, rank, y, w, n_classes, f, thr, tol, side, penalty=0.0):
     acc = np.zeros((2, n_classes))
     prev = np.empty(2, dtype=np.int64)
     moved = np.empty(2)                 # weight of the side's rows passed so far
-    # a position of side s is evaluated only once moved[s] > limit[s] (``_offer_position``)
+    # a position of side s is evaluated only once moved[s] > limit[s]: the errors of a split
+    # fall by at most the weight that crosses it, so until then none can beat the best
     limit = np.empty(2)
     for g in range(n_features):
         if best[0] <= tol and best[1] <= tol:
@@ -139,9 +116,20 @@ def side_subtrees(order, rank, y, w, n_classes, f, thr, tol, side, penalty=0.0):
             r = rows[p]
             s = side[r]
             rk = ranks[r]
-            if rk != prev[s] and moved[s] > limit[s] and _offer_position(
-                    s, g, rk, acc, totals, best, found, limit, moved, weight, penalty, tol):
-                break
+            if rk != prev[s] and moved[s] > limit[s]:
+                low_e, high_e, a, b = _split_errors(acc[s], totals[s], n_classes)
+                e = low_e + high_e + penalty
+                if e < best[s] - tol:
+                    best[s] = e
+                    found[s, 0], found[s, 1], found[s, 2], found[s, 3] = g, rk, a, b
+                # the low errors only grow from here and the high ones fall by at most the
+                # weight still to pass: once that cannot beat the best, the side is done
+                if high_e <= tol or e - best[s] >= weight[s] - moved[s] - tol:
+                    limit[s] = np.inf
+                    if limit[1 - s] == np.inf:
+                        break
+                else:
+                    limit[s] = moved[s] + (e - best[s]) - tol
             acc[s, y[r]] += w[r]
             moved[s] += w[r]
             prev[s] = rk
