@@ -12,10 +12,13 @@ solvers of ``kernels`` and ``depth2``; deeper nodes run here:
   each with room for the weight between the threshold and the far end of its interval
   (ConTree's slack: the child then either proves a cost that prunes the whole interval or
   returns its exact cost; measured 3.7x faster to a proof on make_classification 1,000 x 20
-  at depth 3 than without) -- and the two halves pushed back. A half's bound is ``left(a) + right(b)`` over the evaluated
-  thresholds a and b around it (the left child only gains rows as the threshold rises, the
-  right one only loses them: sub-interval pruning), and thresholds within weight ``gap`` of an
-  evaluated one whose cost exceeds the best by ``gap`` are dropped (neighbourhood pruning);
+  at depth 3 than without) -- and the two halves pushed back. A half's bound is
+  ``bounds.range_bound`` from the evaluated thresholds a and b around it: at least
+  ``left(a) + right(b)`` (the left child only gains rows as the threshold rises, the right
+  one only loses them: sub-interval pruning), and more where a or b is close in weight
+  (moving a threshold across weight W changes a side's optimum by at most W); thresholds
+  within weight ``gap`` of an evaluated one whose cost exceeds the best by ``gap`` are
+  dropped (neighbourhood pruning);
 * solved row sets are memoised by depth (the same rows are reached by testing f then g or g
   then f), with lower bounds kept for sets that were only refuted;
 * at the top the smallest bound in the heap is a proven lower bound on the optimum, reported
