@@ -2,9 +2,9 @@
 
 ``data`` (each feature as ranks of its sorted values), ``kernels`` (compiled depth-1 solver,
 row splits), ``depth2`` (the compiled depth-2 solver on a node's own sorted columns),
-``search`` (interval search over thresholds with neighbourhood
-and sub-interval pruning, memo, anytime lower bound), ``solve`` (the public entry,
-``best_ordered_tree``).
+``bounds`` (a range of thresholds bounded from its two ends), ``search`` (interval search
+over thresholds with neighbourhood and sub-interval pruning, memo, anytime lower bound),
+``solve`` (the public entry, ``best_ordered_tree``).
 """
 
 from occamlearn.trees.dtmax.ordered.data import OrderedData

@@ -12,7 +12,10 @@ Why a layout of its own: the pass above is the innermost loop of every search of
 ``node_columns`` copies the node's rows once per call into per-feature arrays in sorted order
 (row's local id, rank, class, weight), so the pass reads three of them in sequence and only the
 side of the row (one byte per node row) by id. The copy is O(rows x features), paid once per
-call against the hundreds of root tests a call tries.
+call against the hundreds of root tests a call tries. ``kernels.side_subtrees`` makes the same
+pass over the data's own layout; sharing the per-position step of the two as one njit function
+was measured slower at depth 3 (CPU 1.2-2x on breast_cancer and make_classification 5,000 x
+20, still 6-18 % with ``inline="always"``), so each keeps its own copy of the loop.
 
 Pruning (each proven where it is used):
 

@@ -12,10 +12,13 @@ solvers of ``kernels`` and ``depth2``; deeper nodes run here:
   each with room for the weight between the threshold and the far end of its interval
   (ConTree's slack: the child then either proves a cost that prunes the whole interval or
   returns its exact cost; measured 3.7x faster to a proof on make_classification 1,000 x 20
-  at depth 3 than without) -- and the two halves pushed back. A half's bound is ``left(a) + right(b)`` over the evaluated
-  thresholds a and b around it (the left child only gains rows as the threshold rises, the
-  right one only loses them: sub-interval pruning), and thresholds within weight ``gap`` of an
-  evaluated one whose cost exceeds the best by ``gap`` are dropped (neighbourhood pruning);
+  at depth 3 than without) -- and the two halves pushed back. A half's bound is
+  ``bounds.range_bound`` from the evaluated thresholds a and b around it: at least
+  ``left(a) + right(b)`` (the left child only gains rows as the threshold rises, the right
+  one only loses them: sub-interval pruning), and more where a or b is close in weight
+  (moving a threshold across weight W changes a side's optimum by at most W); thresholds
+  within weight ``gap`` of an evaluated one whose cost exceeds the best by ``gap`` are
+  dropped (neighbourhood pruning);
 * solved row sets are memoised by depth (the same rows are reached by testing f then g or g
   then f), with lower bounds kept for sets that were only refuted;
 * at the top the smallest bound in the heap is a proven lower bound on the optimum, reported
@@ -29,6 +32,7 @@ import heapq
 import numpy as np
 
 from occamlearn.stopping import Deadline, ProgressSink
+from occamlearn.trees.dtmax.ordered.bounds import range_bound
 from occamlearn.trees.dtmax.ordered.data import OrderedData
 from occamlearn.trees.dtmax.ordered.depth2 import best_depth2
 from occamlearn.trees.dtmax.ordered.depth2_counts import (
@@ -221,8 +225,8 @@ class OrderedSearch:
                     best, tree = cost, found
                     if top:
                         self._report(best, tree)
-                left = max(bound, (low[a] if a >= 0 else 0.0) + high[mid] + penalty)
-                right = max(bound, low[mid] + (high[b] if b >= 0 else 0.0) + penalty)
+                left = max(bound, self._range(features[f], a, mid, lo, mid - 1) + penalty)
+                right = max(bound, self._range(features[f], mid, b, mid + 1, hi) + penalty)
                 if lo < mid:
                     heapq.heappush(heap, (left, seq, f, lo, mid - 1, a, mid))
                     seq += 1
@@ -237,6 +241,18 @@ class OrderedSearch:
         if top:
             self._raise_lower(min(best, current))
         return best, tree
+
+    @staticmethod
+    def _range(feature, a, b, lo, hi) -> float:
+        """``bounds.range_bound`` of thresholds ``lo..hi`` of a feature (its candidates'
+        ``before``, ``low``, ``high``) between ``a`` and ``b`` (-1: none); inf if empty."""
+        if lo > hi:
+            return np.inf
+        _, before, low, high = feature
+        return range_bound(low[a] if a >= 0 else 0.0, high[a] if a >= 0 else -np.inf,
+                           before[a] if a >= 0 else 0.0,
+                           low[b] if b >= 0 else -np.inf, high[b] if b >= 0 else 0.0,
+                           before[b] if b >= 0 else 0.0, before[lo], before[hi])
 
     def _evaluate(self, order, depth, f, threshold, best, low, high, mid, known, slack):
         """Cost and tree of the best tree whose root tests ``f >= threshold``, if it costs
