@@ -41,11 +41,39 @@ BOUND_GAIN_RATIO = 20
 BOUND_MAX_PATTERNS = 1000
 
 # Indices into a row set's memo entry (a list, for speed).
-N, ERR1, FORCED, LABEL, CLASS_ERR, LO, ACH, BOUNDED = range(8)
+N, ERR1, FORCED, LABEL, CLASS_ERR, LO, ACH, BOUNDED, SPLITS = range(9)
 
 
 def _first(candidate):
     return candidate[0]
+
+
+def _lowers(entry, low: int, high: int) -> list[int]:
+    """``[BudgetRowSetSearch.lower(entry, b) for b in range(low, high + 1)]`` in one pass
+    from ``high`` down: the class-count bound only grows as the budget falls, and the memo
+    part is the largest stored bound at a budget >= b, a running maximum over the stored
+    budgets taken in decreasing order."""
+    err1, forced, class_err, lo = entry[ERR1], entry[FORCED], entry[CLASS_ERR], entry[LO]
+    values = [1] * (high - low + 1)
+    top = min(high, err1 - 1)  # budgets from err1 up: one leaf
+    if top < low:
+        return values
+    floor = max(low, forced)  # budgets below forced: INF
+    values[:floor - low] = [INF] * (floor - low)
+    if not lo and class_err[2] <= floor:  # two classes, nothing stored: 2 throughout
+        values[floor - low:top - low + 1] = [2] * (top - floor + 1)
+        return values
+    stored = sorted(lo.items(), reverse=True) if lo else ()
+    count, at, running, bound = len(stored), 0, 0, 2
+    for b in range(top, floor - 1, -1):
+        while class_err[bound] > b:
+            bound += 1
+        while at < count and stored[at][0] >= b:
+            if stored[at][1] > running:
+                running = stored[at][1]
+            at += 1
+        values[b - low] = bound if bound > running else running
+    return values
 
 
 class BudgetRowSetSearch:
@@ -67,10 +95,12 @@ class BudgetRowSetSearch:
         self.memo: dict[int, list] = {}
         self.statics: dict[int, tuple] = {}
         # the memo is never evicted (rebuilding trees follows its entries): when it would pass
-        # MEMO_BYTES (about 1000 bytes of lists, dicts and sets per entry, plus the bitset) the
-        # search stops as at a time limit, with stats["memory_full"]
+        # MEMO_BYTES (about 1000 bytes of lists, dicts and sets per entry, 24 per split in
+        # its split list, plus the bitset) the search stops as at a time limit, with
+        # stats["memory_full"]
         self.static_cap = min(STATIC_CACHE, STATIC_BYTES // (200 + self.n_rows // 8))
-        self.max_entries = (MEMO_BYTES - STATIC_BYTES) // (1000 + 2 * (self.n_rows // 8))
+        self.max_entries = (MEMO_BYTES - STATIC_BYTES) // (
+            1000 + 24 * len(view.columns) + 2 * (self.n_rows // 8))
         self.memory_full = False
         self.poll = Poll(deadline)
         self.use_incompatibility = use_incompatibility
@@ -115,7 +145,7 @@ class BudgetRowSetSearch:
         if found is not None:
             return found
         n, err1, forced, label, class_err, _ = self.static(rows)
-        found = [n, err1, forced, label, class_err, {}, {1: (err1, -1, 0, 0)}, set()]
+        found = [n, err1, forced, label, class_err, {}, {1: (err1, -1, 0, 0)}, set(), None]
         self.memo[rows] = found
         return found
 
@@ -219,24 +249,10 @@ class BudgetRowSetSearch:
                     return bound
                 if bound >= known:
                     return known
-        static, memo = self.static, self.memo
-        memo_get = memo.get
-        candidates = []
-        for index, left, right in distinct_splits(rows, self.columns):
-            left_entry = memo_get(left) or static(left)
-            right_entry = memo_get(right) or static(right)
-            low = max(left_entry[FORCED], budget - right_entry[ERR1])
-            high = min(budget - right_entry[FORCED], left_entry[ERR1])
-            if low > high:  # budget > err(left) + err(right): two leaves fit
-                low = high = left_entry[ERR1]
-            for left_budget in range(low, high + 1):
-                candidates.append((lower(left_entry, left_budget)
-                                   + lower(right_entry, budget - left_budget),
-                                   index, left_budget, left, right, left_entry, right_entry,
-                                   low))
-        candidates.sort(key=_first)
         best = min(ub + 1, known)
-        failed = INF
+        candidates, failed = self.candidates(rows, entry, budget, best)
+        memo = self.memo
+        memo_get = memo.get
         solve = self.solve
         for (split_bound, index, left_budget, left, right, left_entry,
              right_entry, low) in candidates:
@@ -270,6 +286,81 @@ class BudgetRowSetSearch:
         bound = max(bound, failed)  # every candidate was pruned or failed above ub
         self.store_lower(entry, budget, bound)
         return bound
+
+    def candidates(self, rows: int, entry: list, budget: int, best: int
+                   ) -> tuple[list, int]:
+        """The search's candidates on ``rows``: one ``(bound, index, left budget, left, right,
+        left entry, right entry, low)`` per split (``distinct_splits``' order) and division of
+        ``budget`` between its sides (left budgets ``low`` upwards), ``bound`` the sides'
+        lower bounds summed, sorted by ``bound`` (stable), keeping only those with ``bound <
+        best``; and the least bound of the others (INF if none).
+
+        Leaving out a candidate of bound >= ``best`` changes nothing in ``solve``: its loop
+        stops at the first candidate whose bound reaches its current best (at most ``best``),
+        taking that bound into ``failed``; in the full sorted list every left-out candidate
+        comes at or after that point (their bounds are >= ``best`` >= the current best and
+        the sort is stable), so the bound taken there is min(that first bound, the least
+        left-out bound), as here; and if no kept candidate stops the loop the full list would
+        stop at the first left-out one, whose bound is the least left out. The split order,
+        the ``seen`` rule and the bounds are ``distinct_splits``' and ``lower``'s, inlined
+        (this is the search's hottest loop)."""
+        memo_get, statics_get, static = self.memo.get, self.statics.get, self.static
+        candidates, failed = [], INF
+        append = candidates.append
+        two = self.n_classes == 2
+        splits = entry[SPLITS]
+        if splits is None:  # the first search of this row set: its distinct splits, once,
+            # as (column index, left memo entry, right memo entry) flat, the entries filled
+            # in once they exist (memo entries are never replaced; a child without one is
+            # looked up again, in the memo, then in the static cache)
+            splits = entry[SPLITS] = [item for index, _, _ in
+                                      distinct_splits(rows, self.columns)
+                                      for item in (index, None, None)]
+        columns = self.columns
+        for at in range(0, len(splits), 3):
+            index, left_entry, right_entry = splits[at], splits[at + 1], splits[at + 2]
+            right = rows & columns[index]
+            left = rows ^ right
+            if left_entry is None:
+                left_entry = memo_get(left)
+                if left_entry is None:
+                    left_entry = statics_get(left) or static(left)
+                else:
+                    splits[at + 1] = left_entry
+            if right_entry is None:
+                right_entry = memo_get(right)
+                if right_entry is None:
+                    right_entry = statics_get(right) or static(right)
+                else:
+                    splits[at + 2] = right_entry
+            low = max(left_entry[FORCED], budget - right_entry[ERR1])
+            high = min(budget - right_entry[FORCED], left_entry[ERR1])
+            if low > high:  # budget > err(left) + err(right): two leaves fit
+                low = high = left_entry[ERR1]
+            # with two classes, a side with no stored bound has bound 1 from its err1 up and
+            # 2 below (down to its forced errors): counted inline; else from ``_lowers``
+            left_err1, right_err1 = left_entry[ERR1], right_entry[ERR1]
+            lefts = None if two and not left_entry[LO] else _lowers(left_entry, low, high)
+            rights = None if two and not right_entry[LO] else \
+                _lowers(right_entry, budget - high, budget - low)
+            last = high - low
+            for offset in range(last + 1):
+                left_budget = low + offset
+                if lefts is not None:
+                    value = lefts[offset]
+                else:
+                    value = 1 if left_budget >= left_err1 else 2
+                if rights is not None:
+                    value += rights[last - offset]
+                else:
+                    value += 1 if budget - left_budget >= right_err1 else 2
+                if value < best:
+                    append((value, index, left_budget, left, right, left_entry, right_entry,
+                            low))
+                elif value < failed:
+                    failed = value
+        candidates.sort(key=_first)
+        return candidates, failed
 
     # -- trees ----------------------------------------------------------------------------
     def nested(self, rows: int, leaves: int):
