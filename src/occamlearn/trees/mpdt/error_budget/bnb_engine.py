@@ -40,6 +40,8 @@ BOUND_GAIN_RATIO = 20
 # seconds at m ~ 4000 (mushroom), which also overran time limits.
 BOUND_MAX_PATTERNS = 1000
 
+FEW_BUDGETS = 3  # budget divisions of a split below which ``lower`` is called per budget
+
 # Indices into a row set's memo entry (a list, for speed).
 N, ERR1, FORCED, LABEL, CLASS_ERR, LO, ACH, BOUNDED, SPLITS = range(9)
 
@@ -53,17 +55,23 @@ def _lowers(entry, low: int, high: int) -> list[int]:
     from ``high`` down: the class-count bound only grows as the budget falls, and the memo
     part is the largest stored bound at a budget >= b, a running maximum over the stored
     budgets taken in decreasing order."""
-    err1, forced, class_err, lo = entry[ERR1], entry[FORCED], entry[CLASS_ERR], entry[LO]
+    err1, forced, class_err, lo = entry[1], entry[2], entry[4], entry[5]  # as in ``lower``
     values = [1] * (high - low + 1)
-    top = min(high, err1 - 1)  # budgets from err1 up: one leaf
+    top = high if high < err1 else err1 - 1  # budgets from err1 up: one leaf
     if top < low:
         return values
-    floor = max(low, forced)  # budgets below forced: INF
-    values[:floor - low] = [INF] * (floor - low)
-    if not lo and class_err[2] <= floor:  # two classes, nothing stored: 2 throughout
-        values[floor - low:top - low + 1] = [2] * (top - floor + 1)
+    floor = low
+    if forced > low:  # budgets below forced: INF
+        floor = forced
+        values[:floor - low] = [INF] * (floor - low)
+    if not lo:
+        bound = 2
+        for b in range(top, floor - 1, -1):
+            while class_err[bound] > b:
+                bound += 1
+            values[b - low] = bound
         return values
-    stored = sorted(lo.items(), reverse=True) if lo else ()
+    stored = sorted(lo.items(), reverse=True)
     count, at, running, bound = len(stored), 0, 0, 2
     for b in range(top, floor - 1, -1):
         while class_err[bound] > b:
@@ -307,6 +315,7 @@ class BudgetRowSetSearch:
         memo_get, statics_get, static = self.memo.get, self.statics.get, self.static
         candidates, failed = [], INF
         append = candidates.append
+        lower = self.lower
         two = self.n_classes == 2
         splits = entry[SPLITS]
         if splits is None:  # the first search of this row set: its distinct splits, once,
@@ -339,11 +348,21 @@ class BudgetRowSetSearch:
                 low = high = left_entry[ERR1]
             # with two classes, a side with no stored bound has bound 1 from its err1 up and
             # 2 below (down to its forced errors): counted inline; else from ``_lowers``
+            # (``lower`` itself for a few budgets, ``_lowers`` is one pass for many)
             left_err1, right_err1 = left_entry[ERR1], right_entry[ERR1]
-            lefts = None if two and not left_entry[LO] else _lowers(left_entry, low, high)
-            rights = None if two and not right_entry[LO] else \
-                _lowers(right_entry, budget - high, budget - low)
             last = high - low
+            if two and not left_entry[LO]:
+                lefts = None
+            elif last < FEW_BUDGETS:
+                lefts = [lower(left_entry, b) for b in range(low, high + 1)]
+            else:
+                lefts = _lowers(left_entry, low, high)
+            if two and not right_entry[LO]:
+                rights = None
+            elif last < FEW_BUDGETS:
+                rights = [lower(right_entry, b) for b in range(budget - high, budget - low + 1)]
+            else:
+                rights = _lowers(right_entry, budget - high, budget - low)
             for offset in range(last + 1):
                 left_budget = low + offset
                 if lefts is not None:
