@@ -4,8 +4,9 @@
 most b errors if that is at most ``ub``, else a proven lower bound above it, keeping per row
 set the (leaves, errors) front it has found and the bounds it has proved. The bounds and why
 they hold are in ``error_budget.bnb``'s docstring; the compiled incompatibility bound is
-``bnb_kernels``. The data view, the poll, the split enumeration, the greedy start and the tree
-rebuild are the exact-search core's (``trees.exact``).
+``bnb_kernels``; the candidates of a node (splits and budget divisions) are built by
+``bnb_candidates``. The data view, the poll, the split enumeration, the greedy start and the
+tree rebuild are the exact-search core's (``trees.exact``).
 
 A row set is a bitset over the (pattern, class) groups (``exact.bits.GroupBits``); errors are
 counted in the groups' integer weights (rows, without sample weights), divided by their
@@ -20,12 +21,12 @@ import numpy as np
 from occamlearn.trees.exact.bits import GroupBits
 from occamlearn.trees.exact.data import ExampleGroups
 from occamlearn.trees.exact.nested import rebuild
-from occamlearn.trees.exact.splits import distinct_splits, greedy_tree
+from occamlearn.trees.exact.splits import greedy_tree
 from occamlearn.trees.exact.stop import POLL_EVERY, Poll, Stop
+from occamlearn.trees.mpdt.error_budget.bnb_candidates import ENTRY_FIELDS, INF, split_candidates
 
 __all__ = ["BOUNDED", "BudgetRowSetSearch"]
 
-INF = 1 << 62
 MEMO_BYTES = 2 * 2**30  # the memo's cap (see BudgetRowSetSearch.__init__)
 # Row sets whose static bounds are cached (the children of every split, most never
 # searched: hepa recomputed them 1.4 million times in 20 s without the cache), at most
@@ -40,48 +41,8 @@ BOUND_GAIN_RATIO = 20
 # seconds at m ~ 4000 (mushroom), which also overran time limits.
 BOUND_MAX_PATTERNS = 1000
 
-FEW_BUDGETS = 3  # budget divisions of a split below which ``lower`` is called per budget
-
-# Indices into a row set's memo entry (a list, for speed).
-N, ERR1, FORCED, LABEL, CLASS_ERR, LO, ACH, BOUNDED, SPLITS = range(9)
-
-
-def _first(candidate):
-    return candidate[0]
-
-
-def _lowers(entry, low: int, high: int) -> list[int]:
-    """``[BudgetRowSetSearch.lower(entry, b) for b in range(low, high + 1)]`` in one pass
-    from ``high`` down: the class-count bound only grows as the budget falls, and the memo
-    part is the largest stored bound at a budget >= b, a running maximum over the stored
-    budgets taken in decreasing order."""
-    err1, forced, class_err, lo = entry[1], entry[2], entry[4], entry[5]  # as in ``lower``
-    values = [1] * (high - low + 1)
-    top = high if high < err1 else err1 - 1  # budgets from err1 up: one leaf
-    if top < low:
-        return values
-    floor = low
-    if forced > low:  # budgets below forced: INF
-        floor = forced
-        values[:floor - low] = [INF] * (floor - low)
-    if not lo:
-        bound = 2
-        for b in range(top, floor - 1, -1):
-            while class_err[bound] > b:
-                bound += 1
-            values[b - low] = bound
-        return values
-    stored = sorted(lo.items(), reverse=True)
-    count, at, running, bound = len(stored), 0, 0, 2
-    for b in range(top, floor - 1, -1):
-        while class_err[bound] > b:
-            bound += 1
-        while at < count and stored[at][0] >= b:
-            if stored[at][1] > running:
-                running = stored[at][1]
-            at += 1
-        values[b - low] = bound if bound > running else running
-    return values
+# Indices into a row set's memo entry (a list, for speed): ``bnb_candidates``'.
+N, ERR1, FORCED, LABEL, CLASS_ERR, LO, ACH, BOUNDED, SPLITS = ENTRY_FIELDS
 
 
 class BudgetRowSetSearch:
@@ -258,7 +219,7 @@ class BudgetRowSetSearch:
                 if bound >= known:
                     return known
         best = min(ub + 1, known)
-        candidates, failed = self.candidates(rows, entry, budget, best)
+        candidates, failed = split_candidates(self, rows, entry, budget, best)
         memo = self.memo
         memo_get = memo.get
         solve = self.solve
@@ -294,92 +255,6 @@ class BudgetRowSetSearch:
         bound = max(bound, failed)  # every candidate was pruned or failed above ub
         self.store_lower(entry, budget, bound)
         return bound
-
-    def candidates(self, rows: int, entry: list, budget: int, best: int
-                   ) -> tuple[list, int]:
-        """The search's candidates on ``rows``: one ``(bound, index, left budget, left, right,
-        left entry, right entry, low)`` per split (``distinct_splits``' order) and division of
-        ``budget`` between its sides (left budgets ``low`` upwards), ``bound`` the sides'
-        lower bounds summed, sorted by ``bound`` (stable), keeping only those with ``bound <
-        best``; and the least bound of the others (INF if none).
-
-        Leaving out a candidate of bound >= ``best`` changes nothing in ``solve``: its loop
-        stops at the first candidate whose bound reaches its current best (at most ``best``),
-        taking that bound into ``failed``; in the full sorted list every left-out candidate
-        comes at or after that point (their bounds are >= ``best`` >= the current best and
-        the sort is stable), so the bound taken there is min(that first bound, the least
-        left-out bound), as here; and if no kept candidate stops the loop the full list would
-        stop at the first left-out one, whose bound is the least left out. The split order,
-        the ``seen`` rule and the bounds are ``distinct_splits``' and ``lower``'s, inlined
-        (this is the search's hottest loop)."""
-        memo_get, statics_get, static = self.memo.get, self.statics.get, self.static
-        candidates, failed = [], INF
-        append = candidates.append
-        lower = self.lower
-        two = self.n_classes == 2
-        splits = entry[SPLITS]
-        if splits is None:  # the first search of this row set: its distinct splits, once,
-            # as (column index, left memo entry, right memo entry) flat, the entries filled
-            # in once they exist (memo entries are never replaced; a child without one is
-            # looked up again, in the memo, then in the static cache)
-            splits = entry[SPLITS] = [item for index, _, _ in
-                                      distinct_splits(rows, self.columns)
-                                      for item in (index, None, None)]
-        columns = self.columns
-        for at in range(0, len(splits), 3):
-            index, left_entry, right_entry = splits[at], splits[at + 1], splits[at + 2]
-            right = rows & columns[index]
-            left = rows ^ right
-            if left_entry is None:
-                left_entry = memo_get(left)
-                if left_entry is None:
-                    left_entry = statics_get(left) or static(left)
-                else:
-                    splits[at + 1] = left_entry
-            if right_entry is None:
-                right_entry = memo_get(right)
-                if right_entry is None:
-                    right_entry = statics_get(right) or static(right)
-                else:
-                    splits[at + 2] = right_entry
-            low = max(left_entry[FORCED], budget - right_entry[ERR1])
-            high = min(budget - right_entry[FORCED], left_entry[ERR1])
-            if low > high:  # budget > err(left) + err(right): two leaves fit
-                low = high = left_entry[ERR1]
-            # with two classes, a side with no stored bound has bound 1 from its err1 up and
-            # 2 below (down to its forced errors): counted inline; else from ``_lowers``
-            # (``lower`` itself for a few budgets, ``_lowers`` is one pass for many)
-            left_err1, right_err1 = left_entry[ERR1], right_entry[ERR1]
-            last = high - low
-            if two and not left_entry[LO]:
-                lefts = None
-            elif last < FEW_BUDGETS:
-                lefts = [lower(left_entry, b) for b in range(low, high + 1)]
-            else:
-                lefts = _lowers(left_entry, low, high)
-            if two and not right_entry[LO]:
-                rights = None
-            elif last < FEW_BUDGETS:
-                rights = [lower(right_entry, b) for b in range(budget - high, budget - low + 1)]
-            else:
-                rights = _lowers(right_entry, budget - high, budget - low)
-            for offset in range(last + 1):
-                left_budget = low + offset
-                if lefts is not None:
-                    value = lefts[offset]
-                else:
-                    value = 1 if left_budget >= left_err1 else 2
-                if rights is not None:
-                    value += rights[last - offset]
-                else:
-                    value += 1 if budget - left_budget >= right_err1 else 2
-                if value < best:
-                    append((value, index, left_budget, left, right, left_entry, right_entry,
-                            low))
-                elif value < failed:
-                    failed = value
-        candidates.sort(key=_first)
-        return candidates, failed
 
     # -- trees ----------------------------------------------------------------------------
     def nested(self, rows: int, leaves: int):
