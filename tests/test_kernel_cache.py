@@ -249,23 +249,30 @@ def test_side_child_compiles_the_signatures_solve_calls(warm):
 
     # type solve and its helpers afresh (no disk cache), to a fixpoint: each helper they
     # call gets the signature it is called with
+    names = {name: callee_signatures.callee(name) for name, _ in callee_signatures.CALLEES}
+    names["kernels.solve"] = kernels.solve
     typed, changed = set(), True
     while changed:
         changed = False
-        for name in ["solve"] + [name for name, _ in callee_signatures.CALLEES]:
-            for signature in getattr(kernels, name).signatures:
+        for name, dispatcher in names.items():
+            for signature in dispatcher.signatures:
                 if (name, signature) not in typed:
                     typed.add((name, signature))
-                    numba.njit(getattr(kernels, name).py_func).compile(signature)
+                    numba.njit(dispatcher.py_func).compile(signature)
                     changed = True
     listed = set()
     for name, signature in callee_signatures.CALLEES:
-        assert tuple(signature) in getattr(kernels, name).signatures, name
+        assert tuple(signature) in callee_signatures.callee(name).signatures, name
         listed.add(name)
-    side_of_search = {"incompatibility_lower_bound", "_spans_other_class", "solve", "lookup",
-                      "insert", "rehash"}  # entry points and what only they call
-    assert listed == {name for name, value in vars(kernels).items()
-                      if isinstance(value, Dispatcher) and value.signatures} - side_of_search
+    # entry points (called from Python too: compiled by ``warm_up``) and what only they call
+    side_of_search = {"kernels.solve", "node_bounds.incompatibility_lower_bound",
+                      "memo_table.lookup", "memo_table.insert", "memo_table.rehash"}
+    compiled = {f"{module_name}.{name}"
+                for module_name, module in callee_signatures.MODULES.items()
+                for name, value in vars(module).items()
+                if isinstance(value, Dispatcher) and value.signatures
+                and value.py_func.__module__ == module.__name__}
+    assert listed == compiled - side_of_search
 
 
 def test_unknown_kernel_module_is_a_value_error():
@@ -322,6 +329,9 @@ class _FakeKernels:
     def warm_up_callees(self):
         self.done.append(self.name)
 
+    def warm_up_main_part(self):
+        self.done.append(f"{self.name} main part")
+
 
 @pytest.mark.parametrize("cores, side", [(1, False), (2, True)])
 def test_main_child_starts_the_side_child_first_with_enough_cores(monkeypatch, tmp_path,
@@ -339,8 +349,8 @@ def test_main_child_starts_the_side_child_first_with_enough_cores(monkeypatch, t
     monkeypatch.setattr(kernel_cache, "_niced", {})
     assert kernel_cache._compile_main("main") == 0
     # what a first fit waits for at full priority, then the rest at a lower one
-    assert done == ["spawn side"] * side + ["bnb", "nice 10", "error-budget", "dtmax-dp",
-                                                 "dtmax-ordered"]
+    assert done == ["spawn side", "bnb-callees main part"] * side + [
+        "bnb", "nice 10", "error-budget", "dtmax-dp", "dtmax-ordered"]
     assert kernel_cache._stamp_path().exists() and not (tmp_path / "main").exists()
     done.clear()
     monkeypatch.setattr(kernel_cache, "_niced", {})

@@ -68,8 +68,10 @@ def test_kernel_modules_depend_on_the_modules_they_call():
         return {str(path.relative_to(PACKAGE)) for path in kernel_sources.source_files(module)}
 
     modules = kernel_cache.KERNEL_MODULES
-    assert names(modules["bnb"]) == {"trees/mpdt/bnb/kernels.py", "trees/exact/packed.py",
-                                     "trees/exact/nesting_kernels.py"}
+    assert names(modules["bnb"]) == {"trees/mpdt/bnb/kernels.py", "trees/mpdt/bnb/memo_table.py",
+                                     "trees/mpdt/bnb/node_bounds.py", "trees/exact/packed.py",
+                                     "trees/exact/nesting_kernels.py",
+                                     "trees/exact/row_set_table.py"}
     assert names(modules["error-budget"]) == {"trees/mpdt/error_budget/bnb_kernels.py",
                                               "trees/exact/packed.py"}
     assert {"trees/dtmax/dp_memo.py", "trees/dtmax/dp_pair_counts.py"} <= \
@@ -108,14 +110,15 @@ def test_editing_a_callee_module_invalidates_the_cached_kernels(tmp_path):
     shutil.copytree(PACKAGE, src / "occamlearn", copy_function=shutil.copy2,
                     ignore=shutil.ignore_patterns("__pycache__"))
     cache = tmp_path / "cache"
-    for name in kernel_cache.KERNEL_MODULES:
-        module = kernel_cache._module(name)
-        source = Path(kernel_cache._dispatchers(module)[0]._cache._cache_path)
-        copy = src / Path(module.__file__).resolve().relative_to(PACKAGE.parent)
-        destination = cache / _CacheLocator.get_suitable_cache_subpath(str(copy))
-        destination.mkdir(parents=True, exist_ok=True)
-        for path in source.glob(Path(module.__file__).stem + ".*.nb[ic]"):
-            shutil.copy2(path, destination / path.name)
+    for name in kernel_cache.KERNEL_MODULES:  # the files of every module with an entry point
+        for dispatcher in kernel_cache._dispatchers(kernel_cache._module(name)):
+            module_file = Path(sys.modules[dispatcher.py_func.__module__].__file__).resolve()
+            source = Path(dispatcher._cache._cache_path)
+            copy = src / module_file.relative_to(PACKAGE.parent)
+            destination = cache / _CacheLocator.get_suitable_cache_subpath(str(copy))
+            destination.mkdir(parents=True, exist_ok=True)
+            for path in source.glob(module_file.stem + ".*.nb[ic]"):
+                shutil.copy2(path, destination / path.name)
     home = tmp_path / "home"
     *ready, stamp = _ask(src, cache, home)
     assert ready == ["True", "True", "True", "True"]

@@ -16,10 +16,10 @@ What happens instead, on a process that needs a family of kernels (``KERNEL_MODU
   occamlearn.trees.kernel_cache``) that compiles every kernel module into the disk cache and
   exits; on a machine with ``SIDE_COMPILE_MIN_CORES`` cores (and without
   ``OCCAMLEARN_COMPILE_PROCESSES=1`` in the environment) it first starts a side child
-  that compiles ``solve``'s helper kernels from the other end (``bnb.callee_signatures``),
-  then the memo-table and error-budget kernels; what it saved first the main child loads
-  instead of compiling (``solve`` with its helpers on disk: about 5.5 instead of 8-10 CPU
-  seconds at load 9, ``benchmarks/results/cold_compile.md``). Once past what a first fit
+  that compiles one share of ``solve``'s helper kernels while the main child compiles the
+  other (``bnb.callee_signatures``), then the memo-table and error-budget kernels; what one
+  child saved the other loads instead of compiling (``benchmarks/results/cold_compile.md``,
+  ``cold_typing.md``). Once past what a first fit
   waits for (``FIRST_FIT_NEEDS``) both children lower their priority. The caller keeps searching with its Python engine and polls ``KernelsWhenReady``;
   when the cache is complete it calls ``load`` and switches to the compiled engine, carrying
   over what it proved. The child is reaped by a daemon thread (no zombie) and, if the caller
@@ -50,8 +50,9 @@ What happens instead, on a process that needs a family of kernels (``KERNEL_MODU
 
 ``occamlearn warm-up`` (``warm_up_all``) compiles everything in the foreground, e.g. right
 after ``pip install``; nothing is compiled at install time (no compiler is needed). Compiling
-costs about 6 CPU seconds (mostly numba's typing and lowering of ``solve``, measured in
-``benchmarks/results/cold_start.md``), so a cold first fit is that much slower than a warm one.
+costs about 6-8 CPU seconds for the branch and bound (numba's typing, and LLVM's optimising
+of each kernel together with the kernels it calls; ``benchmarks/results/cold_start.md``,
+``cold_typing.md``), so a cold first fit is that much slower than a warm one.
 """
 
 from __future__ import annotations
@@ -88,10 +89,12 @@ POLL_SECONDS = 0.25  # between two looks at the disk cache while a Python search
 SIDE_COMPILE_MIN_CORES = 2
 # What the side child compiles, in order: functions (module name, function) whose kernels
 # the main child would otherwise compile itself; it then loads them from the disk cache.
-# First the helpers of ``solve`` (``bnb.callee_signatures``: the two children meet in the
-# middle of them), then the memo-table kernels, then the error-budget bound.
+# First its share of the helpers of ``solve`` (``bnb.callee_signatures``: the main child
+# compiles the other share, ``MAIN_FIRST_WARM_UPS``, before ``solve``), then the memo-table
+# kernels, then the error-budget bound.
 SIDE_WARM_UPS = (("bnb-callees", "warm_up_callees"), ("bnb", "warm_up_table"),
                  ("error-budget", "warm_up"))
+MAIN_FIRST_WARM_UPS = (("bnb-callees", "warm_up_main_part"),)
 SIDE_MODULES = {"bnb-callees": "occamlearn.trees.mpdt.bnb.callee_signatures"}
 # What a first minimum-tree fit waits for (its switch to the compiled branch and bound); the
 # children compile these first, then the rest (the error-budget bound, DT(max)'s dynamic
@@ -396,11 +399,13 @@ def _open_log(part: str) -> None:
 def _compile_main(part: str = "main") -> int:
     """The child: take the lock of ``part``, compile its kernels into the disk cache (main:
     every module, after starting the side child, first thing, when the machine has the
-    cores; side: ``SIDE_WARM_UPS``), release. Each child first looks at the cache and, when
+    cores, and then its share of ``solve``'s helpers, ``MAIN_FIRST_WARM_UPS``; side:
+    ``SIDE_WARM_UPS``), release. Each child first looks at the cache and, when
     every kernel is there, stops (the main child leaving the stamp ``compile_early`` looks
     for)."""
     started = stopping.CLOCK()
-    if part == "main" and _side_wanted():
+    side = part == "main" and _side_wanted()
+    if side:
         _spawn("side")  # first thing: its numba import and ours overlap
     _open_log(part)
     _log("started", part=part, at=started)
@@ -417,6 +422,9 @@ def _compile_main(part: str = "main") -> int:
     _log("locked", part=part)
     try:
         if part == "main":
+            for name, function in MAIN_FIRST_WARM_UPS if side else ():
+                getattr(_module(name), function)()
+                _log("compiled", module=f"{name}.{function}")
             for name in KERNEL_MODULES:
                 _after_the_first_fit_needs(name)
                 _module(name).warm_up()

@@ -2,7 +2,8 @@
 
 Kept apart from ``nesting`` so that building the diagram needs no numba (the quick Python
 phase of a search imports only numpy). A search kernel imports these under private names and
-calls them at every node; they compile as part of that kernel.
+calls them at every node; they compile as part of that kernel (no CPython wrapper: Python
+never calls them).
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from numba import njit
 __all__ = ["nested_side_bounds", "raise_side"]
 
 
-@njit(cache=True)
+@njit(cache=True, no_cpython_wrapper=True)
 def nested_side_bounds(side_bounds, order, pred_start, pred):
     """Raise each side's bound to the largest bound of a side it contains, in the topological
     ``order`` of the containment diagram (``trees.exact.nesting``: why one pass suffices)."""
@@ -23,7 +24,7 @@ def nested_side_bounds(side_bounds, order, pred_start, pred):
                 side_bounds[t] = side_bounds[pred[e]]
 
 
-@njit(cache=True)
+@njit(cache=True, no_cpython_wrapper=True)
 def raise_side(side_bounds, side, value, succ_start, succ, stack):
     """A bound ``value`` proven for ``side``, passed on to every side containing it."""
     if value <= side_bounds[side]:

@@ -37,7 +37,13 @@ bound reaches the best found. The root does iterative deepening on its proven lo
 (measured: each step costs 2-3x the previous, the last dominates), so the lower bound
 reported grows anytime. The incumbent is a greedy information-gain tree (or the caller's
 ``upper_bound_tree`` if smaller), improved before the deepening by replacing its subtrees,
-bottom-up, by minimum ones where a solve limited to ``IMPROVE_CALLS`` calls finds one.
+bottom-up, by minimum ones where a solve limited to ``IMPROVE_CALLS`` calls finds one. Once
+the deepening has spent ``NEIGHBOURHOOD["after_calls"]`` calls, a search for smaller trees
+(``neighbourhoods``: limited solves, and splits opened two levels deep where they run out)
+takes turns with it on the same memo (``Turns``): the deepening's last step, which searches
+for a tree at the minimum, costs as much as all the steps before it, and is skipped when the
+other search has found that tree (measured on back at the paper's bits, branch and bound
+alone: proven in 2.7 M calls instead of 9.8 M).
 
 Two engines run the same recursion: ``RowSetSearch`` in Python on integer bitsets and dicts, and
 ``CompiledRowSetSearch``, which runs ``bnb_kernels.solve`` (numba) on uint64 word bitsets with an
@@ -73,6 +79,7 @@ from occamlearn.trees.mpdt.bnb.engine_switch import (
     user_stop,
 )
 from occamlearn.trees.mpdt.bnb.engines import OutOfCalls, RowSetSearch, prepare_rows
+from occamlearn.trees.mpdt.bnb.neighbourhoods import smaller_trees
 
 __all__ = ["BranchAndBoundResult", "minimum_tree_branch_and_bound"]
 
@@ -81,6 +88,10 @@ IMPROVE_CALLS = 2000  # calls allowed to each subtree of the greedy tree when im
 # kernels in a fresh process, tens of seconds to compile them the first time).
 NUMBA_MIN_SECONDS = 2.0
 QUICK_CALLS = 5000  # calls of the numba-free first phase that finishes easy instances
+# The search for smaller trees (``neighbourhoods``) beside the deepening: it starts once the
+# deepening has spent ``after_calls`` calls (easy instances never pay for it), then the two
+# take turns, ``slice_calls`` calls of deepening and ``share`` times that of the other.
+NEIGHBOURHOOD = {"after_calls": 200_000, "slice_calls": 100_000, "share": 0.5}
 
 
 @dataclass(frozen=True)
@@ -93,6 +104,51 @@ class BranchAndBoundResult:
     upper_bound: int
     trace: list = field(default_factory=list)  # [(seconds, upper_bound, lower_bound)]
     stats: dict = field(default_factory=dict)
+
+
+class Turns:
+    """The deepening's ``solve(root, budget)`` in slices of calls, with the search for smaller
+    trees (``neighbourhoods.smaller_trees``) run between them; every tree it finds goes to
+    ``state`` (checked pure by ``as_tree``). Both use ``search`` and its memo: a stopped solve
+    resumes from the memo, so slicing loses only the walk back down to where it stopped."""
+
+    def __init__(self, search, root: int, state: Anytime, as_tree, *, after_calls: int,
+                 slice_calls: int, share: float):
+        self.search, self.root, self.state, self.as_tree = search, root, state, as_tree
+        if slice_calls < 1 or share <= 0:
+            raise ValueError(f"slice_calls must be >= 1 and share > 0; got {slice_calls}, "
+                             f"{share}.")
+        self.slice_calls, self.share = slice_calls, share
+        self.next_turn = search.calls + after_calls
+        self.probes = smaller_trees(search, root, lambda: (state.upper + 1) // 2)
+
+    def solve(self, budget: int) -> int | None:
+        """``search.solve(root, budget)``, or None once the incumbent has at most ``budget``
+        leaves (found by the other search: the deepening at this budget is then moot)."""
+        search = self.search
+        while True:
+            if self.probes is None:
+                return search.solve(self.root, budget)
+            search.poll.call_cap = self.next_turn
+            try:
+                return search.solve(self.root, budget)
+            except OutOfCalls:
+                pass
+            finally:
+                search.poll.call_cap = None
+            self._probe(max(1, int(self.share * self.slice_calls)))
+            if self.state.upper <= 2 * budget - 1:
+                return None
+            self.next_turn = search.calls + self.slice_calls
+
+    def _probe(self, calls: int) -> None:
+        end = self.search.calls + calls
+        while self.probes is not None and self.search.calls < end:
+            found = next(self.probes, False)
+            if found is False:  # nothing left to try
+                self.probes = None
+            elif found is not None:
+                self.state.offer(self.as_tree(found[1]))
 
 
 def _leaves(tree: Tree) -> int:
@@ -146,6 +202,8 @@ def _run(X, y, n_classes, *, deadline=None, progress=None, sample_weight=None,
     engine = options.pop("engine", None)
     improve_calls = options.pop("improve_calls", IMPROVE_CALLS)
     quick_calls = options.pop("quick_calls", QUICK_CALLS)
+    # the search for smaller trees beside the deepening: {} turns it off
+    neighbourhood = options.pop("neighbourhood", NEIGHBOURHOOD)
     # quick phase: the Python search with the class bound only needs no numba at all
     search = RowSetSearch(rows, labels, n_classes, kept, use_incompatibility=False,
                           deadline=deadline, nested_sides=options.get("nested_sides", True))
@@ -155,10 +213,14 @@ def _run(X, y, n_classes, *, deadline=None, progress=None, sample_weight=None,
     compile_seconds, quick_phase_calls = 0.0, 0
     switch = {"at": None, "carried": 0}  # when the engine switched, memo entries carried
 
-    def deepen(budget: int) -> None:
-        """Iterative deepening at the root from a proven bound until a tree is found."""
+    def deepen(budget: int, beside: bool = False) -> None:
+        """Iterative deepening at the root from a proven bound until a tree is found; with
+        ``beside``, the search for smaller trees (``neighbourhoods``) takes turns with it."""
+        turns = Turns(search, root, state, as_tree, **neighbourhood) if beside else None
         while 2 * budget - 1 < state.upper:
-            value = search.solve(root, budget)
+            value = search.solve(root, budget) if turns is None else turns.solve(budget)
+            if value is None:  # the other search found a tree at the proven bound
+                return
             if value <= budget:
                 state.offer(as_tree(search.nested(root)), 2 * value - 1)
                 return
@@ -209,7 +271,7 @@ def _run(X, y, n_classes, *, deadline=None, progress=None, sample_weight=None,
                     state.offer(lower=2 * budget - 1)
                     if improve_calls and 2 * budget - 1 < state.upper:
                         state.offer(as_tree(search.improve(greedy, root, improve_calls)[0]))
-                    deepen(budget)
+                    deepen(budget, beside=bool(neighbourhood))
                     break
                 except Stop:
                     if not (engine == "python" and ready_check is not None and ready_check.ready

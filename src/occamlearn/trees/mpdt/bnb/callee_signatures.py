@@ -1,54 +1,79 @@
-"""The helper kernels ``kernels.solve`` calls, with the exact types it calls them with, for
-the side compile child (``trees.kernel_cache``).
+"""The helper kernels ``kernels.solve`` calls, with the exact types it calls them with, split
+between the two compile children (``trees.kernel_cache``).
 
-Why. Compiling ``solve`` on an empty cache is numba typing its body, and typing a call to a
-helper compiles that helper first (typing, lowering, machine code, saved to the disk cache):
-of the bnb kernels' ~6.5 CPU seconds, about half is ``solve`` itself and most of the rest its
-helpers, one after the other in the order ``solve`` reaches them. The side child compiles the
-same helpers, in the reverse order, at the same time: each one it has saved before the main
-child reaches it is then loaded from the disk cache (milliseconds) instead of compiled. The
-two children meet in the middle, so the helpers cost about half their time on the path to a
-ready cache, on a machine with a core for each child.
+Why. Compiling ``solve`` on an empty cache compiles every helper it calls first (typing,
+lowering, machine code, saved to the disk cache), one after the other in the order ``solve``
+reaches them; ``solve`` itself is now a short loop (``kernels``: why), so the helpers are
+most of the work. The two children split them: the main child compiles the node expansion
+(``_expand`` and what it calls, ``MAIN_PART``) and then ``solve``, while the side child
+compiles the node's set-up and close-out (``SIDE_PART``); when ``solve``'s typing reaches
+those, the main child loads them from the disk cache (milliseconds). Measured with both
+children started together on an empty cache (``benchmarks/results/cold_typing.md``): the
+expansion is the larger half, and a side child that compiled it too (the reverse of the
+main child's order) finished it after the main child had started its own copy.
 
-The signatures must be the ones ``solve`` uses (C-contiguous arrays, int64/uint64 scalars,
-and the literal 0 and 1 that ``_two_leaves`` passes to ``_pure_side``), or the side child
-compiles a specialisation nobody calls; ``tests/test_kernel_cache.py`` checks that each is
-among the signatures a ``warm_up`` compiles.
+The signatures must be the ones ``solve`` uses (C-contiguous arrays, int64/uint64 scalars),
+or a child compiles a specialisation nobody calls; ``tests/test_kernel_cache.py`` checks
+that each is among the signatures a ``warm_up`` compiles, and that every compiled helper is
+listed.
 """
 
 from __future__ import annotations
 
 from numba import types
 
-from occamlearn.trees.mpdt.bnb import kernels
+from occamlearn.trees.exact import nesting_kernels, row_set_table
+from occamlearn.trees.mpdt.bnb import kernels, memo_table, node_bounds
 
-__all__ = ["CALLEES", "warm_up_callees"]
+__all__ = ["CALLEES", "MAIN_PART", "SIDE_PART", "callee", "warm_up_callees", "warm_up_main_part"]
 
 _U1 = types.Array(types.uint64, 1, "C")
 _U2 = types.Array(types.uint64, 2, "C")
 _I1 = types.Array(types.int64, 1, "C")
 _I8, _U8 = types.int64, types.uint64
 
-# (kernel name in ``kernels``, argument types), the last helper ``solve`` reaches first
+# where the helpers live
+MODULES = {"kernels": kernels, "memo_table": memo_table, "node_bounds": node_bounds,
+           "nesting_kernels": nesting_kernels, "row_set_table": row_set_table}
+
+# (module.kernel, argument types) of every compiled helper of ``solve``
 CALLEES = (
-    ("_raise_side", (_I1, _I8, _I8, _I1, _I1, _I1)),
-    ("_order_within", (_I1, _I8)),
-    ("_nested_side_bounds", (_I1, _I1, _I1, _I1)),
-    ("_known_bound", (_U2, _U2, _U1, _U8)),
-    ("_static_bound", (_U2, _I1, _U2, _U2, _I1, _U1)),
-    ("_pure_side", (_U2, _U1, _U1, types.literal(0))),
-    ("_pure_side", (_U2, _U1, _U1, types.literal(1))),
-    ("_two_leaves", (_U1, _U2, _U2, _U2, _I1, _I8)),
-    ("_raised_bound", (_I1, _U2, _U2, _I1, _U1, _I8)),
-    ("_indices", (_U1, _I8)),
-    ("_store", (_U2, _I1, _I8, _U1, _I8, _I8, _U8)),
-    ("_classes_in", (_U2, _U1)),
-    ("_slot_hashed", (_U2, _U1, _U8)),
-    ("_slot", (_U2, _U1)),
+    ("kernels._two_leaves", (_U1, _U2, _U2, _U2, _I1, _I8)),
+    ("node_bounds.raised_bound", (_I1, _U2, _U2, _I1, _U1, _I8)),
+    ("kernels._settle", (_U1, _I8, _U2, _U2, _U2, _I1, _U2, _I1)),
+    ("kernels._close", (_U1, _I8, _I8, _I8, _I8, _I1, _I1, _U2, _I1)),
+    ("nesting_kernels.raise_side", (_I1, _I8, _I8, _I1, _I1, _I1)),
+    ("row_set_table.find_slot", (_U2, _U1, _U8, _U8, _U8)),
+    ("node_bounds.classes_in", (_U2, _U1)),
+    ("memo_table.store", (_U2, _I1, _I8, _U1, _I8, _I8, _U8)),
+    ("node_bounds.static_bound", (_U2, _I1, _U2, _U2, _I1, _U1)),
+    ("node_bounds.known_bound", (_U2, _U2, _U1, _U8)),
+    ("nesting_kernels.nested_side_bounds", (_I1, _I1, _I1, _I1)),
+    ("kernels._expand", (_U1, _I8, _U2, _U2, _U2, _I1, _U2, _I1, _I1, _I1, _I1)),
 )
+# each child's share, in its order (compiling one compiles what it calls first)
+SIDE_PART = ("kernels._two_leaves", "node_bounds.raised_bound", "kernels._settle",
+             "kernels._close", "nesting_kernels.raise_side")
+MAIN_PART = ("kernels._expand",)
+
+
+def callee(name: str):
+    """The dispatcher of ``module.kernel`` (a name of ``CALLEES``)."""
+    module, function = name.split(".")
+    return getattr(MODULES[module], function)
+
+
+def _compile(names) -> None:
+    signatures = dict(CALLEES)
+    for name in names:
+        callee(name).compile(signatures[name])
 
 
 def warm_up_callees() -> None:
-    """Compile (or load) every helper of ``CALLEES`` with its signature, in that order."""
-    for name, signature in CALLEES:
-        getattr(kernels, name).compile(signature)
+    """The side child's share: compile (or load) the helpers of ``SIDE_PART``."""
+    _compile(SIDE_PART)
+
+
+def warm_up_main_part() -> None:
+    """The main child's share before ``solve``: compile (or load) ``MAIN_PART``."""
+    _compile(MAIN_PART)

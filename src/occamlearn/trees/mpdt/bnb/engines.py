@@ -367,7 +367,7 @@ class CompiledRowSetSearch(RowSetSearch):
             if self.poll.call_cap is not None:
                 counters[kernels.CALL_LIMIT] = min(counters[kernels.CALL_LIMIT],
                                                    self.poll.call_cap)
-            started = CLOCK()
+            started, calls_before = CLOCK(), int(counters[kernels.CALLS])
             value = kernels.solve(words, budget, self.column_words, self.class_words,
                                   self.packed, self.labels, self.table, counters,
                                   *self.nesting_arrays)
@@ -377,9 +377,11 @@ class CompiledRowSetSearch(RowSetSearch):
                 return int(value)
             if counters[kernels.FLAG] == kernels.FLAG_FULL:
                 self.grow()
-            else:  # aim at ~20 ms between polls
-                spent = CLOCK() - started
-                self.chunk = int(min(max(self.chunk * 0.02 / max(spent, 1e-6), 1), 10**6))
+            else:  # aim at ~20 ms between polls, from the calls this piece made: a piece
+                # cut short by ``call_cap`` (a few calls in microseconds) must not inflate it
+                spent, made = CLOCK() - started, self.poll.calls - calls_before
+                if made >= self.chunk or spent >= 0.02:
+                    self.chunk = int(min(max(made * 0.02 / max(spent, 1e-6), 1), 10**6))
                 self.poll.check()
 
     def grow(self):
