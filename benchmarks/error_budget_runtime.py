@@ -101,7 +101,12 @@ def budgets_of(name: str) -> list[int]:
     return sorted({forced + e for e in (1, 2, 5, two_percent)})
 
 
+NOT_RUN = {"error": "not run"}  # a route left out with --routes
+
+
 def _cell(r) -> list[str]:
+    if r is NOT_RUN:
+        return ["–", "–", "–"]
     if r is None or "error" in r:
         return [(r or {}).get("error", "killed (hard limit)")[:50], "–", "–"]
     size = str(r["size"]) if r["status"] == "optimal" else f"{r['size']} (≥{r['lb']})"
@@ -124,6 +129,8 @@ def main(argv=None):
                         help="skip the matrices with conflicting rows kept")
     parser.add_argument("--jobs", type=int, default=1,
                         help="instances run at once (each route still in its own process)")
+    parser.add_argument("--routes", nargs="+", choices=("bnb", "maxsat"),
+                        default=["bnb", "maxsat"], help="the routes to run (default both)")
     parser.add_argument("--out", default=None, help="Markdown file for the table")
     args = parser.parse_args(argv)
     limit = args.time_limit
@@ -152,7 +159,7 @@ def main(argv=None):
     def both(name, budget):
         return {m: isolated(run, (m, name, budget, limit),
                             limit * 1.1 + (30 if m == "bnb" else 120))
-                for m in ("bnb", "maxsat")}
+                for m in args.routes}
 
     instances = [(name, budget) for name in names for budget in budgets_of(name)]
     with ThreadPoolExecutor(max_workers=args.jobs) as pool:
@@ -166,7 +173,7 @@ def main(argv=None):
                 ok = r is not None and "error" not in r
                 totals[m] += min(r["seconds"], limit) if ok else limit
                 proved[m] += ok and r["status"] == "optimal"
-            a, b = runs["bnb"], runs["maxsat"]
+            a, b = runs.get("bnb", NOT_RUN), runs.get("maxsat", NOT_RUN)
             ratio = "–"
             if a and b and "error" not in a and "error" not in b:
                 ratio = f"{min(b['seconds'], limit) / max(a['seconds'], 0.01):.1f}"

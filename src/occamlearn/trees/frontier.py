@@ -28,9 +28,9 @@ there the question is nearly a pure-tree one, which the compiled pure-tree branc
 answers fast. So first ``trees.frontier_tail`` proves best(forced) (and best(b) below each
 larger margin) as a pure minimum and seeds the fronts with that tree's prunings; inside the
 walk, ``mpdt.error_budget.pure_oracle`` answers every row set at its forced budget the same
-way; if the walk does not finish within 30 % of the time left, ``trees.frontier_cores`` proves
-the budgets just above the forced errors by pure-tree cores (an implicit hitting set), and
-the walk resumes. Each rule's proof is in its module.
+way; when the walk reaches the budgets just above the forced errors, ``trees.frontier_cores``
+proves them by pure-tree cores (an implicit hitting set) within a share of the time left,
+and the walk resumes. Each rule's proof is in its module.
 
 **Depth bound.** With ``max_depth`` the same curve under depth <= d comes from
 ``trees.frontier_depth``: a (leaves -> errors) front per row set and depth, capped at
@@ -50,7 +50,7 @@ from occamlearn.model.tree import Tree
 from occamlearn.stopping import Deadline
 from occamlearn.trees.exact.data import group_examples, validate_binary_data
 from occamlearn.trees.exact.stop import Stop
-from occamlearn.trees.frontier_cores import prove_small_budgets
+from occamlearn.trees.frontier_cores import core_budgets, prove_small_budgets
 from occamlearn.trees.frontier_tail import pure_tail
 from occamlearn.trees.mpdt.error_budget.bnb_engine import (
     ACH,
@@ -66,8 +66,7 @@ __all__ = ["Frontier", "size_error_frontier"]
 
 # shares of the time left when each pure phase starts (``_walk``)
 TAIL_SHARE = 0.3  # the pure-tree searches of the tail
-FIRST_WALK_SHARE = 0.3  # the first walk
-CORE_SHARE = 0.25  # the core proofs of the smallest budgets, if the first walk did not finish
+CORE_SHARE = 0.25  # the core proofs of the smallest budgets, once the walk reaches them
 
 
 @dataclass(frozen=True)
@@ -215,9 +214,16 @@ def _walk(search, max_leaves: int | None, deadline: Deadline | None
           ) -> tuple[int, bool, bool, dict]:
     """The staircase walk of the module docstring; (queries made, stopped early, by Ctrl-C,
     the pure phases' stats). With ``deadline`` (the pure phases on) the pure-tree tail runs
-    first, then the walk within a share of the time; if that does not finish, the core proofs
-    of the smallest budgets (``frontier_cores``), then the walk again, from the top: the
-    budgets it settled before are answered from the memo at once."""
+    first, then the walk down to the budgets of the core proofs (``frontier_cores``), which
+    then run within a share of the time left, then the walk again, from the top: the
+    budgets it settled before are answered from the memo at once.
+
+    Why the core proofs wait for the walk: they settle only the smallest budgets, and a
+    bound proven at budget b holds for budgets <= b only, so they cannot shorten any query
+    of a larger budget, while every larger budget must be settled by the walk anyway for
+    the path to be certified (and its bounds carry down to the small budgets). Run at a
+    fixed share of the time instead, they took time from the walk on paths whose walk
+    never reached those budgets within the limit (tic-tac-toe, spect)."""
     queries, stats = [0], {}
     try:
         search.seed_fronts(search.greedy(search.view.root))
@@ -225,8 +231,8 @@ def _walk(search, max_leaves: int | None, deadline: Deadline | None
             _staircase(search, max_leaves, queries)
             return queries[0], False, False, stats
         stats = pure_tail(search, deadline.inner(deadline.remaining() * TAIL_SHARE))
-        if _within(search, deadline, FIRST_WALK_SHARE,
-                   lambda: _staircase(search, max_leaves, queries)):
+        cores = core_budgets(search)
+        if _staircase(search, max_leaves, queries, until=cores.stop - 1 if cores else None):
             return queries[0], False, False, stats
         _within(search, deadline, CORE_SHARE,
                 lambda: stats.update(prove_small_budgets(search, search.poll.deadline)))
@@ -253,15 +259,22 @@ def _within(search, deadline: Deadline, share: float, phase) -> bool:
         search.poll.deadline = deadline
 
 
-def _staircase(search, max_leaves: int | None, queries: list) -> None:
+def _staircase(search, max_leaves: int | None, queries: list, until: int | None = None
+               ) -> bool:
+    """Walk the staircase down; True when it is done, False when it stopped at the first
+    budget <= ``until`` it did not settle before (the memo answers a settled one at once)."""
     entry = search.entry(search.view.root)
     budget = entry[ERR1] - 1
     while budget >= entry[FORCED]:
+        if until is not None and budget <= until \
+                and search.lower(entry, budget) < search.upper(entry, budget):
+            return False
         leaves = _smallest_within(search, entry, budget, max_leaves)
         queries[0] += 1
         if max_leaves is not None and leaves > max_leaves:
             break
         budget = entry[ACH][leaves][0] - 1
+    return True
 
 
 def _read_curve(search, entry, max_leaves):

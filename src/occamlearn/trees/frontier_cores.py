@@ -31,7 +31,7 @@ import numpy as np
 
 from occamlearn.trees.exact.data import reduce_columns
 
-__all__ = ["CoreProver", "prove_small_budgets"]
+__all__ = ["CoreProver", "core_budgets", "prove_small_budgets"]
 
 MAX_DELETIONS = 4  # budgets up to forced + this many smallest margins are tried
 SHRINK_ROUNDS = 5  # chunk sizes |core| / 4, / 8, ... tried when shrinking a core
@@ -120,6 +120,22 @@ class CoreProver:
         return core
 
 
+def core_budgets(search) -> range:
+    """The budgets ``prove_small_budgets`` tries on ``search``'s root, increasing: forced +
+    one to ``MAX_DELETIONS`` times the smallest positive margin (empty when the patterns
+    with a positive margin hold one class only)."""
+    from occamlearn.trees.mpdt.error_budget.bnb_engine import FORCED
+
+    weights = search.view.weights
+    ordered = np.sort(weights, axis=1)[:, ::-1]
+    margin = ordered[:, 0] - (ordered[:, 1] if weights.shape[1] > 1 else 0)
+    patterns = np.flatnonzero(margin > 0)
+    if len(np.unique(weights.argmax(axis=1)[patterns])) < 2:
+        return range(0)
+    forced, step = search.entry(search.view.root)[FORCED], int(margin[patterns].min())
+    return range(forced + step, forced + MAX_DELETIONS * step + 1)
+
+
 def prove_small_budgets(search, deadline) -> dict:
     """From the budget just above the forced errors upwards, prove best(b) >= the leaves of
     the smallest tree found within b, by the loop of the module docstring, storing each proof
@@ -147,9 +163,9 @@ def prove_small_budgets(search, deadline) -> dict:
                         search.n_classes, deadline)
     pattern_bits = view.groups.patterns[view.groups.pattern[view.group_of_bit]]
     entry = search.entry(root)
-    forced, step = entry[FORCED], int(margin[patterns].min())
+    forced = entry[FORCED]
     try:
-        for budget in range(forced + step, forced + MAX_DELETIONS * step + 1):
+        for budget in core_budgets(search):
             while search.lower(entry, budget) < (upper := search.upper(entry, budget)):
                 found = prover.prove(budget - forced, upper - 1)
                 if found is True:

@@ -4,8 +4,9 @@
 most b errors if that is at most ``ub``, else a proven lower bound above it, keeping per row
 set the (leaves, errors) front it has found and the bounds it has proved. The bounds and why
 they hold are in ``error_budget.bnb``'s docstring; the compiled incompatibility bound is
-``bnb_kernels``. The data view, the poll, the split enumeration, the greedy start and the tree
-rebuild are the exact-search core's (``trees.exact``).
+``bnb_kernels``; the candidates of a node (splits and budget divisions) are built by
+``bnb_candidates``. The data view, the poll, the split enumeration, the greedy start and the
+tree rebuild are the exact-search core's (``trees.exact``).
 
 A row set is a bitset over the (pattern, class) groups (``exact.bits.GroupBits``); errors are
 counted in the groups' integer weights (rows, without sample weights), divided by their
@@ -20,12 +21,12 @@ import numpy as np
 from occamlearn.trees.exact.bits import GroupBits
 from occamlearn.trees.exact.data import ExampleGroups
 from occamlearn.trees.exact.nested import rebuild
-from occamlearn.trees.exact.splits import distinct_splits, greedy_tree
+from occamlearn.trees.exact.splits import greedy_tree
 from occamlearn.trees.exact.stop import POLL_EVERY, Poll, Stop
+from occamlearn.trees.mpdt.error_budget.bnb_candidates import ENTRY_FIELDS, INF, split_candidates
 
 __all__ = ["BOUNDED", "BudgetRowSetSearch"]
 
-INF = 1 << 62
 MEMO_BYTES = 2 * 2**30  # the memo's cap (see BudgetRowSetSearch.__init__)
 # Row sets whose static bounds are cached (the children of every split, most never
 # searched: hepa recomputed them 1.4 million times in 20 s without the cache), at most
@@ -40,12 +41,8 @@ BOUND_GAIN_RATIO = 20
 # seconds at m ~ 4000 (mushroom), which also overran time limits.
 BOUND_MAX_PATTERNS = 1000
 
-# Indices into a row set's memo entry (a list, for speed).
-N, ERR1, FORCED, LABEL, CLASS_ERR, LO, ACH, BOUNDED = range(8)
-
-
-def _first(candidate):
-    return candidate[0]
+# Indices into a row set's memo entry (a list, for speed): ``bnb_candidates``'.
+N, ERR1, FORCED, LABEL, CLASS_ERR, LO, ACH, BOUNDED, SPLITS = ENTRY_FIELDS
 
 
 class BudgetRowSetSearch:
@@ -67,10 +64,12 @@ class BudgetRowSetSearch:
         self.memo: dict[int, list] = {}
         self.statics: dict[int, tuple] = {}
         # the memo is never evicted (rebuilding trees follows its entries): when it would pass
-        # MEMO_BYTES (about 1000 bytes of lists, dicts and sets per entry, plus the bitset) the
-        # search stops as at a time limit, with stats["memory_full"]
+        # MEMO_BYTES (about 1000 bytes of lists, dicts and sets per entry, 24 per split in
+        # its split list, plus the bitset) the search stops as at a time limit, with
+        # stats["memory_full"]
         self.static_cap = min(STATIC_CACHE, STATIC_BYTES // (200 + self.n_rows // 8))
-        self.max_entries = (MEMO_BYTES - STATIC_BYTES) // (1000 + 2 * (self.n_rows // 8))
+        self.max_entries = (MEMO_BYTES - STATIC_BYTES) // (
+            1000 + 24 * len(view.columns) + 2 * (self.n_rows // 8))
         self.memory_full = False
         self.poll = Poll(deadline)
         self.use_incompatibility = use_incompatibility
@@ -115,7 +114,7 @@ class BudgetRowSetSearch:
         if found is not None:
             return found
         n, err1, forced, label, class_err, _ = self.static(rows)
-        found = [n, err1, forced, label, class_err, {}, {1: (err1, -1, 0, 0)}, set()]
+        found = [n, err1, forced, label, class_err, {}, {1: (err1, -1, 0, 0)}, set(), None]
         self.memo[rows] = found
         return found
 
@@ -219,24 +218,10 @@ class BudgetRowSetSearch:
                     return bound
                 if bound >= known:
                     return known
-        static, memo = self.static, self.memo
-        memo_get = memo.get
-        candidates = []
-        for index, left, right in distinct_splits(rows, self.columns):
-            left_entry = memo_get(left) or static(left)
-            right_entry = memo_get(right) or static(right)
-            low = max(left_entry[FORCED], budget - right_entry[ERR1])
-            high = min(budget - right_entry[FORCED], left_entry[ERR1])
-            if low > high:  # budget > err(left) + err(right): two leaves fit
-                low = high = left_entry[ERR1]
-            for left_budget in range(low, high + 1):
-                candidates.append((lower(left_entry, left_budget)
-                                   + lower(right_entry, budget - left_budget),
-                                   index, left_budget, left, right, left_entry, right_entry,
-                                   low))
-        candidates.sort(key=_first)
         best = min(ub + 1, known)
-        failed = INF
+        candidates, failed = split_candidates(self, rows, entry, budget, best)
+        memo = self.memo
+        memo_get = memo.get
         solve = self.solve
         for (split_bound, index, left_budget, left, right, left_entry,
              right_entry, low) in candidates:
