@@ -67,6 +67,10 @@ __all__ = ["Frontier", "size_error_frontier"]
 # shares of the time left when each pure phase starts (``_walk``)
 TAIL_SHARE = 0.3  # the pure-tree searches of the tail
 CORE_SHARE = 0.25  # the core proofs of the smallest budgets, once the walk reaches them
+# the walk's own try at those budgets first: where it settles them in a second (haber, wine)
+# the core proofs, run first, spent their whole share (13 s) settling nothing; 0.1 cost spect
+# its certificate at 60 s (size_error_path_idle.md)
+SMALL_WALK_SHARE = 0.05
 
 
 @dataclass(frozen=True)
@@ -214,9 +218,11 @@ def _walk(search, max_leaves: int | None, deadline: Deadline | None
           ) -> tuple[int, bool, bool, dict]:
     """The staircase walk of the module docstring; (queries made, stopped early, by Ctrl-C,
     the pure phases' stats). With ``deadline`` (the pure phases on) the pure-tree tail runs
-    first, then the walk down to the budgets of the core proofs (``frontier_cores``), which
-    then run within a share of the time left, then the walk again, from the top: the
-    budgets it settled before are answered from the memo at once.
+    first, then the walk down to the budgets of the core proofs (``frontier_cores``), then
+    the walk alone on those budgets within a small share (``SMALL_WALK_SHARE``: where it
+    settles them in a second, the core proofs would spend their whole share), then the core
+    proofs within a share of the time left, then the walk again, from the top: the budgets
+    it settled before are answered from the memo at once.
 
     Why the core proofs wait for the walk: they settle only the smallest budgets, and a
     bound proven at budget b holds for budgets <= b only, so they cannot shorten any query
@@ -233,6 +239,9 @@ def _walk(search, max_leaves: int | None, deadline: Deadline | None
         stats = pure_tail(search, deadline.inner(deadline.remaining() * TAIL_SHARE))
         cores = core_budgets(search)
         if _staircase(search, max_leaves, queries, until=cores.stop - 1 if cores else None):
+            return queries[0], False, False, stats
+        if _within(search, deadline, SMALL_WALK_SHARE,
+                   lambda: _staircase(search, max_leaves, queries)):
             return queries[0], False, False, stats
         _within(search, deadline, CORE_SHARE,
                 lambda: stats.update(prove_small_budgets(search, search.poll.deadline)))
