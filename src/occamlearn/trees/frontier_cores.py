@@ -125,14 +125,12 @@ def core_budgets(search) -> range:
     one to ``MAX_DELETIONS`` times the smallest positive margin (empty when the patterns
     with a positive margin hold one class only)."""
     from occamlearn.trees.mpdt.error_budget.bnb_engine import FORCED
+    from occamlearn.trees.mpdt.error_budget.pure_oracle import decided_patterns
 
-    weights = search.view.weights
-    ordered = np.sort(weights, axis=1)[:, ::-1]
-    margin = ordered[:, 0] - (ordered[:, 1] if weights.shape[1] > 1 else 0)
-    patterns = np.flatnonzero(margin > 0)
-    if len(np.unique(weights.argmax(axis=1)[patterns])) < 2:
+    _, labels, margins = decided_patterns(search.view.weights)
+    if len(np.unique(labels)) < 2:
         return range(0)
-    forced, step = search.entry(search.view.root)[FORCED], int(margin[patterns].min())
+    forced, step = search.entry(search.view.root)[FORCED], int(margins.min())
     return range(forced + step, forced + MAX_DELETIONS * step + 1)
 
 
@@ -145,21 +143,17 @@ def prove_small_budgets(search, deadline) -> dict:
     Returns counts for the stats."""
     from occamlearn.trees import kernel_cache
     from occamlearn.trees.mpdt.error_budget.bnb_engine import FORCED
-    from occamlearn.trees.mpdt.error_budget.pure_oracle import as_search_node
+    from occamlearn.trees.mpdt.error_budget.pure_oracle import as_search_node, decided_patterns
 
     done = {"core_budgets": 0, "core_tests": 0}
     if not kernel_cache.kernels_ready("bnb"):
         return done
     view, root = search.view, search.view.root
-    weights = view.weights
-    ordered = np.sort(weights, axis=1)[:, ::-1]
-    margin = ordered[:, 0] - (ordered[:, 1] if weights.shape[1] > 1 else 0)
-    patterns = np.flatnonzero(margin > 0)
-    labels = weights.argmax(axis=1)[patterns]
+    patterns, labels, margins = decided_patterns(view.weights)
     if len(np.unique(labels)) < 2:
         return done
     kernel_cache.load("bnb", search=True)
-    prover = CoreProver(view.groups.patterns, patterns, labels, margin[patterns],
+    prover = CoreProver(view.groups.patterns, patterns, labels, margins,
                         search.n_classes, deadline)
     pattern_bits = view.groups.patterns[view.groups.pattern[view.group_of_bit]]
     entry = search.entry(root)

@@ -24,7 +24,7 @@ import numpy as np
 
 from occamlearn.trees.exact.data import bitset, reduce_columns
 
-__all__ = ["PureOracle", "as_search_node", "pure_oracle"]
+__all__ = ["PureOracle", "as_search_node", "decided_patterns", "pure_oracle"]
 
 
 class PureOracle:
@@ -106,11 +106,17 @@ def pure_oracle(search, deadline) -> PureOracle | None:
         kernel_cache.load("bnb", search=True)
     except kernel_cache.KernelsUnavailable:
         return None
-    weights = search.view.weights
+    patterns, labels, margins = decided_patterns(search.view.weights)
+    if len(np.unique(labels)) < 2:
+        return None
+    return PureOracle(search, int(margins.min()), patterns, labels, deadline)
+
+
+def decided_patterns(weights: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The patterns with a positive margin (their heaviest class outweighs the next by
+    margin(p) > 0; ``weights[p, k]``: the weight of pattern p's rows of class k), their
+    heaviest classes and their margins: F and its labels in the module docstring."""
     ordered = np.sort(weights, axis=1)[:, ::-1]
     margin = ordered[:, 0] - (ordered[:, 1] if weights.shape[1] > 1 else 0)
     patterns = np.flatnonzero(margin > 0)
-    labels = weights.argmax(axis=1)[patterns]
-    if len(np.unique(labels)) < 2:
-        return None
-    return PureOracle(search, int(margin[patterns].min()), patterns, labels, deadline)
+    return patterns, weights.argmax(axis=1)[patterns], margin[patterns]
