@@ -35,6 +35,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Generator
 
+from occamlearn.trees.exact.splits import distinct_splits
 from occamlearn.trees.exact.stop import OutOfCalls
 
 __all__ = ["FIRST_CAP", "PROBE_DEPTH", "smaller_trees"]
@@ -122,13 +123,8 @@ def _probe(search, rows: int, budget: int, cap: int, depth: int) -> Generator:
 def _splits_by_bound(search, rows: int) -> list:
     """One split per partition of ``rows``: (bound, larger side's rows, column index, smaller
     side, larger side, whether the smaller side is the x = 1 side), by increasing bound."""
-    splits, seen = [], set()
-    for index, column in enumerate(search.columns):
-        one = rows & column
-        zero = rows ^ one
-        if not one or not zero or min(one, zero) in seen:
-            continue
-        seen.add(min(one, zero))
+    splits = []
+    for index, zero, one in distinct_splits(rows, search.columns):
         small_is_one = one.bit_count() <= zero.bit_count()
         small, large = (one, zero) if small_is_one else (zero, one)
         splits.append((_bound(search, small) + _bound(search, large), large.bit_count(),
