@@ -49,7 +49,7 @@ class BudgetRowSetSearch:
     """Memoised budgeted branch and bound on bitset row sets of one data set."""
 
     def __init__(self, groups: ExampleGroups, n_classes: int, *, deadline=None,
-                 use_incompatibility=True):
+                 use_incompatibility=True, use_small_trees=None):
         view = GroupBits(groups, n_classes)
         self.unit, self.group_units = view.unit, view.units
         self.patterns = groups.patterns.astype(np.int64)
@@ -82,6 +82,14 @@ class BudgetRowSetSearch:
 
             self.kernels = bnb_kernels
             self.packed = bnb_kernels.pack_rows(self.patterns)
+        # exact answers up to three leaves per new row set (``small_trees``); compiled, so on
+        # only with the kernels (by default whenever the incompatibility bound is)
+        self.small = None
+        if use_incompatibility if use_small_trees is None else use_small_trees:
+            from occamlearn.trees.mpdt.error_budget import bnb_kernels
+            from occamlearn.trees.mpdt.error_budget.small_trees import SmallTrees
+
+            self.small = SmallTrees(view, bnb_kernels)
 
     # -- memo entries and bounds ----------------------------------------------------------
     def static(self, rows: int) -> tuple:
@@ -116,6 +124,8 @@ class BudgetRowSetSearch:
         n, err1, forced, label, class_err, _ = self.static(rows)
         found = [n, err1, forced, label, class_err, {}, {1: (err1, -1, 0, 0)}, set(), None]
         self.memo[rows] = found
+        if self.small is not None and err1 > forced:
+            self.small.store(self, rows, found)
         return found
 
     @staticmethod
@@ -300,4 +310,5 @@ class BudgetRowSetSearch:
         return {"calls": self.poll.calls, "memo_entries": len(self.memo),
                 "memory_full": self.memory_full,
                 "incompatibility_bounds": self.bound_calls,
-                "incompatibility_gains": self.bound_gains}
+                "incompatibility_gains": self.bound_gains,
+                "small_tree_calls": self.small.calls if self.small is not None else 0}

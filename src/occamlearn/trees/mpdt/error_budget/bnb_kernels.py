@@ -7,6 +7,11 @@ are *b-incompatible* when the rows of other classes inside the smallest subcube 
 both patterns weigh more than b. A greedy set Q of items, pairwise b-incompatible within each
 class, gives ``|Q| - t`` leaves, t being the most items of Q whose weights fit in b together.
 The test is O(m^2 * |Q| * words) for m patterns: cheap compiled, far too slow in Python.
+
+``small_tree_errors`` is the error-budget search's exact answer for trees of at most three
+leaves on a row set (``small_trees``): the fewest weighted errors with one, two and three
+leaves, by pair counts over the patterns, as MurTree's specialised depth-two solver
+(Demirović et al.) counts them.
 """
 
 from __future__ import annotations
@@ -21,7 +26,7 @@ from occamlearn.trees.exact.packed import in_subcube as _in_subcube
 from occamlearn.trees.exact.packed import pack_rows
 from occamlearn.trees.kernel_sources import key_cache_to_sources
 
-__all__ = ["incompatibility_bound", "pack_rows", "warm_up"]
+__all__ = ["incompatibility_bound", "pack_rows", "small_tree_errors", "warm_up"]
 
 
 @njit(cache=True)
@@ -103,6 +108,98 @@ def incompatibility_bound(packed, weights, totals, patterns, budget):
     return max(1, n_picked - given_up)
 
 
+@njit(cache=True)
+def _leaf_errors(counts):
+    """Errors of one leaf holding ``counts`` (weight per class): all but its heaviest class."""
+    total, top = 0, 0
+    for k in range(counts.shape[0]):
+        total += counts[k]
+        if counts[k] > top:
+            top = counts[k]
+    return total - top
+
+
+@njit(cache=True)
+def small_tree_errors(bits, bit_pattern, bit_class, bit_units, ones_start, ones_index,
+                      n_patterns, n_features, n_classes):
+    """The fewest weighted errors of a tree with at most 1, 2 and 3 leaves on the rows
+    ``bits`` (indices of a row set's bits; bit i is a row group of pattern ``bit_pattern[i]``,
+    class ``bit_class[i]``, weight ``bit_units[i]``), splitting on columns 0 .. n_features - 1
+    (pattern p has a 1 in the columns ``ones_index[ones_start[p]:ones_start[p + 1]]``,
+    increasing). Returns ``[e1, e2, column of the 2-leaf tree, e3, column of the 3-leaf
+    tree's root, side of its split child (0: zero side, 1: one side)]``, with e2 <= e1 and
+    e3 <= e2 (a column -1 when the smaller tree is as good). Every tree with at most three
+    leaves is a leaf, one split, or a split with one leaf child and one split child, so the
+    minima over all columns (g may equal f: an empty side) are exact."""
+    weight = np.zeros((n_patterns, n_classes), dtype=np.int64)
+    seen = np.zeros(n_patterns, dtype=np.bool_)
+    touched = np.empty(bits.shape[0], dtype=np.int64)
+    n_touched = 0
+    for i in bits:
+        p = bit_pattern[i]
+        if not seen[p]:
+            seen[p] = True
+            touched[n_touched] = p
+            n_touched += 1
+        weight[p, bit_class[i]] += bit_units[i]
+    total = np.zeros(n_classes, dtype=np.int64)
+    ones = np.zeros((n_features, n_classes), dtype=np.int64)
+    both = np.zeros((n_features, n_features, n_classes), dtype=np.int64)  # f < g used
+    for t in range(n_touched):
+        p = touched[t]
+        start, stop = ones_start[p], ones_start[p + 1]
+        for k in range(n_classes):
+            w = weight[p, k]
+            if w == 0:
+                continue
+            total[k] += w
+            for a in range(start, stop):
+                f = ones_index[a]
+                ones[f, k] += w
+                for c in range(a + 1, stop):
+                    both[f, ones_index[c], k] += w
+    e1 = _leaf_errors(total)
+    e2, f2, e3, f3, side3 = e1, -1, e1, -1, 0
+    one = np.empty(n_classes, dtype=np.int64)
+    zero = np.empty(n_classes, dtype=np.int64)
+    cell = np.empty(n_classes, dtype=np.int64)
+    rest = np.empty(n_classes, dtype=np.int64)
+    for f in range(n_features):
+        for k in range(n_classes):
+            one[k] = ones[f, k]
+            zero[k] = total[k] - ones[f, k]
+        one_err, zero_err = _leaf_errors(one), _leaf_errors(zero)
+        if one_err + zero_err < e2:
+            e2, f2 = one_err + zero_err, f
+        best_one, best_zero = one_err, zero_err  # each side's best with two leaves
+        for g in range(n_features):
+            if g == f:
+                continue
+            low, high = (f, g) if f < g else (g, f)
+            for k in range(n_classes):  # the one side of f split on g
+                cell[k] = both[low, high, k]
+                rest[k] = one[k] - cell[k]
+            value = _leaf_errors(cell) + _leaf_errors(rest)
+            if value < best_one:
+                best_one = value
+            for k in range(n_classes):  # the zero side of f split on g
+                cell[k] = ones[g, k] - both[low, high, k]
+                rest[k] = zero[k] - cell[k]
+            value = _leaf_errors(cell) + _leaf_errors(rest)
+            if value < best_zero:
+                best_zero = value
+        if zero_err + best_one < e3:
+            e3, f3, side3 = zero_err + best_one, f, 1
+        if one_err + best_zero < e3:
+            e3, f3, side3 = one_err + best_zero, f, 0
+    if e2 < e3:  # a 3-leaf tree found above is never worse than its 2-leaf pruning
+        e3, f3 = e2, -1
+    result = np.empty(6, dtype=np.int64)
+    result[0], result[1], result[2] = e1, e2, f2
+    result[3], result[4], result[5] = e3, f3, side3
+    return result
+
+
 _warm = {"done": False}
 
 
@@ -114,6 +211,10 @@ def warm_up() -> float:
     packed = pack_rows(np.array([[0, 1], [1, 0], [1, 1]], dtype=np.int64))
     weights = np.array([[1, 0], [0, 2], [1, 1]], dtype=np.int64)
     incompatibility_bound(packed, weights, weights.sum(axis=1), np.arange(3, dtype=np.int64), 1)
+    ints = np.array([0, 1, 2], dtype=np.int64)
+    small_tree_errors(ints, ints, np.array([0, 1, 0], dtype=np.int64), np.ones(3, np.int64),
+                      np.array([0, 1, 2, 4], dtype=np.int64), np.array([1, 0, 0, 1], np.int64),
+                      3, 2, 2)
     _warm["done"] = True
     return time.perf_counter() - start
 

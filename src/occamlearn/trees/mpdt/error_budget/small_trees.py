@@ -1,0 +1,86 @@
+"""Exact answers for trees of at most three leaves, stored in a row set's memo entry.
+
+Why. Below a row set S the error-budget search (``bnb_engine``) proves best(S, b) > l by
+enumerating every split and every division of b between its sides, recursively, down to
+single leaves; its static bounds only say "one leaf if err(S) <= b, else at least two (or
+as many as the classes need)". On large budgets and many rows (mushroom: "no tree with at
+most 7 leaves makes at most 53 errors") almost all of its time goes into the last two levels
+of that enumeration, in Python. The fewest errors with at most one, two and three leaves,
+E_S(1) >= E_S(2) >= E_S(3), take one compiled pass over S's patterns instead
+(``bnb_kernels.small_tree_errors``: class counts per column and per pair of columns, as
+MurTree's depth-two solver by Demirović et al. counts them), and settle those levels.
+
+**Bounds.** best(S, b) >= 3 when E_S(2) > b and best(S, b) >= 4 when E_S(3) > b. Proof: a
+tree with at most l leaves makes at least E_S(l) errors, by the definition of E_S(l) as a
+minimum over all such trees; so a tree within budget b < E_S(l) has more than l leaves. The
+minima are exact: a tree of at most three leaves is one leaf, one split with two leaves, or
+a split whose one child is a leaf and whose other is a split with two leaves, and the kernel
+takes the minimum over every column for each split (the columns of the search, one per class
+of equal or complementary data columns: a column equal to a kept one, or its complement,
+splits every row set into the same two sides). A bound at budget b holds for every smaller
+budget (best is non-increasing), which is how ``store_lower`` keeps it.
+
+**Trees.** The trees behind E_S(2) and E_S(3) are stored in the entry's fronts, so that a
+query they answer returns at once. The 3-leaf tree is stored only when it makes fewer errors
+than the 2-leaf one: then its split child makes fewer errors with two leaves than with one,
+so that child's own entry (made when the tree is rebuilt) holds a 2-leaf tree at least as
+good, and the rebuilt tree makes at most the stored errors.
+
+Row sets hold all groups of a pattern or none (``exact.bits``), but the kernel does not rely
+on it: it sums the weights of the bits it is given.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+__all__ = ["SmallTrees"]
+
+
+class SmallTrees:
+    """The kernel's inputs for one search (``search.view``, a ``exact.bits.GroupBits``),
+    built once; ``store(search, rows, entry)`` puts the bounds and trees of the module
+    docstring into ``entry``, the memo entry of ``rows``."""
+
+    def __init__(self, view, kernels):
+        groups = view.groups
+        self.kernel = kernels.small_tree_errors
+        group = view.group_of_bit
+        self.bit_pattern = groups.pattern[group].astype(np.int64)
+        self.bit_class = groups.label[group].astype(np.int64)
+        self.bit_units = (np.ones(len(group), dtype=np.int64) if view.one_unit
+                          else view.units[group].astype(np.int64))
+        # the search's columns, each oriented to have 1 on at most half of the patterns: the
+        # pair counts cost (ones per pattern)^2, and a split's two sides are the same either
+        # way round (mushroom: 13 ones per pattern instead of 25)
+        kept = groups.patterns[:, view.features] == 1
+        self.flipped = 2 * kept.sum(axis=0) > kept.shape[0]
+        kept ^= self.flipped
+        self.ones_start = np.concatenate([[0], np.cumsum(kept.sum(axis=1))]).astype(np.int64)
+        self.ones_index = np.nonzero(kept)[1].astype(np.int64)  # row-major: increasing per row
+        self.n_patterns, self.n_features = kept.shape
+        self.n_classes = view.n_classes
+        self.n_bytes = (view.n_bits + 7) // 8
+        self.calls = 0
+
+    def errors(self, rows: int) -> np.ndarray:
+        """``small_tree_errors`` on the bit row set ``rows``."""
+        self.calls += 1
+        bits = np.flatnonzero(np.unpackbits(
+            np.frombuffer(rows.to_bytes(self.n_bytes, "little"), dtype=np.uint8),
+            bitorder="little"))
+        return self.kernel(bits, self.bit_pattern, self.bit_class, self.bit_units,
+                           self.ones_start, self.ones_index, self.n_patterns,
+                           self.n_features, self.n_classes)
+
+    def store(self, search, rows: int, entry: list) -> None:
+        e1, e2, f2, e3, f3, side3 = (int(v) for v in self.errors(rows))
+        if e2 < e1:
+            search.store_tree(entry, 2, e2, f2, 1, 1)
+        if e3 < e2:
+            side3 ^= int(self.flipped[f3])  # the search's zero side is the column's 0
+            search.store_tree(entry, 3, e3, f3, 1 + (side3 == 0), 1 + (side3 == 1))
+        if e2 >= 1:
+            search.store_lower(entry, e2 - 1, 3)
+        if e3 >= 1:
+            search.store_lower(entry, e3 - 1, 4)

@@ -1,0 +1,125 @@
+"""Exact answers up to three leaves (``error_budget.small_trees``) against brute force on tiny
+weighted data with duplicates and conflicts: the kernel's errors, the bounds and trees it
+stores, and the searches that use them (size-error path, ``max_errors``) unchanged."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from bruteforce import weighted_data
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from test_frontier_tail import brute_curve
+
+from occamlearn.trees import kernel_cache
+from occamlearn.trees.exact.data import group_examples
+from occamlearn.trees.frontier import size_error_frontier
+from occamlearn.trees.mpdt.error_budget.bnb_engine import LO, BudgetRowSetSearch
+from occamlearn.trees.weights import integer_weights
+
+
+@pytest.fixture(scope="module", autouse=True)
+def kernels():
+    kernel_cache.load("error-budget")
+
+
+@st.composite
+def duplicated_data(draw):
+    """(X, y, n_classes, weight): ``weighted_data`` with some rows repeated, some with another
+    class (conflicts), so groups hold several rows and patterns several classes."""
+    X, y, n_classes, weight = draw(weighted_data(max_rows=6))
+    copies = draw(st.lists(st.integers(0, len(y) - 1), max_size=4))
+    flips = draw(st.lists(st.booleans(), min_size=len(copies), max_size=len(copies)))
+    for row, flip in zip(copies, flips, strict=True):
+        X = np.r_[X, X[row:row + 1]]
+        y = np.r_[y, (y[row] + flip) % n_classes]
+        weight = np.r_[weight, max(weight[row], 0.5)]
+    return X, y, n_classes, weight
+
+
+def _search(X, y, n_classes, weight, **options):
+    """(the search, the scale of ``integer_weights``: its weights are ``weight * scale``)."""
+    units, scale = integer_weights(weight, len(y))
+    return BudgetRowSetSearch(group_examples(X, y, units), n_classes, **options), scale
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(duplicated_data())
+def test_kernel_is_the_fewest_errors_up_to_three_leaves(data):
+    """On the root and on both sides of every column, (e1, e2, e3) is the brute-force curve
+    for 1..3 leaves, in the search's units."""
+    X, y, n_classes, weight = data
+    search, scale = _search(X, y, n_classes, weight)
+    halves = (weight * 2).astype(np.int64)  # the strategy's weights are halves
+    root = search.view.root
+    sides = [(root, np.ones(len(y), dtype=bool))]
+    for index, feature in enumerate(search.view.features):
+        one = search.columns[index] & root
+        sides += [(one, X[:, feature] == 1), (root ^ one, X[:, feature] == 0)]
+    for rows, mask in sides:
+        e1, e2, _, e3, _, _ = search.small.errors(rows).tolist()
+        curve = brute_curve(X[mask], y[mask], n_classes, halves[mask], 3)
+        # search units -> weights: times search.unit / scale; halves: twice that
+        assert [2 * e * search.unit for e in (e1, e2, e3)] == [c * scale for c in curve], \
+            (rows, [e1, e2, e3], curve)
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(duplicated_data())
+def test_stored_bounds_and_trees_hold(data):
+    """Every bound ``small_trees`` stores is at most the brute-force best(S, b), and every
+    tree it stores rebuilds to a tree with at most its recorded errors."""
+    X, y, n_classes, weight = data
+    search, scale = _search(X, y, n_classes, weight)
+    halves = (weight * 2).astype(np.int64)
+    curve = brute_curve(X, y, n_classes, halves, 2 * len(y) + 1)
+    entry = search.entry(search.view.root)
+    for budget, bound in entry[LO].items():
+        limit = 2 * budget * search.unit  # halves times scale
+        if limit < curve[-1] * scale:
+            continue  # below the forced errors: no tree at all
+        best = next(leaves for leaves, e in enumerate(curve, 1) if e * scale <= limit)
+        assert best >= bound, (budget, bound, best)
+    groups = search.view.groups
+    patterns = groups.patterns[groups.pattern]
+    for leaves, (errors, *_rest) in entry[6].items():
+        from occamlearn.model.tree import Tree
+
+        tree = Tree.from_nested(search.nested(search.view.root, leaves), X.shape[1], n_classes)
+        made = int(groups.count[tree.predict(patterns) != groups.label].sum())
+        assert tree.n_leaves <= leaves
+        assert made <= errors * search.unit
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(duplicated_data())
+def test_path_with_small_trees_is_the_brute_force_curve(data):
+    X, y, n_classes, weight = data
+    units = (weight * 2).astype(np.int64)
+    paths = []
+    for small in (True, False):
+        path = size_error_frontier(X, y, n_classes, sample_weight=weight,
+                                   use_pure_tail=False)
+        if not small:
+            from unittest import mock
+
+            with mock.patch.object(BudgetRowSetSearch, "__init__", _without_small):
+                path = size_error_frontier(X, y, n_classes, sample_weight=weight,
+                                           use_pure_tail=False)
+            assert path.stats["small_tree_calls"] == 0
+        else:
+            assert path.stats["small_tree_calls"] > 0 or path.errors[0] == path.errors[-1]
+        paths.append(path)
+    assert paths[0].errors.tolist() == paths[1].errors.tolist()
+    assert paths[0].status == paths[1].status == "optimal"
+    curve = brute_curve(X, y, n_classes, units, len(paths[0].errors))
+    assert (paths[0].errors * 2).tolist() == curve
+    for tree, errors in zip(paths[0].trees, paths[0].errors, strict=True):
+        assert weight[tree.predict(X) != y].sum() == errors
+
+
+_original_init = BudgetRowSetSearch.__init__
+
+
+def _without_small(self, *args, **kwargs):
+    _original_init(self, *args, **{**kwargs, "use_small_trees": False})
