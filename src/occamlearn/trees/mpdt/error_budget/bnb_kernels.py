@@ -120,6 +120,77 @@ def _leaf_errors(counts):
 
 
 @njit(cache=True)
+def _best_splits(total, ones, both, active, e1):
+    """(e2, its column, e3, its root column, side of its split child) over the columns
+    ``active`` from the class counts of ``small_tree_errors``."""
+    n_classes = total.shape[0]
+    e2, f2, e3, f3, side3 = e1, -1, e1, -1, 0
+    one = np.empty(n_classes, dtype=np.int64)
+    zero = np.empty(n_classes, dtype=np.int64)
+    cell = np.empty(n_classes, dtype=np.int64)
+    rest = np.empty(n_classes, dtype=np.int64)
+    for f in active:
+        for k in range(n_classes):
+            one[k] = ones[f, k]
+            zero[k] = total[k] - ones[f, k]
+        one_err, zero_err = _leaf_errors(one), _leaf_errors(zero)
+        if one_err + zero_err < e2:
+            e2, f2 = one_err + zero_err, f
+        best_one, best_zero = one_err, zero_err  # each side's best with two leaves
+        for g in active:
+            if g == f:
+                continue
+            low, high = (f, g) if f < g else (g, f)
+            for k in range(n_classes):  # the one side of f split on g
+                cell[k] = both[low, high, k]
+                rest[k] = one[k] - cell[k]
+            value = _leaf_errors(cell) + _leaf_errors(rest)
+            if value < best_one:
+                best_one = value
+            for k in range(n_classes):  # the zero side of f split on g
+                cell[k] = ones[g, k] - both[low, high, k]
+                rest[k] = zero[k] - cell[k]
+            value = _leaf_errors(cell) + _leaf_errors(rest)
+            if value < best_zero:
+                best_zero = value
+        if zero_err + best_one < e3:
+            e3, f3, side3 = zero_err + best_one, f, 1
+        if one_err + best_zero < e3:
+            e3, f3, side3 = one_err + best_zero, f, 0
+    return e2, f2, e3, f3, side3
+
+
+@njit(cache=True)
+def _best_splits_two_classes(total, ones, both, active, e1):
+    """``_best_splits`` with two classes, where a leaf errs by its lighter class."""
+    e2, f2, e3, f3, side3 = e1, -1, e1, -1, 0
+    for f in active:
+        one0, one1 = ones[f, 0], ones[f, 1]
+        zero0, zero1 = total[0] - one0, total[1] - one1
+        one_err, zero_err = min(one0, one1), min(zero0, zero1)
+        if one_err + zero_err < e2:
+            e2, f2 = one_err + zero_err, f
+        best_one, best_zero = one_err, zero_err
+        for g in active:
+            if g == f:
+                continue
+            low, high = (f, g) if f < g else (g, f)
+            a0, a1 = both[low, high, 0], both[low, high, 1]
+            value = min(a0, a1) + min(one0 - a0, one1 - a1)
+            if value < best_one:
+                best_one = value
+            c0, c1 = ones[g, 0] - a0, ones[g, 1] - a1
+            value = min(c0, c1) + min(zero0 - c0, zero1 - c1)
+            if value < best_zero:
+                best_zero = value
+        if zero_err + best_one < e3:
+            e3, f3, side3 = zero_err + best_one, f, 1
+        if one_err + best_zero < e3:
+            e3, f3, side3 = one_err + best_zero, f, 0
+    return e2, f2, e3, f3, side3
+
+
+@njit(cache=True)
 def small_tree_errors(bits, bit_pattern, bit_class, bit_units, ones_start, ones_index,
                       n_patterns, n_features, n_classes):
     """The fewest weighted errors of a tree with at most 1, 2 and 3 leaves on the rows
@@ -130,7 +201,7 @@ def small_tree_errors(bits, bit_pattern, bit_class, bit_units, ones_start, ones_
     tree's root, side of its split child (0: zero side, 1: one side)]``, with e2 <= e1 and
     e3 <= e2 (a column -1 when the smaller tree is as good). Every tree with at most three
     leaves is a leaf, one split, or a split with one leaf child and one split child, so the
-    minima over all columns (g may equal f: an empty side) are exact."""
+    minima over all columns that split the rows are exact."""
     weight = np.zeros((n_patterns, n_classes), dtype=np.int64)
     seen = np.zeros(n_patterns, dtype=np.bool_)
     touched = np.empty(bits.shape[0], dtype=np.int64)
@@ -159,39 +230,25 @@ def small_tree_errors(bits, bit_pattern, bit_class, bit_units, ones_start, ones_
                 for c in range(a + 1, stop):
                     both[f, ones_index[c], k] += w
     e1 = _leaf_errors(total)
-    e2, f2, e3, f3, side3 = e1, -1, e1, -1, 0
-    one = np.empty(n_classes, dtype=np.int64)
-    zero = np.empty(n_classes, dtype=np.int64)
-    cell = np.empty(n_classes, dtype=np.int64)
-    rest = np.empty(n_classes, dtype=np.int64)
+    # only columns that split S matter: a constant one leaves a side empty, and the trees
+    # with an empty side are the smaller trees already counted (deep row sets: most columns)
+    active = np.empty(n_features, dtype=np.int64)
+    n_active = 0
+    weight_total = 0
+    for k in range(n_classes):
+        weight_total += total[k]
     for f in range(n_features):
+        on = 0
         for k in range(n_classes):
-            one[k] = ones[f, k]
-            zero[k] = total[k] - ones[f, k]
-        one_err, zero_err = _leaf_errors(one), _leaf_errors(zero)
-        if one_err + zero_err < e2:
-            e2, f2 = one_err + zero_err, f
-        best_one, best_zero = one_err, zero_err  # each side's best with two leaves
-        for g in range(n_features):
-            if g == f:
-                continue
-            low, high = (f, g) if f < g else (g, f)
-            for k in range(n_classes):  # the one side of f split on g
-                cell[k] = both[low, high, k]
-                rest[k] = one[k] - cell[k]
-            value = _leaf_errors(cell) + _leaf_errors(rest)
-            if value < best_one:
-                best_one = value
-            for k in range(n_classes):  # the zero side of f split on g
-                cell[k] = ones[g, k] - both[low, high, k]
-                rest[k] = zero[k] - cell[k]
-            value = _leaf_errors(cell) + _leaf_errors(rest)
-            if value < best_zero:
-                best_zero = value
-        if zero_err + best_one < e3:
-            e3, f3, side3 = zero_err + best_one, f, 1
-        if one_err + best_zero < e3:
-            e3, f3, side3 = one_err + best_zero, f, 0
+            on += ones[f, k]
+        if 0 < on < weight_total:
+            active[n_active] = f
+            n_active += 1
+    if n_classes == 2:
+        e2, f2, e3, f3, side3 = _best_splits_two_classes(total, ones, both, active[:n_active],
+                                                         e1)
+    else:
+        e2, f2, e3, f3, side3 = _best_splits(total, ones, both, active[:n_active], e1)
     if e2 < e3:  # a 3-leaf tree found above is never worse than its 2-leaf pruning
         e3, f3 = e2, -1
     result = np.empty(6, dtype=np.int64)
