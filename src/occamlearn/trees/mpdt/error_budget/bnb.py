@@ -54,6 +54,11 @@ interval of budgets. A greedy tree's subtrees seed the fronts (upper bounds ever
   need one leaf each; at most t items of Q are misclassified, t = the most items of Q whose
   weights fit in b together. Hence best(S, b) >= |Q| - t. (The pure search's bound is the
   case b = 0; its bounds do not transfer to b > 0 without this correction.)
+* at most three leaves, exactly (``small_trees``, compiled): with E_S(l) the fewest errors of
+  a tree with at most l leaves, best(S, b) >= l + 1 when E_S(l) > b, for l = 2, 3; computed
+  once per row set that gets a memo entry, whose fronts also get the trees behind E_S(2) and
+  E_S(3) (on the size-error path of mushroom it settles the two levels above the leaves that
+  the search otherwise enumerates in Python);
 * one-step look-ahead: a failed call stores min over candidates of their proven bounds.
 
 The root loop is iterative deepening on the proven lower bound, after the incumbent: the
