@@ -14,7 +14,12 @@ from test_frontier_tail import brute_curve
 from occamlearn.trees import kernel_cache
 from occamlearn.trees.exact.data import group_examples
 from occamlearn.trees.frontier import size_error_frontier
-from occamlearn.trees.mpdt.error_budget.bnb_engine import LO, BudgetRowSetSearch
+from occamlearn.trees.mpdt.error_budget.bnb_engine import (
+    ERR1,
+    FORCED,
+    LO,
+    BudgetRowSetSearch,
+)
 from occamlearn.trees.weights import integer_weights
 
 
@@ -67,19 +72,19 @@ def test_kernel_is_the_fewest_errors_up_to_three_leaves(data):
 @settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(duplicated_data())
 def test_stored_bounds_and_trees_hold(data):
-    """Every bound ``small_trees`` stores is at most the brute-force best(S, b), and every
-    tree it stores rebuilds to a tree with at most its recorded errors."""
+    """With the bounds ``small_trees`` stores, the root's lower bound at every budget is at
+    most the brute-force best(S, b), and every tree stored rebuilds to a tree with at most
+    its recorded errors."""
     X, y, n_classes, weight = data
     search, scale = _search(X, y, n_classes, weight)
     halves = (weight * 2).astype(np.int64)
     curve = brute_curve(X, y, n_classes, halves, 2 * len(y) + 1)
     entry = search.entry(search.view.root)
-    for budget, bound in entry[LO].items():
+    assert not entry[LO]  # the bounds live in class_err, the stored-bound dict stays empty
+    for budget in range(entry[FORCED], entry[ERR1] + 1):
         limit = 2 * budget * search.unit  # halves times scale
-        if limit < curve[-1] * scale:
-            continue  # below the forced errors: no tree at all
         best = next(leaves for leaves, e in enumerate(curve, 1) if e * scale <= limit)
-        assert best >= bound, (budget, bound, best)
+        assert best >= search.lower(entry, budget), (budget, best)
     groups = search.view.groups
     patterns = groups.patterns[groups.pattern]
     for leaves, (errors, *_rest) in entry[6].items():

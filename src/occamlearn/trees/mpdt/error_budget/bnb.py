@@ -193,6 +193,9 @@ def _search_root(search, state, groups, n_classes, max_errors, forced, scale,
                 break
             bound = value
             state.offer(lower=2 * bound - 1)
+        else:  # settled without a search: the memo's tree (the root's small trees, say)
+            known = search.upper(root_entry, budget)
+            state.offer(as_tree(known), 2 * known - 1)
 
     state.run(body)
     tree = state.tree

@@ -112,6 +112,7 @@ class BudgetRowSetSearch:
         for count in ordered:
             kept += count
             class_err.append(n - kept)
+        class_err += [0] * (5 - len(class_err))  # indices 2-4 always there (``small_trees``)
         found = (n, n - ordered[0], forced,
                  counts.index(ordered[0]), class_err, None)
         self.statics[rows] = found

@@ -12,13 +12,18 @@ MurTree's depth-two solver by Demirović et al. counts them), and settle those l
 
 **Bounds.** best(S, b) >= 3 when E_S(2) > b and best(S, b) >= 4 when E_S(3) > b. Proof: a
 tree with at most l leaves makes at least E_S(l) errors, by the definition of E_S(l) as a
-minimum over all such trees; so a tree within budget b < E_S(l) has more than l leaves. The
+minimum over all such trees; so a tree within budget b < E_S(l) has more than l leaves. They
+go into the entry's ``class_err`` list, whose l-th item is a lower bound on the errors of a
+tree with l leaves (the class-count bound before: E_S(l) is at least it, being the exact
+minimum, and both fall with l, so the list stays non-increasing); ``lower`` and the inline
+two-class bounds of ``bnb_candidates`` read it, and the stored-bound dict stays empty, which
+keeps those inline bounds on the fast path. The
 minima are exact: a tree of at most three leaves is one leaf, one split with two leaves, or
 a split whose one child is a leaf and whose other is a split with two leaves, and the kernel
 takes the minimum over every column for each split (the columns of the search, one per class
 of equal or complementary data columns: a column equal to a kept one, or its complement,
 splits every row set into the same two sides). A bound at budget b holds for every smaller
-budget (best is non-increasing), which is how ``store_lower`` keeps it.
+budget (best is non-increasing).
 
 **Trees.** The trees behind E_S(2) and E_S(3) are stored in the entry's fronts, so that a
 query they answer returns at once. The 3-leaf tree is stored only when it makes fewer errors
@@ -33,6 +38,8 @@ on it: it sums the weights of the bits it is given.
 from __future__ import annotations
 
 import numpy as np
+
+from occamlearn.trees.mpdt.error_budget.bnb_candidates import CLASS_ERR
 
 __all__ = ["SmallTrees"]
 
@@ -80,7 +87,7 @@ class SmallTrees:
         if e3 < e2:
             side3 ^= int(self.flipped[f3])  # the search's zero side is the column's 0
             search.store_tree(entry, 3, e3, f3, 1 + (side3 == 0), 1 + (side3 == 1))
-        if e2 >= 1:
-            search.store_lower(entry, e2 - 1, 3)
-        if e3 >= 1:
-            search.store_lower(entry, e3 - 1, 4)
+        # class_err[l] bounds the errors of a tree with l leaves (``BudgetRowSetSearch.
+        # lower``); E_S(l) is the exact minimum, so at least the class-count bound there
+        class_err = entry[CLASS_ERR]
+        entry[CLASS_ERR] = [class_err[0], e1, e2, e3, *class_err[4:]]
