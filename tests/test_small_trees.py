@@ -99,28 +99,44 @@ def test_stored_bounds_and_trees_hold(data):
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(duplicated_data())
 def test_path_with_small_trees_is_the_brute_force_curve(data):
-    X, y, n_classes, weight = data
-    units = (weight * 2).astype(np.int64)
-    paths = []
-    for small in (True, False):
-        path = size_error_frontier(X, y, n_classes, sample_weight=weight,
-                                   use_pure_tail=False)
-        if not small:
-            from unittest import mock
+    """The path is the same with the small trees as without (``use_small_trees=False``), and
+    it is the brute-force curve, each tree making its point's errors."""
+    from unittest import mock
 
-            with mock.patch.object(BudgetRowSetSearch, "__init__", _without_small):
-                path = size_error_frontier(X, y, n_classes, sample_weight=weight,
-                                           use_pure_tail=False)
-            assert path.stats["small_tree_calls"] == 0
-        else:
-            assert path.stats["small_tree_calls"] > 0 or path.errors[0] == path.errors[-1]
-        paths.append(path)
-    assert paths[0].errors.tolist() == paths[1].errors.tolist()
-    assert paths[0].status == paths[1].status == "optimal"
-    curve = brute_curve(X, y, n_classes, units, len(paths[0].errors))
-    assert (paths[0].errors * 2).tolist() == curve
-    for tree, errors in zip(paths[0].trees, paths[0].errors, strict=True):
+    X, y, n_classes, weight = data
+    halves = (weight * 2).astype(np.int64)
+    with_small = size_error_frontier(X, y, n_classes, sample_weight=weight,
+                                     use_pure_tail=False)
+    # (none where one leaf makes only the forced errors: nothing to search)
+    assert with_small.stats["small_tree_calls"] > 0 or len(with_small.errors) == 1
+    with mock.patch.object(BudgetRowSetSearch, "__init__", _without_small):
+        without = size_error_frontier(X, y, n_classes, sample_weight=weight,
+                                      use_pure_tail=False)
+    assert without.stats["small_tree_calls"] == 0
+    assert with_small.status == without.status == "optimal"
+    assert with_small.errors.tolist() == without.errors.tolist()
+    curve = brute_curve(X, y, n_classes, halves, len(with_small.errors))
+    assert (with_small.errors * 2).tolist() == curve
+    for tree, errors in zip(with_small.trees, with_small.errors, strict=True):
         assert weight[tree.predict(X) != y].sum() == errors
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(duplicated_data(), st.integers(0, 6))
+def test_max_errors_with_small_trees_is_the_brute_force_size(data, extra):
+    """The budget search (``max_errors``) with the small trees proves the brute-force
+    smallest tree, also where the small trees settle the root without a search."""
+    from occamlearn.trees.mpdt.error_budget.bnb import find_minimum_tree_with_errors_bnb
+
+    X, y, n_classes, weight = data
+    halves = (weight * 2).astype(np.int64)
+    curve = brute_curve(X, y, n_classes, halves, 2 * len(y) + 1)
+    budget = (curve[-1] + extra) / 2  # a weight: forced errors and up to three more halves
+    result = find_minimum_tree_with_errors_bnb(X, y, n_classes, budget, sample_weight=weight)
+    assert result.status == "optimal"
+    best = next(leaves for leaves, e in enumerate(curve, 1) if e <= 2 * budget)
+    assert result.tree.n_leaves == best
+    assert weight[result.tree.predict(X) != y].sum() <= budget
 
 
 _original_init = BudgetRowSetSearch.__init__

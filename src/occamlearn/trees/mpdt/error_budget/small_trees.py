@@ -12,18 +12,19 @@ MurTree's depth-two solver by Demirović et al. counts them), and settle those l
 
 **Bounds.** best(S, b) >= 3 when E_S(2) > b and best(S, b) >= 4 when E_S(3) > b. Proof: a
 tree with at most l leaves makes at least E_S(l) errors, by the definition of E_S(l) as a
-minimum over all such trees; so a tree within budget b < E_S(l) has more than l leaves. They
-go into the entry's ``class_err`` list, whose l-th item is a lower bound on the errors of a
-tree with l leaves (the class-count bound before: E_S(l) is at least it, being the exact
-minimum, and both fall with l, so the list stays non-increasing); ``lower`` and the inline
-two-class bounds of ``bnb_candidates`` read it, and the stored-bound dict stays empty, which
-keeps those inline bounds on the fast path. The
-minima are exact: a tree of at most three leaves is one leaf, one split with two leaves, or
-a split whose one child is a leaf and whose other is a split with two leaves, and the kernel
-takes the minimum over every column for each split (the columns of the search, one per class
-of equal or complementary data columns: a column equal to a kept one, or its complement,
-splits every row set into the same two sides). A bound at budget b holds for every smaller
-budget (best is non-increasing).
+minimum over all such trees; so a tree within budget b < E_S(l) has more than l leaves (and,
+best being non-increasing in the budget, so has one within any smaller budget). The minima
+are exact: a tree of at most three leaves is one leaf, one split with two leaves, or a split
+whose one child is a leaf and whose other is a split with two leaves, and the kernel takes
+the minimum over every column for each split (the columns of the search, one per class of
+equal or complementary data columns: a column equal to a kept one, or its complement,
+splits every row set into the same two sides; a column constant on S splits nothing).
+
+The bounds go into the entry's ``class_err`` list, whose l-th item is a lower bound on the
+errors of a tree with l leaves (before: the class-count bound; E_S(l) is at least that,
+being the exact minimum, and both fall with l, so the list stays non-increasing). ``lower``
+and the inline two-class bounds of ``bnb_candidates`` read it; the dict of stored bounds
+stays empty, which keeps the inline bounds on their fast path.
 
 **Trees.** The trees behind E_S(2) and E_S(3) are stored in the entry's fronts, so that a
 query they answer returns at once. The 3-leaf tree is stored only when it makes fewer errors
