@@ -28,11 +28,15 @@ def kernels():
     kernel_cache.load("error-budget")
 
 
+HEAVY = (0.5, 1, 97, 200.5)  # units far above 64 per group: one bit per group, planes
+
+
 @st.composite
-def duplicated_data(draw):
+def duplicated_data(draw, weights=(0, 0.5, 1, 1.5, 2, 3)):
     """(X, y, n_classes, weight): ``weighted_data`` with some rows repeated, some with another
-    class (conflicts), so groups hold several rows and patterns several classes."""
-    X, y, n_classes, weight = draw(weighted_data(max_rows=6))
+    class (conflicts), so groups hold several rows and patterns several classes. With
+    ``HEAVY`` weights the search's groups are single bits of many units (``exact.bits``)."""
+    X, y, n_classes, weight = draw(weighted_data(max_rows=6, weights=weights))
     copies = draw(st.lists(st.integers(0, len(y) - 1), max_size=4))
     flips = draw(st.lists(st.booleans(), min_size=len(copies), max_size=len(copies)))
     for row, flip in zip(copies, flips, strict=True):
@@ -49,7 +53,7 @@ def _search(X, y, n_classes, weight, **options):
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(duplicated_data())
+@given(st.one_of(duplicated_data(), duplicated_data(weights=HEAVY)))
 def test_kernel_is_the_fewest_errors_up_to_three_leaves(data):
     """On the root and on both sides of every column, (e1, e2, e3) is the brute-force curve
     for 1..3 leaves, in the search's units."""
@@ -97,7 +101,7 @@ def test_stored_bounds_and_trees_hold(data):
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(duplicated_data())
+@given(st.one_of(duplicated_data(), duplicated_data(weights=HEAVY)))
 def test_path_with_small_trees_is_the_brute_force_curve(data):
     """The path is the same with the small trees as without (``use_small_trees=False``), and
     it is the brute-force curve, each tree making its point's errors."""
@@ -122,7 +126,7 @@ def test_path_with_small_trees_is_the_brute_force_curve(data):
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(duplicated_data(), st.integers(0, 6))
+@given(st.one_of(duplicated_data(), duplicated_data(weights=HEAVY)), st.integers(0, 6))
 def test_max_errors_with_small_trees_is_the_brute_force_size(data, extra):
     """The budget search (``max_errors``) with the small trees proves the brute-force
     smallest tree, also where the small trees settle the root without a search."""
