@@ -46,10 +46,12 @@ def duplicated_data(draw, weights=(0, 0.5, 1, 1.5, 2, 3)):
     return X, y, n_classes, weight
 
 
-def _search(X, y, n_classes, weight, **options):
-    """(the search, the scale of ``integer_weights``: its weights are ``weight * scale``)."""
+def _search(X, y, n_classes, weight):
+    """(the search with the small trees, the scale of ``integer_weights``: its weights are
+    ``weight * scale``)."""
     units, scale = integer_weights(weight, len(y))
-    return BudgetRowSetSearch(group_examples(X, y, units), n_classes, **options), scale
+    return BudgetRowSetSearch(group_examples(X, y, units), n_classes,
+                              use_small_trees=True), scale
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -148,3 +150,26 @@ _original_init = BudgetRowSetSearch.__init__
 
 def _without_small(self, *args, **kwargs):
     _original_init(self, *args, **{**kwargs, "use_small_trees": False})
+
+
+def test_without_cached_small_tree_kernels_the_search_goes_without(monkeypatch):
+    """When the error-budget kernels are not all in the disk cache, only the bound is loaded,
+    the background compile is asked for the rest, and the path is the same without the
+    small trees."""
+    from occamlearn.trees.mpdt.error_budget import small_trees
+
+    started = []
+    monkeypatch.setattr(kernel_cache, "kernels_ready", lambda name: False)
+    monkeypatch.setattr(kernel_cache, "start_background_compile",
+                        lambda: started.append(True) or True)
+    assert small_trees.load_kernels()[1] is False and started
+    rng = np.random.default_rng(5)
+    X = rng.integers(0, 2, size=(30, 5))
+    y = ((X[:, 0] ^ X[:, 1]) ^ (rng.random(30) < 0.2)).astype(int)
+    without = size_error_frontier(X, y, 2)
+    assert without.stats["small_tree_calls"] == 0
+    monkeypatch.undo()
+    with_small = size_error_frontier(X, y, 2)
+    assert with_small.stats["small_tree_calls"] > 0
+    assert with_small.errors.tolist() == without.errors.tolist()
+    assert with_small.status == without.status == "optimal"

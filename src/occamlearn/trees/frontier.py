@@ -60,6 +60,7 @@ from occamlearn.trees.mpdt.error_budget.bnb_engine import (
     BudgetRowSetSearch,
 )
 from occamlearn.trees.mpdt.error_budget.pure_oracle import pure_oracle
+from occamlearn.trees.mpdt.error_budget.small_trees import load_kernels
 from occamlearn.trees.weights import integer_weights
 
 __all__ = ["Frontier", "size_error_frontier"]
@@ -130,16 +131,17 @@ def size_error_frontier(X, y, n_classes: int, *, max_leaves: int | None = None,
     weight, scale = (None, 1) if sample_weight is None else integer_weights(sample_weight,
                                                                              X.shape[0])
     groups = group_examples(X, y, weight)
-    compile_seconds = 0.0
+    compile_seconds, small_trees = 0.0, False
     if use_incompatibility:
         from occamlearn.trees import kernel_cache
 
         try:
-            compile_seconds = kernel_cache.load("error-budget")
+            compile_seconds, small_trees = load_kernels()
         except kernel_cache.KernelsUnavailable:
             use_incompatibility = False
     search = BudgetRowSetSearch(groups, int(n_classes), deadline=deadline,
-                                use_incompatibility=use_incompatibility)
+                                use_incompatibility=use_incompatibility,
+                                use_small_trees=small_trees)
     if use_pure_tail:
         search.pure = pure_oracle(search, deadline)
     collecting = gc.isenabled()

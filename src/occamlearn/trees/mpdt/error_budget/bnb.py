@@ -139,17 +139,19 @@ def find_minimum_tree_with_errors_bnb(X, y, n_classes: int, max_errors, *,
         raise ValueError(f"max_errors={max_errors} is below the {forced} errors that "
                          "identical rows with different labels force; no tree fits that "
                          "budget.")
-    compile_seconds = 0.0
-    if use_incompatibility:  # the bound and small-tree kernels: loaded, or compiled here
-        # once (about 4.5 s, 1.6 s of it the bound's)
+    compile_seconds, small_trees = 0.0, False
+    if use_incompatibility:  # the bound's kernel: loaded, or compiled here in about 1.6 s;
+        # the small trees' only if cached (``small_trees.load_kernels``)
         from occamlearn.trees import kernel_cache
+        from occamlearn.trees.mpdt.error_budget.small_trees import load_kernels
 
         try:
-            compile_seconds = kernel_cache.load("error-budget")
+            compile_seconds, small_trees = load_kernels()
         except kernel_cache.KernelsUnavailable:  # a broken cache (now reset): no bound
             use_incompatibility = False
     search = BudgetRowSetSearch(groups, n_classes, deadline=state.deadline,
-                                use_incompatibility=use_incompatibility)
+                                use_incompatibility=use_incompatibility,
+                                use_small_trees=small_trees)
     # The memo holds millions of small lists and dicts without cycles: the cyclic garbage
     # collector's passes over them cost two thirds of the time (wine, budget 0: 18.5 s with
     # it, 6.2 s without), so it is off during the search.

@@ -49,7 +49,7 @@ class BudgetRowSetSearch:
     """Memoised budgeted branch and bound on bitset row sets of one data set."""
 
     def __init__(self, groups: ExampleGroups, n_classes: int, *, deadline=None,
-                 use_incompatibility=True, use_small_trees=None):
+                 use_incompatibility=True, use_small_trees=False):
         view = GroupBits(groups, n_classes)
         self.unit, self.group_units = view.unit, view.units
         self.patterns = groups.patterns.astype(np.int64)
@@ -82,10 +82,10 @@ class BudgetRowSetSearch:
 
             self.kernels = bnb_kernels
             self.packed = bnb_kernels.pack_rows(self.patterns)
-        # exact answers up to three leaves per new row set (``small_trees``); compiled, so on
-        # only with the kernels (by default whenever the incompatibility bound is)
+        # exact answers up to three leaves per new row set (``small_trees``): compiled, so
+        # the caller says whether their kernels are loaded (``small_trees.load_kernels``)
         self.small = None
-        if use_incompatibility if use_small_trees is None else use_small_trees:
+        if use_small_trees:
             from occamlearn.trees.mpdt.error_budget import bnb_kernels
             from occamlearn.trees.mpdt.error_budget.small_trees import SmallTrees
 

@@ -260,14 +260,19 @@ def small_tree_errors(bits, bit_pattern, bit_class, bit_units, ones_start, ones_
 _warm = {"done": False}
 
 
-def warm_up() -> float:
-    """Compile (or load from the on-disk cache) the kernel on a tiny input; seconds taken."""
+def warm_up(small_trees: bool = True) -> float:
+    """Compile (or load from the on-disk cache) the kernels on a tiny input; seconds taken.
+    ``small_trees=False``: the incompatibility bound only (``small_trees.load_kernels``: the
+    small-tree kernels cost three of the 4.5 s of a cold compile, so a search that finds
+    them missing goes without them and leaves them to the background compile)."""
     start = time.perf_counter()
     if _warm["done"]:
         return 0.0
     packed = pack_rows(np.array([[0, 1], [1, 0], [1, 1]], dtype=np.int64))
     weights = np.array([[1, 0], [0, 2], [1, 1]], dtype=np.int64)
     incompatibility_bound(packed, weights, weights.sum(axis=1), np.arange(3, dtype=np.int64), 1)
+    if not small_trees:
+        return time.perf_counter() - start
     ints = np.array([0, 1, 2], dtype=np.int64)
     small_tree_errors(ints, ints, np.array([0, 1, 0], dtype=np.int64), np.ones(3, np.int64),
                       np.array([0, 1, 2, 4], dtype=np.int64), np.array([1, 0, 0, 1], np.int64),

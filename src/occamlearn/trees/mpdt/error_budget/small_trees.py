@@ -42,7 +42,22 @@ import numpy as np
 
 from occamlearn.trees.mpdt.error_budget.bnb_candidates import CLASS_ERR
 
-__all__ = ["SmallTrees"]
+__all__ = ["SmallTrees", "load_kernels"]
+
+
+def load_kernels() -> tuple[float, bool]:
+    """Load the error-budget kernels for a search: (seconds, whether the small-tree kernels
+    are among them). Only from the disk cache are they loaded; else the incompatibility
+    bound alone is compiled here, as before them (1.6 s instead of 4.5 s cold), and the
+    background compile (``kernel_cache``) readies the rest for the next search. Raises
+    ``kernel_cache.KernelsUnavailable`` as ``kernel_cache.load`` does."""
+    from occamlearn.trees import kernel_cache
+
+    if kernel_cache.kernels_ready("error-budget"):
+        return kernel_cache.load("error-budget"), True
+    seconds = kernel_cache.load("error-budget", small_trees=False)
+    kernel_cache.start_background_compile()
+    return seconds, False
 
 
 class SmallTrees:
