@@ -73,6 +73,20 @@ def test_fit_time_limit_and_conflicts(capsys, tmp_path):
     assert "conflicts: removed 1 rows" in out and "size: 7 nodes, status optimal" in out
 
 
+def test_data_warnings_are_shown_under_an_ignore_filter(capsys, tmp_path):
+    """``-W ignore`` or ``PYTHONWARNINGS=ignore`` must not hide a dropped row from the report."""
+    import warnings
+
+    rows = pd.DataFrame({"a": [0, 0, 1, 1, 0], "b": [0, 1, 0, 1, 0], "target": [0, 1, 1, 0, 1]})
+    path = tmp_path / "xor.csv"
+    rows.to_csv(path, index=False)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        assert main(["fit", str(path), "-q"]) == 0
+        assert warnings.filters[0][0] == "ignore"  # the CLI's own filter does not leak out
+    assert capsys.readouterr().err.startswith("occamlearn fit: warning: 1 training row(s) share")
+
+
 def test_fit_relax_and_error_budget(capsys, tmp_path):
     rows = pd.DataFrame({"a": [0, 0, 1, 1, 0], "b": [0, 1, 0, 1, 0], "target": [0, 1, 1, 0, 1]})
     path = tmp_path / "xor.csv"

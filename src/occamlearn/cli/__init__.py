@@ -92,7 +92,12 @@ def main(argv: list[str] | None = None) -> int:
     shown = warnings.showwarning
     warnings.showwarning = _warning_line(args.command, _subparser(parser, args.command))
     try:
-        return int(args.run(args) or 0)
+        # The data warnings (rows dropped or relabelled, columns read as text) are part of a
+        # command's report, so they are shown whatever the interpreter's warning filters say
+        # (``-W ignore`` or ``PYTHONWARNINGS=ignore`` would otherwise lose them silently).
+        with warnings.catch_warnings():
+            warnings.simplefilter("always", UserWarning)
+            return int(args.run(args) or 0)
     except BrokenPipeError:
         return _quiet_broken_pipe()
     except KeyboardInterrupt:
