@@ -207,6 +207,21 @@ def test_compiled_engine_grows_or_clears_its_table(monkeypatch, memory_bytes):
     assert results[1].stats["table_saturated"] == (memory_bytes < 2**20)
 
 
+def test_compiled_table_grows_up_to_its_memory_cap(monkeypatch):
+    """A cap that is not a power of four times the first capacity is still reached: 64
+    slots of 16 bytes under a cap of 512 grow to 256, then to 512 (not stop at 256)."""
+    from occamlearn.trees.mpdt.bnb import branch_and_bound
+    from occamlearn.trees.mpdt.bnb import engines as bnb_search
+
+    monkeypatch.setattr(bnb_search.CompiledRowSetSearch, "INITIAL_CAPACITY", 64)
+    monkeypatch.setattr(bnb_search.CompiledRowSetSearch, "MEMORY_BYTES", 512 * 16)
+    X, y, n_classes = hard_instance(rows=24, features=12, n_classes=2, seed=3)
+    result = branch_and_bound._run(X, y, n_classes, engine="compiled", quick_calls=0)
+    assert result.status == "optimal" and result.tree.n_nodes == minimum_tree_size(X, y)
+    assert result.stats["table_capacity"] == 512
+    assert result.stats["table_saturated"]
+
+
 @pytest.mark.parametrize("engine", ["python", "compiled"])
 def test_ctrl_c_returns_the_incumbent_marked_interrupted(engine):
     from occamlearn.trees.mpdt.bnb.branch_and_bound import _run

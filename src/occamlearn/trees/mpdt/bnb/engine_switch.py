@@ -80,11 +80,12 @@ def carry_over(python: RowSetSearch, compiled: CompiledRowSetSearch) -> int:
     if not entries:
         return 0
     capacity = compiled.table.shape[0]
-    while capacity * 7 < len(entries) * 20 and capacity * 4 <= compiled.max_capacity:
-        capacity *= 4  # room for the entries at most 35 % full, as ``grow`` would do
+    while capacity * 7 < len(entries) * 20 and capacity < compiled.max_capacity:
+        # room for the entries at most 35 % full, growing as ``grow`` would (up to the cap)
+        capacity = min(capacity * 4, compiled.max_capacity)
     if capacity > compiled.table.shape[0]:
         compiled.table = kernels.new_table(capacity, compiled.words)
-        compiled.counters[kernels.GROWABLE] = capacity * 16 <= compiled.max_capacity
+        compiled.counters[kernels.GROWABLE] = capacity < compiled.max_capacity
     size = 8 * compiled.words
     keys = np.frombuffer(b"".join(rows.to_bytes(size, "little") for rows, *_ in entries),
                          dtype="<u8").astype(np.uint64).reshape(len(entries), compiled.words)
