@@ -131,14 +131,7 @@ def size_error_frontier(X, y, n_classes: int, *, max_leaves: int | None = None,
     weight, scale = (None, 1) if sample_weight is None else integer_weights(sample_weight,
                                                                              X.shape[0])
     groups = group_examples(X, y, weight)
-    compile_seconds, small_trees = 0.0, False
-    if use_incompatibility:
-        from occamlearn.trees import kernel_cache
-
-        try:
-            compile_seconds, small_trees = load_kernels()
-        except kernel_cache.KernelsUnavailable:
-            use_incompatibility = False
+    compile_seconds, use_incompatibility, small_trees = load_kernels(use_incompatibility)
     search = BudgetRowSetSearch(groups, int(n_classes), deadline=deadline,
                                 use_incompatibility=use_incompatibility,
                                 use_small_trees=small_trees)

@@ -92,6 +92,7 @@ from occamlearn.trees.exact.anytime import Anytime
 from occamlearn.trees.exact.data import group_examples, validate_binary_data
 from occamlearn.trees.mpdt.error_budget.bnb_engine import BOUNDED, BudgetRowSetSearch
 from occamlearn.trees.mpdt.error_budget.maxsat_search import check_max_errors
+from occamlearn.trees.mpdt.error_budget.small_trees import load_kernels
 from occamlearn.trees.mpdt.maxsat_route.search import MinimumTreeResult
 from occamlearn.trees.weights import integer_weights
 
@@ -139,16 +140,9 @@ def find_minimum_tree_with_errors_bnb(X, y, n_classes: int, max_errors, *,
         raise ValueError(f"max_errors={max_errors} is below the {forced} errors that "
                          "identical rows with different labels force; no tree fits that "
                          "budget.")
-    compile_seconds, small_trees = 0.0, False
-    if use_incompatibility:  # the bound's kernel: loaded, or compiled here in about 1.6 s;
-        # the small trees' only if cached (``small_trees.load_kernels``)
-        from occamlearn.trees import kernel_cache
-        from occamlearn.trees.mpdt.error_budget.small_trees import load_kernels
-
-        try:
-            compile_seconds, small_trees = load_kernels()
-        except kernel_cache.KernelsUnavailable:  # a broken cache (now reset): no bound
-            use_incompatibility = False
+    # the bound's kernel: loaded, or compiled here in about 1.6 s; the small trees' only if
+    # cached (``small_trees.load_kernels``)
+    compile_seconds, use_incompatibility, small_trees = load_kernels(use_incompatibility)
     search = BudgetRowSetSearch(groups, n_classes, deadline=state.deadline,
                                 use_incompatibility=use_incompatibility,
                                 use_small_trees=small_trees)

@@ -45,19 +45,26 @@ from occamlearn.trees.mpdt.error_budget.bnb_candidates import CLASS_ERR
 __all__ = ["SmallTrees", "load_kernels"]
 
 
-def load_kernels() -> tuple[float, bool]:
-    """Load the error-budget kernels for a search: (seconds, whether the small-tree kernels
-    are among them). Only from the disk cache are they loaded; else the incompatibility
-    bound alone is compiled here, as before them (1.6 s instead of 4.5 s cold), and the
-    background compile (``kernel_cache``) readies the rest for the next search. Raises
-    ``kernel_cache.KernelsUnavailable`` as ``kernel_cache.load`` does."""
+def load_kernels(use_incompatibility: bool = True) -> tuple[float, bool, bool]:
+    """Load the error-budget kernels for a search: (seconds, use_incompatibility,
+    use_small_trees), the last two as ``BudgetRowSetSearch`` takes them. The small-tree
+    kernels are loaded only from the disk cache; else the incompatibility bound alone is
+    compiled here, as before them (1.6 s instead of 4.5 s cold), and the background compile
+    (``kernel_cache``) readies the rest for the next search. A broken cache (which
+    ``kernel_cache.load`` resets) leaves the search without either; so does
+    ``use_incompatibility=False``, which loads nothing."""
     from occamlearn.trees import kernel_cache
 
-    if kernel_cache.kernels_ready("error-budget"):
-        return kernel_cache.load("error-budget"), True
-    seconds = kernel_cache.load("error-budget", small_trees=False)
+    if not use_incompatibility:
+        return 0.0, False, False
+    try:
+        if kernel_cache.kernels_ready("error-budget"):
+            return kernel_cache.load("error-budget"), True, True
+        seconds = kernel_cache.load("error-budget", small_trees=False)
+    except kernel_cache.KernelsUnavailable:
+        return 0.0, False, False
     kernel_cache.start_background_compile()
-    return seconds, False
+    return seconds, True, False
 
 
 class SmallTrees:
