@@ -350,7 +350,7 @@ def test_main_child_starts_the_side_child_first_with_enough_cores(monkeypatch, t
     assert kernel_cache._compile_main("main") == 0
     # what a first fit waits for at full priority, then the rest at a lower one
     assert done == ["spawn side", "bnb-callees main part"] * side + [
-        "bnb", "nice 10", "error-budget", "dtmax-dp", "dtmax-ordered"]
+        "bnb", "nice 10", "error-budget", "dtmax-dp", "dtmax-ordered", "one-error"]
     assert kernel_cache._stamp_path().exists() and not (tmp_path / "main").exists()
     done.clear()
     monkeypatch.setattr(kernel_cache, "_niced", {})

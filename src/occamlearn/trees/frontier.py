@@ -28,9 +28,14 @@ there the question is nearly a pure-tree one, which the compiled pure-tree branc
 answers fast. So first ``trees.frontier_tail`` proves best(forced) (and best(b) below each
 larger margin) as a pure minimum and seeds the fronts with that tree's prunings; inside the
 walk, ``mpdt.error_budget.pure_oracle`` answers every row set at its forced budget the same
-way; when the walk reaches the budgets just above the forced errors, ``trees.frontier_cores``
-proves them by pure-tree cores (an implicit hitting set) within a share of the time left,
-and the walk resumes. Each rule's proof is in its module.
+way; when the walk reaches the budgets just above the forced errors and does not settle them
+at once, the compiled one-deletion search (``mpdt.error_budget.one_error``, run by
+``trees.frontier_cores.prove_one_deletion``) settles the first of them, where exactly one
+pattern may be misclassified, sharing the tail's pure-tree memo; if it could not,
+``trees.frontier_cores`` proves those budgets by pure-tree cores (an implicit hitting set)
+within a share of the time left; then the walk resumes. Each rule's proof is in its module.
+(back's path: the walk alone left 11 and 12 leaves open after 60 s; with the phase it is
+certified in 27.6 s.)
 
 **Depth bound.** With ``max_depth`` the same curve under depth <= d comes from
 ``trees.frontier_depth``: a (leaves -> errors) front per row set and depth, capped at
@@ -50,7 +55,7 @@ from occamlearn.model.tree import Tree
 from occamlearn.stopping import Deadline
 from occamlearn.trees.exact.data import group_examples, validate_binary_data
 from occamlearn.trees.exact.stop import Stop
-from occamlearn.trees.frontier_cores import core_budgets, prove_small_budgets
+from occamlearn.trees.frontier_cores import core_budgets, prove_one_deletion, prove_small_budgets
 from occamlearn.trees.frontier_tail import pure_tail
 from occamlearn.trees.mpdt.error_budget.bnb_engine import (
     ACH,
@@ -72,6 +77,9 @@ CORE_SHARE = 0.25  # the core proofs of the smallest budgets, once the walk reac
 # the core proofs, run first, spent their whole share (13 s) settling nothing; 0.1 cost spect
 # its certificate at 60 s (size_error_path_idle.md)
 SMALL_WALK_SHARE = 0.05
+# then the compiled one-deletion search at the first budget above the forced errors
+# (``frontier_cores.prove_one_deletion``), where the walk in Python is slowest
+ONE_ERROR_SHARE = 0.9
 
 
 @dataclass(frozen=True)
@@ -215,9 +223,13 @@ def _walk(search, max_leaves: int | None, deadline: Deadline | None
     the pure phases' stats). With ``deadline`` (the pure phases on) the pure-tree tail runs
     first, then the walk down to the budgets of the core proofs (``frontier_cores``), then
     the walk alone on those budgets within a small share (``SMALL_WALK_SHARE``: where it
-    settles them in a second, the core proofs would spend their whole share), then the core
-    proofs within a share of the time left, then the walk again, from the top: the budgets
-    it settled before are answered from the memo at once.
+    settles them in a second, the core proofs would spend their whole share), then the
+    one-deletion phase at the first budget above the forced errors, then (unless that phase
+    finished) the core proofs within a share of the time left, then the walk again, from the
+    top: the budgets it settled before are answered from the memo at once. Once the
+    one-deletion phase settled its budget, the core proofs would start at the next one, two
+    deletions, where their hitting sets grow fast: on back they spent their 5 s share
+    there for nothing, while the walk settled those budgets in 7 s.
 
     Why the core proofs wait for the walk: they settle only the smallest budgets, and a
     bound proven at budget b holds for budgets <= b only, so they cannot shorten any query
@@ -238,8 +250,11 @@ def _walk(search, max_leaves: int | None, deadline: Deadline | None
         if _within(search, deadline, SMALL_WALK_SHARE,
                    lambda: _staircase(search, max_leaves, queries)):
             return queries[0], False, False, stats
-        _within(search, deadline, CORE_SHARE,
-                lambda: stats.update(prove_small_budgets(search, search.poll.deadline)))
+        if not (_within(search, deadline, ONE_ERROR_SHARE,
+                        lambda: prove_one_deletion(search, search.poll.deadline, stats))
+                and stats.get("one_error_budget") is not None):
+            _within(search, deadline, CORE_SHARE,
+                    lambda: stats.update(prove_small_budgets(search, search.poll.deadline)))
         _staircase(search, max_leaves, queries)
     except Stop:
         return queries[0], True, False, stats

@@ -90,8 +90,12 @@ def pure_tail(search, deadline: Deadline, max_levels: int = MAX_LEVELS) -> dict:
             if level == 0:
                 raise Stop
             break
+        engines = []
         result = minimum_tree_branch_and_bound(view.groups.patterns[patterns], label[patterns],
-                                               search.n_classes, deadline=deadline)
+                                               search.n_classes, deadline=deadline,
+                                               on_search=engines.append)
+        if level == 0 and engines:
+            _share_memo(search, engines[0])
         if result.stats.get("interrupted"):
             raise KeyboardInterrupt
         leaves = (result.lower_bound + 1) // 2  # nodes -> leaves (2 * leaves - 1 nodes)
@@ -104,3 +108,23 @@ def pure_tail(search, deadline: Deadline, max_levels: int = MAX_LEVELS) -> dict:
         if level == 0 and result.tree is not None:
             search.seed_fronts(as_search_node(search, pattern_bits, _nested(result.tree), root))
     return done
+
+
+def _share_memo(search, engine) -> None:
+    """Give the walk's pure oracle (``pure_oracle``) the first level's compiled search, memo
+    and all, when both searched the same rows (the non-tie patterns, in the same order, over
+    the same columns): what the tail proved about subsets then serves the oracle and the
+    one-deletion phase (``frontier_cores.prove_one_deletion``; on back's path that phase
+    took 13.5 s after a full pure search on the same memo against 28.6 s on its own)."""
+    from occamlearn.trees.mpdt.bnb.engines import CompiledRowSetSearch
+
+    oracle = search.pure
+    if oracle is None or not isinstance(engine, CompiledRowSetSearch):
+        return
+    mine = oracle.pure
+    if engine.n_rows != mine.n_rows or engine.features != mine.features \
+            or engine.columns != mine.columns or not np.array_equal(engine.labels, mine.labels):
+        return
+    engine.poll.deadline, engine.poll.stop_when = mine.poll.deadline, mine.poll.stop_when
+    engine.poll.call_cap = None
+    oracle.pure = engine

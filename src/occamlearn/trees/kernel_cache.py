@@ -78,6 +78,7 @@ KERNEL_MODULES = {
     "error-budget": "occamlearn.trees.mpdt.error_budget.bnb_kernels",
     "dtmax-dp": "occamlearn.trees.dtmax.dp_kernels",
     "dtmax-ordered": "occamlearn.trees.dtmax.ordered.depth2_counts",
+    "one-error": "occamlearn.trees.mpdt.error_budget.one_error_kernels",
 }
 LOCK_NAME = "occamlearn-compile.lock"
 LOG_NAME = "occamlearn-compile.log"

@@ -168,8 +168,8 @@ def _check_pure(tree: Tree, X, y, origin: str = "found") -> Tree:
 
 def minimum_tree_branch_and_bound(X, y, n_classes=None, *, deadline: Deadline | None = None,
                                   progress: ProgressSink | None = None, sample_weight=None,
-                                  upper_bound_tree=None,
-                                  feature_names=()) -> BranchAndBoundResult:
+                                  upper_bound_tree=None, feature_names=(),
+                                  on_search=None) -> BranchAndBoundResult:
     """Smallest pure decision tree of the 0/1 matrix X and class indices y, proven minimum.
 
     deadline : when to stop, including the kernel compile (None: until proven); a stop
@@ -177,7 +177,8 @@ def minimum_tree_branch_and_bound(X, y, n_classes=None, *, deadline: Deadline | 
     tree_or_None)`` when a bound improves (sizes in nodes; the tree when the incumbent
     improves). sample_weight : per row; a pure tree does not depend on it, except that rows
     of weight 0 are dropped. upper_bound_tree : a pure Tree from elsewhere, used as
-    incumbent if smaller than the greedy tree.
+    incumbent if smaller than the greedy tree. on_search : called at the end with the
+    search engine (``engines``), so that a later search on the same rows can reuse its memo.
     A stop returns the incumbent as "feasible" with the proven lower bound; so does Ctrl-C,
     with ``stats["interrupted"] = True`` (a script that wants to stop re-raises).
     The first call ever runs the Python engine while a background process compiles the numba
@@ -187,7 +188,7 @@ def minimum_tree_branch_and_bound(X, y, n_classes=None, *, deadline: Deadline | 
     """
     return _run(X, y, n_classes, deadline=deadline, progress=progress,
                 sample_weight=sample_weight, upper_bound_tree=upper_bound_tree,
-                feature_names=feature_names)
+                feature_names=feature_names, on_search=on_search)
 
 
 def _run(X, y, n_classes, *, deadline=None, progress=None, sample_weight=None,
@@ -200,6 +201,7 @@ def _run(X, y, n_classes, *, deadline=None, progress=None, sample_weight=None,
         X_checked, y_checked = X_checked[positive], y_checked[positive]
     n_features = X_checked.shape[1]
     engine = options.pop("engine", None)
+    on_search = options.pop("on_search", None)
     improve_calls = options.pop("improve_calls", IMPROVE_CALLS)
     quick_calls = options.pop("quick_calls", QUICK_CALLS)
     # the search for smaller trees beside the deepening: {} turns it off
@@ -283,6 +285,8 @@ def _run(X, y, n_classes, *, deadline=None, progress=None, sample_weight=None,
                 switch["at"] = state.duration()
 
     state.run(body)
+    if on_search is not None:
+        on_search(search)
     stats = {**search.stats(), "quick_phase_calls": quick_phase_calls,
              "kernel_compile_seconds": compile_seconds, "engine": engine or "quick",
              "switched_to_compiled_at": switch["at"], "memo_carried_over": switch["carried"],
