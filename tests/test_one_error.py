@@ -1,6 +1,6 @@
 """The compiled one-deletion search (``mpdt.error_budget.one_error``) against brute force on
 tiny data: one(S) = min(pure(S), min over deletable r of pure(S - r)), its tree, its bound,
-and the size-error path's phase that uses it (``frontier_cores.prove_one_deletion``)."""
+and the size-error path's phase that uses it (``frontier_cores.settle_one_deletion``)."""
 
 from __future__ import annotations
 
@@ -114,11 +114,11 @@ def pattern_rows(search):
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(weighted_data(max_rows=7))
 def test_phase_settles_the_first_budget_above_the_forced_errors(data):
-    """After ``prove_one_deletion`` the root's bounds at forced + m hold best(forced + m)
+    """After ``settle_one_deletion`` the root's bounds at forced + m hold best(forced + m)
     (brute force), and meet there with two classes."""
     from occamlearn.trees.exact.data import group_examples
-    from occamlearn.trees.frontier_cores import prove_one_deletion
     from occamlearn.trees.mpdt.error_budget.bnb_engine import FORCED, BudgetRowSetSearch
+    from occamlearn.trees.mpdt.error_budget.one_error import settle_one_deletion
     from occamlearn.trees.mpdt.error_budget.pure_oracle import decided_patterns, pure_oracle
     from occamlearn.trees.weights import integer_weights
 
@@ -129,7 +129,7 @@ def test_phase_settles_the_first_budget_above_the_forced_errors(data):
     search.seed_fronts(search.greedy(search.view.root))
     _, labels, margins = decided_patterns(search.view.weights)
     stats = {}
-    prove_one_deletion(search, Deadline.after(60), stats)
+    settle_one_deletion(search, Deadline.after(60), stats)
     if len(set(labels.tolist())) < 2:
         assert "one_error_budget" not in stats
         return

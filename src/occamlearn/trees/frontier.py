@@ -29,9 +29,9 @@ answers fast. So first ``trees.frontier_tail`` proves best(forced) (and best(b) 
 larger margin) as a pure minimum and seeds the fronts with that tree's prunings; inside the
 walk, ``mpdt.error_budget.pure_oracle`` answers every row set at its forced budget the same
 way; when the walk reaches the budgets just above the forced errors and does not settle them
-at once, the compiled one-deletion search (``mpdt.error_budget.one_error``, run by
-``trees.frontier_cores.prove_one_deletion``) settles the first of them, where exactly one
-pattern may be misclassified, sharing the tail's pure-tree memo; if it could not,
+at once, the compiled one-deletion search (``mpdt.error_budget.one_error``) settles the
+first of them, where exactly one pattern may be misclassified, sharing the tail's pure-tree
+memo; if it could not,
 ``trees.frontier_cores`` proves those budgets by pure-tree cores (an implicit hitting set)
 within a share of the time left; then the walk resumes. Each rule's proof is in its module.
 (back's path: the walk alone left 11 and 12 leaves open after 60 s; with the phase it is
@@ -55,7 +55,7 @@ from occamlearn.model.tree import Tree
 from occamlearn.stopping import Deadline
 from occamlearn.trees.exact.data import group_examples, validate_binary_data
 from occamlearn.trees.exact.stop import Stop
-from occamlearn.trees.frontier_cores import core_budgets, prove_one_deletion, prove_small_budgets
+from occamlearn.trees.frontier_cores import core_budgets, prove_small_budgets
 from occamlearn.trees.frontier_tail import pure_tail
 from occamlearn.trees.mpdt.error_budget.bnb_engine import (
     ACH,
@@ -64,6 +64,7 @@ from occamlearn.trees.mpdt.error_budget.bnb_engine import (
     FORCED,
     BudgetRowSetSearch,
 )
+from occamlearn.trees.mpdt.error_budget.one_error import settle_one_deletion
 from occamlearn.trees.mpdt.error_budget.pure_oracle import pure_oracle
 from occamlearn.trees.mpdt.error_budget.small_trees import load_kernels
 from occamlearn.trees.weights import integer_weights
@@ -78,7 +79,7 @@ CORE_SHARE = 0.25  # the core proofs of the smallest budgets, once the walk reac
 # its certificate at 60 s (size_error_path_idle.md)
 SMALL_WALK_SHARE = 0.05
 # then the compiled one-deletion search at the first budget above the forced errors
-# (``frontier_cores.prove_one_deletion``), where the walk in Python is slowest
+# (``one_error.settle_one_deletion``), where the walk in Python is slowest
 ONE_ERROR_SHARE = 0.9
 
 
@@ -251,7 +252,7 @@ def _walk(search, max_leaves: int | None, deadline: Deadline | None
                    lambda: _staircase(search, max_leaves, queries)):
             return queries[0], False, False, stats
         if not (_within(search, deadline, ONE_ERROR_SHARE,
-                        lambda: prove_one_deletion(search, search.poll.deadline, stats))
+                        lambda: settle_one_deletion(search, search.poll.deadline, stats))
                 and stats.get("one_error_budget") is not None):
             _within(search, deadline, CORE_SHARE,
                     lambda: stats.update(prove_small_budgets(search, search.poll.deadline)))

@@ -114,7 +114,7 @@ def _share_memo(search, engine) -> None:
     """Give the walk's pure oracle (``pure_oracle``) the first level's compiled search, memo
     and all, when both searched the same rows (the non-tie patterns, in the same order, over
     the same columns): what the tail proved about subsets then serves the oracle and the
-    one-deletion phase (``frontier_cores.prove_one_deletion``; on back's path that phase
+    one-deletion phase (``mpdt.error_budget.one_error.settle_one_deletion``; on back's path that phase
     took 13.5 s after a full pure search on the same memo against 28.6 s on its own)."""
     from occamlearn.trees.mpdt.bnb.engines import CompiledRowSetSearch
 

@@ -92,6 +92,7 @@ from occamlearn.trees.exact.anytime import Anytime
 from occamlearn.trees.exact.data import group_examples, validate_binary_data
 from occamlearn.trees.mpdt.error_budget.bnb_engine import BOUNDED, BudgetRowSetSearch
 from occamlearn.trees.mpdt.error_budget.maxsat_search import check_max_errors
+from occamlearn.trees.mpdt.error_budget.one_error import settle_one_deletion
 from occamlearn.trees.mpdt.error_budget.small_trees import load_kernels
 from occamlearn.trees.mpdt.maxsat_route.search import MinimumTreeResult
 from occamlearn.trees.weights import integer_weights
@@ -175,8 +176,14 @@ def _search_root(search, state, groups, n_classes, max_errors, forced, scale,
     greedy_size = 2 * leaves - 1
     state.offer(as_tree(leaves))
 
+    one_error = {}
+
     def body():
         search.poll.check()
+        # one pattern may go wrong at this budget: the compiled one-deletion search settles it
+        # (``one_error``; back, max_errors=1: 12 leaves proven, where this walk stopped at 14
+        # with a bound of 10)
+        settle_one_deletion(search, state.deadline, one_error, budget)
         bound = search.lower(root_entry, budget)
         if bound < leaves and search.use_incompatibility:
             root_entry[BOUNDED].add(budget)
@@ -196,7 +203,9 @@ def _search_root(search, state, groups, n_classes, max_errors, forced, scale,
 
     state.run(body)
     tree = state.tree
-    lower = min(state.lower, 2 * search.upper(root_entry, budget) - 1, tree.n_nodes)
+    # the root's bounds hold also when a stop came before the driver offered them
+    lower = min(max(state.lower, 2 * search.lower(root_entry, budget) - 1),
+                2 * search.upper(root_entry, budget) - 1, tree.n_nodes)
     status = "optimal" if lower == tree.n_nodes else "feasible"
     wrong = tree.predict(groups.patterns[groups.pattern]) != groups.label
     error_units = int(search.group_units[wrong].sum())
@@ -209,6 +218,7 @@ def _search_root(search, state, groups, n_classes, max_errors, forced, scale,
     stats = {"max_errors": max_errors, "forced_errors": forced, "greedy_size": greedy_size,
              "training_errors": training_errors, **search.stats(),
              "kernel_compile_seconds": compile_seconds, "distinct_rows": groups.n_patterns,
+             **one_error,
              "informative_features": len(search.features), "stopped": state.stopped,
              "interrupted": state.interrupted, "seconds": state.duration()}
     return MinimumTreeResult(tree, status, int(lower), tree.n_nodes, stats,

@@ -54,7 +54,7 @@ import numpy as np
 from occamlearn.stopping import CLOCK
 from occamlearn.trees.exact.data import bitset
 
-__all__ = ["OneErrorSearch"]
+__all__ = ["OneErrorSearch", "settle_one_deletion"]
 
 
 class OneErrorSearch:
@@ -157,3 +157,70 @@ class OneErrorSearch:
                 while (found := pure.solve(rows, budget)) > budget:
                     budget = found
         return pure.nested(rows)
+
+
+def settle_one_deletion(search, deadline, done: dict, budget: int | None = None) -> None:
+    """Settle ``budget`` (default forced + m, m the smallest positive margin) by the
+    compiled one-deletion search (``mpdt.error_budget.one_error``) when it lets exactly one
+    pattern be misclassified: slack = budget - forced is at least m but below the sum of the
+    two smallest margins. A tree within the budget then classifies every pattern of F but
+    at most one of margin <= slack as labelled, so best(budget) >= one(F), equal with two
+    classes. Deepening on one(F)'s bound, each bound above the root's stored in its memo
+    entry, the tree found seeded into its fronts. Needs the compiled pure-tree and
+    one-deletion kernels in the disk cache (else does nothing); the search shares the pure
+    oracle's memo when the walk has one. Counts go into ``done`` (for the stats), also when
+    ``deadline`` stops it (``Stop``)."""
+    from occamlearn.trees import kernel_cache
+    from occamlearn.trees.exact.data import reduce_columns
+    from occamlearn.trees.mpdt.bnb.engines import CompiledRowSetSearch
+    from occamlearn.trees.mpdt.error_budget.bnb_engine import FORCED
+    from occamlearn.trees.mpdt.error_budget.pure_oracle import as_search_node, decided_patterns
+
+    if not (kernel_cache.kernels_ready("bnb") and kernel_cache.kernels_ready("one-error")):
+        return
+    view, root = search.view, search.view.root
+    patterns, labels, margins = decided_patterns(view.weights)
+    if len(np.unique(labels)) < 2:
+        return
+    entry = search.entry(root)
+    ordered = np.sort(margins)
+    budget = entry[FORCED] + int(ordered[0]) if budget is None else budget
+    slack = budget - entry[FORCED]
+    if slack < ordered[0] or (len(ordered) > 1 and ordered[0] + ordered[1] <= slack):
+        return  # no pattern may go, or two may
+    if search.lower(entry, budget) >= search.upper(entry, budget):
+        return
+    kernel_cache.load("bnb", search=True)
+    kernel_cache.load("one-error")
+    if search.pure is not None:  # the oracle's search: same patterns, and a memo to share
+        pure = search.pure.pure
+    else:
+        rows = view.groups.patterns[patterns].astype(np.int64)
+        pure = CompiledRowSetSearch(rows, labels, search.n_classes,
+                                    reduce_columns(rows).column.tolist(), deadline=deadline)
+    saved, pure.poll.deadline = pure.poll.deadline, deadline
+    one = OneErrorSearch(pure, margins <= slack)
+    full = (1 << len(patterns)) - 1
+    pattern_bits = view.groups.patterns[view.groups.pattern[view.group_of_bit]]
+    done["one_error_budget"] = budget
+    try:
+        # deepening from one leaf, not from the root's proven bound: the small bounds are
+        # proven in a second and fill the memo that the last ones need (back, from 11: the
+        # last step alone took longer than all steps from 2)
+        bound = 1
+        while bound < (upper := search.upper(entry, budget)):
+            value = one.solve(full, bound)
+            if value > bound:
+                bound = value
+                if bound > search.lower(entry, budget):
+                    search.store_lower(entry, budget, bound)
+                continue
+            try:
+                search.seed_fronts(as_search_node(search, pattern_bits, one.nested(full), root))
+            except LookupError:  # the memo lost the tree: the bound stands, no new tree
+                break
+            if search.upper(entry, budget) >= upper:  # more classes: it errs more
+                break
+    finally:
+        pure.poll.deadline = saved
+        done.update(one.stats())
