@@ -66,22 +66,31 @@ def _popcount(word):
 
 
 @njit(cache=True, no_cpython_wrapper=True)
-def _class_bound(class_sets, deletable, rows):
-    """(bound, leaf): the classes of ``rows``, less one if a class has a single row and it is
-    deletable (that row can go); ``leaf`` when that leaves one class (one leaf suffices)."""
+def _classes(rows, mask, class_sets, deletable):
+    """(classes of ``rows & mask``, True if one of them has a single row and it is
+    deletable): a side's class counts without building the side (``mask``: the column, or
+    its complement, or ``rows`` itself for the whole set)."""
     classes = 0
     droppable = False
     for k in range(class_sets.shape[0]):
         count = 0
         in_deletable = False
         for w in range(rows.shape[0]):
-            part = rows[w] & class_sets[k, w]
+            part = rows[w] & mask[w] & class_sets[k, w]
             count += _popcount(part)
             in_deletable |= (part & deletable[w]) != 0
         if count:
             classes += 1
         if count == 1 and in_deletable:
             droppable = True
+    return classes, droppable
+
+
+@njit(cache=True, no_cpython_wrapper=True)
+def _class_bound(class_sets, deletable, rows):
+    """(bound, leaf): the classes of ``rows``, less one if a class has a single row and it is
+    deletable (that row can go); ``leaf`` when that leaves one class (one leaf suffices)."""
+    classes, droppable = _classes(rows, rows, class_sets, deletable)
     bound = classes - 1 if droppable else classes
     if bound <= 1:
         return ONE, True
@@ -221,39 +230,24 @@ def _raised(counters1, packed, labels, deletable_rows, n_classes, rows, bound):
 
 
 @njit(cache=True, no_cpython_wrapper=True)
-def _side_classes(rows, column, side, class_sets, deletable):
-    """(classes of the side of ``rows`` where the column is ``side``, True if one class
-    remains once a deletable row goes): ``_class_bound`` without building the side."""
-    classes = 0
-    droppable = False
-    for k in range(class_sets.shape[0]):
-        count = 0
-        in_deletable = False
-        for w in range(rows.shape[0]):
-            part = rows[w] & (column[w] if side else ~column[w]) & class_sets[k, w]
-            count += _popcount(part)
-            in_deletable |= (part & deletable[w]) != 0
-        if count:
-            classes += 1
-        if count == 1 and in_deletable:
-            droppable = True
-    return classes, classes == 1 or (classes == 2 and droppable)
-
-
-@njit(cache=True, no_cpython_wrapper=True)
 def _two_leaves_one(rows, columns, class_sets, deletable, slots1, counters1, at):
     """``solve_one`` with budget 2 on a row set one leaf does not serve: 2 (stored with its
     split) if a column leaves one side of one class and the other of one class once a
     deletable row goes, else the proven bound 3. As ``bnb.kernels._two_leaves``: most calls
     of a deepening end here, and this spares hashing and probing both sides of every
     column."""
+    flipped = np.empty(rows.shape[0], dtype=np.uint64)
     for j in range(columns.shape[0]):
-        left, left_one = _side_classes(rows, columns[j], 0, class_sets, deletable)
+        for w in range(rows.shape[0]):
+            flipped[w] = ~columns[j, w]
+        left, left_drop = _classes(rows, flipped, class_sets, deletable)
         if left == 0:
             continue
-        right, right_one = _side_classes(rows, columns[j], 1, class_sets, deletable)
+        right, right_drop = _classes(rows, columns[j], class_sets, deletable)
         if right == 0:
             continue
+        left_one = left == 1 or (left == 2 and left_drop)
+        right_one = right == 1 or (right == 2 and right_drop)
         if left == 1 and right_one:
             _store(slots1, counters1, at, rows, np.int64(2), np.int64(2 * j + 1),
                    EXACT | BOUNDED)
