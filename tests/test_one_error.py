@@ -73,7 +73,7 @@ def test_one_deletion_minimum_and_tree_match_brute_force(data):
 @given(distinct_data(), st.integers(0, 2**10 - 1))
 def test_one_error_incompatibility_bound_is_a_lower_bound(data, subset):
     from occamlearn.trees.exact.packed import pack_rows
-    from occamlearn.trees.mpdt.error_budget.one_error_kernels import one_error_incompatibility
+    from occamlearn.trees.mpdt.error_budget.one_error_bounds import one_error_incompatibility
 
     X, y, n_classes, deletable = data
     rows = np.array([q for q in range(len(y)) if subset >> q & 1] or [0], dtype=np.int64)
@@ -86,7 +86,7 @@ def test_the_bound_sees_a_pair_witnessed_by_the_deletable_row_only():
     """Two rows of class 0 whose subcube holds one row of class 1: incompatible for a pure
     tree (2 leaves for them, 3 in all), compatible once that row may go (one leaf)."""
     from occamlearn.trees.exact.packed import pack_rows
-    from occamlearn.trees.mpdt.error_budget.one_error_kernels import one_error_incompatibility
+    from occamlearn.trees.mpdt.error_budget.one_error_bounds import one_error_incompatibility
 
     X = np.array([[0, 0], [1, 1], [0, 1]])
     y = np.array([0, 0, 1])

@@ -28,7 +28,7 @@ correctly but for it, while the other subtree is pure.
 * classes: a tree with l leaves predicts at most l classes, and it classifies every row of
   S but one correctly, so one(S) >= the classes of S, less one if some class has a single
   row in S and that row is in D;
-* one-incompatibility (``one_error_kernels.one_error_incompatibility``): call two rows a, c
+* one-incompatibility (``one_error_bounds.one_error_incompatibility``): call two rows a, c
   of one class 1-incompatible when at least two rows of S of other classes lie in the
   smallest subcube containing a and c. A leaf holding a and c holds that subcube (each test
   on its path is passed by both, so it tests a feature where they agree); if a and c are
