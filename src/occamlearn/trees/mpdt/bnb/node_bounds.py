@@ -31,7 +31,7 @@ from occamlearn.trees.mpdt.bnb.memo_table import (
 )
 
 __all__ = ["BOUND_MAX_ROWS", "BOUND_WORK", "classes_in", "incompatibility_lower_bound",
-           "known_bound", "raised_bound", "static_bound"]
+           "known_bound", "popcount", "raised_bound", "static_bound"]
 
 BOUND_WORK = 2_000_000  # row comparisons per incompatibility bound (about 2 ms)
 BOUND_MAX_ROWS = 256  # above this the bound costs more than it prunes (measured on mushr)
@@ -114,7 +114,7 @@ def raised_bound(counters, class_sets, packed, labels, rows, bound):
         return bound
     n_rows = 0
     for w in range(rows.shape[0]):
-        n_rows += _popcount(rows[w])
+        n_rows += popcount(rows[w])
     if n_rows > BOUND_MAX_ROWS:
         return bound
     indices = np.empty(n_rows, dtype=np.int64)
@@ -138,7 +138,8 @@ def raised_bound(counters, class_sets, packed, labels, rows, bound):
 
 
 @njit(cache=True, inline="always")
-def _popcount(word):
+def popcount(word):
+    """Set bits of a uint64 word."""
     count = 0
     while word:
         word &= word - np.uint64(1)

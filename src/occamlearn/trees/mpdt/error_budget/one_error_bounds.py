@@ -15,17 +15,9 @@ from occamlearn.trees.exact.packed import in_subcube as _in_subcube
 from occamlearn.trees.kernel_sources import key_cache_to_sources
 from occamlearn.trees.mpdt.bnb.memo_table import BOUND_CALLS, BOUND_GAINS, USE_BOUND
 from occamlearn.trees.mpdt.bnb.node_bounds import BOUND_MAX_ROWS, BOUND_WORK
+from occamlearn.trees.mpdt.bnb.node_bounds import popcount as _popcount
 
 __all__ = ["one_error_incompatibility", "raised"]
-
-
-@njit(cache=True, inline="always")
-def _popcount(word):
-    count = 0
-    while word:
-        word &= word - np.uint64(1)
-        count += 1
-    return count
 
 
 @njit(cache=True, no_cpython_wrapper=True)

@@ -51,6 +51,7 @@ from occamlearn.trees.mpdt.bnb.memo_table import slot as _slot
 from occamlearn.trees.mpdt.bnb.memo_table import slot_hashed as _slot_hashed
 from occamlearn.trees.mpdt.bnb.memo_table import store as _store
 from occamlearn.trees.mpdt.bnb.node_bounds import known_bound as _known_pure
+from occamlearn.trees.mpdt.bnb.node_bounds import popcount as _popcount
 from occamlearn.trees.mpdt.error_budget.one_error_bounds import one_error_incompatibility
 from occamlearn.trees.mpdt.error_budget.one_error_bounds import raised as _raised
 
@@ -59,15 +60,6 @@ __all__ = ["ABORTED", "one_error_incompatibility", "solve_one", "warm_up"]
 OPEN = -2
 NOT_SPLIT = 1 << 30
 ONE, NO_SPLIT = np.int64(1), np.int64(-1)
-
-
-@njit(cache=True, inline="always")
-def _popcount(word):
-    count = 0
-    while word:
-        word &= word - np.uint64(1)
-        count += 1
-    return count
 
 
 @njit(cache=True, no_cpython_wrapper=True)
