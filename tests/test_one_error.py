@@ -173,3 +173,22 @@ def test_phase_certifies_a_path_the_walk_leaves_open(monkeypatch):
     assert phased.status == "optimal"
     assert phased.errors.tolist() == whole.errors.tolist()
     assert phased.lower.tolist() == whole.lower.tolist()
+
+
+def test_without_cached_kernels_the_fit_keeps_its_walk(monkeypatch):
+    """A fresh install (kernels not in the disk cache yet): the one-deletion step does
+    nothing and the max_errors fit still proves the same tree with the Python walk."""
+    from occamlearn.trees.exact.data import group_examples
+    from occamlearn.trees.mpdt.error_budget.bnb import find_minimum_tree_with_errors_bnb
+
+    rng = np.random.default_rng(5)
+    X = rng.integers(0, 2, size=(40, 8))
+    y = ((X[:, 0] & X[:, 1]) | X[:, 2]).astype(int)
+    y[rng.random(40) < 0.15] ^= 1
+    budget = group_examples(X, y).forced_errors() + 1
+    with_search = find_minimum_tree_with_errors_bnb(X, y, 2, budget)
+    monkeypatch.setattr(kernel_cache, "kernels_ready", lambda name: name != "one-error")
+    without = find_minimum_tree_with_errors_bnb(X, y, 2, budget)
+    assert with_search.status == without.status == "optimal"
+    assert with_search.tree.n_nodes == without.tree.n_nodes
+    assert with_search.stats["one_error_calls"] > 0 and "one_error_calls" not in without.stats
