@@ -192,3 +192,18 @@ def test_without_cached_kernels_the_fit_keeps_its_walk(monkeypatch):
     assert with_search.status == without.status == "optimal"
     assert with_search.tree.n_nodes == without.tree.n_nodes
     assert with_search.stats["one_error_calls"] > 0 and "one_error_calls" not in without.stats
+
+
+def test_core_proofs_without_cached_kernels_report_nothing_done(monkeypatch):
+    """A fresh install: the core proofs, which the walk runs when the one-deletion step
+    could not, return their (zero) counts rather than nothing."""
+    from occamlearn.trees.exact.data import group_examples
+    from occamlearn.trees.frontier_cores import prove_small_budgets
+    from occamlearn.trees.mpdt.error_budget.bnb_engine import BudgetRowSetSearch
+
+    X = np.array([[0, 0], [0, 1], [1, 0], [1, 1], [1, 1]])
+    y = np.array([0, 1, 1, 0, 1])
+    search = BudgetRowSetSearch(group_examples(X, y), 2)
+    monkeypatch.setattr(kernel_cache, "kernels_ready", lambda name: False)
+    assert prove_small_budgets(search, Deadline.after(10)) == {"core_budgets": 0,
+                                                              "core_tests": 0}

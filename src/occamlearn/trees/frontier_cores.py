@@ -147,7 +147,7 @@ def prove_small_budgets(search, deadline) -> dict:
 
     done = {"core_budgets": 0, "core_tests": 0}
     if not kernel_cache.kernels_ready("bnb"):
-        return
+        return done
     view, root = search.view, search.view.root
     patterns, labels, margins = decided_patterns(view.weights)
     if len(np.unique(labels)) < 2:
@@ -172,4 +172,3 @@ def prove_small_budgets(search, deadline) -> dict:
     finally:
         done["core_tests"] = prover.tests
     return done
-
