@@ -35,7 +35,7 @@ memo; if it could not,
 ``trees.frontier_cores`` proves those budgets by pure-tree cores (an implicit hitting set)
 within a share of the time left; then the walk resumes. Each rule's proof is in its module.
 (back's path: the walk alone left 11 and 12 leaves open after 60 s; with the phase it is
-certified in 27.6 s.)
+certified in 29.5 s, ``benchmarks/results/size_error_path_one_error.md``.)
 
 **Depth bound.** With ``max_depth`` the same curve under depth <= d comes from
 ``trees.frontier_depth``: a (leaves -> errors) front per row set and depth, capped at
