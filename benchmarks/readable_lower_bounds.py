@@ -17,7 +17,13 @@ applies) this measures, in one process:
   so leaves >= the sum over classes of the fewest such sets; exact (over all subsets) for a
   class of at most ``--cover-rows`` rows, 1 for a larger one;
 * plain witness branching (``witness_probe``): search nodes and seconds to refute each
-  number of inner nodes s, up to ``--witness-seconds`` for one s.
+  number of inner nodes s, up to ``--witness-seconds`` for one s;
+* with ``--subsets-seconds``, the subset search alone (``subsets``, InferDT's incremental
+  examples over the branch and bound): its bound over time and the subset that proved it;
+* with ``--sat-nodes``, MinDT's question "a pure tree of exactly n nodes?" (the paper's
+  encoding, one CaDiCaL call, ``--sat-seconds`` each): answer and seconds per n.
+
+``--seconds 0``, ``--witness-seconds 0`` and ``--no-static`` skip those parts.
 
     python benchmarks/readable_lower_bounds.py --datasets back breast_cancer --seconds 60 \\
         --out benchmarks/results/readable_lower_bounds_data.md
@@ -109,6 +115,43 @@ def branch_and_bound_trace(X, y, n_classes, seconds: float) -> tuple[list, dict]
     return trace, found.stats
 
 
+def subsets_trace(X, y, n_classes, seconds: float) -> tuple[list, dict]:
+    from occamlearn.stopping import Deadline, ProgressSink
+    from occamlearn.trees.mpdt.bnb.subsets import find_minimum_tree_incremental
+
+    trace = []
+    sink = ProgressSink(lambda upper, lower, at, tree: trace.append((at, upper, lower)))
+    found = find_minimum_tree_incremental(X, y, n_classes, deadline=Deadline.after(seconds),
+                                          progress=sink)
+    return trace, found.stats
+
+
+def exact_size_sat(X, y, n_classes, n_nodes: int, seconds: float) -> tuple:
+    """MinDT's single SAT call for exactly ``n_nodes`` nodes: (answer, clauses, seconds);
+    answer None when ``seconds`` ran out."""
+    from pysat.solvers import Solver
+
+    from occamlearn.maxsat.oracle import limited_solve
+    from occamlearn.stopping import CLOCK, Deadline
+    from occamlearn.trees.mpdt.maxsat_route.mindt import exact_size_query
+
+    hard, _ = exact_size_query(X, y, n_classes, n_nodes)
+    began = CLOCK()
+    with Solver(name="cadical195", bootstrap_with=hard) as solver:
+        answer = limited_solve(solver, "cadical195", [], Deadline.after(seconds))
+    return answer, len(hard), CLOCK() - began
+
+
+def bound_table(title: str, trace: list) -> list[str]:
+    lines = [title, "", "| seconds | lower bound | smallest tree |", "|---|---|---|"]
+    upper = None
+    for at, up, lower in trace:
+        upper = up if up is not None else upper
+        if lower is not None:
+            lines.append(f"| {at:.2f} | {lower} | {upper} |")
+    return [*lines, ""]
+
+
 def measure(name: str, args) -> list[str]:
     from readable_matrices import load
     from witness_probe import probe
@@ -126,39 +169,60 @@ def measure(name: str, args) -> list[str]:
              f"{X.shape[0]} rows ({len(labels)} distinct), {X.shape[1]} columns after the "
              f"reductions ({len(kept)} informative), classes {np.bincount(labels).tolist()}.",
              ""]
+    kernels.warm_up()  # loaded (or compiled) before any timed part
+    if args.static:
+        lines += static_bounds(rows, labels, kept, distinct, n_classes, args)
+    if args.seconds > 0:
+        trace, stats = branch_and_bound_trace(X, y, n_classes, args.seconds)
+        lines += bound_table(f"Branch and bound alone, {args.seconds:.0f} s: "
+                             f"{stats['calls']:,} calls, {stats['memo_entries']:,} memo "
+                             "entries; bound (nodes) over time:", trace)
+    if args.subsets_seconds > 0:
+        trace, stats = subsets_trace(X, y, n_classes, args.subsets_seconds)
+        rounds = ", ".join(f"{r['rows']} rows: {r['lower']}" + ("" if r["optimal"] else
+                                                                 " (stopped)")
+                           for r in stats["round_log"])
+        lines += bound_table(f"Subset search alone, {args.subsets_seconds:.0f} s (rounds, "
+                             f"rows: bound in nodes: {rounds}); bound over time:", trace)
+    if args.sat_nodes:
+        lines += [f"MinDT's exact-size SAT call (CaDiCaL, at most {args.sat_seconds:.0f} s):",
+                  "", "| nodes n | answer | clauses | seconds |", "|---|---|---|---|"]
+        for n in args.sat_nodes:
+            answer, clauses, seconds = exact_size_sat(X, y, n_classes, n, args.sat_seconds)
+            text = {True: "a tree", False: "none", None: "stopped"}[answer]
+            lines.append(f"| {n} | {text} | {clauses:,} | {seconds:.1f} |")
+        lines.append("")
+    if args.witness_seconds > 0:
+        lines += ["Witness branching (``witness_probe``, at most "
+                  f"{args.witness_seconds:.0f} s for one s):", "",
+                  "| inner nodes s | answer | search nodes | seconds |", "|---|---|---|---|"]
+        for s, answer, nodes, seconds in probe(name, args.witness_seconds):
+            lines.append(f"| {s} | {answer} | {nodes:,} | {seconds:.1f} |")
+            if answer == "stopped":
+                break
+        lines.append("")
+    return lines
+
+
+def static_bounds(rows, labels, kept, distinct, n_classes, args) -> list[str]:
+    from occamlearn.trees.mpdt.bnb import kernels
+
     incompatibility = kernels.incompatibility_lower_bound(
         kernels.pack_rows(rows[:, kept]), labels, np.arange(len(labels)), n_classes,
         10**12)
     pairs = pair_bounds(distinct, labels, args.pairs, args.mip_seconds)
     covers = [class_cover(distinct, labels, k, args.cover_rows) for k in range(n_classes)]
-    lines += ["Static bounds at the root, in leaves (nodes = 2 x leaves - 1):", "",
-              f"* incompatibility bound: {incompatibility}",
-              f"* pair bound over the {pairs['pairs']} pairs with the fewest separating "
-              f"columns: greedy packing {pairs['greedy'] + 1}, LP {pairs['lp'] + 1:.2f} "
-              f"({pairs['lp_seconds']:.1f} s), exact cover "
-              + (f"{pairs['mip'] + 1:.0f}" if pairs["mip_optimal"] else
-                 f"not proven in {args.mip_seconds:.0f} s (its bound "
-                 f"{pairs['mip_dual'] + 1:.2f}, its best cover {pairs['mip'] + 1:.0f})")
-              + f" ({pairs['mip_seconds']:.1f} s)",
-              f"* class-cover bound: {sum(1 if c is None else c for c in covers)} (per class, "
-              f"exact up to {args.cover_rows} rows, else 1: {covers})", ""]
-    trace, stats = branch_and_bound_trace(X, y, n_classes, args.seconds)
-    lines += [f"Branch and bound alone, {args.seconds:.0f} s: {stats['calls']:,} calls, "
-              f"{stats['memo_entries']:,} memo entries; bound (nodes) over time:", "",
-              "| seconds | lower bound | smallest tree |", "|---|---|---|"]
-    upper = None
-    for at, up, lower in trace:
-        upper = up if up is not None else upper
-        if lower is not None:
-            lines.append(f"| {at:.2f} | {lower} | {upper} |")
-    lines += ["", f"Witness branching (``witness_probe``, at most {args.witness_seconds:.0f} s "
-              "for one s):", "", "| inner nodes s | answer | search nodes | seconds |",
-              "|---|---|---|---|"]
-    for s, answer, nodes, seconds in probe(name, args.witness_seconds):
-        lines.append(f"| {s} | {answer} | {nodes:,} | {seconds:.1f} |")
-        if answer == "stopped":
-            break
-    return [*lines, ""]
+    return ["Static bounds at the root, in leaves (nodes = 2 x leaves - 1):", "",
+            f"* incompatibility bound: {incompatibility}",
+            f"* pair bound over the {pairs['pairs']} pairs with the fewest separating "
+            f"columns: greedy packing {pairs['greedy'] + 1}, LP {pairs['lp'] + 1:.2f} "
+            f"({pairs['lp_seconds']:.1f} s), exact cover "
+            + (f"{pairs['mip'] + 1:.0f}" if pairs["mip_optimal"] else
+               f"not proven in {args.mip_seconds:.0f} s (its bound "
+               f"{pairs['mip_dual'] + 1:.2f}, its best cover {pairs['mip'] + 1:.0f})")
+            + f" ({pairs['mip_seconds']:.1f} s)",
+            f"* class-cover bound: {sum(1 if c is None else c for c in covers)} (per class, "
+            f"exact up to {args.cover_rows} rows, else 1: {covers})", ""]
 
 
 def main(argv=None) -> int:
@@ -169,6 +233,10 @@ def main(argv=None) -> int:
     parser.add_argument("--mip-seconds", type=float, default=30.0)
     parser.add_argument("--pairs", type=int, default=3000)
     parser.add_argument("--cover-rows", type=int, default=14)
+    parser.add_argument("--no-static", dest="static", action="store_false")
+    parser.add_argument("--subsets-seconds", type=float, default=0.0)
+    parser.add_argument("--sat-nodes", type=int, nargs="*", default=[])
+    parser.add_argument("--sat-seconds", type=float, default=60.0)
     parser.add_argument("--out", type=Path, required=True)
     args = parser.parse_args(argv)
     command = "python benchmarks/readable_lower_bounds.py " + " ".join(
