@@ -104,25 +104,18 @@ def class_cover(X: np.ndarray, y: np.ndarray, k: int, cap: int) -> int | None:
     return int(fewest[-1])
 
 
-def branch_and_bound_trace(X, y, n_classes, seconds: float) -> tuple[list, dict]:
+def engine_trace(engine: str, X, y, n_classes, seconds: float) -> tuple[list, dict]:
+    """One engine alone ("bnb": the branch and bound, "subsets": incremental examples): its
+    (seconds, upper, lower) reports and its stats."""
     from occamlearn.stopping import Deadline, ProgressSink
     from occamlearn.trees.mpdt.bnb.branch_and_bound import minimum_tree_branch_and_bound
-
-    trace = []
-    sink = ProgressSink(lambda upper, lower, at, tree: trace.append((at, upper, lower)))
-    found = minimum_tree_branch_and_bound(X, y, n_classes, deadline=Deadline.after(seconds),
-                                          progress=sink)
-    return trace, found.stats
-
-
-def subsets_trace(X, y, n_classes, seconds: float) -> tuple[list, dict]:
-    from occamlearn.stopping import Deadline, ProgressSink
     from occamlearn.trees.mpdt.bnb.subsets import find_minimum_tree_incremental
 
+    run = {"bnb": minimum_tree_branch_and_bound,
+           "subsets": find_minimum_tree_incremental}[engine]
     trace = []
     sink = ProgressSink(lambda upper, lower, at, tree: trace.append((at, upper, lower)))
-    found = find_minimum_tree_incremental(X, y, n_classes, deadline=Deadline.after(seconds),
-                                          progress=sink)
+    found = run(X, y, n_classes, deadline=Deadline.after(seconds), progress=sink)
     return trace, found.stats
 
 
@@ -173,12 +166,13 @@ def measure(name: str, args) -> list[str]:
     if args.static:
         lines += static_bounds(rows, labels, kept, distinct, n_classes, args)
     if args.seconds > 0:
-        trace, stats = branch_and_bound_trace(X, y, n_classes, args.seconds)
+        trace, stats = engine_trace("bnb", X, y, n_classes, args.seconds)
         lines += bound_table(f"Branch and bound alone, {args.seconds:.0f} s: "
                              f"{stats['calls']:,} calls, {stats['memo_entries']:,} memo "
                              "entries; bound (nodes) over time:", trace)
     if args.subsets_seconds > 0:
-        trace, stats = subsets_trace(X, y, n_classes, args.subsets_seconds)
+        trace, stats = engine_trace("subsets", X, y, n_classes,
+                                    args.subsets_seconds)
         rounds = ", ".join(f"{r['rows']} rows: {r['lower']}" + ("" if r["optimal"] else
                                                                  " (stopped)")
                            for r in stats["round_log"])
