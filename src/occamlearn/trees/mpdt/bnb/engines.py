@@ -331,6 +331,13 @@ class CompiledRowSetSearch(RowSetSearch):
 
     MEMORY_BYTES = 768 * 2**20  # cap on the memo table; when full it takes no new entries
     INITIAL_CAPACITY = 1 << 16
+    # the subset trie (``subset_trie``): its memory (allocated lazily, evicting when full),
+    # the largest row set it stores, the least budget it is asked about, nodes per query
+    SUBSET_BYTES = 64 * 2**20
+    SUBSET_MAX_ROWS = 64
+    SUBSET_MIN_BUDGET = 3
+    SUBSET_WORK = 4096
+    SUBSET_NEW_ONLY = 0
 
     def __init__(self, rows, labels, n_classes, kept, *, child_bounds=False, **options):
         super().__init__(rows, labels, n_classes, kept, **options)
@@ -352,6 +359,11 @@ class CompiledRowSetSearch(RowSetSearch):
         self.counters[self.kernels.GROWABLE] = self.INITIAL_CAPACITY < self.max_capacity
         self.counters[self.kernels.CHILD_BOUNDS] = child_bounds
         self.counters[self.kernels.USE_BOUND] = self.use_incompatibility
+        self.trie = self.kernels.new_trie(self.SUBSET_BYTES // self.kernels.TRIE_BYTES_PER_NODE)
+        self.counters[self.kernels.TRIE_MAX_ROWS] = self.SUBSET_MAX_ROWS
+        self.counters[self.kernels.TRIE_MIN_BUDGET] = self.SUBSET_MIN_BUDGET
+        self.counters[self.kernels.TRIE_WORK] = self.SUBSET_WORK
+        self.counters[22] = self.SUBSET_NEW_ONLY
         self.chunk = 2000
 
     def to_words(self, rows: int) -> np.ndarray:
@@ -370,7 +382,7 @@ class CompiledRowSetSearch(RowSetSearch):
             started, calls_before = CLOCK(), int(counters[kernels.CALLS])
             value = kernels.solve(words, budget, self.column_words, self.class_words,
                                   self.packed, self.labels, self.table, counters,
-                                  *self.nesting_arrays)
+                                  *self.nesting_arrays, self.trie)
             self.poll.calls = int(counters[kernels.CALLS])
             self.kernel_calls = int(counters[kernels.BOUND_CALLS])
             if value != kernels.ABORTED:
@@ -397,7 +409,11 @@ class CompiledRowSetSearch(RowSetSearch):
     def stats(self) -> dict:
         return {**super().stats(), "memo_entries": int(self.counters[self.kernels.ENTRIES]),
                 "table_capacity": self.table.shape[0],
-                "table_saturated": not self.counters[self.kernels.GROWABLE]}
+                "table_saturated": not self.counters[self.kernels.GROWABLE],
+                **{name: int(self.counters[getattr(self.kernels, index)]) for name, index in
+                   (("subset_queries", "TRIE_QUERIES"), ("subset_hits", "TRIE_HITS"),
+                    ("subset_sets", "TRIE_SETS"), ("subset_evictions", "TRIE_EVICTIONS"),
+                    ("subset_visits", "TRIE_VISITS"))}}
 
     def root_bound(self, rows: int) -> int:
         """The incompatibility bound whatever the size of ``rows`` (once, at the root), and

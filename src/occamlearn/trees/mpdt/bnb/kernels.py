@@ -46,6 +46,14 @@ from occamlearn.trees.mpdt.bnb.memo_table import (
     NO_FLAGS,
     NO_SALT,
     TOUCHED,
+    TRIE_EVICTIONS,
+    TRIE_HITS,
+    TRIE_MAX_ROWS,
+    TRIE_MIN_BUDGET,
+    TRIE_QUERIES,
+    TRIE_SETS,
+    TRIE_VISITS,
+    TRIE_WORK,
     USE_BOUND,
     USED,
     VALUE_MASK,
@@ -67,14 +75,20 @@ from occamlearn.trees.mpdt.bnb.node_bounds import (
 )
 from occamlearn.trees.mpdt.bnb.node_bounds import classes_in as _classes_in
 from occamlearn.trees.mpdt.bnb.node_bounds import known_bound as _known_bound
+from occamlearn.trees.mpdt.bnb.node_bounds import popcount as _popcount
 from occamlearn.trees.mpdt.bnb.node_bounds import raised_bound as _raised_bound
 from occamlearn.trees.mpdt.bnb.node_bounds import static_bound as _static_bound
+from occamlearn.trees.mpdt.bnb.subset_trie import BYTES_PER_NODE as TRIE_BYTES_PER_NODE
+from occamlearn.trees.mpdt.bnb.subset_trie import new_trie
+from occamlearn.trees.mpdt.bnb.subset_trie import remember as _remember
+from occamlearn.trees.mpdt.bnb.subset_trie import subset_bound as _subset_bound
 
 __all__ = ["ABORTED", "BOUND_CALLS", "BOUND_MAX_ROWS", "BOUND_WORK", "BOUNDED", "CALL_LIMIT",
            "CALLS", "CHILD_BOUNDS", "ENTRIES", "EXACT", "FLAG", "FLAG_FULL", "GROWABLE",
-           "NO_FLAGS", "USE_BOUND", "incompatibility_lower_bound", "insert", "lookup",
-           "new_counters", "new_table", "pack_rows", "rehash", "solve", "warm_up",
-           "warm_up_table"]
+           "NO_FLAGS", "TRIE_BYTES_PER_NODE", "TRIE_EVICTIONS", "TRIE_HITS", "TRIE_MAX_ROWS",
+           "TRIE_MIN_BUDGET", "TRIE_QUERIES", "TRIE_SETS", "TRIE_VISITS", "TRIE_WORK",
+           "USE_BOUND", "incompatibility_lower_bound", "insert", "lookup", "new_counters",
+           "new_table", "new_trie", "pack_rows", "rehash", "solve", "warm_up", "warm_up_table"]
 
 # Row sets are (words,) uint64 bitsets over the distinct rows. The recursion aborts by
 # returning ABORTED when the call limit is reached (the caller polls the clock and resumes:
@@ -113,7 +127,7 @@ def _two_leaves(rows, columns, class_sets, slots, counters, at):
 
 
 @njit(cache=True, no_cpython_wrapper=True)
-def _settle(rows, budget, columns, class_sets, packed, labels, slots, counters):
+def _settle(rows, budget, columns, class_sets, packed, labels, slots, counters, trie):
     """``solve``'s answer for ``rows`` when it needs no split, as (answer, bound): an exact
     stored value, ABORTED (call limit reached, or the table asks to grow), 1 for a pure set,
     a bound above the budget, the budget-2 answer of ``_two_leaves``; else (OPEN, the node's
@@ -137,6 +151,14 @@ def _settle(rows, budget, columns, class_sets, packed, labels, slots, counters):
             _store(slots, counters, at, rows, ONE, NO_SPLIT, EXACT | BOUNDED)
             return ONE, ONE
         bounded = False
+    if bound <= budget and budget >= counters[TRIE_MIN_BUDGET] and counters[TRIE_MAX_ROWS]:
+        v0 = counters[TRIE_VISITS]
+        found = _subset_bound(trie, counters, rows, budget)
+        hb = min(budget, 15)
+        counters[24 + hb] += 1
+        counters[24 + 16 + hb] += found > 0
+        counters[24 + 32 + hb] += counters[TRIE_VISITS] - v0
+        bound = max(bound, found)
     if not bounded and bound <= budget:
         bound = np.int64(_raised_bound(counters, class_sets, packed, labels, rows, bound))
         bounded = True
@@ -251,7 +273,7 @@ def _expand(rows, budget, columns, class_sets, packed, labels, slots, counters, 
 
 @njit(cache=True, no_cpython_wrapper=True)
 def _close(rows, budget, bound, best, best_split, split_bounds, side_bounds, slots,
-           counters):
+           counters, trie):
     """Store and return the node's answer once its splits were tried: ``best`` if within
     the budget, else a proven bound. Then every split was pruned or failed above the budget,
     so the least of the splits' proven bounds holds for the node: per split, the largest of
@@ -260,25 +282,43 @@ def _close(rows, budget, bound, best, best_split, split_bounds, side_bounds, slo
     at = _slot(slots, rows)  # the table changed below this node
     if best <= budget:
         _store(slots, counters, at, rows, best, best_split, EXACT | BOUNDED)
+        if not counters[22] or best > bound:
+            _share_with_supersets(trie, counters, rows, best)
         return best
     failed = np.int64(NOT_SPLIT)
     for j in range(split_bounds.shape[0]):
         failed = min(failed, max(split_bounds[j], side_bounds[2 * j] + side_bounds[2 * j + 1]))
+    if not counters[22] or failed > bound:
+        _share_with_supersets(trie, counters, rows, max(bound, failed))
     bound = max(bound, failed)
     _store(slots, counters, at, rows, bound, NO_SPLIT, BOUNDED)
     return bound
 
 
+@njit(cache=True, no_cpython_wrapper=True)
+def _share_with_supersets(trie, counters, rows, value):
+    """Put a proven value of ``rows`` into the subset trie when it is small enough to be
+    stored and large enough to prune a budget that is queried (``subset_trie``)."""
+    if value <= counters[TRIE_MIN_BUDGET] or not counters[TRIE_MAX_ROWS]:
+        return
+    n_rows = 0
+    for w in range(rows.shape[0]):
+        n_rows += _popcount(rows[w])
+    if n_rows <= counters[TRIE_MAX_ROWS]:
+        _remember(trie, counters, rows, value)
+
+
 @njit(cache=True)
 def solve(rows, budget, columns, class_sets, packed, labels, slots, counters, order, pred_start,
-          pred, succ_start, succ):
+          pred, succ_start, succ, trie):
     """Minimum leaves of a pure tree on ``rows`` if <= budget, else a bound > budget
     (ABORTED if the call limit or the table filled up). Mirrors ``_Search.solve``; the
     incompatibility bound is tried once per row set (``_raised_bound``). ``order``, ``pred*``
     and ``succ*`` are the containment diagram of the column sides (``trees.exact.nesting``):
     a side's bound is raised to the bound of every side it contains, at the start from the
     memo and then after each child solved, so a failed threshold prunes its neighbours."""
-    answer, bound = _settle(rows, budget, columns, class_sets, packed, labels, slots, counters)
+    answer, bound = _settle(rows, budget, columns, class_sets, packed, labels, slots, counters,
+                            trie)
     if answer != OPEN:
         return answer
     lefts, rights, right_hashes, side_bounds, split_bounds, within, stack = _expand(
@@ -294,7 +334,8 @@ def solve(rows, budget, columns, class_sets, packed, labels, slots, counters, or
         right_bound = max(_known_bound(slots, class_sets, rights[j], right_hashes[j]),
                           side_bounds[2 * j + 1])
         left_value = solve(lefts[j], best - 1 - right_bound, columns, class_sets, packed,
-                           labels, slots, counters, order, pred_start, pred, succ_start, succ)
+                           labels, slots, counters, order, pred_start, pred, succ_start, succ,
+                           trie)
         if left_value == ABORTED:
             return ABORTED
         _raise_side(side_bounds, 2 * j, left_value, succ_start, succ, stack)
@@ -302,7 +343,8 @@ def solve(rows, budget, columns, class_sets, packed, labels, slots, counters, or
             split_bounds[j] = max(split_bounds[j], left_value + right_bound)
             continue
         right_value = solve(rights[j], best - 1 - left_value, columns, class_sets, packed,
-                            labels, slots, counters, order, pred_start, pred, succ_start, succ)
+                            labels, slots, counters, order, pred_start, pred, succ_start, succ,
+                            trie)
         if right_value == ABORTED:
             return ABORTED
         _raise_side(side_bounds, 2 * j + 1, right_value, succ_start, succ, stack)
@@ -311,7 +353,7 @@ def solve(rows, budget, columns, class_sets, packed, labels, slots, counters, or
             continue
         best, best_split = left_value + right_value, j
     return _close(rows, budget, bound, best, best_split, split_bounds, side_bounds, slots,
-                  counters)
+                  counters, trie)
 
 
 _warm = {"bound": False, "search": False}
@@ -333,7 +375,7 @@ def warm_up(search: bool = True) -> float:
         nesting = [np.array(a, dtype=np.int64) for a in
                    ([0, 3, 1, 2], [0, 0, 1, 1, 1], [3], [0, 0, 0, 1, 1], [0])]
         solve(np.array([7], dtype=np.uint64), 3, columns, class_sets, packed, labels, table,
-              counters, *nesting)
+              counters, *nesting, new_trie(8))
     incompatibility_lower_bound(packed, labels, np.arange(3, dtype=np.int64), 2, 10)
     _warm["bound"] = True
     if search:
