@@ -338,6 +338,9 @@ class CompiledRowSetSearch(RowSetSearch):
     SUBSET_MIN_BUDGET = 3
     SUBSET_WORK = 4096
     SUBSET_NEW_ONLY = 0
+    CLASS_PRUNE = 1
+    BUDGET_ONE = 1
+    DOMINANCE = 1
 
     def __init__(self, rows, labels, n_classes, kept, *, child_bounds=False, **options):
         super().__init__(rows, labels, n_classes, kept, **options)
@@ -364,6 +367,10 @@ class CompiledRowSetSearch(RowSetSearch):
         self.counters[self.kernels.TRIE_MIN_BUDGET] = self.SUBSET_MIN_BUDGET
         self.counters[self.kernels.TRIE_WORK] = self.SUBSET_WORK
         self.counters[22] = self.SUBSET_NEW_ONLY
+        self.counters[23] = self.CLASS_PRUNE
+        self.counters[104] = self.BUDGET_ONE
+        self.counters[105] = self.DOMINANCE
+        self.cores = np.zeros((1, self.words), dtype=np.uint64)  # + scratch row
         self.chunk = 2000
 
     def to_words(self, rows: int) -> np.ndarray:
@@ -382,7 +389,7 @@ class CompiledRowSetSearch(RowSetSearch):
             started, calls_before = CLOCK(), int(counters[kernels.CALLS])
             value = kernels.solve(words, budget, self.column_words, self.class_words,
                                   self.packed, self.labels, self.table, counters,
-                                  *self.nesting_arrays, self.trie)
+                                  *self.nesting_arrays, self.trie, self.cores)
             self.poll.calls = int(counters[kernels.CALLS])
             self.kernel_calls = int(counters[kernels.BOUND_CALLS])
             if value != kernels.ABORTED:

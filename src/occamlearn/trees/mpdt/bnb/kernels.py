@@ -106,6 +106,21 @@ def _two_leaves(rows, columns, class_sets, slots, counters, at):
     children: 2 (with the split) if a column leaves both sides non-empty and of one class,
     else the proven bound 3. Most calls of a deepening end here, a leaf's parent; the
     general path would hash and probe both sides of every column."""
+    if class_sets.shape[0] == 2:  # both sides pure: the column is one class's indicator on S
+        for j in range(columns.shape[0]):
+            as_first, as_second = True, True
+            for w in range(rows.shape[0]):
+                ones = columns[j, w] & rows[w]
+                first = class_sets[0, w] & rows[w]
+                as_first &= ones == first
+                as_second &= (ones ^ first) == rows[w]
+                if not (as_first or as_second):
+                    break
+            if as_first or as_second:
+                _store(slots, counters, at, rows, np.int64(2), np.int64(j), EXACT | BOUNDED)
+                return 2
+        _store(slots, counters, at, rows, np.int64(3), NO_SPLIT, BOUNDED)
+        return 3
     for j in range(columns.shape[0]):
         pure = True
         for side in range(1, -1, -1):  # side 1: x_j = 1, side 0: x_j = 0
@@ -127,7 +142,30 @@ def _two_leaves(rows, columns, class_sets, slots, counters, at):
 
 
 @njit(cache=True, no_cpython_wrapper=True)
-def _settle(rows, budget, columns, class_sets, packed, labels, slots, counters, trie):
+def _core_bound(slots, rows, cores):
+    """The largest stored value of ``rows`` ∩ C over the cores C (rows 0 to n - 2 of
+    ``cores``; the last row is scratch space): a lower bound on ``rows`` (monotone)."""
+    words = rows.shape[0]
+    scratch = cores.shape[0] - 1
+    best = np.int64(0)
+    for c in range(scratch - 1, -1, -1):
+        differs = False
+        empty = True
+        for w in range(words):
+            part = rows[w] & cores[c, w]
+            cores[scratch, w] = part
+            differs |= part != rows[w]
+            empty &= part == 0
+        if not differs or empty:
+            continue
+        meta = slots[_slot(slots, cores[scratch]), words]
+        if meta & USED and np.int64(meta & VALUE_MASK) > best:
+            best = np.int64(meta & VALUE_MASK)
+    return best
+
+
+@njit(cache=True, no_cpython_wrapper=True)
+def _settle(rows, budget, columns, class_sets, packed, labels, slots, counters, trie, cores):
     """``solve``'s answer for ``rows`` when it needs no split, as (answer, bound): an exact
     stored value, ABORTED (call limit reached, or the table asks to grow), 1 for a pure set,
     a bound above the budget, the budget-2 answer of ``_two_leaves``; else (OPEN, the node's
@@ -151,6 +189,8 @@ def _settle(rows, budget, columns, class_sets, packed, labels, slots, counters, 
             _store(slots, counters, at, rows, ONE, NO_SPLIT, EXACT | BOUNDED)
             return ONE, ONE
         bounded = False
+    if bound <= budget and cores.shape[0] > 1:
+        bound = max(bound, _core_bound(slots, rows, cores))
     if bound <= budget and budget >= counters[TRIE_MIN_BUDGET] and counters[TRIE_MAX_ROWS]:
         v0 = counters[TRIE_VISITS]
         found = _subset_bound(trie, counters, rows, budget)
@@ -172,7 +212,7 @@ def _settle(rows, budget, columns, class_sets, packed, labels, slots, counters, 
 
 @njit(cache=True, no_cpython_wrapper=True)
 def _expand(rows, budget, columns, class_sets, packed, labels, slots, counters, order,
-            pred_start, pred):
+            pred_start, pred, succ_start, succ):
     """The splits of an open node: (lefts, rights, right hashes, side bounds, split bounds,
     the splits to try in order, a stack for ``_raise_side``). Side 2j holds the rows with
     x_j = 0, side 2j + 1 those with x_j = 1. A column that does not split ``rows``, or
@@ -193,8 +233,10 @@ def _expand(rows, budget, columns, class_sets, packed, labels, slots, counters, 
     for i in range(seen_size):
         seen[i] = 0
     split_bounds = np.empty(n_features, dtype=np.int64)
+    side_bounds = np.empty(2 * n_features, dtype=np.int64)
     for j in range(n_features):
         split_bounds[j] = NOT_SPLIT
+        side_bounds[2 * j], side_bounds[2 * j + 1] = 0, 0
         any_right = False
         any_left = False
         for w in range(words):
@@ -203,6 +245,12 @@ def _expand(rows, budget, columns, class_sets, packed, labels, slots, counters, 
             any_right |= rights[j, w] != 0
             any_left |= lefts[j, w] != 0
         if not (any_right and any_left):
+            continue
+        left_classes = _classes_in(class_sets, lefts[j])
+        right_classes = _classes_in(class_sets, rights[j])
+        side_bounds[2 * j], side_bounds[2 * j + 1] = left_classes, right_classes
+        if counters[23] and left_classes + right_classes > budget:  # beyond the budget
+            split_bounds[j] = left_classes + right_classes
             continue
         hashes[0, j], hashes[1, j] = _hash(lefts[j], NO_SALT), _hash(rights[j], NO_SALT)
         key = hashes[0, j] ^ hashes[1, j]
@@ -223,6 +271,8 @@ def _expand(rows, budget, columns, class_sets, packed, labels, slots, counters, 
         if not repeated:
             seen[position] = j + 1
             split_bounds[j] = 0  # a valid split: its bound below
+    if counters[105] and succ.shape[0]:
+        _drop_dominated(rows, lefts, rights, side_bounds, split_bounds, order, succ_start, succ)
     # Touch every child's first slot in a loop of independent loads: the cache misses overlap
     # instead of stalling one after another in the probes below (measured: most of the time
     # of a call is waiting for the table's memory).
@@ -233,9 +283,7 @@ def _expand(rows, budget, columns, class_sets, packed, labels, slots, counters, 
             touched ^= slots[np.int64(hashes[0, j] & mask), words]
             touched ^= slots[np.int64(hashes[1, j] & mask), words]
     counters[TOUCHED] ^= np.int64(touched & np.uint64(1))
-    side_bounds = np.empty(2 * n_features, dtype=np.int64)
     for j in range(n_features):
-        side_bounds[2 * j], side_bounds[2 * j + 1] = 0, 0
         if split_bounds[j] != 0:
             continue
         if counters[CHILD_BOUNDS]:
@@ -269,6 +317,36 @@ def _expand(rows, budget, columns, class_sets, packed, labels, slots, counters, 
             counts[split_bounds[j]] += 1
     stack = np.empty(2 * n_features, dtype=np.int64)
     return lefts, rights, hashes[1], side_bounds, split_bounds, within, stack
+
+
+@njit(cache=True, no_cpython_wrapper=True)
+def _drop_dominated(rows, lefts, rights, side_bounds, split_bounds, order, succ_start, succ):
+    """Drop (split bound NOT_SPLIT) every split whose pure side lies inside a larger pure side
+    of another column, on ``rows``. Why it loses no minimum: a split with a pure side P needs
+    1 + m(S \\ P) leaves at best, and one with a pure side P' ⊋ P needs at most 1 + m(S \\ P')
+    <= 1 + m(S \\ P), since S \\ P' ⊆ S \\ P (the minimum is monotone under adding rows); so
+    the minimum over the kept splits is the minimum over all, and the least bound over the
+    kept splits is still a bound. Containment is read off the global side diagram (sides
+    nested on every row set): in reverse topological order, ``reach[t]`` is the most rows
+    on S of a pure side containing side t (t included) whose column splits S; a pure side
+    with a larger ``reach`` above it is dominated. ``side_bounds`` holds class counts here
+    (1: pure; 0: the column does not split S)."""
+    n_sides = side_bounds.shape[0]
+    reach = np.empty(n_sides, dtype=np.int64)
+    own = np.empty(n_sides, dtype=np.int64)
+    for i in range(n_sides - 1, -1, -1):
+        t = order[i]
+        own[t] = 0
+        if side_bounds[t] == 1:
+            side = rights[t >> 1] if t & 1 else lefts[t >> 1]
+            for w in range(rows.shape[0]):
+                own[t] += _popcount(side[w])
+        reach[t] = own[t]
+        for e in range(succ_start[t], succ_start[t + 1]):
+            reach[t] = max(reach[t], reach[succ[e]])
+    for t in range(n_sides):
+        if own[t] and reach[t] > own[t]:
+            split_bounds[t >> 1] = NOT_SPLIT
 
 
 @njit(cache=True, no_cpython_wrapper=True)
@@ -310,20 +388,24 @@ def _share_with_supersets(trie, counters, rows, value):
 
 @njit(cache=True)
 def solve(rows, budget, columns, class_sets, packed, labels, slots, counters, order, pred_start,
-          pred, succ_start, succ, trie):
+          pred, succ_start, succ, trie, cores):
     """Minimum leaves of a pure tree on ``rows`` if <= budget, else a bound > budget
     (ABORTED if the call limit or the table filled up). Mirrors ``_Search.solve``; the
     incompatibility bound is tried once per row set (``_raised_bound``). ``order``, ``pred*``
     and ``succ*`` are the containment diagram of the column sides (``trees.exact.nesting``):
     a side's bound is raised to the bound of every side it contains, at the start from the
     memo and then after each child solved, so a failed threshold prunes its neighbours."""
+    if budget <= 1 and counters[104]:  # pure or not: the class count answers, no memo
+        return np.int64(_classes_in(class_sets, rows))
     answer, bound = _settle(rows, budget, columns, class_sets, packed, labels, slots, counters,
-                            trie)
+                            trie, cores)
+    counters[24 + 64 + min(budget, 15)] += 1
     if answer != OPEN:
         return answer
+    counters[24 + 48 + min(budget, 15)] += 1
     lefts, rights, right_hashes, side_bounds, split_bounds, within, stack = _expand(
         rows, budget, columns, class_sets, packed, labels, slots, counters, order, pred_start,
-        pred)
+        pred, succ_start, succ)
     best, best_split = budget + 1, NO_SPLIT
     for i in range(within.shape[0]):
         j = within[i]
@@ -335,7 +417,7 @@ def solve(rows, budget, columns, class_sets, packed, labels, slots, counters, or
                           side_bounds[2 * j + 1])
         left_value = solve(lefts[j], best - 1 - right_bound, columns, class_sets, packed,
                            labels, slots, counters, order, pred_start, pred, succ_start, succ,
-                           trie)
+                           trie, cores)
         if left_value == ABORTED:
             return ABORTED
         _raise_side(side_bounds, 2 * j, left_value, succ_start, succ, stack)
@@ -344,7 +426,7 @@ def solve(rows, budget, columns, class_sets, packed, labels, slots, counters, or
             continue
         right_value = solve(rights[j], best - 1 - left_value, columns, class_sets, packed,
                             labels, slots, counters, order, pred_start, pred, succ_start, succ,
-                            trie)
+                            trie, cores)
         if right_value == ABORTED:
             return ABORTED
         _raise_side(side_bounds, 2 * j + 1, right_value, succ_start, succ, stack)
@@ -375,7 +457,7 @@ def warm_up(search: bool = True) -> float:
         nesting = [np.array(a, dtype=np.int64) for a in
                    ([0, 3, 1, 2], [0, 0, 1, 1, 1], [3], [0, 0, 0, 1, 1], [0])]
         solve(np.array([7], dtype=np.uint64), 3, columns, class_sets, packed, labels, table,
-              counters, *nesting, new_trie(8))
+              counters, *nesting, new_trie(8), np.zeros((1, 1), dtype=np.uint64))
     incompatibility_lower_bound(packed, labels, np.arange(3, dtype=np.int64), 2, 10)
     _warm["bound"] = True
     if search:

@@ -117,8 +117,11 @@ def _renumbered(tree: Tree) -> Tree:
                 tree.n_features)
 
 
-def _solve_subset(engine, X, y, n_classes, deadline: Deadline, incumbent: Tree, lower: int):
-    """(tree or None, bound, optimal?) of an exact search on the subset.
+def _solve_subset(engine, X, y, n_classes, deadline: Deadline, incumbent: Tree, lower: int,
+                  on_lower=None):
+    """(tree or None, bound, optimal?) of an exact search on the subset; ``on_lower(nodes)``
+    hears each lower bound the subset search proves as it goes (a bound on the subset is
+    one on the full data: the module docstring).
 
     The MaxSAT engine gets ``lower`` (a bound for the full data, perhaps not for the subset)
     as its lower bound: it then finds the smallest subset tree of size >= lower, which is at
@@ -128,8 +131,10 @@ def _solve_subset(engine, X, y, n_classes, deadline: Deadline, incumbent: Tree, 
     if engine == "bnb":
         from occamlearn.trees.mpdt.bnb.branch_and_bound import minimum_tree_branch_and_bound
 
+        sink = None if on_lower is None else ProgressSink(
+            lambda upper, bound, seconds, tree: bound is not None and on_lower(bound))
         found = minimum_tree_branch_and_bound(X, y, n_classes, deadline=deadline,
-                                              upper_bound_tree=incumbent)
+                                              progress=sink, upper_bound_tree=incumbent)
         if found.stats.get("interrupted"):  # it caught Ctrl-C: this search stops too
             raise KeyboardInterrupt
         return found.tree, found.lower_bound, found.status == "optimal"
@@ -213,8 +218,10 @@ def find_minimum_tree_incremental(X, y, n_classes: int, *, deadline: Deadline | 
             stopped = True
             break
         began = CLOCK()
-        tree, sub_lower, optimal = _solve_subset(engine, Xu[subset], yu[subset], n_classes,
-                                                 deadline, best, lower)
+        rows = len(subset)
+        tree, sub_lower, optimal = _solve_subset(
+            engine, Xu[subset], yu[subset], n_classes, deadline, best, lower,
+            on_lower=lambda bound, rows=rows: offer(bound=bound, source=f"subset of {rows} rows"))
         rounds.append({"rows": len(subset), "size": None if tree is None else tree.n_nodes,
                        "lower": sub_lower, "optimal": optimal, "seconds": CLOCK() - began})
         offer(bound=sub_lower, source=f"subset of {len(subset)} rows")

@@ -95,7 +95,7 @@ class OneErrorSearch:
             calls_before = int(pure.counters[bnb.CALLS] + self.counters[bnb.CALLS])
             value = self.kernels.solve_one(
                 words, budget, pure.column_words, pure.class_words, pure.packed, pure.labels,
-                pure.table, pure.counters, *pure.nesting_arrays, pure.trie, self.deletable,
+                pure.table, pure.counters, *pure.nesting_arrays, pure.trie, pure.cores, self.deletable,
                 self.deletable_rows, self.table, self.counters)
             if value != self.kernels.ABORTED:
                 return int(value)
