@@ -331,16 +331,21 @@ class CompiledRowSetSearch(RowSetSearch):
 
     MEMORY_BYTES = 768 * 2**20  # cap on the memo table; when full it takes no new entries
     INITIAL_CAPACITY = 1 << 16
-    # the subset trie (``subset_trie``): its memory (allocated lazily, evicting when full),
-    # the largest row set it stores, the least budget it is asked about, nodes per query
+    # what the node expansion does (``split_reductions``, ``memo_table``'s switches): splits
+    # beyond the budget on class counts unprobed, dominated pure sides dropped, a budget of
+    # one leaf answered by the class count (all measured in benchmarks/mpdt_bounds_ablation.py)
+    PRUNE_BY_CLASSES = True
+    DROP_DOMINATED = True
+    ONE_LEAF_BY_CLASSES = True
+    # the subset trie (``subset_trie``): its memory (taken from the system as it fills, then
+    # evicting), the largest row set it stores (0: no trie), the least budget it is asked
+    # about, the nodes one query may visit, and what a hit is worth in visits per column word
+    # (an expansion touches every column: queries pause while they cost more than that)
     SUBSET_BYTES = 64 * 2**20
-    SUBSET_MAX_ROWS = 64
+    SUBSET_MAX_ROWS = 16
     SUBSET_MIN_BUDGET = 3
     SUBSET_WORK = 4096
-    SUBSET_NEW_ONLY = 0
-    CLASS_PRUNE = 1
-    BUDGET_ONE = 1
-    DOMINANCE = 1
+    SUBSET_HIT_WORTH = 2
 
     def __init__(self, rows, labels, n_classes, kept, *, child_bounds=False, **options):
         super().__init__(rows, labels, n_classes, kept, **options)
@@ -362,15 +367,16 @@ class CompiledRowSetSearch(RowSetSearch):
         self.counters[self.kernels.GROWABLE] = self.INITIAL_CAPACITY < self.max_capacity
         self.counters[self.kernels.CHILD_BOUNDS] = child_bounds
         self.counters[self.kernels.USE_BOUND] = self.use_incompatibility
-        self.trie = self.kernels.new_trie(self.SUBSET_BYTES // self.kernels.TRIE_BYTES_PER_NODE)
-        self.counters[self.kernels.TRIE_MAX_ROWS] = self.SUBSET_MAX_ROWS
-        self.counters[self.kernels.TRIE_MIN_BUDGET] = self.SUBSET_MIN_BUDGET
-        self.counters[self.kernels.TRIE_WORK] = self.SUBSET_WORK
-        self.counters[22] = self.SUBSET_NEW_ONLY
-        self.counters[23] = self.CLASS_PRUNE
-        self.counters[104] = self.BUDGET_ONE
-        self.counters[105] = self.DOMINANCE
-        self.cores = np.zeros((1, self.words), dtype=np.uint64)  # + scratch row
+        kernels, counters = self.kernels, self.counters
+        counters[kernels.PRUNE_BY_CLASSES] = self.PRUNE_BY_CLASSES
+        counters[kernels.DROP_DOMINATED] = self.DROP_DOMINATED
+        counters[kernels.ONE_LEAF_BY_CLASSES] = self.ONE_LEAF_BY_CLASSES
+        self.trie = kernels.new_trie(max(self.SUBSET_BYTES // kernels.TRIE_BYTES_PER_NODE,
+                                         4 * (self.SUBSET_MAX_ROWS + 1)))  # a set fits a pool
+        counters[kernels.TRIE_MAX_ROWS] = self.SUBSET_MAX_ROWS
+        counters[kernels.TRIE_MIN_BUDGET] = self.SUBSET_MIN_BUDGET
+        counters[kernels.TRIE_WORK] = self.SUBSET_WORK
+        counters[kernels.TRIE_HIT_WORTH] = self.SUBSET_HIT_WORTH * len(kept) * self.words
         self.chunk = 2000
 
     def to_words(self, rows: int) -> np.ndarray:
@@ -389,7 +395,7 @@ class CompiledRowSetSearch(RowSetSearch):
             started, calls_before = CLOCK(), int(counters[kernels.CALLS])
             value = kernels.solve(words, budget, self.column_words, self.class_words,
                                   self.packed, self.labels, self.table, counters,
-                                  *self.nesting_arrays, self.trie, self.cores)
+                                  *self.nesting_arrays, self.trie)
             self.poll.calls = int(counters[kernels.CALLS])
             self.kernel_calls = int(counters[kernels.BOUND_CALLS])
             if value != kernels.ABORTED:

@@ -37,6 +37,7 @@ from occamlearn.trees.mpdt.bnb.memo_table import (
     CALL_LIMIT,
     CALLS,
     CHILD_BOUNDS,
+    DROP_DOMINATED,
     ENTRIES,
     EXACT,
     FLAG,
@@ -45,11 +46,15 @@ from occamlearn.trees.mpdt.bnb.memo_table import (
     GROWABLE,
     NO_FLAGS,
     NO_SALT,
+    ONE_LEAF_BY_CLASSES,
+    PRUNE_BY_CLASSES,
     TOUCHED,
     TRIE_EVICTIONS,
+    TRIE_HIT_WORTH,
     TRIE_HITS,
     TRIE_MAX_ROWS,
     TRIE_MIN_BUDGET,
+    TRIE_PAUSED_UNTIL,
     TRIE_QUERIES,
     TRIE_SETS,
     TRIE_VISITS,
@@ -75,20 +80,23 @@ from occamlearn.trees.mpdt.bnb.node_bounds import (
 )
 from occamlearn.trees.mpdt.bnb.node_bounds import classes_in as _classes_in
 from occamlearn.trees.mpdt.bnb.node_bounds import known_bound as _known_bound
-from occamlearn.trees.mpdt.bnb.node_bounds import popcount as _popcount
 from occamlearn.trees.mpdt.bnb.node_bounds import raised_bound as _raised_bound
 from occamlearn.trees.mpdt.bnb.node_bounds import static_bound as _static_bound
+from occamlearn.trees.mpdt.bnb.split_reductions import NOT_SPLIT
+from occamlearn.trees.mpdt.bnb.split_reductions import drop_dominated as _drop_dominated
 from occamlearn.trees.mpdt.bnb.subset_trie import BYTES_PER_NODE as TRIE_BYTES_PER_NODE
 from occamlearn.trees.mpdt.bnb.subset_trie import new_trie
-from occamlearn.trees.mpdt.bnb.subset_trie import remember as _remember
+from occamlearn.trees.mpdt.bnb.subset_trie import remember_small as _remember_small
 from occamlearn.trees.mpdt.bnb.subset_trie import subset_bound as _subset_bound
 
 __all__ = ["ABORTED", "BOUND_CALLS", "BOUND_MAX_ROWS", "BOUND_WORK", "BOUNDED", "CALL_LIMIT",
-           "CALLS", "CHILD_BOUNDS", "ENTRIES", "EXACT", "FLAG", "FLAG_FULL", "GROWABLE",
-           "NO_FLAGS", "TRIE_BYTES_PER_NODE", "TRIE_EVICTIONS", "TRIE_HITS", "TRIE_MAX_ROWS",
-           "TRIE_MIN_BUDGET", "TRIE_QUERIES", "TRIE_SETS", "TRIE_VISITS", "TRIE_WORK",
-           "USE_BOUND", "incompatibility_lower_bound", "insert", "lookup", "new_counters",
-           "new_table", "new_trie", "pack_rows", "rehash", "solve", "warm_up", "warm_up_table"]
+           "CALLS", "CHILD_BOUNDS", "DROP_DOMINATED", "ENTRIES", "EXACT", "FLAG", "FLAG_FULL",
+           "GROWABLE", "NO_FLAGS", "ONE_LEAF_BY_CLASSES", "PRUNE_BY_CLASSES",
+           "TRIE_BYTES_PER_NODE", "TRIE_EVICTIONS", "TRIE_HIT_WORTH", "TRIE_HITS",
+           "TRIE_MAX_ROWS", "TRIE_MIN_BUDGET", "TRIE_QUERIES", "TRIE_SETS", "TRIE_VISITS",
+           "TRIE_WORK", "USE_BOUND", "incompatibility_lower_bound", "insert", "lookup",
+           "new_counters", "new_table", "new_trie", "pack_rows", "rehash", "solve", "warm_up",
+           "warm_up_table"]
 
 # Row sets are (words,) uint64 bitsets over the distinct rows. The recursion aborts by
 # returning ABORTED when the call limit is reached (the caller polls the clock and resumes:
@@ -96,7 +104,6 @@ __all__ = ["ABORTED", "BOUND_CALLS", "BOUND_MAX_ROWS", "BOUND_WORK", "BOUNDED", 
 # it); a full table that may not grow (memory cap) takes no new entries.
 ABORTED = -1
 OPEN = -2  # ``_settle``: the node must be split
-NOT_SPLIT = 1 << 30  # the bound of a column that does not split a node (never tried)
 ONE, NO_SPLIT = np.int64(1), np.int64(-1)
 
 
@@ -142,30 +149,7 @@ def _two_leaves(rows, columns, class_sets, slots, counters, at):
 
 
 @njit(cache=True, no_cpython_wrapper=True)
-def _core_bound(slots, rows, cores):
-    """The largest stored value of ``rows`` ∩ C over the cores C (rows 0 to n - 2 of
-    ``cores``; the last row is scratch space): a lower bound on ``rows`` (monotone)."""
-    words = rows.shape[0]
-    scratch = cores.shape[0] - 1
-    best = np.int64(0)
-    for c in range(scratch - 1, -1, -1):
-        differs = False
-        empty = True
-        for w in range(words):
-            part = rows[w] & cores[c, w]
-            cores[scratch, w] = part
-            differs |= part != rows[w]
-            empty &= part == 0
-        if not differs or empty:
-            continue
-        meta = slots[_slot(slots, cores[scratch]), words]
-        if meta & USED and np.int64(meta & VALUE_MASK) > best:
-            best = np.int64(meta & VALUE_MASK)
-    return best
-
-
-@njit(cache=True, no_cpython_wrapper=True)
-def _settle(rows, budget, columns, class_sets, packed, labels, slots, counters, trie, cores):
+def _settle(rows, budget, columns, class_sets, packed, labels, slots, counters, trie):
     """``solve``'s answer for ``rows`` when it needs no split, as (answer, bound): an exact
     stored value, ABORTED (call limit reached, or the table asks to grow), 1 for a pure set,
     a bound above the budget, the budget-2 answer of ``_two_leaves``; else (OPEN, the node's
@@ -189,16 +173,9 @@ def _settle(rows, budget, columns, class_sets, packed, labels, slots, counters, 
             _store(slots, counters, at, rows, ONE, NO_SPLIT, EXACT | BOUNDED)
             return ONE, ONE
         bounded = False
-    if bound <= budget and cores.shape[0] > 1:
-        bound = max(bound, _core_bound(slots, rows, cores))
-    if bound <= budget and budget >= counters[TRIE_MIN_BUDGET] and counters[TRIE_MAX_ROWS]:
-        v0 = counters[TRIE_VISITS]
-        found = _subset_bound(trie, counters, rows, budget)
-        hb = min(budget, 15)
-        counters[24 + hb] += 1
-        counters[24 + 16 + hb] += found > 0
-        counters[24 + 32 + hb] += counters[TRIE_VISITS] - v0
-        bound = max(bound, found)
+    if bound <= budget and budget >= counters[TRIE_MIN_BUDGET] and counters[TRIE_MAX_ROWS] \
+            and counters[CALLS] >= counters[TRIE_PAUSED_UNTIL]:
+        bound = max(bound, _subset_bound(trie, counters, rows, budget))
     if not bounded and bound <= budget:
         bound = np.int64(_raised_bound(counters, class_sets, packed, labels, rows, bound))
         bounded = True
@@ -249,7 +226,7 @@ def _expand(rows, budget, columns, class_sets, packed, labels, slots, counters, 
         left_classes = _classes_in(class_sets, lefts[j])
         right_classes = _classes_in(class_sets, rights[j])
         side_bounds[2 * j], side_bounds[2 * j + 1] = left_classes, right_classes
-        if counters[23] and left_classes + right_classes > budget:  # beyond the budget
+        if counters[PRUNE_BY_CLASSES] and left_classes + right_classes > budget:
             split_bounds[j] = left_classes + right_classes
             continue
         hashes[0, j], hashes[1, j] = _hash(lefts[j], NO_SALT), _hash(rights[j], NO_SALT)
@@ -271,7 +248,7 @@ def _expand(rows, budget, columns, class_sets, packed, labels, slots, counters, 
         if not repeated:
             seen[position] = j + 1
             split_bounds[j] = 0  # a valid split: its bound below
-    if counters[105] and succ.shape[0]:
+    if counters[DROP_DOMINATED] and succ.shape[0]:
         _drop_dominated(rows, lefts, rights, side_bounds, split_bounds, order, succ_start, succ)
     # Touch every child's first slot in a loop of independent loads: the cache misses overlap
     # instead of stalling one after another in the probes below (measured: most of the time
@@ -320,36 +297,6 @@ def _expand(rows, budget, columns, class_sets, packed, labels, slots, counters, 
 
 
 @njit(cache=True, no_cpython_wrapper=True)
-def _drop_dominated(rows, lefts, rights, side_bounds, split_bounds, order, succ_start, succ):
-    """Drop (split bound NOT_SPLIT) every split whose pure side lies inside a larger pure side
-    of another column, on ``rows``. Why it loses no minimum: a split with a pure side P needs
-    1 + m(S \\ P) leaves at best, and one with a pure side P' ⊋ P needs at most 1 + m(S \\ P')
-    <= 1 + m(S \\ P), since S \\ P' ⊆ S \\ P (the minimum is monotone under adding rows); so
-    the minimum over the kept splits is the minimum over all, and the least bound over the
-    kept splits is still a bound. Containment is read off the global side diagram (sides
-    nested on every row set): in reverse topological order, ``reach[t]`` is the most rows
-    on S of a pure side containing side t (t included) whose column splits S; a pure side
-    with a larger ``reach`` above it is dominated. ``side_bounds`` holds class counts here
-    (1: pure; 0: the column does not split S)."""
-    n_sides = side_bounds.shape[0]
-    reach = np.empty(n_sides, dtype=np.int64)
-    own = np.empty(n_sides, dtype=np.int64)
-    for i in range(n_sides - 1, -1, -1):
-        t = order[i]
-        own[t] = 0
-        if side_bounds[t] == 1:
-            side = rights[t >> 1] if t & 1 else lefts[t >> 1]
-            for w in range(rows.shape[0]):
-                own[t] += _popcount(side[w])
-        reach[t] = own[t]
-        for e in range(succ_start[t], succ_start[t + 1]):
-            reach[t] = max(reach[t], reach[succ[e]])
-    for t in range(n_sides):
-        if own[t] and reach[t] > own[t]:
-            split_bounds[t >> 1] = NOT_SPLIT
-
-
-@njit(cache=True, no_cpython_wrapper=True)
 def _close(rows, budget, bound, best, best_split, split_bounds, side_bounds, slots,
            counters, trie):
     """Store and return the node's answer once its splits were tried: ``best`` if within
@@ -360,49 +307,32 @@ def _close(rows, budget, bound, best, best_split, split_bounds, side_bounds, slo
     at = _slot(slots, rows)  # the table changed below this node
     if best <= budget:
         _store(slots, counters, at, rows, best, best_split, EXACT | BOUNDED)
-        if not counters[22] or best > bound:
-            _share_with_supersets(trie, counters, rows, best)
+        _remember_small(trie, counters, rows, best)
         return best
     failed = np.int64(NOT_SPLIT)
     for j in range(split_bounds.shape[0]):
         failed = min(failed, max(split_bounds[j], side_bounds[2 * j] + side_bounds[2 * j + 1]))
-    if not counters[22] or failed > bound:
-        _share_with_supersets(trie, counters, rows, max(bound, failed))
     bound = max(bound, failed)
     _store(slots, counters, at, rows, bound, NO_SPLIT, BOUNDED)
+    _remember_small(trie, counters, rows, bound)
     return bound
-
-
-@njit(cache=True, no_cpython_wrapper=True)
-def _share_with_supersets(trie, counters, rows, value):
-    """Put a proven value of ``rows`` into the subset trie when it is small enough to be
-    stored and large enough to prune a budget that is queried (``subset_trie``)."""
-    if value <= counters[TRIE_MIN_BUDGET] or not counters[TRIE_MAX_ROWS]:
-        return
-    n_rows = 0
-    for w in range(rows.shape[0]):
-        n_rows += _popcount(rows[w])
-    if n_rows <= counters[TRIE_MAX_ROWS]:
-        _remember(trie, counters, rows, value)
 
 
 @njit(cache=True)
 def solve(rows, budget, columns, class_sets, packed, labels, slots, counters, order, pred_start,
-          pred, succ_start, succ, trie, cores):
+          pred, succ_start, succ, trie):
     """Minimum leaves of a pure tree on ``rows`` if <= budget, else a bound > budget
     (ABORTED if the call limit or the table filled up). Mirrors ``_Search.solve``; the
     incompatibility bound is tried once per row set (``_raised_bound``). ``order``, ``pred*``
     and ``succ*`` are the containment diagram of the column sides (``trees.exact.nesting``):
     a side's bound is raised to the bound of every side it contains, at the start from the
     memo and then after each child solved, so a failed threshold prunes its neighbours."""
-    if budget <= 1 and counters[104]:  # pure or not: the class count answers, no memo
+    if budget <= 1 and counters[ONE_LEAF_BY_CLASSES]:  # 1 if pure, else a bound above 1
         return np.int64(_classes_in(class_sets, rows))
     answer, bound = _settle(rows, budget, columns, class_sets, packed, labels, slots, counters,
-                            trie, cores)
-    counters[24 + 64 + min(budget, 15)] += 1
+                            trie)
     if answer != OPEN:
         return answer
-    counters[24 + 48 + min(budget, 15)] += 1
     lefts, rights, right_hashes, side_bounds, split_bounds, within, stack = _expand(
         rows, budget, columns, class_sets, packed, labels, slots, counters, order, pred_start,
         pred, succ_start, succ)
@@ -417,7 +347,7 @@ def solve(rows, budget, columns, class_sets, packed, labels, slots, counters, or
                           side_bounds[2 * j + 1])
         left_value = solve(lefts[j], best - 1 - right_bound, columns, class_sets, packed,
                            labels, slots, counters, order, pred_start, pred, succ_start, succ,
-                           trie, cores)
+                           trie)
         if left_value == ABORTED:
             return ABORTED
         _raise_side(side_bounds, 2 * j, left_value, succ_start, succ, stack)
@@ -426,7 +356,7 @@ def solve(rows, budget, columns, class_sets, packed, labels, slots, counters, or
             continue
         right_value = solve(rights[j], best - 1 - left_value, columns, class_sets, packed,
                             labels, slots, counters, order, pred_start, pred, succ_start, succ,
-                            trie, cores)
+                            trie)
         if right_value == ABORTED:
             return ABORTED
         _raise_side(side_bounds, 2 * j + 1, right_value, succ_start, succ, stack)
@@ -457,7 +387,7 @@ def warm_up(search: bool = True) -> float:
         nesting = [np.array(a, dtype=np.int64) for a in
                    ([0, 3, 1, 2], [0, 0, 1, 1, 1], [3], [0, 0, 0, 1, 1], [0])]
         solve(np.array([7], dtype=np.uint64), 3, columns, class_sets, packed, labels, table,
-              counters, *nesting, new_trie(8), np.zeros((1, 1), dtype=np.uint64))
+              counters, *nesting, new_trie(8))
     incompatibility_lower_bound(packed, labels, np.arange(3, dtype=np.int64), 2, 10)
     _warm["bound"] = True
     if search:

@@ -27,14 +27,18 @@ __all__ = ["BOUNDED", "EXACT", "NO_FLAGS", "USED", "VALUE_MASK", "insert", "look
 # the search's counters: indices into one int64 array
 ENTRIES, CALLS, CALL_LIMIT, FLAG, BOUND_CALLS, BOUND_GAINS, GROWABLE = 0, 1, 2, 3, 4, 5, 6
 CHILD_BOUNDS, TOUCHED, USE_BOUND = 7, 8, 9
+# switches of the node expansion (``kernels``, ``split_reductions``; 1 on, 0 off): splits
+# beyond the budget on class counts are not probed, dominated pure sides are dropped, a
+# budget of one leaf is answered by the class count alone
+PRUNE_BY_CLASSES, DROP_DOMINATED, ONE_LEAF_BY_CLASSES = 10, 11, 12
 # the subset trie (``subset_trie``): its active pool, nodes used in pools 0 and 1 (from
-# TRIE_USED), its settings (largest row set stored, 0: off; least budget queried; nodes a
-# query may visit) and what it did
-TRIE_ACTIVE, TRIE_USED, TRIE_MAX_ROWS, TRIE_MIN_BUDGET, TRIE_WORK = 10, 11, 13, 14, 15
-TRIE_QUERIES, TRIE_HITS, TRIE_SETS, TRIE_EVICTIONS, TRIE_VISITS = 16, 17, 18, 19, 20
-N_COUNTERS = 21
-HIST = 24  # TEMP: queries/hits/visits by budget (16 each)
-N_COUNTERS = HIST + 90  # +32: expansions / calls by budget; 104: budget-1 shortcut, 105: dominance
+# TRIE_USED), its settings (largest row set stored, 0: off; least budget asked about; nodes
+# a query may visit; what a hit is worth in visits), its pause, its window (queries, hits,
+# visits and bad windows in a row, from TRIE_WINDOW) and what it did
+TRIE_ACTIVE, TRIE_USED, TRIE_MAX_ROWS, TRIE_MIN_BUDGET, TRIE_WORK = 13, 14, 16, 17, 18
+TRIE_HIT_WORTH, TRIE_PAUSED_UNTIL, TRIE_WINDOW = 19, 20, 21
+TRIE_QUERIES, TRIE_HITS, TRIE_SETS, TRIE_EVICTIONS, TRIE_VISITS = 25, 26, 27, 28, 29
+N_COUNTERS = 30
 FLAG_CALLS, FLAG_FULL = 1, 2  # counters[FLAG]: why the search stopped
 EXACT, BOUNDED = np.uint64(1 << 62), np.uint64(1 << 61)
 VALUE_MASK, SPLIT_MASK = np.uint64(0xFFFFFFFF), np.uint64((1 << 29) - 1)

@@ -42,21 +42,31 @@ from numba.cpython.unsafe.numbers import trailing_zeros as _trailing_zeros
 
 from occamlearn.trees.kernel_sources import key_cache_to_sources
 from occamlearn.trees.mpdt.bnb.memo_table import (
+    CALLS,
     TRIE_ACTIVE,
     TRIE_EVICTIONS,
+    TRIE_HIT_WORTH,
     TRIE_HITS,
+    TRIE_MAX_ROWS,
+    TRIE_MIN_BUDGET,
+    TRIE_PAUSED_UNTIL,
     TRIE_QUERIES,
     TRIE_SETS,
     TRIE_USED,
     TRIE_VISITS,
+    TRIE_WINDOW,
     TRIE_WORK,
 )
+from occamlearn.trees.mpdt.bnb.node_bounds import popcount as _popcount
 
-__all__ = ["FIELDS", "new_trie", "remember", "set_of", "subset_bound"]
+__all__ = ["BYTES_PER_NODE", "FIELDS", "new_trie", "remember", "remember_small", "set_of",
+           "subset_bound"]
 
 ELEM, CHILD, SIBLING, PARENT, VALUE, BEST = 0, 1, 2, 3, 4, 5
 FIELDS = 6
 NO_NODE = 0  # node 0 is never used: a fresh all-zero array is an empty trie
+WINDOW_QUERIES = 4096  # queries between two looks at what the queries cost and gave
+PAUSE_CALLS = 1 << 18  # calls without queries after a window that did not pay
 BYTES_PER_NODE = 4 * FIELDS
 
 
@@ -135,8 +145,23 @@ def remember(trie, counters, rows, value):
         counters[TRIE_ACTIVE] = pool
         counters[TRIE_EVICTIONS] += 1
         _reset_pool(trie, counters, pool)
-        _insert(trie, counters, rows, value, pool)  # a set always fits an empty pool
+        if not _insert(trie, counters, rows, value, pool):
+            return  # longer than a pool (``new_trie``'s caller sizes pools above that)
     counters[TRIE_SETS] += 1
+
+
+@njit(cache=True, no_cpython_wrapper=True)
+def remember_small(trie, counters, rows, value):
+    """``remember`` a proven value of ``rows`` if the set is small enough to be stored
+    (``counters[TRIE_MAX_ROWS]``, 0: the trie is off) and the value large enough to answer a
+    query (above ``counters[TRIE_MIN_BUDGET]``, the least budget asked about)."""
+    if value <= counters[TRIE_MIN_BUDGET] or not counters[TRIE_MAX_ROWS]:
+        return
+    n_rows = 0
+    for w in range(rows.shape[0]):
+        n_rows += _popcount(rows[w])
+    if n_rows <= counters[TRIE_MAX_ROWS]:
+        remember(trie, counters, rows, value)
 
 
 @njit(cache=True, no_cpython_wrapper=True)
@@ -148,6 +173,25 @@ def set_of(trie, node, rows):
         element = trie[node, ELEM]
         rows[element >> 6] |= np.uint64(1) << np.uint64(element & 63)
         node = trie[node, PARENT]
+
+
+@njit(cache=True, no_cpython_wrapper=True)
+def _judge_window(counters):
+    """After WINDOW_QUERIES queries: if their visits exceed their hits times
+    ``counters[TRIE_HIT_WORTH]`` (what a hit saves, in visits: an expansion), no queries for
+    the next PAUSE_CALLS calls, twice as many after each further window that did not pay (up
+    to 64 times); sets are still stored meanwhile."""
+    hits = counters[TRIE_HITS] - counters[TRIE_WINDOW + 1]
+    visits = counters[TRIE_VISITS] - counters[TRIE_WINDOW + 2]
+    if counters[TRIE_HIT_WORTH] and visits > hits * counters[TRIE_HIT_WORTH]:
+        counters[TRIE_PAUSED_UNTIL] = counters[CALLS] + (PAUSE_CALLS
+                                                         << counters[TRIE_WINDOW + 3])
+        counters[TRIE_WINDOW + 3] = min(counters[TRIE_WINDOW + 3] + 1, 6)
+    else:
+        counters[TRIE_WINDOW + 3] = 0
+    counters[TRIE_WINDOW] = counters[TRIE_QUERIES]
+    counters[TRIE_WINDOW + 1] = counters[TRIE_HITS]
+    counters[TRIE_WINDOW + 2] = counters[TRIE_VISITS]
 
 
 @njit(cache=True, no_cpython_wrapper=True)
@@ -180,6 +224,8 @@ def subset_bound(trie, counters, rows, limit):
             else:
                 child = trie[child, SIBLING]
     counters[TRIE_VISITS] += counters[TRIE_WORK] - work
+    if counters[TRIE_QUERIES] - counters[TRIE_WINDOW] >= WINDOW_QUERIES:
+        _judge_window(counters)
     if found_at != NO_NODE:
         counters[TRIE_HITS] += 1
         if (found_at >= half) != (counters[TRIE_ACTIVE] == 1):  # in the older pool

@@ -95,8 +95,8 @@ class OneErrorSearch:
             calls_before = int(pure.counters[bnb.CALLS] + self.counters[bnb.CALLS])
             value = self.kernels.solve_one(
                 words, budget, pure.column_words, pure.class_words, pure.packed, pure.labels,
-                pure.table, pure.counters, *pure.nesting_arrays, pure.trie, pure.cores, self.deletable,
-                self.deletable_rows, self.table, self.counters)
+                pure.table, pure.counters, *pure.nesting_arrays, pure.trie,
+                self.deletable, self.deletable_rows, self.table, self.counters)
             if value != self.kernels.ABORTED:
                 return int(value)
             if pure.counters[bnb.FLAG] == bnb.FLAG_FULL:

@@ -260,7 +260,7 @@ def _expand_one(rows, budget, columns, class_sets, deletable, slots, slots1, ord
 
 @njit(cache=True)
 def solve_one(rows, budget, columns, class_sets, packed, labels, slots, counters, order,
-              pred_start, pred, succ_start, succ, trie, cores, deletable, deletable_rows, slots1,
+              pred_start, pred, succ_start, succ, trie, deletable, deletable_rows, slots1,
               counters1):
     """Fewest leaves of a tree classifying ``rows`` correctly but for at most one row of
     ``deletable`` if <= budget, else a proven bound > budget; ABORTED when either search
@@ -289,7 +289,7 @@ def solve_one(rows, budget, columns, class_sets, packed, labels, slots, counters
                 continue
             one_value = solve_one(one_rows, best - 1 - other_bound, columns, class_sets,
                                   packed, labels, slots, counters, order, pred_start, pred,
-                                  succ_start, succ, trie, cores, deletable, deletable_rows, slots1,
+                                  succ_start, succ, trie, deletable, deletable_rows, slots1,
                                   counters1)
             if one_value == ABORTED:
                 return ABORTED
@@ -300,7 +300,7 @@ def solve_one(rows, budget, columns, class_sets, packed, labels, slots, counters
                 continue
             other_value = _solve_pure(other_rows, best - 1 - one_value, columns, class_sets,
                                       packed, labels, slots, counters, order, pred_start, pred,
-                                      succ_start, succ, trie, cores)
+                                      succ_start, succ, trie)
             if other_value == ABORTED:
                 return ABORTED
             _raise_side(side_pure, other, other_value, succ_start, succ, stack)
@@ -345,8 +345,7 @@ def warm_up() -> float:
     nesting = [np.array(a, dtype=np.int64) for a in
                ([0, 3, 1, 2], [0, 0, 1, 1, 1], [3], [0, 0, 0, 1, 1], [0])]
     solve_one(np.array([7], dtype=np.uint64), 3, columns, class_sets, packed, labels, table,
-              counters, *nesting, new_trie(8), np.zeros((1, 1), dtype=np.uint64),
-              np.array([7], dtype=np.uint64),
+              counters, *nesting, new_trie(8), np.array([7], dtype=np.uint64),
               np.array([True, True, True]), table1, counters1)
     one_error_incompatibility(packed, labels, np.arange(3, dtype=np.int64),
                               np.array([True, True, True]), 2, 10)
