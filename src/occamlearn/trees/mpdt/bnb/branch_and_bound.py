@@ -26,10 +26,18 @@ Lower bounds, each proven where it is used:
   range of thresholds bound the whole range, and a child that fails its budget raises the
   bounds of its neighbours before they are tried. The failed bound of a node is then the
   least, over its splits, of the split's bound raised this way;
-* memoised bounds are only reused for the same row set. GOSDT's similar-support bound
+* bounds proven on subsets (``subset_trie``, the compiled engine; Witty's subset caching,
+  by Staus, Komusiewicz, Sommer and Sorge): a subset never needs more leaves, so
+  ``LB(S) >= LB(T)`` for every stored T ⊆ S. Small row sets with their proven values go
+  into a set-trie that answers "the largest value stored for a subset of S"; a node whose
+  budget is below it fails without being split. (GOSDT's similar-support bound
   ``LB(S) >= LB(S') - |S' \\ S|`` is valid for misclassification costs but not for pure
-  trees (one extra row can force a chain of many splits), so it is not used; the only valid
-  comparison (a subset never needs more leaves) needs subset queries a hash memo cannot do.
+  trees -- one extra row can force a chain of many splits -- so it is not used.)
+
+Splits are reduced per row set before any child is looked at (``split_reductions``, the
+compiled engine; a proof with each rule): one split per unordered partition, class counts
+before the memo, and a split whose pure side lies inside a larger pure side of another
+column is dropped (Witty's largest pure side).
 
 Search. Splits at a node are tried in increasing order of their lower bound, each partition
 once (identical and complementary columns on S give the same one), stopping when the next
