@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from occamlearn.binarize import ThresholdBinarizer
 from occamlearn.binarize.cut_points import level_within, nearest_shares
 from occamlearn.binarize.printed_numbers import shortest_between, shortest_between_many
-from occamlearn.binarize.threshold import AUTO_MAX_FEATURES
+from occamlearn.binarize.threshold import AUTO_MAX_CELLS, AUTO_MAX_FEATURES
 
 VALUES = [-2.0, 0.0, 0.5, 1.0, 3.0, 7.5]
 
@@ -138,7 +138,7 @@ def test_the_feature_budget_thins_the_longest_columns_and_says_so():
     binarizer = ThresholdBinarizer().fit(X, y)
     kept = {name: k for name, (k, _) in binarizer.thinned_columns_.items()}
     assert set(kept) == {"a", "b", "c"} and len(set(kept.values())) == 1
-    assert len(binarizer.conditions_) <= min(AUTO_MAX_FEATURES, 2**26 // 3000)
+    assert len(binarizer.conditions_) <= min(AUTO_MAX_FEATURES, AUTO_MAX_CELLS // 3000)
     assert sum(c.column == "short" for c in binarizer.conditions_) == 4
     k = kept["a"]
     assert binarizer.restriction() == f"{k} cuts per column on 'a', 'b', 'c'"

@@ -58,11 +58,12 @@ __all__ = ["AUTO_MAX_CELLS", "AUTO_MAX_FEATURES", "LABEL_BLIND_THRESHOLDS",
            "ThresholdBinarizer", "threshold_condition"]
 
 # ``max_thresholds="auto"`` fitted with labels keeps every cut that can matter unless the
-# binary features would number more than this ...
-AUTO_MAX_FEATURES = 4096
+# binary features would number more than this (every search's work per row set grows with
+# them) ...
+AUTO_MAX_FEATURES = 2048
 # ... or the binary matrix (rows x features, one byte each) would hold more cells than this
-# (64 MiB): 100,000 rows keep 671 features, 1,000 rows 4,096.
-AUTO_MAX_CELLS = 2**26
+# (16 MiB, the matrix every search reads): 100,000 rows keep 167 features, 8,000 rows 2,048.
+AUTO_MAX_CELLS = 2**24
 # Cuts per column when fitted without labels (``fit(X)``), at evenly spaced quantiles.
 LABEL_BLIND_THRESHOLDS = 32
 

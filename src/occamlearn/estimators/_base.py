@@ -27,6 +27,7 @@ from sklearn.utils.validation import (
     check_consistent_length,
     check_is_fitted,
     column_or_1d,
+    has_fit_parameter,
     validate_data,
 )
 
@@ -58,6 +59,7 @@ __all__ = [
     "no_limit_as_none",
     "prepare_training_data",
     "resolve_n_jobs",
+    "restriction_of",
     "row_weights",
     "validate_table",
 ]
@@ -250,7 +252,8 @@ def _take_rows(X, rows: np.ndarray):
 
 
 def prepare_training_data(estimator, X, y, *, binarizer, on_conflict: str,
-                          sample_weight=None, class_weight=None) -> TrainingData:
+                          sample_weight=None, class_weight=None,
+                          binarize_with_labels: bool = False) -> TrainingData:
     """Validate ``X, y``, encode labels, fit a clone of ``binarizer`` and handle conflicts.
 
     ``binarizer=None`` means ``X`` is already 0/1 (anything else is a ValueError naming the
@@ -260,6 +263,9 @@ def prepare_training_data(estimator, X, y, *, binarizer, on_conflict: str,
     learner itself pays for the conflicts in training errors). ``sample_weight`` and
     ``class_weight`` as ``row_weights``; rows of weight 0 are dropped before anything is
     learnt (also before the binariser is fitted), exactly as if they had not been passed.
+    ``binarize_with_labels`` fits the binariser with the labels (and the weights, where its
+    ``fit`` takes them): ``ThresholdBinarizer`` then keeps every cut a tree can need, so a
+    tree search over its features is exact over every threshold (``binarize.cut_points``).
     """
     if y is None:
         raise ValueError(f"{type(estimator).__name__} requires y to be passed, but the target "
@@ -276,7 +282,8 @@ def prepare_training_data(estimator, X, y, *, binarizer, on_conflict: str,
         X_bin = check_binary_matrix(X, getattr(estimator, "feature_names_in_", None))
     else:
         fitted = clone(binarizer)
-        X_bin = np.asarray(fitted.fit_transform(X), dtype=np.uint8)
+        X_bin = np.asarray(_fit_binarizer(fitted, X, y_index if binarize_with_labels else None,
+                                          weight), dtype=np.uint8)
     feature_names = _binary_feature_names(fitted, estimator, X_bin.shape[1])
     all_rows = positions
     groups = find_conflicts(X_bin, y_index)
@@ -299,6 +306,24 @@ def prepare_training_data(estimator, X, y, *, binarizer, on_conflict: str,
     return TrainingData(X_bin[keep], y_index[keep], classes, fitted, feature_names,
                         all_rows[keep], all_rows[~keep], X_bin, y_index,
                         None if weight is None else weight[keep], weight)
+
+
+def _fit_binarizer(binarizer, X, labels, weight):
+    """``binarizer.fit_transform`` with the labels (None: without) and, if its ``fit`` takes
+    them, the weights."""
+    if labels is None:
+        return binarizer.fit_transform(X)
+    if weight is not None and has_fit_parameter(binarizer, "sample_weight"):
+        return binarizer.fit(X, labels, sample_weight=weight).transform(X)
+    return binarizer.fit(X, labels).transform(X)
+
+
+def restriction_of(binarizer) -> str | None:
+    """What a model over ``binarizer``'s features is optimal over, short of the data's
+    thresholds and categories, in words (``BaseBinarizer.restriction``); None when nothing
+    was left out or the binariser does not say."""
+    restriction = getattr(binarizer, "restriction", None)
+    return None if restriction is None else restriction()
 
 
 def binary_matrix(estimator, X) -> np.ndarray:
