@@ -41,7 +41,7 @@ from occamlearn.binarize.column_roles import (
     warn_identifiers,
 )
 from occamlearn.binarize.cut_points import label_codes
-from occamlearn.model.conditions import Condition, missing_mask
+from occamlearn.model.conditions import Condition, evaluate_all, missing_mask
 
 __all__ = ["BaseBinarizer", "FitColumn", "restriction_text", "with_missing_rules"]
 
@@ -162,18 +162,23 @@ class BaseBinarizer(TransformerMixin, BaseEstimator, metaclass=ABCMeta):
     def transform(self, X) -> np.ndarray:
         """0/1 matrix (``uint8``): column ``k`` is ``conditions_[k].evaluate(X)``."""
         check_is_fitted(self)
+        return self.transform_features(X, None)
+
+    def transform_features(self, X, features) -> np.ndarray:
+        """The columns ``features`` (indices into ``conditions_``; None: all) of
+        ``transform(X)``, reading and checking only the input columns they test: a model
+        that tests 5 features predicts at the cost of 5, whatever the width of the table."""
+        check_is_fitted(self)
         _, columns = read_columns(self, X, reset=False)
+        chosen = self.conditions_ if features is None else [self.conditions_[int(k)]
+                                                            for k in features]
+        read = {c.column for c in chosen}
         clean = {
             spec.name: clean_column(spec, column, handle_unknown=self.handle_unknown)
             for spec, column in zip(self.columns_, columns)
-            if spec.kind not in ("constant", "identifier")
+            if spec.kind not in ("constant", "identifier") and spec.name in read
         }
-        frame = pd.DataFrame(clean, copy=False)
-        # filled column by column (contiguous writes), returned row-major
-        out = np.empty((len(columns[0]), len(self.conditions_)), dtype=np.uint8, order="F")
-        for k, condition in enumerate(self.conditions_):
-            out[:, k] = condition.evaluate(frame)
-        return np.ascontiguousarray(out)
+        return evaluate_all(chosen, clean, n_rows=len(columns[0]))
 
     def get_feature_names_out(self, input_features=None) -> np.ndarray:
         """``str(condition)`` for each output column (with renamed inputs if given)."""
@@ -271,7 +276,8 @@ def restriction_text(thinned: dict, folded: dict, max_categories) -> str | None:
     if thinned:
         kept = sorted({k for k, _ in thinned.values()})
         amount = f"{kept[0]}" if len(kept) == 1 else f"at most {kept[-1]}"
-        parts.append(f"{amount} cuts per column on {_names(list(thinned))}")
+        cuts = "cut" if kept[-1] == 1 else "cuts"
+        parts.append(f"{amount} {cuts} per column on {_names(list(thinned))}")
     if folded:
         parts.append(f"the {max_categories} most frequent categories of {_names(list(folded))}")
     return "; ".join(parts) or None

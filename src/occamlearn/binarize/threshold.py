@@ -169,13 +169,15 @@ class ThresholdBinarizer(BaseBinarizer):
                 for c in ordered}
         cap = self._cap(learned, ordered, cuts, labelled, n_rows)
         self.thinned_columns_ = {}
+        gaps = {id(c): self._chosen_gaps(c, cuts[id(c)], cap, labelled) for c in ordered}
+        printed = _printed_thresholds([(c, cuts[id(c)], gaps[id(c)]) for c in ordered])
         conditions = []
         for column in learned:
             if id(column) not in cuts:
                 found = self._column_conditions(column.capped, column.values) \
                     if len(pd.unique(column.values)) > 1 else []
             else:
-                found = self._cut_conditions(column, cuts[id(column)], cap, labelled)
+                found = self._cut_conditions(column.capped, printed[id(column)])
             conditions.extend(with_missing_rules(found, column.spec, self.missing_sides))
         return conditions
 
@@ -202,23 +204,21 @@ class ThresholdBinarizer(BaseBinarizer):
         n = 1 if column.capped.kind == "binary" else len(column.capped.domain)
         return n + int(column.spec.missing)
 
-    def _cut_conditions(self, column: FitColumn, cuts, cap, labelled: bool) -> list[Condition]:
-        spec = column.capped
+    def _chosen_gaps(self, column: FitColumn, cuts, cap, labelled: bool) -> np.ndarray:
+        """The gap indices the column cuts, noted in ``thinned_columns_`` when fewer than
+        could matter."""
         if cap is not None and not labelled:
             gaps = quantile_gaps(column.values, cuts.distinct, cap, column.weight)
         else:
             gaps = cuts.gaps if cap is None else thinned(cuts, cap)
         if gaps.size < cuts.n_gaps:
-            self.thinned_columns_[spec.name] = (int(gaps.size), cuts.n_gaps)
-        below, above = cuts.distinct[gaps - 1], cuts.distinct[gaps]
-        if spec.dates:
-            values = [date_between(a, b) for a, b in zip(below, above)]
-        else:
-            integral = bool(np.all(cuts.distinct == np.round(cuts.distinct)))
-            values = _printed(shortest_between_many(below, above), integral)
-        conditions = [Condition(spec.name, ">=", t, spec.index) for t in values]
+            self.thinned_columns_[column.spec.name] = (int(gaps.size), cuts.n_gaps)
+        return gaps
+
+    def _cut_conditions(self, spec, thresholds: list) -> list[Condition]:
+        conditions = [Condition(spec.name, ">=", t, spec.index) for t in thresholds]
         if self.sides == "both":
-            conditions += [Condition(spec.name, "<", c.value, spec.index) for c in conditions]
+            conditions += [Condition(spec.name, "<", t, spec.index) for t in thresholds]
         return conditions
 
     def _column_conditions(self, spec, values) -> list[Condition]:
@@ -227,6 +227,27 @@ class ThresholdBinarizer(BaseBinarizer):
             return [Condition(name, "==", 1, index)]
         # every category, so a rule can name either side
         return [Condition(name, "==", v, index) for v in spec.domain]
+
+
+def _printed_thresholds(chosen) -> dict:
+    """``{id(column): thresholds}`` for ``(column, cuts, gap indices)`` triples: the
+    shortest-printing number of each chosen gap, all numeric columns in one
+    ``shortest_between_many`` call; dates at the roundest instant."""
+    numeric = [(c, cuts, gaps) for c, cuts, gaps in chosen if not c.spec.dates]
+    below = [cuts.distinct[gaps - 1] for _, cuts, gaps in numeric]
+    above = [cuts.distinct[gaps] for _, cuts, gaps in numeric]
+    values = shortest_between_many(np.concatenate(below), np.concatenate(above)) \
+        if numeric else np.zeros(0)
+    out, start = {}, 0
+    for column, cuts, gaps in numeric:
+        integral = bool(np.all(cuts.distinct == np.round(cuts.distinct)))
+        out[id(column)] = _printed(values[start:start + gaps.size], integral)
+        start += gaps.size
+    for column, cuts, gaps in chosen:
+        if column.spec.dates:
+            out[id(column)] = [date_between(a, b) for a, b in
+                               zip(cuts.distinct[gaps - 1], cuts.distinct[gaps])]
+    return out
 
 
 def _printed(values: np.ndarray, integral: bool) -> list:

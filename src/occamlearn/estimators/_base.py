@@ -326,12 +326,27 @@ def restriction_of(binarizer) -> str | None:
     return None if restriction is None else restriction()
 
 
-def binary_matrix(estimator, X) -> np.ndarray:
-    """Validate ``X`` against the fitted estimator and return its binary matrix."""
+def binary_matrix(estimator, X, features=None) -> np.ndarray:
+    """Validate ``X`` against the fitted estimator and return its binary matrix: every
+    binary feature, or only the columns ``features`` (indices), computed from the input
+    columns they read alone when the binariser can (``transform_features``)."""
     X = validate_table(estimator, X, reset=False)
-    if estimator.binarizer_ is None:
-        return check_binary_matrix(X, getattr(estimator, "feature_names_in_", None))
-    return np.asarray(estimator.binarizer_.transform(X), dtype=np.uint8)
+    binarizer = estimator.binarizer_
+    if binarizer is None:
+        matrix = check_binary_matrix(X, getattr(estimator, "feature_names_in_", None))
+        return matrix if features is None else matrix[:, features]
+    if features is not None and hasattr(binarizer, "transform_features"):
+        return np.asarray(binarizer.transform_features(X, features), dtype=np.uint8)
+    matrix = np.asarray(binarizer.transform(X), dtype=np.uint8)
+    return matrix if features is None else matrix[:, features]
+
+
+def _tested(estimator, X):
+    """(the fitted tree over the features it tests, the binary matrix of those features):
+    predicting costs what the tree tests, not every feature of the binariser."""
+    tree = estimator.tree_
+    used = np.unique(tree.feature[~tree.is_leaf])
+    return tree.on_features(used), binary_matrix(estimator, X, used)
 
 
 class FittedTreeMixin(ModelDisplayMixin):
@@ -343,11 +358,15 @@ class FittedTreeMixin(ModelDisplayMixin):
     def apply(self, X) -> np.ndarray:
         """Index in ``tree_`` of the leaf each row reaches."""
         check_is_fitted(self)
-        return self.tree_.apply(binary_matrix(self, X))
+        tree, X_bin = _tested(self, X)
+        return tree.apply(X_bin)
 
     def predict(self, X) -> np.ndarray:
+        """The class of the leaf each row reaches; only the conditions the tree tests are
+        evaluated."""
         check_is_fitted(self)
-        return self.classes_[self.tree_.predict(binary_matrix(self, X))]
+        tree, X_bin = _tested(self, X)
+        return self.classes_[tree.predict(X_bin)]
 
     def predict_proba(self, X) -> np.ndarray:
         """Class frequencies of the training rows in each row's leaf (``tree_.counts``).
@@ -360,11 +379,11 @@ class FittedTreeMixin(ModelDisplayMixin):
         weighted fit the frequencies are weighted (``leaf_weights_``), as the labels are.
         """
         check_is_fitted(self)
-        X_bin = binary_matrix(self, X)
+        tree, X_bin = _tested(self, X)
         weights = getattr(self, "leaf_weights_", None)
         if weights is None:
-            return self.tree_.predict_proba(X_bin)
-        leaves = self.tree_.apply(X_bin)
+            return tree.predict_proba(X_bin)
+        leaves = tree.apply(X_bin)
         reached = weights[leaves]
         totals = reached.sum(axis=1, keepdims=True)
         empty = totals[:, 0] == 0              # a leaf only weight-0 rows reached: its label
