@@ -62,8 +62,8 @@ __all__ = ["AUTO_MAX_CELLS", "AUTO_MAX_FEATURES", "LABEL_BLIND_THRESHOLDS",
 # them) ...
 AUTO_MAX_FEATURES = 2048
 # ... or the binary matrix (rows x features, one byte each) would hold more cells than this
-# (16 MiB, the matrix every search reads): 100,000 rows keep 167 features, 8,000 rows 2,048.
-AUTO_MAX_CELLS = 2**24
+# (8 MiB, the matrix every search reads): 100,000 rows keep 83 features, 4,096 rows 2,048.
+AUTO_MAX_CELLS = 2**23
 # Cuts per column when fitted without labels (``fit(X)``), at evenly spaced quantiles.
 LABEL_BLIND_THRESHOLDS = 32
 

@@ -46,7 +46,9 @@ def register(subparsers) -> None:
         choices=ENCODINGS,
         default="readable",
         help="readable: what fit and dlist use by default (x >= t between training values, "
-        "one-hot categories); binary: the MaxSAT paper's bit encoding; onehot; threshold "
+        "one-hot categories; with a target column, as fit has it, every cut a tree can need, "
+        "else 32 cuts per column, as dlist has it); binary: the MaxSAT paper's bit encoding; "
+        "onehot; threshold "
         "(x <= t features); quantile: the decision-list paper's quantile indicators",
     )
     binarize.add_argument(

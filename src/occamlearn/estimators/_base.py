@@ -15,7 +15,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 import numpy as np
-import pandas as pd
 from pysat.solvers import SolverNames
 from sklearn.base import clone
 from sklearn.utils._param_validation import StrOptions
@@ -37,7 +36,7 @@ from occamlearn.binarize import (
     ThresholdBinarizer,
     conflict_message,
     find_conflicts,
-    resolve_conflicts,
+    kept_rows,
 )
 from occamlearn.binarize._values import check_unique_names
 from occamlearn.estimators._display import ModelDisplayMixin
@@ -299,10 +298,7 @@ def prepare_training_data(estimator, X, y, *, binarizer, on_conflict: str,
         )
     if on_conflict != "majority":
         raise ValueError(f"on_conflict must be one of {ON_CONFLICT}; got {on_conflict!r}.")
-    kept, _ = resolve_conflicts(pd.DataFrame(X_bin), y_index, strategy="majority",
-                                sample_weight=weight)
-    keep = np.zeros(len(all_rows), dtype=bool)
-    keep[kept.index.to_numpy()] = True
+    keep = kept_rows(X_bin, y_index, "majority", weight)
     return TrainingData(X_bin[keep], y_index[keep], classes, fitted, feature_names,
                         all_rows[keep], all_rows[~keep], X_bin, y_index,
                         None if weight is None else weight[keep], weight)
