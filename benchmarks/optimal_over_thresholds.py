@@ -65,8 +65,8 @@ TABLES = ("append", "audio", "back", "corral", "h-votes", "haber", "hayes-r", "h
           "tic-tac-toe", "titanic", "wine", "zoo", "breast_cancer", "wine_sklearn")
 
 
-def run_child(name: str, variant: str, limit: float, budget: str) -> dict:
-    env = dict(os.environ, PYTHONPATH=os.path.abspath("src"))
+def run_child(name: str, variant: str, limit: float, budget: str, src: str) -> dict:
+    env = dict(os.environ, PYTHONPATH=os.path.abspath(src))
     done = subprocess.run([sys.executable, "-c", CHILD, name, variant, str(limit), budget],
                           env=env, capture_output=True, text=True, check=True)
     return json.loads(done.stdout.strip().splitlines()[-1])
@@ -85,6 +85,8 @@ def main() -> None:
     parser.add_argument("--time-limit", type=float, default=30.0)
     parser.add_argument("--max-errors", default="none")
     parser.add_argument("--tables", nargs="*", default=TABLES)
+    parser.add_argument("--src", default="src", help="occamlearn sources to run (default: "
+                        "this checkout's; e.g. a `git archive` of the commit measured)")
     parser.add_argument("--out")
     args = parser.parse_args()
     commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True,
@@ -100,7 +102,8 @@ def main() -> None:
     for name in args.tables:
         row = {}
         for variant in ("cuts32", "default"):
-            row[variant] = run_child(name, variant, args.time_limit, args.max_errors)
+            row[variant] = run_child(name, variant, args.time_limit, args.max_errors,
+                                     args.src)
             totals[variant].append(row[variant])
         lines.append(f"| {name} | {cell(row['cuts32'])} | {cell(row['default'])} |")
         print(lines[-1], flush=True)
