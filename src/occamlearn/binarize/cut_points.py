@@ -52,6 +52,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
+_TINY = float(np.finfo(np.float64).tiny)
+_LARGEST = int(np.iinfo(np.int64).max)
+
 __all__ = ["ColumnCuts", "column_cuts", "label_codes", "level_within", "nearest_shares",
            "quantile_gaps", "thinned"]
 
@@ -109,7 +112,7 @@ def column_cuts(values: np.ndarray, labels: np.ndarray | None = None,
     distinct, position = np.unique(values, return_inverse=True)
     position = position.ravel()
     per_value = np.bincount(position, weights=weight, minlength=distinct.size)
-    below = np.cumsum(per_value)[:-1] / max(float(per_value.sum()), np.finfo(float).tiny)
+    below = np.cumsum(per_value)[:-1] / max(float(per_value.sum()), _TINY)
     gaps = np.arange(1, distinct.size)
     if labels is None or distinct.size < 2:
         return ColumnCuts(distinct, gaps, np.zeros(gaps.size, dtype=bool), below)
@@ -128,12 +131,13 @@ def column_cuts(values: np.ndarray, labels: np.ndarray | None = None,
 def _class_boundaries(position: np.ndarray, labels: np.ndarray, n_values: int) -> np.ndarray:
     """Per gap between adjacent distinct values: the rows on its two values do not all
     share one label."""
-    pairs = np.unique(np.column_stack([position, labels]), axis=0)
-    n_labels = np.bincount(pairs[:, 0], minlength=n_values)
-    label = np.full(n_values, -1, dtype=np.int64)
-    single = n_labels == 1
-    label[pairs[:, 0]] = pairs[:, 1]  # the (only) label where there is one
-    same = single[:-1] & single[1:] & (label[:-1] == label[1:])
+    labels = np.asarray(labels, dtype=np.int64)
+    lowest = np.full(n_values, _LARGEST)
+    highest = np.full(n_values, -_LARGEST)
+    np.minimum.at(lowest, position, labels)
+    np.maximum.at(highest, position, labels)
+    single = lowest == highest  # every row on the value has that one label
+    same = single[:-1] & single[1:] & (lowest[:-1] == lowest[1:])
     return ~same
 
 

@@ -163,7 +163,7 @@ class ThresholdBinarizer(BaseBinarizer):
         """Plan the cuts of every numeric column together (the budget is shared), then
         build each column's conditions in column order."""
         ordered = [c for c in learned if c.capped.kind in ("continuous", "discrete")
-                   and np.unique(c.values).size > 1]
+                   and c.values.size and c.values.min() < c.values.max()]
         labelled = bool(ordered) and ordered[0].labels is not None
         cuts = {id(c): column_cuts(c.values, c.labels, c.weight, missing=c.spec.missing)
                 for c in ordered}
