@@ -268,3 +268,13 @@ def test_suggestions_are_flags_quoted_for_the_shell(capsys, tmp_path):
     assert main(["fit", str(path), "-q", "--sep", ";", "--categorical", "age"]) == 0
     out, err = capsys.readouterr()
     assert "age == 3,5" in out and err == ""
+
+
+def test_a_model_fitted_on_dates_predicts_from_their_text(capsys, dated_csv, tmp_path):
+    model = tmp_path / "dated.json"
+    assert main(["fit", str(dated_csv), "-q", "-o", str(model)]) == 0
+    capsys.readouterr()
+    assert main(["predict", str(model), str(dated_csv)]) == 0
+    out, err = capsys.readouterr()
+    assert out.split()[1:] == [str(v) for v in pd.read_csv(dated_csv)["target"]]
+    assert "accuracy: 1.0000" in err and "hold dates" not in err

@@ -432,7 +432,8 @@ def run_predict(args) -> int:
     import pandas as pd
 
     model = _load_model(args.model)
-    frame = read_csv(args.data, **csv_format(args))
+    # the model knows which columns hold dates and reads their text itself: no detection
+    frame = read_csv(args.data, **{**csv_format(args), "dates": args.dates or []})
     y = frame.pop(args.target) if args.target in frame.columns else None
     names = getattr(model, "feature_names_in_", None)
     if names is not None:
