@@ -24,9 +24,12 @@ tree of bounded depth are the same over the kept gaps as over all thresholds.
   kept; let ``T'`` test it, with the leaf ``c`` on the left (every row with ``x <= v_r`` has
   label ``c``: all correct) and, on the right, the ``T'`` of the rows ``R' = S & (x > v_r)``
   under ``T``'s right subtree (``R'`` is inside the right side of ``t`` and smaller than
-  ``S``: induction). Leaves ``1 + leaves(T'_R) <= leaves(T_L) + leaves(T_R)``, the depth does
-  not grow, and every row of ``R'`` is classified as ``T`` classified it. The last run is the
-  mirror image; a kept root cut recurses into both children. QED.
+  ``S``: induction; if ``R'`` is empty, every row of ``S`` has label ``c`` and the leaf
+  ``c`` alone is ``T'``). Leaves ``1 + leaves(T'_R) <= leaves(T_L) + leaves(T_R)``, the depth
+  does not grow, and every row of ``R'`` is classified as ``T`` classified it. The last run
+  is the mirror image; a kept root cut recurses into both children (a kept gap is one
+  feature, which splits every row set as any threshold in the gap does). The induction is
+  on ``(|S|, size of T)``, which every step makes smaller. QED.
 
   Why only the end runs: a gap inside a run in the middle *can* be needed. Rows ``(x, z, y)``
   = (1, 5, 0), (1, 4, 1), (2, 1, 1), (4, 5, 1), (5, 3, 0), (5, 4, 1): the gap between
@@ -36,8 +39,9 @@ tree of bounded depth are the same over the kept gaps as over all thresholds.
   two rows of one label can let each join a different subtree for free. So the gaps of a
   middle run are all kept, and class boundaries only guide thinning, below.
 
-  With missing values the proof fails (the side a missing row takes puts rows outside the
-  run next to ``L``), so a column with missing values in fit keeps every gap.
+  With missing values the proof does not go through (a cut sends the missing rows to one
+  side, so ``L`` may hold rows of any label), so a column with missing values in fit keeps
+  every gap.
 
 **Thinning.** When a column must keep fewer cuts than it has (``max_thresholds``, or the
 estimators' feature budget), its class-boundary gaps come first and the cuts are spread by
