@@ -208,3 +208,22 @@ def test_printed_thresholds_in_bulk_equal_the_exact_definition(low, width, scale
                                                 (1e300, 2e300, 2e300)])
 def test_printed_thresholds_in_bulk_examples(low, high, printed):
     assert shortest_between_many(np.array([low]), np.array([high]))[0] == printed
+
+
+def test_rows_merged_by_thinned_cuts_leave_optimal_qualified():
+    """Cuts that merge rows (here 8 of a noisy column's) can only give a tree optimal over
+    those cuts: the status line says so, next to the rows the merge set aside."""
+    import warnings
+
+    from occamlearn import MinimumPureTreeClassifier
+
+    rng = np.random.default_rng(3)
+    X = pd.DataFrame({"x": rng.normal(size=1000)})
+    y = ((X["x"] > 0) ^ (rng.random(1000) < 0.15)).astype(int)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        model = MinimumPureTreeClassifier(binarizer=ThresholdBinarizer(max_thresholds=8),
+                                          time_limit=20).fit(X, y)
+    assert model.optimal_over_ == "8 cuts per column on 'x'"
+    assert f"status {model.status_} over 8 cuts per column on 'x'" in str(model)
+    assert len(model.conflict_rows_) > 0 and model.training_errors_ > 0
