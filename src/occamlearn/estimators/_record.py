@@ -179,9 +179,12 @@ def data_info_dict(estimator) -> dict:
     WCNF sidecar keeps so that ``decode`` can write the model file."""
     from occamlearn.model.record_json import array_to_json, inputs_to_dict
 
-    return {**inputs_to_dict(_inputs(estimator)), "params": _params(estimator),
+    info = {**inputs_to_dict(_inputs(estimator)), "params": _params(estimator),
             "classes": array_to_json(estimator.classes_),
             "conflict_rows": [int(r) for r in getattr(estimator, "conflict_rows_", ())]}
+    if getattr(estimator, "optimal_over_", None) is not None:
+        info["optimal_over"] = estimator.optimal_over_  # the decoded tree's status says it
+    return info
 
 
 # -- unwrapping -------------------------------------------------------------------------------
