@@ -235,6 +235,7 @@ def _check_fit_flags(args) -> None:
     _time_limit(args)
     if args.train_size is not None and not 0 < args.train_size < 1:
         raise ValueError(f"--train-size must be in (0, 1); got {args.train_size}")
+    _method(args, _estimator_class(args))
     if not _bounded(args):
         if args.class_weight is not None:
             raise ValueError("--class-weight applies with --max-depth or --max-leaves: a "
@@ -253,6 +254,16 @@ def _check_fit_flags(args) -> None:
     if args.n_solutions != 1 or args.selection_size != 0:
         raise ValueError("--n-solutions and --selection-size (Algorithm 3) choose among "
                          f"minimum pure trees; they do not apply with {shape}")
+
+
+def _estimator_class(args):
+    if _bounded(args):
+        from occamlearn.estimators.dtmax import MaxAccuracyTreeClassifier
+
+        return MaxAccuracyTreeClassifier
+    from occamlearn.estimators.mpdt import MinimumPureTreeClassifier
+
+    return MinimumPureTreeClassifier
 
 
 def _method(args, estimator_class) -> dict:
