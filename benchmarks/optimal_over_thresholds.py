@@ -2,7 +2,8 @@
 
 For each table -- every bundled dataset and scikit-learn's breast_cancer and wine, split
 64/36 stratified (``random_state=0``) -- ``MinimumPureTreeClassifier(time_limit=T)`` is
-fitted on the 64 % twice, each fit in its own process, alternating:
+fitted on the 64 % (``--train-size``; 1 fits every row) twice, each fit in its own process,
+alternating:
 
 * ``cuts32``: ``ThresholdBinarizer(max_thresholds=32)``, the earlier default (label-blind
   quantiles: "optimal" meant optimal over the cuts it happened to keep);
@@ -36,17 +37,22 @@ from occamlearn import MinimumPureTreeClassifier, load_dataset
 from occamlearn.binarize import ThresholdBinarizer
 warnings.simplefilter("ignore")
 name, variant, limit, budget = sys.argv[1], sys.argv[2], float(sys.argv[3]), sys.argv[4]
+train_size = float(sys.argv[5])
 if name in ("breast_cancer", "wine_sklearn"):
     from sklearn import datasets
     loader = datasets.load_breast_cancer if name == "breast_cancer" else datasets.load_wine
     X, y = loader(return_X_y=True, as_frame=True)
 else:
     X, y = load_dataset(name)
-try:
-    X_train, X_test, y_train, y_test = train_test_split(X, y, train_size=0.64,
-                                                        random_state=0, stratify=y)
-except ValueError:  # a class too small to stratify
-    X_train, X_test, y_train, y_test = train_test_split(X, y, train_size=0.64, random_state=0)
+if train_size >= 1:  # every row: the accuracy is the training accuracy
+    X_train, X_test, y_train, y_test = X, X, y, y
+else:
+    try:
+        X_train, X_test, y_train, y_test = train_test_split(
+            X, y, train_size=train_size, random_state=0, stratify=y)
+    except ValueError:  # a class too small to stratify
+        X_train, X_test, y_train, y_test = train_test_split(X, y, train_size=train_size,
+                                                            random_state=0)
 binarizer = ThresholdBinarizer(max_thresholds=32) if variant == "cuts32" else "readable"
 params = {} if budget == "none" else {"max_errors": int(budget)}
 start = time.perf_counter()
@@ -65,9 +71,11 @@ TABLES = ("append", "audio", "back", "corral", "h-votes", "haber", "hayes-r", "h
           "tic-tac-toe", "titanic", "wine", "zoo", "breast_cancer", "wine_sklearn")
 
 
-def run_child(name: str, variant: str, limit: float, budget: str, src: str) -> dict:
+def run_child(name: str, variant: str, limit: float, budget: str, src: str,
+              train_size: float) -> dict:
     env = dict(os.environ, PYTHONPATH=os.path.abspath(src))
-    done = subprocess.run([sys.executable, "-c", CHILD, name, variant, str(limit), budget],
+    done = subprocess.run([sys.executable, "-c", CHILD, name, variant, str(limit), budget,
+                           str(train_size)],
                           env=env, capture_output=True, text=True, check=True)
     return json.loads(done.stdout.strip().splitlines()[-1])
 
@@ -84,6 +92,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--time-limit", type=float, default=30.0)
     parser.add_argument("--max-errors", default="none")
+    parser.add_argument("--train-size", type=float, default=0.64,
+                        help="share of the rows fitted on (1: all, accuracy on them)")
     parser.add_argument("--tables", nargs="*", default=TABLES)
     parser.add_argument("--src", default="src", help="occamlearn sources to run (default: "
                         "this checkout's; e.g. a `git archive` of the commit measured)")
@@ -103,7 +113,7 @@ def main() -> None:
         row = {}
         for variant in ("cuts32", "default"):
             row[variant] = run_child(name, variant, args.time_limit, args.max_errors,
-                                     args.src)
+                                     args.src, args.train_size)
             totals[variant].append(row[variant])
         lines.append(f"| {name} | {cell(row['cuts32'])} | {cell(row['default'])} |")
         print(lines[-1], flush=True)
