@@ -96,7 +96,7 @@ def _warn_if_pure_tree_memorises(estimator, n_rows: int) -> None:
     stray = int((rows <= STRAY_LEAF_ROWS).sum())
     found = "the minimum" if estimator.status_ == "optimal" else "the best"
     if rows.size >= MIN_LEAVES_TO_WARN and rows.size > LEAF_SHARE_TO_WARN * n_rows:
-        why = f"more than {LEAF_SHARE_TO_WARN:.0%} of the rows have a leaf of their own"
+        why = f"more leaves than {LEAF_SHARE_TO_WARN:.0%} of the rows"
     elif stray >= MIN_LEAVES_TO_WARN and 2 * stray >= rows.size:
         why = (f"{stray} of its leaves hold at most {STRAY_LEAF_ROWS} training rows, a leaf "
                "for each stray row")
