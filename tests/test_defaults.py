@@ -175,8 +175,8 @@ def test_dlist_binarizer_choices_and_default_match_python():
 def test_cli_binarize_defaults_to_what_fit_uses(capsys):
     code, out, _ = _run(["binarize", "--dataset", "iris"], capsys)
     assert code == 0
-    X, _ = load_dataset("iris")
-    expected = BINARIZERS[MinimumPureTreeClassifier().binarizer]().fit(X)
+    X, y = load_dataset("iris")  # fit binarises with the labels: every cut a tree can need
+    expected = BINARIZERS[MinimumPureTreeClassifier().binarizer]().fit(X, y)
     assert out.splitlines() == list(expected.get_feature_names_out())
     assert "petal-length >= 2.0" in out.splitlines()  # the README tree's first test
 
