@@ -327,7 +327,9 @@ def solve(rows, budget, columns, class_sets, packed, labels, slots, counters, or
     and ``succ*`` are the containment diagram of the column sides (``trees.exact.nesting``):
     a side's bound is raised to the bound of every side it contains, at the start from the
     memo and then after each child solved, so a failed threshold prunes its neighbours."""
-    if budget <= 1 and counters[ONE_LEAF_BY_CLASSES]:  # 1 if pure, else a bound above 1
+    # a budget of one leaf: 1 if pure, else the bound 2 (not budget 0: ``solve(rows, 0)``
+    # is how callers read the memo's bound, which must not be replaced by the class count)
+    if budget == 1 and counters[ONE_LEAF_BY_CLASSES]:
         return np.int64(_classes_in(class_sets, rows))
     answer, bound = _settle(rows, budget, columns, class_sets, packed, labels, slots, counters,
                             trie)
