@@ -11,8 +11,9 @@ from occamlearn.estimators.model_files import load_model as load_list
 def test_dlist_tic_tac_toe_positive_direction(capsys, tmp_path):
     out = tmp_path / "list.json"
     code = main(["dlist", "--dataset", "tic-tac-toe", "--binarizer", "onehot", "--direction",
-                 "positive", "--min-conjunction", "2", "--max-conjunction", "3",
-                 "--max-rules", "8", "-o", str(out)])
+                 "positive", "--rule-search", "enumerate", "--penalty", "none",
+                 "--min-conjunction", "2", "--max-conjunction", "3", "--max-rules", "8",
+                 "-o", str(out)])
     lines = capsys.readouterr().out.splitlines()
     assert code == 0
     assert lines[0] == "# tic-tac-toe: 958 rows, 27 binary features"
