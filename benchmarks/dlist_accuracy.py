@@ -49,7 +49,7 @@ from occamlearn import DecisionListClassifier
 from occamlearn.binarize import ThresholdBinarizer
 from occamlearn.datasets import list_datasets, load_dataset
 
-TUNED = {"search": "beam", "beam_width": 5}
+TUNED = {"rule_beam_width": 3}
 SPLITS = range(5)
 
 

@@ -279,8 +279,8 @@ def prepare_training_data(estimator, X, y, *, binarizer, on_conflict: str,
         X_bin = np.asarray(fitted.fit_transform(X), dtype=np.uint8)
     feature_names = _binary_feature_names(fitted, estimator, X_bin.shape[1])
     all_rows = positions
-    groups = find_conflicts(X_bin, y_index)
-    if not groups or on_conflict == "relax":
+    groups = None if on_conflict == "relax" else find_conflicts(X_bin, y_index)
+    if not groups:
         return TrainingData(X_bin, y_index, classes, fitted, feature_names, all_rows,
                             weight=weight)
     if on_conflict == "error":

@@ -1,8 +1,8 @@
 """``DecisionListClassifier``: greedy (directional) decision lists as a scikit-learn estimator.
 
 A facade over ``occamlearn.lists`` (Goessling and Kang, *Directional decision lists*, Sec.
-II-III): table -> binariser (thresholds on both sides of every cut, categories and their
-negations: ``_list_literals.RuleLiterals``) -> binary matrix -> hill climbing or beam search
+II-III): table -> binariser (thresholds and categories, each with its negation:
+``_list_literals.RuleLiterals``) -> binary matrix -> hill climbing or beam search
 in the chosen direction, each rule's condition grown literal by literal and every rule
 charged its description length (``lists.cost``), so that the data choose how many rules and
 how many literals each -> ``DecisionList``. The fitted estimator holds only plain data
@@ -40,10 +40,9 @@ from occamlearn.stopping import Deadline
 
 __all__ = ["DecisionListClassifier"]
 
-# What ``binarizer="readable"`` means for a list: both sides of every cut and the negations
-# of the categories, so that one conjunction can say "between", "anything but" or "not set".
-LIST_BINARIZERS = {**BINARIZERS,
-                   "readable": lambda: RuleLiterals(ThresholdBinarizer(sides="both"))}
+# What ``binarizer="readable"`` means for a list: the readable cuts and categories and their
+# negations, so that one conjunction can say "between", "anything but" or "not set".
+LIST_BINARIZERS = {**BINARIZERS, "readable": lambda: RuleLiterals(ThresholdBinarizer())}
 
 class DecisionListClassifier(ClassifierMixin, ModelDisplayMixin, BaseEstimator):
     """Ordered probabilistic rules learned greedily, optionally all in one direction.
@@ -95,10 +94,9 @@ class DecisionListClassifier(ClassifierMixin, ModelDisplayMixin, BaseEstimator):
     binarizer : {"readable", "threshold", "quantile", "binary", "onehot"}, transformer or None,
         default="readable"
         Turns the table into 0/1 features (cloned at fit): "readable" (the default) is
-        ``ThresholdBinarizer(sides="both")``: ``col >= t`` and ``col < t`` between adjacent
-        training values of numeric columns (at most 32 cuts per column), one-hot categories,
-        plus ``col != v`` for the categories of columns with more than two and for 0/1 flags
-        (``_list_literals.RuleLiterals``); "quantile" is ``QuantileBinarizer()`` (the paper's
+        ``ThresholdBinarizer()``'s ``col >= t`` between adjacent training values of numeric
+        columns (at most 32 cuts per column) and one-hot categories, each with its negation
+        (``col < t``, ``col != v``; ``_list_literals.RuleLiterals``); "quantile" is ``QuantileBinarizer()`` (the paper's
         manufacturing discretisation: tails and the inter-quartile band), the others
         ``FeatureBinarizer(encoding=...)`` ("threshold": ``col < edge`` at 8 uniform bins).
         None means X is already a 0/1 matrix.

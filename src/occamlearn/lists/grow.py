@@ -81,9 +81,10 @@ def _order(found: Found):
     return (-found.score, len(found.literals), found.literals)
 
 
-def _level(problem, remainder, search, cost, level, min_literals, rows, positives, parents):
-    """Counts and scores of every (conjunction + literal) of one level."""
-    covered, positive = problem.count(problem.literals, rows, positives)
+def _level(problem, remainder, search, cost, level, min_literals, rows, positives, parents,
+           columns):
+    """Counts and scores of every (conjunction + literal of ``columns``) of one level."""
+    covered, positive = problem.count(columns, rows, positives)
     shrinks = covered < parents[:, None] - problem.tolerance
     scores = scored(covered, positive, remainder, search, cost(level), problem.xlogx)
     eligible = scores.eligible & shrinks
@@ -101,11 +102,32 @@ def _expandable(problem, covered, positive, scores, shrinks, remainder, search, 
     return shrinks & (covered > search.min_support) & (bound > threshold), bound
 
 
+class _Literals:
+    """The literals still worth adding on this remainder. Every conjunction containing
+    literal j lies inside {j}, so {j}'s ``refinement_bound`` (computed at level 1, on the same
+    remainder) bounds them all: once it, less the least cost of a condition of the next
+    size, cannot beat the rules found, j is left out of every later count."""
+
+    def __init__(self, problem):
+        self.all = problem.literals
+        self.index = np.arange(len(self.all))
+        self.columns = self.all
+        self.bound = None
+
+    def narrow(self, bound, cost, level: int, threshold: float) -> None:
+        """Keep the literals whose level-1 ``bound`` may still pay for ``level`` literals."""
+        if self.bound is None:
+            self.bound = bound
+        keep = np.flatnonzero(self.bound - cost.at_least(level) > threshold)
+        if len(keep) < len(self.index):
+            self.index = keep
+            self.columns = self.all[keep]
+
+
 def _beam(problem, remainder, search, cost, pool, max_literals, min_literals, deadline):
     """Grow conjunctions level by level, ``search.width`` kept per level; returns (stats,
     whether the deadline stopped it)."""
-    literals = problem.literals
-    d = literals.shape[0]
+    literals = _Literals(problem)
     members = [((), remainder.rows, remainder.positives, remainder.n)]
     seen = {remainder.rows.tobytes()}
     stats = NO_STATS
@@ -116,41 +138,44 @@ def _beam(problem, remainder, search, cost, pool, max_literals, min_literals, de
         positives = np.stack([m[2] for m in members])
         parents = np.array([m[3] for m in members], dtype=np.float64)
         covered, positive, scores, shrinks = _level(
-            problem, remainder, search, cost, level, min_literals, rows, positives, parents)
+            problem, remainder, search, cost, level, min_literals, rows, positives, parents,
+            literals.columns)
         gain, score = scores.gain, scores.score
         stats = merge_stats(stats, scores.stats)
+        d = len(literals.index)
         for flat in pick_top(score, scores.eligible, pool.keep):
-            b, j = divmod(int(flat), d)
-            pool.offer(Found(tuple(sorted(members[b][0] + (j,))), rows[b] & literals[j],
-                             covered[b, j].item(), positive[b, j].item(),
-                             float(gain[b, j]), cost(level)))
+            b, i = divmod(int(flat), d)
+            j = int(literals.index[i])
+            pool.offer(Found(tuple(sorted(members[b][0] + (j,))), rows[b] & literals.all[j],
+                             covered[b, i].item(), positive[b, i].item(),
+                             float(gain[b, i]), cost(level)))
         if level == max_literals:
             break
-        expandable, _ = _expandable(problem, covered, positive, scores, shrinks, remainder,
-                                    search, cost, level, pool.threshold())
+        expandable, bound = _expandable(problem, covered, positive, scores, shrinks, remainder,
+                                        search, cost, level, pool.threshold())
         parent_members, members = members, []
-        for flat in pick_top(score, expandable, 4 * search.width):
-            b, j = divmod(int(flat), d)
-            child = rows[b] & literals[j]
+        for flat in pick_top(score, expandable, 2 * search.width):
+            b, i = divmod(int(flat), d)
+            child = rows[b] & literals.columns[i]
             key = child.tobytes()
             if key in seen:
                 continue
             seen.add(key)
-            members.append((parent_members[b][0] + (j,), child, positives[b] & literals[j],
-                            covered[b, j].item()))
+            members.append((parent_members[b][0] + (int(literals.index[i]),), child,
+                            positives[b] & literals.columns[i], covered[b, i].item()))
             if len(members) == search.width:
                 break
         if not members:
             break
+        literals.narrow(bound[0] + cost.at_least(level + 1) if level == 1 else None, cost,
+                        level + 1, pool.threshold())
     return stats, False
 
 
 def _exact(problem, remainder, search, cost, pool, max_literals, min_literals, deadline):
     """Depth-first branch and bound in increasing literal order; returns (stats, whether the
     deadline stopped it before the search space was exhausted)."""
-    literals = problem.literals
-    d = literals.shape[0]
-    index = np.arange(d)
+    literals = _Literals(problem)
     # (literals so far, the bound of everything inside them, the rows they cover)
     stack = [((), np.inf, remainder.n)]
     stats = NO_STATS
@@ -162,27 +187,34 @@ def _exact(problem, remainder, search, cost, pool, max_literals, min_literals, d
             return stats, True
         rows, positives = remainder.rows, remainder.positives
         for j in chosen:
-            rows = rows & literals[j]
-            positives = positives & literals[j]
+            rows = rows & literals.all[j]
+            positives = positives & literals.all[j]
         level = len(chosen) + 1
+        if chosen:
+            literals.narrow(None, cost, level, pool.threshold())
         covered, positive, scores, shrinks = _level(
             problem, remainder, search, cost, level, min_literals, rows[None], positives[None],
-            np.array([parent], dtype=np.float64))
+            np.array([parent], dtype=np.float64), literals.columns)
         scores = Scores(*(a[0] for a in scores[:4]), scores.stats)
         covered, positive, gain, score = covered[0], positive[0], scores.gain, scores.score
-        later = index > (chosen[-1] if chosen else -1)
+        later = literals.index > (chosen[-1] if chosen else -1)
         eligible, shrinks = scores.eligible & later, shrinks[0] & later
         stats = merge_stats(stats, scores.stats)
-        for j in np.flatnonzero(eligible & (score > pool.threshold())):
-            pool.offer(Found(chosen + (int(j),), rows & literals[j], covered[j].item(),
-                             positive[j].item(), float(gain[j]), cost(level)))
+        for i in np.flatnonzero(eligible & (score > pool.threshold())):
+            j = int(literals.index[i])
+            pool.offer(Found(chosen + (j,), rows & literals.all[j], covered[i].item(),
+                             positive[i].item(), float(gain[i]), cost(level)))
         if level == max_literals:
             continue
         expandable, child_bound = _expandable(problem, covered, positive, scores, shrinks,
                                               remainder, search, cost, level, pool.threshold())
+        index = literals.index
+        if not chosen:
+            literals.narrow(child_bound + cost.at_least(level + 1), cost, level + 1,
+                            pool.threshold())
         children = np.flatnonzero(expandable)
-        for j in children[np.argsort(child_bound[children], kind="stable")]:
-            stack.append((chosen + (int(j),), float(child_bound[j]), covered[j].item()))
+        for i in children[np.argsort(child_bound[children], kind="stable")]:
+            stack.append((chosen + (int(index[i]),), float(child_bound[i]), covered[i].item()))
     return stats, False
 
 
