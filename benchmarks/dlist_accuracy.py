@@ -25,9 +25,10 @@ Learners (peers installed in the benchmark venv only, never occamlearn dependenc
   random_state=0)`` on the one-hot table.
 
 A second part (``--speed``) times the default fit on 100,000 x 2,000 random binary features
-(labels from a planted 10-rule directional list) and fits the 958 x 9 tic-tac-toe table with
+(labels from a planted 10-rule directional list), fits the 958 x 9 tic-tac-toe table with
 ``max_conjunction=3`` (before rule growth, enumerating those conjunctions refused with "more
-than 4 GiB"), each in its own process with its peak RSS.
+than 4 GiB"), and fits 300 x 3,000 random numbers with ``time_limit=5`` (the binariser's
+share timed apart), each in its own process with its peak RSS.
 
     python benchmarks/dlist_accuracy.py --speed --out benchmarks/results/dlist_accuracy.md
 """
@@ -255,6 +256,16 @@ def speed_case(case: str) -> dict:
         return {"wall": wall, "cpu": cpu, "rules": len(model.rules_),
                 "stop": model.stop_reason_, "table_wall": table_wall, "table_cpu": table_cpu,
                 "table_rules": len(table_model.rules_)}
+    if case == "300-x-3000":
+        rng = np.random.default_rng(0)
+        X = pd.DataFrame(rng.normal(size=(300, 3000)), columns=[f"c{j}" for j in range(3000)])
+        y = (X["c0"] + X["c1"] + rng.normal(size=300) > 0).astype(int)
+        binarised, binarise_wall, _ = _timed(
+            lambda: LIST_BINARIZERS["readable"]().fit_transform(X))
+        model, wall, cpu = _timed(lambda: DecisionListClassifier(time_limit=5).fit(X, y))
+        return {"wall": wall, "cpu": cpu, "rules": len(model.rules_),
+                "stop": model.stop_reason_, "binarise_wall": binarise_wall,
+                "literals": binarised.shape[1]}
     X, y = load_dataset("tic-tac-toe")
     model, wall, cpu = _timed(lambda: DecisionListClassifier(max_conjunction=3).fit(X, y))
     return {"wall": wall, "cpu": cpu, "rules": len(model.rules_), "stop": model.stop_reason_,
@@ -444,8 +455,8 @@ def main() -> None:
             rows += run_table(name, X, y, learners, log)
             done = summarise(rows, learners)
             print(done[done.table == name].to_string(index=False), flush=True)
-    speed = {case: run_speed_case(case) for case in ("100k-x-2000", "tic-tac-toe-3")} \
-        if args.speed else {}
+    speed = {case: run_speed_case(case) for case in ("100k-x-2000", "tic-tac-toe-3",
+                                                     "300-x-3000")} if args.speed else {}
     text = markdown(args, rows, learners, speed, started, load_before)
     if args.out:
         Path(args.out).write_text(text)

@@ -59,6 +59,7 @@ __all__ = [
     "prepare_training_data",
     "resolve_n_jobs",
     "row_weights",
+    "table_input_tags",
     "validate_table",
 ]
 
@@ -355,8 +356,13 @@ class FittedTreeMixin(ModelDisplayMixin):
         return export_text(self, **kwargs)
 
     def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.input_tags.categorical = True
-        tags.input_tags.string = True
-        tags.input_tags.allow_nan = True
-        return tags
+        return table_input_tags(super().__sklearn_tags__())
+
+
+def table_input_tags(tags):
+    """scikit-learn's tags of an estimator that takes a table: categories, text and missing
+    values are welcome (the binariser reads them)."""
+    tags.input_tags.categorical = True
+    tags.input_tags.string = True
+    tags.input_tags.allow_nan = True
+    return tags

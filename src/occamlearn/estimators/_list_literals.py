@@ -24,6 +24,7 @@ import numpy as np
 from sklearn.base import BaseEstimator, TransformerMixin, clone
 from sklearn.utils.validation import check_is_fitted
 
+from occamlearn.estimators._base import table_input_tags
 from occamlearn.model.conditions import Condition
 
 __all__ = ["RuleLiterals", "negation"]
@@ -93,8 +94,4 @@ class RuleLiterals(TransformerMixin, BaseEstimator):
         return np.asarray([str(c) for c in self.conditions_], dtype=object)
 
     def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.input_tags.categorical = True
-        tags.input_tags.string = True
-        tags.input_tags.allow_nan = True
-        return tags
+        return table_input_tags(super().__sklearn_tags__())

@@ -31,6 +31,7 @@ from occamlearn.estimators._base import (
     binary_matrix,
     no_limit_as_none,
     prepare_training_data,
+    table_input_tags,
 )
 from occamlearn.estimators._display import ModelDisplayMixin
 from occamlearn.estimators._list_literals import RuleLiterals
@@ -274,7 +275,4 @@ class DecisionListClassifier(ClassifierMixin, ModelDisplayMixin, BaseEstimator):
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
         tags.classifier_tags.multi_class = False
-        tags.input_tags.categorical = True
-        tags.input_tags.string = True
-        tags.input_tags.allow_nan = True
-        return tags
+        return table_input_tags(tags)
