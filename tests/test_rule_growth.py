@@ -51,8 +51,8 @@ def brute_best(X, y, direction, max_literals, penalty, min_support=1):
 
 @st.composite
 def tiny_problem(draw):
-    n = draw(st.integers(6, 30))
-    d = draw(st.integers(1, 6))
+    n = draw(st.integers(6, 40))
+    d = draw(st.integers(1, 8))
     seed = draw(st.integers(0, 10_000))
     rng = np.random.default_rng(seed)
     X = (rng.random((n, d)) < rng.uniform(0.2, 0.8)).astype(np.uint8)
@@ -61,9 +61,9 @@ def tiny_problem(draw):
     return X, y
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=80, deadline=None)
 @given(data=tiny_problem(), direction=st.sampled_from(DIRECTIONS),
-       max_literals=st.integers(1, 3), penalty=st.sampled_from([None, 0.5, 1.0]))
+       max_literals=st.integers(1, 4), penalty=st.sampled_from([None, 0.5, 1.0]))
 def test_exact_rule_is_the_best_enumerated_conjunction(data, direction, max_literals, penalty):
     X, y = data
     max_literals = min(max_literals, X.shape[1])

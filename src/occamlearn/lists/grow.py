@@ -11,8 +11,8 @@ most any conjunction containing it can gain.
   conjunctions of k literals by score (distinct in the rows they cover), level k + 1 extends
   each by every literal. The best conjunction seen at any level is the rule, so the number of
   literals is chosen by the score. A conjunction is not extended when its bound, less the
-  least cost of a longer condition, cannot beat the best found: that prunes nothing the beam
-  would keep. A beam may miss the best conjunction (the first literal of the best pair may
+  least cost of a longer condition, cannot beat the best found: no extension of it could be
+  the answer, and its place in the beam goes to one whose extensions might. A beam may miss the best conjunction (the first literal of the best pair may
   score poorly on its own): it is greedy, not exact. It is the default because it is fast
   and held-out accuracy was no worse than the exact search's
   (``benchmarks/results/dlist_accuracy.md``, "ours-exact").
@@ -107,23 +107,26 @@ def _expandable(problem, covered, positive, scores, shrinks, remainder, search, 
 class _Literals:
     """The literals still worth adding on this remainder. Every conjunction containing
     literal j lies inside {j}, so {j}'s ``refinement_bound`` (computed at level 1, on the same
-    remainder) bounds them all: once it, less the least cost of a condition of the next
-    size, cannot beat the rules found, j is left out of every later count."""
+    remainder) bounds them all: once it, less the least cost of a condition of ``level``
+    literals, cannot beat the rules found, j is left out of the counts at that level."""
 
     def __init__(self, problem):
         self.all = problem.literals
         self.index = np.arange(len(self.all))
         self.columns = self.all
         self.bound = None
+        self._levels: dict = {}  # level -> (threshold, index, columns)
 
     def narrow(self, bound, cost, level: int, threshold: float) -> None:
         """Keep the literals whose level-1 ``bound`` may still pay for ``level`` literals."""
         if self.bound is None:
             self.bound = bound
-        keep = np.flatnonzero(self.bound - cost.at_least(level) > threshold)
-        if len(keep) < len(self.index):
-            self.index = keep
-            self.columns = self.all[keep]
+        known = self._levels.get(level)
+        if known is None or known[0] < threshold:
+            keep = np.flatnonzero(self.bound - cost.at_least(level) > threshold)
+            columns = self.all if len(keep) == len(self.all) else self.all[keep]
+            known = self._levels[level] = (threshold, keep, columns)
+        _, self.index, self.columns = known
 
 
 def _beam(problem, remainder, search, cost, pool, max_literals, min_literals, deadline):
