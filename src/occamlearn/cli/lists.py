@@ -68,9 +68,9 @@ def register(subparsers) -> None:
     parser.add_argument("--rule-beam-width", type=int, default=5, metavar="B",
                         help="conjunctions kept per literal added (default: 5; 1 is greedy)")
     parser.add_argument("--penalty", type=penalty_value, default=1.0, metavar="W",
-                        help="weight of each rule's description length, log C(d, k) nats for "
-                        "k of d features: a rule joins only if its log-likelihood gain "
-                        "exceeds it (default: 1; none: no penalty)")
+                        help="weight of each rule's description length, the log of the number "
+                        "of conditions of at most its k features out of d: a rule joins only "
+                        "if its log-likelihood gain exceeds it (default: 1; none: no penalty)")
     parser.add_argument("--max-rules", type=int, default=10, metavar="K",
                         help="most rules (default: 10)")
     parser.add_argument("--min-conjunction", type=int, default=1, metavar="M",

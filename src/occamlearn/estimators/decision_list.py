@@ -78,8 +78,9 @@ class DecisionListClassifier(ClassifierMixin, ModelDisplayMixin, BaseEstimator):
         Fewest / most literals per condition (tic-tac-toe's paper list needs 2-3 and no single
         cells, with ``rule_search="enumerate"``).
     penalty : float >= 0 or None, default=1.0
-        Weight of each rule's description cost, log C(d, k) nats for k of d literals
-        (``occamlearn.lists.cost``): a rule joins only when its log-likelihood gain exceeds
+        Weight of each rule's description cost, log(C(d, 1) + ... + C(d, k)) nats for k of
+        d literals (the log of the number of conditions it was chosen from;
+        ``occamlearn.lists.cost``): a rule joins only when its log-likelihood gain exceeds
         it. None or 0: no penalty (the paper's search, stopped by ``min_gain``, purity or
         ``max_rules``).
     min_support : int, default=1
