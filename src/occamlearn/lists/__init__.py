@@ -84,7 +84,8 @@ def search_problem(problem: SearchProblem, direction="positive", search: str = "
     ``direction="both"`` searches the positive and the negative direction and returns the list
     with the higher penalised training log-likelihood (the log-likelihood itself without a
     penalty; positive on ties); its ``direction`` says which. Under a time limit the positive
-    search gets half the time left and the negative one the rest.
+    search gets half the time left and the negative one the rest. Hill climbing stops the
+    negative list as soon as it provably cannot win (``hill.hill_climb``'s ``to_beat``).
     """
     _check_options(direction, search, max_rules, monotone, mode, min_gain)
     rules = RuleSearch(rule_search, rule_beam_width, cost=rule_cost(problem.n_features, penalty))
@@ -96,6 +97,8 @@ def search_problem(problem: SearchProblem, direction="positive", search: str = "
         return SEARCHES[search](problem, direction=direction, deadline=deadline, **options)
     half = None if deadline is None else deadline.within(deadline.remaining() / 2)
     positive = SEARCHES[search](problem, direction="positive", deadline=half, **options)
+    if search == "hill":  # a negative list that cannot win is abandoned early
+        options["to_beat"] = positive.penalised_log_likelihood
     negative = SEARCHES[search](problem, direction="negative", deadline=deadline, **options)
     return max((positive, negative), key=lambda r: r.penalised_log_likelihood)
 

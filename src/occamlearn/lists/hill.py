@@ -26,13 +26,19 @@ def start(problem) -> Remainder:
 
 def hill_climb(problem, direction="positive", max_rules: int = 10, min_support: int = 1,
                min_gain: float = 1e-8, monotone: bool = False, mode: str = "probabilistic",
-               rule_search: RuleSearch | None = None, deadline=None) -> SearchResult:
+               rule_search: RuleSearch | None = None, deadline=None,
+               to_beat: float = -float("inf")) -> SearchResult:
     """Greedily append the best allowed rule until a stopping rule applies.
 
     ``rule_search`` says how rules are found (``rules.RuleSearch``; by default among the
     enumerated candidates, without a penalty); its direction and constraints are replaced by
     the arguments here. ``deadline`` (``stopping.Deadline``) ends the climb early with the
     list found so far (``stop_reason`` "time_limit").
+
+    ``to_beat``: give up (``stop_reason`` "outscored") once the list can no longer reach a
+    penalised log-likelihood above it: every later rule and the final remainder add a
+    log-likelihood <= 0 and a cost >= 0, so the rules' regions so far, less their costs,
+    bound the final value. "both" directions pass the first direction's result.
     """
     search = constrained(rule_search, direction, min_support, min_gain, monotone)
     remainder = start(problem)
@@ -43,6 +49,9 @@ def hill_climb(problem, direction="positive", max_rules: int = 10, min_support: 
     while len(chosen) < max_rules:
         if deadline is not None and deadline.expired():
             reason = "time_limit"
+            break
+        if rules_ll - sum(f.cost for f in chosen) <= to_beat:
+            reason = "outscored"
             break
         choice = next_rules(problem, remainder, search, 1, deadline)
         if not choice.found:

@@ -14,7 +14,9 @@ and ``stop_reason``, why the list is not longer:
   probabilities monotone (Sec. III-A: greedy search often cannot extend such lists);
 * ``"penalty"`` -- rules would raise the likelihood, but none by more than its description
   cost (``cost.RuleCost``): the list length chosen on the data;
-* ``"time_limit"`` -- the deadline passed; the list is the best found in time.
+* ``"time_limit"`` -- the deadline passed; the list is the best found in time;
+* ``"outscored"`` -- abandoned because it could no longer beat the other direction's list
+  (only a losing list of direction "both" stops so; it is never the answer).
 
 ``costs[k]`` is the description cost of rule k (0 without a penalty), so the penalised
 log-likelihood that chose the list is ``log_likelihood - sum(costs)``.
@@ -29,7 +31,7 @@ from occamlearn.model.decision_list import DecisionList, Rule
 __all__ = ["STOP_REASONS", "SearchResult"]
 
 STOP_REASONS = ("max_rules", "pure", "min_support", "min_gain", "monotone", "penalty",
-                "time_limit")
+                "time_limit", "outscored")
 
 
 @dataclass(frozen=True)
