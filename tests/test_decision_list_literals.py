@@ -73,6 +73,7 @@ def test_saved_list_predicts_what_the_fitted_one_did(weights, tmp_path):
     assert np.array_equal(loaded.predict(X), model.predict(X))
     assert loaded.list_ == model.list_ and loaded.list_.weighted
     assert str(loaded) == str(model)
+    assert loaded.rule_costs_ == pytest.approx(model.rule_costs_)
 
 
 def test_weighted_rules_print_the_observed_rate_and_label_the_weighted_one():
