@@ -15,7 +15,7 @@ most any conjunction containing it can gain.
   the answer, and its place in the beam goes to one whose extensions might. A beam may miss the best conjunction (the first literal of the best pair may
   score poorly on its own): it is greedy, not exact. It is the default because it is fast
   and held-out accuracy was no worse than the exact search's
-  (``benchmarks/results/dlist_accuracy_variants.md``).
+  (``benchmarks/results/dlist_accuracy_exact.md``).
 * **Exact** (``rule_search="exact"``): depth-first branch and bound over conjunctions in
   increasing literal order (each set of literals is visited once), started with the beam's
   best as incumbent. A node is cut when its bound minus the least cost of a longer condition
