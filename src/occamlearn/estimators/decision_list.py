@@ -65,9 +65,10 @@ class DecisionListClassifier(ClassifierMixin, ModelDisplayMixin, BaseEstimator):
         Lists kept per step by ``search="beam"`` (1 is hill climbing).
     rule_search : {"beam", "exact", "enumerate"}, default="beam"
         How each rule's condition is found: grown literal by literal by a beam of
-        ``rule_beam_width`` conjunctions (no conjunction is built unless evaluated);
-        "exact": the best-scoring conjunction of up to ``max_conjunction`` literals, by branch
-        and bound; "enumerate": the best among every conjunction of ``min_conjunction`` to
+        ``rule_beam_width`` conjunctions (no conjunction is built unless evaluated; greedy, so
+        it may miss the best conjunction); "exact": the best-scoring conjunction of up to
+        ``max_conjunction`` literals, by branch and bound (certified unless the time limit
+        stops it); "enumerate": the best among every conjunction of ``min_conjunction`` to
         ``max_conjunction`` literals, materialised (the paper's setting; memory grows as
         d^k).
     rule_beam_width : int, default=5
