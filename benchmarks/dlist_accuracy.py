@@ -23,6 +23,8 @@ Learners (peers installed in the benchmark venv only, never occamlearn dependenc
 * ``corels`` -- ``CorelsClassifier()`` (defaults: ``c=0.01, max_card=2``) on
   ``ThresholdBinarizer(max_thresholds=8)`` features (CORELS adds their negations itself);
   skipped when ``corels`` does not import;
+* ``majority`` -- the training split's majority class for every row (a yardstick for how much
+  the rules add; not a peer);
 * ``tree-3`` / ``tree-5`` -- scikit-learn's ``DecisionTreeClassifier(max_depth=3 / 5,
   random_state=0)`` on the one-hot table.
 
@@ -238,6 +240,13 @@ def _tree(depth):
     return run
 
 
+def _majority(X_train, y_train, X_test, seed):
+    """The constant classifier: the training split's majority class (a yardstick, no peer)."""
+    values, counts = np.unique(y_train, return_counts=True)
+    return {"pred": np.full(len(X_test), values[np.argmax(counts)]), "rules": 0,
+            "conditions": 0.0, "wall": 0.0, "cpu": 0.0}
+
+
 LEARNERS = {
     "ours": _ours(),
     "ours-tuned": _ours(TUNED),
@@ -248,6 +257,7 @@ LEARNERS = {
     "corels": _corels,
     "tree-3": _tree(3),
     "tree-5": _tree(5),
+    "majority": _majority,
 }
 PEERS = ("ripper", "greedy-rule-list", "corels", "tree-3", "tree-5")
 
