@@ -456,7 +456,7 @@ def markdown(args, rows, learners, speed, started, load_before) -> str:
                     for p in peers), default=np.nan)
         lines.append(f"| {table} | " + " | ".join(cell(table, learner, "accuracy", ".3f")
                                                   for learner in learners)
-                     + f" | {best:.3f} |")
+                     + (f" | {best:.3f} |" if peers else " | - |"))
     means = summary.groupby("learner")[["accuracy", "rules", "conditions", "cpu"]].mean()
     lines.append("| **mean** | " + " | ".join(
         f"**{means.loc[learner, 'accuracy']:.3f}**" if learner in means.index else "-"
