@@ -13,7 +13,12 @@ from hypothesis import strategies as st
 from occamlearn import DecisionListClassifier, load_dataset, load_model, save_model
 from occamlearn.binarize import ThresholdBinarizer
 from occamlearn.estimators._list_literals import RuleLiterals
-from occamlearn.export.decision_list import export_graphviz, export_text, summary_line
+from occamlearn.export.decision_list import (
+    export_graphviz,
+    export_text,
+    plot_probabilities,
+    summary_line,
+)
 
 
 @st.composite
@@ -103,3 +108,21 @@ def test_predict_proba_is_the_weighted_probability_after_a_weighted_fit():
     first = fired == 0
     expected = weight[first] @ (np.asarray(y)[first] == 1) / weight[first].sum()
     assert model.predict_proba(X)[first, 1] == pytest.approx(expected)
+
+
+def test_the_probability_plot_shows_the_observed_rate_and_marks_the_weighted_one():
+    matplotlib = pytest.importorskip("matplotlib")
+    matplotlib.use("Agg")
+    X, y = load_dataset("titanic")
+    model = DecisionListClassifier(class_weight="balanced").fit(X, y)
+    ax = plot_probabilities(model)
+    heights = [bar.get_height() for bar in ax.patches]
+    assert heights == pytest.approx(model.list_.observed_probabilities)
+    assert ax.get_ylabel().startswith("observed P(")
+    ticks = np.asarray(ax.collections[0].get_offsets())[:, 1].tolist()
+    assert ticks == pytest.approx(model.list_.probabilities)
+    assert sorted(t.get_text() for t in ax.get_legend().get_texts()) == [
+        "observed", "weighted (predicts)"]
+    plain = plot_probabilities(DecisionListClassifier().fit(X, y))
+    assert plain.get_legend() is None and not plain.collections
+    matplotlib.pyplot.close("all")

@@ -161,15 +161,21 @@ def test_redundant_literals_are_dropped():
         assert len(cells) == len(set(cells)), model.list_.condition_text(rule)
 
 
-def test_time_limit_returns_the_best_list_so_far(within):
+@pytest.mark.parametrize("params", [
+    {"rule_search": "exact"},  # one rule's branch and bound outlasts the limit
+    {"search": "beam"},  # lists kept per step, each rule grown by the default beam
+    {"search": "beam", "rule_search": "enumerate", "max_conjunction": 2},  # materialised
+], ids=["exact", "list-beam", "enumerate"])
+def test_time_limit_returns_the_best_list_so_far(params, within):
     rng = np.random.default_rng(0)
     X = (rng.random((400, 300)) < 0.5).astype(np.uint8)
     y = (rng.random(400) < 0.5).astype(np.uint8)
     started = time.perf_counter()
-    model = DecisionListClassifier(binarizer=None, rule_search="exact", penalty=None,
-                                   time_limit=1).fit(X, y)
+    model = DecisionListClassifier(binarizer=None, penalty=None, time_limit=1,
+                                   **params).fit(X, y)
     assert within(1, time.perf_counter() - started)
     assert model.stop_reason_ == "time_limit" and model.predict(X).shape == (400,)
+    assert model.log_likelihood_ == pytest.approx(model.list_.log_likelihood(X, y))
 
 
 def test_conjunctions_of_a_thousand_row_table_need_no_memory_refusal():
