@@ -12,6 +12,10 @@ many places, on two clocks, and progress went through four callback shapes. Now:
   from outside still reaches it, its own ``request_stop()`` ends only the work it was given to
   (a portfolio whose engines met, a MaxSAT call whose model is small enough to re-encode),
   never the rest of ``fit``. Seconds are never turned into a deadline again below ``fit``.
+  ``step_seconds()`` is the one rule for work that cannot look at the clock while it runs (a
+  compiled kernel call, a library call): at most ``STEP_SHARE`` of the whole limit, and never
+  more than is left, so that a search that checks the deadline between such steps overruns
+  its limit by at most about 1 %.
 * ``ProgressSink`` receives ``(upper, lower, seconds, model)`` -- the best size or cost found,
   the proven bound, the seconds since the deadline was made (``Deadline.elapsed()``), and
   optionally the model itself -- from every engine, keeps the best model and the trace, and
@@ -34,6 +38,10 @@ from numbers import Real
 __all__ = ["CLOCK", "Deadline", "ProgressSink"]
 
 CLOCK = time.perf_counter  # the one clock of every deadline and every trace
+# The longest share of a time limit that one step without a look at the deadline may take
+# (``Deadline.step_seconds``): a kernel call predicted to take longer is cut into pieces,
+# given a work budget, or skipped.
+STEP_SHARE = 0.01
 
 
 class _StopFlag:
@@ -128,6 +136,19 @@ class Deadline:
         if self.at is None:
             return math.inf
         return max(0.0, self.at - CLOCK())
+
+    def step_seconds(self) -> float:
+        """The longest one step that does not look at this deadline may take: ``STEP_SHARE``
+        of the whole limit (from ``started``), at most the seconds left; ``inf`` without a
+        limit (0.0 once stopped).
+
+        >>> Deadline(None).step_seconds()
+        inf
+        """
+        left = self.remaining()
+        if self.at is None or left <= 0.0:
+            return left
+        return min(left, STEP_SHARE * (self.at - self.started))
 
     def expired(self) -> bool:
         """True once the time is up or a stop was requested."""

@@ -89,7 +89,7 @@ class BudgetRowSetSearch:
             from occamlearn.trees.mpdt.error_budget import bnb_kernels
             from occamlearn.trees.mpdt.error_budget.small_trees import SmallTrees
 
-            self.small = SmallTrees(view, bnb_kernels)
+            self.small = SmallTrees(view, bnb_kernels, deadline)
 
     # -- memo entries and bounds ----------------------------------------------------------
     def static(self, rows: int) -> tuple:
@@ -189,7 +189,11 @@ class BudgetRowSetSearch:
     # -- search ---------------------------------------------------------------------------
     def solve(self, rows: int, budget: int, ub: int) -> int:
         """best(rows, budget) if it is <= ub, else a proven lower bound > ub."""
-        entry = self.entry(rows)
+        entry = self.memo.get(rows)
+        if entry is None:
+            if self.small is not None:  # a new entry costs a small-tree kernel call
+                self.poll.check()
+            entry = self.entry(rows)
         if budget >= entry[ERR1]:
             return 1
         lower, upper = self.lower, self.upper
@@ -312,4 +316,5 @@ class BudgetRowSetSearch:
                 "memory_full": self.memory_full,
                 "incompatibility_bounds": self.bound_calls,
                 "incompatibility_gains": self.bound_gains,
-                "small_tree_calls": self.small.calls if self.small is not None else 0}
+                "small_tree_calls": self.small.calls if self.small is not None else 0,
+                "small_tree_skipped": self.small.skipped if self.small is not None else 0}

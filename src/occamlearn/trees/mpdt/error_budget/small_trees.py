@@ -34,15 +34,30 @@ good, and the rebuilt tree makes at most the stored errors.
 
 Row sets hold all groups of a pattern or none (``exact.bits``), but the kernel does not rely
 on it: it sums the weights of the bits it is given.
+
+**Time.** One call costs about the pairs of 1s in each pattern of S plus the squared number of
+columns that split S (the kernel's ``work``): on breast_cancer's 569 x 954 readable matrix
+about half a second at the root, and far more on larger tables, with no look at the clock
+inside. So under a time limit each call gets a work budget of ``Deadline.step_seconds()``
+(1 % of the limit) at the measured seconds per step, and a row set above it gets no small
+trees: its entry keeps the class-count bounds, which are weaker but just as valid. The rate
+starts at ``SECONDS_PER_STEP`` (the slowest measured) and follows the calls that are timed.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
+from occamlearn.stopping import CLOCK
 from occamlearn.trees.mpdt.error_budget.bnb_candidates import CLASS_ERR
 
 __all__ = ["SmallTrees", "load_kernels"]
+
+# Seconds per step of ``small_tree_errors`` before any call is timed: the slowest measured
+# (breast_cancer's root, loaded 2-core machine); calls of at least TIMED_WORK steps update it.
+SECONDS_PER_STEP = 4e-8
+TIMED_WORK = 100_000
+NO_WORK_LIMIT = 1 << 62
 
 
 def load_kernels(use_incompatibility: bool = True) -> tuple[float, bool, bool]:
@@ -70,9 +85,10 @@ def load_kernels(use_incompatibility: bool = True) -> tuple[float, bool, bool]:
 class SmallTrees:
     """The kernel's inputs for one search (``search.view``, a ``exact.bits.GroupBits``),
     built once; ``store(search, rows, entry)`` puts the bounds and trees of the module
-    docstring into ``entry``, the memo entry of ``rows``."""
+    docstring into ``entry``, the memo entry of ``rows``. ``deadline`` (a
+    ``stopping.Deadline`` or None) sizes each call's work budget."""
 
-    def __init__(self, view, kernels):
+    def __init__(self, view, kernels, deadline=None):
         groups = view.groups
         self.kernel = kernels.small_tree_errors
         group = view.group_of_bit
@@ -92,19 +108,41 @@ class SmallTrees:
         self.n_classes = view.n_classes
         self.n_bytes = (view.n_bits + 7) // 8
         self.calls = 0
+        self.skipped = 0  # calls above their work budget (no small trees stored)
+        self.deadline = deadline
+        self.timed_seconds, self.timed_work = 0.0, 0
 
-    def errors(self, rows: int) -> np.ndarray:
-        """``small_tree_errors`` on the bit row set ``rows``."""
+    def max_work(self) -> int:
+        """The steps one call may take: ``step_seconds`` at the measured rate."""
+        step = np.inf if self.deadline is None else self.deadline.step_seconds()
+        if not np.isfinite(step):
+            return NO_WORK_LIMIT
+        rate = (self.timed_seconds / self.timed_work if self.timed_work >= 10 * TIMED_WORK
+                else SECONDS_PER_STEP)
+        return int(min(step / rate, NO_WORK_LIMIT))
+
+    def errors(self, rows: int, max_work: int = NO_WORK_LIMIT) -> np.ndarray:
+        """``small_tree_errors`` on the bit row set ``rows``: ``[e1, e2, f2, e3, f3, side3,
+        work]``, e2 = e3 = -1 when the work would pass ``max_work``."""
         self.calls += 1
         bits = np.flatnonzero(np.unpackbits(
             np.frombuffer(rows.to_bytes(self.n_bytes, "little"), dtype=np.uint8),
             bitorder="little"))
-        return self.kernel(bits, self.bit_pattern, self.bit_class, self.bit_units,
-                           self.ones_start, self.ones_index, self.n_patterns,
-                           self.n_features, self.n_classes)
+        started = CLOCK()
+        found = self.kernel(bits, self.bit_pattern, self.bit_class, self.bit_units,
+                            self.ones_start, self.ones_index, self.n_patterns,
+                            self.n_features, self.n_classes, max_work)
+        if found[1] < 0:
+            self.skipped += 1
+        elif found[6] >= TIMED_WORK:
+            self.timed_seconds += CLOCK() - started
+            self.timed_work += int(found[6])
+        return found
 
     def store(self, search, rows: int, entry: list) -> None:
-        e1, e2, f2, e3, f3, side3 = (int(v) for v in self.errors(rows))
+        e1, e2, f2, e3, f3, side3, _ = (int(v) for v in self.errors(rows, self.max_work()))
+        if e2 < 0:  # above the call's work budget: the class-count bounds stay
+            return
         if e2 < e1:
             search.store_tree(entry, 2, e2, f2, 1, 1)
         if e3 < e2:
