@@ -94,6 +94,7 @@ class RowSetSearch:
         # per side, the sides immediately containing it (Python lists: fast to walk)
         self.side_succs = [self.nesting.succ[a:b].tolist() for a, b in
                            zip(self.nesting.succ_start[:-1], self.nesting.succ_start[1:])]
+        self._rows = rows  # the distinct rows (for the greedy tree)
         self.labels = labels
         self.n_classes = n_classes
         self.features = kept
@@ -317,9 +318,11 @@ class RowSetSearch:
 
     def greedy(self, rows: int):
         """A pure tree by information gain (ties: lowest column), as a nested tuple."""
-        node = greedy_tree(rows, self.columns,
-                           lambda part: [(part & s).bit_count() for s in self.class_sets],
-                           lambda part: self.classes_in(part) == 1)
+        patterns = np.flatnonzero(np.unpackbits(
+            np.frombuffer(rows.to_bytes(self.n_bytes, "little"), dtype=np.uint8),
+            bitorder="little"))  # a row set's bits are its distinct rows
+        node = greedy_tree(self._rows[:, self.features] == 1, np.eye(self.n_classes)[self.labels],
+                           np.arange(self.n_rows + 1), patterns)
         return tree_of_greedy(node, self.features, self.label_of)
 
 

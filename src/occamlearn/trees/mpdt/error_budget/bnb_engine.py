@@ -125,8 +125,10 @@ class BudgetRowSetSearch:
         n, err1, forced, label, class_err, _ = self.static(rows)
         found = [n, err1, forced, label, class_err, {}, {1: (err1, -1, 0, 0)}, set(), None]
         self.memo[rows] = found
-        if self.small is not None and err1 > forced:
-            self.small.store(self, rows, found)
+        if self.small is not None:
+            self.small.settle_pending(self, rows, found)
+            if err1 > forced:
+                self.small.store(self, rows, found)
         return found
 
     @staticmethod
@@ -287,8 +289,10 @@ class BudgetRowSetSearch:
     def greedy(self, rows: int):
         """A tree by information gain (ties: lowest column) grown until its leaves are pure
         or single patterns, as (rows, index, left, right) / (rows,) nodes."""
-        return greedy_tree(rows, self.columns, self.class_weights,
-                           lambda part: self.static(part)[ERR1] == 0)
+        view = self.view
+        start = np.append(view.start, view.n_bits)
+        return greedy_tree(view.groups.patterns[:, self.features], view.weights, start,
+                           view.patterns_in(rows))
 
     def seed_fronts(self, node) -> list:
         """Min-plus programme over the greedy tree: front[l] = fewest errors of a pruning of

@@ -121,11 +121,12 @@ def _leaf_errors(counts):
 
 @njit(cache=True)
 def _best_splits(total, ones, both, active, e1):
-    """(e2, its column, e3, its root column, side of its split child) over the columns
-    ``active`` from the class counts of ``small_tree_errors`` (``ones[i]``, ``both[i, j]``
-    indexed by position in ``active``, i < j)."""
+    """(e2, its column, e3, its root column, side of its split child, that child's column,
+    that child's errors) over the columns ``active`` from the class counts of
+    ``small_tree_errors`` (``ones[i]``, ``both[i, j]`` indexed by position in ``active``,
+    i < j)."""
     n_classes = total.shape[0]
-    e2, f2, e3, f3, side3 = e1, -1, e1, -1, 0
+    e2, f2, e3, f3, side3, g3, child3 = e1, -1, e1, -1, 0, -1, 0
     one = np.empty(n_classes, dtype=np.int64)
     zero = np.empty(n_classes, dtype=np.int64)
     cell = np.empty(n_classes, dtype=np.int64)
@@ -138,6 +139,7 @@ def _best_splits(total, ones, both, active, e1):
         if one_err + zero_err < e2:
             e2, f2 = one_err + zero_err, active[i]
         best_one, best_zero = one_err, zero_err  # each side's best with two leaves
+        one_at, zero_at = -1, -1
         for j in range(active.shape[0]):
             if j == i:
                 continue
@@ -147,24 +149,24 @@ def _best_splits(total, ones, both, active, e1):
                 rest[k] = one[k] - cell[k]
             value = _leaf_errors(cell) + _leaf_errors(rest)
             if value < best_one:
-                best_one = value
+                best_one, one_at = value, active[j]
             for k in range(n_classes):  # the zero side of i split on j
                 cell[k] = ones[j, k] - both[low, high, k]
                 rest[k] = zero[k] - cell[k]
             value = _leaf_errors(cell) + _leaf_errors(rest)
             if value < best_zero:
-                best_zero = value
+                best_zero, zero_at = value, active[j]
         if zero_err + best_one < e3:
-            e3, f3, side3 = zero_err + best_one, active[i], 1
+            e3, f3, side3, g3, child3 = zero_err + best_one, active[i], 1, one_at, best_one
         if one_err + best_zero < e3:
-            e3, f3, side3 = one_err + best_zero, active[i], 0
-    return e2, f2, e3, f3, side3
+            e3, f3, side3, g3, child3 = one_err + best_zero, active[i], 0, zero_at, best_zero
+    return e2, f2, e3, f3, side3, g3, child3
 
 
 @njit(cache=True)
 def _best_splits_two_classes(total, ones, both, active, e1):
     """``_best_splits`` with two classes, where a leaf errs by its lighter class."""
-    e2, f2, e3, f3, side3 = e1, -1, e1, -1, 0
+    e2, f2, e3, f3, side3, g3, child3 = e1, -1, e1, -1, 0, -1, 0
     for i in range(active.shape[0]):
         one0, one1 = ones[i, 0], ones[i, 1]
         zero0, zero1 = total[0] - one0, total[1] - one1
@@ -172,6 +174,7 @@ def _best_splits_two_classes(total, ones, both, active, e1):
         if one_err + zero_err < e2:
             e2, f2 = one_err + zero_err, active[i]
         best_one, best_zero = one_err, zero_err
+        one_at, zero_at = -1, -1
         for j in range(active.shape[0]):
             if j == i:
                 continue
@@ -179,16 +182,16 @@ def _best_splits_two_classes(total, ones, both, active, e1):
             a0, a1 = both[low, high, 0], both[low, high, 1]
             value = min(a0, a1) + min(one0 - a0, one1 - a1)
             if value < best_one:
-                best_one = value
+                best_one, one_at = value, active[j]
             c0, c1 = ones[j, 0] - a0, ones[j, 1] - a1
             value = min(c0, c1) + min(zero0 - c0, zero1 - c1)
             if value < best_zero:
-                best_zero = value
+                best_zero, zero_at = value, active[j]
         if zero_err + best_one < e3:
-            e3, f3, side3 = zero_err + best_one, active[i], 1
+            e3, f3, side3, g3, child3 = zero_err + best_one, active[i], 1, one_at, best_one
         if one_err + best_zero < e3:
-            e3, f3, side3 = one_err + best_zero, active[i], 0
-    return e2, f2, e3, f3, side3
+            e3, f3, side3, g3, child3 = one_err + best_zero, active[i], 0, zero_at, best_zero
+    return e2, f2, e3, f3, side3, g3, child3
 
 
 @njit(cache=True)
@@ -258,7 +261,7 @@ def small_tree_errors(bits, bit_pattern, bit_class, bit_units, ones_start, ones_
         for k in range(n_classes):
             if weight[p, k] != 0:
                 work += count * (count - 1) // 2
-    result = np.full(7, -1, dtype=np.int64)
+    result = np.full(9, -1, dtype=np.int64)
     result[0], result[6] = e1, work
     if work > max_work:
         return result
@@ -285,14 +288,16 @@ def small_tree_errors(bits, bit_pattern, bit_class, bit_units, ones_start, ones_
                 for c in range(a + 1, count):
                     both[i, kept[c], k] += w
     if n_classes == 2:
-        e2, f2, e3, f3, side3 = _best_splits_two_classes(total, ones, both, active[:n_active],
-                                                         e1)
+        e2, f2, e3, f3, side3, g3, child3 = _best_splits_two_classes(
+            total, ones, both, active[:n_active], e1)
     else:
-        e2, f2, e3, f3, side3 = _best_splits(total, ones, both, active[:n_active], e1)
+        e2, f2, e3, f3, side3, g3, child3 = _best_splits(total, ones, both, active[:n_active],
+                                                         e1)
     if e2 < e3:  # a 3-leaf tree found above is never worse than its 2-leaf pruning
         e3, f3 = e2, -1
     result[1], result[2] = e2, f2
     result[3], result[4], result[5] = e3, f3, side3
+    result[7], result[8] = g3, child3
     return result
 
 

@@ -28,9 +28,9 @@ stays empty, which keeps the inline bounds on their fast path.
 
 **Trees.** The trees behind E_S(2) and E_S(3) are stored in the entry's fronts, so that a
 query they answer returns at once. The 3-leaf tree is stored only when it makes fewer errors
-than the 2-leaf one: then its split child makes fewer errors with two leaves than with one,
-so that child's own entry (made when the tree is rebuilt) holds a 2-leaf tree at least as
-good, and the rebuilt tree makes at most the stored errors.
+than the 2-leaf one, and with it the 2-leaf tree of its split child, in that child's entry
+(``pending`` until the entry exists): the rebuilt tree then makes at most the stored errors,
+also when the child's own small trees were skipped (see Time).
 
 Row sets hold all groups of a pattern or none (``exact.bits``), but the kernel does not rely
 on it: it sums the weights of the bits it is given.
@@ -111,6 +111,7 @@ class SmallTrees:
         self.skipped = 0  # calls above their work budget (no small trees stored)
         self.deadline = deadline
         self.timed_seconds, self.timed_work = 0.0, 0
+        self.pending: dict[int, tuple] = {}  # row set -> its 2-leaf tree (errors, column)
 
     def max_work(self) -> int:
         """The steps one call may take: ``step_seconds`` at the measured rate."""
@@ -122,8 +123,8 @@ class SmallTrees:
         return int(min(step / rate, NO_WORK_LIMIT))
 
     def errors(self, rows: int, max_work: int = NO_WORK_LIMIT) -> np.ndarray:
-        """``small_tree_errors`` on the bit row set ``rows``: ``[e1, e2, f2, e3, f3, side3,
-        work]``, e2 = e3 = -1 when the work would pass ``max_work``."""
+        """``small_tree_errors`` on the bit row set ``rows`` (its result, as the kernel
+        documents it), e2 = e3 = -1 when the work would pass ``max_work``."""
         self.calls += 1
         bits = np.flatnonzero(np.unpackbits(
             np.frombuffer(rows.to_bytes(self.n_bytes, "little"), dtype=np.uint8),
@@ -140,7 +141,8 @@ class SmallTrees:
         return found
 
     def store(self, search, rows: int, entry: list) -> None:
-        e1, e2, f2, e3, f3, side3, _ = (int(v) for v in self.errors(rows, self.max_work()))
+        found = [int(v) for v in self.errors(rows, self.max_work())]
+        e1, e2, f2, e3, f3, side3, _, g3, child3 = found
         if e2 < 0:  # above the call's work budget: the class-count bounds stay
             return
         if e2 < e1:
@@ -148,7 +150,20 @@ class SmallTrees:
         if e3 < e2:
             side3 ^= int(self.flipped[f3])  # the search's zero side is the column's 0
             search.store_tree(entry, 3, e3, f3, 1 + (side3 == 0), 1 + (side3 == 1))
+            one_side = rows & search.columns[f3]
+            child = one_side if side3 == 1 else rows ^ one_side
+            known = search.memo.get(child)
+            if known is None:  # the tree is rebuilt through the child's entry
+                self.pending[child] = (child3, g3)
+            else:
+                search.store_tree(known, 2, child3, g3, 1, 1)
         # class_err[l] bounds the errors of a tree with l leaves (``BudgetRowSetSearch.
         # lower``); E_S(l) is the exact minimum, so at least the class-count bound there
         class_err = entry[CLASS_ERR]
         entry[CLASS_ERR] = [class_err[0], e1, e2, e3, *class_err[4:]]
+
+    def settle_pending(self, search, rows: int, entry: list) -> None:
+        """Store in ``rows``'s new ``entry`` the 2-leaf tree a parent's 3-leaf tree uses."""
+        found = self.pending.pop(rows, None)
+        if found is not None:
+            search.store_tree(entry, 2, found[0], found[1], 1, 1)
