@@ -63,45 +63,70 @@ def greedy_tree(matrix: np.ndarray, weights: np.ndarray, bit_start: np.ndarray,
     n_bytes = (int(bit_start[-1]) + 7) // 8
     everything = np.arange(matrix.shape[0]) if patterns is None \
         else np.asarray(patterns, dtype=np.int64)
+    count = _counter(matrix, weights)
     tops: dict[int, tuple] = {}  # node id -> (index, zero id, one id), leaves absent
     leaf_rows: dict[int, np.ndarray] = {}  # leaf id -> its patterns
-    pending = [(0, everything, _column_counts(matrix, weights, everything))]
+    total = weights[everything].sum(axis=0)
+    pending = [(0, everything, total, count(everything) if _splittable(total) else None)]
     next_id = 1
     while pending:
-        node, patterns, ones = pending.pop()
-        total = weights[patterns].sum(axis=0)
-        index = _best_split(ones, total) if np.count_nonzero(total) > 1 else -1
+        node, patterns, total, ones = pending.pop()
+        index = -1 if ones is None else _best_split(ones, total)
         if index < 0:
             leaf_rows[node] = patterns
             continue
         one_mask = matrix[patterns, index] == 1
-        zero_side, one_side = patterns[~one_mask], patterns[one_mask]
-        small, large = (zero_side, one_side) if len(zero_side) <= len(one_side) \
-            else (one_side, zero_side)
-        small_ones = _column_counts(matrix, weights, small)
-        large_ones = ones - small_ones
-        zero_ones, one_ones = (small_ones, large_ones) if small is zero_side \
-            else (large_ones, small_ones)
+        sides = [(patterns[~one_mask], total - ones[index]), (patterns[one_mask], ones[index])]
+        # a side of one class is a leaf and needs no counts; of two sides to count, the
+        # smaller is counted and the other is the parent minus it
+        wanted = [_splittable(side_total) for _, side_total in sides]
+        counts = [None, None]
+        if any(wanted):
+            small = 0 if len(sides[0][0]) <= len(sides[1][0]) else 1
+            counted = small if wanted[small] or wanted[1 - small] else 1 - small
+            counts[counted] = count(sides[counted][0])
+            if wanted[1 - counted]:
+                counts[1 - counted] = ones - counts[counted]
+            counts = [c if w else None for c, w in zip(counts, wanted, strict=True)]
         tops[node] = (index, next_id, next_id + 1)
-        pending += [(next_id + 1, one_side, one_ones), (next_id, zero_side, zero_ones)]
+        pending += [(next_id + 1, *sides[1], counts[1]), (next_id, *sides[0], counts[0])]
         next_id += 2
     return _nested(0, tops, leaf_rows, bit_start, n_bytes)
+
+
+def _splittable(total) -> bool:
+    """Whether a node with class weights ``total`` holds more than one class."""
+    return np.count_nonzero(total) > 1
 
 
 # Rows per block of the count's matrix product: its float copy stays about 10 MB.
 COUNT_BLOCK_CELLS = 1 << 20
 
 
-def _column_counts(matrix, weights, patterns) -> np.ndarray:
-    """(columns, classes) weight of the ``patterns`` with a 1 in each column."""
-    counts = np.zeros((weights.shape[1], matrix.shape[1]))
+def _counter(matrix, weights):
+    """``count(patterns)``: the (columns, classes) weight of the ``patterns`` with a 1 in
+    each column. With weights 0 or 1 (the pure searches, unweighted rows) a count of the 1s
+    among each class's patterns (``count_nonzero`` of a bool block: several times faster
+    than a float product), else a float product in blocks (float32 sums whole numbers
+    exactly below 2**24)."""
+    ones_only = bool(((weights == 0) | (weights == 1)).all())
+    exact = np.float32 if weights.sum() < 2**24 else np.float64
     step = max(1, COUNT_BLOCK_CELLS // max(1, matrix.shape[1]))
-    # float32 sums whole numbers exactly below 2**24: half the memory traffic of float64
-    exact = np.float32 if weights[patterns].sum() < 2**24 else np.float64
-    for start in range(0, len(patterns), step):
-        block = patterns[start:start + step]
-        counts += weights[block].T.astype(exact) @ matrix[block].astype(exact)
-    return counts.T
+    if ones_only:
+        members = weights == 1
+
+        def count(patterns):
+            return np.stack([np.count_nonzero(matrix[patterns[members[patterns, k]]], axis=0)
+                             for k in range(weights.shape[1])], axis=1).astype(np.float64)
+        return count
+
+    def count(patterns):
+        counts = np.zeros((weights.shape[1], matrix.shape[1]))
+        for start in range(0, len(patterns), step):
+            block = patterns[start:start + step]
+            counts += weights[block].T.astype(exact) @ matrix[block].astype(exact)
+        return counts.T
+    return count
 
 
 def _side_entropy(counts) -> np.ndarray:

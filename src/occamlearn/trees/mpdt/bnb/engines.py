@@ -25,7 +25,8 @@ from occamlearn.trees.exact.nesting import SideNesting, no_nesting, side_nesting
 from occamlearn.trees.exact.splits import distinct_splits, greedy_tree
 from occamlearn.trees.exact.stop import OutOfCalls, Poll
 
-__all__ = ["NO_TREE", "CompiledRowSetSearch", "OutOfCalls", "RowSetSearch", "prepare_rows"]
+__all__ = ["NO_TREE", "CompiledRowSetSearch", "OutOfCalls", "RowSetSearch", "greedy_start",
+           "prepare_rows"]
 
 
 def _first(split):
@@ -55,7 +56,7 @@ def prepare_rows(X, y, n_classes, sample_weight=None):
         raise ValueError(f"X has shape {X.shape} but y has {y.shape[0]} entries.")
     if X.shape[0] == 0:
         raise ValueError("No rows: a tree needs at least one training example.")
-    X = (X != 0).astype(np.int64)
+    X = (X != 0).view(np.uint8)  # one byte a cell: the searches copy it several times
     if y.min() < 0:
         raise ValueError("Class indices must be >= 0.")
     n_classes = int(y.max()) + 1 if n_classes is None else int(n_classes)
@@ -75,8 +76,26 @@ def prepare_rows(X, y, n_classes, sample_weight=None):
     if conflicting:
         raise ValueError(f"{conflicting} groups of identical rows have different classes: "
                          "no pure tree exists (remove conflicts first, e.g. resolve_conflicts).")
-    rows = groups.patterns.astype(np.int64)
+    rows = groups.patterns.astype(np.uint8)
     return rows, labels, n_classes, reduce_columns(rows).column.tolist()
+
+
+def greedy_start(rows, labels, n_classes, kept, patterns=None):
+    """The greedy pure tree (``splits.greedy_tree``) of the prepared ``rows`` (distinct rows,
+    one bit each), as a nested tuple over the original columns: needs none of a search's
+    set-up, so a driver offers it before building one."""
+    node = greedy_tree(rows[:, kept] == 1, np.eye(n_classes)[labels],
+                       np.arange(len(labels) + 1), patterns)
+    return tree_of_greedy(node, kept, lambda part: int(labels[(part & -part).bit_length() - 1]))
+
+
+def _column_bitsets(rows, kept) -> list[int]:
+    """The columns ``kept`` of the distinct ``rows`` as bitsets (bit i: row i has a 1), packed
+    in one pass."""
+    if not kept:
+        return []
+    packed = np.packbits(rows[:, kept].T != 0, axis=1, bitorder="little")
+    return [int.from_bytes(column.tobytes(), "little") for column in packed]
 
 
 class RowSetSearch:
@@ -89,8 +108,8 @@ class RowSetSearch:
         if isinstance(nested_sides, SideNesting):
             self.nesting = nested_sides
         else:
-            self.nesting = side_nesting(rows[:, kept]) if nested_sides and kept else \
-                no_nesting(len(kept))
+            self.nesting = side_nesting(rows[:, kept], deadline) if nested_sides and kept \
+                else no_nesting(len(kept))
         # per side, the sides immediately containing it (Python lists: fast to walk)
         self.side_succs = [self.nesting.succ[a:b].tolist() for a, b in
                            zip(self.nesting.succ_start[:-1], self.nesting.succ_start[1:])]
@@ -98,7 +117,7 @@ class RowSetSearch:
         self.labels = labels
         self.n_classes = n_classes
         self.features = kept
-        self.columns = [bitset(rows[:, j] == 1) for j in kept]
+        self.columns = _column_bitsets(rows, kept)
         self.class_sets = [s for s in (bitset(labels == k) for k in range(n_classes)) if s]
         self.classes_in = _class_counter(self.class_sets)
         self.class_of_set = {s: int(labels[(s & -s).bit_length() - 1]) for s in self.class_sets}
@@ -321,9 +340,7 @@ class RowSetSearch:
         patterns = np.flatnonzero(np.unpackbits(
             np.frombuffer(rows.to_bytes(self.n_bytes, "little"), dtype=np.uint8),
             bitorder="little"))  # a row set's bits are its distinct rows
-        node = greedy_tree(self._rows[:, self.features] == 1, np.eye(self.n_classes)[self.labels],
-                           np.arange(self.n_rows + 1), patterns)
-        return tree_of_greedy(node, self.features, self.label_of)
+        return greedy_start(self._rows, self.labels, self.n_classes, self.features, patterns)
 
 
 class CompiledRowSetSearch(RowSetSearch):

@@ -291,7 +291,7 @@ class BudgetRowSetSearch:
         or single patterns, as (rows, index, left, right) / (rows,) nodes."""
         view = self.view
         start = np.append(view.start, view.n_bits)
-        return greedy_tree(view.groups.patterns[:, self.features], view.weights, start,
+        return greedy_tree(view.groups.patterns[:, self.features] == 1, view.weights, start,
                            view.patterns_in(rows))
 
     def seed_fronts(self, node) -> list:
