@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from occamlearn import memory
 from occamlearn.stopping import CLOCK
 from occamlearn.trees.exact.anytime import NO_TREE
 from occamlearn.trees.exact.data import bitset, group_examples, reduce_columns
@@ -407,12 +408,16 @@ class CompiledRowSetSearch(RowSetSearch):
     def grow(self):
         """Four times the capacity, or the memory cap (``max_capacity``) if that is less:
         growing only by fours stopped a table of 6-word keys (breast_cancer, 364 rows) at
-        4 M slots, a third of what the cap allows (the memo then drops new entries)."""
-        capacity = min(self.table.shape[0] * 4, self.max_capacity)
-        bigger = self.kernels.new_table(capacity, self.words)
-        self.kernels.rehash(self.table, bigger, self.counters)
-        self.table = bigger
-        self.counters[self.kernels.GROWABLE] = capacity < self.max_capacity
+        4 M slots, a third of what the cap allows (the memo then drops new entries). Never
+        past half of what the process's memory limit leaves (``occamlearn.memory``)."""
+        current = self.table.shape[0]
+        capacity = memory.table_capacity(8 * self.words + 8, current,
+                                         min(current * 4, self.max_capacity))
+        if capacity > current:  # else the memory limit is reached: the table stays full
+            bigger = self.kernels.new_table(capacity, self.words)
+            self.kernels.rehash(self.table, bigger, self.counters)
+            self.table = bigger
+        self.counters[self.kernels.GROWABLE] = current < capacity < self.max_capacity
 
     def stats(self) -> dict:
         return {**super().stats(), "memo_entries": int(self.counters[self.kernels.ENTRIES]),

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from occamlearn import memory
 from occamlearn.trees.exact.bits import GroupBits
 from occamlearn.trees.exact.data import ExampleGroups
 from occamlearn.trees.exact.nested import rebuild
@@ -27,7 +28,13 @@ from occamlearn.trees.mpdt.error_budget.bnb_candidates import ENTRY_FIELDS, INF,
 
 __all__ = ["BOUNDED", "BudgetRowSetSearch"]
 
-MEMO_BYTES = 2 * 2**30  # the memo's cap (see BudgetRowSetSearch.__init__)
+# The memo's cap (see BudgetRowSetSearch.__init__): this share of what the process's memory
+# limit leaves when the search starts (``occamlearn.memory``), at most MEMO_BYTES; and every
+# MEMORY_LOOK_EVERY calls a look at the process's resident memory, in case the estimate of
+# the bytes per entry falls short.
+MEMO_BYTES = 2 * 2**30
+MEMO_SHARE = 0.6
+MEMORY_LOOK_EVERY = 1 << 14
 # Row sets whose static bounds are cached (the children of every split, most never
 # searched: hepa recomputed them 1.4 million times in 20 s without the cache), at most
 # STATIC_BYTES of them (about 200 bytes each plus the bitset); the memo gets the rest.
@@ -64,11 +71,13 @@ class BudgetRowSetSearch:
         self.memo: dict[int, list] = {}
         self.statics: dict[int, tuple] = {}
         # the memo is never evicted (rebuilding trees follows its entries): when it would pass
-        # MEMO_BYTES (about 1000 bytes of lists, dicts and sets per entry, 24 per split in
-        # its split list, plus the bitset) the search stops as at a time limit, with
-        # stats["memory_full"]
-        self.static_cap = min(STATIC_CACHE, STATIC_BYTES // (200 + self.n_rows // 8))
-        self.max_entries = (MEMO_BYTES - STATIC_BYTES) // (
+        # its share of the memory left (about 1000 bytes of lists, dicts and sets per entry,
+        # 24 per split in its split list, plus the bitset) the search stops as at a time
+        # limit, with stats["memory_full"]
+        memo_bytes = memory.share(MEMO_SHARE, cap=MEMO_BYTES)
+        static_bytes = min(STATIC_BYTES, memo_bytes // 4)
+        self.static_cap = min(STATIC_CACHE, static_bytes // (200 + self.n_rows // 8))
+        self.max_entries = (memo_bytes - static_bytes) // (
             1000 + 24 * len(view.columns) + 2 * (self.n_rows // 8))
         self.memory_full = False
         self.poll = Poll(deadline)
@@ -206,7 +215,9 @@ class BudgetRowSetSearch:
         if bound >= known:
             return known
         self.poll.tick()
-        if not self.poll.calls % POLL_EVERY and len(self.memo) > self.max_entries:
+        if not self.poll.calls % POLL_EVERY and (
+                len(self.memo) > self.max_entries
+                or not self.poll.calls % MEMORY_LOOK_EVERY and not memory.room()):
             self.memory_full = True
             raise Stop
         pure = self.pure

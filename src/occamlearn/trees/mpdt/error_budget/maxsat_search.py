@@ -30,6 +30,7 @@ from __future__ import annotations
 import numpy as np
 
 from occamlearn.maxsat.backends import make_backend
+from occamlearn.memory import room as memory_room
 from occamlearn.model.tree import LEAF, Tree
 from occamlearn.stopping import CLOCK, Deadline, ProgressSink
 from occamlearn.trees.data_reduction import distinct_rows, group_examples
@@ -53,11 +54,11 @@ __all__ = ["ErrorBudgetSearch", "check_max_errors", "error_budget", "find_minimu
 # halved, so that only encodings sure to end after the deadline are skipped. Whatever starts
 # is built in slices, the deadline checked between them.
 ENCODE_SECONDS_PER_LITERAL = 1.5e-7
-# Peak bytes per literal while building (numpy blocks, then Python lists: 58-62 measured), and
-# the most an encoding may take. An on_conflict="relax" fit on 50,000 x 20 numeric rows was
-# still encoding after 300 s with 21.8 GB; now it is skipped at once.
+# Peak bytes per literal while building (numpy blocks, then Python lists: 58-62 measured); an
+# encoding predicted to need more than the memory left (``occamlearn.memory.room``) is not
+# built. An on_conflict="relax" fit on 50,000 x 20 numeric rows was still encoding after
+# 300 s with 21.8 GB; now it is skipped at once.
 ENCODE_BYTES_PER_LITERAL = 64
-ENCODE_MEMORY_BUDGET = 4 << 30
 
 def _errors(tree: Tree, X: np.ndarray, y: np.ndarray, weight=None) -> int:
     """Misclassified rows, or their total integer weight."""
@@ -188,15 +189,16 @@ class ErrorBudgetSearch:
 
     def skip_reason(self, n_nodes: int, deadline: Deadline, stats: dict) -> str | None:
         """Why the encoding with ``n_nodes`` nodes is not built (predicted to end after the
-        deadline, or to need more than ``ENCODE_MEMORY_BUDGET``), or None to build it."""
+        deadline, or to need more memory than the limit leaves), or None to build it."""
         size = error_budget_encoding_size(group_examples(self.X, self.y, self.weight),
                                           self.max_errors, n_nodes)
         seconds = ENCODE_SECONDS_PER_LITERAL * size.literals
-        memory = ENCODE_BYTES_PER_LITERAL * size.literals
+        needed = ENCODE_BYTES_PER_LITERAL * size.literals
         stats.update(predicted_clauses=size.clauses, predicted_literals=size.literals)
-        if memory > ENCODE_MEMORY_BUDGET:
-            return (f"predicted {memory / 2**30:.1f} GiB for {n_nodes} nodes, over the "
-                    f"{ENCODE_MEMORY_BUDGET / 2**30:.1f} GiB budget")
+        room = memory_room()
+        if needed > room:
+            return (f"predicted {needed / 2**30:.1f} GiB for {n_nodes} nodes, "
+                    f"{room / 2**30:.1f} GiB left under the memory limit")
         if deadline.limited:
             left = deadline.remaining()
             if seconds >= left:
