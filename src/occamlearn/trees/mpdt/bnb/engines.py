@@ -20,7 +20,7 @@ import numpy as np
 from occamlearn import memory
 from occamlearn.stopping import CLOCK
 from occamlearn.trees.exact.anytime import NO_TREE
-from occamlearn.trees.exact.data import bitset, group_examples, reduce_columns
+from occamlearn.trees.exact.data import bitset, column_bitsets, group_examples, reduce_columns
 from occamlearn.trees.exact.nested import rebuild, tree_of_greedy
 from occamlearn.trees.exact.nesting import SideNesting, no_nesting, side_nesting
 from occamlearn.trees.exact.splits import distinct_splits, greedy_tree
@@ -90,15 +90,6 @@ def greedy_start(rows, labels, n_classes, kept, patterns=None):
     return tree_of_greedy(node, kept, lambda part: int(labels[(part & -part).bit_length() - 1]))
 
 
-def _column_bitsets(rows, kept) -> list[int]:
-    """The columns ``kept`` of the distinct ``rows`` as bitsets (bit i: row i has a 1), packed
-    in one pass."""
-    if not kept:
-        return []
-    packed = np.packbits(rows[:, kept].T != 0, axis=1, bitorder="little")
-    return [int.from_bytes(column.tobytes(), "little") for column in packed]
-
-
 class RowSetSearch:
     """Memoised branch and bound on bitset row sets of one prepared data set."""
 
@@ -118,7 +109,7 @@ class RowSetSearch:
         self.labels = labels
         self.n_classes = n_classes
         self.features = kept
-        self.columns = _column_bitsets(rows, kept)
+        self.columns = column_bitsets(rows[:, kept]) if kept else []
         self.class_sets = [s for s in (bitset(labels == k) for k in range(n_classes)) if s]
         self.classes_in = _class_counter(self.class_sets)
         self.class_of_set = {s: int(labels[(s & -s).bit_length() - 1]) for s in self.class_sets}

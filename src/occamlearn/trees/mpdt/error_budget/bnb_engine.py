@@ -94,6 +94,7 @@ class BudgetRowSetSearch:
         # exact answers up to three leaves per new row set (``small_trees``): compiled, so
         # the caller says whether their kernels are loaded (``small_trees.load_kernels``)
         self.small = None
+        self.small_later: set[int] = set()  # entries whose small trees wait (``entry``)
         if use_small_trees:
             from occamlearn.trees.mpdt.error_budget import bnb_kernels
             from occamlearn.trees.mpdt.error_budget.small_trees import SmallTrees
@@ -127,7 +128,10 @@ class BudgetRowSetSearch:
         self.statics[rows] = found
         return found
 
-    def entry(self, rows: int) -> list:
+    def entry(self, rows: int, small: bool = True) -> list:
+        """The memo entry of ``rows``, made if new, with its small trees (``small_trees``)
+        unless ``small`` is False: then they wait until a search first visits the row set
+        (``solve``), so that building the greedy start's entries costs no kernel call."""
         found = self.memo.get(rows)
         if found is not None:
             return found
@@ -137,7 +141,10 @@ class BudgetRowSetSearch:
         if self.small is not None:
             self.small.settle_pending(self, rows, found)
             if err1 > forced:
-                self.small.store(self, rows, found)
+                if small:
+                    self.small.store(self, rows, found)
+                else:
+                    self.small_later.add(rows)
         return found
 
     @staticmethod
@@ -205,6 +212,10 @@ class BudgetRowSetSearch:
             if self.small is not None:  # a new entry costs a small-tree kernel call
                 self.poll.check()
             entry = self.entry(rows)
+        elif self.small_later and rows in self.small_later:  # an entry of the greedy start
+            self.small_later.discard(rows)
+            self.poll.check()
+            self.small.store(self, rows, entry)
         if budget >= entry[ERR1]:
             return 1
         lower, upper = self.lower, self.upper
@@ -308,7 +319,7 @@ class BudgetRowSetSearch:
     def seed_fronts(self, node) -> list:
         """Min-plus programme over the greedy tree: front[l] = fewest errors of a pruning of
         ``node`` with l leaves (index 0 unused); every pruning is stored in the memo."""
-        entry = self.entry(node[0])
+        entry = self.entry(node[0], small=False)
         if len(node) == 1:
             return [INF, entry[ERR1]]
         _, index, left, right = node
