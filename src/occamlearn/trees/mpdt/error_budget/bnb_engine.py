@@ -52,6 +52,30 @@ BOUND_MAX_PATTERNS = 1000
 N, ERR1, FORCED, LABEL, CLASS_ERR, LO, ACH, BOUNDED, SPLITS = ENTRY_FIELDS
 
 
+def _min_plus(left: np.ndarray, right: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(front, choice): front[l] = min over a + b = l of left[a] + right[b] (index 0 of each
+    array unused), choice[l] the least such a; one vector operation per a (or per b, taken
+    from the largest down, so that the least a still wins ties) of the shorter side."""
+    n_left, n_right = len(left) - 1, len(right) - 1
+    front = np.full(n_left + n_right + 1, INF, dtype=np.int64)
+    choice = np.zeros(n_left + n_right + 1, dtype=np.int64)
+    if n_left <= n_right:
+        for a in range(1, n_left + 1):
+            place = slice(a + 1, a + 1 + n_right)
+            candidate = left[a] + right[1:]
+            better = candidate < front[place]
+            front[place] = np.where(better, candidate, front[place])
+            choice[place] = np.where(better, a, choice[place])
+    else:
+        for b in range(n_right, 0, -1):
+            place = slice(b + 1, b + 1 + n_left)
+            candidate = right[b] + left[1:]
+            better = candidate < front[place]
+            front[place] = np.where(better, candidate, front[place])
+            choice[place] = np.where(better, np.arange(1, n_left + 1), choice[place])
+    return front, choice
+
+
 class BudgetRowSetSearch:
     """Memoised budgeted branch and bound on bitset row sets of one data set."""
 
@@ -318,24 +342,32 @@ class BudgetRowSetSearch:
 
     def seed_fronts(self, node) -> list:
         """Min-plus programme over the greedy tree: front[l] = fewest errors of a pruning of
-        ``node`` with l leaves (index 0 unused); every pruning is stored in the memo."""
-        entry = self.entry(node[0], small=False)
-        if len(node) == 1:
-            return [INF, entry[ERR1]]
-        _, index, left, right = node
-        left_front, right_front = self.seed_fronts(left), self.seed_fronts(right)
-        front = [INF] * (len(left_front) + len(right_front) - 1)
-        choice = [None] * len(front)
-        for a in range(1, len(left_front)):
-            for b in range(1, len(right_front)):
-                errors = left_front[a] + right_front[b]
-                if errors < front[a + b]:
-                    front[a + b], choice[a + b] = errors, (a, b)
-        front[1] = entry[ERR1]
-        for leaves in range(2, len(front)):
-            a, b = choice[leaves]
-            self.store_tree(entry, leaves, front[leaves], index, a, b)
-        return front
+        ``node`` with l leaves (index 0 unused); every pruning is stored in the memo. Children
+        before parents, without recursion (a greedy tree on many rows may be deep), and each
+        node's min-plus product in numpy, one vector per leaf count of its smaller side: the
+        product costs |left| x |right| (the whole programme up to the square of the leaves,
+        tens of thousands on 100,000 noisy rows), in compiled loops."""
+        order, stack = [], [node]
+        while stack:  # parents before children; taken in reverse below
+            top = stack.pop()
+            order.append(top)
+            if len(top) == 4:
+                stack += [top[2], top[3]]
+        fronts: dict[int, np.ndarray] = {}
+        for top in reversed(order):
+            entry = self.entry(top[0], small=False)
+            if len(top) == 1:
+                fronts[id(top)] = np.array([INF, entry[ERR1]], dtype=np.int64)
+                continue
+            _, index, left, right = top
+            front, choice = _min_plus(fronts.pop(id(left)), fronts.pop(id(right)))
+            front[1] = entry[ERR1]
+            store_tree = self.store_tree
+            for leaves, (errors, a) in enumerate(zip(front[2:].tolist(), choice[2:].tolist()),
+                                                 start=2):
+                store_tree(entry, leaves, errors, index, a, leaves - a)
+            fronts[id(top)] = front
+        return fronts[id(node)].tolist()
 
     def stats(self) -> dict:
         return {"calls": self.poll.calls, "memo_entries": len(self.memo),
