@@ -174,3 +174,40 @@ def test_without_cached_small_tree_kernels_the_search_goes_without(monkeypatch):
     assert with_small.stats["small_tree_calls"] > 0
     assert with_small.errors.tolist() == without.errors.tolist()
     assert with_small.status == without.status == "optimal"
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(duplicated_data())
+def test_a_call_over_its_work_budget_computes_nothing(data):
+    """Under a time limit each kernel call gets a work budget (``Deadline.step_seconds``):
+    a call over it returns e1 and no small trees (e2 = e3 = -1), one given the work it
+    reported returns what an unlimited call does."""
+    X, y, n_classes, weight = data
+    search, _ = _search(X, y, n_classes, weight)
+    root = search.view.root
+    full = search.small.errors(root).tolist()
+    work = full[6]
+    if work > 0:
+        capped = search.small.errors(root, max_work=work - 1).tolist()
+        assert capped[0] == full[0] and capped[1] == capped[3] == -1 and capped[6] == work
+    assert search.small.errors(root, max_work=work).tolist() == full
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(duplicated_data(), st.integers(0, 4), st.integers(0, 200))
+def test_the_bound_under_a_work_cap_is_still_a_lower_bound(data, budget, max_work):
+    """The error-budget incompatibility bound stops picking items past its work cap; what it
+    returns then is at most the uncapped bound, which is at most the brute-force best."""
+    from occamlearn.trees.mpdt.error_budget import bnb_kernels
+
+    X, y, n_classes, weight = data
+    search, scale = _search(X, y, n_classes, weight)
+    patterns = search.view.patterns_in(search.view.root)
+    args = (search.packed, search.weights, search.totals, patterns, budget)
+    full, _ = bnb_kernels.incompatibility_bound(*args, 1 << 62)
+    capped, _ = bnb_kernels.incompatibility_bound(*args, max_work)
+    assert 1 <= capped <= full
+    curve = brute_curve(X, y, n_classes, (weight * 2).astype(np.int64), 2 * len(y) + 1)
+    limit = 2 * budget * search.unit  # the budget in the curve's units (halves x scale)
+    best = next((leaves for leaves, e in enumerate(curve, 1) if e * scale <= limit), None)
+    assert best is None or full <= best

@@ -15,7 +15,8 @@ many places, on two clocks, and progress went through four callback shapes. Now:
   ``step_seconds()`` is the one rule for work that cannot look at the clock while it runs (a
   compiled kernel call, a library call): at most ``STEP_SHARE`` of the whole limit, and never
   more than is left, so that a search that checks the deadline between such steps overruns
-  its limit by at most about 1 %.
+  its limit by at most about 1 %. ``KernelPace`` turns those seconds into the work units a
+  compiled kernel counts (its call budget), at the pace its timed calls have shown.
 * ``ProgressSink`` receives ``(upper, lower, seconds, model)`` -- the best size or cost found,
   the proven bound, the seconds since the deadline was made (``Deadline.elapsed()``), and
   optionally the model itself -- from every engine, keeps the best model and the trace, and
@@ -35,7 +36,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from numbers import Real
 
-__all__ = ["CLOCK", "Deadline", "ProgressSink"]
+__all__ = ["CLOCK", "Deadline", "KernelPace", "ProgressSink"]
 
 CLOCK = time.perf_counter  # the one clock of every deadline and every trace
 # The longest share of a time limit that one step without a look at the deadline may take
@@ -174,6 +175,46 @@ class Deadline:
     def __repr__(self) -> str:
         left = self.remaining()
         return f"Deadline(remaining={left:.3f}s)" if math.isfinite(left) else "Deadline(None)"
+
+
+class KernelPace:
+    """Seconds per unit of work of one compiled kernel, which cannot read the clock: its
+    calls get a budget of work units (``budget``), and each call's work and seconds are
+    recorded (``record``) so the pace follows the machine. Until ``TIMED_WORK`` units have
+    been timed, the pace is the slowest measured, given by the kernel's module.
+
+    >>> pace = KernelPace(1e-8)
+    >>> pace.budget(Deadline.after(None)) == KernelPace.NO_LIMIT
+    True
+    >>> pace.record(0.5, 10**8); round(pace.seconds_per_unit, 12)
+    5e-09
+    """
+
+    NO_LIMIT = 1 << 62
+    TIMED_WORK = 10**6
+
+    def __init__(self, seconds_per_unit: float):
+        self.assumed = float(seconds_per_unit)
+        self.seconds = 0.0
+        self.work = 0
+
+    @property
+    def seconds_per_unit(self) -> float:
+        return self.seconds / self.work if self.work >= self.TIMED_WORK else self.assumed
+
+    def budget(self, deadline: Deadline | None) -> int:
+        """The work one call may do: ``deadline.step_seconds()`` at this pace (no limit
+        without a deadline)."""
+        step = math.inf if deadline is None else deadline.step_seconds()
+        if math.isinf(step):
+            return self.NO_LIMIT
+        return int(min(step / self.seconds_per_unit, self.NO_LIMIT))
+
+    def record(self, seconds: float, work: int) -> None:
+        """A call that did ``work`` units took ``seconds``."""
+        if work > 0:
+            self.seconds += max(0.0, float(seconds))
+            self.work += int(work)
 
 
 Callback = Callable[[float | None, float | None, float, object], object]

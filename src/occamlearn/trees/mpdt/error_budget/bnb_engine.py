@@ -19,6 +19,7 @@ from __future__ import annotations
 import numpy as np
 
 from occamlearn import memory
+from occamlearn.stopping import CLOCK, KernelPace
 from occamlearn.trees.exact.bits import GroupBits
 from occamlearn.trees.exact.data import ExampleGroups
 from occamlearn.trees.exact.nested import rebuild
@@ -47,6 +48,9 @@ BOUND_GAIN_RATIO = 20
 # Above this many patterns in S the bound is not computed: one call is O(m^2 |Q|) and took
 # seconds at m ~ 4000 (mushroom), which also overran time limits.
 BOUND_MAX_PATTERNS = 1000
+# Seconds per step of the bound's kernel (one pattern scanned by a witness test) until its
+# calls are timed; a call's work is capped at ``Deadline.step_seconds()`` (1 % of the limit).
+BOUND_SECONDS_PER_STEP = 2e-8
 
 # Indices into a row set's memo entry (a list, for speed): ``bnb_candidates``'.
 N, ERR1, FORCED, LABEL, CLASS_ERR, LO, ACH, BOUNDED, SPLITS = ENTRY_FIELDS
@@ -108,6 +112,7 @@ class BudgetRowSetSearch:
         self.use_incompatibility = use_incompatibility
         self.bound_calls = 0
         self.bound_gains = 0
+        self.bound_pace = KernelPace(BOUND_SECONDS_PER_STEP)
         self.kernels = None
         self.pure = None  # a ``pure_oracle.PureOracle`` for the smallest budgets, if set
         if use_incompatibility:
@@ -220,8 +225,12 @@ class BudgetRowSetSearch:
         if len(patterns) > BOUND_MAX_PATTERNS:
             return 1
         self.poll.check()
-        return int(self.kernels.incompatibility_bound(self.packed, self.weights, self.totals,
-                                                      patterns, budget))
+        started = CLOCK()
+        bound, work = self.kernels.incompatibility_bound(
+            self.packed, self.weights, self.totals, patterns, budget,
+            self.bound_pace.budget(self.poll.deadline))
+        self.bound_pace.record(CLOCK() - started, int(work))
+        return int(bound)
 
     def bound_pays(self) -> bool:
         return self.use_incompatibility and (

@@ -68,15 +68,20 @@ def _stable_order(keys):
 
 
 @njit(cache=True)
-def incompatibility_bound(packed, weights, totals, patterns, budget):
-    """Leaves needed by any tree on ``patterns`` with at most ``budget`` errors (see the
-    module docstring). ``weights[p, k]``: rows of pattern p with class k; ``totals[p]``:
-    rows of pattern p."""
+def incompatibility_bound(packed, weights, totals, patterns, budget, max_work):
+    """(leaves needed by any tree on ``patterns`` with at most ``budget`` errors (see the
+    module docstring), work done). ``weights[p, k]``: rows of pattern p with class k;
+    ``totals[p]``: rows of pattern p. ``work`` counts the patterns the witness tests may
+    scan; once it passes ``max_work`` no more items are picked, and the bound of the items
+    picked so far is returned (any subset of a pairwise b-incompatible set is one)."""
     n_classes = weights.shape[1]
     chosen = np.empty(patterns.shape[0], dtype=np.int64)
     picked = np.empty(patterns.shape[0] * n_classes, dtype=np.int64)
     n_picked = 0
+    work = 0
     for k in range(n_classes):
+        if work > max_work:
+            break
         # heavy items first: they are the costliest to give up as errors
         keys = np.empty(patterns.shape[0], dtype=np.int64)
         for i in range(patterns.shape[0]):
@@ -85,8 +90,9 @@ def incompatibility_bound(packed, weights, totals, patterns, budget):
         n_chosen = 0
         for i in order:
             a = patterns[i]
-            if weights[a, k] == 0:
+            if weights[a, k] == 0 or work > max_work:
                 break
+            work += n_chosen * patterns.shape[0]
             fits = True
             for r in range(n_chosen):
                 if not _witness_weight_above(packed, weights, totals, patterns, a, chosen[r],
@@ -105,7 +111,7 @@ def incompatibility_bound(packed, weights, totals, patterns, budget):
             break
         spent += ordered[i]
         given_up += 1
-    return max(1, n_picked - given_up)
+    return max(1, n_picked - given_up), work
 
 
 @njit(cache=True)
@@ -314,7 +320,8 @@ def warm_up(small_trees: bool = True) -> float:
         return 0.0
     packed = pack_rows(np.array([[0, 1], [1, 0], [1, 1]], dtype=np.int64))
     weights = np.array([[1, 0], [0, 2], [1, 1]], dtype=np.int64)
-    incompatibility_bound(packed, weights, weights.sum(axis=1), np.arange(3, dtype=np.int64), 1)
+    incompatibility_bound(packed, weights, weights.sum(axis=1), np.arange(3, dtype=np.int64), 1,
+                          np.int64(1 << 62))
     if not small_trees:
         return time.perf_counter() - start
     ints = np.array([0, 1, 2], dtype=np.int64)

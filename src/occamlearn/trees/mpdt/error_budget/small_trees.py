@@ -48,16 +48,15 @@ from __future__ import annotations
 
 import numpy as np
 
-from occamlearn.stopping import CLOCK
+from occamlearn.stopping import CLOCK, KernelPace
 from occamlearn.trees.mpdt.error_budget.bnb_candidates import CLASS_ERR
 
 __all__ = ["SmallTrees", "load_kernels"]
 
-# Seconds per step of ``small_tree_errors`` before any call is timed: the slowest measured
-# (breast_cancer's root, loaded 2-core machine); calls of at least TIMED_WORK steps update it.
+# Seconds per step of ``small_tree_errors`` before calls are timed: the slowest measured
+# (breast_cancer's root, loaded 2-core machine); calls of at least TIMED_WORK steps are timed.
 SECONDS_PER_STEP = 4e-8
 TIMED_WORK = 100_000
-NO_WORK_LIMIT = 1 << 62
 
 
 def load_kernels(use_incompatibility: bool = True) -> tuple[float, bool, bool]:
@@ -110,19 +109,14 @@ class SmallTrees:
         self.calls = 0
         self.skipped = 0  # calls above their work budget (no small trees stored)
         self.deadline = deadline
-        self.timed_seconds, self.timed_work = 0.0, 0
+        self.pace = KernelPace(SECONDS_PER_STEP)
         self.pending: dict[int, tuple] = {}  # row set -> its 2-leaf tree (errors, column)
 
     def max_work(self) -> int:
-        """The steps one call may take: ``step_seconds`` at the measured rate."""
-        step = np.inf if self.deadline is None else self.deadline.step_seconds()
-        if not np.isfinite(step):
-            return NO_WORK_LIMIT
-        rate = (self.timed_seconds / self.timed_work if self.timed_work >= 10 * TIMED_WORK
-                else SECONDS_PER_STEP)
-        return int(min(step / rate, NO_WORK_LIMIT))
+        """The steps one call may take: ``step_seconds`` at the measured pace."""
+        return self.pace.budget(self.deadline)
 
-    def errors(self, rows: int, max_work: int = NO_WORK_LIMIT) -> np.ndarray:
+    def errors(self, rows: int, max_work: int = KernelPace.NO_LIMIT) -> np.ndarray:
         """``small_tree_errors`` on the bit row set ``rows`` (its result, as the kernel
         documents it), e2 = e3 = -1 when the work would pass ``max_work``."""
         self.calls += 1
@@ -136,8 +130,7 @@ class SmallTrees:
         if found[1] < 0:
             self.skipped += 1
         elif found[6] >= TIMED_WORK:
-            self.timed_seconds += CLOCK() - started
-            self.timed_work += int(found[6])
+            self.pace.record(CLOCK() - started, int(found[6]))
         return found
 
     def store(self, search, rows: int, entry: list) -> None:
