@@ -267,7 +267,7 @@ def run_fit(args) -> int:
     if args.max_depth is None:  # a minimum tree: on a fresh install, compile while reading
         from occamlearn.trees import kernel_cache
 
-        kernel_cache.compile_early()
+        kernel_cache.compile_early("bnb")
     X, y, source = read_table(args)
     X_train, y_train, X_test, y_test = _split(args, X, y)
     args.progress = FitProgress(args.quiet)

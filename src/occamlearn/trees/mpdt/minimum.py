@@ -91,7 +91,7 @@ def find_minimum_tree(X, y, n_classes: int, *, method: str = "auto", solver: str
     if method in ("auto", "maxsat"):
         make_backend(solver, sat_solver=sat_solver).close()  # names checked before any work
     if method in ("auto", "bnb"):  # a fresh install: the compile starts with the search
-        kernel_cache.compile_early()
+        kernel_cache.compile_early("bnb")
     reduction = _column_reduction(X, y) if reductions else None
     if reduction is None:
         return METHODS[method](X, y, n_classes, solver=solver, sat_solver=sat_solver,

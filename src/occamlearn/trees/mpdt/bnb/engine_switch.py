@@ -60,7 +60,7 @@ def new_search(engine, rows, labels, n_classes, kept, options, deadline: Deadlin
         try:
             seconds = kernel_cache.load("bnb", search=engine == "compiled")
         except kernel_cache.KernelsUnavailable:
-            kernel_cache.start_background_compile()
+            kernel_cache.start_background_compile("bnb")
             engine, seconds = "python-only", 0.0
             options = {**options, "use_incompatibility": False}
     if engine == "python" and ready_check is not None:

@@ -51,7 +51,11 @@ import numpy as np
 from occamlearn.stopping import CLOCK, KernelPace
 from occamlearn.trees.mpdt.error_budget.bnb_candidates import CLASS_ERR
 
-__all__ = ["SmallTrees", "load_kernels"]
+__all__ = ["ERROR_BUDGET_KERNELS", "SmallTrees", "load_kernels"]
+
+# The kernel families an error-budget search uses: its bounds and small trees, and the pure
+# branch and bound and one-deletion search of its one-error phase (``one_error``).
+ERROR_BUDGET_KERNELS = ("error-budget", "bnb", "one-error")
 
 # Seconds per step of ``small_tree_errors`` before calls are timed: the slowest measured
 # (breast_cancer's root, loaded 2-core machine); calls of at least TIMED_WORK steps are timed.
@@ -77,7 +81,7 @@ def load_kernels(use_incompatibility: bool = True) -> tuple[float, bool, bool]:
         seconds = kernel_cache.load("error-budget", small_trees=False)
     except kernel_cache.KernelsUnavailable:
         return 0.0, False, False
-    kernel_cache.start_background_compile()
+    kernel_cache.start_background_compile(ERROR_BUDGET_KERNELS)
     return seconds, True, False
 
 
