@@ -19,7 +19,8 @@ What happens instead, for the families a fit needs (and only those):
   in one thread), and it ends with the process that started it (it looks at its parent twice
   a second): it never outlives the fit's process by more than about a second, and never
   slows the next one. What it finished is kept (numba writes each kernel's cache file as it
-  is compiled, atomically), so a next fit starts from there. The caller keeps searching with
+  is compiled, atomically), so a next fit starts from there. (On Linux the kernel ends it
+  with its parent: ``PR_SET_PDEATHSIG``.) The caller keeps searching with
   its Python engine and polls ``KernelsWhenReady``; when the family is complete it calls
   ``load`` and switches to the compiled engine, carrying over what it proved. The child is
   reaped by a daemon thread (no zombie).
@@ -87,7 +88,7 @@ LOCK_NAME = "occamlearn-compile.lock"
 LOG_NAME = "occamlearn-compile.log"
 LOCK_STALE_SECONDS = 600.0  # a compile holding its lock longer than this is presumed dead
 POLL_SECONDS = 0.25  # between two looks at the disk cache while a Python search runs
-PARENT_POLL_SECONDS = 0.5  # between two looks of the compile child at its parent
+PARENT_POLL_SECONDS = 0.2  # between two looks of the compile child at its parent
 NICE = 10  # the compile child's priority step: the fit it serves comes first
 
 _loaded: set[str] = set()
@@ -402,9 +403,31 @@ def _open_log(name: str) -> None:
         pass
 
 
+def _die_with_parent(parent: int) -> None:
+    """On Linux, ask the kernel to kill this process when its parent exits
+    (``PR_SET_PDEATHSIG``): at once, even inside a long LLVM pass that holds the GIL and so
+    keeps the watching thread of ``_end_with_parent`` waiting. Its locks are then stale (a dead
+    pid) and taken over by the next compile."""
+    if not sys.platform.startswith("linux"):
+        return
+    try:
+        import ctypes
+        import signal
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(1, int(signal.SIGKILL), 0, 0, 0)  # 1 = PR_SET_PDEATHSIG
+    except (OSError, AttributeError, ValueError):
+        return
+    if os.getppid() != parent:  # the parent ended before the request was made
+        os._exit(0)
+
+
 def _end_with_parent(parent: int, locks: list) -> None:
     """A daemon thread of the child: once ``parent`` has exited (this process was handed to
-    another parent), release the locks held and exit at once."""
+    another parent), release the locks held and exit at once (where ``_die_with_parent`` is
+    not available, and for the locks)."""
+    _die_with_parent(parent)
+
     def watch():
         while os.getppid() == parent and _alive(parent):
             time.sleep(PARENT_POLL_SECONDS)
