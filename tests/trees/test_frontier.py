@@ -204,6 +204,9 @@ class CtrlCAfter:
     def step_seconds(self) -> float:  # no time limit: kernel calls take what they need
         return float("inf")
 
+    def remaining(self) -> float:
+        return float("inf")
+
 
 @pytest.mark.parametrize("max_depth", [None, 3])
 def test_ctrl_c_returns_the_curve_so_far(max_depth):

@@ -69,7 +69,7 @@ from occamlearn import stopping
 from occamlearn.trees.kernel_sources import sources_key
 
 __all__ = ["COMPILE_SECONDS", "KERNEL_MODULES", "KernelsUnavailable", "KernelsWhenReady",
-           "compile_early", "compiling", "kernels_ready", "load", "start_background_compile",
+           "compile_early", "compiling", "foreground_compile_fits", "kernels_ready", "load", "start_background_compile",
            "warm_up_all"]
 
 KERNEL_MODULES = {
@@ -90,6 +90,10 @@ LOCK_STALE_SECONDS = 600.0  # a compile holding its lock longer than this is pre
 POLL_SECONDS = 0.25  # between two looks at the disk cache while a Python search runs
 PARENT_POLL_SECONDS = 0.2  # between two looks of the compile child at its parent
 NICE = 10  # the compile child's priority step: the fit it serves comes first
+# A search compiles a small kernel in the foreground (the incompatibility bound: 1-2 CPU s,
+# up to four times that on a loaded machine) only with at least this many seconds left
+# (``foreground_compile_fits``): the compile cannot look at the deadline.
+FOREGROUND_MIN_SECONDS = 10.0
 
 _loaded: set[str] = set()
 _children: dict = {"pid": None, "running": []}  # this process's compile children
@@ -346,6 +350,12 @@ def compile_early(names=None) -> None:
         missing.append(name)
     if missing:
         start_background_compile(missing)
+
+
+def foreground_compile_fits(deadline) -> bool:
+    """Whether a small kernel may be compiled in the foreground before ``deadline`` (a
+    ``stopping.Deadline`` or None): at least ``FOREGROUND_MIN_SECONDS`` are left."""
+    return deadline is None or deadline.remaining() >= FOREGROUND_MIN_SECONDS
 
 
 class KernelsWhenReady:

@@ -143,7 +143,8 @@ def find_minimum_tree_with_errors_bnb(X, y, n_classes: int, max_errors, *,
                          "budget.")
     # the bound's kernel: loaded, or compiled here in about 1.6 s; the small trees' only if
     # cached (``small_trees.load_kernels``)
-    compile_seconds, use_incompatibility, small_trees = load_kernels(use_incompatibility)
+    compile_seconds, use_incompatibility, small_trees = load_kernels(use_incompatibility,
+                                                                     state.deadline)
     search = BudgetRowSetSearch(groups, n_classes, deadline=state.deadline,
                                 use_incompatibility=use_incompatibility,
                                 use_small_trees=small_trees)

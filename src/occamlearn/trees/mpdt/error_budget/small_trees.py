@@ -63,14 +63,15 @@ SECONDS_PER_STEP = 4e-8
 TIMED_WORK = 100_000
 
 
-def load_kernels(use_incompatibility: bool = True) -> tuple[float, bool, bool]:
+def load_kernels(use_incompatibility: bool = True, deadline=None) -> tuple[float, bool, bool]:
     """Load the error-budget kernels for a search: (seconds, use_incompatibility,
     use_small_trees), the last two as ``BudgetRowSetSearch`` takes them. The small-tree
     kernels are loaded only from the disk cache; else the incompatibility bound alone is
     compiled here, as before them (1.6 s instead of 4.5 s cold), and the background compile
     (``kernel_cache``) readies the rest for the next search. A broken cache (which
     ``kernel_cache.load`` resets) leaves the search without either; so does
-    ``use_incompatibility=False``, which loads nothing."""
+    ``use_incompatibility=False``, which loads nothing, and so does a ``deadline`` with
+    too little time left to compile (``kernel_cache.foreground_compile_fits``)."""
     from occamlearn.trees import kernel_cache
 
     if not use_incompatibility:
@@ -78,6 +79,9 @@ def load_kernels(use_incompatibility: bool = True) -> tuple[float, bool, bool]:
     try:
         if kernel_cache.kernels_ready("error-budget"):
             return kernel_cache.load("error-budget"), True, True
+        if not kernel_cache.foreground_compile_fits(deadline):  # too little time to compile
+            kernel_cache.start_background_compile(ERROR_BUDGET_KERNELS)
+            return 0.0, False, False
         seconds = kernel_cache.load("error-budget", small_trees=False)
     except kernel_cache.KernelsUnavailable:
         return 0.0, False, False
