@@ -49,19 +49,13 @@ def _three_permutations(rows: int = 100_000, seed: int = 2):
     return X, y
 
 
-def _ids(rows: int = 120, seed: int = 0):
-    """A hand-made credit table with an id and a date column (all values distinct)."""
+def _ids(rows: int = 120):
+    """A small credit table whose ``customer_id`` and ``application_date`` are all distinct:
+    a default fit drops them rather than split on ``customer_id != C00060``."""
     import pandas as pd
 
-    rng = np.random.default_rng(seed)
-    X = pd.DataFrame({
-        "customer_id": [f"C{i:05d}" for i in range(rows)],
-        "application_date": pd.date_range("2022-01-01", periods=rows).strftime("%Y-%m-%d"),
-        "income": rng.integers(10, 100, rows) * 1000,
-        "age": rng.integers(18, 80, rows),
-        "purpose": rng.choice(["car", "house", "education"], rows),
-    })
-    y = ((X["income"] > 50_000) ^ (rng.random(rows) < 0.15)).astype(int).to_numpy()
+    X, y, _ = credit_table(rows, seed=0)
+    X["application_date"] = pd.date_range("2022-01-01", periods=rows).strftime("%Y-%m-%d")
     return X, y
 
 
