@@ -20,7 +20,7 @@ import numpy as np
 import pytest
 from numba.core.caching import _CacheLocator
 
-from occamlearn.trees import kernel_cache
+from occamlearn.trees import compile_child, kernel_cache
 from occamlearn.trees.mpdt.bnb import branch_and_bound, engine_switch
 from occamlearn.trees.mpdt.bnb.engines import CompiledRowSetSearch, RowSetSearch, prepare_rows
 
@@ -142,7 +142,7 @@ def _folder(cache: Path, name: str = "bnb") -> Path:
 
 
 def _lock(cache: Path, name: str = "bnb") -> Path:
-    return _folder(cache, name) / kernel_cache.LOCK_NAME.replace(".lock", f"-{name}.lock")
+    return _folder(cache, name) / compile_child.LOCK_NAME.replace(".lock", f"-{name}.lock")
 
 
 def _stop_background_compile(cache: Path) -> None:
@@ -195,7 +195,7 @@ def test_broken_cache_falls_back_to_python_and_is_reset(expected_size, tmp_path)
 def test_killed_compile_leaves_a_cache_the_next_fit_can_use(expected_size, tmp_path):
     env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path),
            "PYTHONPATH": os.pathsep.join([SRC, os.environ.get("PYTHONPATH", "")])}
-    child = subprocess.Popen([sys.executable, "-m", "occamlearn.trees.kernel_cache", "bnb"],
+    child = subprocess.Popen([sys.executable, "-m", "occamlearn.trees.compile_child", "bnb"],
                              env=env)
     try:
         for _ in range(600):  # until the child holds the lock and wrote a first kernel
@@ -302,13 +302,13 @@ class _FakeKernels:
 
 def test_child_compiles_only_its_families_at_low_priority(monkeypatch, tmp_path):
     done = []
-    monkeypatch.setattr(kernel_cache, "_open_log", lambda name: None)
-    monkeypatch.setattr(kernel_cache, "_log", lambda *args, **kw: None)
-    monkeypatch.setattr(kernel_cache, "kernels_ready", lambda name: name == "one-error")
-    monkeypatch.setattr(kernel_cache, "_lock_path", lambda name: tmp_path / name)
-    monkeypatch.setattr(kernel_cache, "_module", lambda name: _FakeKernels(name, done))
-    monkeypatch.setattr(kernel_cache.os, "nice", lambda step: done.append(f"nice {step}"))
-    assert kernel_cache._compile_families(("error-budget", "bnb", "one-error")) == 0
+    monkeypatch.setattr(compile_child, "_open_log", lambda name: None)
+    monkeypatch.setattr(compile_child, "_log", lambda *args, **kw: None)
+    monkeypatch.setattr(compile_child, "kernels_ready", lambda name: name == "one-error")
+    monkeypatch.setattr(compile_child, "_lock_path", lambda name: tmp_path / name)
+    monkeypatch.setattr(compile_child, "_module", lambda name: _FakeKernels(name, done))
+    monkeypatch.setattr(compile_child.os, "nice", lambda step: done.append(f"nice {step}"))
+    assert compile_child._compile_families(("error-budget", "bnb", "one-error")) == 0
     assert done == ["nice 10", "error-budget", "bnb"]  # one-error was complete
     assert all(kernel_cache._stamp_path(name).exists()
                for name in ("error-budget", "bnb", "one-error"))
@@ -318,7 +318,7 @@ def test_child_compiles_only_its_families_at_low_priority(monkeypatch, tmp_path)
 def _child_log(cache: Path, *names: str) -> list[dict]:
     env = {**os.environ, "NUMBA_CACHE_DIR": str(cache),
            "PYTHONPATH": os.pathsep.join([SRC, os.environ.get("PYTHONPATH", "")])}
-    done = subprocess.run([sys.executable, "-m", "occamlearn.trees.kernel_cache", *names],
+    done = subprocess.run([sys.executable, "-m", "occamlearn.trees.compile_child", *names],
                           env=env, capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
     assert not any(cache.rglob("occamlearn-compile*.lock"))  # released
@@ -326,7 +326,7 @@ def _child_log(cache: Path, *names: str) -> list[dict]:
 
 
 def _events(cache: Path) -> list[dict]:
-    return [json.loads(line) for log in cache.rglob(kernel_cache.LOG_NAME)
+    return [json.loads(line) for log in cache.rglob(compile_child.LOG_NAME)
             for line in log.read_text().splitlines() if line.startswith("{")]
 
 
@@ -341,7 +341,7 @@ def test_compile_child_rejects_unknown_arguments(tmp_path):
     env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path),
            "PYTHONPATH": os.pathsep.join([SRC, os.environ.get("PYTHONPATH", "")])}
     for arguments in (["everything"], ["--parent"], ["--parent", "x", "bnb"]):
-        done = subprocess.run([sys.executable, "-m", "occamlearn.trees.kernel_cache",
+        done = subprocess.run([sys.executable, "-m", "occamlearn.trees.compile_child",
                                *arguments], env=env, capture_output=True, text=True,
                               timeout=300)
         assert done.returncode != 0 and "usage" in done.stderr

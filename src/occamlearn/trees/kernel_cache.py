@@ -13,20 +13,14 @@ What happens instead, for the families a fit needs (and only those):
 * ``kernels_ready(name)``: already loaded here, or every public kernel of the family has an
   entry in the disk cache for these sources, this machine and numba (then ``load`` takes
   about a second);
-* otherwise ``start_background_compile(names)`` starts one child process (``python -m
-  occamlearn.trees.kernel_cache NAME ...``) that compiles those families into the disk cache
-  and exits. The child runs at low priority (``os.nice(NICE)``) on one core (numba compiles
-  in one thread), and it ends with the process that started it (it looks at its parent twice
-  a second): it never outlives the fit's process by more than about a second, and never
-  slows the next one. What it finished is kept (numba writes each kernel's cache file as it
-  is compiled, atomically), so a next fit starts from there. (On Linux the kernel ends it
-  with its parent: ``PR_SET_PDEATHSIG``.) The caller keeps searching with
-  its Python engine and polls ``KernelsWhenReady``; when the family is complete it calls
-  ``load`` and switches to the compiled engine, carrying over what it proved. The child is
-  reaped by a daemon thread (no zombie).
-* Only one compile of a family runs per cache directory: the child holds a lock file per
-  family (its pid); a lock whose process died, or older than ``LOCK_STALE_SECONDS``, is taken
-  over.
+* otherwise ``start_background_compile(names)`` starts one child process
+  (``trees.compile_child``) that compiles those families into the disk cache and exits. It
+  runs at low priority on one core and ends with the process that started it (within about a
+  second: it never outlives a script or a command, and never slows the next one); what it
+  finished is kept, so a next fit starts from there. The caller keeps searching with its
+  Python engine and polls ``KernelsWhenReady``; when the family is complete it calls ``load``
+  and switches to the compiled engine, carrying over what it proved. The child is reaped by a
+  daemon thread (no zombie); one compile of a family runs per cache directory (a lock file).
 * ``load(name)`` never leaves a broken cache behind: if loading raises (a truncated or
   foreign file), the family's index files are emptied and ``KernelsUnavailable`` is raised,
   so the caller keeps its Python engine and a later compile rebuilds the cache.
@@ -62,7 +56,6 @@ import os
 import subprocess
 import sys
 import threading
-import time
 from pathlib import Path
 
 from occamlearn import stopping
@@ -84,12 +77,7 @@ KERNEL_MODULES = {
 # loaded 2-core machine (benchmarks/results/cold_start.md). For messages, never for decisions.
 COMPILE_SECONDS = {"bnb": 10, "error-budget": 8, "one-error": 20, "dtmax-dp": 17,
                    "dtmax-ordered": 42}
-LOCK_NAME = "occamlearn-compile.lock"
-LOG_NAME = "occamlearn-compile.log"
-LOCK_STALE_SECONDS = 600.0  # a compile holding its lock longer than this is presumed dead
 POLL_SECONDS = 0.25  # between two looks at the disk cache while a Python search runs
-PARENT_POLL_SECONDS = 0.2  # between two looks of the compile child at its parent
-NICE = 10  # the compile child's priority step: the fit it serves comes first
 # A search compiles a small kernel in the foreground (the incompatibility bound: 1-2 CPU s,
 # up to four times that on a loaded machine) only with at least this many seconds left
 # (``foreground_compile_fits``): the compile cannot look at the deadline.
@@ -196,45 +184,6 @@ def _cache_folder(name: str) -> Path:
     return Path(cache_file._cache_path)
 
 
-def _lock_path(name: str) -> Path:
-    return _cache_folder(name) / LOCK_NAME.replace(".lock", f"-{name}.lock")
-
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:  # exists, owned by someone else
-        return True
-    return True
-
-
-def _take_lock(path: Path) -> bool:
-    """Create the lock holding our pid; False if a live compile holds it."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    for _ in range(2):
-        try:
-            handle = os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o644)
-        except FileExistsError:
-            try:
-                holder = int(path.read_text().strip() or 0)
-                age = time.time() - path.stat().st_mtime
-            except (OSError, ValueError):
-                holder, age = 0, LOCK_STALE_SECONDS + 1
-            if holder and _alive(holder) and age < LOCK_STALE_SECONDS:
-                return False
-            try:  # stale: the holder died (killed mid-compile, say)
-                path.unlink()
-            except FileNotFoundError:
-                pass
-            continue
-        with os.fdopen(handle, "w") as out:
-            out.write(str(os.getpid()))
-        return True
-    return False
-
-
 def _spawn(names: tuple[str, ...]):
     """Start a compile child for the families ``names``; its ``Popen`` or None. The parent
     imports nothing for this (no numba): the child opens its own log."""
@@ -245,7 +194,7 @@ def _spawn(names: tuple[str, ...]):
     env["NUMBA_NUM_THREADS"] = "1"  # one core
     try:
         process = subprocess.Popen(
-            [sys.executable, "-m", "occamlearn.trees.kernel_cache", "--parent",
+            [sys.executable, "-m", "occamlearn.trees.compile_child", "--parent",
              str(os.getpid()), *names], env=env, stdin=subprocess.DEVNULL,
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,
             close_fds=True)
@@ -392,116 +341,3 @@ def warm_up_all(report=None) -> dict:
         if report is not None:
             report(name, index, len(KERNEL_MODULES), seconds[name])
     return seconds
-
-
-def _log(event: str, **data) -> None:
-    """One JSON line on the child's stderr (the log file beside the lock): what it compiled
-    and when, for ``benchmarks/cold_start.py``'s timeline. ``stopping.CLOCK`` (perf_counter:
-    CLOCK_MONOTONIC on Linux, one clock for every process of the machine) so that the parent's
-    times compare with the child's."""
-    times = os.times()  # CPU seconds of this child so far
-    print(json.dumps({"event": event, "at": stopping.CLOCK(), "pid": os.getpid(),
-                      "cpu": round(times.user + times.system, 3), **data}),
-          file=sys.stderr, flush=True)
-
-
-def _open_log(name: str) -> None:
-    """Point the child's stderr at its log file beside the locks (numba's cache folder)."""
-    try:
-        sys.stderr = open(_cache_folder(name) / LOG_NAME, "a")  # noqa: SIM115
-    except OSError:
-        pass
-
-
-def _die_with_parent(parent: int) -> None:
-    """On Linux, ask the kernel to kill this process when its parent exits
-    (``PR_SET_PDEATHSIG``): at once, even inside a long LLVM pass that holds the GIL and so
-    keeps the watching thread of ``_end_with_parent`` waiting. Its locks are then stale (a dead
-    pid) and taken over by the next compile."""
-    if not sys.platform.startswith("linux"):
-        return
-    try:
-        import ctypes
-        import signal
-
-        libc = ctypes.CDLL(None, use_errno=True)
-        libc.prctl(1, int(signal.SIGKILL), 0, 0, 0)  # 1 = PR_SET_PDEATHSIG
-    except (OSError, AttributeError, ValueError):
-        return
-    if os.getppid() != parent:  # the parent ended before the request was made
-        os._exit(0)
-
-
-def _end_with_parent(parent: int, locks: list) -> None:
-    """A daemon thread of the child: once ``parent`` has exited (this process was handed to
-    another parent), release the locks held and exit at once (where ``_die_with_parent`` is
-    not available, and for the locks)."""
-    _die_with_parent(parent)
-
-    def watch():
-        while os.getppid() == parent and _alive(parent):
-            time.sleep(PARENT_POLL_SECONDS)
-        _log("parent exited: stopping")
-        for lock in list(locks):
-            try:
-                lock.unlink()
-            except OSError:
-                pass
-        os._exit(0)
-
-    threading.Thread(target=watch, name="occamlearn-compile-parent-watch", daemon=True).start()
-
-
-def _compile_families(names: tuple[str, ...], parent: int | None = None) -> int:
-    """The child: at low priority, for each family in ``names`` not complete on disk, take its
-    lock, compile it into the disk cache (its ``warm_up``), release; end with ``parent``."""
-    started = stopping.CLOCK()
-    try:
-        os.nice(NICE)
-    except (AttributeError, OSError):  # no nice here: the same priority
-        pass
-    locks: list[Path] = []
-    if parent is not None:
-        _end_with_parent(parent, locks)
-    _open_log(names[0])
-    _log("started", families=list(names), at=started)
-    for name in names:
-        if kernels_ready(name):
-            _write_stamp(name)
-            _log("already complete", module=name)
-            continue
-        lock = _lock_path(name)
-        if not _take_lock(lock):
-            _log("another compile holds the lock", module=name)
-            continue
-        locks.append(lock)
-        try:
-            _module(name).warm_up()
-            _write_stamp(name)
-            _log("compiled", module=name)
-        finally:
-            try:
-                locks.remove(lock)
-                lock.unlink()
-            except (ValueError, FileNotFoundError):
-                pass
-    return 0
-
-
-def _main(argv: list[str]) -> int:
-    usage = ("usage: python -m occamlearn.trees.kernel_cache [--parent PID] FAMILY ...; "
-             f"families: {', '.join(KERNEL_MODULES)}")
-    parent = None
-    if argv[:1] == ["--parent"]:
-        if len(argv) < 2 or not argv[1].isdigit():
-            sys.exit(usage)
-        parent, argv = int(argv[1]), argv[2:]
-    try:
-        names = _family_names(argv or None)
-    except ValueError as error:
-        sys.exit(f"{usage}; {error}")
-    return _compile_families(names, parent)
-
-
-if __name__ == "__main__":
-    sys.exit(_main(sys.argv[1:]))
