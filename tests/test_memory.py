@@ -86,3 +86,28 @@ def test_the_error_budget_memo_stops_at_its_share():
     free = find_minimum_tree_with_errors_bnb(X, y, 2, 3, use_incompatibility=False)
     assert free.status == "optimal" and not free.stats["memory_full"]
     assert free.upper_bound <= full.upper_bound
+
+
+def test_a_python_search_stops_at_the_memory_limit():
+    """The pure branch and bound on the Python engine, with no memory left: it stops at a
+    poll as at a time limit and returns its greedy tree, feasible; a search without a
+    deadline (a rebuild that must finish) is not stopped."""
+    from occamlearn.trees.exact.stop import MEMORY_LOOK_EVERY, POLL_EVERY, Poll, Stop
+    from occamlearn.trees.mpdt.bnb import branch_and_bound
+
+    rng = np.random.default_rng(1)
+    X = np.unique(rng.integers(0, 2, size=(300, 14)), axis=0)
+    y = rng.integers(0, 2, size=len(X))
+    with memory.limited(10):
+        found = branch_and_bound._run(X, y, 2, deadline=Deadline.after(None),
+                                      engine="python-only")
+        free = Poll(None)
+        for _ in range(2 * POLL_EVERY * MEMORY_LOOK_EVERY):
+            free.tick()
+        stopped = Poll(Deadline.after(None))
+        with pytest.raises(Stop):
+            for _ in range(2 * POLL_EVERY * MEMORY_LOOK_EVERY):
+                stopped.tick()
+    assert stopped.memory_full and not free.memory_full
+    assert found.status == "feasible" and found.stats["stopped"]
+    assert found.tree.is_pure_on(X, y)
