@@ -162,7 +162,7 @@ def test_without_cached_small_tree_kernels_the_search_goes_without(monkeypatch):
     started = []
     monkeypatch.setattr(kernel_cache, "kernels_ready", lambda name: False)
     monkeypatch.setattr(kernel_cache, "start_background_compile",
-                        lambda: started.append(True) or True)
+                        lambda names: started.append(names) or True)
     assert small_trees.load_kernels()[2] is False and started
     rng = np.random.default_rng(5)
     X = rng.integers(0, 2, size=(30, 5))
