@@ -42,6 +42,8 @@ inside. So under a time limit each call gets a work budget of ``Deadline.step_se
 (1 % of the limit) at the measured seconds per step, and a row set above it gets no small
 trees: its entry keeps the class-count bounds, which are weaker but just as valid. The rate
 starts at ``SECONDS_PER_STEP`` (the slowest measured) and follows the calls that are timed.
+The entries of the greedy start get theirs only when a search first visits them
+(``BudgetRowSetSearch.entry``), so that the first tree waits for no kernel call.
 """
 
 from __future__ import annotations
