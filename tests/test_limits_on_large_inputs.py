@@ -14,7 +14,8 @@ from hypothesis import strategies as st
 
 from occamlearn.trees.exact.data import bitset
 from occamlearn.trees.exact.splits import entropy, greedy_tree
-from occamlearn.trees.mpdt.error_budget.bnb_engine import INF, _min_plus
+from occamlearn.trees.pruning import NO_ERRORS_BOUND as INF
+from occamlearn.trees.pruning import min_plus
 
 
 def _bitset_greedy(rows, columns, class_weights, is_leaf):
@@ -68,7 +69,7 @@ def test_greedy_tree_is_the_bitset_greedy(seed, n_patterns, n_columns, n_classes
 def test_min_plus_is_the_double_loop(left, right):
     """front[l] = min over a + b = l of left[a] + right[b], choice[l] the least such a."""
     left, right = np.array([INF, *left]), np.array([INF, *right])
-    front, choice = _min_plus(left, right)
+    front, choice = min_plus(left, right)
     for leaves in range(2, len(front)):
         pairs = [(left[a] + right[leaves - a], a) for a in range(1, len(left))
                  if 1 <= leaves - a < len(right)]

@@ -26,6 +26,7 @@ from occamlearn.trees.exact.nested import rebuild
 from occamlearn.trees.exact.splits import greedy_tree
 from occamlearn.trees.exact.stop import POLL_EVERY, Poll, Stop
 from occamlearn.trees.mpdt.error_budget.bnb_candidates import ENTRY_FIELDS, INF, split_candidates
+from occamlearn.trees.pruning import min_plus
 
 __all__ = ["BOUNDED", "BudgetRowSetSearch"]
 
@@ -54,30 +55,6 @@ BOUND_SECONDS_PER_STEP = 2e-8
 
 # Indices into a row set's memo entry (a list, for speed): ``bnb_candidates``'.
 N, ERR1, FORCED, LABEL, CLASS_ERR, LO, ACH, BOUNDED, SPLITS = ENTRY_FIELDS
-
-
-def _min_plus(left: np.ndarray, right: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """(front, choice): front[l] = min over a + b = l of left[a] + right[b] (index 0 of each
-    array unused), choice[l] the least such a; one vector operation per a (or per b, taken
-    from the largest down, so that the least a still wins ties) of the shorter side."""
-    n_left, n_right = len(left) - 1, len(right) - 1
-    front = np.full(n_left + n_right + 1, INF, dtype=np.int64)
-    choice = np.zeros(n_left + n_right + 1, dtype=np.int64)
-    if n_left <= n_right:
-        for a in range(1, n_left + 1):
-            place = slice(a + 1, a + 1 + n_right)
-            candidate = left[a] + right[1:]
-            better = candidate < front[place]
-            front[place] = np.where(better, candidate, front[place])
-            choice[place] = np.where(better, a, choice[place])
-    else:
-        for b in range(n_right, 0, -1):
-            place = slice(b + 1, b + 1 + n_left)
-            candidate = right[b] + left[1:]
-            better = candidate < front[place]
-            front[place] = np.where(better, candidate, front[place])
-            choice[place] = np.where(better, np.arange(1, n_left + 1), choice[place])
-    return front, choice
 
 
 class BudgetRowSetSearch:
@@ -353,9 +330,9 @@ class BudgetRowSetSearch:
         """Min-plus programme over the greedy tree: front[l] = fewest errors of a pruning of
         ``node`` with l leaves (index 0 unused); every pruning is stored in the memo. Children
         before parents, without recursion (a greedy tree on many rows may be deep), and each
-        node's min-plus product in numpy, one vector per leaf count of its smaller side: the
-        product costs |left| x |right| (the whole programme up to the square of the leaves,
-        tens of thousands on 100,000 noisy rows), in compiled loops."""
+        node's min-plus product in numpy (``trees.pruning.min_plus``): the product costs
+        |left| x |right| (the whole programme up to the square of the leaves, tens of
+        thousands on 100,000 noisy rows), in compiled loops."""
         order, stack = [], [node]
         while stack:  # parents before children; taken in reverse below
             top = stack.pop()
@@ -369,7 +346,7 @@ class BudgetRowSetSearch:
                 fronts[id(top)] = np.array([INF, entry[ERR1]], dtype=np.int64)
                 continue
             _, index, left, right = top
-            front, choice = _min_plus(fronts.pop(id(left)), fronts.pop(id(right)))
+            front, choice = min_plus(fronts.pop(id(left)), fronts.pop(id(right)))
             front[1] = entry[ERR1]
             store_tree = self.store_tree
             for leaves, (errors, a) in enumerate(zip(front[2:].tolist(), choice[2:].tolist()),
