@@ -67,3 +67,14 @@ def test_smallest_pruning_is_the_fewest_leaves_within_the_budget(seed, budget, w
         assert pruned is tree
     else:
         assert pruned.n_leaves == best and errors <= budget + 1e-9
+
+
+def test_a_passed_deadline_returns_the_tree_unpruned():
+    from occamlearn.stopping import Deadline
+
+    rng = np.random.default_rng(0)
+    X = rng.integers(0, 2, (30, 4))
+    y = rng.integers(0, 3, 30)
+    tree = _random_tree(rng, 4, 4).with_counts(X, y)
+    assert smallest_pruning(tree, X, y, 30, deadline=Deadline.after(0)) is tree
+    assert smallest_pruning(tree, X, y, 30, deadline=Deadline.after(60)).n_nodes == 1

@@ -58,8 +58,9 @@ def _node_weights(tree: Tree, X, y, weight, n_classes: int) -> np.ndarray:
     rows = np.arange(len(y))
     w = np.ones(len(y)) if weight is None else np.asarray(weight, dtype=float)
     np.add.at(weights, (node, y), w)
+    is_leaf = tree.is_leaf
     while True:
-        active = rows[~tree.is_leaf[node]]
+        active = rows[~is_leaf[node]]
         if not len(active):
             return weights
         at = node[active]
@@ -68,24 +69,29 @@ def _node_weights(tree: Tree, X, y, weight, n_classes: int) -> np.ndarray:
         np.add.at(weights, (node[active], y[active]), w[active])
 
 
-def smallest_pruning(tree: Tree, X, y, max_errors: float, sample_weight=None) -> Tree:
+def smallest_pruning(tree: Tree, X, y, max_errors: float, sample_weight=None,
+                     deadline=None) -> Tree:
     """The pruning of ``tree`` with the fewest leaves whose errors on (X, y) (weighted by
     ``sample_weight``) are at most ``max_errors``; ``tree`` itself when no pruning fits (a
-    budget below its own errors). Leaves predict the heaviest class of their rows (ties: the
-    lowest class), and the result carries the counts of (X, y)."""
+    budget below its own errors), or when ``deadline`` (a ``stopping.Deadline``) passes
+    first (it is looked at once per node). Leaves predict the heaviest class of their rows
+    (ties: the lowest class), and the result carries the counts of (X, y)."""
     y = np.asarray(y, dtype=np.int64)
     n_classes = tree.n_classes
     weights = _node_weights(tree, X, y, sample_weight, n_classes)
     leaf_errors = weights.sum(axis=1) - weights.max(axis=1)
+    is_leaf = tree.is_leaf.tolist()
     order, stack = [], [0]
     while stack:  # parents before children; taken in reverse below
         node = stack.pop()
         order.append(node)
-        if not tree.is_leaf[node]:
+        if not is_leaf[node]:
             stack += [int(tree.left[node]), int(tree.right[node])]
     fronts, choices = {}, {}
     for node in reversed(order):  # children before their parent
-        if tree.is_leaf[node]:
+        if deadline is not None and deadline.expired():
+            return tree
+        if is_leaf[node]:
             fronts[node] = np.array([np.inf, leaf_errors[node]])
             continue
         front, choices[node] = min_plus(fronts.pop(int(tree.left[node])),

@@ -178,7 +178,7 @@ class ErrorBudgetSearch:
         stats["greedy_trees"] = len(greedy.sizes)
         # its smallest pruning within the budget (the greedy tree itself makes only the
         # forced errors: 10,133 nodes where 2,249 fit a budget of 500 on 100,000 rows)
-        best = smallest_pruning(greedy.tree, X, y, max_errors, weight)
+        best = smallest_pruning(greedy.tree, X, y, max_errors, weight, deadline)
         stats["greedy_size"] = best.n_nodes
         report(best)
         if best.n_nodes < 5:  # a leaf does not fit, so one decision (3 nodes) is the least
