@@ -199,7 +199,7 @@ def minimum_tree_branch_and_bound(X, y, n_classes=None, *, deadline: Deadline | 
 def _run(X, y, n_classes, *, deadline=None, progress=None, sample_weight=None,
          upper_bound_tree=None, feature_names=(), **options) -> BranchAndBoundResult:
     rows, labels, n_classes, kept = prepare_rows(X, y, n_classes, sample_weight)
-    X_checked = (np.asarray(X) != 0).astype(np.int64)
+    X_checked = (np.asarray(X) != 0).view(np.uint8)  # one byte a cell (100,000 rows: 32 MB)
     y_checked = np.asarray(y, dtype=np.int64).ravel()
     if sample_weight is not None:  # the tree must be pure on the rows that weigh
         positive = np.asarray(sample_weight, dtype=float) > 0
