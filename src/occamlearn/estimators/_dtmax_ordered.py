@@ -23,7 +23,7 @@ from sklearn.base import clone
 from occamlearn.binarize import ThresholdBinarizer
 from occamlearn.binarize._columns import clean_column, read_columns
 from occamlearn.binarize.conditions import ConditionBinarizer
-from occamlearn.binarize.threshold import threshold_condition
+from occamlearn.binarize.threshold import LABEL_BLIND_THRESHOLDS, threshold_condition
 from occamlearn.estimators._base import (
     _take_rows,
     binarizer_to_fit,
@@ -128,7 +128,8 @@ def prefers_ordered(binarizer, X, prefer_small: bool) -> bool:
         return False
     # every threshold kept (None): the dp is exact too, but over one column per cut, and the
     # ordered engine was measured faster wherever the default cap would cut a column
-    cap = (binarizer.max_thresholds or ThresholdBinarizer().max_thresholds) + 1
+    kept = binarizer.max_thresholds  # DT(max) fits it without labels: "auto" is 32 cuts
+    cap = (LABEL_BLIND_THRESHOLDS if kept in (None, "auto") else kept) + 1
     if hasattr(X, "columns") and hasattr(X, "dtypes"):
         columns = [X[c].to_numpy() for c in X.columns
                    if X[c].dtype.kind in "iuf"]
