@@ -40,7 +40,9 @@ columns that split S (the kernel's ``work``): on breast_cancer's 569 x 954 reada
 about half a second at the root, and far more on larger tables, with no look at the clock
 inside. So under a time limit each call gets a work budget of ``Deadline.step_seconds()``
 (1 % of the limit) at the measured seconds per step, and a row set above it gets no small
-trees: its entry keeps the class-count bounds, which are weaker but just as valid. The rate
+trees: its entry keeps the class-count bounds, which are weaker but just as valid (so does a
+row set whose pair-count table, columns^2 x classes cells, would pass its share of the memory
+left: ``occamlearn.memory``). The rate
 starts at ``SECONDS_PER_STEP`` (the slowest measured) and follows the calls that are timed.
 The entries of the greedy start get theirs only when a search first visits them
 (``BudgetRowSetSearch.entry``), so that the first tree waits for no kernel call.
@@ -50,6 +52,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from occamlearn import memory
 from occamlearn.stopping import CLOCK, KernelPace
 from occamlearn.trees.mpdt.error_budget.bnb_candidates import CLASS_ERR
 
@@ -63,6 +66,7 @@ ERROR_BUDGET_KERNELS = ("error-budget", "bnb", "one-error")
 # (breast_cancer's root, loaded 2-core machine); calls of at least TIMED_WORK steps are timed.
 SECONDS_PER_STEP = 4e-8
 TIMED_WORK = 100_000
+MEMORY_SHARE = 0.25  # of the memory left, the most one call's pair-count table may take
 
 
 def load_kernels(use_incompatibility: bool = True, deadline=None) -> tuple[float, bool, bool]:
@@ -123,8 +127,10 @@ class SmallTrees:
         self.pending: dict[int, tuple] = {}  # row set -> its 2-leaf tree (errors, column)
 
     def max_work(self) -> int:
-        """The steps one call may take: ``step_seconds`` at the measured pace."""
-        return self.pace.budget(self.deadline)
+        """The steps one call may take: ``step_seconds`` at the measured pace, and no more
+        than a quarter of the memory left holds as the kernel's pair-count table (8 bytes a
+        cell, at most one cell per step)."""
+        return min(self.pace.budget(self.deadline), memory.share(MEMORY_SHARE) // 8)
 
     def errors(self, rows: int, max_work: int = KernelPace.NO_LIMIT) -> np.ndarray:
         """``small_tree_errors`` on the bit row set ``rows`` (its result, as the kernel
