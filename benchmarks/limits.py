@@ -33,14 +33,17 @@ from limits_cases import CASES  # noqa: E402
 MEMORY_BAR_MB = 2048
 
 
-def _seconds_since_process_start() -> float | None:
+def _seconds_since_process_start() -> float:
     """Seconds since this process was started (its interpreter, imports, data: what a user's
-    script pays before ``fit``), from the process's start time (psutil, if installed)."""
+    script pays before ``fit``), from the process's start time (Linux: /proc; else psutil)."""
     try:
+        ticks = int(Path("/proc/self/stat").read_text().rsplit(")", 1)[1].split()[19])
+        uptime = float(Path("/proc/uptime").read_text().split()[0])
+        return uptime - ticks / os.sysconf("SC_CLK_TCK")
+    except OSError:
         import psutil
-    except ImportError:
-        return None
-    return time.time() - psutil.Process().create_time()
+
+        return time.time() - psutil.Process().create_time()
 
 
 def run_case(name: str) -> dict:
@@ -48,6 +51,8 @@ def run_case(name: str) -> dict:
     case = CASES[name]
     started_up = _seconds_since_process_start()
     estimator, X, y, fit_options = case.build()
+    if case.method == "fits":
+        return _run_fits(estimator, X, fit_options, started_up)
     if case.time_limit is not None and "time_limit" in estimator.get_params():
         estimator.set_params(time_limit=case.time_limit)
     limited = "time_limit" in estimator.get_params()
@@ -62,7 +67,7 @@ def run_case(name: str) -> dict:
     seconds = time.perf_counter() - start
     out = {"fit_seconds": seconds, "limited": limited, "startup_seconds": started_up,
            "before_fit_seconds": _seconds_since_process_start() - seconds,
-           "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}
+           "peak_rss_mb": _peak_rss_mb()}
     if case.method == "size_error_path":
         out.update(status=path.status, size=f"{len(path)} points")
     elif hasattr(model, "tree_"):
@@ -73,6 +78,26 @@ def run_case(name: str) -> dict:
     else:
         out.update(status=getattr(model, "stop_reason_", "?"), size=len(model.rules_))
     return out
+
+
+def _peak_rss_mb() -> float:
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def _run_fits(pairs, X, fit_options, started_up) -> dict:
+    """Fit each ``(estimator, y)`` in turn in this process (each with its own defaults): the
+    process's peak RSS after each, so the fit that raised it is named."""
+    start, parts = time.perf_counter(), []
+    for estimator, y in pairs:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            model = estimator.fit(X, y, **fit_options)
+        status = getattr(model, "status_", None) or getattr(model, "stop_reason_", "?")
+        parts.append(f"{type(model).__name__}: {status}, peak {_peak_rss_mb():.0f} MB")
+    seconds = time.perf_counter() - start
+    return {"fit_seconds": seconds, "limited": False, "startup_seconds": started_up,
+            "before_fit_seconds": _seconds_since_process_start() - seconds,
+            "peak_rss_mb": _peak_rss_mb(), "status": "; ".join(parts), "size": ""}
 
 
 def measure(name: str) -> dict:

@@ -20,7 +20,7 @@ class Case:
     hard_limit: float  # the child is killed after this many seconds
     build: object  # () -> (estimator, X, y, fit kwargs)
     what: str  # one line for the table's legend
-    method: str = "fit"  # "fit", or "size_error_path"
+    method: str = "fit"  # "fit", "size_error_path", or "fits" ((estimator, y) pairs, in turn)
 
 
 def _binary(rows: int, columns: int, seed: int = 0):
@@ -132,6 +132,19 @@ def _fit(kind, data, **options):
     return build
 
 
+def _three_fits(data):
+    """A case builder: the three estimators' default fits on ``data()``, one after the other
+    in one process (issue 31's memory finding came from such a process). The decision list,
+    which is binary, learns the first class against the rest."""
+    def build():
+        X, y, *weight = data()
+        fit_options = {"sample_weight": weight[0]} if weight else {}
+        binary = (y == np.unique(y)[0]).astype(int)
+        return [(_estimator("mpdt"), y), (_estimator("dtmax"), y),
+                (_estimator("dlist"), binary)], X, y, fit_options
+    return build
+
+
 CASES = {
     # binary matrices and string columns (the earlier cases)
     "mpdt": Case(5.0, 180.0, _fit("mpdt", lambda: _binary(200, 2000), binarizer=None,
@@ -188,4 +201,9 @@ CASES = {
                         "credit-like 1,400 x 10 with ids, dates, missing values, weights"),
     "credit-dtmax": Case(60.0, 300.0, _fit("dtmax", credit_table), "the same, DT(max) depth 3"),
     "credit-dlist": Case(None, 300.0, _fit("dlist", credit_table), "the same, decision list"),
+    "digits-three": Case(None, 400.0, _three_fits(_digits),
+                         "digits: the three default fits (each its default limit) in one "
+                         "process, in turn", "fits"),
+    "credit-three": Case(None, 400.0, _three_fits(credit_table),
+                         "credit-like: the three default fits in one process, in turn", "fits"),
 }
