@@ -104,7 +104,7 @@ def measure(name: str) -> dict:
     """Run ``name`` in a child process; wall time and the child's report."""
     case = CASES[name]
     start = time.perf_counter()
-    row = {"case": name, "time_limit": case.time_limit}
+    row = {"case": name, "time_limit": case.time_limit, "load_before": os.getloadavg()[0]}
     try:
         done = subprocess.run([sys.executable, __file__, "--case", name], capture_output=True,
                               text=True, timeout=case.hard_limit)
@@ -113,6 +113,7 @@ def measure(name: str) -> dict:
                    error=f"killed at the hard limit of {case.hard_limit:g} s")
         return row
     row["wall_seconds"] = time.perf_counter() - start
+    row["load_after"] = os.getloadavg()[0]
     if done.returncode != 0:
         row["error"] = (done.stderr.strip().splitlines() or ["?"])[-1][:200]
         return row
@@ -144,15 +145,16 @@ def _number(value, digits: int = 1) -> str:
 
 
 def table(rows: list[dict]) -> str:
-    lines = ["| case | load | time_limit (s) | fit (s) | fit kept | before fit (s) | wall (s) | "
-             "wall kept | first tree (s) | peak RSS (MB) | status | size |",
-             "|---|---|---|---|---|---|---|---|---|---|---|---|"]
+    lines = ["| case | load | load avg | time_limit (s) | fit (s) | fit kept | before fit (s) | "
+             "wall (s) | wall kept | first tree (s) | peak RSS (MB) | status | size |",
+             "|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for row in rows:
         limit, rss = row["time_limit"], row.get("peak_rss_mb")
         fit_kept, wall_kept = _verdicts(row)
         memory = "" if rss is None else f"{rss:.0f}" + ("" if rss < MEMORY_BAR_MB else " **over**")
         lines.append(
-            f"| {row['case']} | {row['load']} | {'none' if limit is None else f'{limit:g}'} | "
+            f"| {row['case']} | {row['load']} | {_number(row.get('load_before'))}-"
+            f"{_number(row.get('load_after'))} | {'none' if limit is None else f'{limit:g}'} | "
             f"{_number(row.get('fit_seconds'))} | {fit_kept} | "
             f"{_number(row.get('before_fit_seconds'))} | {row['wall_seconds']:.1f} | "
             f"{wall_kept} | {_number(row.get('first_tree_seconds'))} | {memory} | "
@@ -170,7 +172,7 @@ def _header(argv) -> str:
             f"{os.getloadavg()[0]:.1f} at the start (a shared machine: other work ran too).\n"
             f"Bars: fit <= limit * 1.1 + 1 s (the tests' rule), wall <= limit * 1.1 + 2 s "
             f"(issue 31's, start-up included), peak RSS < 2 GB. `load` is the number of "
-            f"busy-loop processes run beside the case; before fit = the seconds from the "
+            f"busy-loop processes run beside the case (ours), `load avg` the machine's 1-minute load average when the case started and ended (everything else on the machine); before fit = the seconds from the "
             f"process's start to the fit's (interpreter, imports, data).\n\n")
 
 
