@@ -86,26 +86,35 @@ class BudgetRowSetSearch:
             1000 + 24 * len(view.columns) + 2 * (self.n_rows // 8))
         self.memory_full = False
         self.poll = Poll(deadline)
-        self.use_incompatibility = use_incompatibility
         self.bound_calls = 0
         self.bound_gains = 0
         self.bound_pace = KernelPace(BOUND_SECONDS_PER_STEP)
-        self.kernels = None
         self.pure = None  # a ``pure_oracle.PureOracle`` for the smallest budgets, if set
-        if use_incompatibility:
+        self.use_incompatibility, self.kernels = False, None
+        self.small = None
+        self.small_later: set[int] = set()  # entries whose small trees wait (``entry``)
+        self.use_kernels(use_incompatibility, use_small_trees)
+
+    def use_kernels(self, use_incompatibility: bool, use_small_trees: bool) -> None:
+        """Use the compiled incompatibility bound and the exact answers up to three leaves per
+        new row set (``small_trees``), whose kernels the caller has loaded
+        (``small_trees.load_kernels``). A search may start without them (its greedy start
+        needs none, so its first tree does not wait for numba) and take them later: the
+        entries made before then wait for their small trees until a search visits them, as
+        the greedy start's entries do (``entry``)."""
+        self.use_incompatibility = use_incompatibility
+        if use_incompatibility and self.kernels is None:
             from occamlearn.trees.mpdt.error_budget import bnb_kernels
 
             self.kernels = bnb_kernels
             self.packed = bnb_kernels.pack_rows(self.patterns)
-        # exact answers up to three leaves per new row set (``small_trees``): compiled, so
-        # the caller says whether their kernels are loaded (``small_trees.load_kernels``)
-        self.small = None
-        self.small_later: set[int] = set()  # entries whose small trees wait (``entry``)
-        if use_small_trees:
+        if use_small_trees and self.small is None:
             from occamlearn.trees.mpdt.error_budget import bnb_kernels
             from occamlearn.trees.mpdt.error_budget.small_trees import SmallTrees
 
-            self.small = SmallTrees(view, bnb_kernels, deadline)
+            self.small = SmallTrees(self.view, bnb_kernels, self.poll.deadline)
+            self.small_later.update(rows for rows, entry in self.memo.items()
+                                    if entry[ERR1] > entry[FORCED])
 
     # -- memo entries and bounds ----------------------------------------------------------
     def static(self, rows: int) -> tuple:
