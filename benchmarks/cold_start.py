@@ -115,11 +115,12 @@ def _result_line(out: str) -> str:
     return next((line for line in out.splitlines() if line.startswith("size:")), "?")
 
 
-def haber(workdir: Path, repeats: int) -> list[dict]:
+def haber(workdir: Path, repeats: int, warm_row: bool = True) -> list[dict]:
     warm = Path(tempfile.mkdtemp(dir=workdir))
-    _run(["-m", "occamlearn.cli", "warm-up"], warm)
+    if warm_row:
+        _run(["-m", "occamlearn.cli", "warm-up"], warm)
     rows = []
-    for kind in ["cold"] * repeats + ["warm"]:
+    for kind in ["cold"] * repeats + ["warm"] * warm_row:
         folder = Path(tempfile.mkdtemp(dir=workdir)) if kind == "cold" else warm
         run = _run(["-m", "occamlearn.cli", "fit", "--dataset", "haber"], folder)
         _wait_for_children(folder)
@@ -187,12 +188,15 @@ def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", default=None, help="Markdown file for the tables")
     parser.add_argument("--repeats", type=int, default=3, help="cold haber fits")
-    parser.add_argument("--skip", nargs="*", default=[], choices=("families", "haber", "mux6"))
+    parser.add_argument("--skip", nargs="*", default=[],
+                        choices=("families", "haber", "warm", "mux6"),
+                        help="parts to leave out ('warm': haber's warm run and its warm-up)")
     args = parser.parse_args(argv)
     workdir = Path(tempfile.mkdtemp(prefix="occamlearn-cold-"))
     try:
         family_rows = [] if "families" in args.skip else families(workdir)
-        haber_rows = [] if "haber" in args.skip else haber(workdir, args.repeats)
+        haber_rows = ([] if "haber" in args.skip
+                      else haber(workdir, args.repeats, "warm" not in args.skip))
         mux6_row = None if "mux6" in args.skip else mux6(workdir)
         text = report(family_rows, haber_rows, mux6_row, argv)
         print(text)
