@@ -208,7 +208,7 @@ def test_kernels_not_on_disk_compile_here_only_with_time_left(monkeypatch, left,
     monkeypatch.setattr(_dtmax_chains, "_LOADED", [])
     monkeypatch.setattr(kernel_cache, "kernels_ready", lambda name: False)
     monkeypatch.setattr(kernel_cache, "start_background_compile",
-                        lambda: calls.append("background"))
+                        lambda names: calls.append("background"))
     monkeypatch.setattr(kernel_cache, "load", lambda name: calls.append(("load", name)))
     assert _dtmax_chains._kernels_loaded(Deadline.after(left)) is compiled_here
     assert calls == ([("load", _dtmax_chains.ORDERED_KERNELS)] if compiled_here

@@ -144,7 +144,7 @@ def _kernels_loaded(deadline: Deadline) -> bool:
         return True
     if not kernel_cache.kernels_ready(ORDERED_KERNELS) \
             and deadline.remaining() < FOREGROUND_COMPILE_MIN_SECONDS:
-        kernel_cache.start_background_compile()
+        kernel_cache.start_background_compile(ORDERED_KERNELS)
         return False
     try:
         kernel_cache.load(ORDERED_KERNELS)

@@ -96,7 +96,7 @@ def _compiled_ready(engine: str, n_features: int, n_classes: int) -> bool:
     if _LOADED:
         return True
     if not kernel_cache.kernels_ready(DP_KERNELS):
-        kernel_cache.start_background_compile()
+        kernel_cache.start_background_compile(DP_KERNELS)
         return False
     try:
         kernel_cache.load(DP_KERNELS)
