@@ -76,8 +76,8 @@ __all__ = ["KERNEL_MODULES", "KernelsUnavailable", "KernelsWhenReady", "compile_
 KERNEL_MODULES = {
     "bnb": "occamlearn.trees.mpdt.bnb.kernels",
     "error-budget": "occamlearn.trees.mpdt.error_budget.bnb_kernels",
-    "dtmax-dp": "occamlearn.trees.dtmax.dp_kernels",
-    "dtmax-ordered": "occamlearn.trees.dtmax.ordered.depth2_counts",
+    "dtmax-dp": "occamlearn.trees.dtmax.binary.kernels",
+    "dtmax-ordered": "occamlearn.trees.dtmax.ordered.depth2",
     "one-error": "occamlearn.trees.mpdt.error_budget.one_error_kernels",
 }
 LOCK_NAME = "occamlearn-compile.lock"

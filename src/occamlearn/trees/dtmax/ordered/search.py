@@ -32,14 +32,9 @@ import heapq
 import numpy as np
 
 from occamlearn.stopping import Deadline, ProgressSink
+from occamlearn.trees.dtmax.data import OrderedData
 from occamlearn.trees.dtmax.ordered.bounds import range_bound
-from occamlearn.trees.dtmax.ordered.data import OrderedData
-from occamlearn.trees.dtmax.ordered.depth2 import best_depth2
-from occamlearn.trees.dtmax.ordered.depth2_counts import (
-    best_depth2_counts,
-    local_values,
-    pair_counts_work,
-)
+from occamlearn.trees.dtmax.ordered.depth2 import SWEEP_FRACTION, SWEEP_MIN, best_depth2
 from occamlearn.trees.dtmax.ordered.kernels import (
     candidates,
     class_totals,
@@ -53,15 +48,9 @@ __all__ = ["MEMO_BYTES", "OrderedSearch", "nested_from_depth2"]
 
 # Most bytes of row-set keys the memo keeps; past it, new sets are solved but not stored.
 MEMO_BYTES = 256 << 20
-# A depth-2 node is solved from pair counts (``depth2_counts``) when their predicted work is
-# below that of the sweeps of ``best_depth2`` (rows x features each) over this fraction of
-# the node's root thresholds, at least ``SWEEP_MIN`` of them: on 5,000 x 30 readable codes at
-# depth 3 the sweeps tried 15 % of them (142 of ~960 per node, 33 ms a node; pair counts
-# 7 ms), with about the same time per row step as a histogram update.
-SWEEP_FRACTION = 0.15
-SWEEP_MIN = 16
-
-
+# (fraction, least number) of a node's root thresholds the sweeps of ``depth2`` are predicted
+# to try, against which its pair counts are weighed
+SWEEPS = (SWEEP_FRACTION, SWEEP_MIN)
 
 
 def _leaf(totals) -> tuple[float, tuple]:
@@ -137,24 +126,15 @@ class OrderedSearch:
         return (cost, tree) if cost < upper - tol else (cost, None)
 
     def _depth2(self, order, upper, lower):
-        """Depth 2 by pair counts (exact, whatever the bound) when predicted cheaper than the
-        sweeps of ``best_depth2`` over ``SWEEP_THRESHOLDS`` root thresholds."""
+        """Depth 2 by ``depth2.best_depth2``: (cost, tree), or (a lower bound, None)."""
         d = self.data
         self.stats["depth2_calls"] += 1
-        rows, features = order.shape[1], order.shape[0]
-        values = local_values(order, d.rank)
-        sweeps = max(SWEEP_MIN, SWEEP_FRACTION * float(np.maximum(values - 1, 0).sum()))
-        if pair_counts_work(rows, values, d.n_classes) < sweeps * rows * features:
-            self.stats["depth2_pair_counts"] += 1
-            cost, array, evaluations = best_depth2_counts(order, d.rank, d.y, self.depth2_weight,
-                                                          d.n_classes, self.penalty, self.tol)
-            self.stats["depth2_evaluations"] += evaluations
-            return cost, nested_from_depth2(array)
-        cost, found, array, evaluations = best_depth2(order, d.rank, d.y, self.depth2_weight,
-                                                      d.n_classes, upper, lower, self.tol,
-                                                      self.penalty)
+        cost, exact, array, evaluations, by_pairs = best_depth2(
+            order, d.rank, d.y, self.depth2_weight, d.n_classes, upper, lower, self.tol,
+            self.penalty, *SWEEPS)
         self.stats["depth2_evaluations"] += evaluations
-        return cost, (nested_from_depth2(array) if found else None)
+        self.stats["depth2_pair_counts"] += int(by_pairs)
+        return cost, (nested_from_depth2(array) if exact else None)
 
     def _remember(self, key, cost, tree) -> None:
         size = len(key[1]) + 64

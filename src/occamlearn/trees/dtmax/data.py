@@ -1,4 +1,4 @@
-"""The data view of the ordered-column search: each feature as ranks of its sorted values.
+"""The data every DT(max) search reads: each feature as ranks of its sorted values.
 
 Every feature is an ordered column. A numeric column becomes the rank of each row's value
 among the column's distinct training values (0, 1, ...), so "rank >= t" is the test
@@ -9,6 +9,11 @@ the starting point of every pass over a node's rows.
 
 Rows of zero weight are dropped here (a zero weight is a dropped row); weights are floats, so
 integer weights behave as repeated rows.
+
+The searches that need 0/1 columns (the specialised 0/1 search, the MaxSAT encoding, the
+size-error frontier) read the same data as ``threshold_matrix``: one 0/1 column ``rank[f] >=
+t`` per threshold t of every feature, so every search is exact over the same tests and a
+tree over those columns maps back to (feature, threshold) (``ThresholdMatrix.nested``).
 """
 
 from __future__ import annotations
@@ -17,7 +22,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-__all__ = ["OrderedData", "memory_plan"]
+__all__ = ["OrderedData", "ThresholdMatrix", "memory_plan", "threshold_matrix"]
 
 
 @dataclass(frozen=True)
@@ -41,6 +46,16 @@ class OrderedData:
     @property
     def n_features(self) -> int:
         return self.rank.shape[0]
+
+    @property
+    def n_thresholds(self) -> int:
+        """Candidate tests: one per gap between adjacent values of each feature."""
+        return int(sum(max(len(v) - 1, 0) for v in self.values))
+
+    @property
+    def is_binary(self) -> bool:
+        """Whether every feature takes at most two values (every test is a 0/1 column)."""
+        return all(len(v) <= 2 for v in self.values)
 
     @classmethod
     def from_matrix(cls, X, y, n_classes: int, sample_weight=None) -> OrderedData:
@@ -94,3 +109,44 @@ def memory_plan(n_rows: int, n_features: int, depth: int) -> int:
     """Bytes the search holds besides its memo: ranks and sorted rows, and the sorted rows of
     both children at each level of the recursion (int32)."""
     return 4 * n_rows * n_features * (2 + 2 * max(depth, 1))
+
+
+@dataclass(frozen=True)
+class ThresholdMatrix:
+    """``X[:, j]`` is the test ``rank[feature[j]] >= threshold[j]`` (uint8 rows x tests)."""
+
+    X: np.ndarray
+    feature: np.ndarray
+    threshold: np.ndarray
+
+    def nested(self, tree) -> tuple:
+        """A ``model.tree.Tree`` over these columns as the searches' nested tuple over
+        (feature, rank threshold): ``("test", f, t, low, high)``, low = column 0."""
+        def walk(node: int) -> tuple:
+            if tree.feature[node] < 0:
+                return ("leaf", int(tree.label[node]))
+            j = int(tree.feature[node])
+            return ("test", int(self.feature[j]), int(self.threshold[j]),
+                    walk(int(tree.left[node])), walk(int(tree.right[node])))
+
+        return walk(0)
+
+
+def threshold_matrix(data: OrderedData, max_bytes: int) -> ThresholdMatrix:
+    """Every threshold of ``data`` as a 0/1 column; a ValueError when the matrix would take
+    more than ``max_bytes`` (planned before it is allocated)."""
+    n_tests = data.n_thresholds
+    if data.n_rows * n_tests > max_bytes:
+        raise ValueError(
+            f"{data.n_rows} rows x {n_tests} thresholds as a 0/1 matrix need "
+            f"{data.n_rows * n_tests / 2**20:.0f} MiB, more than {max_bytes / 2**20:.0f} MiB "
+            "planned for it; pass a binariser with fewer cuts (e.g. "
+            "ThresholdBinarizer(max_thresholds=32)).")
+    feature = np.repeat(np.arange(data.n_features),
+                        [max(len(v) - 1, 0) for v in data.values])
+    threshold = np.concatenate([np.arange(1, len(v)) for v in data.values] or
+                               [np.zeros(0, dtype=np.int64)]).astype(np.int64)
+    X = np.empty((data.n_rows, n_tests), dtype=np.uint8)
+    for j, (f, t) in enumerate(zip(feature, threshold)):
+        X[:, j] = data.rank[f] >= t
+    return ThresholdMatrix(X, feature.astype(np.int64), threshold)

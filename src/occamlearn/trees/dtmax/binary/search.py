@@ -1,7 +1,7 @@
-"""The compiled engine of the DT(max) dynamic programme: data layout, polling, tree rebuild.
+"""The specialised search for 0/1 columns: data layout, polling, tree rebuild.
 
-``dp_kernels`` holds the search (MurTree's, compiled; its memo in ``dp_memo``, its depth-2
-solver in ``dp_pair_counts``); this module feeds it and reads it back:
+``kernels`` holds the search (MurTree's, compiled; its memo in ``memo``, its pair counts in
+``pair_counts``); this module feeds it and reads it back:
 
 * the distinct rows become *items*, one per (row, label) group with its integer weight, with
   each item's present features listed (the depth-2 counting pass walks only those);
@@ -20,8 +20,7 @@ from __future__ import annotations
 import numpy as np
 
 from occamlearn.stopping import Deadline
-from occamlearn.trees.dtmax import dp_kernels as kernels
-from occamlearn.trees.dtmax import dp_memo as memo
+from occamlearn.trees.dtmax.binary import kernels, memo
 
 __all__ = ["PAIR_COUNT_BYTES", "CompiledDepthSearch", "fits_in_memory"]
 
