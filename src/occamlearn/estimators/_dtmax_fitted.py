@@ -85,8 +85,9 @@ def set_fitted(estimator, columns: TableColumns, result: DtmaxResult,
     estimator.training_errors_ = _number(result.errors, weighted)
     estimator.errors_lower_bound_ = _number(result.errors_lower_bound, weighted)
     estimator.lower_bound_ = estimator.upper_bound_ = None
-    estimator.optimal_over_ = None if columns.over == EVERY_THRESHOLD else columns.over
-    stats = dict(result.stats, optimal_over=columns.over, unproven=result.unproven,
+    over = columns.over if result.optimal_over is None else result.optimal_over
+    estimator.optimal_over_ = None if over == EVERY_THRESHOLD else over
+    stats = dict(result.stats, optimal_over=over, unproven=result.unproven,
                  misclassified_rows=int((estimator.tree_.predict(X_bin) != y).sum()),
                  n_rows=columns.data.n_rows, n_features=columns.data.n_features,
                  n_thresholds=columns.data.n_thresholds,

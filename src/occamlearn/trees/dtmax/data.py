@@ -113,11 +113,14 @@ def memory_plan(n_rows: int, n_features: int, depth: int) -> int:
 
 @dataclass(frozen=True)
 class ThresholdMatrix:
-    """``X[:, j]`` is the test ``rank[feature[j]] >= threshold[j]`` (uint8 rows x tests)."""
+    """``X[:, j]`` is the test ``rank[feature[j]] >= threshold[j]`` (uint8 rows x tests);
+    ``cuts_per_feature``: None when every threshold is there, else the most kept per
+    feature (``threshold_matrix``'s thinning)."""
 
     X: np.ndarray
     feature: np.ndarray
     threshold: np.ndarray
+    cuts_per_feature: int | None = None
 
     def nested(self, tree) -> tuple:
         """A ``model.tree.Tree`` over these columns as the searches' nested tuple over
@@ -132,21 +135,43 @@ class ThresholdMatrix:
         return walk(0)
 
 
-def threshold_matrix(data: OrderedData, max_bytes: int) -> ThresholdMatrix:
-    """Every threshold of ``data`` as a 0/1 column; a ValueError when the matrix would take
-    more than ``max_bytes`` (planned before it is allocated)."""
-    n_tests = data.n_thresholds
+def _quantile_thresholds(data: OrderedData, f: int, cuts: int) -> np.ndarray:
+    """At most ``cuts`` thresholds of feature f, at evenly spaced quantiles of its rows'
+    weight (as the readable binariser places a capped column's cuts): the rank where the
+    weight below first reaches each quantile."""
+    n_values = len(data.values[f])
+    if n_values - 1 <= cuts:
+        return np.arange(1, n_values)
+    below = np.cumsum(np.bincount(data.rank[f], weights=data.weight, minlength=n_values))
+    targets = below[-1] * np.arange(1, cuts + 1) / (cuts + 1)
+    chosen = np.searchsorted(below, targets, side="left") + 1
+    return np.unique(np.clip(chosen, 1, n_values - 1))
+
+
+def threshold_matrix(data: OrderedData, max_bytes: int,
+                     max_cells: int | None = None) -> ThresholdMatrix:
+    """Every threshold of ``data`` as a 0/1 column -- or, when rows x thresholds exceeds
+    ``max_cells``, at most as many per feature as fit it, at weighted quantiles
+    (``cuts_per_feature`` says so); a ValueError when the matrix would take more than
+    ``max_bytes``. Planned before anything is allocated."""
+    cap = None
+    if max_cells is not None and data.n_rows * data.n_thresholds > max_cells:
+        cap = max(1, int(max_cells // max(1, data.n_rows * data.n_features)))
+    chosen = [np.arange(1, len(v)) if cap is None else _quantile_thresholds(data, f, cap)
+              for f, v in enumerate(data.values)]
+    n_tests = int(sum(len(c) for c in chosen))
     if data.n_rows * n_tests > max_bytes:
         raise ValueError(
             f"{data.n_rows} rows x {n_tests} thresholds as a 0/1 matrix need "
             f"{data.n_rows * n_tests / 2**20:.0f} MiB, more than {max_bytes / 2**20:.0f} MiB "
             "planned for it; pass a binariser with fewer cuts (e.g. "
             "ThresholdBinarizer(max_thresholds=32)).")
-    feature = np.repeat(np.arange(data.n_features),
-                        [max(len(v) - 1, 0) for v in data.values])
-    threshold = np.concatenate([np.arange(1, len(v)) for v in data.values] or
-                               [np.zeros(0, dtype=np.int64)]).astype(np.int64)
+    feature = np.repeat(np.arange(data.n_features), [len(c) for c in chosen])
+    threshold = np.concatenate(chosen or [np.zeros(0, dtype=np.int64)]).astype(np.int64)
     X = np.empty((data.n_rows, n_tests), dtype=np.uint8)
     for j, (f, t) in enumerate(zip(feature, threshold)):
         X[:, j] = data.rank[f] >= t
-    return ThresholdMatrix(X, feature.astype(np.int64), threshold)
+    return ThresholdMatrix(X, feature.astype(np.int64), threshold,
+                           cap if cap is not None and any(
+                               len(c) < len(v) - 1 for c, v in zip(chosen, data.values))
+                           else None)

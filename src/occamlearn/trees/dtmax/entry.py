@@ -50,6 +50,12 @@ METHODS = ("auto", "maxsat")
 ORDERED_KERNELS, BINARY_KERNELS = "dtmax-ordered", "dtmax-dp"  # ``trees.kernel_cache`` names
 # Most bytes of the every-threshold 0/1 matrix the frontier and MaxSAT read (uint8).
 THRESHOLD_MATRIX_BYTES = 512 << 20
+# The size-error frontier's 0/1 matrix keeps every threshold up to this many cells (rows x
+# thresholds), else as many per feature as fit, at weighted quantiles: its error-budget
+# search holds per-column structures (bitsets, nesting) of every column, and certified the
+# bundled tables over every threshold, up to wine's 113 x 932 (``benchmarks/results/
+# size_error_path_every_threshold.md``).
+FRONTIER_CELLS = 4 << 20
 _LOADED: set = set()
 _COMPILING: dict = {}      # family -> the thread compiling it in this process
 
@@ -235,6 +241,7 @@ class SizeErrorCurve:
     trees: tuple
     status: str
     stats: dict = field(default_factory=dict)
+    optimal_over: str | None = None
 
     @property
     def proven(self) -> np.ndarray:
@@ -251,18 +258,20 @@ class SizeErrorCurve:
         proven = bool(self.proven[index])
         unproven = None if proven and smallest else ("errors" if not proven else "size")
         return DtmaxResult(tree, errors, lower, "feasible" if unproven else "optimal",
-                           unproven, "frontier", dict(self.stats))
+                           unproven, "frontier", dict(self.stats), self.optimal_over)
 
 
 def size_error_curve(data: OrderedData, *, max_leaves: int | None, max_depth: int | None,
                      deadline: Deadline | None = None) -> SizeErrorCurve:
     """The size-error curve of ``data`` over every threshold (``trees.frontier``, each point
     certified or bounded), up to ``max_leaves`` or, without it, to the smallest tree with
-    the fewest errors; trees of depth <= ``max_depth`` unless it is None."""
+    the fewest errors; trees of depth <= ``max_depth`` unless it is None. A table too large
+    for every threshold (``FRONTIER_CELLS``) gets the curve over fewer, named in
+    ``optimal_over``."""
     from occamlearn.trees.frontier import size_error_frontier
 
     units, scale = integer_weights(data.weight, data.n_rows)
-    tests = threshold_matrix(data, THRESHOLD_MATRIX_BYTES)
+    tests = threshold_matrix(data, THRESHOLD_MATRIX_BYTES, FRONTIER_CELLS)
     weighted = not np.all(units == 1)
     frontier = size_error_frontier(tests.X, data.y, data.n_classes, max_leaves=max_leaves,
                                    max_depth=max_depth,
@@ -271,6 +280,8 @@ def size_error_curve(data: OrderedData, *, max_leaves: int | None, max_depth: in
     made = {}
     trees = tuple(made.setdefault(id(tree), tests.nested(tree)) for tree in frontier.trees)
     stats = dict(frontier.stats, n_thresholds=tests.X.shape[1])
+    over = None if tests.cuts_per_feature is None else (
+        f"{tests.cuts_per_feature} cuts per column at weighted quantiles")
     return SizeErrorCurve(np.asarray(frontier.errors, dtype=np.float64) / scale,
                           np.asarray(frontier.lower, dtype=np.float64) / scale, trees,
-                          frontier.status, stats)
+                          frontier.status, stats, over)

@@ -6,7 +6,9 @@ of feature f (``data.OrderedData``) is >= t go to ``high``. ``errors`` and
 weights). ``status`` is "optimal" when no tree within the bounds makes fewer errors (and,
 with ``prefer_small``, none with as few errors has fewer tests); otherwise "feasible", and
 ``unproven`` says what is open: "errors" (the bound is below the tree's errors) or "size"
-(the errors are proven, the size is not).
+(the errors are proven, the size is not). ``optimal_over`` is None when the search was over
+every threshold of the data, else the restriction in words (the size-error frontier thins
+the thresholds of a large table to weighted quantiles to fit its memory plan).
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ class DtmaxResult:
     unproven: str | None             # None | "errors" | "size"
     search: str                      # which search answered: "ordered", "binary", ...
     stats: dict = field(default_factory=dict)
+    optimal_over: str | None = None  # None: every threshold of the data; else what, in words
 
 
 def nested_tests(tree: tuple) -> int:
