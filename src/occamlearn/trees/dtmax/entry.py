@@ -170,7 +170,8 @@ def best_tree(data: OrderedData, *, max_depth: int | None, max_leaves: int | Non
     elif data.is_binary and _binary_fits(data) and kernels_ready(BINARY_KERNELS, deadline):
         from occamlearn.trees.dtmax.binary.solve import binary_search
 
-        result = binary_search(data, max_depth, prefer_small=prefer_small, deadline=deadline)
+        result = binary_search(data, max_depth, prefer_small=prefer_small, incumbent=greedy,
+                               deadline=deadline)
     elif kernels_ready(ORDERED_KERNELS, deadline):
         from occamlearn.trees.dtmax.ordered.solve import ordered_search
 

@@ -49,9 +49,13 @@ def _over_thresholds(nested: tuple) -> tuple:
 
 
 def binary_search(data: OrderedData, max_depth: int, *, prefer_small: bool = True,
+                  incumbent: tuple | None = None,
                   deadline: Deadline | None = None) -> DtmaxResult:
     """The most accurate tree of depth <= ``max_depth`` over ``data``, whose every feature
-    takes at most two values (ranks 0 and 1) and whose weights are whole numbers."""
+    takes at most two values (ranks 0 and 1) and whose weights are whole numbers;
+    ``incumbent``: a nested tree within the depth whose cost bounds the search from above
+    (every tree it prunes costs at least as much), returned if none is better."""
+    from occamlearn.trees.dtmax.binary import search as search_module
     from occamlearn.trees.dtmax.binary.search import CompiledDepthSearch
 
     started = CLOCK()
@@ -63,8 +67,13 @@ def binary_search(data: OrderedData, max_depth: int, *, prefer_small: bool = Tru
     depth = int(max_depth) if columns.n_kept else 0
     search = CompiledDepthSearch(columns.matrix, groups.class_weights(data.n_classes), scale,
                                  int(prefer_small), deadline, depth)
-    _, subtree = search.solve_top(depth)
-    tree = _over_thresholds(original_columns(subtree, columns))
+    ub = search_module.INFINITE
+    if incumbent is not None:
+        ub = int(round(nested_errors(incumbent, data.rank, data.y, data.weight))) * scale \
+            + int(prefer_small) * nested_tests(incumbent) + 1
+    _, subtree = search.solve_top(depth, ub)
+    tree = incumbent if subtree is None else _over_thresholds(
+        original_columns(subtree, columns))
     errors = nested_errors(tree, data.rank, data.y, data.weight)
     forced = float(groups.forced_errors())
     proven = not search.stopped or (not prefer_small and errors <= forced)
