@@ -384,7 +384,7 @@ def _side_child_compiled(cache: Path) -> list[str]:
 def test_side_child_readies_its_kernels_and_logs_them(warm, tmp_path):
     _copy_warm_cache(tmp_path)  # it only loads: a second or two
     assert _side_child_compiled(tmp_path) == []  # a complete cache: nothing to do
-    for index in tmp_path.rglob("pair_counts.*.nbi"):  # DT(max)'s, not the side child's
+    for index in tmp_path.rglob("depth2.*.nbi"):  # DT(max)'s, not the side child's
         index.unlink()
     assert _side_child_compiled(tmp_path) == [f"{name}.{function}"
                                               for name, function in kernel_cache.SIDE_WARM_UPS]
