@@ -145,8 +145,30 @@ def summary_line(view: TreeView) -> str:
         if view.lower_bound is not None:
             line += f" (minimum size in [{view.lower_bound}, {view.upper_bound}])"
     lower, errors = view.errors_lower_bound, view.training_errors
+    return line + _errors_text(view, lower, errors)
+
+
+def _number(value) -> str:
+    """A count as an int, a total weight with its fraction."""
+    value = float(value)
+    return str(int(value)) if value.is_integer() else str(round(value, 6))
+
+
+def _errors_text(view: TreeView, lower, errors) -> str:
+    """The training errors (a total weight after a weighted fit: then the misclassified
+    rows too, when they differ), the gap to the proven bound, or -- a feasible tree whose
+    errors are proven -- that the size is what is not proven."""
+    tree, text = view.tree, ""
+    leaves = tree.is_leaf
+    rows = int((tree.counts[leaves].sum(axis=1) - tree.counts[leaves, tree.label[leaves]]).sum())
+    what = "training errors" if rows == errors else "weighted training errors"
     if errors and lower is not None and lower < errors:
-        line += f", training errors in [{lower}, {errors}]"   # not proven: the gap
+        text += f", {what} in [{_number(lower)}, {_number(errors)}]"   # not proven: the gap
     elif errors:
-        line += f", {errors} training errors"
-    return line
+        text += f", {_number(errors)} {what}"
+    if errors and rows != errors:
+        text += f" ({rows} rows misclassified)"
+    if view.status == "feasible" and lower is not None and view.lower_bound is None \
+            and errors is not None and lower >= errors:
+        text += ", size not proven smallest"
+    return text
