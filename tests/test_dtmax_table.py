@@ -199,3 +199,32 @@ def test_a_feasible_status_says_what_is_unproven():
                     f"{model.training_errors_}]") in str(model)
         else:
             assert "size not proven" in str(model)
+
+
+@pytest.mark.parametrize("weights", ["class_weight", "sample_weight"])
+def test_a_saved_model_predicts_the_probabilities_of_the_fitted_one(tmp_path, weights):
+    """Saved = fitted: ``predict_proba`` reads the weighted leaf frequencies
+    (``leaf_weights_``), which the model file keeps, with the weighted errors and the
+    conditions; the missing values of the table route as they did."""
+    from occamlearn import load_model, save_model
+
+    rng = np.random.default_rng(11)
+    X = pd.DataFrame({"a": rng.normal(size=400), "b": rng.integers(0, 9, 400).astype(float),
+                      "c": rng.choice(["x", "y"], 400)})
+    X.loc[rng.random(400) < 0.1, "a"] = np.nan
+    y = (X["a"].fillna(1) + rng.normal(size=400) > 1.1).astype(int)
+    options = {"class_weight": "balanced"} if weights == "class_weight" else {}
+    fit_weights = rng.integers(1, 4, 400) if weights == "sample_weight" else None
+    model = MaxAccuracyTreeClassifier(max_depth=3, **options).fit(X, y,
+                                                                 sample_weight=fit_weights)
+    assert model.leaf_weights_ is not None
+    path = tmp_path / "model.json"
+    save_model(model, path)
+    loaded = load_model(path)
+    np.testing.assert_allclose(loaded.predict_proba(X), model.predict_proba(X))
+    np.testing.assert_array_equal(loaded.predict(X), model.predict(X))
+    proba = model.predict_proba(X)
+    assert np.array_equal(model.classes_[proba.argmax(axis=1)], model.predict(X)) or \
+        np.any(proba.max(axis=1) == 0.5)                  # predict is the heavier class
+    assert loaded.training_errors_ == pytest.approx(model.training_errors_)
+    assert str(loaded) == str(model)

@@ -159,10 +159,18 @@ def record_of(estimator) -> FittedModel:
     return FittedModel(
         estimator.tree_, **common, status=estimator.status_,
         lower_bound=estimator.lower_bound_, upper_bound=estimator.upper_bound_,
-        training_errors=int(estimator.training_errors_),
-        errors_lower_bound=None if errors_bound is None else int(errors_bound),
+        training_errors=_amount(estimator.training_errors_),
+        errors_lower_bound=None if errors_bound is None else _amount(errors_bound),
         conflict_rows=tuple(getattr(estimator, "conflict_rows_", ())),
-        selection=_selection(estimator), solve_stats=_stats(estimator.solve_stats_))
+        selection=_selection(estimator), solve_stats=_stats(estimator.solve_stats_),
+        optimal_over=getattr(estimator, "optimal_over_", None),
+        leaf_weights=getattr(estimator, "leaf_weights_", None))
+
+
+def _amount(value):
+    """Rows as an int, a total weight (weighted fits) as a float, as the estimator has it."""
+    value = value.item() if isinstance(value, np.generic) else value
+    return int(value) if isinstance(value, int) else float(value)
 
 
 def data_info_dict(estimator) -> dict:
@@ -171,9 +179,12 @@ def data_info_dict(estimator) -> dict:
     WCNF sidecar keeps so that ``decode`` can write the model file."""
     from occamlearn.model.record_json import array_to_json, inputs_to_dict
 
-    return {**inputs_to_dict(_inputs(estimator)), "params": _params(estimator),
+    info = {**inputs_to_dict(_inputs(estimator)), "params": _params(estimator),
             "classes": array_to_json(estimator.classes_),
             "conflict_rows": [int(r) for r in getattr(estimator, "conflict_rows_", ())]}
+    if getattr(estimator, "optimal_over_", None) is not None:
+        info["optimal_over"] = estimator.optimal_over_  # the decoded tree's status says it
+    return info
 
 
 # -- unwrapping -------------------------------------------------------------------------------
@@ -234,8 +245,11 @@ def _set_tree(estimator, record: FittedModel) -> None:
     estimator.n_nodes_, estimator.depth_ = tree.n_nodes, tree.depth
     estimator.status_ = record.status
     estimator.lower_bound_, estimator.upper_bound_ = record.lower_bound, record.upper_bound
-    estimator.training_errors_ = int(record.training_errors or 0)
+    estimator.training_errors_ = _amount(record.training_errors or 0)
     estimator.solve_stats_ = dict(record.solve_stats)
+    estimator.optimal_over_ = record.optimal_over
+    estimator.leaf_weights_ = None if record.leaf_weights is None \
+        else np.array(record.leaf_weights)
 
 
 def _set_minimum_tree(estimator, record: FittedModel) -> None:
@@ -255,7 +269,7 @@ def _set_minimum_tree(estimator, record: FittedModel) -> None:
 def _set_max_accuracy_tree(estimator, record: FittedModel) -> None:
     _set_tree(estimator, record)
     if record.errors_lower_bound is not None:
-        estimator.errors_lower_bound_ = int(record.errors_lower_bound)
+        estimator.errors_lower_bound_ = _amount(record.errors_lower_bound)
 
 
 def _set_list(estimator, record: FittedModel) -> None:

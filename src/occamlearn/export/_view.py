@@ -149,18 +149,23 @@ def summary_line(view: TreeView) -> str:
 
 
 def _number(value) -> str:
-    """A count as an int, a total weight with its fraction."""
+    """A count as an int, a total weight with six significant digits."""
     value = float(value)
-    return str(int(value)) if value.is_integer() else str(round(value, 6))
+    if value.is_integer():
+        return str(int(value))
+    return f"{value:.6g}" if abs(value) < 1e6 else f"{value:.1f}"
 
 
 def _errors_text(view: TreeView, lower, errors) -> str:
-    """The training errors (a total weight after a weighted fit: then the misclassified
-    rows too, when they differ), the gap to the proven bound, or -- a feasible tree whose
-    errors are proven -- that the size is what is not proven."""
-    tree, text = view.tree, ""
-    leaves = tree.is_leaf
-    rows = int((tree.counts[leaves].sum(axis=1) - tree.counts[leaves, tree.label[leaves]]).sum())
+    """The training errors (a total weight after a weighted fit: then, for DT(max), whose
+    ``counts`` hold exactly the rows it learnt from, the misclassified rows too, when they
+    differ), the gap to the proven bound, or -- a feasible tree whose errors are proven --
+    that the size is what is not proven."""
+    tree, text, rows = view.tree, "", errors
+    if lower is not None:                       # DT(max): errors optimised
+        leaves = tree.is_leaf
+        rows = int((tree.counts[leaves].sum(axis=1)
+                    - tree.counts[leaves, tree.label[leaves]]).sum())
     what = "training errors" if rows == errors else "weighted training errors"
     if errors and lower is not None and lower < errors:
         text += f", {what} in [{_number(lower)}, {_number(errors)}]"   # not proven: the gap

@@ -88,7 +88,12 @@ class FittedModel:
     lower_bound, upper_bound : proven bounds on the minimum size (minimum trees; None for
         DT(max), which optimises errors)
     training_errors, errors_lower_bound : misclassified training rows, and the proven
-        minimum (DT(max))
+        minimum (DT(max)); after a weighted fit, their total weight
+    optimal_over : what "optimal" is restricted to, in words, when the binary features
+        left out cuts or categories of the data that could matter (``"32 cuts per column on
+        'x'"``); None when nothing was left out
+    leaf_weights : (n_nodes, n_classes) total weight of the training rows of each class at
+        each leaf after a weighted fit (what ``predict_proba`` reads), or None
     conflict_rows : 0-based training rows the majority filter set aside (minimum trees)
     selection : Algorithm 3's candidates, or None when the model is the only tree drawn
     solve_stats : seconds per phase, traces, engine names (JSON values)
@@ -102,8 +107,8 @@ class FittedModel:
     status: str | None = None
     lower_bound: int | None = None
     upper_bound: int | None = None
-    training_errors: int | None = None
-    errors_lower_bound: int | None = None
+    training_errors: float | None = None
+    errors_lower_bound: float | None = None
     positive_index: int | None = None
     conflict_rows: tuple = ()
     selection: Selection | None = None
@@ -111,6 +116,8 @@ class FittedModel:
     direction: str | None = None
     log_likelihoods: tuple = ()
     stop_reason: str | None = None
+    optimal_over: str | None = None
+    leaf_weights: np.ndarray | None = None
 
     def __post_init__(self):
         if not isinstance(self.model, (Tree, DecisionList)):
@@ -128,6 +135,16 @@ class FittedModel:
         object.__setattr__(self, "conflict_rows", tuple(int(r) for r in self.conflict_rows))
         object.__setattr__(self, "log_likelihoods",
                            tuple(float(v) for v in self.log_likelihoods))
+        if self.leaf_weights is not None:
+            weights = np.array(self.leaf_weights, dtype=np.float64)
+            shape = (self.model.n_nodes, len(classes)) if self.is_tree else None
+            if shape is None or weights.shape != shape or not np.all(np.isfinite(weights)) \
+                    or (weights < 0).any():
+                raise ValueError(f"leaf_weights must be a {shape} array of non-negative "
+                                 f"weights (one row per node, one column per class); got "
+                                 f"shape {weights.shape}")
+            weights.setflags(write=False)
+            object.__setattr__(self, "leaf_weights", weights)
 
     # -- what it is -----------------------------------------------------------------------
     @property

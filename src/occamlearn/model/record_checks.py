@@ -25,6 +25,8 @@ __all__ = [
     "fail",
     "is_int",
     "is_real",
+    "leaf_weights_from_json",
+    "optional_text",
     "require",
     "short",
     "wrap",
@@ -198,11 +200,33 @@ def tree_from_json(tree_dict, field: str, n_binary: int, n_classes: int) -> Tree
     return tree
 
 
-def _count(data: dict, key: str, default=None):
+def _amount(data: dict, key: str, default=None):
+    """A count of rows, or (after a weighted fit) a total weight: finite and >= 0."""
     value = data.get(key, default)
-    if value is not None and (not is_int(value) or value < 0):
-        fail(key, f"= {short(value)} is not a count")
+    if value is not None and (not _is_finite(value) or value < 0):
+        fail(key, f"= {short(value)} is not a count or a total weight")
     return value
+
+
+def optional_text(data: dict, key: str) -> str | None:
+    value = data.get(key)
+    if value is not None and not isinstance(value, str):
+        fail(key, f"= {short(value)} is not a string")
+    return value
+
+
+def leaf_weights_from_json(data: dict, tree: Tree) -> np.ndarray | None:
+    """The weights per node and class of a weighted fit (None when the file has none)."""
+    rows = data.get("leaf_weights")
+    if rows is None:
+        return None
+    shape = (tree.n_nodes, tree.n_classes)
+    if not isinstance(rows, list) or len(rows) != shape[0] or not all(
+            isinstance(row, list) and len(row) == shape[1]
+            and all(_is_finite(v) and v >= 0 for v in row) for row in rows):
+        fail("leaf_weights", f"must be {shape[0]} rows of {shape[1]} non-negative weights (one "
+             "row per node of the tree, one weight per class)")
+    return np.asarray(rows, dtype=np.float64).reshape(shape)
 
 
 def check_bounds(data: dict, tree: Tree, *, minimum_size: bool, errors_optimised: bool,
@@ -217,12 +241,12 @@ def check_bounds(data: dict, tree: Tree, *, minimum_size: bool, errors_optimised
     status = data["status"]
     if status not in STATUSES:
         fail("status", f"= {short(status)} is not one of {', '.join(STATUSES)}")
-    errors = _count(data, "training_errors", 0)
+    errors = _amount(data, "training_errors", 0)
     if errors is None:
         fail("training_errors", "= None is not a count")
     if "errors_lower_bound" in data:
         bound = data["errors_lower_bound"]
-        if not is_int(bound) or not 0 <= bound <= errors:
+        if not _is_finite(bound) or not 0 <= bound <= errors:
             fail("errors_lower_bound", f"= {short(bound)} is not a count at most "
                  f"training_errors={errors}")
         if status == "optimal" and bound != errors and errors_optimised:

@@ -10,8 +10,13 @@ Version 2 (written now) is one flat JSON object::
      "conditions": [...], "columns": [...], "handle_unknown": "error",
      "tree": {...}, "status": "optimal", "lower_bound": 5, "upper_bound": 5,
      "training_errors": 0, "conflict_rows": [], "solve_stats": {...},
+     "optimal_over": "32 cuts per column on 'x'",     # only when restricted
+     "leaf_weights": [[0.0, 0.0], [2.5, 0.0], ...],   # only after a weighted fit
      "selection": {"candidates": [[null, 1.0], [{...}, 0.9]], "best": [0], "stratified": true}}
 
+After a weighted fit ``"training_errors"`` (and DT(max)'s ``"errors_lower_bound"``) are
+total weights, written as numbers with a fraction. Files without ``"optimal_over"`` or
+``"leaf_weights"`` (older ones, unweighted fits) read as unrestricted and unweighted.
 Each tree is stored once: Algorithm 3's candidate that is the model is written ``null``, and
 a plain fit has no ``"selection"``. DT(max) adds ``"errors_lower_bound"`` and has null size
 bounds. A decision list holds ``"list"``, ``"positive_index"`` (which class is y = 1),
@@ -84,6 +89,12 @@ def _int_or_none(value):
     return None if value is None else int(value)
 
 
+def _amount(value):
+    """A count of rows as an int; a total weight (after a weighted fit) as a float."""
+    value = value.item() if isinstance(value, np.generic) else value
+    return int(value) if isinstance(value, int) else float(value)
+
+
 def _selection_to_dict(selection: Selection) -> dict:
     candidates = [[None if k == selection.chosen else tree.to_dict(), float(accuracy)]
                   for k, (tree, accuracy) in enumerate(selection.candidates)]
@@ -115,9 +126,13 @@ def record_to_dict(record) -> dict:
     out.update({"tree": record.model.to_dict(), "status": record.status,
                 "lower_bound": _int_or_none(record.lower_bound),
                 "upper_bound": _int_or_none(record.upper_bound),
-                "training_errors": int(record.training_errors or 0)})
+                "training_errors": _amount(record.training_errors or 0)})
     if record.errors_lower_bound is not None:
-        out["errors_lower_bound"] = int(record.errors_lower_bound)
+        out["errors_lower_bound"] = _amount(record.errors_lower_bound)
+    if record.optimal_over is not None:
+        out["optimal_over"] = record.optimal_over
+    if record.leaf_weights is not None:
+        out["leaf_weights"] = record.leaf_weights.tolist()
     out["conflict_rows"] = list(record.conflict_rows)
     out["solve_stats"] = dict(record.solve_stats)
     if record.selection is not None:
@@ -230,7 +245,9 @@ def _tree_record(data: dict, name: str, common: dict) -> FittedModel:
         upper_bound=data["upper_bound"], training_errors=data.get("training_errors", 0),
         errors_lower_bound=data.get("errors_lower_bound"),
         conflict_rows=_rows(data, "conflict_rows"), selection=selection,
-        solve_stats=dict(data["solve_stats"]))
+        solve_stats=dict(data["solve_stats"]),
+        optimal_over=checks.optional_text(data, "optimal_over"),
+        leaf_weights=checks.leaf_weights_from_json(data, tree))
 
 
 def _selection(spec, model: Tree, n_binary: int, n_classes: int) -> Selection:
