@@ -136,8 +136,10 @@ def _best_tests_of_sides(ids, ranks, labels, weights, features, side, totals, to
 
     A position of side s is evaluated only once the weight ``moved[s]`` passed since the
     start exceeds ``limit[s]``: the errors of a split fall by at most the weight that crosses
-    it. After an evaluation with errors e, the low errors only grow and the high ones fall by
-    at most the weight still to pass, so once ``e - best >= weight - moved`` the side is done.
+    it. After an evaluation with errors e = low + high + penalty, the low errors only grow
+    (a leaf's errors never fall as rows join it) and the high ones stay >= 0 and fall by at
+    most the weight still to pass, so once ``low + penalty >= best`` or ``e - best >= weight
+    - moved`` no later position of the side beats the best: the side is done.
     """
     n_classes = totals.shape[1]
     best = np.empty(2)
@@ -171,7 +173,8 @@ def _best_tests_of_sides(ids, ranks, labels, weights, features, side, totals, to
                 if e < best[s] - tol:
                     best[s] = e
                     found[s, 0], found[s, 1], found[s, 2], found[s, 3] = g, rk, a, b
-                if high_e <= tol or e - best[s] >= weight[s] - moved[s] - tol:
+                if low_e + penalty >= best[s] - tol \
+                        or e - best[s] >= weight[s] - moved[s] - tol:
                     limit[s] = np.inf
                     if limit[1 - s] == np.inf:
                         break

@@ -122,9 +122,11 @@ def side_subtrees(order, rank, y, w, n_classes, f, thr, tol, side, penalty=0.0):
                 if e < best[s] - tol:
                     best[s] = e
                     found[s, 0], found[s, 1], found[s, 2], found[s, 3] = g, rk, a, b
-                # the low errors only grow from here and the high ones fall by at most the
-                # weight still to pass: once that cannot beat the best, the side is done
-                if high_e <= tol or e - best[s] >= weight[s] - moved[s] - tol:
+                # the low errors only grow from here and the high ones stay >= 0 and fall by
+                # at most the weight still to pass: once that cannot beat the best, the
+                # side is done
+                if low_e + penalty >= best[s] - tol \
+                        or e - best[s] >= weight[s] - moved[s] - tol:
                     limit[s] = np.inf
                     if limit[1 - s] == np.inf:
                         break
