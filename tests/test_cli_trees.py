@@ -189,3 +189,92 @@ def test_console_script():
                            "-q"], capture_output=True, text=True, timeout=120, check=False)
     assert done.returncode == 0, done.stderr
     assert "size: 13 nodes, status optimal" in done.stdout and done.stderr == ""
+
+
+# -- dates, estimator options as flags, suggestions in the command's words -------------------
+@pytest.fixture
+def dated_csv(tmp_path):
+    """60 applications on 60 days; approved from 2022-03-01 on."""
+    days = pd.date_range("2022-01-01", periods=60, freq="D")
+    frame = pd.DataFrame({"application_date": days.strftime("%Y-%m-%d"),
+                          "income": [10 * (k % 7) for k in range(60)],
+                          "target": (days >= "2022-02-10").astype(int)})
+    path = tmp_path / "dated.csv"
+    frame.to_csv(path, index=False)
+    return path
+
+
+def test_a_date_column_of_a_csv_is_read_as_dates_with_a_warning(capsys, dated_csv):
+    assert main(["fit", str(dated_csv), "-q"]) == 0
+    out, err = capsys.readouterr()
+    assert "column(s) 'application_date' hold dates (such as 2022-01-01)" in err
+    assert "--dates none" in err
+    assert "application_date >= 2022-02-10" in out and "==" not in out
+    assert "3 training rows" not in out and "status optimal" in out
+
+
+def test_dates_none_reads_text_and_dates_names_columns(capsys, dated_csv, tmp_path):
+    assert main(["fit", str(dated_csv), "-q", "--dates", "none"]) == 0
+    out, err = capsys.readouterr()
+    assert "hold dates" not in err and "identifier-like" in err  # 60 distinct texts
+    other = tmp_path / "other.csv"
+    frame = pd.read_csv(dated_csv)
+    frame["application_date"] = pd.to_datetime(frame["application_date"]).dt.strftime(
+        "%d %b %Y")
+    frame.to_csv(other, index=False)
+    assert main(["fit", str(other), "-q", "--dates", "application_date"]) == 0
+    out, err = capsys.readouterr()
+    assert "application_date >= 2022-02-10" in out and err == ""
+    assert main(["fit", str(other), "-q", "--dates", "income,nope"]) == 2
+    assert "--dates names 'nope', not a column" in capsys.readouterr().err
+
+
+def test_max_leaves_and_class_weight_reach_the_depth_tree(capsys, tmp_path):
+    assert main(["fit", "--dataset", "haber", "-q", "--max-leaves", "2",
+                 "--class-weight", "balanced", "--time-limit", "30"]) == 0
+    out = capsys.readouterr().out
+    assert "size: 3 nodes, depth 1 (at most 2 leaves)" in out
+    assert main(["fit", "--dataset", "haber", "-q", "--max-depth", "1",
+                 "--class-weight", "1=1,2=3"]) == 0
+    weighted = capsys.readouterr().out
+    assert main(["fit", "--dataset", "haber", "-q", "--max-depth", "1"]) == 0
+    assert weighted != capsys.readouterr().out
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--method", "nope"], "--method nope is not a method for a minimum tree; use one of "
+                           "auto, bnb, maxsat"),
+    (["--method", "dp"], "--method dp needs --max-depth or --max-leaves"),
+    (["--max-depth", "2", "--method", "bnb"], "--method bnb is not a method for --max-depth"),
+    (["--class-weight", "balanced"], "--class-weight applies with --max-depth or "
+                                     "--max-leaves"),
+    (["--max-depth", "2", "--class-weight", "7=2"], "--class-weight names '7', not a class"),
+    (["--max-leaves", "0"], "--max-leaves must be at least 1"),
+])
+def test_option_flags_refuse_what_the_estimator_refuses(capsys, argv, message):
+    assert main(["fit", "--dataset", "haber", "-q", *argv]) == 2
+    err = capsys.readouterr().err
+    assert message in err and err.count("\n") == 1
+
+
+def test_suggestions_are_flags_quoted_for_the_shell(capsys, tmp_path):
+    path = tmp_path / "comma.csv"
+    path.write_text('age;income;target\n"1,5";10;0\n"2,5";20;0\n"3,5";30;1\n')
+    assert main(["fit", str(path), "-q"]) == 2
+    assert "pass --sep ';'" in capsys.readouterr().err
+    assert main(["fit", str(path), "-q", "--sep", ";"]) == 0
+    err = capsys.readouterr().err
+    assert "pass --categorical age to keep it as text" in err
+    assert main(["fit", str(path), "-q", "--sep", ";", "--categorical", "age"]) == 0
+    out, err = capsys.readouterr()
+    assert "age == 3,5" in out and err == ""
+
+
+def test_a_model_fitted_on_dates_predicts_from_their_text(capsys, dated_csv, tmp_path):
+    model = tmp_path / "dated.json"
+    assert main(["fit", str(dated_csv), "-q", "-o", str(model)]) == 0
+    capsys.readouterr()
+    assert main(["predict", str(model), str(dated_csv)]) == 0
+    out, err = capsys.readouterr()
+    assert out.split()[1:] == [str(v) for v in pd.read_csv(dated_csv)["target"]]
+    assert "accuracy: 1.0000" in err and "hold dates" not in err

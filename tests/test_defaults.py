@@ -119,7 +119,19 @@ def test_noisy_random_data_warns_once_and_points_elsewhere(random_binary):
     assert (model.lower_bound_ + 1) // 2 > 0.1 * len(y)
 
 
-@pytest.mark.parametrize("name", ["mux6", "iris"])
+def test_the_tree_found_warns_before_the_bound_proves_it(random_binary):
+    """The bound rises slowly on many rows; the tree found already has a leaf for every few
+    stray rows, and says so."""
+    X, y = random_binary(3000, 14, seed=2, distinct=True)
+    with warnings.catch_warnings(record=True) as record:
+        warnings.simplefilter("always")
+        model = MinimumPureTreeClassifier(binarizer=None, time_limit=2).fit(X, y)
+    found = _memorise_warnings(record)
+    assert len(found) == 1 and "pure tree found has" in found[0]
+    assert (model.lower_bound_ + 1) // 2 <= 0.1 * len(y) < model.tree_.n_leaves
+
+
+@pytest.mark.parametrize("name", ["mux6", "iris", "monks-3"])
 def test_clean_data_does_not_warn(name):
     X, y = load_dataset(name)
     with warnings.catch_warnings(record=True) as record:
@@ -163,8 +175,8 @@ def test_dlist_binarizer_choices_and_default_match_python():
 def test_cli_binarize_defaults_to_what_fit_uses(capsys):
     code, out, _ = _run(["binarize", "--dataset", "iris"], capsys)
     assert code == 0
-    X, _ = load_dataset("iris")
-    expected = BINARIZERS[MinimumPureTreeClassifier().binarizer]().fit(X)
+    X, y = load_dataset("iris")  # fit binarises with the labels: every cut a tree can need
+    expected = BINARIZERS[MinimumPureTreeClassifier().binarizer]().fit(X, y)
     assert out.splitlines() == list(expected.get_feature_names_out())
     assert "petal-length >= 2.0" in out.splitlines()  # the README tree's first test
 

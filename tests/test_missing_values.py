@@ -406,7 +406,7 @@ def test_cli_reads_semicolon_csv_with_decimal_commas(tmp_path, capsys):
     path = tmp_path / "eu.csv"
     path.write_text("a;b;target\n1,5;x;0\n2,5;y;1\n0,5;x;0\n3;y;1\n")
     assert main(["fit", str(path), "-q"]) == 2
-    assert "are its fields separated by ';'? pass --sep ;" in capsys.readouterr().err
+    assert "are its fields separated by ';'? pass --sep ';'" in capsys.readouterr().err
     assert main(["binarize", str(path), "--sep", ";", "--decimal", ","]) == 0
     assert "b == y" in capsys.readouterr().out
     model = tmp_path / "m.json"

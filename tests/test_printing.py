@@ -15,13 +15,13 @@ from occamlearn import (
 IRIS_TREE = """\
 MinimumPureTreeClassifier: 5 nodes (2 decisions, 3 leaves), depth 2, status optimal \
 (minimum size in [5, 5])
-|--- petal-width < 1.0
-|   |--- class: setosa
-|--- petal-width >= 1.0
-|   |--- petal-width < 1.7
+|--- petal-width < 1.7
+|   |--- petal-length < 2.0
+|   |   |--- class: setosa
+|   |--- petal-length >= 2.0
 |   |   |--- class: versicolor
-|   |--- petal-width >= 1.7
-|   |   |--- class: virginica
+|--- petal-width >= 1.7
+|   |--- class: virginica
 """
 
 
@@ -78,7 +78,7 @@ def test_html_has_model_status_and_bounds(mpdt, dlist):
     html = mpdt._repr_html_()
     assert "<b>MinimumPureTreeClassifier</b>" in html
     assert "status optimal (minimum size in [5, 5])" in html
-    assert "petal-width &lt; 1.0" in html and "<b>class: setosa</b>" in html
+    assert "petal-width &lt; 1.7" in html and "<b>class: setosa</b>" in html
     bundle = mpdt._repr_mimebundle_()
     assert bundle["text/plain"] == repr(mpdt) and bundle["text/html"] == html
 
@@ -111,7 +111,7 @@ def plt():
 def test_plot_tree_trace_and_list(plt, mpdt, dlist, iris_small):
     ax = mpdt.plot()
     texts = [t.get_text() for t in ax.texts]
-    assert "petal-width >= 1.0" in texts and "class: setosa" in texts
+    assert "petal-width >= 1.7" in texts and "class: setosa" in texts
     assert ax.get_title().startswith("5 nodes")
 
     ax = mpdt.plot("trace")

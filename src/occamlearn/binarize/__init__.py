@@ -11,7 +11,12 @@
 """
 
 from occamlearn.binarize.conditions import ConditionBinarizer
-from occamlearn.binarize.conflicts import conflict_message, find_conflicts, resolve_conflicts
+from occamlearn.binarize.conflicts import (
+    conflict_message,
+    find_conflicts,
+    kept_rows,
+    resolve_conflicts,
+)
 from occamlearn.binarize.feature import FeatureBinarizer
 from occamlearn.binarize.quantile import QuantileBinarizer
 from occamlearn.binarize.threshold import ThresholdBinarizer
@@ -23,5 +28,6 @@ __all__ = [
     "ThresholdBinarizer",
     "conflict_message",
     "find_conflicts",
+    "kept_rows",
     "resolve_conflicts",
 ]

@@ -18,7 +18,7 @@ search chooses which side missing values go to, as scikit-learn's trees do at ea
 from __future__ import annotations
 
 from abc import ABCMeta, abstractmethod
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from numbers import Integral
 from typing import ClassVar
 
@@ -26,18 +26,24 @@ import numpy as np
 import pandas as pd
 from sklearn.base import BaseEstimator, TransformerMixin, _fit_context
 from sklearn.utils._param_validation import Interval, StrOptions
-from sklearn.utils.validation import _check_feature_names_in, check_is_fitted
+from sklearn.utils.validation import (
+    _check_feature_names_in,
+    _check_sample_weight,
+    _num_samples,
+    check_is_fitted,
+)
 
-from occamlearn.binarize._columns import clean_column, fit_column, read_columns
+from occamlearn.binarize._columns import ColumnSpec, clean_column, fit_column, read_columns
 from occamlearn.binarize.column_roles import (
     identifier_reason,
     kept_categories,
     warn_folded,
     warn_identifiers,
 )
-from occamlearn.model.conditions import Condition, missing_mask
+from occamlearn.binarize.cut_points import label_codes
+from occamlearn.model.conditions import Condition, evaluate_all, missing_mask
 
-__all__ = ["BaseBinarizer"]
+__all__ = ["BaseBinarizer", "FitColumn", "restriction_text", "with_missing_rules"]
 
 
 class BaseBinarizer(TransformerMixin, BaseEstimator, metaclass=ABCMeta):
@@ -81,11 +87,19 @@ class BaseBinarizer(TransformerMixin, BaseEstimator, metaclass=ABCMeta):
 
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y=None):
-        """Learn each column's kind, domain and conditions. ``y`` is ignored."""
+        """Learn each column's kind, domain and conditions (``y`` is ignored here;
+        ``ThresholdBinarizer`` reads it)."""
+        return self._fit(X, None, None)
+
+    def _fit(self, X, y, sample_weight):
+        """``fit`` with labels and weights for the subclass: ``ThresholdBinarizer`` keeps
+        the cuts labels can need and spreads thinned cuts by weight. Rows of weight 0 are
+        left out altogether, as if absent."""
+        X, labels, weight = _rows_that_count(X, y, sample_weight)
         names, columns = read_columns(self, X, reset=True)
         forced = self._overrides(names)
         owner = type(self).__name__
-        specs, conditions, dropped, identifiers, folded = [], [], [], {}, {}
+        specs, learned, dropped, identifiers, folded = [], [], [], {}, {}
         for index, (name, column) in enumerate(zip(names, columns)):
             spec, values = fit_column(name, index, column, override=forced.get(name))
             why = None if name in forced or not self.drop_identifiers else (
@@ -106,26 +120,39 @@ class BaseBinarizer(TransformerMixin, BaseEstimator, metaclass=ABCMeta):
                     )
                 dropped.append(name)
                 continue
-            present = values[~missing_mask(values)]
-            capped = self._capped(spec, present, folded)
-            learned = self._column_conditions(capped, present) \
-                if len(pd.unique(present)) > 1 else []
-            conditions.extend(_with_missing_rules(learned, spec, self.missing_sides))
+            present = ~missing_mask(values)
+            learned.append(FitColumn(
+                spec, self._capped(spec, values[present], folded,
+                                  None if weight is None else weight[present]),
+                values[present],
+                None if labels is None else labels[present],
+                None if weight is None else weight[present]))
         warn_identifiers(identifiers, owner)
         warn_folded(folded, self.max_categories, owner)
         self.columns_ = specs
         self.dropped_columns_ = dropped
         self.identifier_columns_ = list(identifiers)
-        self.conditions_ = conditions
+        self.conditions_ = self._learn_conditions(learned, _num_samples(X))
+        self.folded_columns_ = {name: n_categories for name, (n_categories, _) in folded.items()}
         return self
 
-    def _capped(self, spec, values, folded: dict):
+    def _learn_conditions(self, learned: list[FitColumn], n_rows: int) -> list[Condition]:
+        """Every column's conditions, in column order (``n_rows``: the training rows that
+        count); a subclass that plans over all columns at once overrides this."""
+        conditions = []
+        for column in learned:
+            found = self._column_conditions(column.capped, column.values) \
+                if len(pd.unique(column.values)) > 1 else []
+            conditions.extend(with_missing_rules(found, column.spec, self.missing_sides))
+        return conditions
+
+    def _capped(self, spec, values, folded: dict, weight=None):
         """``spec`` with at most ``max_categories`` categories (the rest fold into "other",
         noted in ``folded``); ``columns_`` keeps the full domain, so folded values are known
         values at transform, not unseen ones."""
         if spec.kind != "categorical":
             return spec
-        kept = kept_categories(spec.domain, values, self.max_categories)
+        kept = kept_categories(spec.domain, values, self.max_categories, weight)
         if len(kept) == len(spec.domain):
             return spec
         n_rows = int((pd.Index(kept).get_indexer(pd.Index(values)) < 0).sum())
@@ -135,18 +162,23 @@ class BaseBinarizer(TransformerMixin, BaseEstimator, metaclass=ABCMeta):
     def transform(self, X) -> np.ndarray:
         """0/1 matrix (``uint8``): column ``k`` is ``conditions_[k].evaluate(X)``."""
         check_is_fitted(self)
+        return self.transform_features(X, None)
+
+    def transform_features(self, X, features) -> np.ndarray:
+        """The columns ``features`` (indices into ``conditions_``; None: all) of
+        ``transform(X)``, reading and checking only the input columns they test: a model
+        that tests 5 features predicts at the cost of 5, whatever the width of the table."""
+        check_is_fitted(self)
         _, columns = read_columns(self, X, reset=False)
+        chosen = self.conditions_ if features is None else [self.conditions_[int(k)]
+                                                            for k in features]
+        read = {c.column for c in chosen}
         clean = {
             spec.name: clean_column(spec, column, handle_unknown=self.handle_unknown)
             for spec, column in zip(self.columns_, columns)
-            if spec.kind not in ("constant", "identifier")
+            if spec.kind not in ("constant", "identifier") and spec.name in read
         }
-        frame = pd.DataFrame(clean, copy=False)
-        # filled column by column (contiguous writes), returned row-major
-        out = np.empty((len(columns[0]), len(self.conditions_)), dtype=np.uint8, order="F")
-        for k, condition in enumerate(self.conditions_):
-            out[:, k] = condition.evaluate(frame)
-        return np.ascontiguousarray(out)
+        return evaluate_all(chosen, clean, n_rows=len(columns[0]))
 
     def get_feature_names_out(self, input_features=None) -> np.ndarray:
         """``str(condition)`` for each output column (with renamed inputs if given)."""
@@ -156,6 +188,16 @@ class BaseBinarizer(TransformerMixin, BaseEstimator, metaclass=ABCMeta):
             names = _check_feature_names_in(self, input_features)
             conditions = [replace(c, column=str(names[c.index])) for c in conditions]
         return np.asarray([str(c) for c in conditions], dtype=object)
+
+    def restriction(self) -> str | None:
+        """In words, what a tree over these features is optimal over, short of every
+        threshold and category of the data (None when nothing was left out): the cuts of
+        thinned columns (``thinned_columns_``, ``ThresholdBinarizer``) and the categories
+        kept where rare ones were folded (``folded_columns_``), e.g. ``"32 cuts per column
+        on 'x'; the 64 most frequent categories of 'city'"``."""
+        check_is_fitted(self)
+        return restriction_text(getattr(self, "thinned_columns_", {}),
+                                getattr(self, "folded_columns_", {}), self.max_categories)
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
@@ -169,7 +211,46 @@ class BaseBinarizer(TransformerMixin, BaseEstimator, metaclass=ABCMeta):
         """The conditions for one non-constant column (``values``: its cleaned training data)."""
 
 
-def _with_missing_rules(conditions: list[Condition], spec, sides: str) -> list[Condition]:
+@dataclass(frozen=True)
+class FitColumn:
+    """One informative column as ``fit`` hands it to the subclass: its spec (``capped``:
+    with rare categories folded), its present training values and those rows' label codes
+    and weights (None when not given)."""
+
+    spec: ColumnSpec
+    capped: ColumnSpec
+    values: np.ndarray
+    labels: np.ndarray | None
+    weight: np.ndarray | None
+
+
+def _rows_that_count(X, y, sample_weight):
+    """``(X, label codes or None, weights or None)`` with the rows of weight 0 left out;
+    a ValueError when ``y`` or ``sample_weight`` does not have one entry per row."""
+    if y is None and sample_weight is None:
+        return X, None, None
+    n_rows = _num_samples(X)
+    labels = None
+    if y is not None:
+        labels = label_codes(y)
+        if labels.shape[0] != n_rows:
+            raise ValueError(f"y has {labels.shape[0]} labels but X has {n_rows} rows")
+    weight = None
+    if sample_weight is not None:
+        weight = _check_sample_weight(sample_weight, np.empty((n_rows, 0)), dtype=np.float64,
+                                      ensure_non_negative=True)
+        if not weight.all():
+            keep = np.flatnonzero(weight)
+            if keep.size == 0:
+                raise ValueError("sample_weight is zero for every row: no row is left to "
+                                 "learn from")
+            X = X.iloc[keep] if hasattr(X, "iloc") else np.asarray(X)[keep]
+            weight = weight[keep]
+            labels = None if labels is None else labels[keep]
+    return X, labels, weight
+
+
+def with_missing_rules(conditions: list[Condition], spec, sides: str) -> list[Condition]:
     """A column's conditions as learned from its present values, marked as on dates and, for
     a column with missing values in fit, preceded by ``col is missing``, false on a missing
     row and (``sides="both"``, numeric columns) also offered true on it."""
@@ -181,3 +262,22 @@ def _with_missing_rules(conditions: list[Condition], spec, sides: str) -> list[C
     true = [replace(c, missing=True) for c in conditions
             if sides == "both" and spec.kind != "categorical" and c.op != "bit"]
     return [Condition(spec.name, "missing", None, spec.index), *false, *true]
+
+
+def _names(columns: list[str]) -> str:
+    shown = ", ".join(repr(c) for c in columns[:3])
+    return shown + (f" and {len(columns) - 3} more" if len(columns) > 3 else "")
+
+
+def restriction_text(thinned: dict, folded: dict, max_categories) -> str | None:
+    """``"32 cuts per column on 'x', 'y'; the 64 most frequent categories of 'city'"``, or
+    None when nothing was thinned or folded."""
+    parts = []
+    if thinned:
+        kept = sorted({k for k, _ in thinned.values()})
+        amount = f"{kept[0]}" if len(kept) == 1 else f"at most {kept[-1]}"
+        cuts = "cut" if kept[-1] == 1 else "cuts"
+        parts.append(f"{amount} {cuts} per column on {_names(list(thinned))}")
+    if folded:
+        parts.append(f"the {max_categories} most frequent categories of {_names(list(folded))}")
+    return "; ".join(parts) or None

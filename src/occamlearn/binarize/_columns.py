@@ -43,10 +43,8 @@ the column and the value; ``"error"`` raises.
 
 from __future__ import annotations
 
-import math
 import warnings
 from dataclasses import dataclass
-from decimal import Decimal, localcontext
 
 import numpy as np
 import pandas as pd
@@ -63,6 +61,11 @@ from occamlearn.binarize._values import (
     warn_new_missing,
 )
 from occamlearn.binarize._values import where as _where
+from occamlearn.binarize.printed_numbers import (  # noqa: F401 - re-exported, as before
+    date_between,
+    shortest_between,
+    shortest_threshold,
+)
 from occamlearn.model.conditions import missing_mask
 
 __all__ = [
@@ -285,67 +288,6 @@ def clean_column(spec: ColumnSpec, column, *, handle_unknown: str) -> np.ndarray
         stacklevel=4,
     )
     return values
-
-
-def shortest_threshold(threshold: float, sorted_values: np.ndarray, side: str) -> float:
-    """The shortest-printing float that splits ``sorted_values`` exactly as ``threshold`` does.
-
-    ``side="left"`` preserves ``v < t`` (and ``v >= t``), ``side="right"`` preserves
-    ``v <= t`` (and ``v > t``). So a condition prints as ``x < 5.8`` rather than
-    ``x < 5.800000000000001`` while binarising the training data identically.
-    """
-    threshold = float(threshold)
-    target = np.searchsorted(sorted_values, threshold, side=side)
-    for digits in range(3, 17):
-        candidate = float(f"{threshold:.{digits}g}")
-        if np.searchsorted(sorted_values, candidate, side=side) == target:
-            return candidate
-    return threshold
-
-
-def shortest_between(low: float, high: float, *, closed: str = "right") -> float:
-    """The shortest-printing float in the gap between two neighbouring training values.
-
-    ``closed="right"`` looks in ``(low, high]`` (a cut ``v < t`` that keeps ``low`` below and
-    ``high`` above), ``closed="left"`` in ``[low, high)`` (a cut ``v <= t``). Among the numbers
-    with the fewest significant digits in the gap, the one nearest its middle is returned:
-    between 1.9 and 3.0 that is 2, between 2.85 and 2.9 it is 2.9. Exact decimal arithmetic,
-    so values near +-1e308 neither overflow nor warn.
-    """
-    low, high = float(low), float(high)
-    if not low < high:
-        raise ValueError(f"need low < high, got {low!r} and {high!r}")
-
-    def inside(t: float) -> bool:
-        return (low < t <= high) if closed == "right" else (low <= t < high)
-
-    with localcontext() as context:
-        context.prec = 60
-        lo, hi = Decimal(repr(low)), Decimal(repr(high))
-        middle = lo / 2 + hi / 2
-        scale = max(abs(lo), abs(hi))
-        exponent = math.floor(scale.log10()) + 1 if scale else 0
-        for e in range(exponent, exponent - 40, -1):
-            step = Decimal(1).scaleb(e)
-            k_low = (lo / step).to_integral_value(rounding="ROUND_FLOOR")
-            k_high = (hi / step).to_integral_value(rounding="ROUND_CEILING")
-            k = (middle / step).to_integral_value(rounding="ROUND_HALF_EVEN")
-            for candidate in sorted(range(int(k_low), int(k_high) + 1), key=lambda j: abs(j - k)):
-                t = float(Decimal(candidate).scaleb(e))
-                if math.isfinite(t) and inside(t):
-                    return t
-        return float(middle) if inside(float(middle)) else (high if closed == "right" else low)
-
-
-def date_between(low: float, high: float) -> float:
-    """The roundest instant in ``(low, high]`` (days since 1970-01-01): a midnight, else a
-    whole hour, minute or second, else ``shortest_between``; so a cut between two dates
-    prints as a date."""
-    for per_day in (1, 24, 1440, 86400):
-        candidate = (math.floor(low * per_day + 1e-6) + 1) / per_day
-        if low < candidate <= high:
-            return candidate
-    return shortest_between(low, high)
 
 
 def check_range(name: str, values: np.ndarray) -> None:

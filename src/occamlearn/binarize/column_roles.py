@@ -84,14 +84,18 @@ def warn_identifiers(reasons: dict[str, str], owner: str) -> None:
     )
 
 
-def kept_categories(domain: tuple, values: np.ndarray, cap: int | None) -> tuple:
+def kept_categories(domain: tuple, values: np.ndarray, cap: int | None,
+                    weight: np.ndarray | None = None) -> tuple:
     """The categories that keep their own test: all of ``domain`` when at most ``cap``,
-    else the ``cap`` most frequent (ties in ``domain`` order), listed in ``domain`` order."""
+    else the ``cap`` most frequent (by total ``weight`` when given, so integer weights act
+    as repeated rows; ties in ``domain`` order), listed in ``domain`` order."""
     if cap is None or len(domain) <= cap:
         return domain
     index = pd.Index(domain)
     codes = index.get_indexer(pd.Index(values))
-    counts = np.bincount(codes[codes >= 0], minlength=len(domain))
+    known = codes >= 0
+    counts = np.bincount(codes[known], weights=None if weight is None else weight[known],
+                         minlength=len(domain))
     # stable sort on -count keeps domain order among equal counts
     chosen = np.sort(np.argsort(-counts, kind="stable")[:cap])
     return tuple(domain[i] for i in chosen)

@@ -21,13 +21,17 @@ import numbers
 from dataclasses import replace
 
 import numpy as np
-import pandas as pd
 from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from occamlearn.binarize._columns import ColumnSpec, _to_objects, clean_column
 from occamlearn.binarize._values import check_unique_names, warn_new_missing
-from occamlearn.model.conditions import Conjunction, condition_from_dict, missing_mask
+from occamlearn.model.conditions import (
+    Conjunction,
+    condition_from_dict,
+    evaluate_all,
+    missing_mask,
+)
 
 __all__ = ["ConditionBinarizer", "column_specs_from_conditions", "condition_binarizer_from_dict"]
 
@@ -136,6 +140,18 @@ class ConditionBinarizer(TransformerMixin, BaseEstimator):
     def transform(self, X) -> np.ndarray:
         check_is_fitted(self)
         validate_data(self, X, skip_check_array=True, reset=False)
+        return self._evaluate(X, self.conditions_)
+
+    def transform_features(self, X, features) -> np.ndarray:
+        """The columns ``features`` (indices into ``conditions_``; None: all) of
+        ``transform(X)``, reading and checking only the input columns they test."""
+        check_is_fitted(self)
+        validate_data(self, X, skip_check_array=True, reset=False)
+        chosen = self.conditions_ if features is None else [self.conditions_[int(k)]
+                                                            for k in features]
+        return self._evaluate(X, chosen)
+
+    def _evaluate(self, X, chosen) -> np.ndarray:
         if hasattr(X, "columns"):
             check_unique_names(X)
         else:
@@ -151,11 +167,10 @@ class ConditionBinarizer(TransformerMixin, BaseEstimator):
         if columns is None:
             columns = _with_flags(column_specs_from_conditions(self.conditions_),
                                   self.conditions_)
-        clean = {spec.name: self._clean(spec, self._column(X, spec)) for spec in columns}
-        frame = pd.DataFrame(clean, copy=False)
-        out = [np.asarray(c.evaluate(frame), dtype=bool) for c in self.conditions_]
-        return np.column_stack(out).astype(np.uint8) if out else np.zeros(
-            (n_rows, 0), dtype=np.uint8)
+        read = {leaf.column for leaf in _leaves(chosen)}
+        clean = {spec.name: self._clean(spec, self._column(X, spec)) for spec in columns
+                 if spec.name in read}
+        return evaluate_all(chosen, clean, n_rows=n_rows)
 
     def get_feature_names_out(self, input_features=None) -> np.ndarray:
         check_is_fitted(self)

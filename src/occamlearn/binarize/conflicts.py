@@ -17,7 +17,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-__all__ = ["STRATEGIES", "conflict_message", "find_conflicts", "resolve_conflicts"]
+__all__ = ["STRATEGIES", "conflict_message", "find_conflicts", "kept_rows", "resolve_conflicts"]
 
 
 def _codes(X) -> np.ndarray:
@@ -129,19 +129,24 @@ def resolve_conflicts(X, y, strategy: str = "majority", sample_weight=None):
     ``"drop"`` removes every row of a conflicting group. Rows keep their order; DataFrames
     and Series keep their index.
     """
+    keep = kept_rows(X, y, strategy, sample_weight)
+    return (X, y) if keep is None else (_take(X, keep), _take(y, keep))
+
+
+def kept_rows(X, y, strategy: str = "majority", sample_weight=None) -> np.ndarray | None:
+    """The mask of the rows ``resolve_conflicts`` keeps (None for no rows at all)."""
     if strategy not in STRATEGIES:
         raise ValueError(f"strategy must be one of {sorted(STRATEGIES)}, got {strategy!r}")
     groups, labels = _groups_and_labels(X, y)
     if groups.size == 0:
-        return X, y
+        return None
     weight = None
     if sample_weight is not None:
         weight = np.asarray(sample_weight, dtype=np.float64).ravel()
         if weight.shape != groups.shape:
             raise ValueError(f"sample_weight has {weight.size} entries; X has "
                              f"{groups.size} rows.")
-    keep = STRATEGIES[strategy](groups, labels, weight)
-    return _take(X, keep), _take(y, keep)
+    return STRATEGIES[strategy](groups, labels, weight)
 
 
 def _take(data, keep: np.ndarray):

@@ -1,32 +1,38 @@
 """``ThresholdBinarizer``: the readable default -- cut points on ordered columns, one-hot on
 categories.
 
-Every numeric column (integer or float) is ordered, so it becomes thresholds ``col >= t``:
-one per gap between adjacent distinct training values, at most ``max_thresholds`` per column
-(when a column has more gaps, those at evenly spaced quantiles of its training values are
-kept, so 10**6 distinct integers still make at most 32 features). Each ``t`` is the
-shortest-printing number in its gap (``petal-length >= 2.5``, ``age >= 40``), computed in
-exact decimal arithmetic so values near +-1e308 neither overflow nor warn. A value unseen in
+Every numeric column (integer or float) is ordered, so it becomes thresholds ``col >= t``, one
+per gap between adjacent distinct training values. Each ``t`` is the shortest-printing number
+in its gap (``petal-length >= 2.5``, ``age >= 40``; ``printed_numbers``). A value unseen in
 fit falls where its order puts it.
 
+Which gaps (``max_thresholds="auto"``, the default). Fitted with labels (``fit(X, y)``, as the
+tree estimators do), every gap that can matter is kept: all of them except those inside the
+two end runs of one label, which no tree needs (proof in ``cut_points``). So a minimum tree
+over these features is minimum over every threshold of the data. Only when that would make
+more than ``AUTO_MAX_FEATURES`` binary features, or more than ``AUTO_MAX_CELLS`` cells (rows
+x features, the matrix every search reads), are the longest columns thinned, to an equal
+number of cuts each (short columns keep all theirs): class boundaries first, spread by
+weighted quantiles. ``thinned_columns_`` then names them, and an estimator's status says
+"optimal over 136 cuts per column on 'x', ...". Without labels (``fit(X)``) no gap can be
+told apart, and each column keeps at most 32 cuts at evenly spaced quantiles, as before.
+``max_thresholds=k`` caps every column at ``k`` (the same choice, label-aware when fitted
+with labels); ``None`` keeps every gap that can matter, whatever the size.
+
 Categorical (string / ``category``) columns become ``col == v`` per category (both values of
-a 2-valued column, so that a decision-list rule can name either). A category unseen in fit makes them all false, with a ``UserWarning``
-(``handle_unknown="ignore"``, the default) or raises (``"error"``). 0/1 columns are flags
-and pass through as ``col == 1``, as in the other binarisers (any other number reads as
-"not 1").
+a 2-valued column, so that a decision-list rule can name either). A category unseen in fit
+makes them all false, with a ``UserWarning`` (``handle_unknown="ignore"``, the default) or
+raises (``"error"``). 0/1 columns are flags and pass through as ``col == 1``, as in the other
+binarisers (any other number reads as "not 1").
 
 Missing values (see ``BaseBinarizer``): a column with missing values in fit also gets
 ``col is missing``, and each of its thresholds comes twice, false on a missing value
 (``income >= 30900``; other branch ``income < 30900 or missing``) and true on it (``income >=
 30900 or missing``), so the search sends missing values to whichever side serves it
-(``missing_sides="one"`` keeps only the first). Date columns are cut at the roundest instant
+(``missing_sides="one"`` keeps only the first). Such a column keeps every gap (the end-run
+proof needs a column without missing values). Date columns are cut at the roundest instant
 between adjacent training dates (a midnight if there is one: ``application_date >=
 2022-06-23``).
-
-A tree over these features prints tests a person reads (``petal-length < 2.5`` on the left,
-``petal-length >= 2.5`` on the right), and a threshold between two adjacent training values
-is exactly what a decision tree on the raw column could choose, so nothing the data can
-separate is lost (up to the ``max_thresholds`` cap).
 """
 
 from __future__ import annotations
@@ -35,13 +41,31 @@ from numbers import Integral
 from typing import ClassVar
 
 import numpy as np
+import pandas as pd
+from sklearn.base import _fit_context
 from sklearn.utils._param_validation import Interval, StrOptions
 
-from occamlearn.binarize._base import BaseBinarizer
-from occamlearn.binarize._columns import date_between, shortest_between
+from occamlearn.binarize._base import BaseBinarizer, FitColumn, with_missing_rules
+from occamlearn.binarize.cut_points import column_cuts, level_within, quantile_gaps, thinned
+from occamlearn.binarize.printed_numbers import (
+    date_between,
+    shortest_between,
+    shortest_between_many,
+)
 from occamlearn.model.conditions import Condition
 
-__all__ = ["ThresholdBinarizer", "threshold_condition"]
+__all__ = ["AUTO_MAX_CELLS", "AUTO_MAX_FEATURES", "LABEL_BLIND_THRESHOLDS",
+           "ThresholdBinarizer", "threshold_condition"]
+
+# ``max_thresholds="auto"`` fitted with labels keeps every cut that can matter unless the
+# binary features would number more than this (every search's work per row set grows with
+# them) ...
+AUTO_MAX_FEATURES = 2048
+# ... or the binary matrix (rows x features, one byte each) would hold more cells than this
+# (8 MiB, the matrix every search reads): 100,000 rows keep 83 features, 4,096 rows 2,048.
+AUTO_MAX_CELLS = 2**23
+# Cuts per column when fitted without labels (``fit(X)``), at evenly spaced quantiles.
+LABEL_BLIND_THRESHOLDS = 32
 
 
 class ThresholdBinarizer(BaseBinarizer):
@@ -49,15 +73,18 @@ class ThresholdBinarizer(BaseBinarizer):
 
     Parameters
     ----------
-    max_thresholds : int >= 1 or None, default=32
-        Most thresholds per numeric column; a column with more gaps between distinct values
-        keeps the gaps at evenly spaced quantiles of its training values. None keeps every
-        gap, so a search over these features is exact over every threshold (the minimum
-        trees' branch and bound walks a column's nested thresholds as one chain:
-        ``trees.exact.nesting``); e.g. ``MinimumPureTreeClassifier(max_errors=e,
-        binarizer=ThresholdBinarizer(max_thresholds=None))`` is the smallest tree within an
-        error budget over every threshold. On wine it is smaller than over the default 32
-        cuts (7 nodes against 9 at ``max_errors=3``) and was found faster.
+    max_thresholds : "auto", int >= 1 or None, default="auto"
+        Which gaps between adjacent training values of a numeric column become thresholds.
+        "auto": fitted with labels, every gap that can matter (all but those inside the end
+        runs of one label, which no tree needs), thinned only beyond ``AUTO_MAX_FEATURES``
+        binary features or ``AUTO_MAX_CELLS`` matrix cells, the longest columns first
+        (``thinned_columns_``); fitted without labels, at most ``LABEL_BLIND_THRESHOLDS``
+        (32) per column at evenly spaced quantiles. An int ``k``: at most ``k`` per column
+        (with labels: class boundaries first, spread by weighted quantiles). None: every
+        gap that can matter, whatever the size. A tree over every gap that can matter is a
+        tree over every threshold of the data (``cut_points``), so "optimal" means optimal
+        over the data's thresholds; the minimum trees' branch and bound walks a column's
+        nested thresholds as one chain (``trees.exact.nesting``).
     sides : {"upper", "both"}, default="upper"
         ``"upper"``: one feature ``col >= t`` per cut (enough for a tree, whose other branch
         is ``col < t``); ``"both"``: also ``col < t``, so that a decision-list rule (a
@@ -78,15 +105,26 @@ class ThresholdBinarizer(BaseBinarizer):
     max_categories : int >= 1 or None, default=64
         As in ``FeatureBinarizer`` (rarer categories fold into "other" with a warning).
 
+    ``fit(X, y=None, sample_weight=None)``: labels make the cuts label-aware (above);
+    weights place thinned cuts by weighted quantiles (integer weights act as repeated rows)
+    and rows of weight 0 are left out.
+
     Attributes
     ----------
     conditions_, columns_, dropped_columns_, identifier_columns_, n_features_in_, feature_names_in_ :
         As in ``FeatureBinarizer``.
+    thinned_columns_ : dict
+        ``{column: (cuts kept, cuts that could matter)}`` for every numeric column that kept
+        fewer cuts than could matter: a tree over these features is optimal over the kept
+        cuts only there (``restriction()`` says so in words).
+    folded_columns_ : dict
+        ``{column: categories folded into "other"}`` (``max_categories``).
     """
 
     _parameter_constraints: ClassVar[dict] = {
         **BaseBinarizer._parameter_constraints,
-        "max_thresholds": [Interval(Integral, 1, None, closed="left"), None],
+        "max_thresholds": [Interval(Integral, 1, None, closed="left"), StrOptions({"auto"}),
+                           None],
         "sides": [StrOptions({"upper", "both"})],
         "missing_sides": [StrOptions({"one", "both"})],
     }
@@ -94,7 +132,7 @@ class ThresholdBinarizer(BaseBinarizer):
     def __init__(
         self,
         *,
-        max_thresholds=32,
+        max_thresholds="auto",
         sides="upper",
         continuous=None,
         categorical=None,
@@ -114,22 +152,110 @@ class ThresholdBinarizer(BaseBinarizer):
         self.drop_identifiers = drop_identifiers
         self.max_categories = max_categories
 
+    @_fit_context(prefer_skip_nested_validation=True)
+    def fit(self, X, y=None, sample_weight=None):
+        """Learn each column's kind, domain and cuts: with labels ``y``, every cut that can
+        matter (see ``max_thresholds``); ``sample_weight`` places thinned cuts (integer
+        weights act as repeated rows, weight 0 as an absent row)."""
+        return self._fit(X, y, sample_weight)
+
+    def _learn_conditions(self, learned: list[FitColumn], n_rows: int) -> list[Condition]:
+        """Plan the cuts of every numeric column together (the budget is shared), then
+        build each column's conditions in column order."""
+        ordered = [c for c in learned if c.capped.kind in ("continuous", "discrete")
+                   and c.values.size and c.values.min() < c.values.max()]
+        labelled = bool(ordered) and ordered[0].labels is not None
+        cuts = {id(c): column_cuts(c.values, c.labels, c.weight, missing=c.spec.missing)
+                for c in ordered}
+        cap = self._cap(learned, ordered, cuts, labelled, n_rows)
+        self.thinned_columns_ = {}
+        gaps = {id(c): self._chosen_gaps(c, cuts[id(c)], cap, labelled) for c in ordered}
+        printed = _printed_thresholds([(c, cuts[id(c)], gaps[id(c)]) for c in ordered])
+        conditions = []
+        for column in learned:
+            if id(column) not in cuts:
+                found = self._column_conditions(column.capped, column.values) \
+                    if len(pd.unique(column.values)) > 1 else []
+            else:
+                found = self._cut_conditions(column.capped, printed[id(column)])
+            conditions.extend(with_missing_rules(found, column.spec, self.missing_sides))
+        return conditions
+
+    def _cap(self, learned, ordered, cuts, labelled: bool, n_rows: int) -> int | None:
+        """Cuts per numeric column (None: all that can matter)."""
+        if self.max_thresholds is None:
+            return None
+        if self.max_thresholds != "auto":
+            return int(self.max_thresholds)
+        if not labelled:
+            return LABEL_BLIND_THRESHOLDS
+        per_cut = np.array([self._features_per_cut(c) for c in ordered], dtype=np.int64)
+        others = sum(self._other_features(c) for c in learned if id(c) not in cuts)
+        budget = min(AUTO_MAX_FEATURES, AUTO_MAX_CELLS // max(n_rows, 1)) - others
+        return level_within([cuts[id(c)].n_gaps for c in ordered], per_cut, budget)
+
+    def _features_per_cut(self, column: FitColumn) -> int:
+        both_missing = column.spec.missing and self.missing_sides == "both"
+        return (2 if self.sides == "both" else 1) * (2 if both_missing else 1)
+
+    @staticmethod
+    def _other_features(column: FitColumn) -> int:
+        """Features of a column that is not cut (categories, a flag), missing included."""
+        n = 1 if column.capped.kind == "binary" else len(column.capped.domain)
+        return n + int(column.spec.missing)
+
+    def _chosen_gaps(self, column: FitColumn, cuts, cap, labelled: bool) -> np.ndarray:
+        """The gap indices the column cuts, noted in ``thinned_columns_`` when fewer than
+        could matter."""
+        if cap is not None and not labelled:
+            gaps = quantile_gaps(column.values, cuts.distinct, cap, column.weight)
+        else:
+            gaps = cuts.gaps if cap is None else thinned(cuts, cap)
+        if gaps.size < cuts.n_gaps:
+            self.thinned_columns_[column.spec.name] = (int(gaps.size), cuts.n_gaps)
+        return gaps
+
+    def _cut_conditions(self, spec, thresholds: list) -> list[Condition]:
+        conditions = [Condition(spec.name, ">=", t, spec.index) for t in thresholds]
+        if self.sides == "both":
+            conditions += [Condition(spec.name, "<", t, spec.index) for t in thresholds]
+        return conditions
+
     def _column_conditions(self, spec, values) -> list[Condition]:
         name, index = spec.name, spec.index
         if spec.kind == "binary":
             return [Condition(name, "==", 1, index)]
-        if spec.kind == "categorical":  # every category, so a rule can name either side
-            return [Condition(name, "==", v, index) for v in spec.domain]
-        distinct = np.unique(values)
-        gaps = _chosen_gaps(np.sort(values), distinct, self.max_thresholds)
-        integral = bool(np.all(distinct == np.round(distinct)))
-        conditions = [Condition(name, ">=", date_between(distinct[gap - 1], distinct[gap]),
-                                index) if spec.dates
-                      else threshold_condition(name, index, distinct[gap - 1], distinct[gap],
-                                               integral=integral) for gap in gaps]
-        if self.sides == "both":
-            conditions += [Condition(name, "<", c.value, index) for c in conditions]
-        return conditions
+        # every category, so a rule can name either side
+        return [Condition(name, "==", v, index) for v in spec.domain]
+
+
+def _printed_thresholds(chosen) -> dict:
+    """``{id(column): thresholds}`` for ``(column, cuts, gap indices)`` triples: the
+    shortest-printing number of each chosen gap, all numeric columns in one
+    ``shortest_between_many`` call; dates at the roundest instant."""
+    numeric = [(c, cuts, gaps) for c, cuts, gaps in chosen if not c.spec.dates]
+    below = [cuts.distinct[gaps - 1] for _, cuts, gaps in numeric]
+    above = [cuts.distinct[gaps] for _, cuts, gaps in numeric]
+    values = shortest_between_many(np.concatenate(below), np.concatenate(above)) \
+        if numeric else np.zeros(0)
+    out, start = {}, 0
+    for column, cuts, gaps in numeric:
+        integral = bool(np.all(cuts.distinct == np.round(cuts.distinct)))
+        out[id(column)] = _printed(values[start:start + gaps.size], integral)
+        start += gaps.size
+    for column, cuts, gaps in chosen:
+        if column.spec.dates:
+            out[id(column)] = [date_between(a, b) for a, b in
+                               zip(cuts.distinct[gaps - 1], cuts.distinct[gaps])]
+    return out
+
+
+def _printed(values: np.ndarray, integral: bool) -> list:
+    """Thresholds as the conditions hold them: whole numbers as ints on whole-number
+    columns (``age >= 40``), floats otherwise."""
+    if not integral:
+        return values.tolist()
+    return [int(t) if t.is_integer() and abs(t) < 1e15 else t for t in values.tolist()]
 
 
 def threshold_condition(name: str, index: int, below: float, above: float, *,
@@ -138,18 +264,4 @@ def threshold_condition(name: str, index: int, below: float, above: float, *,
     between two adjacent training values; whole-number columns (``integral``: ints, or floats
     holding whole numbers) print whole thresholds."""
     t = shortest_between(below, above)
-    if integral and t.is_integer() and abs(t) < 1e15:
-        t = int(t)
-    return Condition(name, ">=", t, index)
-
-
-def _chosen_gaps(ordered: np.ndarray, distinct: np.ndarray, cap: int | None) -> np.ndarray:
-    """Indices i (1 <= i < len(distinct)) of the gaps (distinct[i-1], distinct[i]) to cut."""
-    n_gaps = distinct.size - 1
-    if cap is None or n_gaps <= cap:
-        return np.arange(1, distinct.size)
-    # the value at each of cap evenly spaced inner quantiles; cut just below it
-    positions = np.linspace(0, ordered.size - 1, cap + 2)[1:-1]
-    at = ordered[np.round(positions).astype(np.int64)]
-    gaps = np.searchsorted(distinct, at, side="left")
-    return np.unique(np.clip(gaps, 1, n_gaps))
+    return Condition(name, ">=", _printed(np.array([t]), integral)[0], index)

@@ -13,6 +13,7 @@ import argparse
 import csv
 import os
 import re
+import shlex
 from pathlib import Path
 
 # The index column pandas writes with ``to_csv()`` (an empty header cell) reads back as
@@ -21,28 +22,51 @@ _UNNAMED_INDEX = re.compile(r"^Unnamed: 0$")
 
 
 def add_data_arguments(parser: argparse.ArgumentParser, required: bool = True) -> None:
-    """``DATA.csv`` or ``--dataset NAME``, plus ``--target COL``, ``--sep`` and ``--decimal``."""
+    """``DATA.csv`` or ``--dataset NAME``, plus ``--target COL``, the CSV format flags and
+    ``--categorical COLS`` (columns to read as categories whatever their values)."""
     parser.add_argument("data", nargs="?", help="CSV file with a header row")
     parser.add_argument("--dataset", metavar="NAME", help="a bundled dataset instead of a CSV")
     parser.add_argument("--target", default="target", help="label column (default: target)")
     add_csv_format_arguments(parser)
+    parser.add_argument("--categorical", type=column_list, metavar="COLS", default=None,
+                        help="comma-separated columns to read as unordered categories (one "
+                        "test per value) even when they hold numbers, e.g. --categorical "
+                        "zip,age")
+
+
+def column_list(text: str) -> list[str]:
+    """``a,b,c`` -> ``["a", "b", "c"]`` (a column name cannot hold a comma here)."""
+    names = [name.strip() for name in text.split(",") if name.strip()]
+    if not names:
+        raise argparse.ArgumentTypeError("expected one or more column names, e.g. a,b")
+    return names
 
 
 def add_csv_format_arguments(parser: argparse.ArgumentParser) -> None:
-    """``--sep`` and ``--decimal``: how the CSV writes fields and numbers."""
+    """``--sep``, ``--decimal`` and ``--dates``: how the CSV writes fields, numbers and
+    dates."""
     parser.add_argument("--sep", default=",",
                         help="field separator of the CSV (default: ','; 'tab' for a tab)")
     parser.add_argument("--decimal", choices=(".", ","), default=".",
                         help="decimal mark of the CSV's numbers (default: '.'; a column whose "
                         "every value is a number with a decimal comma, such as \"1,5\", is "
                         "read as numbers either way, with a warning)")
+    parser.add_argument("--dates", type=_dates_argument, metavar="COLS", default=None,
+                        help="comma-separated columns that hold dates, cut at dates (e.g. "
+                        "application_date >= 2022-06-23); default: every text column whose "
+                        "values are all ISO dates (2022-06-23, 2022-06-23 14:30) is read as "
+                        "dates, with a warning; none: no column is")
+
+
+def _dates_argument(text: str):
+    return [] if text.strip().lower() == "none" else column_list(text)
 
 
 def csv_format(args: argparse.Namespace) -> dict:
-    """The ``read_csv`` keywords ``--sep``/``--decimal`` ask for."""
+    """The ``read_csv`` keywords ``--sep``/``--decimal``/``--dates`` ask for."""
     sep = getattr(args, "sep", ",")
     return {"sep": "\t" if sep in ("tab", "\\t") else sep,
-            "decimal": getattr(args, "decimal", ".")}
+            "decimal": getattr(args, "decimal", "."), "dates": getattr(args, "dates", None)}
 
 
 def add_column_role_arguments(parser: argparse.ArgumentParser) -> None:
@@ -70,17 +94,20 @@ def _categories_cap(text: str) -> int | None:
 
 def binarizer_argument(args, name: str | None):
     """What the estimators' ``binarizer=`` gets for ``--binarizer NAME`` (``None`` for
-    "none"): the name itself when the column-role flags keep their defaults -- so a CLI
-    model has exactly the Python default's parameters -- else the configured transformer."""
+    "none"): the name itself when the column-role flags and ``--categorical`` keep their
+    defaults -- so a CLI model has exactly the Python default's parameters -- else the
+    configured transformer."""
     if name is None or name == "none":
         return None
     keep = getattr(args, "keep_identifiers", False)
     cap = getattr(args, "max_categories", 64)
-    if not keep and cap == 64:
+    categorical = getattr(args, "categorical", None)
+    if not keep and cap == 64 and not categorical:
         return name
     from occamlearn.estimators._base import BINARIZERS
 
-    return BINARIZERS[name]().set_params(drop_identifiers=not keep, max_categories=cap)
+    return BINARIZERS[name]().set_params(drop_identifiers=not keep, max_categories=cap,
+                                         categorical=categorical)
 
 
 def time_limit_seconds(text: str) -> float | None:
@@ -123,13 +150,14 @@ def check_input_file(path, what: str = "file") -> Path:
     return path
 
 
-def read_csv(path, what: str = "file", *, sep: str = ",", decimal: str = "."):
+def read_csv(path, what: str = "file", *, sep: str = ",", decimal: str = ".", dates=None):
     """A CSV file as a DataFrame: errors name the file; duplicate column names are an error
     (pandas would rename them silently); the unnamed index column ``to_csv`` writes is
     dropped. ``sep`` separates fields; ``decimal`` is the decimal mark (with ``"."``, a text
     column whose every value is a number with a decimal comma, such as a quoted ``"1,5"``, is
     still read as numbers by the binarisers, with a warning). A one-column header that holds
-    another separator is an error suggesting ``--sep``."""
+    another separator is an error suggesting ``--sep``, quoted for the shell. ``dates``: the
+    columns to read as dates (``read_dates``; None: detect ISO dates, [] none)."""
     path = check_input_file(path, what)
     import pandas as pd
 
@@ -144,7 +172,7 @@ def read_csv(path, what: str = "file", *, sep: str = ",", decimal: str = "."):
         for other, flag in ((";", ";"), ("\t", "tab"), (",", ",")):
             if other != sep and other in header[0]:
                 raise ValueError(f"{path} has one column, {header[0]!r}: are its fields "
-                                 f"separated by {other!r}? pass --sep {flag}")
+                                 f"separated by {other!r}? pass --sep {shlex.quote(flag)}")
     seen, repeated = set(), []
     for name in header:
         if name in seen and name not in repeated:
@@ -165,7 +193,68 @@ def read_csv(path, what: str = "file", *, sep: str = ",", decimal: str = "."):
     if frame.empty:
         raise ValueError(f"{path} has no rows" if len(frame.columns) else
                          f"{path} has no columns")
+    return read_dates(frame, dates)
+
+
+# an ISO 8601 date, optionally with a time of day and a UTC offset: unambiguous, so a text
+# column of nothing else is read as dates without being asked
+_ISO_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}(?:[ T]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?)?"
+                       r"(?:Z|[+-]\d{2}:?\d{2})?$")
+
+
+def _iso_dates(column) -> bool:
+    present = column.dropna()
+    return bool(len(present)) and all(isinstance(v, str) and _ISO_DATE.match(v.strip())
+                                       for v in present)
+
+
+def read_dates(frame, dates):
+    """``frame`` with its date columns parsed: the columns named in ``dates`` (a ValueError
+    names a column that is not in the file and the first value that is no date), or, when
+    ``dates`` is None, every text column whose values are all ISO dates, with a warning
+    naming them (a date read as text would become one category per day)."""
+    import warnings
+
+    import pandas as pd
+
+    if dates is None:
+        found = [name for name in frame.columns
+                 if (frame[name].dtype == object or pd.api.types.is_string_dtype(frame[name]))
+                 and _iso_dates(frame[name])]
+        for name in found:
+            frame[name] = _parsed_dates(frame, name)
+        if found:
+            shown = ", ".join(repr(str(n)) for n in found)
+            warnings.warn(f"column(s) {shown} hold dates (such as "
+                          f"{frame[found[0]].dropna().iloc[0]:%Y-%m-%d}): read as dates, so a "
+                          "test cuts them at a date instead of naming one day; pass --dates "
+                          "none to read them as text", UserWarning, stacklevel=2)
+        return frame
+    unknown = [name for name in dates if name not in frame.columns]
+    if unknown:
+        raise ValueError(f"--dates names {', '.join(map(repr, unknown))}, not a column of the "
+                         f"file (columns: {', '.join(map(str, frame.columns))})")
+    for name in dates:
+        if not pd.api.types.is_datetime64_any_dtype(frame[name]):
+            frame[name] = _parsed_dates(frame, name)
     return frame
+
+
+def _parsed_dates(frame, name):
+    import pandas as pd
+
+    column = frame[name]
+    text = column.astype("string").str.strip()
+    iso = _iso_dates(column)
+    offsets = iso and bool(text.str.contains(r"(?:Z|[+-]\d{2}:?\d{2})$", regex=True,
+                                             na=False).any())
+    parsed = pd.to_datetime(text, errors="coerce", format="ISO8601" if iso else "mixed",
+                            utc=offsets)
+    bad = parsed.isna() & column.notna()
+    if bad.any():
+        row = int(bad.to_numpy().nonzero()[0][0])
+        raise ValueError(f"--dates {name}: row {row} holds {column.iloc[row]!r}, not a date")
+    return parsed
 
 
 def read_table(args: argparse.Namespace, need_target: bool = True):
@@ -199,7 +288,8 @@ def read_table(args: argparse.Namespace, need_target: bool = True):
 
 
 # -- error messages in the command's words ----------------------------------------------------
-_ASSIGNMENT = re.compile(r"\b([a-z_][a-z0-9_]*)=('[^']*'|\"[^\"]*\"|[A-Za-z0-9_.+-]+)")
+_ASSIGNMENT = re.compile(
+    r"\b([a-z_][a-z0-9_]*)=(\[[^\]]*\]|'[^']*'|\"[^\"]*\"|[A-Za-z0-9_.+-]+)")
 
 
 def flags_of(parser: argparse.ArgumentParser) -> dict:
@@ -213,13 +303,16 @@ def flags_of(parser: argparse.ArgumentParser) -> dict:
 
 
 def in_cli_words(message: str, flags: dict) -> str:
-    """``on_conflict='majority'`` -> ``--on-conflict majority`` for the parameters that are
-    flags of the command (``flags`` from ``flags_of``); other text is left alone."""
+    """``on_conflict='majority'`` -> ``--on-conflict majority`` (and ``categorical=['age']``
+    -> ``--categorical age``) for the parameters that are flags of the command (``flags``
+    from ``flags_of``), values quoted for the shell; other text is left alone."""
     def replace(match):
         name, value = match.group(1), match.group(2)
         if name not in flags:
             return match.group(0)
         flag, action = flags[name]
+        if value.startswith("["):
+            return f"{flag} {shlex.quote(','.join(_listed(value)))}"
         bare = value[1:-1] if value[:1] in "'\"" else value
         if isinstance(action, argparse.BooleanOptionalAction) and bare in ("True", "False"):
             return flag if bare == "True" else "--no-" + flag[2:]
@@ -230,6 +323,16 @@ def in_cli_words(message: str, flags: dict) -> str:
                 return f"{flag} 0"
         if action.nargs == 0:  # a store_true flag
             return flag if bare == "True" else f"no {flag}"
-        return f"{flag} {bare}"
+        return f"{flag} {shlex.quote(bare)}"
 
     return _ASSIGNMENT.sub(replace, message)
+
+
+def _listed(text: str) -> list[str]:
+    """The items of a printed Python list (``['age', 'zip']``) as text."""
+    import ast
+
+    try:
+        return [str(item) for item in ast.literal_eval(text)]
+    except (ValueError, SyntaxError):
+        return [text.strip("[]")]

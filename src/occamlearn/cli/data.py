@@ -2,12 +2,13 @@
 
 ``datasets`` prints one row per bundled dataset: rows, features, classes, rows in conflicting
 groups (identical features, different labels: no pure tree exists) -- counted after
-binarising with ``occamlearn fit``'s default binariser, so these are the conflicts ``fit``
-meets (binning can make distinct rows identical) -- and the number of binary features that
-binariser makes (on the full data).
+binarising with ``occamlearn fit``'s default binariser fitted with the labels, as ``fit``
+does, so these are the conflicts ``fit`` meets (thinned cuts could make distinct rows
+identical) -- and the number of binary features that binariser makes (on the full data).
 
 ``binarize`` prints the feature names a binariser produces for a CSV file or a bundled dataset
-and, with ``-o``, writes the 0/1 matrix (with the target column) as CSV.
+(fitted with the target column when there is one, as ``fit`` does) and, with ``-o``, writes
+the 0/1 matrix (with the target column) as CSV.
 """
 
 from __future__ import annotations
@@ -45,7 +46,9 @@ def register(subparsers) -> None:
         choices=ENCODINGS,
         default="readable",
         help="readable: what fit and dlist use by default (x >= t between training values, "
-        "one-hot categories); binary: the MaxSAT paper's bit encoding; onehot; threshold "
+        "one-hot categories; with a target column, as fit has it, every cut a tree can need, "
+        "else 32 cuts per column, as dlist has it); binary: the MaxSAT paper's bit encoding; "
+        "onehot; threshold "
         "(x <= t features); quantile: the decision-list paper's quantile indicators",
     )
     binarize.add_argument(
@@ -67,7 +70,7 @@ def _binarizer(args):
     from occamlearn.binarize import FeatureBinarizer, QuantileBinarizer, ThresholdBinarizer
 
     roles = {"drop_identifiers": not args.keep_identifiers,
-             "max_categories": args.max_categories}
+             "max_categories": args.max_categories, "categorical": args.categorical}
     binning = {"n_bins": args.n_bins, "strategy": args.strategy}
     if args.encoding in ("readable", "quantile"):
         given = [f"--{name.replace('_', '-')}" for name, value in binning.items()
@@ -89,7 +92,8 @@ def run_binarize(args) -> int:
     check_output_path(args.output)
     X, y, _ = read_table(args, need_target=False)
     binarizer = _binarizer(args)
-    matrix = binarizer.fit_transform(X)
+    # with the target the readable cuts are those fit uses: every cut a tree can need
+    matrix = binarizer.fit(X, y).transform(X)
     names = binarizer.get_feature_names_out()
     if args.output:
         table = pd.DataFrame(matrix, columns=names, index=X.index)
@@ -111,8 +115,8 @@ def dataset_rows() -> list[dict]:
     rows = []
     for name in list_datasets():
         X, y = load_dataset(name)
-        X_bin = binarizer_to_fit(default).fit_transform(X)
         _, y_index = encode_labels(y)
+        X_bin = binarizer_to_fit(default).fit(X, y_index).transform(X)
         conflicts = find_conflicts(X_bin, y_index)
         rows.append(
             {

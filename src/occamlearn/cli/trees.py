@@ -36,8 +36,6 @@ DEFAULT_TIME_LIMIT = 60.0
 # without importing PySAT; a test checks that the two agree).
 SOLVERS = ("lsu", "rc2", "external", "uwrmaxsat", "evalmaxsat", "loandra", "nuwls",
            "open-wbo-inc", "spb-maxsat", "tt-open-wbo-inc")
-TREE_METHODS = ("auto", "bnb", "maxsat", "mindt")  # MinimumPureTreeClassifier(method=...)
-DEPTH_METHODS = ("auto", "dp", "maxsat")  # MaxAccuracyTreeClassifier(method=...)
 
 DECODE_HELP = """\
 Read a MaxSAT solver's output for an instance written by 'occamlearn encode' and print (or
@@ -82,12 +80,11 @@ def register(subparsers) -> None:
                      "with its proven size bounds); default 60, 0 for no limit (or none; as in "
                      "Python: time_limit=60, None or 0). Ctrl-C also stops with the best tree "
                      "so far")
-    fit.add_argument("--method", choices=sorted(set(TREE_METHODS + DEPTH_METHODS)),
-                     default=None,
-                     help="how the optimum is searched for and proven: auto (default: "
-                     "branch and bound and MaxSAT together), bnb, maxsat (the MaxSAT "
-                     "encoding solved by --solver) or mindt (the SAT baseline); with "
-                     "--max-depth auto (default), dp (dynamic programme) or maxsat")
+    fit.add_argument("--method", metavar="NAME", default=None,
+                     help="how the optimum is searched for and proven: the estimator's "
+                     "method= (default auto); for a minimum tree e.g. bnb (branch and bound) "
+                     "or maxsat (the MaxSAT encoding solved by --solver), with --max-depth "
+                     "or --max-leaves e.g. dp; a wrong name is answered with the list")
     fit.add_argument("--solver", choices=SOLVERS, default=None,
                      help="MaxSAT back-end of --method maxsat: lsu (linear SAT-UNSAT, "
                      "default), rc2, external (command in $OCCAMLEARN_MAXSAT_COMMAND) or a "
@@ -98,6 +95,14 @@ def register(subparsers) -> None:
                      help="instead of a pure tree: the most accurate tree of depth <= D "
                      "(DT(max)), the smallest among the most accurate; conflicting rows "
                      "are kept and counted as errors")
+    fit.add_argument("--max-leaves", type=int, metavar="L",
+                     help="instead of a pure tree: the most accurate tree with at most L "
+                     "leaves (and depth <= D with --max-depth), as "
+                     "MaxAccuracyTreeClassifier(max_leaves=L)")
+    fit.add_argument("--class-weight", type=_class_weight, metavar="W",
+                     help="with --max-depth or --max-leaves: weigh the rows of each class, "
+                     "'balanced' (each class weighs alike in total) or LABEL=W pairs such "
+                     "as yes=3,no=1; errors are then counted by weight")
     fit.add_argument("--prefer-small", action=argparse.BooleanOptionalAction, default=True,
                      help="with --max-depth: the smallest among the most accurate trees "
                      "(default, as in Python), or --no-prefer-small: the first most "
@@ -188,41 +193,119 @@ def _classifier(args, **extra):
                                      on_conflict=args.on_conflict, **extra)
 
 
+def _class_weight(text: str):
+    """``balanced``, or ``LABEL=W,...`` as a dict of label text -> weight (matched to the
+    target's labels once it is read: ``_labelled_weights``)."""
+    if text.strip() == "balanced":
+        return "balanced"
+    weights = {}
+    for pair in text.split(","):
+        label, sep, value = pair.partition("=")
+        try:
+            weights[label.strip()] = float(value)
+        except ValueError:
+            sep = ""
+        if not sep or not label.strip():
+            raise argparse.ArgumentTypeError(
+                f"expected 'balanced' or LABEL=WEIGHT pairs such as yes=3,no=1; got {text!r}")
+    return weights
+
+
+def _labelled_weights(weights, y):
+    """``--class-weight`` with its labels as the target's values (a CSV label is read as a
+    number or text; the flag gives text)."""
+    if weights is None or isinstance(weights, str):
+        return weights
+    classes = {str(c): c for c in sorted(set(y.tolist()), key=str)}
+    unknown = [label for label in weights if label not in classes]
+    if unknown:
+        raise ValueError(f"--class-weight names {', '.join(map(repr, unknown))}, not a class "
+                         f"of the target (classes: {', '.join(classes)})")
+    return {classes[label]: weight for label, weight in weights.items()}
+
+
+def _bounded(args) -> bool:
+    """A tree that may err in a bounded shape (DT(max)) rather than a minimum tree."""
+    return args.max_depth is not None or args.max_leaves is not None
+
+
 def _check_fit_flags(args) -> None:
-    """The flag combinations ``fit`` refuses, checked before any data is read."""
+    """The flag combinations ``fit`` refuses, checked before any data is read (``--method``
+    names are checked against the estimator's own list once it is imported)."""
     _time_limit(args)
     if args.train_size is not None and not 0 < args.train_size < 1:
         raise ValueError(f"--train-size must be in (0, 1); got {args.train_size}")
-    if args.max_depth is None:
-        if args.method is not None and args.method not in TREE_METHODS:
-            raise ValueError(f"--method {args.method} needs --max-depth (it searches trees of "
-                             "bounded depth)")
+    _method(args, _estimator_class(args))
+    if not _bounded(args):
+        if args.class_weight is not None:
+            raise ValueError("--class-weight applies with --max-depth or --max-leaves: a "
+                             "minimum pure tree classifies every row, whatever its weight")
         return
-    if args.max_depth < 1:
+    shape = "--max-depth" if args.max_depth is not None else "--max-leaves"
+    if args.max_depth is not None and args.max_depth < 1:
         raise ValueError(f"--max-depth must be at least 1; got {args.max_depth}")
+    if args.max_leaves is not None and args.max_leaves < 1:
+        raise ValueError(f"--max-leaves must be at least 1; got {args.max_leaves}")
     if args.max_errors is not None:
-        raise ValueError("--max-errors and --max-depth are two different models; give one")
+        raise ValueError(f"--max-errors and {shape} are two different models; give one")
     if args.on_conflict != "auto":
-        raise ValueError("--on-conflict does not apply with --max-depth: conflicting rows "
+        raise ValueError(f"--on-conflict does not apply with {shape}: conflicting rows "
                          "are kept and counted as training errors")
     if args.n_solutions != 1 or args.selection_size != 0:
         raise ValueError("--n-solutions and --selection-size (Algorithm 3) choose among "
-                         "minimum pure trees; they do not apply with --max-depth")
-    if args.method is not None and args.method not in DEPTH_METHODS:
-        raise ValueError(f"--method {args.method} finds pure trees; with --max-depth use "
-                         f"{', '.join(DEPTH_METHODS)}")
+                         f"minimum pure trees; they do not apply with {shape}")
 
 
-def _depth_classifier(args):
-    """``MaxAccuracyTreeClassifier`` for ``fit --max-depth`` (flags checked already)."""
+def _estimator_class(args):
+    if _bounded(args):
+        from occamlearn.estimators.dtmax import MaxAccuracyTreeClassifier
+
+        return MaxAccuracyTreeClassifier
+    from occamlearn.estimators.mpdt import MinimumPureTreeClassifier
+
+    return MinimumPureTreeClassifier
+
+
+def _method(args, estimator_class) -> dict:
+    """``{"method": NAME}`` for ``--method NAME`` (nothing without it), NAME checked against
+    the estimator's ``_parameter_constraints``: its list is the one place methods are named."""
+    if args.method is None:
+        return {}
+    names = _method_names(estimator_class)
+    if args.method in names:
+        return {"method": args.method}
+    if not _bounded(args):
+        from occamlearn.estimators.dtmax import MaxAccuracyTreeClassifier
+
+        if args.method in _method_names(MaxAccuracyTreeClassifier):
+            raise ValueError(f"--method {args.method} needs --max-depth or --max-leaves (it "
+                             "searches the most accurate tree of a bounded shape)")
+    what = ("--max-depth/--max-leaves (most accurate trees)" if _bounded(args)
+            else "a minimum tree")
+    raise ValueError(f"--method {args.method} is not a method for {what}; use one of "
+                     f"{', '.join(sorted(names))}")
+
+
+def _method_names(estimator_class) -> set:
+    names = set()
+    for constraint in estimator_class._parameter_constraints["method"]:
+        names |= set(getattr(constraint, "options", ()))
+    return names
+
+
+def _depth_classifier(args, y):
+    """``MaxAccuracyTreeClassifier`` for ``fit --max-depth``/``--max-leaves`` (flags checked
+    already)."""
     from occamlearn.estimators.dtmax import MaxAccuracyTreeClassifier
 
     return MaxAccuracyTreeClassifier(
-        max_depth=args.max_depth, binarizer=binarizer_argument(args, args.binarizer),
-        method=args.method or "auto", solver=args.solver or "auto",
-        sat_solver=args.sat_solver, time_limit=_time_limit(args),
-        prefer_small=args.prefer_small,
-        verbose=args.verbose, callback=args.progress.sink)
+        max_depth=args.max_depth, max_leaves=args.max_leaves,
+        binarizer=binarizer_argument(args, args.binarizer),
+        solver=args.solver or "auto", sat_solver=args.sat_solver,
+        time_limit=_time_limit(args), prefer_small=args.prefer_small,
+        class_weight=_labelled_weights(args.class_weight, y),
+        verbose=args.verbose, callback=args.progress.sink,
+        **_method(args, MaxAccuracyTreeClassifier))
 
 
 def _time_limit(args):
@@ -233,7 +316,9 @@ def _time_limit(args):
 
 
 def _pure_classifier(args):
-    extra = {} if args.method is None else {"method": args.method}
+    from occamlearn.estimators.mpdt import MinimumPureTreeClassifier
+
+    extra = _method(args, MinimumPureTreeClassifier)
     return _classifier(args, solver=args.solver or "lsu", sat_solver=args.sat_solver,
                        time_limit=_time_limit(args), max_errors=args.max_errors,
                        verbose=args.verbose, callback=args.progress.sink,
@@ -248,7 +333,7 @@ def _bounds_line(args, clf, interrupted: bool) -> str | None:
         return None
     why = "interrupted" if interrupted else (
         f"time limit of {args.time_limit:g} s reached" if _time_limit(args) else "stopped")
-    if args.max_depth is not None:
+    if _bounded(args):
         return (f"{why}: the best tree so far makes {clf.training_errors_} training errors; "
                 f"the fewest possible are at least {clf.errors_lower_bound_} (not proven "
                 "optimal)")
@@ -264,7 +349,7 @@ def run_fit(args) -> int:
 
     check_output_path(args.output)
     _check_fit_flags(args)
-    if args.max_depth is None:  # a minimum tree: on a fresh install, compile while reading
+    if not _bounded(args):  # a minimum tree: on a fresh install, compile while reading
         from occamlearn.trees import kernel_cache
 
         kernel_cache.compile_early()
@@ -274,7 +359,7 @@ def run_fit(args) -> int:
     args.verbose = 0 if args.quiet else args.progress.estimator_verbose
     clf, interrupted = None, False
     try:
-        clf = _depth_classifier(args) if args.max_depth is not None else _pure_classifier(args)
+        clf = _depth_classifier(args, y_train) if _bounded(args) else _pure_classifier(args)
         try:
             clf.fit(X_train, y_train)
         except KeyboardInterrupt:
@@ -297,12 +382,17 @@ def _report_fit(args, clf, source, X_train, y_train, X_test, y_test, interrupted
                f" binary features, {len(clf.classes_)} classes")
     if getattr(clf, "n_conflicts_removed_", 0):
         out.append(f"conflicts: removed {clf.n_conflicts_removed_} rows (majority filter)")
-    if args.max_depth is not None:
-        out.append(f"size: {clf.n_nodes_} nodes, depth {clf.depth_} (at most "
-                   f"{args.max_depth}), status {clf.status_}, {clf.training_errors_} training "
-                   f"errors (proven minimum: {clf.errors_lower_bound_})")
+    status = clf.status_ + (f" over {clf.optimal_over_}"
+                            if getattr(clf, "optimal_over_", None) else "")
+    if _bounded(args):
+        shape = ", ".join(text for text, given in (
+            (f"at most {args.max_depth}", args.max_depth),
+            (f"at most {args.max_leaves} leaves", args.max_leaves)) if given is not None)
+        out.append(f"size: {clf.n_nodes_} nodes, depth {clf.depth_} ({shape}), status "
+                   f"{status}, {clf.training_errors_} training errors (proven minimum: "
+                   f"{clf.errors_lower_bound_})")
     else:
-        out.append(f"size: {clf.n_nodes_} nodes, status {clf.status_}, bounds "
+        out.append(f"size: {clf.n_nodes_} nodes, status {status}, bounds "
                    f"[{clf.lower_bound_}, {clf.upper_bound_}], "
                    f"{clf.training_errors_} training errors")
     if getattr(clf, "candidate_trees_", None) and (args.n_solutions > 1 or args.selection_size):
@@ -353,7 +443,8 @@ def run_predict(args) -> int:
     import pandas as pd
 
     model = _load_model(args.model)
-    frame = read_csv(args.data, **csv_format(args))
+    # the model knows which columns hold dates and reads their text itself: no detection
+    frame = read_csv(args.data, **{**csv_format(args), "dates": args.dates or []})
     y = frame.pop(args.target) if args.target in frame.columns else None
     names = getattr(model, "feature_names_in_", None)
     if names is not None:

@@ -15,7 +15,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 import numpy as np
-import pandas as pd
 from pysat.solvers import SolverNames
 from sklearn.base import clone
 from sklearn.utils._param_validation import StrOptions
@@ -27,6 +26,7 @@ from sklearn.utils.validation import (
     check_consistent_length,
     check_is_fitted,
     column_or_1d,
+    has_fit_parameter,
     validate_data,
 )
 
@@ -36,7 +36,7 @@ from occamlearn.binarize import (
     ThresholdBinarizer,
     conflict_message,
     find_conflicts,
-    resolve_conflicts,
+    kept_rows,
 )
 from occamlearn.binarize._values import check_unique_names
 from occamlearn.estimators._display import ModelDisplayMixin
@@ -58,6 +58,7 @@ __all__ = [
     "no_limit_as_none",
     "prepare_training_data",
     "resolve_n_jobs",
+    "restriction_of",
     "row_weights",
     "validate_table",
 ]
@@ -250,7 +251,8 @@ def _take_rows(X, rows: np.ndarray):
 
 
 def prepare_training_data(estimator, X, y, *, binarizer, on_conflict: str,
-                          sample_weight=None, class_weight=None) -> TrainingData:
+                          sample_weight=None, class_weight=None,
+                          binarize_with_labels: bool = False) -> TrainingData:
     """Validate ``X, y``, encode labels, fit a clone of ``binarizer`` and handle conflicts.
 
     ``binarizer=None`` means ``X`` is already 0/1 (anything else is a ValueError naming the
@@ -260,6 +262,9 @@ def prepare_training_data(estimator, X, y, *, binarizer, on_conflict: str,
     learner itself pays for the conflicts in training errors). ``sample_weight`` and
     ``class_weight`` as ``row_weights``; rows of weight 0 are dropped before anything is
     learnt (also before the binariser is fitted), exactly as if they had not been passed.
+    ``binarize_with_labels`` fits the binariser with the labels (and the weights, where its
+    ``fit`` takes them): ``ThresholdBinarizer`` then keeps every cut a tree can need, so a
+    tree search over its features is exact over every threshold (``binarize.cut_points``).
     """
     if y is None:
         raise ValueError(f"{type(estimator).__name__} requires y to be passed, but the target "
@@ -276,7 +281,8 @@ def prepare_training_data(estimator, X, y, *, binarizer, on_conflict: str,
         X_bin = check_binary_matrix(X, getattr(estimator, "feature_names_in_", None))
     else:
         fitted = clone(binarizer)
-        X_bin = np.asarray(fitted.fit_transform(X), dtype=np.uint8)
+        X_bin = np.asarray(_fit_binarizer(fitted, X, y_index if binarize_with_labels else None,
+                                          weight), dtype=np.uint8)
     feature_names = _binary_feature_names(fitted, estimator, X_bin.shape[1])
     all_rows = positions
     groups = find_conflicts(X_bin, y_index)
@@ -292,21 +298,51 @@ def prepare_training_data(estimator, X, y, *, binarizer, on_conflict: str,
         )
     if on_conflict != "majority":
         raise ValueError(f"on_conflict must be one of {ON_CONFLICT}; got {on_conflict!r}.")
-    kept, _ = resolve_conflicts(pd.DataFrame(X_bin), y_index, strategy="majority",
-                                sample_weight=weight)
-    keep = np.zeros(len(all_rows), dtype=bool)
-    keep[kept.index.to_numpy()] = True
+    keep = kept_rows(X_bin, y_index, "majority", weight)
     return TrainingData(X_bin[keep], y_index[keep], classes, fitted, feature_names,
                         all_rows[keep], all_rows[~keep], X_bin, y_index,
                         None if weight is None else weight[keep], weight)
 
 
-def binary_matrix(estimator, X) -> np.ndarray:
-    """Validate ``X`` against the fitted estimator and return its binary matrix."""
+def _fit_binarizer(binarizer, X, labels, weight):
+    """``binarizer.fit_transform`` with the labels (None: without) and, if its ``fit`` takes
+    them, the weights."""
+    if labels is None:
+        return binarizer.fit_transform(X)
+    if weight is not None and has_fit_parameter(binarizer, "sample_weight"):
+        return binarizer.fit(X, labels, sample_weight=weight).transform(X)
+    return binarizer.fit(X, labels).transform(X)
+
+
+def restriction_of(binarizer) -> str | None:
+    """What a model over ``binarizer``'s features is optimal over, short of the data's
+    thresholds and categories, in words (``BaseBinarizer.restriction``); None when nothing
+    was left out or the binariser does not say."""
+    restriction = getattr(binarizer, "restriction", None)
+    return None if restriction is None else restriction()
+
+
+def binary_matrix(estimator, X, features=None) -> np.ndarray:
+    """Validate ``X`` against the fitted estimator and return its binary matrix: every
+    binary feature, or only the columns ``features`` (indices), computed from the input
+    columns they read alone when the binariser can (``transform_features``)."""
     X = validate_table(estimator, X, reset=False)
-    if estimator.binarizer_ is None:
-        return check_binary_matrix(X, getattr(estimator, "feature_names_in_", None))
-    return np.asarray(estimator.binarizer_.transform(X), dtype=np.uint8)
+    binarizer = estimator.binarizer_
+    if binarizer is None:
+        matrix = check_binary_matrix(X, getattr(estimator, "feature_names_in_", None))
+        return matrix if features is None else matrix[:, features]
+    if features is not None and hasattr(binarizer, "transform_features"):
+        return np.asarray(binarizer.transform_features(X, features), dtype=np.uint8)
+    matrix = np.asarray(binarizer.transform(X), dtype=np.uint8)
+    return matrix if features is None else matrix[:, features]
+
+
+def _tested(estimator, X):
+    """(the fitted tree over the features it tests, the binary matrix of those features):
+    predicting costs what the tree tests, not every feature of the binariser."""
+    tree = estimator.tree_
+    used = np.unique(tree.feature[~tree.is_leaf])
+    return tree.on_features(used), binary_matrix(estimator, X, used)
 
 
 class FittedTreeMixin(ModelDisplayMixin):
@@ -318,11 +354,15 @@ class FittedTreeMixin(ModelDisplayMixin):
     def apply(self, X) -> np.ndarray:
         """Index in ``tree_`` of the leaf each row reaches."""
         check_is_fitted(self)
-        return self.tree_.apply(binary_matrix(self, X))
+        tree, X_bin = _tested(self, X)
+        return tree.apply(X_bin)
 
     def predict(self, X) -> np.ndarray:
+        """The class of the leaf each row reaches; only the conditions the tree tests are
+        evaluated."""
         check_is_fitted(self)
-        return self.classes_[self.tree_.predict(binary_matrix(self, X))]
+        tree, X_bin = _tested(self, X)
+        return self.classes_[tree.predict(X_bin)]
 
     def predict_proba(self, X) -> np.ndarray:
         """Class frequencies of the training rows in each row's leaf (``tree_.counts``).
@@ -335,11 +375,11 @@ class FittedTreeMixin(ModelDisplayMixin):
         weighted fit the frequencies are weighted (``leaf_weights_``), as the labels are.
         """
         check_is_fitted(self)
-        X_bin = binary_matrix(self, X)
+        tree, X_bin = _tested(self, X)
         weights = getattr(self, "leaf_weights_", None)
         if weights is None:
-            return self.tree_.predict_proba(X_bin)
-        leaves = self.tree_.apply(X_bin)
+            return tree.predict_proba(X_bin)
+        leaves = tree.apply(X_bin)
         reached = weights[leaves]
         totals = reached.sum(axis=1, keepdims=True)
         empty = totals[:, 0] == 0              # a leaf only weight-0 rows reached: its label

@@ -41,11 +41,14 @@ from occamlearn.binarize import ThresholdBinarizer
 from occamlearn.binarize._columns import clean_column, date_between, read_columns
 from occamlearn.binarize.conditions import ConditionBinarizer
 from occamlearn.binarize.threshold import threshold_condition
+from occamlearn.binarize._base import restriction_text
 from occamlearn.estimators._base import (
+    _fit_binarizer,
     _take_rows,
     binarizer_to_fit,
     check_binary_matrix,
     encode_labels,
+    restriction_of,
     row_weights,
     validate_table,
 )
@@ -53,9 +56,8 @@ from occamlearn.model.conditions import Condition
 from occamlearn.model.tree import Tree
 from occamlearn.trees.dtmax.data import OrderedData
 
-__all__ = ["EVERY_THRESHOLD", "TableColumns", "column_chains", "table_columns"]
+__all__ = ["TableColumns", "column_chains", "table_columns"]
 
-EVERY_THRESHOLD = "every threshold"
 NUMERIC = ("continuous", "discrete")
 
 
@@ -67,7 +69,8 @@ class TableColumns:
     condition holds on the *low* side (``test`` reads it for a search's rank threshold); ``X`` the kept rows of the table, ``weight`` theirs
     (None unweighted); ``binarizer`` the fitted binariser whose features the tree tests
     (None in every-threshold mode and for 0/1 input), ``X_bin`` its 0/1 matrix and
-    ``feature_names`` its feature names; ``over`` what an optimum is over, in words."""
+    ``feature_names`` its feature names; ``over``: None when an optimum is over every
+    threshold and category of the table, else what it is over, in words."""
 
     data: OrderedData
     tests: tuple
@@ -79,7 +82,7 @@ class TableColumns:
     feature_names: tuple
     specs: tuple
     handle_unknown: str
-    over: str
+    over: str | None
 
 
 def column_chains(X_bin: np.ndarray, conditions) -> tuple[np.ndarray, tuple]:
@@ -153,9 +156,10 @@ def _numeric_columns(spec, values: np.ndarray) -> list[tuple[np.ndarray, _Cuts]]
     return columns
 
 
-def _every_threshold(binarizer, X) -> tuple[list, list, tuple, str]:
-    """(codes per column, tests per column, column specs, handle_unknown) of the table read
-    as the readable binariser reads its columns, over every threshold."""
+def _every_threshold(binarizer, X) -> tuple[list, list, tuple, str, str | None]:
+    """(codes per column, tests per column, column specs, handle_unknown, what is left out
+    -- rare categories folded into "other", or None) of the table read as the readable
+    binariser reads its columns, over every threshold."""
     fitted = clone(binarizer).set_params(max_thresholds=1, sides="upper").fit(X)
     _, raw = read_columns(fitted, X, reset=False)
     raw = dict(zip((spec.name for spec in fitted.columns_), raw))
@@ -175,7 +179,9 @@ def _every_threshold(binarizer, X) -> tuple[list, list, tuple, str]:
         if condition.column in frame:
             codes.append(np.asarray(condition.evaluate(frame), dtype=np.float64))
             tests.append({1: (condition, False)})       # a two-valued column
-    return codes, tests, tuple(fitted.columns_), fitted.handle_unknown
+    folded = restriction_text({}, getattr(fitted, "folded_columns_", {}),
+                              fitted.max_categories)
+    return codes, tests, tuple(fitted.columns_), fitted.handle_unknown, folded
 
 
 def reads_every_threshold(binarizer) -> bool:
@@ -210,17 +216,19 @@ def table_columns(estimator, X, y, sample_weight=None, class_weight=None) -> Tab
     binarizer, fitted, specs, handle_unknown = estimator.binarizer, None, (), "error"
     X_bin = None
     if reads_every_threshold(binarizer):
-        codes, tests, specs, handle_unknown = _every_threshold(binarizer_to_fit(binarizer), X)
-        names, over = (), EVERY_THRESHOLD
+        codes, tests, specs, handle_unknown, over = _every_threshold(
+            binarizer_to_fit(binarizer), X)
+        names = ()
     else:
         if binarizer is None:
             X_bin = check_binary_matrix(X, getattr(estimator, "feature_names_in_", None))
             names, over = _feature_names(estimator, X_bin.shape[1]), "the 0/1 columns given"
-        else:
+        else:                             # fitted with the labels, as the other trees do
             fitted = clone(binarizer_to_fit(binarizer))
-            X_bin = np.asarray(fitted.fit_transform(X), dtype=np.uint8)
+            X_bin = np.asarray(_fit_binarizer(fitted, X, y_index, weight), dtype=np.uint8)
             names = tuple(str(n) for n in fitted.get_feature_names_out())
-            over = f"the binariser's {X_bin.shape[1]} features"
+            over = restriction_of(fitted) if isinstance(fitted, ThresholdBinarizer) else (
+                f"the binariser's {X_bin.shape[1]} features")
         matrix, chains = column_chains(X_bin, getattr(fitted, "conditions_", None))
         codes = list(matrix.T)
         tests = [{c: (int(chain[c - 1]), False) for c in range(1, len(chain) + 1)}
@@ -253,7 +261,7 @@ def tree_of(nested: tuple, columns: TableColumns, matrix: bool = True):
 
     tree = walk(nested)
     n_classes = len(columns.classes)
-    if columns.over != EVERY_THRESHOLD:
+    if columns.X_bin is not None:                # a binariser's features, or 0/1 input
         return (Tree.from_nested(tree, len(columns.feature_names), n_classes,
                                  columns.feature_names), columns.binarizer,
                 columns.feature_names, columns.X_bin)

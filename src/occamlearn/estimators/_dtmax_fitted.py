@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from occamlearn.estimators._base import leaf_weights
-from occamlearn.estimators._dtmax_columns import EVERY_THRESHOLD, TableColumns, tree_of
+from occamlearn.estimators._dtmax_columns import TableColumns, tree_of
 from occamlearn.estimators._progress import UserProgress, fit_progress
 from occamlearn.estimators._record import fit_date
 from occamlearn.stopping import Deadline, ProgressSink
@@ -69,9 +69,10 @@ def set_fitted(estimator, columns: TableColumns, result: DtmaxResult,
                progress: ProgressSink | None, deadline: Deadline) -> None:
     """Every fitted attribute of ``estimator`` from ``result`` (the one place they are
     written). ``training_errors_`` is the weighted error (a row count unweighted);
-    ``solve_stats_["misclassified_rows"]`` counts the rows, ``["optimal_over"]`` says what
-    an optimum is over (``optimal_over_`` too, None when that is every threshold of the
-    table) and ``["unproven"]`` what a "feasible" status leaves open."""
+    ``solve_stats_["misclassified_rows"]`` counts the rows, ``optimal_over_`` says what an
+    optimum is over when that is less than every threshold and category of the table
+    (None otherwise; ``solve_stats_["optimal_over"]`` says it either way) and
+    ``solve_stats_["unproven"]`` what a "feasible" status leaves open."""
     tree, fitted, names, X_bin = tree_of(result.tree, columns)
     y, weight = columns.data.y, columns.weight
     estimator.classes_, estimator.binarizer_ = columns.classes, fitted
@@ -85,9 +86,9 @@ def set_fitted(estimator, columns: TableColumns, result: DtmaxResult,
     estimator.training_errors_ = _number(result.errors, weighted)
     estimator.errors_lower_bound_ = _number(result.errors_lower_bound, weighted)
     estimator.lower_bound_ = estimator.upper_bound_ = None
-    over = columns.over if result.optimal_over is None else result.optimal_over
-    estimator.optimal_over_ = None if over == EVERY_THRESHOLD else over
-    stats = dict(result.stats, optimal_over=over, unproven=result.unproven,
+    over = "; ".join(part for part in (columns.over, result.optimal_over) if part) or None
+    estimator.optimal_over_ = over
+    stats = dict(result.stats, optimal_over=over or "every threshold", unproven=result.unproven,
                  misclassified_rows=int((estimator.tree_.predict(X_bin) != y).sum()),
                  n_rows=columns.data.n_rows, n_features=columns.data.n_features,
                  n_thresholds=columns.data.n_thresholds,

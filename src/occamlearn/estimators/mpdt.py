@@ -41,6 +41,7 @@ from occamlearn.estimators._base import (
     no_limit_as_none,
     prepare_training_data,
     resolve_n_jobs,
+    restriction_of,
 )
 from occamlearn.estimators._progress import UserProgress, fit_progress, watching_interrupts
 from occamlearn.estimators._record import fit_date
@@ -67,24 +68,44 @@ __all__ = ["MinimumPureTreeClassifier"]
 # MIN_LEAVES_TO_WARN leaves) is memorising noise: ``fit`` says so once and points elsewhere.
 LEAF_SHARE_TO_WARN = 0.10
 MIN_LEAVES_TO_WARN = 16
+# ... as is a tree at least half of whose leaves (and MIN_LEAVES_TO_WARN) hold at most this
+# many training rows: a leaf for each stray row.
+STRAY_LEAF_ROWS = 2
 
 
-def _warn_if_pure_tree_memorises(estimator, lower_bound, n_rows: int) -> None:
-    """Warn when the proven lower bound shows that a pure tree needs a leaf for more than
-    ``LEAF_SHARE_TO_WARN`` of the training rows."""
-    if lower_bound is None or estimator._may_err():
+def _warn_if_pure_tree_memorises(estimator, n_rows: int) -> None:
+    """Warn when a pure tree memorises the training rows: the proven lower bound needs a
+    leaf for more than ``LEAF_SHARE_TO_WARN`` of them, or the tree found (proven or not) has
+    that many leaves, or has at least half of its leaves holding ``STRAY_LEAF_ROWS`` rows
+    or fewer."""
+    if estimator._may_err():
         return
-    leaves = (int(lower_bound) + 1) // 2
-    if leaves < MIN_LEAVES_TO_WARN or leaves <= LEAF_SHARE_TO_WARN * n_rows:
+    leaves = (int(estimator.lower_bound_) + 1) // 2
+    advice = ("Ask for a tree that may err instead: max_errors=e (the smallest tree with at "
+              "most e training errors) or MaxAccuracyTreeClassifier(max_depth=d) (the most "
+              "accurate tree of depth <= d).")
+    if leaves >= MIN_LEAVES_TO_WARN and leaves > LEAF_SHARE_TO_WARN * n_rows:
+        warnings.warn(
+            f"no pure tree has fewer than {estimator.lower_bound_} nodes ({leaves} leaves) on "
+            f"these {n_rows} rows: more than {LEAF_SHARE_TO_WARN:.0%} of the rows need a leaf "
+            f"of their own, so a pure tree mostly memorises noise. {advice}",
+            UserWarning, stacklevel=3)
+        return
+    tree = estimator.tree_
+    rows = tree.counts.sum(axis=1)[tree.is_leaf]
+    stray = int((rows <= STRAY_LEAF_ROWS).sum())
+    found = "the minimum" if estimator.status_ == "optimal" else "the best"
+    if rows.size >= MIN_LEAVES_TO_WARN and rows.size > LEAF_SHARE_TO_WARN * n_rows:
+        why = f"more leaves than {LEAF_SHARE_TO_WARN:.0%} of the rows"
+    elif stray >= MIN_LEAVES_TO_WARN and 2 * stray >= rows.size:
+        why = (f"{stray} of its leaves hold at most {STRAY_LEAF_ROWS} training rows, a leaf "
+               "for each stray row")
+    else:
         return
     warnings.warn(
-        f"no pure tree has fewer than {lower_bound} nodes ({leaves} leaves) on these {n_rows} "
-        f"rows: more than {LEAF_SHARE_TO_WARN:.0%} of the rows need a leaf of their own, so a "
-        "pure tree mostly memorises noise. Ask for a tree that may err instead: max_errors=e "
-        "(the smallest tree with at most e training errors) or "
-        "MaxAccuracyTreeClassifier(max_depth=d) (the most accurate tree of depth <= d).",
+        f"{found} pure tree found has {tree.n_nodes} nodes ({rows.size} leaves) on these "
+        f"{n_rows} rows: {why}, so it mostly memorises noise. {advice}",
         UserWarning, stacklevel=3)
-
 
 
 class MinimumPureTreeClassifier(ClassifierMixin, FittedTreeMixin, BaseEstimator):
@@ -96,8 +117,10 @@ class MinimumPureTreeClassifier(ClassifierMixin, FittedTreeMixin, BaseEstimator)
     binarizer : {"readable", "binary", "onehot", "threshold"}, transformer or None,
         default="readable"
         Turns the table into 0/1 features (cloned at fit). "readable" (the default) is
-        ``ThresholdBinarizer()``: ``col >= t`` between adjacent training values of numeric
-        columns (at most 32 per column), ``col == v`` for categories; the others are
+        ``ThresholdBinarizer()`` fitted with the labels: ``col >= t`` for every gap between
+        adjacent training values of a numeric column that a tree can need (thinned only
+        past a feature budget, which ``optimal_over_`` then names), ``col == v`` for
+        categories; so "optimal" is optimal over every threshold of the data. The others are
         ``FeatureBinarizer(encoding=...)``, "binary" being the paper's encoding (Sec. 8).
         ``None`` means X is already a 0/1 matrix: other values are a ValueError.
     method : {"auto", "bnb", "maxsat", "mindt"}, default="auto"
@@ -186,6 +209,11 @@ class MinimumPureTreeClassifier(ClassifierMixin, FittedTreeMixin, BaseEstimator)
     tree_ : Tree  (binary features, class indices into ``classes_``)
     n_nodes_, depth_ : size and depth of ``tree_``
     status_ : "optimal" (size proven minimum) or "feasible" (stopped by time limit/interrupt)
+    optimal_over_ : str or None -- what "optimal" is restricted to, in words, when the
+        binariser left out cuts or categories that could matter (the readable binariser
+        thins only past its feature budget: ``"136 cuts per column on 'a', 'b'"``); None
+        when the binary features hold every threshold and category of the data (for other
+        binarisers: every feature they made). The status line prints it.
     training_errors_ : misclassified training rows of ``tree_`` over all rows passed to
         ``fit``: the rows ``on_conflict="majority"`` set aside count too (so a tree pure on
         the kept rows may err on them), and with ``selection_size > 0`` the selection rows
@@ -219,8 +247,10 @@ class MinimumPureTreeClassifier(ClassifierMixin, FittedTreeMixin, BaseEstimator)
     interrupt simply propagates.
 
     When the proven lower bound shows that a pure tree needs more than 10 % of the training
-    rows as leaves (and at least 16 leaves), ``fit`` warns (``UserWarning``) and points to
-    ``max_errors`` and ``MaxAccuracyTreeClassifier``: on noisy data a pure tree memorises.
+    rows as leaves (and at least 16 leaves), or the tree found has that many leaves or has
+    at least half (and 16) of its leaves holding at most 2 training rows, ``fit`` warns
+    (``UserWarning``) and points to ``max_errors`` and ``MaxAccuracyTreeClassifier``: on
+    noisy data a pure tree memorises.
 
     scikit-learn's common checks pass with the default parameters: they fit random labels on
     continuous data, which binning can turn into conflicting rows (the default filter sets
@@ -290,7 +320,7 @@ class MinimumPureTreeClassifier(ClassifierMixin, FittedTreeMixin, BaseEstimator)
             result, selected = self._search(data, deadline, progress, user)
         progress.report(result.upper_bound, result.lower_bound, deadline.elapsed())
         self._store(result, data, progress)
-        _warn_if_pure_tree_memorises(self, self.lower_bound_, len(data.y))
+        _warn_if_pure_tree_memorises(self, len(data.y))
         store_selection(self, selected, data)
         self.solve_stats_["prepare_seconds"] = prepared - deadline.started
         self.solve_stats_["total_seconds"] = deadline.elapsed()
@@ -339,9 +369,10 @@ class MinimumPureTreeClassifier(ClassifierMixin, FittedTreeMixin, BaseEstimator)
         filtering = "majority" if self.on_conflict == "auto" else self.on_conflict
         data = prepare_training_data(self, X, y, binarizer=binarizer_to_fit(self.binarizer),
                                      on_conflict="relax" if keep_all else filtering,
-                                     sample_weight=sample_weight)
+                                     sample_weight=sample_weight, binarize_with_labels=True)
         self.classes_ = data.classes
         self.binarizer_ = data.binarizer
+        self.optimal_over_ = restriction_of(data.binarizer)
         self.fitted_at_ = fit_date()
         self.feature_names_ = data.feature_names
         self.conflict_rows_ = data.conflict_rows

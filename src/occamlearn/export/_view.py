@@ -36,6 +36,7 @@ class TreeView:
     upper_bound: int | None = None
     training_errors: int | None = None
     errors_lower_bound: float | None = None   # DT(max): proven fewest errors
+    optimal_over: str | None = None  # the restriction "optimal" is subject to, if any
 
 
 def branch_texts(name: str, condition=None) -> tuple[str, str]:
@@ -108,7 +109,7 @@ def tree_view(model, feature_names=None, class_names=None) -> TreeView:
     """Normalise a fitted classifier or a ``Tree`` (plus optional overriding names)."""
     record = None
     if isinstance(model, Tree):
-        tree, status, bounds = model, None, (None, None, None, None)
+        tree, status, bounds = model, None, (None, None, None, None, None)
         default_classes = range(tree.n_classes)
     else:
         record = as_record(model, "a fitted tree classifier or an occamlearn Tree")
@@ -117,7 +118,7 @@ def tree_view(model, feature_names=None, class_names=None) -> TreeView:
                             f"{record.estimator}")
         tree, status = record.model, record.status
         bounds = (record.lower_bound, record.upper_bound, record.training_errors,
-                  getattr(record, "errors_lower_bound", None))
+                  getattr(record, "errors_lower_bound", None), record.optimal_over)
         default_classes = record.classes
     n = tree.n_features
     if feature_names is None:
@@ -136,13 +137,20 @@ def tree_view(model, feature_names=None, class_names=None) -> TreeView:
 
 def summary_line(view: TreeView) -> str:
     """One line: size, shape and (for fitted classifiers) status, bounds and training errors
-    (when there are any: a pure tree has none)."""
+    (when there are any: a pure tree has none). The status names its restriction when the
+    binary features left out cuts that could matter (``status optimal over 32 cuts per
+    column on 'x'``), and a feasible minimum tree says that its size is what is not proven
+    (``status feasible, size not proven minimum (minimum size in [5, 9])``)."""
     tree = view.tree
     line = (f"{tree.n_nodes} nodes ({tree.n_nodes - tree.n_leaves} decisions, "
             f"{tree.n_leaves} leaves), depth {tree.depth}")
     if view.status is not None:
         line += f", status {view.status}"
+        if view.optimal_over:
+            line += f" over {view.optimal_over}"
         if view.lower_bound is not None:
+            if view.status != "optimal":  # say what is not proven
+                line += ", size not proven minimum"
             line += f" (minimum size in [{view.lower_bound}, {view.upper_bound}])"
     lower, errors = view.errors_lower_bound, view.training_errors
     return line + _errors_text(view, lower, errors)

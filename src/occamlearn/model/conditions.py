@@ -35,7 +35,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-__all__ = ["Condition", "Conjunction", "condition_from_dict"]
+__all__ = ["Condition", "Conjunction", "condition_from_dict", "evaluate_all"]
 
 _COMPARISONS = {
     "==": np.equal,
@@ -45,11 +45,15 @@ _COMPARISONS = {
     ">": np.greater,
     ">=": np.greater_equal,
 }
+_ORDERS = ("<", "<=", ">", ">=")
 _NEGATED = {"==": "!=", "!=": "==", "<": ">=", ">=": "<", "<=": ">", ">": "<="}
 _INTERVALS = ("in", "between")
 OPERATORS = (*_COMPARISONS, *_INTERVALS, "bit", "missing")
 _EPOCH = pd.Timestamp("1970-01-01", tz="UTC")
 _SECONDS_PER_DAY = 86400.0
+
+
+_PLAIN = (int, float, str, bool, type(None))
 
 
 def _plain(value):
@@ -66,7 +70,13 @@ def _is_number(value) -> bool:
 
 
 def _column_values(X, column: str, index: int | None) -> np.ndarray:
-    """The 1-D values of ``column`` in a DataFrame, or of position ``index`` in a 2-D array."""
+    """The 1-D values of ``column`` in a DataFrame or a dict of columns, or of position
+    ``index`` in a 2-D array."""
+    if isinstance(X, dict):
+        if column not in X:
+            raise ValueError(f"column {column!r} is not in the data (columns: "
+                             f"{', '.join(map(str, X))})")
+        return np.asarray(X[column])
     if isinstance(X, pd.DataFrame):
         if column in X.columns:
             return X[column].to_numpy()
@@ -166,8 +176,10 @@ class Condition:
         if self.op not in OPERATORS:
             raise ValueError(f"unknown operator {self.op!r}; expected one of {OPERATORS}")
         for name in ("value", "domain", "edges"):
-            object.__setattr__(self, name, _plain(getattr(self, name)))
-        if self.index is not None:
+            given = getattr(self, name)
+            if type(given) not in _PLAIN:  # numpy scalars and sequences become plain
+                object.__setattr__(self, name, _plain(given))
+        if self.index is not None and type(self.index) is not int:
             object.__setattr__(self, "index", int(self.index))
         if self.op in _INTERVALS and not (isinstance(self.value, tuple) and len(self.value) == 2):
             raise ValueError(f"operator {self.op!r} needs value=(lo, hi), got {self.value!r}")
@@ -354,6 +366,44 @@ class Conjunction:
         if set(data) != {"all"}:
             raise ValueError(f"not a conjunction dict: {data!r}")
         return cls(tuple(Condition.from_dict(d) for d in data["all"]))
+
+
+def evaluate_all(conditions, X, n_rows: int | None = None) -> np.ndarray:
+    """The 0/1 matrix whose column ``k`` is ``conditions[k].evaluate(X)`` (``uint8``); ``X``
+    a DataFrame, a 2-D array or a dict of 1-D columns of ``n_rows`` values.
+
+    The order comparisons of one numeric column with numbers (a binariser's thresholds) are
+    evaluated together, one broadcast comparison of the column with all their values, and
+    missing rows then take each condition's ``missing`` value, exactly as ``evaluate`` does
+    one at a time; every other condition is evaluated by itself.
+    """
+    conditions = list(conditions)
+    n_rows = len(X) if n_rows is None else n_rows
+    out = np.empty((n_rows, len(conditions)), dtype=np.uint8, order="F")
+    groups: dict = {}
+    for k, c in enumerate(conditions):
+        if isinstance(c, Condition) and c.op in _ORDERS and _is_number(c.value):
+            groups.setdefault((c.column, c.index, c.op, c.dates), []).append(k)
+        else:
+            out[:, k] = c.evaluate(X)
+    for (column, index, op, dates), ks in groups.items():
+        values = _column_values(X, column, index)
+        if dates:
+            values = days_since_epoch(values)
+        if values.dtype.kind not in "biuf":  # text or objects: one at a time, as evaluate
+            for k in ks:
+                out[:, k] = conditions[k].evaluate(X)
+            continue
+        absent = missing_mask(values)
+        members = [conditions[k] for k in ks]
+        result = _COMPARISONS[op](values[:, None], np.array([c.value for c in members])[None, :])
+        if absent.any():
+            result[absent] = np.array([bool(c.missing) for c in members])[None, :]
+        if ks[-1] - ks[0] == len(ks) - 1:  # a binariser's column: consecutive outputs
+            out[:, ks[0]:ks[-1] + 1] = result
+        else:
+            out[:, ks] = result
+    return np.ascontiguousarray(out)
 
 
 def condition_from_dict(data: dict) -> Condition | Conjunction:

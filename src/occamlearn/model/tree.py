@@ -113,6 +113,21 @@ class Tree:
             active = ~self.is_leaf[node]
         return node
 
+    def on_features(self, features) -> Tree:
+        """The same tree reading only the binary columns ``features`` (sorted indices that
+        include every feature it tests): node ``i`` tests column ``features.index(feature[i])``
+        of a matrix holding just those columns, so ``on_features(f).apply(X[:, f])`` is
+        ``apply(X)``."""
+        features = np.asarray(features, dtype=np.int64)
+        tests = ~self.is_leaf
+        remapped = self.feature.copy()
+        remapped[tests] = np.searchsorted(features, self.feature[tests])
+        if tests.any() and not np.array_equal(features[remapped[tests]], self.feature[tests]):
+            raise ValueError("features must include every feature the tree tests")
+        names = tuple(self.feature_names[j] for j in features) if self.feature_names else ()
+        return Tree(remapped, self.left, self.right, self.label, self.counts, len(features),
+                    names)
+
     def predict(self, X: np.ndarray) -> np.ndarray:
         """Class index (into the estimator's ``classes_``) for each row."""
         return self.label[self.apply(X)]
