@@ -38,10 +38,10 @@ import pandas as pd
 from sklearn.base import clone
 
 from occamlearn.binarize import ThresholdBinarizer
+from occamlearn.binarize._base import restriction_text
 from occamlearn.binarize._columns import clean_column, date_between, read_columns
 from occamlearn.binarize.conditions import ConditionBinarizer
 from occamlearn.binarize.threshold import threshold_condition
-from occamlearn.binarize._base import restriction_text
 from occamlearn.estimators._base import (
     _fit_binarizer,
     _take_rows,
