@@ -12,6 +12,9 @@ time_limit=T).size_error_path(X, y)`` on the raw table's training split (every t
 every numeric column, missing values on either side, categories as the readable binariser
 reads them), the whole call timed (reading the table included).
 
+``--base SRC`` (with ``--every-threshold``) runs each table a second time right after, with
+``SRC`` first on ``PYTHONPATH`` (``@base`` rows): a checkout against its base in one run.
+
 ``--check`` also fits, in the same process after the timed run, the error-budget branch and
 bound (``find_minimum_tree_with_errors_bnb``) at the budget in the middle of a certified path:
 its smallest tree must have L(e) leaves with errors[L(e)] <= e < errors[L(e) - 1]
@@ -113,8 +116,40 @@ def _commit() -> str:
     return done.stdout.strip() or "unknown"
 
 
+def run_base(name: str, time_limit: float, src: str) -> dict | None:
+    """``run_table`` in a subprocess with ``src`` first on ``PYTHONPATH``."""
+    import json
+    import subprocess
+
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([os.path.abspath(src),
+                                                       os.environ.get("PYTHONPATH", "")]))
+    try:
+        done = subprocess.run([sys.executable, os.path.abspath(__file__), "--worker", name,
+                               str(time_limit)], capture_output=True, text=True, env=env,
+                              timeout=time_limit * 1.1 + 90)
+    except subprocess.TimeoutExpired:
+        return None
+    if done.returncode != 0:
+        return {"error": (done.stderr.strip().splitlines() or ["failed"])[-1][:80]}
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def _row(name: str, r: dict | None, limit: float) -> tuple[list, float, bool, bool]:
+    """(cells, seconds counted, certified?, disagreement?) of one run."""
+    if r is None or "error" in r:
+        return ([name, "–", "–", "–", (r or {}).get("error", "killed (hard limit)"), "–",
+                 "–", "–", "–"], limit, False, False)
+    cells = [name, f"{r['rows']} × {r['features']}", str(r["points"]), str(r["proven"]),
+             r["status"], f"{r['seconds']:.2f}", str(r["queries"]),
+             f"{r['errors'][0]} → {r['errors'][-1]}", r["check"]]
+    return (cells, min(r["seconds"], limit), r["status"] == "optimal",
+            "DISAGREEMENT" in r["check"])
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--worker", nargs=2, help=argparse.SUPPRESS)
+    parser.add_argument("--base", help="src of a base checkout (with --every-threshold)")
     parser.add_argument("--time-limit", type=float, default=60.0)
     parser.add_argument("--datasets", nargs="*", default=list(DATASETS))
     parser.add_argument("--check", action="store_true",
@@ -123,6 +158,11 @@ def main(argv=None):
     parser.add_argument("--every-threshold", action="store_true",
                         help="the default estimator's size_error_path on the raw tables")
     args = parser.parse_args(argv)
+    if args.worker:
+        import json
+
+        print(json.dumps(run_table(args.worker[0], float(args.worker[1]), False)))
+        return 0
     job = run_table if args.every_threshold else run
     from occamlearn.trees.mpdt.error_budget.bnb_kernels import warm_up
 
@@ -132,27 +172,31 @@ def main(argv=None):
     lines = [header, "|" + "---|" * (header.count("|") - 1)]
     curves, certified, total, bad = [], [], 0.0, []
     print(header, flush=True)
+    base_certified, base_total = [], 0.0
     for name in args.datasets:
-        r = isolated(job, (name, args.time_limit, args.check), args.time_limit * 1.1 + 90)
-        if r is None or "error" in r:
-            cells = [name, "–", "–", "–", (r or {}).get("error", "killed (hard limit)"),
-                     "–", "–", "–", "–"]
-            total += args.time_limit
-        else:
-            total += min(r["seconds"], args.time_limit)
-            if r["status"] == "optimal":
-                certified.append(name)
-            if "DISAGREEMENT" in r["check"]:
-                bad.append(name)
-            cells = [name, f"{r['rows']} × {r['features']}", str(r["points"]),
-                     str(r["proven"]), r["status"], f"{r['seconds']:.2f}", str(r["queries"]),
-                     f"{r['errors'][0]} → {r['errors'][-1]}", r["check"]]
-            curves.append(f"- {name}: {_curve(r)}")
-        lines.append("| " + " | ".join(cells) + " |")
-        print(lines[-1], flush=True)
+        runs = [(name, isolated(job, (name, args.time_limit, args.check),
+                                args.time_limit * 1.1 + 90))]
+        if args.base:
+            runs.append((f"{name} @base", run_base(name, args.time_limit, args.base)))
+        for label, r in runs:
+            cells, seconds, proven, disagrees = _row(label, r, args.time_limit)
+            if label == name:
+                total += seconds
+                certified += [name] if proven else []
+                bad += [name] if disagrees else []
+            else:
+                base_total += seconds
+                base_certified += [name] if proven else []
+            if r is not None and "error" not in r:
+                curves.append(f"- {label}: {_curve(r)}")
+            lines.append("| " + " | ".join(cells) + " |")
+            print(lines[-1], flush=True)
     summary = (f"{len(certified)} of {len(args.datasets)} paths certified within "
                f"{args.time_limit:.0f} s each; total {total:.1f} s (an open path counts as the "
                f"limit). Disagreements with the error-budget search: {len(bad)}.")
+    if args.base:
+        summary += (f" Base ({args.base}): {len(base_certified)} of {len(args.datasets)} "
+                    f"certified, total {base_total:.1f} s.")
     print(summary, flush=True)
     if args.out:
         what = ("the bundled tables, every threshold" if args.every_threshold

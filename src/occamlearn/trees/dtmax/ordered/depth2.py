@@ -15,7 +15,7 @@ over every feature's sorted rows with running class counts on each side
 Why a layout of its own: the pass above is the innermost loop of every search of depth >= 2
 (about 90 % of the time). Reading it through the data's global arrays (``rank[g, row]``,
 ``y[row]``, ``w[row]`` for the row ids in ``order[g]``) costs four scattered loads per row;
-``node_columns`` copies the node's rows once per call into per-feature arrays in sorted order
+``_node_columns`` copies the node's rows once per call into per-feature arrays in sorted order
 (row's local id, rank, class, weight), so the pass reads three of them in sequence and only the
 side of the row (one byte per node row) by id. The copy is O(rows x features), paid once per
 call against the hundreds of root tests a call tries. ``kernels.side_subtrees`` makes the same
@@ -42,17 +42,18 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from occamlearn.trees.dtmax.ordered.depth2_pairs import TREE_FIELDS
 from occamlearn.trees.dtmax.ordered.depth2_pairs import (
-    TREE_FIELDS,
-    depth2_from_pair_counts,
-    local_values,
-    pair_counts_work,
+    depth2_from_pair_counts as _depth2_from_pair_counts,
 )
+from occamlearn.trees.dtmax.ordered.depth2_pairs import local_values as _local_values
+from occamlearn.trees.dtmax.ordered.depth2_pairs import pair_counts_work as _pair_counts_work
 from occamlearn.trees.dtmax.ordered.kernels import _leaf, _split_errors
 from occamlearn.trees.kernel_sources import key_cache_to_sources
 
-__all__ = ["SWEEP_FRACTION", "SWEEP_MIN", "TREE_FIELDS", "best_depth2", "node_columns",
-           "warm_up"]
+# (its one public kernel is ``best_depth2``: ``trees.kernel_cache`` checks the disk cache of
+# a family's public kernels, and the others are compiled into it)
+__all__ = ["SWEEP_FRACTION", "SWEEP_MIN", "TREE_FIELDS", "best_depth2", "warm_up"]
 
 # Pair counts answer a node when their predicted work is below that of the sweeps (rows x
 # features each) over this fraction of the node's root thresholds, at least ``SWEEP_MIN`` of
@@ -64,7 +65,7 @@ SWEEP_MIN = 16
 
 
 @njit(cache=True)
-def node_columns(order, rank, y, w):
+def _node_columns(order, rank, y, w):
     """The node's rows for sequential passes: for feature g and position p of ``order[g]``,
     ``ids[g, p]`` the row's local id (its position in ``order[0]``), ``ranks``, ``labels``
     and ``weights`` of that row (of ``w``'s type: whole weights as int64 make the running
@@ -202,14 +203,14 @@ def best_depth2(order, rank, y, w, n_classes, upper, lower, tol, penalty,
     (sweeps) or (root, child) pairs (pair counts) evaluated; ``by_pairs``: which mode ran.
     """
     n_features, m = order.shape
-    values = local_values(order, rank)
+    values = _local_values(order, rank)
     thresholds = 0
     for v in values:
         thresholds += max(v - 1, 0)
     sweeps = max(sweep_min, sweep_fraction * thresholds)
-    if pair_counts_work(m, values, n_classes) < sweeps * m * n_features:
-        cost, tree, evaluations = depth2_from_pair_counts(order, rank, y, w, n_classes,
-                                                          penalty, tol)
+    if _pair_counts_work(m, values, n_classes) < sweeps * m * n_features:
+        cost, tree, evaluations = _depth2_from_pair_counts(order, rank, y, w, n_classes,
+                                                           penalty, tol)
         return cost, True, tree, evaluations, True
     cost, found, tree, evaluations = _depth2_by_sweeps(order, rank, y, w, n_classes, upper,
                                                        lower, tol, penalty)
@@ -221,7 +222,7 @@ def _depth2_by_sweeps(order, rank, y, w, n_classes, upper, lower, tol, penalty):
     """``best_depth2`` by sweeps: (cost, found, tree, evaluations)."""
     n_features, m = order.shape
     tree = np.full(len(TREE_FIELDS), -1, dtype=np.int64)
-    ids, ranks, labels, weights = node_columns(order, rank, y, w)
+    ids, ranks, labels, weights = _node_columns(order, rank, y, w)
     node_totals = np.zeros(n_classes)
     for p in range(m):
         node_totals[labels[0, p]] += weights[0, p]
