@@ -95,7 +95,9 @@ def run_table(name: str, time_limit: float, check: bool) -> dict:
         if int((model.predict(X) != np.asarray(y)).sum()) != errors:
             return {"error": "a model's errors differ from its point"}
     stats = path.models[-1].solve_stats_
-    return {"rows": len(y), "features": f"{stats['n_thresholds']} thr.",
+    features = (f"{stats['n_thresholds']} thr." if "n_thresholds" in stats
+                else f"{stats.get('n_binary_features', '?')} 0/1")
+    return {"rows": len(y), "features": features,
             "points": len(path), "proven": int(path.proven.sum()), "status": path.status,
             "seconds": seconds, "queries": stats.get("queries", "–"),
             "errors": path.errors.tolist(), "lower": path.errors_lower_bound.tolist(),
