@@ -262,3 +262,20 @@ def test_bad_arguments_are_named():
     with pytest.raises(ValueError, match="ratios of integers"):
         best_tree(data_of(np.zeros((3, 1)), np.array([0, 1, 0]), 2, [1.0, 0.1234567891234, 1.0]),
                   max_depth=1)
+
+
+def test_thresholds_inside_an_end_run_are_left_out_and_lose_nothing():
+    """Values whose rows all have the label of the column's lowest (highest) value form one
+    rank: no cut inside them is a candidate, and the optimum over every threshold stays."""
+    x = np.array([0.0, 1, 2, 3, 4, 5, 6, 7])
+    y = np.array([1, 1, 1, 0, 1, 0, 0, 0])             # low run 0-2 (label 1), high run 5-7
+    d = data_of(x[:, None], y, 2)
+    assert list(d.values[0]) == [0.0, 3.0, 4.0, 5.0]   # cuts before 3, 4 and 5 only
+    rng = np.random.default_rng(5)
+    for _ in range(30):
+        X = rng.integers(0, 6, size=(12, 2)).astype(float)
+        y = (X[:, 0] + rng.integers(0, 3, 12) > 4).astype(int)
+        for depth in (1, 2):
+            result = best_tree(data_of(X, y, 2), max_depth=depth)
+            errors, tests = threshold_tree_optimum(X, y, np.ones(12), 2, depth)
+            assert (result.errors, nested_tests(result.tree)) == (errors, tests)

@@ -10,6 +10,17 @@ the starting point of every pass over a node's rows.
 Rows of zero weight are dropped here (a zero weight is a dropped row); weights are floats, so
 integer weights behave as repeated rows.
 
+**End runs.** The values at the low end of a column whose rows all have one label (its low
+end run), and likewise at the high end, become one rank: no threshold inside an end run is
+needed. Proof: take any tree with a test cutting inside the low end run. Its low side holds
+rows of that one label only; move the cut to the run's end and replace the low subtree by a
+leaf of that label. The low side now holds the whole run, still of one label, so the leaf
+errs on none of it; the high side lost rows, so its subtree errs no more than before; and the
+tree has no more tests, leaves or depth. So an optimum over the remaining thresholds is an
+optimum over all of them, for the fewest (weighted) errors, then tests, within a depth or leaf
+bound -- every objective of DT(max). (As the readable binariser's cuts for minimum trees,
+``binarize.cut_points``.) ``values[f][t]`` is the lowest value of rank t.
+
 The searches that need 0/1 columns (the specialised 0/1 search, the MaxSAT encoding, the
 size-error frontier) read the same data as ``threshold_matrix``: one 0/1 column ``rank[f] >=
 t`` per threshold t of every feature, so every search is exact over the same tests and a
@@ -83,10 +94,36 @@ class OrderedData:
         values = []
         for f in range(n_features):
             distinct, inverse = np.unique(X[:, f], return_inverse=True)
-            rank[f] = inverse
-            order[f] = np.argsort(inverse, kind="stable")
-            values.append(distinct)
+            group = _end_runs_merged(inverse, y, len(distinct))
+            rank[f] = group[inverse]
+            order[f] = np.argsort(rank[f], kind="stable")
+            starts = np.r_[True, group[1:] != group[:-1]] if len(group) else np.zeros(0, bool)
+            values.append(distinct[starts])
         return cls(rank, order, y, weight, int(n_classes), tuple(values))
+
+
+def _end_runs_merged(inverse: np.ndarray, y: np.ndarray, n_values: int) -> np.ndarray:
+    """For each distinct value of a column (``inverse``: each row's), its rank once the low
+    and the high end runs (module doc) are one rank each."""
+    if n_values < 2:
+        return np.zeros(n_values, dtype=np.int64)
+    low = np.full(n_values, np.iinfo(np.int64).max)
+    high = np.full(n_values, -1)
+    np.minimum.at(low, inverse, y)
+    np.maximum.at(high, inverse, y)
+    pure = low == high                           # every row of the value has one label
+    run = pure & (low == low[0])
+    start = int(np.argmin(run)) if not run.all() else n_values        # first value after
+    run = pure & (low == low[-1])
+    end = n_values - int(np.argmin(run[::-1])) if not run.all() else 0  # first of the top run
+    group = np.arange(n_values, dtype=np.int64)
+    if start == n_values:                        # one label throughout: nothing to cut
+        return np.zeros(n_values, dtype=np.int64)
+    group[:start] = 0                            # the low run: one rank
+    group[start:] -= max(start - 1, 0)
+    if end < n_values:
+        group[end:] = group[end]                 # the high run: one rank
+    return group
 
 
 def check_weights(sample_weight, n_rows: int) -> np.ndarray:
