@@ -48,7 +48,7 @@ from occamlearn.trees.dtmax.ordered.depth2_pairs import (
 )
 from occamlearn.trees.dtmax.ordered.depth2_pairs import local_values as _local_values
 from occamlearn.trees.dtmax.ordered.depth2_pairs import pair_counts_work as _pair_counts_work
-from occamlearn.trees.dtmax.ordered.kernels import _leaf, _split_errors
+from occamlearn.trees.dtmax.ordered.kernels import _leaf, _split_errors, end_run_cuts
 from occamlearn.trees.kernel_sources import key_cache_to_sources
 
 # (its one public kernel is ``best_depth2``: ``trees.kernel_cache`` checks the disk cache of
@@ -246,7 +246,11 @@ def _depth2_by_sweeps(order, rank, y, w, n_classes, upper, lower, tol, penalty):
         if start[f] < 0:
             continue
         positions, before = _feature_candidates(ranks[f], weights[f])
+        kept, last = end_run_cuts(ranks[f], labels[f])     # none inside an end run
+        positions, before = positions[kept:last + 1], before[kept:last + 1]
         n = len(positions)
+        if n == 0:
+            continue
         stack[0, 0], stack[0, 1], stack[0, 2], stack[0, 3] = 0, n - 1, -1, -1
         top = 1
         first = True
@@ -266,7 +270,7 @@ def _depth2_by_sweeps(order, rank, y, w, n_classes, upper, lower, tol, penalty):
             bound = (low[a] if a >= 0 else 0.0) + (high[b] if b >= 0 else 0.0) + penalty
             if bound >= best - tol:                      # sub-interval pruning
                 continue
-            mid = start[f] if first else (lo + hi) // 2
+            mid = min(max(start[f] - kept, 0), n - 1) if first else (lo + hi) // 2
             first = False
             split = positions[mid]
             totals[:] = 0.0

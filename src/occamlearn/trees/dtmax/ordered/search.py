@@ -165,9 +165,10 @@ class OrderedSearch:
         start, errors = promising_thresholds(order, d.rank, d.y, d.weight, d.n_classes)
         heap, seq, features = [], 0, []
         for f in range(d.n_features):
-            thresholds, before = candidates(order, d.rank, d.weight, f)
+            thresholds, before, first = candidates(order, d.rank, d.y, d.weight, f)
             features.append((thresholds, before, np.zeros(len(thresholds)),
                              np.zeros(len(thresholds))))
+            start[f] = min(max(start[f] - first, 0), len(thresholds) - 1)
             if len(thresholds):
                 heap.append((0.0, errors[f], f, 0, len(thresholds) - 1, -1, -1))
         heapq.heapify(heap)
