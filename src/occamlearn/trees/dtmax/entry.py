@@ -52,9 +52,8 @@ ORDERED_KERNELS, BINARY_KERNELS = "dtmax-ordered", "dtmax-dp"  # ``trees.kernel_
 THRESHOLD_MATRIX_BYTES = 512 << 20
 # The size-error frontier's 0/1 matrix keeps every threshold up to this many cells (rows x
 # thresholds), else as many per feature as fit, at weighted quantiles: its error-budget
-# search holds per-column structures (bitsets, nesting) of every column, and certified the
-# bundled tables over every threshold, up to wine's 113 x 932 (``benchmarks/results/
-# size_error_path_every_threshold.md``).
+# search holds per-column structures (bitsets, nesting) of every column (the bundled tables
+# fit, up to wine's 113 x 765: ``benchmarks/results/size_error_path_every_threshold.md``).
 FRONTIER_CELLS = 4 << 20
 _LOADED: set = set()
 _COMPILING: dict = {}      # family -> the thread compiling it in this process
