@@ -141,7 +141,8 @@ def test_decision_list_likelihood_is_the_weighted_one_and_first_rule_is_best(see
     X = rng.integers(0, 2, (40, 5))
     y = (X[:, 0] & X[:, 1] | (rng.random(40) < 0.25)).astype(int)
     weight = rng.random(40) * 3
-    model = DecisionListClassifier(binarizer=None, direction=None, max_rules=1)
+    model = DecisionListClassifier(binarizer=None, direction=None, max_rules=1,
+                                   max_conjunction=1, penalty=None)
     model.fit(X, y, sample_weight=weight)
     p = model.predict_proba(X)[:, 1]
     assert model.log_likelihood_ == pytest.approx(weighted_log_likelihood(p, y, weight))

@@ -60,6 +60,7 @@ __all__ = [
     "resolve_n_jobs",
     "restriction_of",
     "row_weights",
+    "table_input_tags",
     "validate_table",
 ]
 
@@ -285,8 +286,8 @@ def prepare_training_data(estimator, X, y, *, binarizer, on_conflict: str,
                                           weight), dtype=np.uint8)
     feature_names = _binary_feature_names(fitted, estimator, X_bin.shape[1])
     all_rows = positions
-    groups = find_conflicts(X_bin, y_index)
-    if not groups or on_conflict == "relax":
+    groups = None if on_conflict == "relax" else find_conflicts(X_bin, y_index)
+    if not groups:
         return TrainingData(X_bin, y_index, classes, fitted, feature_names, all_rows,
                             weight=weight)
     if on_conflict == "error":
@@ -395,8 +396,13 @@ class FittedTreeMixin(ModelDisplayMixin):
         return export_text(self, **kwargs)
 
     def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.input_tags.categorical = True
-        tags.input_tags.string = True
-        tags.input_tags.allow_nan = True
-        return tags
+        return table_input_tags(super().__sklearn_tags__())
+
+
+def table_input_tags(tags):
+    """scikit-learn's tags of an estimator that takes a table: categories, text and missing
+    values are welcome (the binariser reads them)."""
+    tags.input_tags.categorical = True
+    tags.input_tags.string = True
+    tags.input_tags.allow_nan = True
+    return tags
