@@ -74,8 +74,10 @@ def test_kernel_modules_depend_on_the_modules_they_call():
                                      "trees/exact/row_set_table.py"}
     assert names(modules["error-budget"]) == {"trees/mpdt/error_budget/bnb_kernels.py",
                                               "trees/exact/packed.py"}
-    assert {"trees/dtmax/dp_memo.py", "trees/dtmax/dp_pair_counts.py"} <= \
+    assert {"trees/dtmax/binary/memo.py", "trees/dtmax/binary/pair_counts.py"} <= \
         names(modules["dtmax-dp"])
+    assert {"trees/dtmax/ordered/depth2_pairs.py", "trees/dtmax/ordered/kernels.py"} <= \
+        names(modules["dtmax-ordered"])
     # the one-deletion search runs the pure search's solve: its sources are keyed in too
     assert names(modules["bnb"]) | {"trees/mpdt/error_budget/one_error_kernels.py",
                                     "trees/mpdt/error_budget/one_error_bounds.py"} == \
