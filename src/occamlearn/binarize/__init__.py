@@ -8,8 +8,12 @@
 * ``ConditionBinarizer`` -- a fixed list of conditions (how a saved model reads new data).
 * ``find_conflicts`` / ``resolve_conflicts`` -- identical rows with different labels, and the
   paper's majority filter.
+* ``read_columns`` / ``clean_column`` / ``check_unique_names`` -- how every binariser reads a
+  table's columns, published for the estimators that read columns themselves.
 """
 
+from occamlearn.binarize._columns import clean_column, read_columns
+from occamlearn.binarize._values import check_unique_names
 from occamlearn.binarize.conditions import ConditionBinarizer
 from occamlearn.binarize.conflicts import (
     conflict_message,
@@ -26,8 +30,11 @@ __all__ = [
     "FeatureBinarizer",
     "QuantileBinarizer",
     "ThresholdBinarizer",
+    "check_unique_names",
+    "clean_column",
     "conflict_message",
     "find_conflicts",
     "kept_rows",
+    "read_columns",
     "resolve_conflicts",
 ]

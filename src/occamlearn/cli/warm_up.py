@@ -21,8 +21,8 @@ def register(subparsers) -> None:
 
 
 def run_warm_up(args) -> int:
-    from occamlearn.trees import kernel_cache
+    from occamlearn.estimators import warm_up_kernels
 
-    for name, seconds in kernel_cache.warm_up_all().items():
+    for name, seconds in warm_up_kernels().items():
         print(f"{name} kernels ready ({seconds:.1f} s)")
     return 0

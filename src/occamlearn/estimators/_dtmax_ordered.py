@@ -20,8 +20,7 @@ import numpy as np
 import pandas as pd
 from sklearn.base import clone
 
-from occamlearn.binarize import ThresholdBinarizer
-from occamlearn.binarize._columns import clean_column, read_columns
+from occamlearn.binarize import ThresholdBinarizer, clean_column, read_columns
 from occamlearn.binarize.conditions import ConditionBinarizer
 from occamlearn.binarize.threshold import LABEL_BLIND_THRESHOLDS, threshold_condition
 from occamlearn.estimators._base import (

@@ -54,12 +54,11 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
-from pysat.examples.rc2 import RC2
 from pysat.formula import WCNF
-from pysat.solvers import Solver
 
 from occamlearn.maxsat.oracle import SearchTimeout, add_clauses, limited_solve
 from occamlearn.maxsat.pysat_adapter import route_oracle_calls
+from occamlearn.maxsat.solvers import new_rc2, new_sat_solver
 from occamlearn.model.tree import Tree
 from occamlearn.stopping import CLOCK, Deadline
 
@@ -114,7 +113,7 @@ class OptimalFormula:
     def live_solver(self):
         """The incremental solver holding the instance (built on first use if none given)."""
         if self.solver is None:
-            self.solver = Solver(name=self.sat_solver, bootstrap_with=self.hard_clauses())
+            self.solver = new_sat_solver(self.sat_solver, self.hard_clauses())
             self.owned = True
             if self.phases:
                 self.solver.set_phases(list(self.phases))
@@ -248,10 +247,10 @@ def enumerate_diverse(formula: OptimalFormula, k: int | None = None, *,
     wcnf = WCNF()
     if not deadline.limited:  # (RC2's own loading is faster; Ctrl-C still reaches it)
         wcnf.extend(hard)
-        rc2 = RC2(wcnf, solver=solver_name)
+        rc2 = new_rc2(wcnf, solver_name)
     else:
         wcnf.nv = max([formula.encoding.wcnf.nv] + [abs(int(lit)) for lit in assumptions])
-        rc2 = RC2(wcnf, solver=solver_name)
+        rc2 = new_rc2(wcnf, solver_name)
 
         def limited_call(assumptions=(), expect_interrupt=False):
             answer = limited_solve(rc2.oracle, solver_name, list(assumptions), deadline)

@@ -23,9 +23,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 import numpy as np
-from pysat.solvers import Solver
 
 from occamlearn.maxsat.backends import make_backend
+from occamlearn.maxsat.solvers import SATSolver, new_sat_solver
 from occamlearn.model.tree import Tree
 from occamlearn.stopping import CLOCK, Deadline, ProgressSink
 from occamlearn.trees.greedy import greedy_upper_bound_within, single_leaf
@@ -65,7 +65,7 @@ class OptimalSolver:
     ``encoding.target_variables()``. Add blocking clauses with ``solver.add_clause``.
     """
 
-    solver: Solver
+    solver: SATSolver
     assumptions: list
     encoding: MPDTEncoding
 
@@ -191,7 +191,7 @@ class MinimumTreeSearch:
             solver, assumptions = self.backend.solver_for_cost(cost)
             return OptimalSolver(solver, assumptions, self.encoding)
         encoding = encode_mpdt(self.X, self.y, self.n_classes, size, size)
-        return OptimalSolver(Solver(name=self.sat_solver, bootstrap_with=encoding.wcnf.hard),
+        return OptimalSolver(new_sat_solver(self.sat_solver, encoding.wcnf.hard),
                              [], encoding)
 
     def close(self) -> None:
