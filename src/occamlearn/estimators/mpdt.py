@@ -15,10 +15,10 @@ set aside: the tree is then pure on the other rows, ``training_errors_`` counts 
 it misclassifies, and ``status_``/bounds speak of the rows searched. ``on_conflict="error"``
 raises a ``ValueError`` naming the rows instead, and ``on_conflict="relax"`` keeps every row
 and asks for the smallest tree making the fewest errors the conflicts force. ``max_errors=e`` asks for the smallest tree misclassifying
-at most e training rows (the MPDT encoding with relaxable examples, ``trees.mpdt.error_budget_encoding`` and
+at most e training rows (the MPDT encoding with relaxable examples, ``trees.mpdt.error_budget.encoding`` and
 ``trees.mpdt.error_budget``); a pure tree is the ``max_errors=None`` case. Both combine with
 Algorithm 3 (``n_solutions``, ``selection_size``): the candidates are then many smallest trees
-within the budget (``trees.mpdt.minimum_trees.find_minimum_trees(max_errors=...)``).
+within the budget (``trees.mpdt.many.minimum_trees.find_minimum_trees(max_errors=...)``).
 """
 
 from __future__ import annotations
@@ -131,7 +131,7 @@ class MinimumPureTreeClassifier(ClassifierMixin, FittedTreeMixin, BaseEstimator)
         the branch and bound alone; "maxsat" the MPDT encoding solved by ``solver`` (Alg. 1);
         "mindt" the SAT baseline (one exactly-n query per size, pure trees only). With
         ``max_errors`` (or ``on_conflict="relax"``) "auto" and "bnb" run the branch and bound
-        with an error budget (``trees.mpdt.error_budget_bnb``), "maxsat" the error-budget
+        with an error budget (``trees.mpdt.error_budget.bnb``), "maxsat" the error-budget
         encoding. Algorithm 3 (``n_solutions``, ``selection_size``) finds the minimum with
         the method and draws the trees from the MPDT encoding of that size (with an error
         budget, from the MaxSAT search).

@@ -153,24 +153,12 @@ BUDGET_BNB_CELLS = 2_000_000
 BUDGET_BNB_SECONDS_PER_CELL = 2.5e-6
 
 
-# [weights adapter] "auto" with weights summing to more than this takes the MaxSAT route,
-# which weighs rows natively, instead of repeating rows for the branch and bound.
-REPEATED_ROWS_LIMIT = 200_000
-
-
 def _greedy_cells(X) -> int:
     X = np.asarray(X)
     if X.size == 0:
         return 0
     distinct, _ = distinct_rows(X)
     return len(distinct) * int((distinct.min(axis=0) != distinct.max(axis=0)).sum())
-
-
-def _repeated_rows(X, y, sample_weight):
-    """[weights adapter until the branch and bound takes ``sample_weight=``] each row
-    repeated its integer weight times: the same errors, hence the same minimum tree."""
-    weight = np.asarray(sample_weight, dtype=np.int64)
-    return np.repeat(np.asarray(X), weight, axis=0), np.repeat(np.asarray(y), weight)
 
 
 def find_minimum_tree_within_budget(X, y, n_classes: int, max_errors: int, *,
@@ -198,16 +186,13 @@ def find_minimum_tree_within_budget(X, y, n_classes: int, max_errors: int, *,
     cells = _greedy_cells(X) if method == "auto" and deadline.limited else 0
     if cells > BUDGET_BNB_CELLS:
         method = "maxsat"  # the branch and bound's greedy start would outlast the limit
-    if method == "auto" and sample_weight is not None \
-            and int(np.sum(sample_weight)) > REPEATED_ROWS_LIMIT:
-        method = "maxsat"  # [weights adapter] too many repeated rows: weighted MaxSAT
     if method == "maxsat":
         from occamlearn.trees.mpdt.error_budget.maxsat_search import find_minimum_tree_with_errors
 
         result = find_minimum_tree_with_errors(X, y, n_classes, max_errors, solver=solver,
                                                sat_solver=sat_solver, deadline=deadline,
                                                progress=progress, sample_weight=sample_weight)
-        if not _bnb_takes_over(result, cells, deadline, sample_weight):
+        if not _bnb_takes_over(result, cells, deadline):
             return result
         bnb = find_minimum_tree_within_budget(X, y, n_classes, max_errors, method="bnb",
                                               deadline=deadline, progress=progress,
@@ -215,30 +200,19 @@ def find_minimum_tree_within_budget(X, y, n_classes: int, max_errors: int, *,
         return _better_of(result, bnb)
     from occamlearn.trees.mpdt.error_budget.bnb import find_minimum_tree_with_errors_bnb
 
-    if sample_weight is not None:  # [weights adapter: removed when core's bnb takes weights]
-        if int(np.sum(sample_weight)) > REPEATED_ROWS_LIMIT:
-            raise ValueError(f"method={method!r} with these weights would repeat rows "
-                             f"{int(np.sum(sample_weight))} times; use method='maxsat', which "
-                             "weighs rows natively (or round the weights coarser).")
-        X, y = _repeated_rows(X, y, sample_weight)
-
     return find_minimum_tree_with_errors_bnb(X, y, n_classes, max_errors, deadline=deadline,
-                                             progress=progress)
+                                             progress=progress, sample_weight=sample_weight)
 
 
-def _bnb_takes_over(result: MinimumTreeResult, cells: int, deadline: Deadline,
-                    sample_weight) -> bool:
+def _bnb_takes_over(result: MinimumTreeResult, cells: int, deadline: Deadline) -> bool:
     """Whether "auto", having taken the MaxSAT route for wide data, hands the rest of the
     time to the branch and bound: when no encoding could be built within the memory or time
     budget (so the MaxSAT route only returned its greedy tree: on breast_cancer with every
     threshold, 569 x 15,310 columns, a 43-node tree after 5 s of a 60 s limit, where the
     branch and bound reaches 17 nodes), and the branch and bound's greedy start, predicted
-    from ``cells``, fits in half the time left. With weights only when repeating the rows
-    stays within ``REPEATED_ROWS_LIMIT``."""
+    from ``cells``, fits in half the time left."""
     if cells <= BUDGET_BNB_CELLS or result.status == "optimal" \
             or not str(result.stats.get("encoding_skipped", "")).startswith("predicted"):
-        return False
-    if sample_weight is not None and int(np.sum(sample_weight)) > REPEATED_ROWS_LIMIT:
         return False
     return cells * BUDGET_BNB_SECONDS_PER_CELL < deadline.remaining() / 2
 

@@ -21,7 +21,7 @@ deduplicated by ``canonical_key`` (the same identity, independent of node number
 a guard. Since exactly one a_{r,j} is true per decision node and
 an optimal tree has a fixed number d of them, blocking needs only the d true literals.
 
-Trees within an error budget (``trees.mpdt.error_budget_encoding``). The shape still follows from the
+Trees within an error budget (``trees.mpdt.error_budget.encoding``). The shape still follows from the
 a_{r,j}, but a leaf's label does not: a leaf may predict a class its rows do not have when
 the budget pays for the errors. ``OptimalFormula(block_labels=True)`` then adds the label
 literal of every leaf to the blocking clause (the a_{r,j} and the leaf labels determine the

@@ -26,7 +26,7 @@ With an error budget (``max_errors``, or ``relax_conflicts`` for ``on_conflict="
 ``find_minimum_trees`` runs ``ErrorBudgetSearch`` instead and ``trees_from_error_search``
 draws the trees of its size with at most that many training errors, by the same variants
 (a tree counts once however its errors are chosen; trees that differ only in a leaf label
-are distinct, see ``trees.mpdt.enumerate``). Unlike the pure case it also enumerates after a
+are distinct, see ``trees.mpdt.many.enumerate``). Unlike the pure case it also enumerates after a
 deadline stopped the search, while time is left, the trees of the best size found (status stays "feasible", ``complete`` False),
 and when the answer is a single leaf, the one-leaf trees within the budget.
 """
