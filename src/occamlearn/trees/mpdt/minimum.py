@@ -114,10 +114,9 @@ def find_minimum_tree(X, y, n_classes: int, *, method: str = "auto", solver: str
                    stats={**result.stats, "reductions": reduction.stats()})
 
 
-# The reductions run on at most this many (distinct rows x columns): measured 0.1 s on
-# mushr's 5,199 x 111, 0.8 s on 4,000 x 400 random rows (loaded 2-core machine), where
-# random rows have no twins to find. Above it the search starts at once (its engines drop
-# the equivalent columns themselves).
+# The reductions run on at most this many (distinct rows x columns), where they take well
+# under a second (benchmarks/results/reductions.md). Above it the search starts at once (its
+# engines drop the equivalent columns themselves).
 REDUCTION_CELLS = 1_000_000
 
 
@@ -172,12 +171,11 @@ def find_minimum_tree_within_budget(X, y, n_classes: int, max_errors: int, *,
     row) the budget bounds the total weight of the misclassified rows.
 
     ``method="maxsat"`` solves the error-budget encoding (``error_budget``); "auto" and "bnb"
-    run the branch and bound over row sets with a budget (``error_budget_bnb``), which on the
-    benchmark proved 74 of 100 instances in 60 s against MaxSAT's 40, and no instance that
-    MaxSAT proved and it did not (``benchmarks/results/error_budget_runtime.md``). On wide
-    data under a time limit (``BUDGET_BNB_CELLS``) "auto" starts with the MaxSAT route, and
-    when none of its encodings fits the budget the branch and bound takes the time left
-    (``_bnb_takes_over``). "mindt" searches pure trees only: a ValueError.
+    run the branch and bound over row sets with a budget (``error_budget.bnb``), which proves
+    more instances than the MaxSAT route and none fewer
+    (``benchmarks/results/error_budget_runtime.md``). On wide data under a time limit
+    (``BUDGET_BNB_CELLS``) "auto" starts with the MaxSAT route, and when none of its encodings
+    fits the budget the branch and bound takes the time left (``_bnb_takes_over``). "mindt" searches pure trees only: a ValueError.
     """
     if method in PURE_ONLY_METHODS:
         raise ValueError(f"method={method!r} finds pure trees only; an error budget needs "
@@ -207,10 +205,8 @@ def find_minimum_tree_within_budget(X, y, n_classes: int, max_errors: int, *,
 def _bnb_takes_over(result: MinimumTreeResult, cells: int, deadline: Deadline) -> bool:
     """Whether "auto", having taken the MaxSAT route for wide data, hands the rest of the
     time to the branch and bound: when no encoding could be built within the memory or time
-    budget (so the MaxSAT route only returned its greedy tree: on breast_cancer with every
-    threshold, 569 x 15,310 columns, a 43-node tree after 5 s of a 60 s limit, where the
-    branch and bound reaches 17 nodes), and the branch and bound's greedy start, predicted
-    from ``cells``, fits in half the time left."""
+    budget (so the MaxSAT route only returned its greedy tree), and the branch and bound's
+    greedy start, predicted from ``cells``, fits in half the time left."""
     if cells <= BUDGET_BNB_CELLS or result.status == "optimal" \
             or not str(result.stats.get("encoding_skipped", "")).startswith("predicted"):
         return False

@@ -36,13 +36,10 @@ that tested the same feature at the same node. We therefore minimise sum cnt(x) 
 Alg. 2's optimum, with one soft unit (not x) per seen literal x
 whose weight grows by one each time x is chosen (``RC2.add_clause`` on an existing unit adds
 to its weight). The inner MaxSAT is PySAT's RC2 (core-guided, CaDiCaL), kept alive across
-solutions, blocking clauses and weights added on the fly: on iris (184 minimum trees) every
-one of its 184 steps was checked optimal against all remaining trees, at ~7 trees/s, while
-one fresh selector per reuse (unweighted) ran at ~0.7 trees/s and hermax's incremental
-UWrMaxSAT (IPAMIR) at 0.7 trees/s; RC2's adapt/exhaust options changed little and minz
-halved the rate (zoo, 60 trees), so RC2 runs with its defaults, on Glucose 4: in 90 s on
-monks-1 it drew 130 trees against CaDiCaL 1.9.5's 83 (zoo: 40 trees in 44 s against 38 in
-62 s; many small incremental calls under assumptions). The deadline (a ``stopping.Deadline``)
+solutions, blocking clauses and weights added on the fly (a fresh selector per reuse, or
+hermax's incremental UWrMaxSAT, drew trees about ten times slower), with its default options
+on Glucose 4, which answers many small incremental calls under assumptions faster than
+CaDiCaL (``benchmarks/results/enumeration_throughput.md``). The deadline (a ``stopping.Deadline``)
 is checked between solutions (PySAT's CaDiCaL cannot be interrupted inside RC2), so the last solution
 may overrun it.
 """

@@ -157,8 +157,7 @@ def trees_from_error_search(search: ErrorBudgetSearch, k: int, *, diverse: bool 
     time: the trees of the best size found (``complete`` is then False), by plain
     enumeration on the search's live solver whatever ``diverse`` and ``layouts`` say (MDSOL's
     RC2 and the layout checks cannot be stopped inside a SAT call, and on a formula the
-    search could not finish one call can take minutes: on spect, e = 2, after a 60 s search,
-    MDSOL took 209 s for one more tree). A search stopped without a time limit (Ctrl-C)
+    search could not finish one such call can take minutes). A search stopped without a time limit (Ctrl-C)
     gives its own tree only.
     """
     k = _check_k(k)

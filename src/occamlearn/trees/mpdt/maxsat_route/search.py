@@ -40,8 +40,8 @@ from occamlearn.trees.mpdt.maxsat_route.size_search import SizeSearch
 __all__ = ["MinimumTreeResult", "MinimumTreeSearch", "OptimalSolver", "find_minimum_tree_maxsat"]
 
 # Before the first encoding, its seconds are predicted as this x nodes x distinct rows x
-# non-constant columns: the fastest rate measured (1.3e-7 s on mushr, 1.2e-6 s on hayes-r),
-# halved, so that only encodings sure to end after the deadline are skipped.
+# non-constant columns: below the fastest rate measured on the benchmark (halved), so that
+# only encodings sure to end after the deadline are skipped.
 ENCODE_SECONDS_PER_CELL = 5e-8
 
 
