@@ -3,6 +3,7 @@
 import json
 
 import pandas as pd
+import pytest
 
 from occamlearn.cli import main
 from occamlearn.estimators.model_files import load_model as load_list
@@ -11,8 +12,9 @@ from occamlearn.estimators.model_files import load_model as load_list
 def test_dlist_tic_tac_toe_positive_direction(capsys, tmp_path):
     out = tmp_path / "list.json"
     code = main(["dlist", "--dataset", "tic-tac-toe", "--binarizer", "onehot", "--direction",
-                 "positive", "--min-conjunction", "2", "--max-conjunction", "3",
-                 "--max-rules", "8", "-o", str(out)])
+                 "positive", "--rule-search", "enumerate", "--penalty", "none",
+                 "--min-conjunction", "2", "--max-conjunction", "3", "--max-rules", "8",
+                 "-o", str(out)])
     lines = capsys.readouterr().out.splitlines()
     assert code == 0
     assert lines[0] == "# tic-tac-toe: 958 rows, 27 binary features"
@@ -43,3 +45,20 @@ def test_dlist_user_errors_exit_2(capsys):
     assert "--positive-class '7'" in capsys.readouterr().err
     assert main(["dlist", "--dataset", "titanic", "--max-rules", "-1"]) == 2
     assert "max_rules" in capsys.readouterr().err
+
+
+def test_dlist_rule_search_penalty_and_time_limit_flags(capsys):
+    from occamlearn.cli.lists import RULE_SEARCHES
+    from occamlearn.lists import RULE_SEARCHES as SEARCHES
+
+    assert set(RULE_SEARCHES) == set(SEARCHES)
+    assert main(["dlist", "--dataset", "mux6", "--rule-search", "exact", "--max-conjunction",
+                 "3", "--time-limit", "30"]) == 0
+    text = capsys.readouterr().out
+    assert "# training accuracy 1.0000" in text and "stopped: pure" in text
+    assert main(["dlist", "--dataset", "titanic", "--penalty", "none", "--max-rules", "2",
+                 "--time-limit", "0"]) == 0
+    assert "2 rules" in capsys.readouterr().out
+    with pytest.raises(SystemExit):
+        main(["dlist", "--dataset", "titanic", "--penalty", "-1"])
+    assert "--penalty: must be a number >= 0 or none" in capsys.readouterr().err

@@ -27,8 +27,8 @@ def test_sklearn_compatible(estimator, check):
 
 def tic_tac_toe(**params):
     X, y = load_dataset("tic-tac-toe")
-    model = DecisionListClassifier(binarizer="onehot", min_conjunction=2, max_conjunction=3,
-                                   max_rules=8, **params)
+    model = DecisionListClassifier(binarizer="onehot", rule_search="enumerate", penalty=None,
+                                   min_conjunction=2, max_conjunction=3, max_rules=8, **params)
     return model.fit(X, y), X, y
 
 

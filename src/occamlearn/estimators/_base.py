@@ -15,7 +15,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 import numpy as np
-from pysat.solvers import SolverNames
 from sklearn.base import clone
 from sklearn.utils._param_validation import StrOptions
 from sklearn.utils.class_weight import compute_sample_weight
@@ -34,12 +33,13 @@ from occamlearn.binarize import (
     FeatureBinarizer,
     QuantileBinarizer,
     ThresholdBinarizer,
+    check_unique_names,
     conflict_message,
     find_conflicts,
     kept_rows,
 )
-from occamlearn.binarize._values import check_unique_names
 from occamlearn.estimators._display import ModelDisplayMixin
+from occamlearn.maxsat.solvers import SAT_SOLVERS
 
 __all__ = [
     "BINARIZERS",
@@ -60,6 +60,7 @@ __all__ = [
     "resolve_n_jobs",
     "restriction_of",
     "row_weights",
+    "table_input_tags",
     "validate_table",
 ]
 
@@ -74,9 +75,6 @@ CLASS_WEIGHT = [dict, StrOptions({"balanced"}), None]
 # The strings a tree estimator's ``binarizer="..."`` accepts: ``"readable"`` (the default,
 # ``ThresholdBinarizer()``) and the ``FeatureBinarizer(encoding=...)`` encodings.
 ENCODINGS = ("readable", "binary", "onehot", "threshold")
-# Every PySAT SAT solver name and alias (``sat_solver=``).
-SAT_SOLVERS = frozenset(alias for name, aliases in vars(SolverNames).items()
-                        if not name.startswith("_") for alias in aliases)
 
 
 # What a ``binarizer="..."`` string builds; the tree estimators accept ``ENCODINGS`` only.
@@ -285,8 +283,8 @@ def prepare_training_data(estimator, X, y, *, binarizer, on_conflict: str,
                                           weight), dtype=np.uint8)
     feature_names = _binary_feature_names(fitted, estimator, X_bin.shape[1])
     all_rows = positions
-    groups = find_conflicts(X_bin, y_index)
-    if not groups or on_conflict == "relax":
+    groups = None if on_conflict == "relax" else find_conflicts(X_bin, y_index)
+    if not groups:
         return TrainingData(X_bin, y_index, classes, fitted, feature_names, all_rows,
                             weight=weight)
     if on_conflict == "error":
@@ -395,8 +393,13 @@ class FittedTreeMixin(ModelDisplayMixin):
         return export_text(self, **kwargs)
 
     def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.input_tags.categorical = True
-        tags.input_tags.string = True
-        tags.input_tags.allow_nan = True
-        return tags
+        return table_input_tags(super().__sklearn_tags__())
+
+
+def table_input_tags(tags):
+    """scikit-learn's tags of an estimator that takes a table: categories, text and missing
+    values are welcome (the binariser reads them)."""
+    tags.input_tags.categorical = True
+    tags.input_tags.string = True
+    tags.input_tags.allow_nan = True
+    return tags

@@ -19,6 +19,7 @@ from sklearn.utils.validation import check_is_fitted
 
 from occamlearn.binarize.conditions import condition_binarizer_from_dict
 from occamlearn.estimators._selection import set_selection
+from occamlearn.lists.cost import rule_cost
 from occamlearn.model import record_checks as checks
 from occamlearn.model.fitted import FittedModel, Inputs, Provenance, Selection
 
@@ -34,7 +35,7 @@ def fit_date() -> str:
 
 
 def _package_version() -> str:
-    from occamlearn import __version__
+    from occamlearn._version import __version__
 
     return __version__
 
@@ -282,6 +283,10 @@ def _set_list(estimator, record: FittedModel) -> None:
     estimator.log_likelihoods_ = tuple(record.log_likelihoods)
     estimator.log_likelihood_ = record.log_likelihood
     estimator.stop_reason_ = record.stop_reason
+    # each rule's description cost follows from its size and the penalty (none in files
+    # written before the penalty existed)
+    cost = rule_cost(record.model.n_features, record.provenance.params.get("penalty"))
+    estimator.rule_costs_ = tuple(cost(len(rule.features)) for rule in record.model.rules)
 
 
 # estimator name -> what its fitted attributes are, given the record

@@ -1,10 +1,12 @@
 """``DecisionListClassifier``: greedy (directional) decision lists as a scikit-learn estimator.
 
 A facade over ``occamlearn.lists`` (Goessling and Kang, *Directional decision lists*, Sec.
-II-III): table ->
-binariser (the paper's quantile indicators by default, Sec. IV-C) -> binary matrix ->
-hill climbing or beam search in the chosen direction -> ``DecisionList``. The fitted estimator
-holds only plain data (``list_`` is a frozen ``DecisionList``), so it pickles and exports.
+II-III): table -> binariser (thresholds and categories, each with its negation:
+``_list_literals.RuleLiterals``) -> binary matrix -> hill climbing or beam search
+in the chosen direction, each rule's condition grown literal by literal and every rule
+charged its description length (``lists.cost``), so that the data choose how many rules and
+how many literals each -> ``DecisionList``. The fitted estimator holds only plain data
+(``list_`` is a frozen ``DecisionList``), so it pickles and exports.
 
 Targets must have exactly two classes; ``positive_class`` names the one the list's
 probabilities are about (y = 1 in the paper), by default the second of the sorted classes.
@@ -20,35 +22,68 @@ from sklearn.base import BaseEstimator, ClassifierMixin, _fit_context
 from sklearn.utils._param_validation import HasMethods, Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted
 
+from occamlearn.binarize import ThresholdBinarizer
 from occamlearn.estimators._base import (
     BINARIZERS,
     CLASS_WEIGHT,
+    DEFAULT_TIME_LIMIT,
     binarizer_to_fit,
     binary_matrix,
+    no_limit_as_none,
     prepare_training_data,
+    table_input_tags,
 )
 from occamlearn.estimators._display import ModelDisplayMixin
+from occamlearn.estimators._list_literals import RuleLiterals
 from occamlearn.estimators._record import fit_date
-from occamlearn.lists import learn_decision_list
+from occamlearn.lists import RULE_SEARCHES, learn_decision_list
+from occamlearn.stopping import Deadline
 
 __all__ = ["DecisionListClassifier"]
 
+# What ``binarizer="readable"`` means for a list: the readable cuts and categories and their
+# negations, so that one conjunction can say "between", "anything but" or "not set".
+LIST_BINARIZERS = {**BINARIZERS, "readable": lambda: RuleLiterals(ThresholdBinarizer())}
+
 class DecisionListClassifier(ClassifierMixin, ModelDisplayMixin, BaseEstimator):
     """Ordered probabilistic rules learned greedily, optionally all in one direction.
+
+    Each rule is a conjunction of binary features (literals), grown literal by literal; the
+    list and each condition stop growing where a rule's likelihood gain no longer pays for
+    its description length (``penalty``), so their lengths are chosen on the data and
+    ``max_rules`` / ``max_conjunction`` are ceilings.
 
     Parameters
     ----------
     direction : {"positive", "negative", "both"} or None, default="both"
         "positive" keeps p_k >= p_{>k} at every step (eq. 1: rules characterise the positive
-        class), "negative" the reverse, "both" runs both and keeps the higher training
-        log-likelihood, None learns a general (undirected) list.
+        class), "negative" the reverse, "both" runs both and keeps the one with the higher
+        penalised training log-likelihood, None learns a general (undirected) list.
     search : {"hill", "beam"}, default="hill"
+        How the list is built: hill climbing, or a beam of ``beam_width`` lists.
     beam_width : int, default=10
-        Lists kept per step by beam search (1 is hill climbing).
+        Lists kept per step by ``search="beam"`` (1 is hill climbing).
+    rule_search : {"beam", "exact", "enumerate"}, default="beam"
+        How each rule's condition is found: grown literal by literal by a beam of
+        ``rule_beam_width`` conjunctions (no conjunction is built unless evaluated; greedy, so
+        it may miss the best conjunction); "exact": the best-scoring conjunction of up to
+        ``max_conjunction`` literals, by branch and bound (certified unless the time limit
+        stops it); "enumerate": the best among every conjunction of ``min_conjunction`` to
+        ``max_conjunction`` literals, materialised (the paper's setting; memory grows as
+        d^k).
+    rule_beam_width : int, default=5
+        Conjunctions kept per literal added (1 is greedy).
     max_rules : int, default=10
-    min_conjunction, max_conjunction : int, default=1
-        Conditions are conjunctions of this many binary features (tic-tac-toe needs 2-3
-        without single features).
+        Most rules.
+    min_conjunction, max_conjunction : int, default=1 and 4
+        Fewest / most literals per condition (tic-tac-toe's paper list needs 2-3 and no single
+        cells, with ``rule_search="enumerate"``).
+    penalty : float >= 0 or None, default=1.0
+        Weight of each rule's description cost, log(C(d, 1) + ... + C(d, k)) nats for k of
+        d literals (the log of the number of conditions it was chosen from;
+        ``occamlearn.lists.cost``): a rule joins only when its log-likelihood gain exceeds
+        it. None or 0: no penalty (the paper's search, stopped by ``min_gain``, purity or
+        ``max_rules``).
     min_support : int, default=1
         Fewest training rows a rule must cover (among those no earlier rule covers); with
         weights, the least total weight.
@@ -62,22 +97,27 @@ class DecisionListClassifier(ClassifierMixin, ModelDisplayMixin, BaseEstimator):
     binarizer : {"readable", "threshold", "quantile", "binary", "onehot"}, transformer or None,
         default="readable"
         Turns the table into 0/1 features (cloned at fit): "readable" (the default) is
-        ``ThresholdBinarizer()``: ``col >= t`` between adjacent training values of numeric
-        columns (at most 32 per column) and one-hot categories; "quantile" is
-        ``QuantileBinarizer()`` (the paper's manufacturing discretisation: tails and the
-        inter-quartile band), the others ``FeatureBinarizer(encoding=...)`` ("threshold":
-        ``col < edge`` at 8 uniform bins). None means X is already a 0/1 matrix.
+        ``ThresholdBinarizer()``'s ``col >= t`` between adjacent training values of numeric
+        columns (at most 32 cuts per column) and one-hot categories, each with its negation
+        (``col < t``, ``col != v``; ``_list_literals.RuleLiterals``); "quantile" is ``QuantileBinarizer()`` (the paper's
+        manufacturing discretisation: tails and the inter-quartile band), the others
+        ``FeatureBinarizer(encoding=...)`` ("threshold": ``col < edge`` at 8 uniform bins).
+        None means X is already a 0/1 matrix.
     positive_class : label or None, default=None
         The class called positive (y = 1); None takes ``classes_[1]``.
     class_weight : dict, "balanced" or None, default=None
         Weights of the classes, as in scikit-learn: ``{label: weight}``, or "balanced"
         (``n_samples / (n_classes * np.bincount(y))``); they multiply ``sample_weight``.
+    time_limit : float or None, default=60
+        Seconds ``fit`` may take; past it the list found so far is returned, with
+        ``stop_reason_ == "time_limit"``. None or 0: no limit.
 
     With ``sample_weight`` (in ``fit``) or ``class_weight`` every count of the search is a
-    total weight: the log-likelihood, the rule probabilities (weighted frequencies),
-    ``min_support`` and the direction constraints. Integer weights act exactly as repeated
-    rows and weight 0 as a dropped row (also for the binariser). The rules' (n=) counts stay
-    numbers of rows.
+    total weight: the log-likelihood, the rule probabilities (weighted frequencies, what
+    ``predict_proba`` returns), ``min_support`` and the direction constraints. Integer weights
+    act exactly as repeated rows and weight 0 as a dropped row (also for the binariser). The
+    printed rules show the observed rate of their rows, then the weighted probability,
+    labelled: ``p=0.11 (n=739; weighted 0.60)``.
 
     Attributes
     ----------
@@ -87,8 +127,9 @@ class DecisionListClassifier(ClassifierMixin, ModelDisplayMixin, BaseEstimator):
     direction_ : the direction searched ("positive"/"negative"/None; for "both" the winner)
     log_likelihood_ : training log-likelihood of ``list_``
     log_likelihoods_ : training log-likelihood after 0, 1, ..., K rules
+    rule_costs_ : description cost of each rule (nats; 0 without a penalty)
     stop_reason_ : why the list is not longer ("max_rules", "pure", "min_support",
-        "min_gain" or "monotone")
+        "min_gain", "monotone", "penalty" or "time_limit")
     classes_, positive_class_, n_features_in_, feature_names_in_ (DataFrame input only)
     binarizer_ : the fitted binariser, or None
     fitted_at_ : when ``fit`` ran (ISO 8601, UTC); ``to_record()`` holds it all as plain data
@@ -99,28 +140,36 @@ class DecisionListClassifier(ClassifierMixin, ModelDisplayMixin, BaseEstimator):
         "direction": [StrOptions({"positive", "negative", "both"}), None],
         "search": [StrOptions({"hill", "beam"})],
         "beam_width": [Interval(Integral, 1, None, closed="left")],
+        "rule_search": [StrOptions(set(RULE_SEARCHES))],
+        "rule_beam_width": [Interval(Integral, 1, None, closed="left")],
         "max_rules": [Interval(Integral, 0, None, closed="left")],
         "min_conjunction": [Interval(Integral, 1, None, closed="left")],
         "max_conjunction": [Interval(Integral, 1, None, closed="left")],
+        "penalty": [Interval(Real, 0, None, closed="left"), None],
         "min_support": [Interval(Integral, 1, None, closed="left")],
         "min_gain": [Interval(Real, 0, None, closed="left")],
         "monotone": ["boolean"],
         "mode": [StrOptions({"probabilistic", "classification"})],
-        "binarizer": [HasMethods(["fit", "transform"]), StrOptions(set(BINARIZERS)), None],
+        "binarizer": [HasMethods(["fit", "transform"]), StrOptions(set(LIST_BINARIZERS)), None],
         "positive_class": "no_validation",
         "class_weight": CLASS_WEIGHT,
+        "time_limit": [Interval(Real, 0, None, closed="left"), None],
     }
 
-    def __init__(self, *, direction="both", search="hill", beam_width=10, max_rules=10,
-                 min_conjunction=1, max_conjunction=1, min_support=1, min_gain=1e-8,
-                 monotone=False, mode="probabilistic", binarizer="readable",
-                 positive_class=None, class_weight=None):
+    def __init__(self, *, direction="both", search="hill", beam_width=10, rule_search="beam",
+                 rule_beam_width=5, max_rules=10, min_conjunction=1, max_conjunction=4,
+                 penalty=1.0, min_support=1, min_gain=1e-8, monotone=False,
+                 mode="probabilistic", binarizer="readable", positive_class=None,
+                 class_weight=None, time_limit=DEFAULT_TIME_LIMIT):
         self.direction = direction
         self.search = search
         self.beam_width = beam_width
+        self.rule_search = rule_search
+        self.rule_beam_width = rule_beam_width
         self.max_rules = max_rules
         self.min_conjunction = min_conjunction
         self.max_conjunction = max_conjunction
+        self.penalty = penalty
         self.min_support = min_support
         self.min_gain = min_gain
         self.monotone = monotone
@@ -128,17 +177,21 @@ class DecisionListClassifier(ClassifierMixin, ModelDisplayMixin, BaseEstimator):
         self.binarizer = binarizer
         self.positive_class = positive_class
         self.class_weight = class_weight
+        self.time_limit = time_limit
 
     # -- fitting ----------------------------------------------------------------------------
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y, sample_weight=None):
         """Learn the decision list on (X, y), rows weighted by ``sample_weight`` (and
         ``class_weight``); returns self."""
+        deadline = Deadline.after(no_limit_as_none(self.time_limit))
         if self.min_conjunction > self.max_conjunction:
             raise ValueError(f"min_conjunction={self.min_conjunction} exceeds max_conjunction="
                              f"{self.max_conjunction}: no condition can have between "
                              f"{self.min_conjunction} and {self.max_conjunction} features")
-        data = prepare_training_data(self, X, y, binarizer=binarizer_to_fit(self.binarizer),
+        binarizer = (LIST_BINARIZERS[self.binarizer]() if isinstance(self.binarizer, str)
+                     else binarizer_to_fit(self.binarizer))
+        data = prepare_training_data(self, X, y, binarizer=binarizer,
                                      on_conflict="relax",  # a probabilistic list keeps every row
                                      sample_weight=sample_weight,
                                      class_weight=self.class_weight)
@@ -154,7 +207,9 @@ class DecisionListClassifier(ClassifierMixin, ModelDisplayMixin, BaseEstimator):
             min_conjunction=min(self.min_conjunction, max_conjunction),
             max_conjunction=max_conjunction, min_support=self.min_support,
             min_gain=self.min_gain, monotone=self.monotone, mode=self.mode,
-            feature_names=self.feature_names_, sample_weight=data.weight)
+            feature_names=self.feature_names_, sample_weight=data.weight,
+            rule_search=self.rule_search, rule_beam_width=self.rule_beam_width,
+            penalty=self.penalty, deadline=deadline)
         self.classes_ = classes
         self.positive_class_ = classes[positive]
         self._positive_index_ = positive
@@ -164,6 +219,7 @@ class DecisionListClassifier(ClassifierMixin, ModelDisplayMixin, BaseEstimator):
         self.direction_ = result.direction
         self.log_likelihoods_ = result.log_likelihoods
         self.log_likelihood_ = result.log_likelihood
+        self.rule_costs_ = result.costs
         self.stop_reason_ = result.stop_reason
         return self
 
@@ -196,7 +252,9 @@ class DecisionListClassifier(ClassifierMixin, ModelDisplayMixin, BaseEstimator):
         return self.list_.reasons(X_bin)
 
     def predict_proba(self, X) -> np.ndarray:
-        """Columns in the order of ``classes_``: the probability of the rule that fires."""
+        """Columns in the order of ``classes_``: the probability of the rule that fires, as
+        the list states it (after a weighted fit the weighted frequency of its training rows,
+        ``list_.weighted``; the observed rate is ``list_.observed_probabilities``)."""
         X_bin = self._binary(X)
         proba = self.list_.predict_proba(X_bin)
         return proba if self._positive_index_ == 1 else proba[:, ::-1]
@@ -219,7 +277,4 @@ class DecisionListClassifier(ClassifierMixin, ModelDisplayMixin, BaseEstimator):
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
         tags.classifier_tags.multi_class = False
-        tags.input_tags.categorical = True
-        tags.input_tags.string = True
-        tags.input_tags.allow_nan = True
-        return tags
+        return table_input_tags(tags)

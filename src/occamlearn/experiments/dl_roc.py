@@ -153,7 +153,9 @@ def roc_experiment(spec: ManufacturingSpec | None = None, seed: int = 0,
     for direction, label in (("positive", "defective"), ("negative", "intact")):
         started = stage(f"decision list, '{label}' direction")
         model = DecisionListClassifier(direction=direction, max_rules=max_rules,
-                                       binarizer=None, positive_class=1).fit(X_train, y_train)
+                                       rule_search="enumerate", penalty=None,
+                                       max_conjunction=1, binarizer=None,
+                                       positive_class=1).fit(X_train, y_train)
         lists[label] = model
         curves.append(_curve(f"decision list, '{label}' direction ({len(model.rules_)} rules)",
                              model.predict_proba(X_test)[:, 1], y_test, started,

@@ -89,6 +89,7 @@ def titanic_lists(max_rules: int = 3, max_conjunction: int = 2) -> dict:
     out = {}
     for name, direction in DIRECTIONS.items():
         model = DecisionListClassifier(direction=direction, max_rules=max_rules,
+                                       rule_search="enumerate", penalty=None,
                                        max_conjunction=max_conjunction, binarizer="onehot",
                                        positive_class=1).fit(X, y)
         X_bin = model.binarizer_.transform(X)

@@ -1,4 +1,4 @@
-"""Exporting decision lists: text, JSON (and back), Graphviz DOT and the Fig. 1 likelihood plot.
+"""Exporting decision lists: text, Graphviz DOT and the Fig. 1 likelihood plot.
 
 Every function takes a fitted ``DecisionListClassifier`` (whose record, ``to_record()``, it
 reads), its ``FittedModel`` or a bare ``DecisionList``. Texts use
@@ -7,9 +7,11 @@ what is printed is what ``predict`` evaluates.
 
 * ``export_text`` -- ``IF c1 THEN p=0.93 (n=120)`` / ``ELSE IF ...`` / ``ELSE p=0.04``; in
   classification mode (Sec. III-B) the disjunction ``PREDICT 1 IF ANY OF ...``.
-* ``list_to_dict`` / ``save_list`` -- the model file of ``occamlearn.model.record_json`` (read
-  back by ``occamlearn.load_model``): the list, the classes and the binariser's conditions, so
-  a loaded estimator predicts exactly what the saved one did.
+
+Which probability: p is always the observed rate of the training rows a rule covers. A list
+fitted with row weights (``DecisionList.weighted``) predicts with weighted frequencies; its
+text adds them, labelled (``p=0.11 (n=739; weighted 0.60)``), its summary line says that
+predictions use them, and the Graphviz leaves and the probability plot show both.
 * ``export_graphviz`` -- the list as a chain of yes/no tests.
 * ``plot_log_likelihood`` -- training log-likelihood against the number of rules (Fig. 1);
   matplotlib is imported inside it.
@@ -25,17 +27,14 @@ from dataclasses import replace
 from occamlearn.export._view import as_record
 from occamlearn.model.decision_list import DecisionList
 from occamlearn.model.fitted import FittedModel
-from occamlearn.model.record_json import record_to_dict, write_record
 
 __all__ = [
     "export_graphviz",
     "export_text",
-    "list_to_dict",
     "plot_log_likelihood",
     "plot_probabilities",
     "readable_list",
     "rule_labels",
-    "save_list",
     "summary_line",
 ]
 
@@ -81,9 +80,12 @@ def _class_names(model) -> tuple:
 
 
 def summary_line(model) -> str:
-    """``p = P(1); direction negative; 3 rules; log-likelihood -1.234; stopped: max_rules``."""
+    """``p = P(1); direction negative; 3 rules; log-likelihood -1.234; stopped: max_rules``
+    (a weighted list: ``p = P(1), observed; predictions use the weighted p; ...``)."""
     record = as_record(model)
-    return (f"p = P({record.positive_class}); direction {record.direction}; "
+    which = (f"p = P({record.positive_class}), observed; predictions use the weighted p"
+             if record.model.weighted else f"p = P({record.positive_class})")
+    return (f"{which}; direction {record.direction}; "
             f"{len(record.model)} rules; log-likelihood {record.log_likelihood:.3f}; "
             f"stopped: {record.stop_reason}")
 
@@ -117,19 +119,22 @@ def export_graphviz(model, *, decimals: int = 2, show_counts: bool = True) -> st
     """DOT source: rule k is a box with a ``yes`` edge to its probability and a ``no`` edge to
     rule k + 1; the last ``no`` leads to the default probability."""
     decision_list = readable_list(model)
+    observed, weighted = decision_list.observed_probabilities, decision_list.probabilities
 
-    def leaf(p, n):
-        return f"p={p:.{decimals}f}" + (f"\nn={n}" if show_counts else "")
+    def leaf(k, n):
+        text = f"p={observed[k]:.{decimals}f}"
+        if decision_list.weighted:
+            text += f"\nweighted {weighted[k]:.{decimals}f}"
+        return text + (f"\nn={n}" if show_counts else "")
 
     out = ["digraph DecisionList {", '  node [fontname="Helvetica"];', "  rankdir=TB;"]
     for k, rule in enumerate(decision_list.rules):
         out.append(f"  rule{k} [shape=box, label={_quote(decision_list.condition_text(rule))}];")
-        out.append(f"  p{k} [shape=ellipse, label={_quote(leaf(rule.probability, rule.n_covered))}];")
+        out.append(f"  p{k} [shape=ellipse, label={_quote(leaf(k, rule.n_covered))}];")
         out.append(f'  rule{k} -> p{k} [label="yes"];')
         target = f"rule{k + 1}" if k + 1 < len(decision_list) else "default"
         out.append(f'  rule{k} -> {target} [label="no"];')
-    out.append(f"  default [shape=ellipse, label="
-               f"{_quote(leaf(decision_list.default_probability, decision_list.n_default))}];")
+    out.append(f"  default [shape=ellipse, label={_quote(leaf(-1, decision_list.n_default))}];")
     out.append("}")
     return "\n".join(out) + "\n"
 
@@ -184,35 +189,34 @@ def rule_labels(model, width: int = 24) -> list[str]:
 
 
 def plot_probabilities(model, *, ax=None, decimals: int = 2):
-    """Bars of P(positive) for each rule in order and for the default, each bar labelled with
-    its rule's condition and the training rows it covers. Returns the matplotlib Axes."""
+    """Bars of the observed P(positive) for each rule in order and for the default, each bar
+    labelled with its rule's condition and the training rows it covers; a weighted list also
+    marks the weighted probability each rule predicts with (a black tick, labelled).
+    Returns the matplotlib Axes."""
     decision_list = _decision_list(model)
     labels = rule_labels(model)
     if ax is None:
         ax = _new_axes((max(4.0, 1.3 * len(labels)), 4.5))
-    probabilities = [r.probability for r in decision_list.rules]
-    probabilities.append(decision_list.default_probability)
+    observed = decision_list.observed_probabilities
     covered = [r.n_covered for r in decision_list.rules] + [decision_list.n_default]
-    bars = ax.bar(range(len(labels)), probabilities, color=["C0"] * len(decision_list) + ["0.6"])
-    for bar, p, n in zip(bars, probabilities, covered):
-        ax.text(bar.get_x() + bar.get_width() / 2, p, f"{p:.{decimals}f}\nn={n}",
+    bars = ax.bar(range(len(labels)), observed, color=["C0"] * len(decision_list) + ["0.6"],
+                  label="observed")
+    weighted = decision_list.probabilities if decision_list.weighted else None
+    for k, (bar, p, n) in enumerate(zip(bars, observed, covered)):
+        text = f"{p:.{decimals}f}\nn={n}"
+        if weighted is not None:
+            text = f"{p:.{decimals}f} (weighted {weighted[k]:.{decimals}f})\nn={n}"
+        ax.text(bar.get_x() + bar.get_width() / 2, max(p, 0 if weighted is None else
+                                                      weighted[k]), text,
                 ha="center", va="bottom", fontsize=8)
+    if weighted is not None:
+        ax.scatter(range(len(labels)), weighted, marker="_", s=400, color="black",
+                   label="weighted (predicts)", zorder=3)
+        ax.legend(fontsize=8, loc="upper right")
     tilted = len(labels) > 4 or any(len(line) > 12 for text in labels for line in text.split("\n"))
     ax.set_xticks(range(len(labels)), labels, rotation=30 if tilted else 0,
                   ha="right" if tilted else "center", fontsize=8)
     record = _record(model)
-    ax.set_ylabel(f"P({'y = 1' if record is None else record.positive_class})")
+    ax.set_ylabel(f"observed P({'y = 1' if record is None else record.positive_class})")
     ax.set_ylim(0, 1.15)
     return ax
-
-
-# -- JSON ------------------------------------------------------------------------------------
-def list_to_dict(model) -> dict:
-    """JSON-ready dict of a fitted ``DecisionListClassifier`` (or of a bare ``DecisionList``):
-    the model file of ``occamlearn.model.record_json``."""
-    return record_to_dict(model if isinstance(model, DecisionList) else _record(model))
-
-
-def save_list(model, path) -> None:
-    """Write ``model`` (estimator or ``DecisionList``) as JSON to ``path``."""
-    write_record(model if isinstance(model, DecisionList) else _record(model), path)

@@ -31,6 +31,7 @@ __all__ = [
 
 _WORD_BYTES = 8
 _CHUNK_BYTES = 1 << 20  # candidates are counted in blocks of ~1 MB (the L2 cache)
+_SMALL_WORDS = 1 << 15  # up to this many words (256 KB) are counted in one step
 
 
 def n_words(n_rows: int) -> int:
@@ -113,6 +114,11 @@ def count_covered(columns: np.ndarray, rows: np.ndarray, positives: np.ndarray):
     single = rows.ndim == 1
     rows, positives = np.atleast_2d(rows), np.atleast_2d(positives)
     m, w = columns.shape
+    if len(rows) * m * w <= _SMALL_WORDS:  # all at once: few numpy calls for small data
+        words = columns[None] & rows[:, None]
+        covered = popcount_rows(words)
+        positive = popcount_rows(words & positives[:, None])
+        return (covered[0], positive[0]) if single else (covered, positive)
     live = np.flatnonzero(np.bitwise_or.reduce(rows, axis=0))  # words with a row left
     compact = len(live) < 0.75 * w
     if compact:

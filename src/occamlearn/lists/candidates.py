@@ -15,12 +15,13 @@ conditions can be given instead.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 
 from occamlearn.lists.bits import popcount_rows, weighted_support
 
-__all__ = ["Candidates", "build_candidates", "conjoin"]
+__all__ = ["Candidates", "build_candidates", "check_conditions", "check_sizes", "conjoin"]
 
 MAX_CANDIDATE_BYTES = 4 << 30  # refuse candidate sets whose packed columns exceed 4 GiB
 _BLOCK_BYTES = 1 << 25
@@ -40,6 +41,12 @@ class Candidates:
     def __len__(self) -> int:
         return len(self.conditions)
 
+    @cached_property
+    def sizes(self) -> np.ndarray:
+        """Number of literals in each condition."""
+        return np.fromiter((len(c) for c in self.conditions), dtype=np.int64,
+                           count=len(self.conditions))
+
 
 def conjoin(primitives: np.ndarray, conditions) -> np.ndarray:
     """Packed columns of the given conjunctions (each a sequence of primitive indices)."""
@@ -57,7 +64,8 @@ def conjoin(primitives: np.ndarray, conditions) -> np.ndarray:
     return columns
 
 
-def _check_sizes(min_conjunction, max_conjunction, n_features) -> None:
+def check_sizes(min_conjunction, max_conjunction, n_features) -> None:
+    """ValueError unless 1 <= min_conjunction <= max_conjunction <= max(1, n_features)."""
     for name, value in (("min_conjunction", min_conjunction), ("max_conjunction", max_conjunction)):
         if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
             raise ValueError(f"{name} must be an int >= 1; got {value!r}")
@@ -67,6 +75,16 @@ def _check_sizes(min_conjunction, max_conjunction, n_features) -> None:
     if max_conjunction > max(1, n_features):
         raise ValueError(f"max_conjunction ({max_conjunction}) exceeds the number of binary "
                          f"features ({n_features})")
+
+
+def check_conditions(conditions, n_features: int) -> tuple:
+    """Explicit conditions as sorted tuples of feature indices, or a ValueError naming one."""
+    conditions = tuple(tuple(sorted(int(f) for f in c)) for c in conditions)
+    for c in conditions:
+        if not c or c[0] < 0 or c[-1] >= n_features:
+            raise ValueError(f"conditions: {c} is not a non-empty tuple of feature indices "
+                             f"in [0, {n_features})")
+    return conditions
 
 
 def _extend(level_index, level_columns, primitives, min_support, support):
@@ -111,13 +129,9 @@ def build_candidates(primitives: np.ndarray, min_conjunction: int = 1, max_conju
     """
     d = primitives.shape[0]
     if conditions is not None:
-        conditions = tuple(tuple(sorted(int(f) for f in c)) for c in conditions)
-        for c in conditions:
-            if not c or c[0] < 0 or c[-1] >= d:
-                raise ValueError(f"conditions: {c} is not a non-empty tuple of feature indices "
-                                 f"in [0, {d})")
+        conditions = check_conditions(conditions, d)
         return Candidates(conditions, conjoin(primitives, conditions))
-    _check_sizes(min_conjunction, max_conjunction, d)
+    check_sizes(min_conjunction, max_conjunction, d)
 
     def support(columns):
         return popcount_rows(columns) if weight is None else weighted_support(columns, weight)

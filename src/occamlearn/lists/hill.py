@@ -1,63 +1,74 @@
 """Hill climbing for (directional) decision lists (Goessling and Kang, Sec. II-III).
 
-At each step every candidate condition is scored as the next rule on the rows no earlier rule
-covers (one vectorised popcount pass, ``bits.count_covered``), and the one with the largest
-log-likelihood gain that satisfies the direction -- eq. (1), p_k >= p_{>k} for "positive" --
-is appended: the paper's directed greedy search. ``direction=None`` is the general, undirected
-list. Ties go to the candidate that comes first (smaller conditions, then lower indices).
+Starting from the empty list (every row gets the base rate), repeatedly append the best
+allowed rule (``find.next_rules``: the largest likelihood gain less description cost, in the
+direction, with enough support), until no rule may be appended or ``max_rules`` is reached.
+The directed variant (eq. (1)) is the paper's fix for greedy search heading the wrong way.
 """
 
 from __future__ import annotations
 
-import numpy as np
+from dataclasses import replace
 
-from occamlearn.lists.likelihood import region_log_likelihood, score_extensions
+from occamlearn.lists.find import next_rules
+from occamlearn.lists.likelihood import region_log_likelihood
 from occamlearn.lists.result import SearchResult, make_list
+from occamlearn.lists.rules import Remainder, RuleSearch
 
-__all__ = ["hill_climb", "stop_reason_for"]
+__all__ = ["constrained", "hill_climb", "start"]
 
 
-def stop_reason_for(extensions, min_gain: float, n_rest: int, pos_rest: int):
-    """Why no candidate can be appended (None if the best one can)."""
-    best = float(extensions.gain.max()) if len(extensions.gain) else -np.inf
-    if best > min_gain:
-        return None
-    if pos_rest == 0 or pos_rest == n_rest:
-        return "pure"
-    if not extensions.any_supported:
-        return "min_support"
-    if extensions.best_unmonotone > min_gain:
-        return "monotone"
-    return "min_gain"
+def start(problem) -> Remainder:
+    """The remainder of the empty list: every row."""
+    return Remainder(problem.all_rows.copy(), problem.positives.copy(), problem.n_rows,
+                     problem.n_positive)
 
 
 def hill_climb(problem, direction="positive", max_rules: int = 10, min_support: int = 1,
-               min_gain: float = 1e-8, monotone: bool = False,
-               mode: str = "probabilistic") -> SearchResult:
-    """Greedily append the best allowed rule until a stopping rule applies."""
-    columns = problem.candidates.columns
-    rows, positives = problem.all_rows.copy(), problem.positives.copy()
-    n_rest, pos_rest = problem.n_rows, problem.n_positive
-    chosen, previous, rules_ll = [], None, 0.0
-    history = [float(region_log_likelihood(n_rest, pos_rest))]
+               min_gain: float = 1e-8, monotone: bool = False, mode: str = "probabilistic",
+               rule_search: RuleSearch | None = None, deadline=None,
+               to_beat: float = -float("inf")) -> SearchResult:
+    """Greedily append the best allowed rule until a stopping rule applies.
+
+    ``rule_search`` says how rules are found (``rules.RuleSearch``; by default among the
+    enumerated candidates, without a penalty); its direction and constraints are replaced by
+    the arguments here. ``deadline`` (``stopping.Deadline``) ends the climb early with the
+    list found so far (``stop_reason`` "time_limit").
+
+    ``to_beat``: give up (``stop_reason`` "outscored") once the list can no longer reach a
+    penalised log-likelihood above it: every later rule and the final remainder add a
+    log-likelihood <= 0 and a cost >= 0, so the rules' regions so far, less their costs,
+    bound the final value. "both" directions pass the first direction's result.
+    """
+    search = constrained(rule_search, direction, min_support, min_gain, monotone)
+    remainder = start(problem)
+    chosen = []
+    history = [float(region_log_likelihood(remainder.n, remainder.pos))]
+    rules_ll = 0.0
     reason = "max_rules"
     while len(chosen) < max_rules:
-        covered, positive = problem.count_covered(rows, positives)
-        ext = score_extensions(covered, positive, n_rest, pos_rest, direction, min_support,
-                               previous, monotone)
-        reason = stop_reason_for(ext, min_gain, n_rest, pos_rest)
-        if reason is not None:
+        if deadline is not None and deadline.expired():
+            reason = "time_limit"
             break
-        best = int(np.argmax(ext.gain))
-        n_c, pos_c = covered[best].item(), positive[best].item()
-        chosen.append((best, n_c, pos_c))
-        previous = (n_c, pos_c)
-        rows &= ~columns[best]
-        positives &= ~columns[best]
-        n_rest, pos_rest = n_rest - n_c, pos_rest - pos_c
-        rules_ll += float(region_log_likelihood(n_c, pos_c))
-        history.append(rules_ll + float(region_log_likelihood(n_rest, pos_rest)))
-    else:
-        reason = "max_rules"
-    return SearchResult(make_list(problem, chosen, n_rest, pos_rest, mode, direction),
-                        tuple(history), direction, reason, "hill", len(problem.candidates))
+        if rules_ll - sum(f.cost for f in chosen) <= to_beat:
+            reason = "outscored"
+            break
+        choice = next_rules(problem, remainder, search, 1, deadline)
+        if not choice.found:
+            reason = choice.reason
+            break
+        found = choice.found[0]
+        chosen.append(found)
+        remainder = remainder.without(found)
+        rules_ll += float(region_log_likelihood(found.covered, found.positive))
+        history.append(rules_ll + float(region_log_likelihood(remainder.n, remainder.pos)))
+    return SearchResult(make_list(problem, chosen, remainder.n, remainder.pos, mode, direction),
+                        tuple(history), direction, reason, "hill",
+                        tuple(f.cost for f in chosen))
+
+
+def constrained(rule_search, direction, min_support, min_gain, monotone) -> RuleSearch:
+    """``rule_search`` (default: enumerated, no penalty) with these constraints."""
+    base = rule_search if rule_search is not None else RuleSearch()
+    return replace(base, direction=direction, min_support=min_support, min_gain=min_gain,
+                   monotone=monotone)

@@ -16,67 +16,100 @@ are exact:
   negative direction: the same with <=;
 * monotone probabilities (Sec. III-A, the stricter family): also p_k <= p_{k-1} for the
   positive direction (>= for the negative one).
+
+**How good can a refinement be?** (``refinement_bound``) Write a condition's coverage of the
+remainder as (a, b): a positives and b negatives; its gain is g(a, b) = L(a + b, a) +
+L(n - a - b, pos - a) - L(n, pos). A condition inside c (c and more literals) covers some
+(a', b') with 0 <= a' <= a, 0 <= b' <= b. g is convex: L(x + z, x) = x log x + z log z -
+(x + z) log(x + z) is the perspective of the convex t log t + (1 - t) log(1 - t), the second
+term is that function of an affine map, and the third is constant. The positive direction
+allows exactly the (a', b') with a' (n - pos) >= b' pos (eq. (1) multiplied out: the rule's
+rate is at least the remainder's), a cone through the origin, so the allowed refinements fill
+a convex polygon with corners (0, 0), (a, 0), (a, b) if it is allowed, and points on the line
+a' (n - pos) = b' pos, where the rule's rate equals the remainder's and the gain is 0. A
+convex function peaks at a corner, so no refinement gains more than max(g(a, 0), g(a, b) if
+allowed, 0). The negative direction swaps the roles of a and b; the undirected list's polygon
+is the whole box, bounded by max(g(a, 0), g(0, b), g(a, b)). Weights change nothing here.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import numpy as np
 
-__all__ = ["DIRECTIONS", "Extensions", "region_log_likelihood", "score_extensions"]
+__all__ = ["DIRECTIONS", "CountXLogX", "allowed", "gains", "monotone_ok", "refinement_bound",
+           "region_log_likelihood", "xlogx"]
 
 DIRECTIONS = ("positive", "negative", None)
 _SIGN = {"positive": 1, "negative": -1, None: 0}
 
 
-def _xlogx(x: np.ndarray) -> np.ndarray:
-    """x log x with 0 log 0 = 0 (counts are >= 0)."""
+def xlogx(x) -> np.ndarray:
+    """x log x with 0 log 0 = 0 (counts and weights are >= 0)."""
+    x = np.asarray(x, dtype=np.float64)
     return x * np.log(np.where(x > 0, x, 1.0))
 
 
-def region_log_likelihood(n, pos):
-    """L(n, pos) above, vectorised; 0 for empty regions."""
-    n = np.asarray(n, dtype=np.float64)
-    pos = np.asarray(pos, dtype=np.float64)
-    return _xlogx(pos) + _xlogx(n - pos) - _xlogx(n)
+class CountXLogX:
+    """``xlogx`` of integer counts 0..n by table lookup: the searches call it on every
+    (conjunction, literal) pair, and a lookup costs less than a logarithm."""
+
+    __slots__ = ("table",)
+
+    def __init__(self, n: int):
+        self.table = xlogx(np.arange(int(n) + 1))
+
+    def __call__(self, x) -> np.ndarray:
+        return self.table[x]
 
 
-@dataclass(frozen=True)
-class Extensions:
-    """Gains of appending each candidate (-inf where not allowed) and why candidates failed.
-
-    ``gain`` masks candidates below ``min_support`` or covering the whole remainder, those
-    breaking the direction, and (with monotone) those breaking monotonicity. ``best_unmonotone``
-    is the best gain ignoring monotonicity, to tell "no rule is monotone" from "no rule helps".
-    """
-
-    gain: np.ndarray
-    any_supported: bool
-    best_unmonotone: float
+def region_log_likelihood(n, pos, f=xlogx):
+    """L(n, pos) above, vectorised; 0 for empty regions (``f``: ``xlogx`` or a table)."""
+    n, pos = np.asarray(n), np.asarray(pos)
+    return f(pos) + f(n - pos) - f(n)
 
 
-def score_extensions(covered, positive, n_rest: int, pos_rest: int, direction,
-                     min_support: int, previous=None, monotone: bool = False) -> Extensions:
-    """Score every candidate as the next rule of a list whose remainder is (n_rest, pos_rest).
+def gains(covered, positive, n_rest, pos_rest, f=xlogx):
+    """Gain of appending each condition covering (covered, positive) of the remainder."""
+    negative = covered - positive
+    return (f(positive) + f(negative) - f(covered) + f(pos_rest - positive)
+            + f(n_rest - pos_rest - negative) - f(n_rest - covered)
+            - float(region_log_likelihood(n_rest, pos_rest, f)))
 
-    covered, positive : int64 arrays, each candidate's rows and positives within the remainder
-    previous : (n, pos) of the last rule, needed for ``monotone``
-    """
-    rest_n = n_rest - covered
-    rest_pos = pos_rest - positive
-    supported = (covered >= min_support) & (rest_n > 0)
-    gain = (region_log_likelihood(covered, positive) + region_log_likelihood(rest_n, rest_pos)
-            - float(region_log_likelihood(n_rest, pos_rest)))
+
+def allowed(covered, positive, n_rest, pos_rest, direction, min_support):
+    """Conditions that may be the next rule: at least ``min_support`` covered, not the whole
+    remainder, and in the direction (eq. (1), on exact integer counts when unweighted)."""
+    ok = (covered >= min_support) & (covered < n_rest)
     sign = _SIGN[direction]
-    allowed = supported
     if sign:
         # p_c >= p_rest  <=>  pos_c * rest_n >= rest_pos * n_c   (sign flips for "negative")
-        allowed = allowed & (sign * (positive * rest_n - rest_pos * covered) >= 0)
-    gain = np.where(allowed, gain, -np.inf)
-    best_unmonotone = float(gain.max()) if len(gain) else -np.inf
-    if monotone and previous is not None and sign:
-        n_prev, pos_prev = previous
-        # p_c <= p_prev (positive) or p_c >= p_prev (negative)
-        gain = np.where(sign * (pos_prev * covered - positive * n_prev) >= 0, gain, -np.inf)
-    return Extensions(gain, bool(supported.any()), best_unmonotone)
+        ok &= sign * (positive * (n_rest - covered) - (pos_rest - positive) * covered) >= 0
+    return ok
+
+
+def refinement_bound(covered, positive, n_rest, pos_rest, direction, f=xlogx, gain=None):
+    """The most any condition inside c (covering ``covered``, ``positive``) can gain as the
+    next rule in ``direction`` (module docstring: a convex gain peaks at a corner); ``gain``
+    may pass c's own gain, where c is allowed, if already computed."""
+    neg_rest = n_rest - pos_rest
+    base = float(region_log_likelihood(n_rest, pos_rest, f))
+    if gain is None:
+        gain = np.where(allowed(covered, positive, n_rest, pos_rest, direction, 0),
+                        gains(covered, positive, n_rest, pos_rest, f), 0.0)
+    sign = _SIGN[direction]
+    bound = np.maximum(gain, 0.0)
+    if sign >= 0:  # g(a, 0): keep the positives, drop the negatives
+        bound = np.maximum(bound, f(pos_rest - positive) + float(f(neg_rest))
+                           - f(n_rest - positive) - base)
+    if sign <= 0:  # g(0, b)
+        negative = covered - positive
+        bound = np.maximum(bound, float(f(pos_rest)) + f(neg_rest - negative)
+                           - f(n_rest - negative) - base)
+    return bound
+
+
+def monotone_ok(covered, positive, previous, direction):
+    """p_c <= p_prev (positive direction) or p_c >= p_prev (negative), ``previous`` = (n, pos)
+    of the last rule (Sec. III-A)."""
+    n_prev, pos_prev = previous
+    return _SIGN[direction] * (pos_prev * covered - positive * n_prev) >= 0

@@ -1,8 +1,11 @@
-"""The input of a decision-list search: packed labels, candidate conditions and feature names.
+"""The input of a decision-list search: packed literals and labels, the space of conditions.
 
-``prepare(X, y, ...)`` packs the binary matrix once (``bits.pack_columns``) and builds the
-candidate conditions (``candidates.build_candidates``); hill climbing and beam search, in
-every direction, then run on the same ``SearchProblem`` without repacking.
+``prepare(X, y, ...)`` packs the binary matrix once (``bits.pack_columns``): its columns are
+the literals that rules conjoin. Hill climbing and beam search, in every direction and with
+every rule search, then run on the same ``SearchProblem`` without repacking. The enumerated
+candidate conditions (``candidates.build_candidates``: every conjunction of
+``min_conjunction``..``max_conjunction`` literals, or an explicit ``conditions`` list) are built
+the first time a search enumerates them, so growing rules never materialises them.
 
 With ``sample_weight`` every count of the search (rows covered, positives, support, the
 log-likelihood's n and pos) is a total weight instead: integer weights give exactly the
@@ -13,6 +16,7 @@ weighted alternative, so unweighted problems run as before.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 
@@ -23,7 +27,13 @@ from occamlearn.lists.bits import (
     popcount_rows,
     weighted_count_covered,
 )
-from occamlearn.lists.candidates import Candidates, build_candidates
+from occamlearn.lists.candidates import (
+    Candidates,
+    build_candidates,
+    check_conditions,
+    check_sizes,
+)
+from occamlearn.lists.likelihood import CountXLogX, xlogx
 
 __all__ = ["SearchProblem", "check_binary", "prepare"]
 
@@ -34,8 +44,11 @@ class SearchProblem:
 
     n_rows, n_positive : training rows and positives (y = 1); with weights, their totals
     all_rows, positives : packed masks of all rows and of the positive rows
-    candidates : the candidate conditions and their packed columns
-    n_features, feature_names : the primitive binary features
+    literals : (d, n_words) packed columns of the binary features
+    n_features, feature_names : d and the features' names
+    min_conjunction, max_conjunction : the fewest / most literals of a condition
+    min_support : the enumerated candidates' least support (rows or total weight)
+    conditions : explicit candidate conditions (tuples of literal indices), or None
     weight : float64 weight per row, or None (every row counts 1)
     """
 
@@ -43,18 +56,46 @@ class SearchProblem:
     n_positive: float
     all_rows: np.ndarray
     positives: np.ndarray
-    candidates: Candidates
+    literals: np.ndarray
     n_features: int
     feature_names: tuple
+    min_conjunction: int = 1
+    max_conjunction: int = 1
+    min_support: float = 1
+    conditions: tuple | None = None
     weight: np.ndarray | None = None
 
-    def count_covered(self, rows: np.ndarray, positives: np.ndarray):
-        """(covered, covered positives) of every candidate within the packed ``rows``
+    @cached_property
+    def candidates(self) -> Candidates:
+        """The enumerated conditions and their packed columns (built on first use)."""
+        return build_candidates(self.literals, self.min_conjunction, self.max_conjunction,
+                                self.min_support, self.conditions, self.weight)
+
+    @cached_property
+    def tolerance(self) -> float:
+        """How much less a strictly smaller set of rows covers at least, minus rounding:
+        0 for counts, half the least positive weight for weights."""
+        if self.weight is None:
+            return 0.0
+        positive = self.weight[self.weight > 0]
+        return 0.5 * float(positive.min()) if positive.size else 0.0
+
+    @cached_property
+    def xlogx(self):
+        """x log x for this problem's counts: a table for row counts, the function itself for
+        weights (``likelihood.CountXLogX``)."""
+        return xlogx if self.weight is not None else CountXLogX(self.n_rows)
+
+    def count(self, columns: np.ndarray, rows: np.ndarray, positives: np.ndarray):
+        """(covered, covered positives) of every packed column within the packed ``rows``
         (``bits.count_covered``; weighted sums when the problem has weights)."""
-        columns = self.candidates.columns
         if self.weight is None:
             return count_covered(columns, rows, positives)
         return weighted_count_covered(columns, rows, positives, self.weight)
+
+    def count_covered(self, rows: np.ndarray, positives: np.ndarray):
+        """``count`` over the enumerated candidates."""
+        return self.count(self.candidates.columns, rows, positives)
 
     def row_counts(self, rows: np.ndarray, positives: np.ndarray) -> tuple[int, int]:
         """Unweighted (rows, positives) in packed ``rows`` (the counts a fitted list keeps)."""
@@ -104,7 +145,9 @@ def _check_weight(sample_weight, n_rows: int) -> np.ndarray | None:
 
 def prepare(X, y, min_conjunction: int = 1, max_conjunction: int = 1, min_support: int = 1,
             conditions=None, feature_names=None, sample_weight=None) -> SearchProblem:
-    """Pack binary ``X`` (n, d) and 0/1 ``y`` and build the candidate conditions.
+    """Pack binary ``X`` (n, d) and 0/1 ``y``; conditions have ``min_conjunction`` to
+    ``max_conjunction`` literals (or are the explicit ``conditions``, tuples of feature
+    indices).
 
     ``sample_weight``: non-negative weight per row, or None; ``min_support`` is then a total
     weight."""
@@ -118,13 +161,16 @@ def prepare(X, y, min_conjunction: int = 1, max_conjunction: int = 1, min_suppor
     names = tuple(str(n) for n in feature_names) if feature_names is not None else ()
     if names and len(names) != n_features:
         raise ValueError(f"feature_names has {len(names)} names; X has {n_features} columns")
-    primitives = pack_columns(X)
-    candidates = build_candidates(primitives, min_conjunction, max_conjunction, min_support,
-                                  conditions, weight)
+    if conditions is None:
+        check_sizes(min_conjunction, max_conjunction, n_features)
+    else:
+        conditions = check_conditions(conditions, n_features)
     all_rows = pack_vector(np.ones(n_rows, dtype=bool))
     positives = pack_vector(y)
+    space = {"min_conjunction": int(min_conjunction), "max_conjunction": int(max_conjunction),
+             "min_support": min_support, "conditions": conditions}
     if weight is not None:
         return SearchProblem(float(weight.sum()), float(weight[y].sum()), all_rows, positives,
-                             candidates, n_features, names, weight)
+                             pack_columns(X), n_features, names, **space, weight=weight)
     return SearchProblem(n_rows, int(popcount_rows(positives[None])[0]), all_rows, positives,
-                         candidates, n_features, names)
+                         pack_columns(X), n_features, names, **space)

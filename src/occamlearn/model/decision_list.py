@@ -14,6 +14,12 @@ cond_1 OR ... OR cond_K: rows covered by any rule are predicted as ``target_clas
 the rules characterise), all other rows as the other class. The probabilities are kept so that
 ``predict_proba`` stays meaningful.
 
+A list learned with row weights (``sample_weight``, ``class_weight``) is ``weighted``: its
+probabilities are weighted frequencies, which ``predict`` and ``predict_proba`` use, while the
+counts ``n_covered`` / ``n_positive`` stay numbers of rows. Its text then prints both, each
+labelled: the observed rate of the rows (``p=0.11 (n=739; weighted 0.60)``), so a reader
+sees what happened in the data and what the weights made of it.
+
 The list holds no search state: it can be pickled, compared and written to JSON exactly.
 """
 
@@ -78,6 +84,7 @@ class DecisionList:
     n_default, n_default_positive : training rows reaching the default, and positives among them
     mode : "probabilistic" (predict p >= 0.5) or "classification" (disjunction, Sec. III-B)
     target_class : 1 or 0, the class the rules characterise in classification mode
+    weighted : the probabilities are weighted frequencies (fitted with row weights)
     """
 
     rules: tuple
@@ -88,12 +95,14 @@ class DecisionList:
     feature_names: tuple = field(default=())
     mode: str = "probabilistic"
     target_class: int = 1
+    weighted: bool = False
 
     def __post_init__(self):
         rules = tuple(r if isinstance(r, Rule) else Rule.from_dict(r) for r in self.rules)
         object.__setattr__(self, "rules", rules)
         object.__setattr__(self, "feature_names", tuple(str(n) for n in self.feature_names))
         object.__setattr__(self, "default_probability", float(self.default_probability))
+        object.__setattr__(self, "weighted", bool(self.weighted))
         if self.mode not in MODES:
             raise ValueError(f"mode must be one of {MODES}; got {self.mode!r}")
         if self.target_class not in (0, 1):
@@ -112,8 +121,21 @@ class DecisionList:
 
     @property
     def probabilities(self) -> np.ndarray:
-        """p_1..p_K followed by p_def."""
+        """p_1..p_K followed by p_def: what ``predict_proba`` returns (weighted frequencies
+        when ``weighted``)."""
         return np.array([r.probability for r in self.rules] + [self.default_probability])
+
+    @property
+    def observed_probabilities(self) -> np.ndarray:
+        """The positive rate of the training rows each rule (then the default) covers,
+        unweighted; ``probabilities`` for an unweighted list (the same numbers when it was
+        learned) and where no row is covered."""
+        if not self.weighted:
+            return self.probabilities
+        counts = [(r.n_positive, r.n_covered) for r in self.rules]
+        counts.append((self.n_default_positive, self.n_default))
+        return np.array([pos / n if n else p
+                         for (pos, n), p in zip(counts, self.probabilities)])
 
     def feature_name(self, index: int) -> str:
         return self.feature_names[index] if self.feature_names else f"x[{index}]"
@@ -138,7 +160,8 @@ class DecisionList:
         return fired
 
     def predict_positive_probability(self, X) -> np.ndarray:
-        """P(y=1) for each row: the probability of the first rule that applies."""
+        """P(y=1) for each row: the probability of the first rule that applies (weighted
+        when the list is)."""
         return self.probabilities[self.apply(X)]  # index -1 is the default
 
     def predict_proba(self, X) -> np.ndarray:
@@ -174,13 +197,19 @@ class DecisionList:
 
     # -- rendering and serialisation ----------------------------------------------------------
     def to_text(self, decimals: int = 2, counts: bool = True) -> str:
-        """``IF c1 THEN p=0.93 (n=120)`` / ``ELSE IF ...`` / ``ELSE p=0.04 (n=800)``."""
-        def tail(p, n):
-            return f"p={p:.{decimals}f}" + (f" (n={n})" if counts else "")
+        """``IF c1 THEN p=0.93 (n=120)`` / ``ELSE IF ...`` / ``ELSE p=0.04 (n=800)``; p is the
+        observed rate, and a weighted list adds its weighted probability:
+        ``p=0.11 (n=739; weighted 0.60)``."""
+        observed = self.observed_probabilities
+
+        def tail(k, n):
+            notes = ([f"n={n}"] if counts else []) + (
+                [f"weighted {self.probabilities[k]:.{decimals}f}"] if self.weighted else [])
+            return f"p={observed[k]:.{decimals}f}" + (f" ({'; '.join(notes)})" if notes else "")
 
         lines = [f"{'IF' if k == 0 else 'ELSE IF'} {self.condition_text(r)} THEN "
-                 f"{tail(r.probability, r.n_covered)}" for k, r in enumerate(self.rules)]
-        lines.append(f"ELSE {tail(self.default_probability, self.n_default)}")
+                 f"{tail(k, r.n_covered)}" for k, r in enumerate(self.rules)]
+        lines.append(f"ELSE {tail(-1, self.n_default)}")
         return "\n".join(lines)
 
     def __str__(self) -> str:
@@ -196,6 +225,7 @@ class DecisionList:
             "feature_names": list(self.feature_names),
             "mode": self.mode,
             "target_class": int(self.target_class),
+            **({"weighted": True} if self.weighted else {}),
         }
 
     @classmethod
@@ -211,6 +241,7 @@ class DecisionList:
             feature_names=tuple(data.get("feature_names", ())),
             mode=data.get("mode", "probabilistic"),
             target_class=int(data.get("target_class", 1)),
+            weighted=bool(data.get("weighted", False)),
         )
 
 
@@ -251,6 +282,8 @@ def check_list_dict(data, where: str = "list") -> None:
         raise ValueError(f'"{where}.n_default_positive" exceeds "{where}.n_default"')
     if data.get("mode", "probabilistic") not in MODES:
         raise ValueError(f'"{where}.mode" = {data.get("mode")!r} is not one of {MODES}')
+    if not isinstance(data.get("weighted", False), bool):
+        raise ValueError(f'"{where}.weighted" = {data.get("weighted")!r} is not true or false')
     target = data.get("target_class", 1)
     if not _is_int(target) or target not in (0, 1):
         raise ValueError(f'"{where}.target_class" = {target!r} is not 0 or 1')

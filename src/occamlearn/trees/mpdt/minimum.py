@@ -91,7 +91,7 @@ def find_minimum_tree(X, y, n_classes: int, *, method: str = "auto", solver: str
     if method in ("auto", "maxsat"):
         make_backend(solver, sat_solver=sat_solver).close()  # names checked before any work
     if method in ("auto", "bnb"):  # a fresh install: the compile starts with the search
-        kernel_cache.compile_early()
+        kernel_cache.compile_early("bnb")
     reduction = _column_reduction(X, y) if reductions else None
     if reduction is None:
         return METHODS[method](X, y, n_classes, solver=solver, sat_solver=sat_solver,
@@ -114,10 +114,9 @@ def find_minimum_tree(X, y, n_classes: int, *, method: str = "auto", solver: str
                    stats={**result.stats, "reductions": reduction.stats()})
 
 
-# The reductions run on at most this many (distinct rows x columns): measured 0.1 s on
-# mushr's 5,199 x 111, 0.8 s on 4,000 x 400 random rows (loaded 2-core machine), where
-# random rows have no twins to find. Above it the search starts at once (its engines drop
-# the equivalent columns themselves).
+# The reductions run on at most this many (distinct rows x columns), where they take well
+# under a second (benchmarks/results/reductions.md). Above it the search starts at once (its
+# engines drop the equivalent columns themselves).
 REDUCTION_CELLS = 1_000_000
 
 
@@ -143,19 +142,16 @@ def _column_reduction(X, y) -> ColumnReduction | None:
     return reduction if 0 < reduction.n_kept < X.shape[1] else None
 
 
-# The error-budget branch and bound starts from a greedy tree grown in Python over bitsets,
-# with no deadline inside: measured 32 s on 20,000 distinct rows x 640 columns, growing with
-# rows x columns. Above this many (distinct rows x varying columns) "auto" with a time limit
-# takes the MaxSAT route, whose greedy bound and encodings are sized to the time left.
+# The error-budget branch and bound's first tree (its set-up, the greedy tree and the
+# min-plus programme over it, none of which looks at the deadline) costs up to this many
+# seconds per (distinct row x varying column): 9.1 CPU s on 100,000 x 320 noisy rows, 2.7 s
+# on 20,000 x 640 (benchmarks/limits.py's cases; 32 s there before the greedy start was
+# counted with numpy). Above BUDGET_BNB_CELLS cells, "auto" with a time limit takes the
+# MaxSAT route, whose greedy bound and encodings are sized to the time left, when that first
+# tree is predicted to take more than BUDGET_BNB_SHARE of the time left.
 BUDGET_BNB_CELLS = 2_000_000
-# The same measure as seconds per cell (32 s / 12.8 M cells), to judge whether the branch and
-# bound still fits in the time the MaxSAT route leaves when its encoding is too large.
-BUDGET_BNB_SECONDS_PER_CELL = 2.5e-6
-
-
-# [weights adapter] "auto" with weights summing to more than this takes the MaxSAT route,
-# which weighs rows natively, instead of repeating rows for the branch and bound.
-REPEATED_ROWS_LIMIT = 200_000
+BUDGET_BNB_SECONDS_PER_CELL = 3e-7
+BUDGET_BNB_SHARE = 0.25
 
 
 def _greedy_cells(X) -> int:
@@ -164,13 +160,6 @@ def _greedy_cells(X) -> int:
         return 0
     distinct, _ = distinct_rows(X)
     return len(distinct) * int((distinct.min(axis=0) != distinct.max(axis=0)).sum())
-
-
-def _repeated_rows(X, y, sample_weight):
-    """[weights adapter until the branch and bound takes ``sample_weight=``] each row
-    repeated its integer weight times: the same errors, hence the same minimum tree."""
-    weight = np.asarray(sample_weight, dtype=np.int64)
-    return np.repeat(np.asarray(X), weight, axis=0), np.repeat(np.asarray(y), weight)
 
 
 def find_minimum_tree_within_budget(X, y, n_classes: int, max_errors: int, *,
@@ -184,30 +173,26 @@ def find_minimum_tree_within_budget(X, y, n_classes: int, max_errors: int, *,
     row) the budget bounds the total weight of the misclassified rows.
 
     ``method="maxsat"`` solves the error-budget encoding (``error_budget``); "auto" and "bnb"
-    run the branch and bound over row sets with a budget (``error_budget_bnb``), which on the
-    benchmark proved 74 of 100 instances in 60 s against MaxSAT's 40, and no instance that
-    MaxSAT proved and it did not (``benchmarks/results/error_budget_runtime.md``). On wide
-    data under a time limit (``BUDGET_BNB_CELLS``) "auto" starts with the MaxSAT route, and
-    when none of its encodings fits the budget the branch and bound takes the time left
-    (``_bnb_takes_over``). "mindt" searches pure trees only: a ValueError.
+    run the branch and bound over row sets with a budget (``error_budget.bnb``), which proves
+    more instances than the MaxSAT route and none fewer
+    (``benchmarks/results/error_budget_runtime.md``). On wide data under a time limit
+    (``BUDGET_BNB_CELLS``) "auto" starts with the MaxSAT route, and when none of its encodings
+    fits the budget the branch and bound takes the time left (``_bnb_takes_over``). "mindt" searches pure trees only: a ValueError.
     """
     if method in PURE_ONLY_METHODS:
         raise ValueError(f"method={method!r} finds pure trees only; an error budget needs "
                          "'auto', 'bnb' or 'maxsat'.")
     deadline = Deadline.coerce(deadline)
     cells = _greedy_cells(X) if method == "auto" and deadline.limited else 0
-    if cells > BUDGET_BNB_CELLS:
-        method = "maxsat"  # the branch and bound's greedy start would outlast the limit
-    if method == "auto" and sample_weight is not None \
-            and int(np.sum(sample_weight)) > REPEATED_ROWS_LIMIT:
-        method = "maxsat"  # [weights adapter] too many repeated rows: weighted MaxSAT
+    if cells > BUDGET_BNB_CELLS and not _bnb_fits(cells, deadline, BUDGET_BNB_SHARE):
+        method = "maxsat"  # the branch and bound's greedy start would take the time left
     if method == "maxsat":
         from occamlearn.trees.mpdt.error_budget.maxsat_search import find_minimum_tree_with_errors
 
         result = find_minimum_tree_with_errors(X, y, n_classes, max_errors, solver=solver,
                                                sat_solver=sat_solver, deadline=deadline,
                                                progress=progress, sample_weight=sample_weight)
-        if not _bnb_takes_over(result, cells, deadline, sample_weight):
+        if not _bnb_takes_over(result, cells, deadline):
             return result
         bnb = find_minimum_tree_within_budget(X, y, n_classes, max_errors, method="bnb",
                                               deadline=deadline, progress=progress,
@@ -215,32 +200,25 @@ def find_minimum_tree_within_budget(X, y, n_classes: int, max_errors: int, *,
         return _better_of(result, bnb)
     from occamlearn.trees.mpdt.error_budget.bnb import find_minimum_tree_with_errors_bnb
 
-    if sample_weight is not None:  # [weights adapter: removed when core's bnb takes weights]
-        if int(np.sum(sample_weight)) > REPEATED_ROWS_LIMIT:
-            raise ValueError(f"method={method!r} with these weights would repeat rows "
-                             f"{int(np.sum(sample_weight))} times; use method='maxsat', which "
-                             "weighs rows natively (or round the weights coarser).")
-        X, y = _repeated_rows(X, y, sample_weight)
-
     return find_minimum_tree_with_errors_bnb(X, y, n_classes, max_errors, deadline=deadline,
-                                             progress=progress)
+                                             progress=progress, sample_weight=sample_weight)
 
 
-def _bnb_takes_over(result: MinimumTreeResult, cells: int, deadline: Deadline,
-                    sample_weight) -> bool:
+def _bnb_takes_over(result: MinimumTreeResult, cells: int, deadline: Deadline) -> bool:
     """Whether "auto", having taken the MaxSAT route for wide data, hands the rest of the
     time to the branch and bound: when no encoding could be built within the memory or time
-    budget (so the MaxSAT route only returned its greedy tree: on breast_cancer with every
-    threshold, 569 x 15,310 columns, a 43-node tree after 5 s of a 60 s limit, where the
-    branch and bound reaches 17 nodes), and the branch and bound's greedy start, predicted
-    from ``cells``, fits in half the time left. With weights only when repeating the rows
-    stays within ``REPEATED_ROWS_LIMIT``."""
+    budget (so the MaxSAT route only returned its greedy tree), and the branch and bound's
+    greedy start, predicted from ``cells``, fits in half the time left."""
     if cells <= BUDGET_BNB_CELLS or result.status == "optimal" \
             or not str(result.stats.get("encoding_skipped", "")).startswith("predicted"):
         return False
-    if sample_weight is not None and int(np.sum(sample_weight)) > REPEATED_ROWS_LIMIT:
-        return False
-    return cells * BUDGET_BNB_SECONDS_PER_CELL < deadline.remaining() / 2
+    return _bnb_fits(cells, deadline, 0.5)
+
+
+def _bnb_fits(cells: int, deadline: Deadline, share: float) -> bool:
+    """Whether the branch and bound's first tree is predicted within ``share`` of the time
+    left (``BUDGET_BNB_SECONDS_PER_CELL``)."""
+    return cells * BUDGET_BNB_SECONDS_PER_CELL < share * deadline.remaining()
 
 
 def _better_of(first: MinimumTreeResult, second: MinimumTreeResult) -> MinimumTreeResult:

@@ -24,7 +24,7 @@ from pysat.formula import WCNF, IDPool
 
 from occamlearn.model.tree import LEAF, Tree
 from occamlearn.stopping import Deadline
-from occamlearn.trees.exact.data import validate_binary_data
+from occamlearn.trees.exact.data import distinct_rows, validate_binary_data
 from occamlearn.trees.mpdt.maxsat_route.discrimination import discrimination_clauses, leaf_clauses
 from occamlearn.trees.mpdt.maxsat_route.layout_clauses import (
     layout_clauses,
@@ -46,10 +46,10 @@ __all__ = ["EXTRAS", "KNOWN_EXTRAS", "MPDTEncoding", "encode_mpdt", "unique_rows
 #   "no-pruning" leave out eqs. 19-23 (MinDT's additional constraints) -- measurement only:
 #                without them a tree may have several layouts (enumeration needs one).
 KNOWN_EXTRAS = frozenset({"sibling", "unused-d", "leaf-count", "no-pruning"})
-# What encode_mpdt adds when called without ``extras``: "unused-d" (total 0.83x of the
-# baseline's seconds, geometric mean of the ratios 0.94, dominated by wine: 14 s vs 37 s);
-# "sibling" (1.07x) and "leaf-count" (no gain outside wine) are dropped; eqs. 19-23 stay
-# (without them 1.7x slower on zoo, hayes-r unproven in 120 s against 4 s).
+# What encode_mpdt adds when called without ``extras``: "unused-d", the one variant that
+# shortened the proofs over the benchmark; "sibling" and "leaf-count" did not and are
+# dropped; eqs. 19-23 stay (without them the proofs were slower, and a tree may have several
+# layouts). The A/B runs: benchmarks/results/maxsat_bounds.md.
 EXTRAS: frozenset = frozenset({"unused-d"})
 
 
@@ -65,9 +65,14 @@ def check_size_bounds(upper_bound, lower_bound, n_classes: int) -> None:
 
 
 def unique_rows(X: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Distinct rows of X with their label; ValueError naming rows that conflict."""
-    Xu, first, inverse = np.unique(X, axis=0, return_index=True, return_inverse=True)
-    inverse = inverse.ravel()
+    """Distinct rows of X (in ``np.unique``'s order) with the label of each one's first row;
+    ValueError naming rows that conflict. Rows are compared packed into bytes
+    (``distinct_rows``: 100,000 x 320 in a fraction of ``np.unique(axis=0)``'s seconds)."""
+    X = np.asarray(X)
+    patterns, inverse = distinct_rows(X)
+    Xu = patterns.astype(X.dtype, copy=False)
+    first = np.full(len(Xu), len(inverse), dtype=np.int64)
+    np.minimum.at(first, inverse, np.arange(len(inverse)))
     yu = y[first]
     bad = np.flatnonzero(yu[inverse] != y)
     if len(bad):

@@ -1,0 +1,97 @@
+"""The literals a decision-list rule conjoins: a binariser's features and their negations.
+
+A rule is a conjunction of features that hold, so it can only say what its binary features
+say: over ``age >= 40`` alone no rule selects the young, over one-hot categories "anything but
+red" takes one rule per other colour, and a 0/1 flag offers only ``flag == 1``.
+``RuleLiterals`` appends the negation of every comparison the binariser makes (``age < 40``,
+``colour != red``, ``flag != 1``), except for the categories of a two-valued column, whose
+two ``==`` tests already negate each other.
+
+A negation is its own ``Condition`` (the opposite operator), so what is printed is what is
+evaluated and a saved model rebuilds it from the conditions alone. Its column is the
+complement of the comparison's column, with the missing rows set right: a comparison false
+on a missing value (``income >= 30900``) has a negation true there (``income < 30900 or
+missing``) and the other way round, and where the column had no missing value in fit both
+are false on one at predict time (``Condition.missing`` None), as ``Condition.evaluate``
+gives. The binariser's ``col is missing`` literal stays as it is.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import numpy as np
+from sklearn.base import BaseEstimator, TransformerMixin, clone
+from sklearn.utils.validation import check_is_fitted
+
+from occamlearn.estimators._base import table_input_tags
+from occamlearn.model.conditions import Condition
+
+__all__ = ["RuleLiterals", "negation"]
+
+_OPPOSITE = {"==": "!=", "!=": "==", "<": ">=", ">=": "<", "<=": ">", ">": "<="}
+
+
+def negation(condition: Condition) -> Condition:
+    """The comparison that holds exactly where ``condition`` does not (module docstring)."""
+    missing = None if condition.missing is None else not condition.missing
+    return Condition(condition.column, _OPPOSITE[condition.op], condition.value,
+                     condition.index, missing=missing, dates=condition.dates)
+
+
+class RuleLiterals(TransformerMixin, BaseEstimator):
+    """``binarizer``'s features followed by their negations (module docstring).
+    ``conditions_``, ``columns_``, ``n_features_in_`` and ``feature_names_in_`` are the
+    binariser's, with the negations appended to ``conditions_``."""
+
+    def __init__(self, binarizer=None):
+        self.binarizer = binarizer
+
+    def fit(self, X, y=None):
+        self.binarizer_ = clone(self.binarizer).fit(X, y)
+        base = list(self.binarizer_.conditions_)
+        equal = Counter(c.column for c in base if c.op == "==")
+        self.negated_ = np.array(
+            [k for k, c in enumerate(base)
+             if c.op in _OPPOSITE and not (c.op == "==" and equal[c.column] == 2)],
+            dtype=np.int64)
+        self.conditions_ = base + [negation(base[k]) for k in self.negated_]
+        for name in ("columns_", "n_features_in_", "feature_names_in_", "dropped_columns_",
+                     "identifier_columns_"):
+            if hasattr(self.binarizer_, name):
+                setattr(self, name, getattr(self.binarizer_, name))
+        return self
+
+    @property
+    def handle_unknown(self) -> str:
+        return getattr(self.binarizer, "handle_unknown", "error")
+
+    def fit_transform(self, X, y=None):
+        """``fit(X, y).transform(X)``, without looking for missing values where ``fit`` saw
+        none."""
+        return self.fit(X, y)._literals(X, training=True)
+
+    def transform(self, X) -> np.ndarray:
+        check_is_fitted(self)
+        return self._literals(X, training=False)
+
+    def _literals(self, X, training: bool) -> np.ndarray:
+        features = np.asarray(self.binarizer_.transform(X), dtype=np.uint8)
+        negations = 1 - features[:, self.negated_]
+        absent = {}
+        for j, k in enumerate(self.negated_ if not training else ()):
+            condition = self.conditions_[k]
+            if condition.missing is not None:
+                continue  # the complement is already right on missing rows
+            if condition.column not in absent:
+                absent[condition.column] = Condition(condition.column, "missing", None,
+                                                     condition.index).evaluate(X)
+            negations[absent[condition.column], j] = 0
+        return np.hstack([features, negations])
+
+    def get_feature_names_out(self, input_features=None) -> np.ndarray:
+        check_is_fitted(self)
+        return np.asarray([str(c) for c in self.conditions_], dtype=object)
+
+    def __sklearn_tags__(self):
+        return table_input_tags(super().__sklearn_tags__())

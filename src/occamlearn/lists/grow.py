@@ -1,0 +1,267 @@
+"""Growing a rule literal by literal: a beam of conjunctions, or branch and bound over all of them.
+
+A conjunction is never materialised unless it is evaluated. Adding a literal to each of b
+conjunctions is one pass of packed ANDs and popcounts over the d literal columns
+(``bits.count_covered`` with b row sets: each block of columns is read once for all b), which
+gives, for every conjunction-plus-literal, the rows and positives it covers of the remainder,
+hence its gain, its score (gain - ``cost.RuleCost``) and ``likelihood.refinement_bound``, the
+most any conjunction containing it can gain.
+
+* **Beam** (``rule_search="beam"``, width B; B = 1 is greedy): level k keeps the B best
+  conjunctions of k literals by score (distinct in the rows they cover), level k + 1 extends
+  each by every literal. The best conjunction seen at any level is the rule, so the number of
+  literals is chosen by the score. A conjunction is not extended when its bound, less the
+  least cost of a longer condition, cannot beat the best found: no extension of it could be
+  the answer, and its place in the beam goes to one whose extensions might. A beam may miss the best conjunction (the first literal of the best pair may
+  score poorly on its own): it is greedy, not exact. It is the default because it is fast
+  and held-out accuracy was no worse than the exact search's
+  (``benchmarks/results/dlist_accuracy_exact.md``).
+* **Exact** (``rule_search="exact"``): depth-first branch and bound over conjunctions in
+  increasing literal order (each set of literals is visited once), started with the beam's
+  best as incumbent. A node is cut when its bound minus the least cost of a longer condition
+  does not beat the incumbent: by the bound's proof no conjunction containing it scores
+  more. So the result is the best score over every conjunction of up to ``max_conjunction``
+  literals -- the enumerated optimum -- unless the deadline stops the search first.
+
+A literal that removes no row of a conjunction is skipped: the result covers the same rows at
+a higher cost, and everything inside it is also inside the conjunction without it. For the
+same reason a found rule loses every literal whose removal leaves its rows of the remainder
+unchanged (``t1 == x`` makes a later ``t1 != o`` redundant): same gain, lower cost.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from occamlearn.lists.cost import RuleCost
+from occamlearn.lists.likelihood import refinement_bound
+from occamlearn.lists.rules import (
+    NO_STATS,
+    Choice,
+    Found,
+    Scores,
+    merge_stats,
+    pick_top,
+    scored,
+    why_none,
+)
+
+__all__ = ["grow_rules"]
+
+
+class _Pool:
+    """The ``keep`` best rules found so far, distinct in the rows they cover; ties go to
+    fewer literals, then to lower literal indices."""
+
+    def __init__(self, keep: int, floor: float):
+        self.keep, self.floor = keep, floor
+        self.items: list = []
+        self._rows: dict = {}
+
+    def threshold(self) -> float:
+        """What a new rule must beat to enter (the floor: 0 with a penalty, else min_gain)."""
+        if len(self.items) < self.keep:
+            return self.floor
+        return max(self.floor, self.items[-1].score)
+
+    def offer(self, found: Found) -> None:
+        key = found.rows.tobytes()
+        old = self._rows.get(key)
+        if old is not None:
+            if _order(found) >= _order(old):
+                return
+            self.items.remove(old)
+        self._rows[key] = found
+        self.items.append(found)
+        self.items.sort(key=_order)
+        for dropped in self.items[self.keep:]:
+            del self._rows[dropped.rows.tobytes()]
+        del self.items[self.keep:]
+
+
+def _order(found: Found):
+    return (-found.score, len(found.literals), found.literals)
+
+
+def _level(problem, remainder, search, cost, level, min_literals, rows, positives, parents,
+           columns):
+    """Counts and scores of every (conjunction + literal of ``columns``) of one level."""
+    covered, positive = problem.count(columns, rows, positives)
+    shrinks = covered < parents[:, None] - problem.tolerance
+    scores = scored(covered, positive, remainder, search, cost(level), problem.xlogx)
+    eligible = scores.eligible & shrinks
+    if level < min_literals:
+        eligible[...] = False
+    return covered, positive, scores._replace(eligible=eligible), shrinks
+
+
+def _expandable(problem, covered, positive, scores, shrinks, remainder, search, cost, level,
+                threshold):
+    """Which (conjunction + literal) may be extended, and the bound on what they may gain."""
+    bound = (refinement_bound(covered, positive, remainder.n, remainder.pos, search.direction,
+                              problem.xlogx, scores.free_gain)
+             - cost.at_least(level + 1))
+    return shrinks & (covered > search.min_support) & (bound > threshold), bound
+
+
+class _Literals:
+    """The literals still worth adding on this remainder. Every conjunction containing
+    literal j lies inside {j}, so {j}'s ``refinement_bound`` (computed at level 1, on the same
+    remainder) bounds them all: once it, less the least cost of a condition of ``level``
+    literals, cannot beat the rules found, j is left out of the counts at that level."""
+
+    def __init__(self, problem):
+        self.all = problem.literals
+        self.index = np.arange(len(self.all))
+        self.columns = self.all
+        self.bound = None
+        self._levels: dict = {}  # level -> (threshold, index, columns)
+
+    def narrow(self, bound, cost, level: int, threshold: float) -> None:
+        """Keep the literals whose level-1 ``bound`` may still pay for ``level`` literals."""
+        if self.bound is None:
+            self.bound = bound
+        known = self._levels.get(level)
+        if known is None or known[0] < threshold:
+            keep = np.flatnonzero(self.bound - cost.at_least(level) > threshold)
+            columns = self.all if len(keep) == len(self.all) else self.all[keep]
+            known = self._levels[level] = (threshold, keep, columns)
+        _, self.index, self.columns = known
+
+
+def _beam(problem, remainder, search, cost, pool, max_literals, min_literals, deadline):
+    """Grow conjunctions level by level, ``search.width`` kept per level; returns (stats,
+    whether the deadline stopped it)."""
+    literals = _Literals(problem)
+    members = [((), remainder.rows, remainder.positives, remainder.n)]
+    seen = {remainder.rows.tobytes()}
+    stats = NO_STATS
+    for level in range(1, max_literals + 1):
+        if deadline is not None and deadline.expired():
+            return stats, True
+        rows = np.stack([m[1] for m in members])
+        positives = np.stack([m[2] for m in members])
+        parents = np.array([m[3] for m in members], dtype=np.float64)
+        covered, positive, scores, shrinks = _level(
+            problem, remainder, search, cost, level, min_literals, rows, positives, parents,
+            literals.columns)
+        gain, score = scores.gain, scores.score
+        stats = merge_stats(stats, scores.stats)
+        d = len(literals.index)
+        for flat in pick_top(score, scores.eligible, pool.keep):
+            b, i = divmod(int(flat), d)
+            j = int(literals.index[i])
+            pool.offer(Found(tuple(sorted(members[b][0] + (j,))), rows[b] & literals.all[j],
+                             covered[b, i].item(), positive[b, i].item(),
+                             float(gain[b, i]), cost(level)))
+        if level == max_literals:
+            break
+        expandable, bound = _expandable(problem, covered, positive, scores, shrinks, remainder,
+                                        search, cost, level, pool.threshold())
+        parent_members, members = members, []
+        for flat in pick_top(score, expandable, 2 * search.width):
+            b, i = divmod(int(flat), d)
+            child = rows[b] & literals.columns[i]
+            key = child.tobytes()
+            if key in seen:
+                continue
+            seen.add(key)
+            members.append((parent_members[b][0] + (int(literals.index[i]),), child,
+                            positives[b] & literals.columns[i], covered[b, i].item()))
+            if len(members) == search.width:
+                break
+        if not members:
+            break
+        literals.narrow(bound[0] + cost.at_least(level + 1) if level == 1 else None, cost,
+                        level + 1, pool.threshold())
+    return stats, False
+
+
+def _exact(problem, remainder, search, cost, pool, max_literals, min_literals, deadline):
+    """Depth-first branch and bound in increasing literal order; returns (stats, whether the
+    deadline stopped it before the search space was exhausted)."""
+    literals = _Literals(problem)
+    # (literals so far, the bound of everything inside them, the rows they cover)
+    stack = [((), np.inf, remainder.n)]
+    stats = NO_STATS
+    while stack:
+        chosen, bound, parent = stack.pop()
+        if bound <= pool.threshold():
+            continue
+        if deadline is not None and deadline.expired():
+            return stats, True
+        rows, positives = remainder.rows, remainder.positives
+        for j in chosen:
+            rows = rows & literals.all[j]
+            positives = positives & literals.all[j]
+        level = len(chosen) + 1
+        if chosen:
+            literals.narrow(None, cost, level, pool.threshold())
+        covered, positive, scores, shrinks = _level(
+            problem, remainder, search, cost, level, min_literals, rows[None], positives[None],
+            np.array([parent], dtype=np.float64), literals.columns)
+        scores = Scores(*(a[0] for a in scores[:4]), scores.stats)
+        covered, positive, gain, score = covered[0], positive[0], scores.gain, scores.score
+        later = literals.index > (chosen[-1] if chosen else -1)
+        eligible, shrinks = scores.eligible & later, shrinks[0] & later
+        stats = merge_stats(stats, scores.stats)
+        for i in np.flatnonzero(eligible & (score > pool.threshold())):
+            j = int(literals.index[i])
+            pool.offer(Found(chosen + (j,), rows & literals.all[j], covered[i].item(),
+                             positive[i].item(), float(gain[i]), cost(level)))
+        if level == max_literals:
+            continue
+        expandable, child_bound = _expandable(problem, covered, positive, scores, shrinks,
+                                              remainder, search, cost, level, pool.threshold())
+        index = literals.index
+        if not chosen:
+            literals.narrow(child_bound + cost.at_least(level + 1), cost, level + 1,
+                            pool.threshold())
+        children = np.flatnonzero(expandable)
+        for i in children[np.argsort(child_bound[children], kind="stable")]:
+            stack.append((chosen + (int(index[i]),), float(child_bound[i]), covered[i].item()))
+    return stats, False
+
+
+_GROWERS = {"beam": (_beam,), "exact": (_beam, _exact)}
+
+
+def grow_rules(problem, remainder, search, keep: int = 1, deadline=None) -> Choice:
+    """The ``keep`` best rules grown on ``remainder`` (``search.kind`` "beam" or "exact"),
+    best first, or none and the reason."""
+    cost = search.cost or RuleCost(problem.n_features, 0.0)
+    pool = _Pool(keep, 0.0 if search.cost else search.min_gain)
+    max_literals = min(problem.max_conjunction, problem.n_features)
+    stats, timed_out = NO_STATS, False
+    for grow in _GROWERS[search.kind]:
+        grown, timed_out = grow(problem, remainder, search, cost, pool, max_literals,
+                                problem.min_conjunction, deadline)
+        stats = merge_stats(stats, grown)
+        if timed_out:
+            break
+    if not pool.items:
+        return Choice((), why_none(remainder, stats, search, timed_out))
+    found = [_without_redundant(problem, remainder, f, cost, problem.min_conjunction)
+             for f in pool.items]
+    return Choice(tuple(sorted(found, key=_order)))
+
+
+def _without_redundant(problem, remainder, found: Found, cost, min_literals: int) -> Found:
+    """``found`` without the literals whose removal keeps its rows of the remainder."""
+    kept = list(found.literals)
+    dropped = True
+    while dropped and len(kept) > max(1, min_literals):
+        dropped = False
+        for literal in kept:
+            rows = remainder.rows
+            for other in kept:
+                if other != literal:
+                    rows = rows & problem.literals[other]
+            if np.array_equal(rows, found.rows):
+                kept.remove(literal)
+                dropped = True
+                break
+    if len(kept) == len(found.literals):
+        return found
+    return Found(tuple(kept), found.rows, found.covered, found.positive, found.gain,
+                 cost(len(kept)))

@@ -1,0 +1,364 @@
+"""Compiled kernels of the DT(max) dynamic programme: MurTree's search on binary columns.
+
+The search is MurTree's (Demirović et al., JMLR 2022; the same core as STreeD, van der Linden,
+de Weerdt and Demirović, NeurIPS 2023), for the cost ``errors * scale + decisions * decision``
+(``solve``): ``best(S, d, ub)`` is the cost of the best tree of depth <= d on the
+row set S if it is below ``ub``, else a proven lower bound >= ``ub``.
+
+* **Depth-2 solver** (``pair_counts``). At depth <= 2 one pass over the node's rows
+  counts, per class, the weight of the rows having both features f and g; inclusion-exclusion
+  gives the four quadrants of every pair, so the best depth-2 tree under every root test
+  follows in O(classes x f^2), without a search.
+* **Difference counting.** A depth-3 node counts its own rows once; for each root test it
+  counts only the smaller child, and the other child's counts are the difference.
+* **Memo** (``memo``). An open-addressing hash table keyed by (row set as a bitset over
+  the rows, depth): an exact cost and its root test, or a lower bound left by a failed search (its
+  ``ub``: nothing below it exists), so a later call with a larger budget starts from there.
+* **Bounds.** A child's budget is the best cost so far minus the other child's lower bound
+  and the decision (branch and bound). Lower bounds: the errors forced by identical rows with
+  different labels (no tree separates them), plus one decision unless a leaf already makes
+  only those; and the memo's. A node whose leaf makes only the forced errors is a leaf, and a
+  loop over tests stops once the best tree reaches the node's lower bound.
+* **Similarity bound** (MurTree, section 4.5). Removing rows of weight W from a row set
+  lowers the optimum by at most W errors: the optimal tree of the smaller set misclassifies
+  at most W more on the larger. So for the children of test f, the cost of the same child of
+  the previous test f' minus ``scale`` x the weight of the rows it had and this one lacks is
+  a lower bound (``_similarity_bound``).
+* **Stopping.** numba cannot read a clock, so a call returns ``ABORTED`` after
+  ``counters[WORK_LIMIT]`` units of work (rows touched, count cells evaluated), or when the
+  memo is 70 % full (``counters[FULL]``: the caller grows it). The caller polls its deadline
+  and calls again; what the memo holds stays valid, so the search resumes where it stopped
+  (walking down again to it through memo hits: ``counters[FIRST_STORE]`` tells the caller
+  how much work that walk took, so that the next slice is larger than it).
+  The best test of the top node so far is kept in ``counters[TOP_COST]``,
+  ``counters[TOP_FEATURE]``, so a stopped search still returns its best tree.
+
+Rows are *items*: distinct (row, label) groups with an integer weight; ``X`` (items x
+features, 0/1) routes them and ``indptr``/``indices`` list each item's present features.
+Rows of one pattern always travel together; its forced errors sit on its first item.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from occamlearn.trees.dtmax.binary.memo import (
+    ABORT,
+    FULL,
+    LEFT,
+    PRUNED,
+    RIGHT,
+    ROOT,
+    SUBPROBLEMS,
+    TOP_COST,
+    TOP_FEATURE,
+    WORK,
+    WORK_LIMIT,
+    _key_of,
+    _lookup,
+    _store,
+)
+from occamlearn.trees.dtmax.binary.pair_counts import (
+    _count_pairs,
+    _depth2,
+    _leaf,
+    _subtract,
+    _useful_of_counts,
+)
+from occamlearn.trees.kernel_sources import key_cache_to_sources
+
+__all__ = ["search", "solve_shallow", "warm_up"]
+
+ABORTED = -1
+# typed constants, not literals: each literal type at a call site compiles one more signature
+EXACT, BOUND, NO_TEST = np.int64(1), np.int64(0), np.int64(-1)
+
+
+@njit(cache=True)
+def _promising_first(items, n, label, weight, indptr, indices, totals, singles, order,
+                     errors):
+    """Features splitting ``items[:n]`` into ``order``, fewest depth-1 errors first (a good
+    tree early prunes more); returns how many."""
+    singles[:] = 0
+    for i in range(n):
+        item = items[i]
+        k, w = label[item], weight[item]
+        for a in range(indptr[item], indptr[item + 1]):
+            singles[k, indices[a]] += w
+    total = 0
+    for k in range(totals.shape[0]):
+        total += totals[k]
+    count = 0
+    for f in range(singles.shape[1]):
+        ones, one_largest, zero_largest = 0, 0, 0
+        for k in range(singles.shape[0]):
+            ones += singles[k, f]
+            one_largest = max(one_largest, singles[k, f])
+            zero_largest = max(zero_largest, totals[k] - singles[k, f])
+        if 0 < ones < total:
+            order[count] = f
+            errors[count] = total - one_largest - zero_largest
+            count += 1
+    ranked = np.argsort(errors[:count], kind="mergesort")
+    features = order[:count].copy()
+    for u in range(count):
+        order[u] = features[ranked[u]]
+    return count
+
+
+@njit(cache=True)
+def _split(items, n, X, f, zeros, ones):
+    """``items[:n]`` with x_f = 0 into ``zeros``, with x_f = 1 into ``ones``; their sizes."""
+    n_zero, n_one = 0, 0
+    for i in range(n):
+        item = items[i]
+        if X[item, f]:
+            ones[n_one] = item
+            n_one += 1
+        else:
+            zeros[n_zero] = item
+            n_zero += 1
+    return n_zero, n_one
+
+
+@njit(cache=True)
+def _similarity_bound(before, n_before, cost_before, items, n, weight, scale):
+    """Lower bound on the cost of ``items[:n]`` from a sibling row set's cost (lower bound)
+    ``cost_before`` (both sorted): minus ``scale`` x the weight of the rows it lacks."""
+    if n_before < 0:
+        return 0
+    lost, j = 0, 0
+    for i in range(n_before):
+        item = before[i]
+        while j < n and items[j] < item:
+            j += 1
+        if j >= n or items[j] != item:
+            lost += weight[item]
+    return cost_before - lost * scale
+
+
+@njit(cache=True)
+def _floor(items, n, label, weight, forced, totals, scale, decision):
+    """Lower bound on the cost of any tree on ``items[:n]`` (see the module doc)."""
+    errors, _, stuck = _leaf(items, n, label, weight, forced, totals)
+    return min(errors * scale, stuck * scale + decision)
+
+
+@njit(cache=True)
+def _out_of_work(counters):
+    if counters[WORK] > counters[WORK_LIMIT] or counters[FULL]:
+        counters[ABORT] = 1
+        return True
+    return False
+
+
+@njit(cache=True)
+def _solve2(node, node_side, n, n_other, side, ub, data, ws, scale, decision, slots, counters):
+    """Child ``side`` (``n`` rows; its sibling has ``n_other``) of the depth-3 node at level
+    ``node``: the best depth-2 tree, from counts of the smaller child or the difference of
+    the node's counts and the smaller child's (``ws`` state: ``[side counted, node counted]``).
+    """
+    X, label, weight, forced, indptr, indices = data
+    (lists, keys, order, errors, singles, totals, pairs, presents, n_presents, quad, out,
+     seen, useful, prev_lists, prev_n, prev_cost, state) = ws
+    level = node + 1
+    items = lists[level, side]
+    leaf_errors, _, stuck = _leaf(items, n, label, weight, forced, totals)
+    if leaf_errors == stuck:
+        return leaf_errors * scale
+    floor = min(leaf_errors * scale, stuck * scale + decision)
+    if floor >= ub:
+        return floor
+    key = keys[level]
+    _key_of(items, n, key)
+    two = np.int64(2)
+    _, value, exact, _ = _lookup(slots, key, two, counters)
+    if value >= 0 and (exact or value >= ub):
+        return value
+    counters[WORK] += n
+    if _out_of_work(counters):
+        return ABORTED
+    counters[SUBPROBLEMS] += 1
+    if n <= n_other if side == 0 else n < n_other:           # the smaller child: count it
+        if state[0] != side:
+            n_presents[1] = _count_pairs(items, n, label, weight, indptr, indices, pairs[1],
+                                         seen, presents[1])
+            counters[WORK] += n
+            state[0] = side
+        which = 1
+    else:                                        # the larger: node minus the smaller child
+        if state[1] == 0:
+            n_presents[0] = _count_pairs(lists[node, node_side], n + n_other, label, weight,
+                                         indptr, indices, pairs[0], seen, presents[0])
+            counters[WORK] += n + n_other
+            state[1] = 1
+        other = 1 - side
+        if state[0] != other:
+            n_presents[1] = _count_pairs(lists[level, other], n_other, label, weight, indptr,
+                                         indices, pairs[1], seen, presents[1])
+            counters[WORK] += n_other
+            state[0] = other
+        _subtract(pairs[0], presents[0], n_presents[0], pairs[1], presents[1], n_presents[1],
+                  pairs[2], seen)
+        which = 2
+    source = 1 if which == 1 else 0
+    n_useful = _useful_of_counts(pairs[which], totals, presents[source], n_presents[source],
+                                 useful)
+    counters[WORK] += n_useful * n_useful
+    cost = _depth2(pairs[which], totals, useful, n_useful, two, scale, decision, out, quad)
+    _store(slots, counters, key, two, cost, EXACT, out[0])
+    return cost
+
+
+@njit(cache=True)
+def _remember(prev_lists, prev_n, prev_cost, level, side, items, n, cost):
+    for i in range(n):
+        prev_lists[level, side, i] = items[i]
+    prev_n[level, side] = n
+    prev_cost[level, side] = cost
+
+
+@njit(cache=True)
+def search(level, side, n, depth, ub, data, ws, scale, decision, slots, counters):
+    """``best(rows, depth, ub)`` (depth >= 3) of the rows ``lists[level, side, :n]``: the
+    cost if below ``ub`` (then the memo holds it with its root test), else a lower bound
+    >= ``ub``; ``ABORTED`` when out of work (nothing partial is stored)."""
+    X, label, weight, forced, indptr, indices = data
+    (lists, keys, order, errors, singles, totals, pairs, presents, n_presents, quad, out,
+     seen, useful, prev_lists, prev_n, prev_cost, state) = ws
+    items = lists[level, side]
+    leaf_errors, _, stuck = _leaf(items, n, label, weight, forced, totals)
+    leaf_cost = leaf_errors * scale
+    if level == 0:
+        counters[ROOT] = -1
+    if leaf_errors == stuck:
+        return leaf_cost
+    floor = min(leaf_cost, stuck * scale + decision)
+    if floor >= ub:
+        return floor
+    key = keys[level]
+    _key_of(items, n, key)
+    _, value, exact, test = _lookup(slots, key, depth, counters)
+    if value >= 0:
+        if exact:
+            if level == 0:
+                counters[ROOT] = test
+            return value
+        if value >= ub:
+            return value
+        floor = max(floor, value)
+    counters[WORK] += n
+    if _out_of_work(counters):
+        return ABORTED
+    counters[SUBPROBLEMS] += 1
+    n_order = _promising_first(items, n, label, weight, indptr, indices, totals, singles,
+                               order[level], errors)
+    best, best_test = leaf_cost, -1
+    upper = min(ub, leaf_cost)
+    if depth == 3:
+        state[1] = 0
+    below = level + 1
+    # not literals: a recursive call typed differently from the outer one segfaults when
+    # loaded from numba's disk cache (numba issue 6713)
+    zero_side, one_side = np.int64(0), np.int64(1)
+    prev_n[below, 0] = -1
+    prev_n[below, 1] = -1
+    zeros, ones = lists[below, 0], lists[below, 1]
+    for u in range(n_order):
+        if best <= floor:
+            break
+        f = order[level, u]
+        n_zero, n_one = _split(items, n, X, f, zeros, ones)
+        counters[WORK] += n
+        low_zero = max(_floor(zeros, n_zero, label, weight, forced, totals, scale, decision),
+                       _similarity_bound(prev_lists[below, 0], prev_n[below, 0],
+                                         prev_cost[below, 0], zeros, n_zero, weight, scale))
+        low_one = max(_floor(ones, n_one, label, weight, forced, totals, scale, decision),
+                      _similarity_bound(prev_lists[below, 1], prev_n[below, 1],
+                                        prev_cost[below, 1], ones, n_one, weight, scale))
+        if low_zero + low_one + decision >= upper:
+            counters[PRUNED] += 1
+            continue
+        if depth == 3:
+            state[0] = -1
+            zero_cost = _solve2(level, side, n_zero, n_one, zero_side, upper - low_one - decision,
+                                data, ws, scale, decision, slots, counters)
+        else:
+            zero_cost = search(below, zero_side, n_zero, depth - 1, upper - low_one - decision,
+                               data, ws, scale, decision, slots, counters)
+        if zero_cost == ABORTED:
+            return ABORTED
+        _remember(prev_lists, prev_n, prev_cost, below, zero_side, zeros, n_zero,
+                  max(zero_cost, low_zero))
+        if zero_cost + low_one + decision >= upper:
+            counters[PRUNED] += 1
+            continue
+        if depth == 3:
+            one_cost = _solve2(level, side, n_one, n_zero, one_side, upper - zero_cost - decision,
+                               data, ws, scale, decision, slots, counters)
+        else:
+            one_cost = search(below, one_side, n_one, depth - 1, upper - zero_cost - decision,
+                              data, ws, scale, decision, slots, counters)
+        if one_cost == ABORTED:
+            return ABORTED
+        _remember(prev_lists, prev_n, prev_cost, below, one_side, ones, n_one,
+                  max(one_cost, low_one))
+        if zero_cost + one_cost + decision < upper:
+            best = upper = zero_cost + one_cost + decision
+            best_test = f
+            if level == 0 and best < counters[TOP_COST]:   # the best of every slice
+                counters[TOP_COST] = best
+                counters[TOP_FEATURE] = f
+    if best_test >= 0 or leaf_cost < ub:
+        _store(slots, counters, key, depth, best, EXACT, best_test)
+        if level == 0:
+            counters[ROOT] = best_test
+        return best
+    _store(slots, counters, key, depth, ub, BOUND, NO_TEST)
+    return ub
+
+
+@njit(cache=True)
+def solve_shallow(items, depth, data, ws, scale, decision, counters):
+    """``best(items, depth)`` at depth <= 2 (no memo); its root test goes to
+    ``counters[ROOT]``, the tests of its children to ``counters[LEFT]``, ``counters[RIGHT]``
+    (-1: a leaf)."""
+    X, label, weight, forced, indptr, indices = data
+    (lists, keys, order, errors, singles, totals, pairs, presents, n_presents, quad, out,
+     seen, useful, prev_lists, prev_n, prev_cost, state) = ws
+    n = items.shape[0]
+    counters[ROOT], counters[LEFT], counters[RIGHT] = -1, -1, -1
+    leaf_errors, _, stuck = _leaf(items, n, label, weight, forced, totals)
+    if depth == 0 or leaf_errors == stuck:
+        return leaf_errors * scale
+    n_present = _count_pairs(items, n, label, weight, indptr, indices, pairs[3], seen,
+                             presents[3])
+    n_useful = _useful_of_counts(pairs[3], totals, presents[3], n_present, useful)
+    cost = _depth2(pairs[3], totals, useful, n_useful, depth, scale, decision, out, quad)
+    counters[ROOT], counters[LEFT], counters[RIGHT] = out[0], out[1], out[2]
+    return cost
+
+
+def warm_up() -> None:
+    """Compile (or load from numba's disk cache) every kernel: a tiny search of each depth,
+    with and without the decision cost."""
+    from occamlearn.trees.dtmax.binary.search import CompiledDepthSearch
+
+    rng = np.random.default_rng(0)
+    X = rng.integers(0, 2, size=(24, 5)).astype(np.uint8)
+    C = np.zeros((24, 2), dtype=np.int64)
+    C[np.arange(24), rng.integers(0, 2, size=24)] = 1
+    C[0] += 1
+    for depth in (1, 2, 3, 4):
+        for decision in (0, 1):
+            CompiledDepthSearch(X, C, 8, decision, None, depth).solve_top(depth)
+    # (memo's kernel: compiled here too; not a public name of this module, whose public
+    # kernels are what trees.kernel_cache checks on disk)
+    from occamlearn.trees.dtmax.binary.memo import grow_memo, new_memo
+
+    grow_memo(new_memo(24, 4), new_memo(24, 16))
+
+
+# numba keys its cache to this file alone: also to the modules whose kernels these call
+key_cache_to_sources(__name__)

@@ -1,0 +1,185 @@
+"""Class counts of a row set and the best tree of depth <= 2 from them (compiled).
+
+MurTree's depth-2 solver (Demirović et al., JMLR 2022), used by the compiled DT(max) search
+(``kernels``): one pass over the rows of a node adds each row's weight to
+``pairs[class, f, g]`` for every pair f <= g of its present features; inclusion-exclusion then
+gives the class counts of the four quadrants of every pair of tests, and so the best tree of
+depth <= 2 under every root test, in O(classes x features^2) without a search. Costs are
+``errors * scale + decisions * decision``; a test is only taken where it costs strictly less
+than a leaf. A row set's counts can also be the difference of its parent's and its
+sibling's (``_subtract``): the search counts only the smaller child.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+__all__: list[str] = []
+
+
+@njit(cache=True)
+def _errors(counts):
+    """Errors of a leaf over class ``counts`` (all but the largest)."""
+    total, largest = 0, 0
+    for value in counts:
+        total += value
+        largest = max(largest, value)
+    return total - largest
+
+
+@njit(cache=True)
+def _leaf(items, n, label, weight, forced, totals):
+    """(errors of the leaf, its class, forced errors) of ``items[:n]``; ``totals`` filled."""
+    totals[:] = 0
+    stuck = 0
+    for i in range(n):
+        item = items[i]
+        totals[label[item]] += weight[item]
+        stuck += forced[item]
+    best = 0
+    for k in range(totals.shape[0]):
+        if totals[k] > totals[best]:
+            best = k
+    return _errors(totals), best, stuck
+
+
+@njit(cache=True)
+def _count_pairs(items, n, label, weight, indptr, indices, pairs, seen, present):
+    """``pairs[k, f, g]`` (f <= g) = weight of the rows of class k with x_f = x_g = 1, for
+    the features present in ``items[:n]`` (listed in ``present``; their count returned). Only
+    that block is cleared and filled; ``seen`` is a zeroed scratch (left zeroed)."""
+    n_present = 0
+    for i in range(n):
+        item = items[i]
+        for a in range(indptr[item], indptr[item + 1]):
+            f = indices[a]
+            if not seen[f]:
+                seen[f] = 1
+                present[n_present] = f
+                n_present += 1
+    for u in range(n_present):
+        seen[present[u]] = 0
+    for k in range(pairs.shape[0]):
+        for u in range(n_present):
+            f = present[u]
+            for v in range(n_present):
+                pairs[k, f, present[v]] = 0
+    for i in range(n):
+        item = items[i]
+        k, w = label[item], weight[item]
+        for a in range(indptr[item], indptr[item + 1]):
+            f = indices[a]
+            pairs[k, f, f] += w
+            for b in range(a + 1, indptr[item + 1]):
+                pairs[k, f, indices[b]] += w
+    return n_present
+
+
+@njit(cache=True)
+def _depth2(pairs, totals, useful, n_useful, depth, scale, decision, out, quad):
+    """Best tree of depth <= ``depth`` (1 or 2) from the pair counts; cost returned, its root
+    test, and the tests of its zero and one children (-1: a leaf) in ``out[0:3]``. A test is
+    only taken where it costs strictly less than a leaf.
+
+    Each pair {f, g} is visited once: its four quadrants (x_f, x_g = 11, 10, 01, 00) give
+    the children of root f testing g (11 + 10 on the one side, 01 + 00 on the zero side)
+    and those of root g testing f (11 + 01, 10 + 00)."""
+    n_classes = totals.shape[0]
+    best = _errors(totals) * scale
+    out[0], out[1], out[2] = -1, -1, -1
+    # per useful feature as the root: best one side, its test, best zero side, its test
+    side = np.empty((4, n_useful), dtype=np.int64)
+    for u in range(n_useful):
+        f = useful[u]
+        for k in range(n_classes):
+            quad[0, k] = pairs[k, f, f]
+            quad[1, k] = totals[k] - pairs[k, f, f]
+        side[0, u], side[1, u] = _errors(quad[0]) * scale, -1
+        side[2, u], side[3, u] = _errors(quad[1]) * scale, -1
+    if depth >= 2:
+        for u in range(n_useful):
+            f = useful[u]
+            for v in range(u + 1, n_useful):
+                g = useful[v]
+                low, high = min(f, g), max(f, g)
+                if n_classes == 2:
+                    both0, both1 = pairs[0, low, high], pairs[1, low, high]
+                    f0, f1, g0, g1 = pairs[0, f, f], pairs[1, f, f], pairs[0, g, g], pairs[1, g, g]
+                    e11 = min(both0, both1)
+                    e10 = min(f0 - both0, f1 - both1)
+                    e01 = min(g0 - both0, g1 - both1)
+                    e00 = min(totals[0] - f0 - g0 + both0, totals[1] - f1 - g1 + both1)
+                else:                   # errors = total - largest class, per quadrant
+                    e11, e10, e01, e00 = 0, 0, 0, 0
+                    m11, m10, m01, m00 = 0, 0, 0, 0
+                    for k in range(n_classes):
+                        both = pairs[k, low, high]
+                        q10 = pairs[k, f, f] - both
+                        q01 = pairs[k, g, g] - both
+                        q00 = totals[k] - pairs[k, f, f] - pairs[k, g, g] + both
+                        e11 += both
+                        e10 += q10
+                        e01 += q01
+                        e00 += q00
+                        m11, m10 = max(m11, both), max(m10, q10)
+                        m01, m00 = max(m01, q01), max(m00, q00)
+                    e11, e10, e01, e00 = e11 - m11, e10 - m10, e01 - m01, e00 - m00
+                cost = (e11 + e10) * scale + decision           # root f, one side tests g
+                if cost < side[0, u]:
+                    side[0, u], side[1, u] = cost, g
+                cost = (e01 + e00) * scale + decision           # root f, zero side tests g
+                if cost < side[2, u]:
+                    side[2, u], side[3, u] = cost, g
+                cost = (e11 + e01) * scale + decision           # root g, one side tests f
+                if cost < side[0, v]:
+                    side[0, v], side[1, v] = cost, f
+                cost = (e10 + e00) * scale + decision           # root g, zero side tests f
+                if cost < side[2, v]:
+                    side[2, v], side[3, v] = cost, f
+    for u in range(n_useful):
+        cost = side[0, u] + side[2, u] + decision
+        if cost < best:
+            best = cost
+            out[0], out[1], out[2] = useful[u], side[3, u], side[1, u]
+    return best
+
+
+@njit(cache=True)
+def _subtract(whole, present, n_present, part, part_present, n_part, out, seen):
+    """``out = whole - part`` on the pair counts among the ``present`` features of
+    ``whole``; ``part`` counts a subset of its rows, filled on ``part_present`` only (zero
+    elsewhere). ``seen``: a zeroed scratch (left zeroed)."""
+    for u in range(n_part):
+        seen[part_present[u]] = 1
+    for k in range(whole.shape[0]):
+        for u in range(n_present):
+            f = present[u]
+            for v in range(n_present):
+                g = present[v]
+                if f <= g:
+                    if seen[f] and seen[g]:
+                        out[k, f, g] = whole[k, f, g] - part[k, f, g]
+                    else:
+                        out[k, f, g] = whole[k, f, g]
+    for u in range(n_part):
+        seen[part_present[u]] = 0
+
+
+@njit(cache=True)
+def _useful_of_counts(pairs, totals, present, n_present, useful):
+    """Features splitting a row set, among ``present``, from its counts (weights are
+    positive: a feature splits the rows iff its ones weigh more than 0 and less than all)."""
+    total = 0
+    for k in range(totals.shape[0]):
+        total += totals[k]
+    count = 0
+    for u in range(n_present):
+        f = present[u]
+        ones = 0
+        for k in range(pairs.shape[0]):
+            ones += pairs[k, f, f]
+        if 0 < ones < total:
+            useful[count] = f
+            count += 1
+    return count

@@ -1,0 +1,192 @@
+"""The specialised search for 0/1 columns: data layout, polling, tree rebuild.
+
+``kernels`` holds the search (MurTree's, compiled; its memo in ``memo``, its pair counts in
+``pair_counts``); this module feeds it and reads it back:
+
+* the distinct rows become *items*, one per (row, label) group with its integer weight, with
+  each item's present features listed (the depth-2 counting pass walks only those);
+* the search runs in slices of ``POLL_WORK`` units of work (or 4x the walk back down to
+  where the last slice stopped, if more); between slices the deadline is polled and a full
+  memo is grown (``MEMO_BYTES`` caps it; past that it stops taking
+  entries, which costs speed, never exactness);
+* the tree is rebuilt top-down: each node's best test is in the memo (or recomputed), and
+  nodes of depth <= 2 come straight from the depth-2 solver.
+
+With a deadline the best tree of the top node found so far is returned, "feasible".
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from occamlearn.stopping import Deadline
+from occamlearn.trees.dtmax.binary import kernels, memo
+
+__all__ = ["PAIR_COUNT_BYTES", "CompiledDepthSearch", "fits_in_memory"]
+
+INFINITE = np.int64(1) << np.int64(62)
+POLL_WORK = 2_000_000          # units of work (rows touched, counts evaluated) between polls
+MEMO_ROWS = 1 << 12            # the memo's first size (entries, a power of two) ...
+MEMO_BYTES = 1 << 30           # ... it grows 4x at 70 % full up to this, then takes no more
+PAIR_COUNT_BYTES = 1 << 30     # the four (classes, features, features) count tables
+
+
+def fits_in_memory(n_features: int, n_classes: int) -> bool:
+    """Whether the pair-count tables of this engine fit ``PAIR_COUNT_BYTES``."""
+    return 4 * n_classes * n_features ** 2 * 8 <= PAIR_COUNT_BYTES
+
+
+class CompiledDepthSearch:
+    """``best(rows, depth)`` over distinct 0/1 rows ``X`` with class weights ``C`` (rows x
+    classes, integers): costs ``errors * scale + decisions * decision``."""
+
+    def __init__(self, X: np.ndarray, C: np.ndarray, scale: int, decision: int,
+                 deadline: Deadline | None, depth: int):
+        C = np.asarray(C, dtype=np.int64)
+        pattern, label = np.nonzero(C)                 # items, grouped by pattern
+        weight = C[pattern, label]
+        first = np.r_[True, pattern[1:] != pattern[:-1]]
+        forced = np.where(first, (C.sum(axis=1) - C.max(axis=1))[pattern], 0)
+        X_items = np.ascontiguousarray(X[pattern], dtype=np.uint8)
+        rows, columns = np.nonzero(X_items)
+        indptr = np.zeros(len(pattern) + 1, dtype=np.int64)
+        np.cumsum(np.bincount(rows, minlength=len(pattern)), out=indptr[1:])
+        self.pattern, self.label = pattern, label.astype(np.int64)
+        self.X = X_items
+        self.data = (X_items, self.label, weight.astype(np.int64), forced.astype(np.int64),
+                     indptr, columns.astype(np.int64))
+        self.scale, self.decision, self.deadline = int(scale), int(decision), deadline
+        n_items, n_features, n_classes = len(pattern), X.shape[1], C.shape[1]
+        levels = max(int(depth), 1) + 1
+        words = (n_items + 63) // 64
+        self.ws = (
+            np.zeros((levels, 2, n_items), dtype=np.int64),             # lists
+            np.zeros((levels, words), dtype=np.uint64),                 # keys
+            np.zeros((levels, n_features), dtype=np.int64),             # order
+            np.zeros(n_features, dtype=np.int64),                       # errors
+            np.zeros((n_classes, n_features), dtype=np.int64),          # singles
+            np.zeros(n_classes, dtype=np.int64),                        # totals
+            np.zeros((4, n_classes, n_features, n_features), dtype=np.int64),  # pairs
+            np.zeros((4, n_features), dtype=np.int64),                  # presents
+            np.zeros(4, dtype=np.int64),                                # n_presents
+            np.zeros((4, n_classes), dtype=np.int64),                   # quad
+            np.zeros(3, dtype=np.int64),                                # out
+            np.zeros(n_features, dtype=np.uint8),                       # seen
+            np.zeros(n_features, dtype=np.int64),                       # useful
+            np.zeros((levels, 2, n_items), dtype=np.int64),             # prev_lists
+            np.zeros((levels, 2), dtype=np.int64),                      # prev_n
+            np.zeros((levels, 2), dtype=np.int64),                      # prev_cost
+            np.zeros(2, dtype=np.int64),                                # state
+        )
+        self.slots = memo.new_memo(n_items, MEMO_ROWS)
+        self.counters = np.zeros(memo.N_COUNTERS, dtype=np.int64)
+        self.counters[memo.GROWABLE] = 1
+        self.stopped = False
+
+    # -- running the kernel in slices -------------------------------------------------------
+    def _grow(self) -> None:
+        bigger_rows = 4 * self.slots.shape[0]
+        if bigger_rows * self.slots.shape[1] * 8 > MEMO_BYTES:
+            self.counters[memo.GROWABLE] = 0
+        else:
+            bigger = np.zeros((bigger_rows, self.slots.shape[1]), dtype=np.uint64)
+            memo.grow_memo(self.slots, bigger)
+            self.slots = bigger
+        self.counters[memo.FULL] = 0
+
+    def run(self, items: np.ndarray, depth: int, ub: int, stoppable: bool = True):
+        """``best(items, depth, ub)``, or None if the deadline came first (``stoppable``)."""
+        counters = self.counters
+        if depth <= 2:
+            return int(kernels.solve_shallow(items, depth, self.data, self.ws, self.scale,
+                                             self.decision, counters))
+        self.ws[0][0, 0, :len(items)] = items
+        budget = POLL_WORK
+        while True:
+            counters[memo.SLICE_START] = counters[memo.WORK]
+            counters[memo.FIRST_STORE] = -1
+            counters[memo.WORK_LIMIT] = counters[memo.WORK] + budget
+            counters[memo.ABORT] = 0
+            cost = kernels.search(0, 0, len(items), depth, ub, self.data, self.ws, self.scale,
+                                  self.decision, self.slots, counters)
+            if cost != kernels.ABORTED:
+                return int(cost)
+            # A slice first walks down again to where the last one stopped; the next one is
+            # at least 4x that walk, so it always makes progress (a slice smaller than the
+            # walk would never reach new work) and walking costs at most a fifth of it.
+            new_work = counters[memo.FIRST_STORE]
+            walked = (counters[memo.WORK] if new_work < 0 else new_work) - counters[
+                memo.SLICE_START]
+            budget = max(POLL_WORK, 4 * int(walked))
+            if counters[memo.FULL]:
+                self._grow()
+            elif stoppable and self.expired():
+                return None
+
+    def expired(self) -> bool:
+        """Whether the deadline has passed (polled between slices of work)."""
+        return self.deadline is not None and self.deadline.expired()
+
+    def statistics(self) -> dict:
+        counters = self.counters
+        return {"subproblems": int(counters[memo.SUBPROBLEMS]),
+                "cache_hits": int(counters[memo.HITS]),
+                "pruned": int(counters[memo.PRUNED]),
+                "memo_entries": int(counters[memo.ENTRIES]),
+                "work": int(counters[memo.WORK])}
+
+    # -- the search and its tree --------------------------------------------------------------
+    def solve_top(self, depth: int, ub: int = INFINITE) -> tuple[int, tuple]:
+        """(cost, nested tree over the columns of ``X``) of all rows if some tree costs less
+        than ``ub`` (an incumbent's cost + 1: what it prunes is proven no better), else (a
+        bound >= ub, None); ``stopped`` is set if the deadline ended the search (the tree is
+        then the best found)."""
+        items = np.arange(len(self.label), dtype=np.int64)
+        counters = self.counters
+        counters[memo.TOP_COST], counters[memo.TOP_FEATURE] = INFINITE, -1
+        try:
+            cost = self.run(items, depth, ub)
+        except KeyboardInterrupt:            # Ctrl-C between slices: as a deadline
+            cost = None
+        if cost is not None:
+            return cost, (self.subtree(items, depth) if cost < ub else None)
+        self.stopped = True                  # the best top test so far, if any
+        top_cost, top_test = int(counters[memo.TOP_COST]), int(counters[memo.TOP_FEATURE])
+        if top_test < 0:
+            totals = np.bincount(self.label, weights=self.data[2], minlength=1)
+            errors = int(totals.sum() - totals.max())
+            return errors * self.scale, ("leaf", int(totals.argmax()))
+        return top_cost, self._test(items, depth, top_test)
+
+    def _leaf(self, items: np.ndarray) -> tuple:
+        totals = np.bincount(self.label[items], weights=self.data[2][items],
+                             minlength=int(self.label.max()) + 1)
+        return ("leaf", int(totals.argmax()))
+
+    def _test(self, items: np.ndarray, depth: int, test: int) -> tuple:
+        one = self.X[items, test] > 0
+        return ("test", int(test), self.subtree(items[~one], depth - 1),
+                self.subtree(items[one], depth - 1))
+
+    def subtree(self, items: np.ndarray, depth: int) -> tuple:
+        """The best tree of depth <= ``depth`` on ``items`` (memo hits, mostly)."""
+        if depth == 0:
+            return self._leaf(items)
+        self.run(items, depth, INFINITE, stoppable=False)
+        counters = self.counters
+        root = int(counters[memo.ROOT])
+        if root < 0:
+            return self._leaf(items)
+        if depth > 2:
+            return self._test(items, depth, root)
+        one = self.X[items, root] > 0
+        sides = []
+        for side_items, child in ((items[~one], int(counters[memo.LEFT])),
+                                  (items[one], int(counters[memo.RIGHT]))):
+            if child < 0:
+                sides.append(self._leaf(side_items))
+            else:
+                low = self.X[side_items, child] > 0
+                sides.append(("test", child, self._leaf(side_items[~low]),
+                              self._leaf(side_items[low])))
+        return ("test", root, *sides)

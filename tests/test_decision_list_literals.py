@@ -1,0 +1,128 @@
+"""DecisionListClassifier's literals and its numbers: negations evaluate as their conditions,
+saved = fitted under weights, and weighted lists print the observed rate beside the weighted
+one."""
+
+import warnings
+
+import numpy as np
+import pandas as pd
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from occamlearn import DecisionListClassifier, load_dataset, load_model, save_model
+from occamlearn.binarize import ThresholdBinarizer
+from occamlearn.estimators._list_literals import RuleLiterals
+from occamlearn.export.decision_list import (
+    export_graphviz,
+    export_text,
+    plot_probabilities,
+    summary_line,
+)
+
+
+@st.composite
+def table_with_gaps(draw):
+    n = draw(st.integers(4, 14))
+    income = draw(st.lists(st.sampled_from([1.0, 2.5, 4.0, 7.0, None]), min_size=n,
+                           max_size=n))
+    colour = draw(st.lists(st.sampled_from(["red", "green", "blue", None]), min_size=n,
+                           max_size=n))
+    flag = draw(st.lists(st.sampled_from([0, 1]), min_size=n, max_size=n))
+    size = draw(st.lists(st.sampled_from([3, 5, 8]), min_size=n, max_size=n))
+    return pd.DataFrame({"income": income, "colour": colour, "flag": flag, "size": size})
+
+
+@settings(max_examples=40, deadline=None)
+@given(train=table_with_gaps(), new=table_with_gaps())
+def test_every_literal_column_is_its_condition(train, new):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        literals = RuleLiterals(ThresholdBinarizer()).fit(train)
+        for X in (train, new):
+            columns = literals.transform(X)
+            expected = np.zeros((len(X), len(literals.conditions_)), dtype=np.uint8)
+            for k, condition in enumerate(literals.conditions_):
+                expected[:, k] = condition.evaluate(X)
+            assert np.array_equal(columns, expected)
+        assert np.array_equal(RuleLiterals(ThresholdBinarizer()).fit_transform(train),
+                              literals.transform(train))
+
+
+def test_negations_read_as_their_comparisons():
+    X = pd.DataFrame({"age": [20, 30, 40, 50], "colour": ["red", "green", "blue", "red"],
+                      "sex": ["m", "f", "m", "f"], "flag": [0, 1, 1, 0]})
+    names = list(RuleLiterals(ThresholdBinarizer()).fit(X).get_feature_names_out())
+    for name in ("age < 30", "age >= 30", "colour != red", "flag != 1", "sex == m",
+                 "sex == f"):
+        assert name in names
+    assert "sex != m" not in names  # a two-valued column's categories negate each other
+
+
+def _weighted_titanic():
+    X, y = load_dataset("titanic")
+    rng = np.random.default_rng(0)
+    return X, y, rng.integers(1, 4, len(y))
+
+
+@pytest.mark.parametrize("weights", ["class_weight", "sample_weight"])
+def test_saved_list_predicts_what_the_fitted_one_did(weights, tmp_path):
+    X, y, sample_weight = _weighted_titanic()
+    if weights == "class_weight":
+        model = DecisionListClassifier(class_weight="balanced").fit(X, y)
+    else:
+        model = DecisionListClassifier().fit(X, y, sample_weight=sample_weight)
+    save_model(model, tmp_path / "list.json")
+    loaded = load_model(tmp_path / "list.json")
+    assert np.array_equal(loaded.predict_proba(X), model.predict_proba(X))
+    assert np.array_equal(loaded.predict(X), model.predict(X))
+    assert loaded.list_ == model.list_ and loaded.list_.weighted
+    assert str(loaded) == str(model)
+    assert loaded.rule_costs_ == pytest.approx(model.rule_costs_)
+
+
+def test_weighted_rules_print_the_observed_rate_and_label_the_weighted_one():
+    X, y = load_dataset("titanic")
+    model = DecisionListClassifier(class_weight="balanced").fit(X, y)
+    decision_list = model.list_
+    fired = model.apply(X)
+    observed = [np.mean(np.asarray(y)[fired == k] == 1) for k in range(len(decision_list))]
+    assert decision_list.observed_probabilities[:-1] == pytest.approx(observed)
+    text = export_text(model)
+    first = decision_list.rules[0]
+    assert (f"THEN p={observed[0]:.2f} (n={first.n_covered}; "
+            f"weighted {first.probability:.2f})") in text.splitlines()[0]
+    assert first.probability != pytest.approx(observed[0], abs=0.01)
+    assert summary_line(model).startswith("p = P(1), observed; predictions use the weighted p")
+    assert f"weighted {first.probability:.2f}" in export_graphviz(model)
+    plain = DecisionListClassifier().fit(X, y)
+    assert "weighted" not in export_text(plain, summary=True) and not plain.list_.weighted
+
+
+def test_predict_proba_is_the_weighted_probability_after_a_weighted_fit():
+    X, y = load_dataset("titanic")
+    model = DecisionListClassifier(class_weight="balanced").fit(X, y)
+    fired = model.apply(X)
+    weight = np.where(np.asarray(y) == 1, len(y) / (2 * np.sum(y == 1)),
+                      len(y) / (2 * np.sum(y == 0)))
+    first = fired == 0
+    expected = weight[first] @ (np.asarray(y)[first] == 1) / weight[first].sum()
+    assert model.predict_proba(X)[first, 1] == pytest.approx(expected)
+
+
+def test_the_probability_plot_shows_the_observed_rate_and_marks_the_weighted_one():
+    matplotlib = pytest.importorskip("matplotlib")
+    matplotlib.use("Agg")
+    X, y = load_dataset("titanic")
+    model = DecisionListClassifier(class_weight="balanced").fit(X, y)
+    ax = plot_probabilities(model)
+    heights = [bar.get_height() for bar in ax.patches]
+    assert heights == pytest.approx(model.list_.observed_probabilities)
+    assert ax.get_ylabel().startswith("observed P(")
+    ticks = np.asarray(ax.collections[0].get_offsets())[:, 1].tolist()
+    assert ticks == pytest.approx(model.list_.probabilities)
+    assert sorted(t.get_text() for t in ax.get_legend().get_texts()) == [
+        "observed", "weighted (predicts)"]
+    plain = plot_probabilities(DecisionListClassifier().fit(X, y))
+    assert plain.get_legend() is None and not plain.collections
+    matplotlib.pyplot.close("all")
