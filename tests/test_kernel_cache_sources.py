@@ -52,6 +52,25 @@ def test_source_files_follow_top_level_imports_transitively(toy_package):
         kernel_sources.source_files("toy.missing", toy_package)
 
 
+def test_top_level_imports_read_from_the_import_lines_match_a_full_parse(toy_package):
+    """The import-lines extract gives the same top-level imports as parsing the whole file,
+    on every module of the package and on a file whose docstring cuts an import short."""
+    import ast
+
+    def full(text):
+        return [ast.dump(node) for node in ast.parse(text).body
+                if isinstance(node, (ast.Import, ast.ImportFrom))]
+
+    tricky = ('"""Doc.\nfrom here (a parenthesis never closed\n"""\nimport os\n'
+              'from toy.helper import (\n    f,  # (note)\n)\nfrom toy import \\\n    sub\n'
+              'if True:\n    import json\n')
+    texts = [path.read_text() for path in PACKAGE.rglob("*.py")] + [tricky]
+    for text in texts:
+        assert [ast.dump(node) for node in kernel_sources._top_level_imports(text, "x")] == \
+            full(text)
+    assert len(full(tricky)) == 3
+
+
 @pytest.mark.parametrize("edited, changes", [("deep.py", True), ("sub.py", True),
                                              ("kern.py", True), ("unrelated.py", False)])
 def test_sources_key_changes_with_the_content_of_a_callee(toy_package, edited, changes):

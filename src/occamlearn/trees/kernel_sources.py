@@ -36,6 +36,31 @@ def _module_file(name: str, root: Path = PACKAGE_ROOT) -> Path | None:
     return None
 
 
+def _top_level_imports(text: str, filename: str) -> list:
+    """The top-level statements of ``text`` that are imports, as ``ast`` nodes.
+
+    Every process that fits a tree keys the kernel cache (``sources_key``), so this parses
+    only the lines that can hold a top-level import: a top-level statement starts at column
+    0, so each one starting with ``import`` or ``from`` is taken with its continuation lines
+    (an open parenthesis or a trailing backslash). Parsing that extract gives every top-level
+    import of the full parse; a docstring line that happens to read like an import can add a
+    module (a key that changes more often, never a stale one); an extract that does not parse
+    (such a docstring line cut short) falls back to the full parse."""
+    lines, extract, depth = text.splitlines(), [], 0
+    for line in lines:
+        if depth == 0 and not (extract and extract[-1].endswith("\\")) and \
+                not line.startswith(("import ", "from ")):
+            continue
+        extract.append(line)
+        depth = max(0, depth + line.count("(") - line.count(")"))
+    try:
+        tree = ast.parse("\n".join(extract), filename=filename)
+    except SyntaxError:
+        tree = ast.parse(text, filename=filename)
+    return [statement for statement in tree.body
+            if isinstance(statement, (ast.Import, ast.ImportFrom))]
+
+
 def _imported_files(path: Path, root: Path) -> set[Path]:
     """The package modules that ``path`` imports at its top level (where numba looks up the
     functions a kernel calls): ``from pkg.mod import f`` gives ``mod``; ``from pkg import x``
@@ -44,7 +69,7 @@ def _imported_files(path: Path, root: Path) -> set[Path]:
     function it did not import by name)."""
     package = ".".join([root.name, *path.relative_to(root).with_suffix("").parts[:-1]])
     found = set()
-    for statement in ast.parse(path.read_bytes(), filename=str(path)).body:
+    for statement in _top_level_imports(path.read_text(encoding="utf-8"), str(path)):
         names = []
         if isinstance(statement, ast.Import):
             names = [alias.name for alias in statement.names]
