@@ -54,14 +54,24 @@ def main(argv=None) -> None:
     parser.add_argument("--matrices", default="paper", choices=("paper", "readable"))
     parser.add_argument("--runner", default="auto")
     parser.add_argument("--time-limit", type=float, default=60.0)
+    parser.add_argument("--base-label", default="", help="what the base is, e.g. a commit")
     parser.add_argument("--out", required=True, type=Path)
     args = parser.parse_args(argv)
     jsonl = args.out.with_suffix(".jsonl")
     jsonl.write_text("")
-    lines = [f"Matrices: {args.matrices}; runner {args.runner}; time limit {args.time_limit:g} s; "
+    def commit(src: Path) -> str:
+        done = subprocess.run(["git", "-C", str(src), "rev-parse", "--short", "HEAD"],
+                              capture_output=True, text=True)
+        return done.stdout.strip() or "not a git checkout"
+
+    lines = [f"Command: `{' '.join([Path(sys.executable).name, *sys.argv])}`", "",
+             f"Head {args.head_src} at {commit(args.head_src)}; base {args.base_src} "
+             f"({args.base_label or commit(args.base_src)}). Shared machine (2 cores).", "",
+             f"Matrices: {args.matrices}; runner {args.runner}; time limit {args.time_limit:g} s; "
              f"started {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, load "
              f"{' '.join(f'{x:.1f}' for x in os.getloadavg())}.", "",
-             "| dataset | head size | head s | base size | base s |", "|---|---|---|---|---|"]
+             "| dataset | head size | head s | base size | base s | load after |",
+             "|---|---|---|---|---|---|"]
     for position, dataset in enumerate(args.datasets):
         sides = [("head", args.head_src), ("base", args.base_src)]
         runs = {}
@@ -72,7 +82,8 @@ def main(argv=None) -> None:
                                          "matrices": args.matrices, "result": runs[side]})
                              + "\n")
             print(dataset, side, json.dumps(runs[side]), flush=True)
-        lines.append(f"| {dataset} | {cell(runs['head'])} | {cell(runs['base'])} |")
+        lines.append(f"| {dataset} | {cell(runs['head'])} | {cell(runs['base'])} | "
+                     f"{os.getloadavg()[0]:.1f} |")
         args.out.write_text("\n".join(lines) + "\n")
     lines.append(f"\nFinished {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}; load "
                  f"{' '.join(f'{x:.1f}' for x in os.getloadavg())}.")
