@@ -379,6 +379,8 @@ class CompiledRowSetSearch(RowSetSearch):
         self.counters[self.kernels.GROWABLE] = self.INITIAL_CAPACITY < self.max_capacity
         self.counters[self.kernels.CHILD_BOUNDS] = child_bounds
         self.counters[self.kernels.USE_BOUND] = self.use_incompatibility
+        from occamlearn.trees.mpdt.bnb import memo_table  # the counters' slots (numba loaded)
+
         kernels, counters = self.kernels, self.counters
         counters[kernels.PRUNE_BY_CLASSES] = self.PRUNE_BY_CLASSES
         counters[kernels.DROP_DOMINATED] = self.DROP_DOMINATED
@@ -387,8 +389,8 @@ class CompiledRowSetSearch(RowSetSearch):
                                          4 * (self.SUBSET_MAX_ROWS + 1)))  # a set fits a pool
         counters[kernels.TRIE_MAX_ROWS] = self.SUBSET_MAX_ROWS
         counters[kernels.TRIE_MIN_BUDGET] = self.SUBSET_MIN_BUDGET
-        counters[kernels.TRIE_WORK] = self.SUBSET_WORK
-        counters[kernels.TRIE_HIT_WORTH] = self.SUBSET_HIT_WORTH * len(kept) * self.words
+        counters[memo_table.TRIE_WORK] = self.SUBSET_WORK
+        counters[memo_table.TRIE_HIT_WORTH] = self.SUBSET_HIT_WORTH * len(kept) * self.words
         self.chunk = 2000
 
     def to_words(self, rows: int) -> np.ndarray:
@@ -436,10 +438,12 @@ class CompiledRowSetSearch(RowSetSearch):
         self.counters[self.kernels.GROWABLE] = current < capacity < self.max_capacity
 
     def stats(self) -> dict:
+        from occamlearn.trees.mpdt.bnb import memo_table  # the counters' slots (numba loaded)
+
         return {**super().stats(), "memo_entries": int(self.counters[self.kernels.ENTRIES]),
                 "table_capacity": self.table.shape[0],
                 "table_saturated": not self.counters[self.kernels.GROWABLE],
-                **{name: int(self.counters[getattr(self.kernels, index)]) for name, index in
+                **{name: int(self.counters[getattr(memo_table, index)]) for name, index in
                    (("subset_queries", "TRIE_QUERIES"), ("subset_hits", "TRIE_HITS"),
                     ("subset_sets", "TRIE_SETS"), ("subset_evictions", "TRIE_EVICTIONS"),
                     ("subset_visits", "TRIE_VISITS"))}}
