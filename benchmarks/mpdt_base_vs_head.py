@@ -54,6 +54,7 @@ def main(argv=None) -> None:
     parser.add_argument("--matrices", default="paper", choices=("paper", "readable"))
     parser.add_argument("--runner", default="auto")
     parser.add_argument("--time-limit", type=float, default=60.0)
+    parser.add_argument("--head-label", default="", help="what the head is, e.g. a commit")
     parser.add_argument("--base-label", default="", help="what the base is, e.g. a commit")
     parser.add_argument("--out", required=True, type=Path)
     args = parser.parse_args(argv)
@@ -65,7 +66,7 @@ def main(argv=None) -> None:
         return done.stdout.strip() or "not a git checkout"
 
     lines = [f"Command: `{' '.join([Path(sys.executable).name, *sys.argv])}`", "",
-             f"Head {args.head_src} at {commit(args.head_src)}; base {args.base_src} "
+             f"Head {args.head_src} ({args.head_label or commit(args.head_src)}); base {args.base_src} "
              f"({args.base_label or commit(args.base_src)}). Shared machine (2 cores).", "",
              f"Matrices: {args.matrices}; runner {args.runner}; time limit {args.time_limit:g} s; "
              f"started {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, load "
