@@ -85,9 +85,9 @@ from occamlearn.trees.mpdt.bnb.subset_trie import subset_bound as _subset_bound
 __all__ = ["ABORTED", "BOUND_CALLS", "BOUND_MAX_ROWS", "BOUND_WORK", "BOUNDED", "CALL_LIMIT",
            "CALLS", "CHILD_BOUNDS", "DROP_DOMINATED", "ENTRIES", "EXACT", "FLAG", "FLAG_FULL",
            "GROWABLE", "NO_FLAGS", "ONE_LEAF_BY_CLASSES", "PRUNE_BY_CLASSES",
-           "TRIE_BYTES_PER_NODE", "TRIE_MAX_ROWS", "TRIE_MIN_BUDGET", "USE_BOUND", "incompatibility_lower_bound", "insert", "lookup",
-           "new_counters", "new_table", "new_trie", "pack_rows", "rehash", "solve", "warm_up",
-           "warm_up_table"]
+           "TRIE_BYTES_PER_NODE", "TRIE_MAX_ROWS", "TRIE_MIN_BUDGET", "USE_BOUND",
+           "incompatibility_lower_bound", "insert", "lookup", "new_counters", "new_table",
+           "new_trie", "pack_rows", "rehash", "solve", "warm_up", "warm_up_table"]
 
 # Row sets are (words,) uint64 bitsets over the distinct rows. The recursion aborts by
 # returning ABORTED when the call limit is reached (the caller polls the clock and resumes:
