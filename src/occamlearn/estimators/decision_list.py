@@ -34,7 +34,7 @@ from occamlearn.estimators._base import (
     table_input_tags,
 )
 from occamlearn.estimators._display import ModelDisplayMixin
-from occamlearn.estimators._list_literals import RuleLiterals
+from occamlearn.estimators._list_literals import RuleLiterals, within_deadline
 from occamlearn.estimators._record import fit_date
 from occamlearn.lists import RULE_SEARCHES, learn_decision_list
 from occamlearn.stopping import Deadline
@@ -191,6 +191,8 @@ class DecisionListClassifier(ClassifierMixin, ModelDisplayMixin, BaseEstimator):
                              f"{self.min_conjunction} and {self.max_conjunction} features")
         binarizer = (LIST_BINARIZERS[self.binarizer]() if isinstance(self.binarizer, str)
                      else binarizer_to_fit(self.binarizer))
+        if isinstance(binarizer, RuleLiterals):  # a time limit leaves the search time too
+            binarizer = within_deadline(binarizer, X, deadline)
         data = prepare_training_data(self, X, y, binarizer=binarizer,
                                      on_conflict="relax",  # a probabilistic list keeps every row
                                      sample_weight=sample_weight,
