@@ -83,7 +83,7 @@ def main(argv=None):
     args = parser.parse_args(argv)
     variants = dict(item.split("=", 1) for item in args.variant)
     for name, src in variants.items():  # fill each variant's numba cache first
-        subprocess.run([sys.executable, "-m", "occamlearn.trees.kernel_cache"], check=True,
+        subprocess.run([sys.executable, "-m", "occamlearn.cli", "warm-up"], check=True,
                        env={**os.environ, "PYTHONPATH": os.path.abspath(src)})
     with open(args.out, "a") as out:
         for matrix in args.matrices:

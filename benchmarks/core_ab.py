@@ -40,10 +40,12 @@ def fit(kind: str, name: str, arg: int, seconds: float):
         return lambda: minimum_tree_branch_and_bound(
             X, y, k, **_limit(minimum_tree_branch_and_bound, seconds))
     if kind == "dtmax":
-        from occamlearn.trees.dtmax.search import find_max_accuracy_tree
+        from occamlearn.stopping import Deadline
+        from occamlearn.trees.dtmax.data import OrderedData
+        from occamlearn.trees.dtmax.entry import best_tree
 
-        return lambda: find_max_accuracy_tree(X, y, k, arg, method="dp",
-                                              **_limit(find_max_accuracy_tree, seconds))
+        data = OrderedData.from_matrix(X, y, k)
+        return lambda: best_tree(data, max_depth=arg, deadline=Deadline.after(seconds))
     from occamlearn.trees.data_reduction import group_examples
     from occamlearn.trees.mpdt.error_budget.bnb import find_minimum_tree_with_errors_bnb
 

@@ -3,11 +3,11 @@ given seconds of ``fit``, a checkout against its base, side by side in one run.
 
 Cases:
 
-* ``default_5000x30``: ``MaxAccuracyTreeClassifier(max_depth=d, time_limit=...)`` with its
-  defaults on ``make_classification(5000, 30, random_state=0)`` (the readable binariser's
-  cuts, searched by the ordered engine as chains);
-* the continuous tables of ``dtmax_continuous.py`` (64 % training split):
-  ``method="ordered"``, ``prefer_small=False``, every threshold.
+* ``default_5000x30``: ``make_classification(5000, 30, random_state=0)``;
+* the continuous tables of ``dtmax_continuous.py`` (64 % training split);
+
+each with ``MaxAccuracyTreeClassifier(max_depth=d, time_limit=...)`` and its defaults (every
+threshold, fewest errors then fewest nodes).
 
 Each fit runs in its own process after a warm-up fit on 20 rows; the user's callback (the
 three-argument form) records every rise of the bound, and the table shows the best bound
@@ -39,20 +39,17 @@ def worker(case: str, depth: int, limit: float) -> dict:
 
     warnings.simplefilter("ignore")
     from occamlearn import MaxAccuracyTreeClassifier
-    from occamlearn.trees.dtmax.ordered.solve import warm_kernels
 
-    warm_kernels()
+    options = {}
     if case == "default_5000x30":
         from sklearn.datasets import make_classification
 
         X, y = make_classification(5000, 30, random_state=0)
-        options = {}
     else:
         sys.path.insert(0, HERE)
         from dtmax_continuous import training_table
 
-        X, y = training_table(case)
-        options = {"method": "ordered", "prefer_small": False}
+        X, y, _ = training_table(case)
     warm = np.r_[np.flatnonzero(y == y[0])[:10], np.flatnonzero(y != y[0])[:10]]
     MaxAccuracyTreeClassifier(max_depth=depth, time_limit=limit, **options).fit(X[warm], y[warm])
     trace = []

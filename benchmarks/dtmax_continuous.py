@@ -1,32 +1,42 @@
-"""DT(max) on continuous tables: occamlearn's ordered engine and its binary dynamic programme
-against ConTree and STreeD, side by side in one run.
+"""DT(max) against ConTree and STreeD, side by side in one run, one fit at a time.
 
-Tables: scikit-learn's breast_cancer, wine, digits (0 vs rest) and ``make_classification``
-with 5,000 and 20,000 rows x 20 features (8 informative, ``random_state=0``), each on a 64 %
-stratified training split (``random_state=0``), at depths 2, 3 and 4; and the bundled datasets
-as binary matrices (``FeatureBinarizer(encoding="binary")``, as ``dtmax_runtime.py``) at
-depth 4. Tools:
+What is fitted, each fit in its own process, its seconds those of ``fit`` after a warm-up fit
+on 20 rows in the same process (start-up and compilation excluded), accuracy on the training
+split (the quantity all of them maximise):
 
-* ``ordered``: ``MaxAccuracyTreeClassifier(method="ordered")`` -- every threshold of every
-  numeric column (on binary matrices: ``binarizer=None``);
-* ``dp``: ``MaxAccuracyTreeClassifier(method="dp")`` over the readable binariser's features (at
-  most 32 cuts per column), on binary matrices over the matrix;
-* ``contree``: ``pycontree.ConTree(max_depth=d, time_limit=...)`` on the raw columns (all
-  thresholds; Brita, van der Linden and Demirovic, AAAI 2025);
-* ``streed``: ``pystreed.STreeDClassifier(optimization_task="accuracy", cost_complexity=0)`` on
-  the readable binariser's 0/1 matrix (the binary matrix itself for the bundled datasets).
+* continuous tables -- scikit-learn's breast_cancer, wine, digits (0 vs rest) and
+  ``make_classification`` with 5,000 and 20,000 rows x 20 features (8 informative,
+  ``random_state=0``), each on a 64 % stratified training split (``random_state=0``) -- at
+  depths 2, 3 and 4;
+* the bundled datasets as the paper's binary matrices (``FeatureBinarizer(encoding="binary")``,
+  as ``dtmax_runtime.py``) at depth 4;
+* ``missing``: ``make_classification`` 3,000 x 10 with 10 % of the cells missing and integer
+  weights 1-3, at depth 3.
+
+Tools:
+
+* ``ours``: the default ``MaxAccuracyTreeClassifier(max_depth=d, time_limit=T)`` -- every
+  threshold of the table, fewest errors then fewest nodes, missing values and weights as
+  given (on binary matrices ``binarizer=None``); ``first``: the same with
+  ``prefer_small=False`` (the first tree with the fewest errors, as the peers return);
+* ``contree``: ``pycontree.ConTree(max_depth=d, time_limit=T)`` on the raw columns (every
+  threshold; Brita, van der Linden and Demirovic, AAAI 2025);
+* ``streed``: ``pystreed.STreeDClassifier(optimization_task="accuracy", cost_complexity=0)``
+  on a 0/1 matrix: the binary matrix itself, or every threshold of a continuous table as a
+  column (``ThresholdBinarizer(max_thresholds=None)``) when that fits ``STREED_CELLS``.
+
+The peers take neither missing values nor weights, so on ``missing`` they get the same
+problem written their way: each row repeated by its weight, and each column with missing
+values as two columns, missing below every value and missing above every value (which holds
+exactly our tests ``x >= t``, ``x >= t or missing`` and ``x is missing``).
 
 ConTree (``pip install pycontree``) and STreeD (``pip install
-../shared/tools/pystreed-1.4.0-*.whl``) are benchmark-only tools, never dependencies. Each fit
-runs in its own process (killed at the limit plus a grace period); the seconds are those of
-``fit`` after a warm-up fit on 20 rows in the same process (start-up and compilation
-excluded). Accuracy is on the training split, the quantity all four maximise. Run by hand::
+../shared/tools/pystreed-1.4.0-*.whl``) are benchmark-only tools, never dependencies: run in
+/work/venv-bench. ``--base SRC`` adds ``ours@base``, the estimator of another checkout
+(``SRC`` first on its fits' ``PYTHONPATH``), fitted right after ``ours`` on each table. Run by
+hand::
 
-    python benchmarks/dtmax_continuous.py --markdown benchmarks/results/dtmax_continuous.md
-
-``--tools`` runs some of the tools only; ``--base SRC`` adds ``ordered@base``, the ordered
-engine of another checkout (``SRC`` put first on ``PYTHONPATH`` of its fits), so a change is
-timed against its base in the same run.
+    python benchmarks/dtmax_continuous.py --out benchmarks/results/dtmax_continuous.md
 """
 
 from __future__ import annotations
@@ -37,138 +47,210 @@ import os
 import subprocess
 import sys
 import time
-from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
 CONTINUOUS = ("breast_cancer", "wine", "digits", "make_classification_5000",
               "make_classification_20000")
-TOOLS = ("ordered", "dp", "contree", "streed")
-BINARY_TOOLS = ("ordered", "dp", "streed")
+MISSING = "missing"
+TOOLS = ("ours", "first", "contree", "streed")
+STREED_CELLS = 40_000_000     # every-threshold 0/1 matrices larger than this: STreeD skipped
+
+
+def _split(X, y):
+    from sklearn.model_selection import train_test_split
+
+    return train_test_split(X, y, train_size=0.64, stratify=y, random_state=0)
+
+
+def missing_table():
+    """(X with NaN, y, integer weights): make_classification 3,000 x 10, 10 % cells missing."""
+    from sklearn import datasets
+
+    X, y = datasets.make_classification(n_samples=3000, n_features=10, n_informative=6,
+                                        random_state=1)
+    rng = np.random.default_rng(1)
+    X[rng.random(X.shape) < 0.10] = np.nan
+    return X, y, rng.integers(1, 4, len(y))
 
 
 def training_table(name: str):
-    """(X, y) of the 64 % stratified training split; y as class indices."""
+    """(X, y as class indices, weights or None) of the table's 64 % training split."""
     from sklearn import datasets
-    from sklearn.model_selection import train_test_split
 
+    if name == MISSING:
+        from sklearn.model_selection import train_test_split
+
+        X, y, w = missing_table()
+        X, _, y, _, w, _ = train_test_split(X, y, w, train_size=0.64, stratify=y,
+                                            random_state=0)
+        return X, np.unique(y, return_inverse=True)[1], w
+    if name.startswith("bundled:"):
+        from occamlearn.binarize import FeatureBinarizer
+        from occamlearn.datasets import load_dataset
+
+        X, y = load_dataset(name.removeprefix("bundled:"))
+        X, _, y, _ = _split(X, y)
+        X = np.asarray(FeatureBinarizer(encoding="binary").fit_transform(X), dtype=np.float64)
+        return X, np.unique(y, return_inverse=True)[1], None
     if name.startswith("make_classification_"):
         X, y = datasets.make_classification(n_samples=int(name.rsplit("_", 1)[1]),
                                             n_features=20, n_informative=8, random_state=0)
     elif name == "digits":
         X, y = datasets.load_digits(return_X_y=True)
         y = (y == 0).astype(int)
-    elif name in ("breast_cancer", "wine"):
+    else:
         X, y = getattr(datasets, f"load_{name}")(return_X_y=True)
-    else:                                   # "bundled:<name>", as a binary matrix
-        from occamlearn.binarize import FeatureBinarizer
-        from occamlearn.datasets import load_dataset
-
-        X, y = load_dataset(name.removeprefix("bundled:"))
-        X_train, _, y_train, _ = train_test_split(X, y, train_size=0.64, stratify=y,
-                                                  random_state=0)
-        X_bin = FeatureBinarizer(encoding="binary").fit_transform(X_train)
-        return np.asarray(X_bin, dtype=np.float64), np.unique(y_train, return_inverse=True)[1]
-    X_train, _, y_train, _ = train_test_split(X, y, train_size=0.64, stratify=y,
-                                              random_state=0)
-    return np.asarray(X_train, dtype=np.float64), np.unique(y_train, return_inverse=True)[1]
+    X, _, y, _ = _split(X, y)
+    return np.asarray(X, dtype=np.float64), np.unique(y, return_inverse=True)[1], None
 
 
-def _fit(tool: str, X, y, depth: int, time_limit: float, binary: bool) -> dict:
-    """One fit; returns seconds, training accuracy, proven?, lower bound on errors."""
-    if tool in ("ordered", "dp"):
+def as_peers_see_it(X, y, w):
+    """The same problem without missing values or weights (module doc)."""
+    if w is not None:
+        X, y = np.repeat(X, w, axis=0), np.repeat(y, w)
+    columns = []
+    for column in X.T:
+        absent = np.isnan(column)
+        if not absent.any():
+            columns.append(column)
+            continue
+        low, high = np.nanmin(column), np.nanmax(column)
+        columns += [np.where(absent, low - 1, column), np.where(absent, high + 1, column)]
+    return np.column_stack(columns), y
+
+
+def _fit(tool: str, X, y, w, depth: int, limit: float, binary: bool) -> dict:
+    """One fit: seconds, CPU seconds, training accuracy, proven?, errors lower bound."""
+    began, cpu = time.perf_counter(), time.process_time()
+    if tool in ("ours", "first"):
         from occamlearn import MaxAccuracyTreeClassifier
 
-        model = MaxAccuracyTreeClassifier(max_depth=depth, method=tool,
+        model = MaxAccuracyTreeClassifier(max_depth=depth, time_limit=limit,
                                           binarizer=None if binary else "readable",
-                                          time_limit=time_limit, prefer_small=False)
-        began, cpu = time.perf_counter(), time.process_time()
-        model.fit(X, y)
-        seconds = time.perf_counter() - began
-        return {"seconds": seconds, "cpu": time.process_time() - cpu,
-                "accuracy": float((model.predict(X) == y).mean()),
-                "optimal": model.status_ == "optimal",
-                "lower": float(model.errors_lower_bound_)}
+                                          prefer_small=tool == "ours")
+        model.fit(X, y, sample_weight=w)
+        seconds, cpu = time.perf_counter() - began, time.process_time() - cpu
+        right = model.predict(X) == y
+        weight = np.ones(len(y)) if w is None else w
+        return {"seconds": seconds, "cpu": cpu,
+                "accuracy": float(weight[right].sum() / weight.sum()),
+                "optimal": model.status_ == "optimal", "lower": model.errors_lower_bound_,
+                "errors": model.training_errors_, "nodes": int(model.n_nodes_),
+                "search": model.solve_stats_.get("search")}
+    X, y = as_peers_see_it(X, y, w)
     if tool == "contree":
         from pycontree import ConTree
 
-        model = ConTree(max_depth=depth, time_limit=time_limit)
-        began, cpu = time.perf_counter(), time.process_time()
+        model = ConTree(max_depth=depth, time_limit=limit)
         model.fit(X, y)
-        seconds = time.perf_counter() - began
-        return {"seconds": seconds, "cpu": time.process_time() - cpu,
+        seconds, cpu = time.perf_counter() - began, time.process_time() - cpu
+        return {"seconds": seconds, "cpu": cpu,
                 "accuracy": float((model.predict(X) == y).mean()),
-                "optimal": seconds < 0.98 * time_limit, "lower": None}
+                "optimal": seconds < 0.98 * limit}
     from pystreed import STreeDClassifier
 
     from occamlearn.binarize import ThresholdBinarizer
 
-    X_bin = X if binary else ThresholdBinarizer().fit_transform(X)
+    if not binary:
+        n_cuts = sum(len(np.unique(c)) - 1 for c in X.T)
+        if n_cuts * len(y) > STREED_CELLS:
+            return {"seconds": None, "note": f"skipped ({n_cuts} thresholds)"}
+        X = np.asarray(ThresholdBinarizer(max_thresholds=None).fit_transform(X))
+        began, cpu = time.perf_counter(), time.process_time()
     model = STreeDClassifier(optimization_task="accuracy", max_depth=depth, cost_complexity=0,
-                             time_limit=time_limit)
-    began = time.perf_counter()
-    model.fit(X_bin, y)
-    seconds = time.perf_counter() - began
-    return {"seconds": seconds, "accuracy": float((model.predict(X_bin) == y).mean()),
-            "optimal": bool(model.fit_result.is_optimal()), "lower": None}
+                             time_limit=limit)
+    model.fit(X, y)
+    seconds, cpu = time.perf_counter() - began, time.process_time() - cpu
+    return {"seconds": seconds, "cpu": cpu, "accuracy": float((model.predict(X) == y).mean()),
+            "optimal": bool(model.fit_result.is_optimal())}
 
 
-def worker(tool: str, table: str, depth: int, time_limit: float) -> dict:
+def worker(tool: str, table: str, depth: int, limit: float) -> dict:
     import warnings
 
-    tool = tool.split("@")[0]
     warnings.simplefilter("ignore")
-    X, y = training_table(table)
-    binary = table not in CONTINUOUS
-    if tool == "ordered":
-        from occamlearn.trees.dtmax.ordered.solve import warm_kernels
-
-        warm_kernels()
+    X, y, w = training_table(table)
+    binary = table.startswith("bundled:")
     warm = np.r_[np.flatnonzero(y == y[0])[:10], np.flatnonzero(y != y[0])[:10]]
-    _fit(tool, X[warm], y[warm], depth, time_limit, binary)         # compile, load
-    return dict(_fit(tool, X, y, depth, time_limit, binary), rows=len(y))
+    _fit(tool, X[warm], y[warm], None if w is None else w[warm], depth, limit, binary)
+    return dict(_fit(tool, X, y, w, depth, limit, binary), rows=len(y))
 
 
-def in_subprocess(tool, table, depth, time_limit, base=None) -> dict:
-    command = [sys.executable, __file__, "--worker", tool, table, str(depth), str(time_limit)]
+def in_subprocess(tool: str, table: str, depth: int, limit: float, base: str | None) -> dict:
+    name = tool.split("@")[0]
+    command = [sys.executable, os.path.abspath(__file__), "--worker", name, table,
+               str(depth), str(limit)]
     env = None
     if tool.endswith("@base"):
         env = dict(os.environ, PYTHONPATH=os.pathsep.join(
             [os.path.abspath(base), os.environ.get("PYTHONPATH", "")]))
     try:
         done = subprocess.run(command, capture_output=True, text=True,
-                              timeout=2 * time_limit + 60, env=env)
+                              timeout=2 * limit + 120, env=env)
     except subprocess.TimeoutExpired:
-        return {"seconds": None, "accuracy": None, "optimal": False, "note": "killed"}
+        return {"seconds": None, "note": "killed"}
     if done.returncode != 0:
-        return {"seconds": None, "accuracy": None, "optimal": False,
-                "note": done.stderr.strip().splitlines()[-1][:80] if done.stderr else "failed"}
+        lines = done.stderr.strip().splitlines()
+        return {"seconds": None, "note": lines[-1][:80] if lines else "failed"}
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 
-def _cell(run: dict, time_limit: float) -> str:
+def _cell(run: dict) -> str:
     if run.get("seconds") is None:
         return run.get("note", "failed")
-    proven = "" if run["optimal"] else " (limit)"
+    limit = "" if run["optimal"] else " (limit)"
     gap = ""
-    if not run["optimal"] and run.get("lower") is not None and run.get("rows"):
-        gap = f", err >= {run['lower']:g}"
-    cpu = f" (cpu {run['cpu']:.2f})" if run.get("cpu") is not None else ""
-    return f"{run['seconds']:.2f} s{cpu}{proven}, {run['accuracy']:.4f}{gap}"
+    if not run["optimal"] and run.get("lower") is not None:
+        gap = f", err in [{run['lower']:g}, {run['errors']:g}]"
+    return f"{run['seconds']:.2f} s (cpu {run['cpu']:.2f}){limit}, {run['accuracy']:.4f}{gap}"
+
+
+def _table(title: str, rows: list, tools: list, runs: dict, key, limit: float) -> list:
+    """A Markdown table of ``rows`` (each a table name) with totals and ratios to ours."""
+    lines = [f"## {title}\n", "| table | rows | " + " | ".join(tools) + " |",
+             "|---|---|" + "---|" * len(tools)]
+    totals = dict.fromkeys(tools, 0.0)
+    short = []
+    for name in rows:
+        cells = [runs[key(tool, name)] for tool in tools]
+        n = next((r["rows"] for r in cells if r.get("rows")), "")
+        lines.append(f"| {name} | {n} | " + " | ".join(_cell(r) for r in cells) + " |")
+        for tool, run in zip(tools, cells):
+            totals[tool] += run["seconds"] if run.get("seconds") is not None else limit
+        ours = runs[key("ours", name)].get("accuracy")
+        for tool, run in zip(tools, cells):
+            if tool != "ours" and ours is not None and run.get("accuracy") is not None \
+                    and ours < run["accuracy"] - 1e-12:
+                short.append(f"{name}: ours {ours:.4f} < {tool} {run['accuracy']:.4f}")
+    lines.append("| **total** | | " + " | ".join(f"{totals[t]:.2f} s" for t in tools) + " |")
+    for tool in tools:
+        if tool != "ours" and totals[tool] > 0:
+            lines.append(f"\nours / {tool} total: {totals['ours'] / totals[tool]:.2f}x")
+    lines.append("\nTraining accuracy below a peer's: "
+                 + ("; ".join(short) if short else "none") + ".\n")
+    return lines
+
+
+def _commit() -> str:
+    done = subprocess.run(["git", "log", "-1", "--format=%h %s"], capture_output=True,
+                          text=True, cwd=os.path.dirname(os.path.abspath(__file__)))
+    return done.stdout.strip()[:100] or "unknown"
 
 
 def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--worker", nargs=4, help=argparse.SUPPRESS)
     parser.add_argument("--depths", type=int, nargs="+", default=[2, 3, 4])
-    parser.add_argument("--tables", nargs="+", default=list(CONTINUOUS))
+    parser.add_argument("--tables", nargs="*", default=list(CONTINUOUS))
     parser.add_argument("--binary", nargs="*", default=None,
-                        help="bundled datasets at depth 4 (default: all)")
+                        help="bundled datasets at depth 4 (default: all; none: skip)")
+    parser.add_argument("--no-missing", action="store_true", help="skip the missing table")
     parser.add_argument("--time-limit", type=float, default=60.0)
-    parser.add_argument("--jobs", type=int, default=2, help="fits run at once")
-    parser.add_argument("--markdown", help="write the results table here")
-    parser.add_argument("--tools", nargs="+", choices=TOOLS, default=list(TOOLS))
-    parser.add_argument("--base", help="src folder of a base checkout: adds ordered@base")
+    parser.add_argument("--tools", nargs="+", choices=TOOLS,
+                        default=["ours", "contree", "streed"])
+    parser.add_argument("--base", help="src folder of a base checkout: adds ours@base")
+    parser.add_argument("--out", help="write the results (Markdown) here")
     args = parser.parse_args(argv)
     if args.worker:
         tool, table, depth, limit = args.worker
@@ -176,66 +258,43 @@ def main(argv=None) -> None:
         return
     from occamlearn.datasets import list_datasets
 
-    tools = list(args.tools) + (["ordered@base"] if args.base else [])
-    binary_tools = [t for t in tools if t.split("@")[0] in BINARY_TOOLS]
+    tools = ["ours"] + [t for t in args.tools if t != "ours"]   # ours: the ratios' reference
+    tools += ["ours@base"] if args.base else []
     binary = list(list_datasets()) if args.binary is None else args.binary
-    jobs = [(tool, table, depth) for table in args.tables for depth in args.depths
+    jobs = [(tool, table, depth) for depth in args.depths for table in args.tables
             for tool in tools]
-    jobs += [(tool, f"bundled:{name}", 4) for name in binary for tool in binary_tools]
-    load_before = os.getloadavg()
-    began = time.perf_counter()
-    with ThreadPoolExecutor(args.jobs) as pool:
-        runs = dict(zip(jobs, pool.map(
-            lambda j: in_subprocess(*j, args.time_limit, args.base), jobs)))
-    wall = time.perf_counter() - began
-    load_after = os.getloadavg()
-    lines = ["# DT(max) on continuous tables: ordered engine vs ConTree and STreeD\n",
-             f"Command: `python benchmarks/dtmax_continuous.py "
-             f"{' '.join(argv or sys.argv[1:])}`  ",
-             f"Time limit {args.time_limit:g} s per fit, {args.jobs} fits at once, each in its "
-             f"own process; seconds of `fit` after a warm-up fit (in brackets: CPU seconds of the "
-             f"fitting process); accuracy on the training "
-             f"split. Load average (1, 5, 15 min) before {load_before}, after {load_after} on "
-             f"{os.cpu_count()} cores; wall {wall:.0f} s.\n"]
+    jobs += [(tool, f"bundled:{name}", 4) for name in binary for tool in tools]
+    if not args.no_missing:
+        jobs += [(tool, MISSING, 3) for tool in tools]
+    load_before, began = os.getloadavg(), time.perf_counter()
+    runs = {}
+    for job in jobs:                               # one fit at a time
+        runs[job] = in_subprocess(*job, args.time_limit, args.base)
+        print(job, _cell(runs[job]), flush=True)
+    command = " ".join(["python", "benchmarks/dtmax_continuous.py", *(argv or sys.argv[1:])])
+    lines = ["# DT(max) against ConTree and STreeD, one fit at a time\n",
+             f"Command: `{command}`  ", f"Commit: {_commit()}  ",
+             f"Machine: {os.cpu_count()} cores, load average (1, 5, 15 min) before "
+             f"{tuple(round(v, 2) for v in load_before)}, after "
+             f"{tuple(round(v, 2) for v in os.getloadavg())}; wall "
+             f"{time.perf_counter() - began:.0f} s. The machine was shared with other jobs: "
+             "compare within a row and read ratios, not absolute seconds.  ",
+             f"Time limit {args.time_limit:g} s per fit; seconds of `fit` after a warm-up "
+             "fit in the same process (CPU seconds in brackets); training accuracy; "
+             "\"(limit)\": not proven, with ours' proven errors interval.\n"]
     for depth in args.depths:
-        lines += [f"## Continuous tables, depth {depth}\n",
-                  "| table | rows | " + " | ".join(tools) + " |",
-                  "|---|---|" + "---|" * len(tools)]
-        totals = dict.fromkeys(tools, 0.0)
-        for table in args.tables:
-            row = [runs[(tool, table, depth)] for tool in tools]
-            rows = next((r["rows"] for r in row if r.get("rows")), "")
-            lines.append(f"| {table} | {rows} | "
-                         + " | ".join(_cell(r, args.time_limit) for r in row) + " |")
-            for tool, run in zip(tools, row):
-                totals[tool] += run["seconds"] if run.get("seconds") is not None \
-                    else args.time_limit
-        lines.append("| **total** | | " + " | ".join(f"{totals[t]:.2f} s" for t in tools)
-                     + " |")
-        for tool in ("ordered", "ordered@base"):
-            if tool in totals and "contree" in totals:
-                ratio = totals[tool] / max(totals["contree"], 1e-9)
-                lines.append(f"\n{tool} / ConTree total: {ratio:.2f}x")
-        lines.append("")
-    if binary and binary_tools:
-        lines += ["## Bundled binary matrices, depth 4\n",
-                  "| dataset | rows | " + " | ".join(binary_tools) + " |",
-                  "|---|---|" + "---|" * len(binary_tools)]
-        totals = dict.fromkeys(binary_tools, 0.0)
-        for name in binary:
-            row = [runs[(tool, f"bundled:{name}", 4)] for tool in binary_tools]
-            rows = next((r["rows"] for r in row if r.get("rows")), "")
-            lines.append(f"| {name} | {rows} | "
-                         + " | ".join(_cell(r, args.time_limit) for r in row) + " |")
-            for tool, run in zip(binary_tools, row):
-                totals[tool] += run["seconds"] if run.get("seconds") is not None \
-                    else args.time_limit
-        lines.append("| **total** | | "
-                     + " | ".join(f"{totals[t]:.2f} s" for t in binary_tools) + " |")
+        lines += _table(f"Continuous tables, depth {depth}", args.tables, tools, runs,
+                        lambda tool, name, d=depth: (tool, name, d), args.time_limit)
+    if binary:
+        lines += _table("Bundled binary matrices, depth 4", binary, tools, runs,
+                        lambda tool, name: (tool, f"bundled:{name}", 4), args.time_limit)
+    if not args.no_missing:
+        lines += _table("10 % missing values and integer weights 1-3, depth 3", [MISSING],
+                        tools, runs, lambda tool, name: (tool, MISSING, 3), args.time_limit)
     text = "\n".join(lines) + "\n"
     print(text)
-    if args.markdown:
-        with open(args.markdown, "w") as out:
+    if args.out:
+        with open(args.out, "w") as out:
             out.write(text)
 
 

@@ -1,6 +1,7 @@
 """DT(max) -- most accurate tree of depth <= d -- occamlearn against STreeD.
 
-``--solver dp`` (the default) times occamlearn's dynamic programme (``trees.dtmax.dynamic_programme``),
+``--solver dp`` (the default; "auto" is the same) times occamlearn's search as
+``trees.dtmax.entry.best_tree`` picks it (MurTree's compiled search on these 0/1 matrices),
 ``--solver maxsat`` (or a back-end name) its MaxSAT route.
 
 Protocol: every bundled dataset, ``FeatureBinarizer(encoding="binary")`` fitted on a stratified
@@ -54,26 +55,30 @@ def warm_up_rows(y: np.ndarray) -> np.ndarray:
 
 def run_occamlearn(name: str, depth: int, solver: str, time_limit: float,
                    prefer_small: bool = False, warm_up: bool = True) -> dict:
-    from occamlearn.trees.dtmax.search import find_max_accuracy_tree
+    from occamlearn.trees.dtmax.data import OrderedData
+    from occamlearn.trees.dtmax.entry import best_tree
 
     X, y, n_classes = binary_training_data(name)
-    method = solver if solver in ("dp", "auto", "maxsat") else "maxsat"
+    method = "maxsat" if solver not in ("dp", "auto") else "auto"
     backend = solver if solver in ("lsu", "rc2") else "auto"
+
+    def fit(rows, deadline=None):
+        data = OrderedData.from_matrix(X[rows], y[rows], n_classes)
+        return best_tree(data, max_depth=depth, method=method, solver=backend,
+                         prefer_small=prefer_small, deadline=deadline)
+
     if warm_up:                      # compile / load kernels, import lazily imported modules
-        warm = warm_up_rows(y)
-        find_max_accuracy_tree(X[warm], y[warm], n_classes, depth, method=method,
-                               solver=backend, prefer_small=prefer_small)
+        fit(warm_up_rows(y))
     began = time.perf_counter()
-    result = find_max_accuracy_tree(X, y, n_classes, depth, method=method, solver=backend,
-                                    deadline=Deadline.after(time_limit),
-                                    prefer_small=prefer_small)
+    result = fit(np.arange(len(y)), Deadline.after(time_limit))
     seconds = time.perf_counter() - began
-    return {"rows": X.shape[0], "features": X.shape[1], "patterns": result.stats["n_patterns"],
+    return {"rows": X.shape[0], "features": X.shape[1],
+            "patterns": result.stats.get("n_patterns", "–"),
             "optimal": result.status == "optimal", "seconds": seconds,
-            "accuracy": 1 - result.training_errors / len(y),
-            "errors": result.training_errors, "errors_lower_bound": result.errors_lower_bound,
+            "accuracy": 1 - result.errors / len(y),
+            "errors": result.errors, "errors_lower_bound": result.errors_lower_bound,
             "encode_seconds": result.stats.get("encode_seconds", 0.0),
-            "solve_seconds": result.stats["solve_seconds"]}
+            "solve_seconds": result.stats.get("solve_seconds", result.stats.get("seconds"))}
 
 
 def run_streed(name: str, depth: int, time_limit: float, warm_up: bool = True) -> dict:
@@ -209,7 +214,7 @@ def summary(rows: list[dict]) -> list[str]:
 def write_markdown(args, rows) -> None:
     command = "python benchmarks/dtmax_runtime.py " + " ".join(
         a for a in sys.argv[1:] if not a.startswith("--worker"))
-    route = ("dynamic programme (trees.dtmax.dynamic_programme)" if args.solver in ("dp", "auto")
+    route = ("search of trees.dtmax.entry.best_tree" if args.solver in ("dp", "auto")
              else f"MaxSAT `{args.solver}` (CaDiCaL 1.9.5)")
     text = [
         f"# DT(max): occamlearn ({route}) vs STreeD, most accurate tree of depth <= d"

@@ -1,31 +1,18 @@
-"""Do the learners keep their limits on large inputs? Wall time and peak memory vs time_limit.
+"""Do the learners keep their limits? Wall time, peak memory and the model returned, per case.
 
-Each case runs in its own process (``python benchmarks/limits.py --case NAME``), so its peak
-RSS is its own (the child's ``getrusage(RUSAGE_SELF).ru_maxrss``, imports included) and a
-runaway case is killed at a hard limit instead of taking the run with it. The parent prints a Markdown table: the
-time_limit asked for, the wall time of the whole process (start-up, data, fit), the fit alone,
-the peak RSS, what the learner returned (status, size, binary features, columns dropped),
-and whether the limit was kept (the tests' rule: fit seconds < time_limit * 1.1 + 1).
+Each case (``limits_cases.CASES``: the tables of issue 31 and the earlier large inputs) runs in
+a process of its own (``python benchmarks/limits.py --case NAME``), so its peak RSS is its own
+(``getrusage(RUSAGE_SELF).ru_maxrss`` of the child, imports included) and a runaway case is
+killed at a hard limit instead of taking the run with it. ``--load N`` runs the cases again
+while N busy-loop processes keep the cores busy (a ``stress``-like load).
 
-Cases (random data, fixed seeds):
+The table: the time_limit asked for; the process's wall seconds (start-up, imports, data, fit,
+exit) against issue 31's bar ``limit * 1.1 + 2``; the fit's own seconds against the tests'
+rule ``limit * 1.1 + 1``; the seconds to the first tree (from the fit's trace, where there is
+one); the peak RSS against 2 GB; the status and size returned. A case without a time limit
+(an estimator that has none) says n/a.
 
-* ``mpdt``: ``MinimumPureTreeClassifier(binarizer=None, time_limit=5)`` on 200 x 2,000 random
-  binary features, random labels.
-* ``dtmax``: ``MaxAccuracyTreeClassifier(max_depth=3, binarizer=None, time_limit=5)`` on the
-  same shape.
-* ``dlist``: ``DecisionListClassifier()`` (default binariser; it has no time limit) on
-  100,000 rows x 3 integer columns with 10^5 distinct values each.
-* ``strings-dtmax`` / ``strings-mpdt``: ``MaxAccuracyTreeClassifier(max_depth=3,
-  time_limit=30)`` / ``MinimumPureTreeClassifier(time_limit=30)`` with the default binariser
-  on 20,000 rows: a ``code`` column drawn from 10,000 distinct strings (about 8,650 occur),
-  two numeric columns and a noisy label. Before the category cap (``max_categories=64``)
-  every string was a feature: DT(max) took 129 s and 5.3 GB, the minimum tree had no tree
-  after 98 s at 3.4 GB.
-* ``ids-mpdt`` / ``ids-dlist``: a 120-row credit table whose ``customer_id`` and
-  ``application_date`` columns are all distinct strings: the default fit drops them (the
-  "dropped" column of the table) instead of splitting on ``customer_id != C00060``.
-
-    python benchmarks/limits.py --out benchmarks/results/limits.md
+    python benchmarks/limits.py --load 0 2 --out benchmarks/results/limits.md
 """
 
 from __future__ import annotations
@@ -38,121 +25,95 @@ import subprocess
 import sys
 import time
 import warnings
+from pathlib import Path
 
-import numpy as np
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from limits_cases import CASES  # noqa: E402
 
-CASES = {  # name: (time_limit asked for, hard limit of the process in seconds)
-    "mpdt": (5.0, 180.0),
-    "dtmax": (5.0, 180.0),
-    "dlist": (None, 600.0),
-    "strings-dtmax": (30.0, 300.0),
-    "strings-mpdt": (30.0, 300.0),
-    "ids-mpdt": (30.0, 180.0),
-    "ids-dlist": (None, 180.0),
-}
+MEMORY_BAR_MB = 2048
 
 
-def _many_strings(rows: int = 20_000, distinct: int = 10_000, seed: int = 3):
-    """A table with one string column of ``distinct`` possible values, two numbers, a label."""
-    import pandas as pd
+def _seconds_since_process_start() -> float:
+    """Seconds since this process was started (its interpreter, imports, data: what a user's
+    script pays before ``fit``), from the process's start time (Linux: /proc; else psutil)."""
+    try:
+        ticks = int(Path("/proc/self/stat").read_text().rsplit(")", 1)[1].split()[19])
+        uptime = float(Path("/proc/uptime").read_text().split()[0])
+        return uptime - ticks / os.sysconf("SC_CLK_TCK")
+    except OSError:
+        import psutil
 
-    rng = np.random.default_rng(seed)
-    X = pd.DataFrame({"code": [f"K{v:05d}" for v in rng.integers(0, distinct, rows)],
-                      "amount": rng.integers(0, 1000, rows),
-                      "score": rng.normal(size=rows).round(2)})
-    y = ((X["amount"] > 500) ^ (rng.random(rows) < 0.1)).astype(int).to_numpy()
-    return X, y
-
-
-def _credit(rows: int = 120, seed: int = 0):
-    """A hand-made credit table with an id and a date column (all values distinct)."""
-    import pandas as pd
-
-    rng = np.random.default_rng(seed)
-    X = pd.DataFrame({
-        "customer_id": [f"C{i:05d}" for i in range(rows)],
-        "application_date": pd.date_range("2022-01-01", periods=rows).strftime("%Y-%m-%d"),
-        "income": rng.integers(10, 100, rows) * 1000,
-        "age": rng.integers(18, 80, rows),
-        "purpose": rng.choice(["car", "house", "education"], rows),
-    })
-    y = ((X["income"] > 50_000) ^ (rng.random(rows) < 0.15)).astype(int).to_numpy()
-    return X, y
-
-
-def _binary(rows: int, columns: int, seed: int = 0):
-    rng = np.random.default_rng(seed)
-    return rng.integers(0, 2, (rows, columns)).astype(np.uint8), rng.integers(0, 2, rows)
+        return time.time() - psutil.Process().create_time()
 
 
 def run_case(name: str) -> dict:
-    """Fit one case in this process; the seconds of the fit and what it returned."""
-    if name == "mpdt":
-        from occamlearn import MinimumPureTreeClassifier
-
-        X, y = _binary(200, 2000)
-        model = MinimumPureTreeClassifier(binarizer=None, on_conflict="majority",
-                                          time_limit=CASES[name][0])
-    elif name == "dtmax":
-        from occamlearn import MaxAccuracyTreeClassifier
-
-        X, y = _binary(200, 2000, seed=1)
-        model = MaxAccuracyTreeClassifier(max_depth=3, binarizer=None,
-                                          time_limit=CASES[name][0])
-    elif name == "dlist":
-        import pandas as pd
-
-        from occamlearn import DecisionListClassifier
-
-        rng = np.random.default_rng(2)
-        n = 100_000
-        X = pd.DataFrame({f"c{j}": rng.permutation(n) for j in range(3)})
-        y = (X["c0"] + rng.integers(0, n // 2, n) > n).astype(int).to_numpy()
-        model = DecisionListClassifier()
-    elif name.startswith(("strings-", "ids-")):
-        from occamlearn import (
-            DecisionListClassifier,
-            MaxAccuracyTreeClassifier,
-            MinimumPureTreeClassifier,
-        )
-
-        X, y = _many_strings() if name.startswith("strings-") else _credit()
-        limit = CASES[name][0]
-        model = {"dtmax": lambda: MaxAccuracyTreeClassifier(max_depth=3, time_limit=limit),
-                 "mpdt": lambda: MinimumPureTreeClassifier(time_limit=limit),
-                 "dlist": DecisionListClassifier}[name.split("-")[1]]()
-    else:
-        raise ValueError(f"unknown case {name!r}; cases: {', '.join(CASES)}")
+    """Fit one case in this process: its seconds, peak RSS and what it returned."""
+    case = CASES[name]
+    started_up = _seconds_since_process_start()
+    estimator, X, y, fit_options = case.build()
+    if case.method == "fits":
+        return _run_fits(estimator, X, fit_options, started_up)
+    if case.time_limit is not None and "time_limit" in estimator.get_params():
+        estimator.set_params(time_limit=case.time_limit)
+    limited = "time_limit" in estimator.get_params()
     start = time.perf_counter()
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # what was dropped or folded is read off the model
-        model.fit(X, y)
+        if case.method == "size_error_path":
+            path = estimator.size_error_path(X, y, **fit_options)
+            model = path.models[-1]
+        else:
+            model = estimator.fit(X, y, **fit_options)
     seconds = time.perf_counter() - start
-    out = {"fit_seconds": seconds,
-           "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}
-    if hasattr(model, "tree_"):
+    out = {"fit_seconds": seconds, "limited": limited, "startup_seconds": started_up,
+           "before_fit_seconds": _seconds_since_process_start() - seconds,
+           "peak_rss_mb": _peak_rss_mb()}
+    if case.method == "size_error_path":
+        out.update(status=path.status, size=f"{len(path)} points")
+    elif hasattr(model, "tree_"):
         out.update(status=model.status_, size=int(model.n_nodes_))
+        trace = model.solve_stats_.get("trace") or []
+        if trace:
+            out["first_tree_seconds"] = float(trace[0][0])
     else:
-        out.update(status=model.stop_reason_, size=len(model.rules_))
-    binarizer = getattr(model, "binarizer_", None)
-    if binarizer is not None:
-        out.update(features=len(model.feature_names_),
-                   dropped=", ".join(binarizer.dropped_columns_) or "-")
+        out.update(status=getattr(model, "stop_reason_", "?"), size=len(model.rules_))
     return out
 
 
+def _peak_rss_mb() -> float:
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def _run_fits(pairs, X, fit_options, started_up) -> dict:
+    """Fit each ``(estimator, y)`` in turn in this process (each with its own defaults): the
+    process's peak RSS after each, so the fit that raised it is named."""
+    start, parts = time.perf_counter(), []
+    for estimator, y in pairs:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            model = estimator.fit(X, y, **fit_options)
+        status = getattr(model, "status_", None) or getattr(model, "stop_reason_", "?")
+        parts.append(f"{type(model).__name__}: {status}, peak {_peak_rss_mb():.0f} MB")
+    seconds = time.perf_counter() - start
+    return {"fit_seconds": seconds, "limited": False, "startup_seconds": started_up,
+            "before_fit_seconds": _seconds_since_process_start() - seconds,
+            "peak_rss_mb": _peak_rss_mb(), "status": "; ".join(parts), "size": ""}
+
+
 def measure(name: str) -> dict:
-    """Run ``name`` in a child process; wall time, peak RSS and the child's report."""
-    limit, hard = CASES[name]
+    """Run ``name`` in a child process; wall time and the child's report."""
+    case = CASES[name]
     start = time.perf_counter()
+    row = {"case": name, "time_limit": case.time_limit, "load_before": os.getloadavg()[0]}
     try:
         done = subprocess.run([sys.executable, __file__, "--case", name], capture_output=True,
-                              text=True, timeout=hard)
+                              text=True, timeout=case.hard_limit)
     except subprocess.TimeoutExpired:
-        return {"case": name, "time_limit": limit, "wall_seconds": time.perf_counter() - start,
-                "error": f"killed at the hard limit of {hard:g} s"}
-    wall = time.perf_counter() - start
-    row = {"case": name, "time_limit": limit, "wall_seconds": wall}
+        row.update(wall_seconds=time.perf_counter() - start,
+                   error=f"killed at the hard limit of {case.hard_limit:g} s")
+        return row
+    row["wall_seconds"] = time.perf_counter() - start
+    row["load_after"] = os.getloadavg()[0]
     if done.returncode != 0:
         row["error"] = (done.stderr.strip().splitlines() or ["?"])[-1][:200]
         return row
@@ -160,46 +121,89 @@ def measure(name: str) -> dict:
     return row
 
 
+def _busy_loops(count: int) -> list:
+    """``count`` processes that spin until killed (a ``stress --cpu count``)."""
+    return [subprocess.Popen([sys.executable, "-c", "while True: pass"])
+            for _ in range(count)]
+
+
+def _verdicts(row: dict) -> tuple[str, str]:
+    """(fit kept, wall kept): the tests' rule for the fit, issue 31's bar for the process."""
+    limit = row["time_limit"]
+    if "error" in row:
+        return "no (" + row["error"] + ")", ""
+    if limit is None or not row.get("limited"):
+        return "n/a", "n/a"
+    fit_over = row["fit_seconds"] - (limit * 1.1 + 1)
+    wall_over = row["wall_seconds"] - (limit * 1.1 + 2)
+    return ("yes" if fit_over <= 0 else f"**no** (+{fit_over:.1f} s)",
+            "yes" if wall_over <= 0 else f"no (+{wall_over:.1f} s)")
+
+
+def _number(value, digits: int = 1) -> str:
+    return "" if value is None else f"{value:.{digits}f}"
+
+
 def table(rows: list[dict]) -> str:
-    lines = ["| case | time_limit (s) | wall (s) | fit (s) | peak RSS (MB) | status | size | "
-             "binary features | dropped | limit kept |",
-             "|---|---|---|---|---|---|---|---|---|---|"]
+    lines = ["| case | load | load avg | time_limit (s) | fit (s) | fit kept | before fit (s) | "
+             "wall (s) | wall kept | first tree (s) | peak RSS (MB) | status | size |",
+             "|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for row in rows:
-        limit = row["time_limit"]
-        fit = row.get("fit_seconds")
-        kept = ("n/a" if limit is None else "no (" + row["error"] + ")" if "error" in row
-                else "yes" if fit < limit * 1.1 + 1.0 else f"no (+{fit - limit:.1f} s)")
-        rss = row.get("peak_rss_mb")
+        limit, rss = row["time_limit"], row.get("peak_rss_mb")
+        fit_kept, wall_kept = _verdicts(row)
+        memory = "" if rss is None else f"{rss:.0f}" + ("" if rss < MEMORY_BAR_MB else " **over**")
         lines.append(
-            f"| {row['case']} | {'none' if limit is None else f'{limit:g}'} | "
-            f"{row['wall_seconds']:.1f} | {'' if fit is None else f'{fit:.1f}'} | "
-            f"{'' if rss is None else f'{rss:.0f}'} | {row.get('status', row.get('error', ''))}"
-            f" | {row.get('size', '')} | {row.get('features', '')} | {row.get('dropped', '')}"
-            f" | {kept} |")
+            f"| {row['case']} | {row['load']} | {_number(row.get('load_before'))}-"
+            f"{_number(row.get('load_after'))} | {'none' if limit is None else f'{limit:g}'} | "
+            f"{_number(row.get('fit_seconds'))} | {fit_kept} | "
+            f"{_number(row.get('before_fit_seconds'))} | {row['wall_seconds']:.1f} | "
+            f"{wall_kept} | {_number(row.get('first_tree_seconds'))} | {memory} | "
+            f"{row.get('status', '')} | {row.get('size', '')} |")
     return "\n".join(lines) + "\n"
 
 
+def _header(argv) -> str:
+    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True,
+                            text=True, cwd=Path(__file__).parent).stdout.strip()
+    return (f"# Limits: wall time, first tree and peak RSS vs time_limit\n\n"
+            f"`python benchmarks/limits.py {' '.join(argv)}` at commit {commit}, "
+            f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, Python "
+            f"{sys.version.split()[0]}, {os.cpu_count()} cores, load average "
+            f"{os.getloadavg()[0]:.1f} at the start (a shared machine: other work ran too).\n"
+            f"Bars: fit <= limit * 1.1 + 1 s (the tests' rule), wall <= limit * 1.1 + 2 s "
+            f"(issue 31's, start-up included), peak RSS < 2 GB. `load` is the number of "
+            f"busy-loop processes run beside the case (ours), `load avg` the machine's 1-minute load average when the case started and ended (everything else on the machine); before fit = the seconds from the "
+            f"process's start to the fit's (interpreter, imports, data).\n\n")
+
+
 def main(argv=None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--case", choices=sorted(CASES), help="run one case here (child)")
     parser.add_argument("--cases", nargs="+", choices=sorted(CASES), default=list(CASES))
+    parser.add_argument("--load", nargs="+", type=int, default=[0],
+                        help="busy-loop processes beside each run (e.g. 0 2)")
     parser.add_argument("--out", help="write the Markdown table here too")
     args = parser.parse_args(argv)
     if args.case:
         print(json.dumps(run_case(args.case)))
         return 0
-    rows = []
-    for name in args.cases:  # one at a time, each its own process (peak RSS: the child's)
-        rows.append(measure(name))
-        print(json.dumps(rows[-1]), file=sys.stderr, flush=True)
-    text = (f"# Limits: wall time and peak RSS vs time_limit\n\n"
-            f"`python benchmarks/limits.py`, {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())},"
-            f" Python {sys.version.split()[0]}, {os.cpu_count()} cores, load average "
-            f"{os.getloadavg()[0]:.1f} at the end.\n\n" + table(rows))
+    header, rows = _header(argv), []
+    for load in args.load:
+        for name in args.cases:  # one at a time, each its own process
+            loops = _busy_loops(load)
+            try:
+                rows.append({**measure(name), "load": load})
+            finally:
+                for loop in loops:
+                    loop.kill()
+                    loop.wait()
+            print(json.dumps(rows[-1]), file=sys.stderr, flush=True)
+    legend = "\n".join(f"- `{name}`: {CASES[name].what}" for name in args.cases)
+    text = header + table(rows) + "\nCases:\n" + legend + "\n"
     sys.stdout.write(text)
     if args.out:
-        with open(args.out, "w") as handle:
-            handle.write(text)
+        Path(args.out).write_text(text)
     return 0
 
 

@@ -178,3 +178,71 @@ def numeric_weighted_data(draw, max_rows=9, max_depth=3, whole=None):
     if not (w > 0).any():
         w[0] = 1.0
     return X.reshape(rows, features), y, w, n_classes, draw(st.integers(0, max_depth))
+
+
+def table_tests(columns, rows):
+    """Every test a DT(max) tree may make at a node holding ``rows`` of a raw table: for a
+    numeric column (floats, NaN missing) ``x >= t``, ``x >= t or missing`` for t between two
+    adjacent present values of those rows, and ``x is missing``; for a categorical column
+    (objects, None missing) ``x == v`` per value present and ``x is missing``. Each test is
+    a boolean mask over ``rows``."""
+    masks = []
+    for values in columns:
+        column = values[rows]
+        if column.dtype.kind == "f":
+            absent = np.isnan(column)
+            present = np.unique(column[~absent])
+            for t in present[1:]:
+                masks += [~absent & (column >= t), absent | (column >= t)]
+        else:
+            absent = np.array([v is None for v in column])
+            present = {v for v in column if v is not None}
+            masks += [np.array([v == value for v in column]) for value in present]
+        masks.append(absent)
+    return masks
+
+
+def table_tree_optimum(columns, y, w, n_classes: int, depth: int) -> tuple:
+    """(fewest weighted errors, then fewest tests) of any tree of depth <= ``depth`` over the
+    raw table ``columns`` (``table_tests``): missing values as their own code. Shares no
+    code with the engines; for a handful of rows."""
+
+    def best(rows, d):
+        totals = np.bincount(y[rows], weights=w[rows], minlength=n_classes)
+        answer = (totals.sum() - totals.max(), 0)
+        if d == 0 or len(rows) < 2:
+            return answer
+        for mask in table_tests(columns, rows):
+            if mask.all() or not mask.any():
+                continue
+            (e0, s0), (e1, s1) = best(rows[~mask], d - 1), best(rows[mask], d - 1)
+            answer = min(answer, (e0 + e1, s0 + s1 + 1))
+        return answer
+
+    return best(np.arange(len(y)), depth)
+
+
+@st.composite
+def raw_tables(draw, max_rows=8, max_depth=3):
+    """Tiny raw tables: 1-3 columns, numeric with few distinct values and NaN, or
+    categorical with None; 2-3 classes; whole weights 0-3 (never all zero); depth 0-3.
+    Returns (DataFrame, y, weight, n_classes, depth)."""
+    import pandas as pd
+
+    n_classes = draw(st.integers(2, 3))
+    rows, n_columns = draw(st.integers(1, max_rows)), draw(st.integers(1, 3))
+    frame = {}
+    for j in range(n_columns):
+        if draw(st.integers(0, 3)) == 0:
+            values = draw(st.lists(st.sampled_from(["a", "b", "c", None]), min_size=rows,
+                                   max_size=rows))
+            frame[f"c{j}"] = pd.Series(values, dtype=object)
+        else:
+            values = draw(st.lists(st.sampled_from([np.nan, -1.5, 0.0, 0.25, 2.0, 7.0]),
+                                   min_size=rows, max_size=rows))
+            frame[f"n{j}"] = np.array(values, dtype=float)
+    y = np.array(draw(st.lists(st.integers(0, n_classes - 1), min_size=rows, max_size=rows)))
+    w = np.array(draw(st.lists(st.integers(0, 3), min_size=rows, max_size=rows)), dtype=float)
+    if not (w > 0).any():
+        w[0] = 1.0
+    return pd.DataFrame(frame), y, w, n_classes, draw(st.integers(0, max_depth))

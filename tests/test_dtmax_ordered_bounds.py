@@ -10,8 +10,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from occamlearn.stopping import Deadline, ProgressSink
-from occamlearn.trees.dtmax.ordered import best_ordered_tree
+from occamlearn.trees.dtmax.data import OrderedData
+from occamlearn.trees.dtmax.entry import best_tree
 from occamlearn.trees.dtmax.ordered.bounds import range_bound
+from occamlearn.trees.dtmax.ordered.solve import ordered_search
 
 
 class StopAfter(Deadline):
@@ -97,10 +99,12 @@ def test_bound_at_a_stop_never_exceeds_the_optimum(data, polls, prefer_small):
             w[0] = 1.0
     optimum = threshold_tree_optimum(X, y, w, n_classes, depth)[0]
     sink = ProgressSink()
-    result = best_ordered_tree(X, y, n_classes, depth, sample_weight=w,
-                               deadline=StopAfter(polls), progress=sink,
-                               prefer_small=prefer_small)
-    assert result.lower_bound <= optimum + 1e-9 <= result.errors + 2e-9
+    data = OrderedData.from_matrix(X, y, n_classes, w)
+    if prefer_small:                               # the entry: whole weights
+        result = best_tree(data, max_depth=depth, deadline=StopAfter(polls), progress=sink)
+    else:                                          # the search itself on float weights
+        result = ordered_search(data, depth, deadline=StopAfter(polls), progress=sink)
+    assert result.errors_lower_bound <= optimum + 1e-9 <= result.errors + 2e-9
     assert all(lower <= optimum + 1e-9 for _, _, lower in sink.trace if lower is not None)
     if result.status == "optimal":
         assert abs(result.errors - optimum) <= 1e-9
@@ -115,15 +119,17 @@ def test_bound_at_every_stop_of_a_longer_search(seed, depth):
     rng = np.random.default_rng(seed)
     X = rng.integers(0, 8, size=(60, 3)).astype(float)
     y = (X[:, 0] + X[:, 1] + rng.integers(0, 5, size=60) > 8).astype(int)
-    exact = best_ordered_tree(X, y, 2, depth)
+    data = OrderedData.from_matrix(X, y, 2)
+    exact = best_tree(data, max_depth=depth, prefer_small=False)
     assert exact.status == "optimal"
     bounds = []
     for polls in range(0, 400, 7):
         sink = ProgressSink()
-        result = best_ordered_tree(X, y, 2, depth, deadline=StopAfter(polls), progress=sink)
+        result = best_tree(data, max_depth=depth, deadline=StopAfter(polls), progress=sink,
+                           prefer_small=False)
         assert all(lower <= exact.errors for _, _, lower in sink.trace if lower is not None)
-        assert result.lower_bound <= exact.errors <= result.errors
-        bounds.append(result.lower_bound)
+        assert result.errors_lower_bound <= exact.errors <= result.errors
+        bounds.append(result.errors_lower_bound)
         if result.status == "optimal":
             break
     assert bounds == sorted(bounds)

@@ -214,7 +214,9 @@ def test_auto_hands_wide_data_to_the_branch_and_bound_when_no_encoding_fits(monk
     budget = 3
     expected = brute_force_size(X, y, 2, budget)
     monkeypatch.setattr(minimum, "BUDGET_BNB_CELLS", 10)
-    monkeypatch.setattr(maxsat_search, "ENCODE_MEMORY_BUDGET", 1)
+    # its first tree predicted at 10 s (320 cells): over a quarter of the 30 s, under half
+    monkeypatch.setattr(minimum, "BUDGET_BNB_SECONDS_PER_CELL", 10 / 320)
+    monkeypatch.setattr(maxsat_search, "memory_room", lambda: 1)  # no encoding fits
     alone = find_minimum_tree_with_errors(X, y, 2, budget, deadline=Deadline.after(30))
     assert alone.status == "feasible" and "encoding_skipped" in alone.stats
     assert alone.upper_bound > expected                  # the greedy tree alone is larger

@@ -92,6 +92,21 @@ def test_thresholds_of_one_column_form_a_chain():
     assert nesting.n_edges == 2 * (5 - 1)
 
 
+def test_the_diagram_is_given_up_when_it_would_not_fit_in_the_time_left():
+    """300 thresholds of one column: the (600 x 600) product is predicted at about 0.02 s;
+    with 0.1 s left (a tenth of it is its share) no diagram is built, with a minute it is,
+    and a passed deadline stops it too."""
+    from occamlearn.stopping import Deadline
+
+    values = np.arange(301)
+    matrix = np.stack([(values >= t).astype(int) for t in range(1, 301)], axis=1)
+    assert side_nesting(matrix, Deadline.after(60)).n_edges == 2 * (300 - 1)
+    assert side_nesting(matrix).n_edges == 2 * (300 - 1)
+    assert side_nesting(matrix, Deadline.after(0.1)).n_edges == 0
+    many = np.repeat(matrix, 40, axis=0)  # 12,040 rows: more than one chunk of rows
+    assert side_nesting(many, Deadline.after(0)).n_edges == 0
+
+
 @pytest.mark.parametrize("matrix", [[[0, 0], [1, 1], [1, 1]], [[0, 1], [1, 0], [1, 0]]])
 def test_repeated_or_complementary_columns_are_refused(matrix):
     with pytest.raises(ValueError, match="distinct"):

@@ -75,10 +75,10 @@ def _edges():
 
 def test_the_parser_sees_function_level_and_relative_imports():
     assert len(MODULES) > 40
-    # trees.dtmax.search imports the dynamic programme at module level; the estimators
-    # import their families; cli.trees imports the estimators inside functions
-    assert "occamlearn.trees.dtmax.dynamic_programme" in {
-        _existing(n) for n in MODULES["occamlearn.trees.dtmax.search"]}
+    # trees.dtmax.entry imports its data at module level; the estimators import their
+    # families; cli.trees imports the estimators inside functions
+    assert "occamlearn.trees.dtmax.data" in {
+        _existing(n) for n in MODULES["occamlearn.trees.dtmax.entry"]}
     assert any(_subpackage(t) == "estimators" for m, t in _edges()
                if m.startswith("occamlearn.cli."))
 

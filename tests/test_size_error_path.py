@@ -157,7 +157,7 @@ def test_estimator_stays_unfitted_and_params_are_checked():
     with pytest.raises(ValueError, match="max_depth=None needs max_leaves"):
         MaxAccuracyTreeClassifier(max_depth=None, binarizer=None).fit(X, y)
     with pytest.raises(ValueError, match="method must be 'auto'"):
-        MaxAccuracyTreeClassifier(max_leaves=3, method="dp", binarizer=None).fit(X, y)
+        MaxAccuracyTreeClassifier(max_leaves=3, method="maxsat", binarizer=None).fit(X, y)
     with pytest.raises(ValueError, match="'max_leaves' parameter"):
         MaxAccuracyTreeClassifier(max_leaves=0).fit(X, y)
 

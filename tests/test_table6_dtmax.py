@@ -6,19 +6,19 @@ from __future__ import annotations
 import argparse
 
 import numpy as np
+from dtmax_helpers import max_accuracy_on_matrix
 
 from occamlearn.experiments import table6
 from occamlearn.experiments.runner import read_results
 from occamlearn.experiments.table6_methods import METHODS, prepare_dataset
 from occamlearn.experiments.table6_report import margins_over_dtmax, summarise, table6_markdown
-from occamlearn.trees.dtmax.search import find_max_accuracy_tree
 
 
 def test_dtmax_pool_is_the_proven_most_accurate_tree_on_the_training_part():
     data = prepare_dataset("mux6")
     pool = METHODS["dtmax-2"](data, {"dtmax_time_limit": 30}, None)
     assert pool.predictions.shape == (1, len(data.y_holdout)) and len(pool.sizes) == 1
-    best = find_max_accuracy_tree(data.X_train, data.y_train, data.n_classes, 2)
+    best = max_accuracy_on_matrix(data.X_train, data.y_train, data.n_classes, 2)
     assert pool.info["status"] == "optimal"
     assert pool.info["training_errors"] == best.training_errors > 0  # depth 2 cannot fit mux6
     assert pool.sizes[0] <= 7  # depth <= 2: at most 3 decisions and 4 leaves

@@ -91,7 +91,7 @@ def tiny(rng, max_rows=9, max_features=4):
     return X, y
 
 
-@pytest.mark.parametrize("method", ["dp", "maxsat"])
+@pytest.mark.parametrize("method", ["auto", "maxsat"])
 @pytest.mark.parametrize("seed", range(3))
 def test_dtmax_weighted_errors_match_brute_force(method, seed):
     rng = np.random.default_rng(seed)
@@ -371,30 +371,32 @@ def test_dtmax_prefer_small_with_weights_agrees_between_methods(seed):
     weight = compute_sample_weight("balanced", y) * rng.integers(1, 3, len(y))
     fits = [MaxAccuracyTreeClassifier(max_depth=2, binarizer=None, method=method,
                                       prefer_small=True).fit(X, y, sample_weight=weight)
-            for method in ("dp", "maxsat")]
+            for method in ("auto", "maxsat")]
     assert fits[0].training_errors_ == pytest.approx(fits[1].training_errors_)
     assert fits[0].n_nodes_ == fits[1].n_nodes_
     assert fits[0].status_ == fits[1].status_ == "optimal"
 
 
-def test_weights_too_large_for_the_dynamic_programme_take_the_maxsat_route():
+def test_huge_weights_stay_exact():
     rng = np.random.default_rng(50)
     X, y = tiny(rng, max_rows=8)
     weight = rng.integers(1, 4, len(y)) * 3_000_001            # sums beyond 2**24
     expected = fewest_weighted_errors(X, y, weight.tolist(), 2, 2)
     model = MaxAccuracyTreeClassifier(max_depth=2, binarizer=None).fit(X, y, sample_weight=weight)
     assert model.training_errors_ == expected and model.status_ == "optimal"
-    with pytest.raises(ValueError, match="method='maxsat'"):
-        MaxAccuracyTreeClassifier(max_depth=2, binarizer=None, method="dp").fit(
-            X, y, sample_weight=weight)
 
 
-def test_prefer_small_with_huge_weights_leaves_the_size_unproven_instead_of_exploding():
+def test_prefer_small_with_huge_weights_leaves_the_maxsat_size_unproven_instead_of_exploding():
     rng = np.random.default_rng(52)                 # its best trees make errors
     X, y = tiny(rng, max_rows=8)
     weight = rng.integers(1, 4, len(y)) * 3_000_001
-    model = MaxAccuracyTreeClassifier(max_depth=2, binarizer=None, prefer_small=True)
+    model = MaxAccuracyTreeClassifier(max_depth=2, binarizer=None, prefer_small=True,
+                                      method="maxsat")
     model.fit(X, y, sample_weight=weight)
     assert model.training_errors_ == fewest_weighted_errors(X, y, weight.tolist(), 2, 2) > 0
-    assert model.status_ == "feasible"
+    assert model.status_ == "feasible" and model.solve_stats_["unproven"] == "size"
     assert model.solve_stats_["size_solver_status"].startswith("skipped")
+    searched = MaxAccuracyTreeClassifier(max_depth=2, binarizer=None).fit(
+        X, y, sample_weight=weight)
+    assert searched.status_ == "optimal"
+    assert searched.training_errors_ == model.training_errors_

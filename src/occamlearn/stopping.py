@@ -12,6 +12,11 @@ many places, on two clocks, and progress went through four callback shapes. Now:
   from outside still reaches it, its own ``request_stop()`` ends only the work it was given to
   (a portfolio whose engines met, a MaxSAT call whose model is small enough to re-encode),
   never the rest of ``fit``. Seconds are never turned into a deadline again below ``fit``.
+  ``step_seconds()`` is the one rule for work that cannot look at the clock while it runs (a
+  compiled kernel call, a library call): at most ``STEP_SHARE`` of the whole limit, and never
+  more than is left, so that a search that checks the deadline between such steps overruns
+  its limit by at most about 1 %. ``KernelPace`` turns those seconds into the work units a
+  compiled kernel counts (its call budget), at the pace its timed calls have shown.
 * ``ProgressSink`` receives ``(upper, lower, seconds, model)`` -- the best size or cost found,
   the proven bound, the seconds since the deadline was made (``Deadline.elapsed()``), and
   optionally the model itself -- from every engine, keeps the best model and the trace, and
@@ -31,9 +36,13 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from numbers import Real
 
-__all__ = ["CLOCK", "Deadline", "ProgressSink"]
+__all__ = ["CLOCK", "Deadline", "KernelPace", "ProgressSink"]
 
 CLOCK = time.perf_counter  # the one clock of every deadline and every trace
+# The longest share of a time limit that one step without a look at the deadline may take
+# (``Deadline.step_seconds``): a kernel call predicted to take longer is cut into pieces,
+# given a work budget, or skipped.
+STEP_SHARE = 0.01
 
 
 class _StopFlag:
@@ -129,6 +138,19 @@ class Deadline:
             return math.inf
         return max(0.0, self.at - CLOCK())
 
+    def step_seconds(self) -> float:
+        """The longest one step that does not look at this deadline may take: ``STEP_SHARE``
+        of the whole limit (from ``started``), at most the seconds left; ``inf`` without a
+        limit (0.0 once stopped).
+
+        >>> Deadline(None).step_seconds()
+        inf
+        """
+        left = self.remaining()
+        if self.at is None or left <= 0.0:
+            return left
+        return min(left, STEP_SHARE * (self.at - self.started))
+
     def expired(self) -> bool:
         """True once the time is up or a stop was requested."""
         return self._flag.requested or (self.at is not None and CLOCK() >= self.at)
@@ -153,6 +175,46 @@ class Deadline:
     def __repr__(self) -> str:
         left = self.remaining()
         return f"Deadline(remaining={left:.3f}s)" if math.isfinite(left) else "Deadline(None)"
+
+
+class KernelPace:
+    """Seconds per unit of work of one compiled kernel, which cannot read the clock: its
+    calls get a budget of work units (``budget``), and each call's work and seconds are
+    recorded (``record``) so the pace follows the machine. Until ``TIMED_WORK`` units have
+    been timed, the pace is the slowest measured, given by the kernel's module.
+
+    >>> pace = KernelPace(1e-8)
+    >>> pace.budget(Deadline.after(None)) == KernelPace.NO_LIMIT
+    True
+    >>> pace.record(0.5, 10**8); round(pace.seconds_per_unit, 12)
+    5e-09
+    """
+
+    NO_LIMIT = 1 << 62
+    TIMED_WORK = 10**6
+
+    def __init__(self, seconds_per_unit: float):
+        self.assumed = float(seconds_per_unit)
+        self.seconds = 0.0
+        self.work = 0
+
+    @property
+    def seconds_per_unit(self) -> float:
+        return self.seconds / self.work if self.work >= self.TIMED_WORK else self.assumed
+
+    def budget(self, deadline: Deadline | None) -> int:
+        """The work one call may do: ``deadline.step_seconds()`` at this pace (no limit
+        without a deadline)."""
+        step = math.inf if deadline is None else deadline.step_seconds()
+        if math.isinf(step):
+            return self.NO_LIMIT
+        return int(min(step / self.seconds_per_unit, self.NO_LIMIT))
+
+    def record(self, seconds: float, work: int) -> None:
+        """A call that did ``work`` units took ``seconds``."""
+        if work > 0:
+            self.seconds += max(0.0, float(seconds))
+            self.work += int(work)
 
 
 Callback = Callable[[float | None, float | None, float, object], object]

@@ -192,6 +192,8 @@ def test_depth_engine_matches_the_exact_core_on_larger_data(seed):
 class CtrlCAfter:
     """A deadline whose n-th look raises KeyboardInterrupt, as Ctrl-C inside the search."""
 
+    limited = False  # no time limit: kernel calls and set-up steps take what they need
+
     def __init__(self, looks: int):
         self.looks = looks
 
@@ -200,6 +202,12 @@ class CtrlCAfter:
         if self.looks <= 0:
             raise KeyboardInterrupt
         return False
+
+    def step_seconds(self) -> float:
+        return float("inf")
+
+    def remaining(self) -> float:
+        return float("inf")
 
 
 @pytest.mark.parametrize("max_depth", [None, 3])

@@ -352,7 +352,7 @@ def run_fit(args) -> int:
     if not _bounded(args):  # a minimum tree: on a fresh install, compile while reading
         from occamlearn.trees import kernel_cache
 
-        kernel_cache.compile_early()
+        kernel_cache.compile_early("bnb")
     X, y, source = read_table(args)
     X_train, y_train, X_test, y_test = _split(args, X, y)
     args.progress = FitProgress(args.quiet)

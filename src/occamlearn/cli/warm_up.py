@@ -1,12 +1,15 @@
 """``occamlearn warm-up``: compile the numba kernels of the exact searches now.
 
-Without it nothing is lost: the first fit that needs the kernels compiles them in a background
-process while it searches with its Python engine, and switches when they are ready
-(``occamlearn.trees.kernel_cache``). Running it once after installing (or after upgrading)
-makes even the first fit start on the compiled engine. Nothing is compiled at install time.
+Without it nothing is lost: a fit that needs kernels compiles the families it uses in a
+background process while it searches with its Python engine, and switches when they are
+ready (``occamlearn.trees.kernel_cache``); that process ends with the fit's. Running this once
+after installing (or after upgrading) makes every fit start on the compiled engines. It shows
+each family as it goes, with its seconds. Nothing is compiled at install time.
 """
 
 from __future__ import annotations
+
+import sys
 
 
 def register(subparsers) -> None:
@@ -14,8 +17,8 @@ def register(subparsers) -> None:
         "warm-up",
         help="compile the search kernels into numba's disk cache (optional, once)",
         description="Compile (or load, if already compiled) the numba kernels of the exact "
-        "searches into numba's disk cache, so that the first fit starts on the compiled "
-        "engine. Optional: a first fit without it compiles them in the background.",
+        "searches into numba's disk cache, so that every fit starts on the compiled engines. "
+        "Optional: a fit without it compiles what it needs in the background.",
     )
     parser.set_defaults(run=run_warm_up)
 
@@ -23,6 +26,15 @@ def register(subparsers) -> None:
 def run_warm_up(args) -> int:
     from occamlearn.trees import kernel_cache
 
-    for name, seconds in kernel_cache.warm_up_all().items():
-        print(f"{name} kernels ready ({seconds:.1f} s)")
+    print(f"compiling the search kernels: {len(kernel_cache.KERNEL_MODULES)} families, about "
+          f"{kernel_cache.COMPILE_ALL_SECONDS} CPU seconds on an empty cache, a few seconds "
+          "once cached", file=sys.stderr, flush=True)
+
+    def report(name, index, count, seconds):
+        if seconds is None:
+            print(f"[{index + 1}/{count}] {name} ...", file=sys.stderr, flush=True)
+        else:
+            print(f"{name} kernels ready ({seconds:.1f} s)", flush=True)
+
+    kernel_cache.warm_up_all(report)
     return 0

@@ -52,6 +52,7 @@ from occamlearn.model.tree import Tree
 from occamlearn.stopping import CLOCK, Deadline, ProgressSink
 from occamlearn.trees import kernel_cache
 from occamlearn.trees.mpdt.error_budget.maxsat_search import error_budget
+from occamlearn.trees.mpdt.error_budget.small_trees import ERROR_BUDGET_KERNELS
 from occamlearn.trees.mpdt.many.selection import minimum_trees_with_selection
 from occamlearn.trees.mpdt.maxsat_route.search import MinimumTreeResult
 from occamlearn.trees.mpdt.minimum import (
@@ -305,7 +306,8 @@ class MinimumPureTreeClassifier(ClassifierMixin, FittedTreeMixin, BaseEstimator)
 
         ``sample_weight``: one non-negative weight per row (see the class docstring)."""
         deadline = Deadline.after(no_limit_as_none(self.time_limit))  # the fit's one deadline
-        kernel_cache.compile_early()  # on a fresh install: compile while the data is prepared
+        if self.method in ("auto", "bnb"):  # a fresh install: compile while data is prepared
+            kernel_cache.compile_early(ERROR_BUDGET_KERNELS if self._may_err() else "bnb")
         self._check_error_budget_options(sample_weight)
         self._n_jobs = resolve_n_jobs(self.n_jobs)
         data = self._prepare(X, y, sample_weight)

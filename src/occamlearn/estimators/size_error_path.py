@@ -2,12 +2,13 @@
 
 ``size_error_path(X, y)`` is the exact analogue of scikit-learn's
 ``cost_complexity_pruning_path``: for L = 1, 2, ... leaves, the fewest weighted training
-errors of any tree with at most L leaves (``trees.frontier``: the error-budget branch and
-bound walked down the staircase, or ``trees.frontier_depth`` under a depth bound), each point certified
-or bounded, with a fitted model per point. ``SizeErrorPath.select`` picks a point on held-out
+errors of any tree with at most L leaves over every threshold of the table as given (or a
+binariser's features: ``_dtmax_columns``), each point certified or bounded
+(``trees.dtmax.entry.size_error_curve``), with a fitted model per point. ``SizeErrorPath.select`` picks a point on held-out
 data -- the role ``ccp_alpha`` plays for pruned CART and Algorithm 3 of Alós, Ansótegui and
 Torres plays for minimum trees: the best validation accuracy, ties to fewer leaves.
-A fit with ``max_leaves`` is the path's last point, so the two always agree.
+A fit with ``max_leaves`` is the path's last point (the same curve, through ``fit``'s one entry
+point), so the two always agree.
 """
 
 from __future__ import annotations
@@ -17,18 +18,13 @@ from dataclasses import dataclass
 import numpy as np
 from sklearn.base import clone
 
-from occamlearn.estimators._base import (
-    binarizer_to_fit,
-    leaf_weights,
-    no_limit_as_none,
-    prepare_training_data,
-)
-from occamlearn.estimators._record import fit_date
-from occamlearn.model.tree import Tree
+from occamlearn.estimators._base import no_limit_as_none
+from occamlearn.estimators._dtmax_columns import table_columns
+from occamlearn.estimators._dtmax_fitted import set_fitted
 from occamlearn.stopping import Deadline
-from occamlearn.trees.frontier import size_error_frontier
+from occamlearn.trees.dtmax.entry import size_error_curve
 
-__all__ = ["SizeErrorPath", "fit_max_leaves", "size_error_path"]
+__all__ = ["SizeErrorPath", "size_error_path"]
 
 
 @dataclass(frozen=True)
@@ -93,89 +89,35 @@ class SizeErrorPath:
         return plot_size_error_path(self, ax=ax, X_val=X_val, y_val=y_val)
 
 
-def _check_route(estimator) -> None:
-    if estimator.method != "auto":
-        raise ValueError(f"max_leaves and size_error_path use their own exact search; "
-                         f"method must be 'auto' there. Got method={estimator.method!r}.")
-
-
-def _training_frontier(estimator, X, y, sample_weight, max_leaves, deadline):
-    data = prepare_training_data(estimator, X, y, binarizer=binarizer_to_fit(
-        estimator.binarizer), on_conflict="relax", sample_weight=sample_weight,
-        class_weight=estimator.class_weight)
-    frontier = size_error_frontier(data.X_bin, data.y, len(data.classes),
-                                   max_leaves=max_leaves, max_depth=estimator.max_depth,
-                                   sample_weight=data.weight, deadline=deadline)
-    return data, frontier
-
-
-def _set_fitted(estimator, data, tree, status, errors, lower, stats) -> None:
-    """The fitted attributes of ``MaxAccuracyTreeClassifier`` for ``tree`` (as ``fit``)."""
-    estimator.classes_, estimator.binarizer_ = data.classes, data.binarizer
-    estimator.fitted_at_ = fit_date()
-    estimator.feature_names_ = data.feature_names
-    names = tuple(str(n) for n in data.feature_names)
-    estimator.tree_ = Tree(tree.feature, tree.left, tree.right, tree.label, tree.counts,
-                           tree.n_features, names)
-    estimator.leaf_weights_ = leaf_weights(estimator.tree_, data.X_bin, data.y, data.weight)
-    estimator.n_nodes_, estimator.depth_ = estimator.tree_.n_nodes, estimator.tree_.depth
-    estimator.status_ = status
-    estimator.training_errors_ = errors.item() if hasattr(errors, "item") else errors
-    estimator.errors_lower_bound_ = lower.item() if hasattr(lower, "item") else lower
-    estimator.lower_bound_ = estimator.upper_bound_ = None
-    estimator.solve_stats_ = stats
-
-
-def _status(frontier, index: int) -> str:
-    """"optimal" when the point's fewest errors are proven and so is that fewer leaves
-    than its tree has make more errors (the tree is the smallest of the most accurate)."""
-    leaves = frontier.trees[index].n_leaves
-    smallest = leaves == 1 or frontier.lower[leaves - 2] > frontier.errors[index]
-    return "optimal" if frontier.proven[index] and smallest else "feasible"
-
-
-def _stats(frontier, data, deadline) -> dict:
-    stats = dict(frontier.stats, route="size-error frontier")
-    stats["n_rows"], stats["n_binary_features"] = data.X_bin.shape
-    stats["trace"] = []
-    stats["total_seconds"] = deadline.elapsed()
-    return stats
-
-
-def fit_max_leaves(estimator, X, y, sample_weight, deadline: Deadline):
-    """``fit`` with ``max_leaves``: the fewest weighted errors over trees with at most
-    ``max_leaves`` leaves (and depth <= ``max_depth`` when given), the smallest such tree."""
-    _check_route(estimator)
-    data, frontier = _training_frontier(estimator, X, y, sample_weight,
-                                        estimator.max_leaves, deadline)
-    _set_fitted(estimator, data, frontier.trees[-1], _status(frontier, -1), frontier.errors[-1],
-                frontier.lower[-1], _stats(frontier, data, deadline))
-    if frontier.stats.get("interrupted"):  # Ctrl-C: the best tree is kept, raise again
-        raise KeyboardInterrupt
-    return estimator
-
-
 def size_error_path(estimator, X, y, sample_weight=None) -> SizeErrorPath:
     """``MaxAccuracyTreeClassifier.size_error_path``: see ``SizeErrorPath``. Uses the
     estimator's parameters (``max_leaves`` caps the path, ``max_depth`` bounds the depth,
     ``time_limit`` the whole computation); the estimator itself stays unfitted."""
     estimator._validate_params()
-    _check_route(estimator)
+    if estimator.method == "maxsat":
+        raise ValueError("max_leaves and size_error_path use their own exact search; method "
+                         "must be 'auto' there. Got method='maxsat'.")
     work = clone(estimator)  # reads the data (n_features_in_...); the estimator stays unfitted
     deadline = Deadline.after(no_limit_as_none(work.time_limit))
-    data, frontier = _training_frontier(work, X, y, sample_weight, work.max_leaves, deadline)
-    stats = _stats(frontier, data, deadline)
+    columns = table_columns(work, X, y, sample_weight, work.class_weight)
+    curve = size_error_curve(columns.data, max_leaves=work.max_leaves,
+                             max_depth=work.max_depth, deadline=deadline)
     models, made = [], {}
-    for i, tree in enumerate(frontier.trees):
+    for i, tree in enumerate(curve.trees):
         if id(tree) not in made:
-            model = clone(work).set_params(max_leaves=tree.n_leaves)
+            model = clone(work).set_params(max_leaves=_leaves(tree))
             for name in ("n_features_in_", "feature_names_in_"):
                 if hasattr(work, name):
                     setattr(model, name, getattr(work, name))
-            _set_fitted(model, data, tree, _status(frontier, i), frontier.errors[i],
-                        frontier.lower[i],
-                        dict(stats))
+            set_fitted(model, columns, curve.point(i), None, deadline)
             made[id(tree)] = model
         models.append(made[id(tree)])
-    return SizeErrorPath(frontier.n_leaves, frontier.errors, frontier.lower,
-                         frontier.proven, tuple(models), frontier.status)
+    errors, lower = curve.errors, curve.lower
+    if columns.weight is None:                       # row counts
+        errors, lower = errors.round().astype(np.int64), lower.round().astype(np.int64)
+    return SizeErrorPath(np.arange(1, len(errors) + 1), errors, lower, curve.proven,
+                         tuple(models), curve.status)
+
+
+def _leaves(tree: tuple) -> int:
+    return 1 if tree[0] == "leaf" else _leaves(tree[3]) + _leaves(tree[4])

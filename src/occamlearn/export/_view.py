@@ -153,8 +153,35 @@ def summary_line(view: TreeView) -> str:
                 line += ", size not proven minimum"
             line += f" (minimum size in [{view.lower_bound}, {view.upper_bound}])"
     lower, errors = view.errors_lower_bound, view.training_errors
+    return line + _errors_text(view, lower, errors)
+
+
+def _number(value) -> str:
+    """A count as an int, a total weight with six significant digits."""
+    value = float(value)
+    if value.is_integer():
+        return str(int(value))
+    return f"{value:.6g}" if abs(value) < 1e6 else f"{value:.1f}"
+
+
+def _errors_text(view: TreeView, lower, errors) -> str:
+    """The training errors (a total weight after a weighted fit: then, for DT(max), whose
+    ``counts`` hold exactly the rows it learnt from, the misclassified rows too, when they
+    differ), the gap to the proven bound, or -- a feasible tree whose errors are proven --
+    that the size is what is not proven."""
+    tree, text, rows = view.tree, "", errors
+    if lower is not None:                       # DT(max): errors optimised
+        leaves = tree.is_leaf
+        rows = int((tree.counts[leaves].sum(axis=1)
+                    - tree.counts[leaves, tree.label[leaves]]).sum())
+    what = "training errors" if rows == errors else "weighted training errors"
     if errors and lower is not None and lower < errors:
-        line += f", training errors in [{lower}, {errors}]"   # not proven: the gap
+        text += f", {what} in [{_number(lower)}, {_number(errors)}]"   # not proven: the gap
     elif errors:
-        line += f", {errors} training errors"
-    return line
+        text += f", {_number(errors)} {what}"
+    if errors and rows != errors:
+        text += f" ({rows} rows misclassified)"
+    if view.status == "feasible" and lower is not None and view.lower_bound is None \
+            and errors is not None and lower >= errors:
+        text += ", size not proven smallest"
+    return text

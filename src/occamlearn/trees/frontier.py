@@ -140,7 +140,8 @@ def size_error_frontier(X, y, n_classes: int, *, max_leaves: int | None = None,
     weight, scale = (None, 1) if sample_weight is None else integer_weights(sample_weight,
                                                                              X.shape[0])
     groups = group_examples(X, y, weight)
-    compile_seconds, use_incompatibility, small_trees = load_kernels(use_incompatibility)
+    compile_seconds, use_incompatibility, small_trees = load_kernels(use_incompatibility,
+                                                                     deadline)
     search = BudgetRowSetSearch(groups, int(n_classes), deadline=deadline,
                                 use_incompatibility=use_incompatibility,
                                 use_small_trees=small_trees)

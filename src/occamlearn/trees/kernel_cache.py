@@ -1,58 +1,50 @@
 """Compiled kernels on first use: load them from numba's disk cache, or build that cache in a
 background process while the caller searches in Python.
 
-Why. The exact searches run numba kernels (``cache=True``). Loading them from the on-disk
-cache takes about a second; compiling them the first time takes seconds to tens of seconds
-(the branch and bound's ``solve`` alone is a large recursive function). A fresh install that
-compiled in the foreground would spend that on its first fit; one that skipped the kernels
-under a time limit would never build the cache and stay slow forever.
+Why. The exact searches run numba kernels (``cache=True``), in families (``KERNEL_MODULES``:
+the pure branch and bound, the error-budget bounds, the one-deletion search, DT(max)'s two
+programmes). Loading a family from the disk cache takes about a second; compiling it the first
+time takes CPU seconds to tens of seconds (``COMPILE_SECONDS``, measured). A fresh install
+that compiled in the foreground would spend that on its first fit; one that skipped the
+kernels under a time limit would never build the cache and stay slow forever.
 
-What happens instead, on a process that needs a family of kernels (``KERNEL_MODULES``):
+What happens instead, for the families a fit needs (and only those):
 
-* ``kernels_ready(name)``: already loaded here, or every public kernel of the module has an
-  entry in the disk cache for this source file, this machine and numba (then ``load`` takes
+* ``kernels_ready(name)``: already loaded here, or every public kernel of the family has an
+  entry in the disk cache for these sources, this machine and numba (then ``load`` takes
   about a second);
-* otherwise ``start_background_compile()`` starts one child process (``python -m
-  occamlearn.trees.kernel_cache``) that compiles every kernel module into the disk cache and
-  exits; on a machine with ``SIDE_COMPILE_MIN_CORES`` cores (and without
-  ``OCCAMLEARN_COMPILE_PROCESSES=1`` in the environment) it first starts a side child
-  that compiles one share of ``solve``'s helper kernels while the main child compiles the
-  other (``bnb.callee_signatures``), then the memo-table and error-budget kernels; what one
-  child saved the other loads instead of compiling (``benchmarks/results/cold_compile.md``,
-  ``cold_typing.md``). Once past what a first fit
-  waits for (``FIRST_FIT_NEEDS``) both children lower their priority. The caller keeps searching with its Python engine and polls ``KernelsWhenReady``;
-  when the cache is complete it calls ``load`` and switches to the compiled engine, carrying
-  over what it proved. The child is reaped by a daemon thread (no zombie) and, if the caller
-  ends first, it finishes on its own (new session: Ctrl-C in the terminal does not cut it
-  short) so the next process starts warm.
-* Only one compile runs per cache directory: the child holds a lock file (its pid); a lock
-  whose process died, or older than ``LOCK_STALE_SECONDS``, is taken over. numba writes each
-  cache file to a temporary name and renames it, so a killed child leaves whole files or none.
+* otherwise ``start_background_compile(names)`` starts one child process
+  (``trees.compile_child``) that compiles those families into the disk cache and exits. It
+  runs at low priority on one core and ends with the process that started it (within about a
+  second: it never outlives a script or a command, and never slows the next one); what it
+  finished is kept, so a next fit starts from there. The caller keeps searching with its
+  Python engine and polls ``KernelsWhenReady``; when the family is complete it calls ``load``
+  and switches to the compiled engine, carrying over what it proved. The child is reaped by a
+  daemon thread (no zombie); one compile of a family runs per cache directory (a lock file).
 * ``load(name)`` never leaves a broken cache behind: if loading raises (a truncated or
-  foreign file), the module's index files are emptied and ``KernelsUnavailable`` is raised,
+  foreign file), the family's index files are emptied and ``KernelsUnavailable`` is raised,
   so the caller keeps its Python engine and a later compile rebuilds the cache.
 
-* ``compile_early()`` starts that child sooner, where a fit begins (before it reads and
-  binarises data), without importing numba in the caller: a complete compile leaves a stamp
-  file whose name hashes the kernel sources, numba, Python and ``NUMBA_CACHE_DIR``; with the
-  stamp there it does nothing, else the child looks at the cache and compiles what is missing.
+* ``compile_early(names)`` starts that child sooner, where a fit begins (before it reads and
+  binarises data), without importing numba in the caller: a complete compile of a family
+  leaves a stamp file whose name hashes its sources, numba, Python and ``NUMBA_CACHE_DIR``;
+  with the stamps there it does nothing, else the child looks at the cache and compiles what
+  is missing.
 
 * Stale machine code. numba keys a kernel's disk cache to its own source file (date and
   size), but a cached kernel also holds the compiled code of every njit function it calls
   from other modules (``trees.exact.packed``, ``trees.exact.nesting_kernels``, the dtmax
   memo helpers): edit one of those and numba would go on loading the old code.
   ``kernel_sources.key_cache_to_sources(__name__)``, called at the end of each kernel module
-  that calls another module's kernels, adds to its dispatchers' cache stamp a hash of the contents of
-  every occamlearn module it imports, transitively (``sources_key``); numba then treats an
-  entry built from other callee sources as absent and saves the recompiled one under the new
-  stamp, with its own atomic writes (no flush, so no race with a compile in another process).
-  The stamp of ``compile_early`` hashes the same files.
+  that calls another module's kernels, adds to its dispatchers' cache stamp a hash of the
+  contents of every occamlearn module it imports, transitively (``sources_key``); numba then
+  treats an entry built from other callee sources as absent and saves the recompiled one
+  under the new stamp, with its own atomic writes. The stamps of ``compile_early`` hash the
+  same files.
 
-``occamlearn warm-up`` (``warm_up_all``) compiles everything in the foreground, e.g. right
-after ``pip install``; nothing is compiled at install time (no compiler is needed). Compiling
-costs about 6-8 CPU seconds for the branch and bound (numba's typing, and LLVM's optimising
-of each kernel together with the kernels it calls; ``benchmarks/results/cold_start.md``,
-``cold_typing.md``), so a cold first fit is that much slower than a warm one.
+``occamlearn warm-up`` (``warm_up_all``) compiles every family in the foreground, e.g. right
+after ``pip install``, and says how far it is; nothing is compiled at install time (no
+compiler is needed). ``benchmarks/results/cold_start.md`` holds the measured costs.
 """
 
 from __future__ import annotations
@@ -64,49 +56,38 @@ import os
 import subprocess
 import sys
 import threading
-import time
 from pathlib import Path
 
 from occamlearn import stopping
 from occamlearn.trees.kernel_sources import sources_key
 
-__all__ = ["KERNEL_MODULES", "KernelsUnavailable", "KernelsWhenReady", "compile_early",
-           "kernels_ready", "load", "start_background_compile", "warm_up_all"]
+__all__ = ["COMPILE_SECONDS", "KERNEL_MODULES", "KernelsUnavailable", "KernelsWhenReady",
+           "compile_early", "compiling", "foreground_compile_fits", "kernels_ready", "load", "start_background_compile",
+           "warm_up_all"]
 
 KERNEL_MODULES = {
     "bnb": "occamlearn.trees.mpdt.bnb.kernels",
     "error-budget": "occamlearn.trees.mpdt.error_budget.bnb_kernels",
-    "dtmax-dp": "occamlearn.trees.dtmax.dp_kernels",
-    "dtmax-ordered": "occamlearn.trees.dtmax.ordered.depth2_counts",
+    "dtmax-dp": "occamlearn.trees.dtmax.binary.kernels",
+    "dtmax-ordered": "occamlearn.trees.dtmax.ordered.depth2",
     "one-error": "occamlearn.trees.mpdt.error_budget.one_error_kernels",
 }
-LOCK_NAME = "occamlearn-compile.lock"
-LOG_NAME = "occamlearn-compile.log"
-LOCK_STALE_SECONDS = 600.0  # a compile holding its lock longer than this is presumed dead
+# CPU seconds to compile each family into an empty cache, alone in its process (a family that
+# calls another's helpers compiles them too, unless they are cached), and all of them in one
+# process (``occamlearn warm-up``), measured (benchmarks/results/cold_start.md). For messages,
+# never for decisions.
+COMPILE_SECONDS = {"bnb": 13, "error-budget": 9, "one-error": 26, "dtmax-dp": 21,
+                   "dtmax-ordered": 42}
+COMPILE_ALL_SECONDS = 85
 POLL_SECONDS = 0.25  # between two looks at the disk cache while a Python search runs
-
-# The side child runs only with this many cores or more: with fewer it would take CPU from
-# the main compile, which the switch waits for.
-SIDE_COMPILE_MIN_CORES = 2
-# What the side child compiles, in order: functions (module name, function) whose kernels
-# the main child would otherwise compile itself; it then loads them from the disk cache.
-# First its share of the helpers of ``solve`` (``bnb.callee_signatures``: the main child
-# compiles the other share, ``MAIN_FIRST_WARM_UPS``, before ``solve``), then the memo-table
-# kernels, then the error-budget bound.
-SIDE_WARM_UPS = (("bnb-callees", "warm_up_callees"), ("bnb", "warm_up_table"),
-                 ("error-budget", "warm_up"))
-MAIN_FIRST_WARM_UPS = (("bnb-callees", "warm_up_main_part"),)
-SIDE_MODULES = {"bnb-callees": "occamlearn.trees.mpdt.bnb.callee_signatures"}
-# What a first minimum-tree fit waits for (its switch to the compiled branch and bound); the
-# children compile these first, then the rest (the error-budget bound, DT(max)'s dynamic
-# programme) at this lower priority.
-FIRST_FIT_NEEDS = frozenset({"bnb", "bnb-callees"})
-NICE_AFTER_FIRST_FIT_NEEDS = 10
+# A search compiles a small kernel in the foreground (the incompatibility bound: 1-2 CPU s,
+# up to four times that on a loaded machine) only with at least this many seconds left
+# (``foreground_compile_fits``): the compile cannot look at the deadline.
+FOREGROUND_MIN_SECONDS = 10.0
 
 _loaded: set[str] = set()
-_background: dict = {"process": None, "pid": None}
+_children: dict = {"pid": None, "running": []}  # this process's compile children
 _early: dict = {}
-_niced: dict = {}
 _starting = threading.Lock()
 
 
@@ -114,13 +95,20 @@ class KernelsUnavailable(RuntimeError):
     """The compiled kernels could not be loaded (broken cache, numba failure)."""
 
 
-def _module(name: str):
-    if name in SIDE_MODULES:
-        return importlib.import_module(SIDE_MODULES[name])
-    if name not in KERNEL_MODULES:
-        raise ValueError(f"name={name!r} is not a kernel module; use one of "
+def _family_names(names) -> tuple[str, ...]:
+    """``names`` (one family, several, or None for all) as a tuple of known families."""
+    if names is None:
+        return tuple(KERNEL_MODULES)
+    names = (names,) if isinstance(names, str) else tuple(names)
+    unknown = [name for name in names if name not in KERNEL_MODULES]
+    if unknown:
+        raise ValueError(f"name={unknown[0]!r} is not a kernel module; use one of "
                          f"{sorted(KERNEL_MODULES)}.")
-    return importlib.import_module(KERNEL_MODULES[name])
+    return names
+
+
+def _module(name: str):
+    return importlib.import_module(KERNEL_MODULES[_family_names(name)[0]])
 
 
 def _dispatchers(module, public_only: bool = True) -> list:
@@ -172,8 +160,7 @@ def load(name: str, **options) -> float:
     """Load (or, if the cache is missing, compile in the foreground) the kernels of ``name``
     by running its ``warm_up(**options)``; seconds taken. A failure empties the module's
     cache index and raises ``KernelsUnavailable``."""
-    if name not in KERNEL_MODULES:
-        _module(name)  # the ValueError naming the modules
+    _family_names(name)  # the ValueError naming the families
     started = stopping.CLOCK()
     module = None
     try:
@@ -187,71 +174,30 @@ def load(name: str, **options) -> float:
             pass
         raise KernelsUnavailable(f"the {name} kernels failed to load ({type(error).__name__}: "
                                  f"{error}); their disk cache was reset") from error
-    if not options:
+    if not options and name not in _loaded:
         _loaded.add(name)
+        _write_stamp(name)
     return stopping.CLOCK() - started
 
 
-def _names(part: str) -> tuple[str, str]:
-    """(lock file, log file) names of the compile child ``part``."""
-    if part == "main":
-        return LOCK_NAME, LOG_NAME
-    return LOCK_NAME.replace(".lock", f"-{part}.lock"), LOG_NAME.replace(".log", f"-{part}.log")
+def _cache_folder(name: str) -> Path:
+    """The folder of numba's cache files of family ``name`` (its locks and log go there)."""
+    cache_file = _dispatchers(_module(name))[0]._cache._cache_file
+    return Path(cache_file._cache_path)
 
 
-def _lock_path(part: str = "main") -> Path:
-    """The lock file of ``part``, in the cache directory of the first kernel module."""
-    module = _module(next(iter(KERNEL_MODULES)))
-    cache_file = _dispatchers(module)[0]._cache._cache_file
-    return Path(cache_file._cache_path) / _names(part)[0]
-
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:  # exists, owned by someone else
-        return True
-    return True
-
-
-def _take_lock(path: Path) -> bool:
-    """Create the lock holding our pid; False if a live compile holds it."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    for _ in range(2):
-        try:
-            handle = os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o644)
-        except FileExistsError:
-            try:
-                holder = int(path.read_text().strip() or 0)
-                age = time.time() - path.stat().st_mtime
-            except (OSError, ValueError):
-                holder, age = 0, LOCK_STALE_SECONDS + 1
-            if holder and _alive(holder) and age < LOCK_STALE_SECONDS:
-                return False
-            try:  # stale: the holder died (killed mid-compile, say)
-                path.unlink()
-            except FileNotFoundError:
-                pass
-            continue
-        with os.fdopen(handle, "w") as out:
-            out.write(str(os.getpid()))
-        return True
-    return False
-
-
-def _spawn(part: str):
-    """Start the compile child of ``part`` ("main" or "side"); its ``Popen`` or None. The
-    parent imports nothing for this (no numba): the child opens its own log."""
+def _spawn(names: tuple[str, ...]):
+    """Start a compile child for the families ``names``; its ``Popen`` or None. The parent
+    imports nothing for this (no numba): the child opens its own log."""
     package_root = str(Path(__file__).resolve().parents[2])
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join(
         [package_root] + [p for p in env.get("PYTHONPATH", "").split(os.pathsep) if p])
+    env["NUMBA_NUM_THREADS"] = "1"  # one core
     try:
         process = subprocess.Popen(
-            [sys.executable, "-m", "occamlearn.trees.kernel_cache"]
-            + ([] if part == "main" else [part]), env=env, stdin=subprocess.DEVNULL,
+            [sys.executable, "-m", "occamlearn.trees.compile_child", "--parent",
+             str(os.getpid()), *names], env=env, stdin=subprocess.DEVNULL,
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,
             close_fds=True)
     except OSError:
@@ -261,41 +207,61 @@ def _spawn(part: str):
     return process
 
 
-def start_background_compile() -> bool:
-    """Start the child that readies every kernel module in the disk cache (it exits at once
-    if they are complete), unless this process already started one that still runs. True if
-    a compile is (now) running from here; False if it could not start (then the caller stays
-    on its Python engine)."""
+def _running() -> list:
+    """This process's compile children still running, as (names, Popen)."""
+    if _children["pid"] != os.getpid():  # a forked child inherits none of them
+        _children.update(pid=os.getpid(), running=[])
+    _children["running"] = [(names, process) for names, process in _children["running"]
+                            if process.poll() is None]
+    return _children["running"]
+
+
+def start_background_compile(names=None) -> bool:
+    """Start a child that readies the kernel families ``names`` (one name, several, or None
+    for all) in the disk cache (it exits at once if they are complete), unless a child of
+    this process already compiles them. True if a compile is (now) running from here; False
+    if it could not start (then the caller stays on its Python engine)."""
+    names = _family_names(names)
     with _starting:  # an early start and a search may ask at the same moment
-        process = _background["process"]
-        if process is not None and _background["pid"] == os.getpid() and process.poll() is None:
+        covered = {name for running, _ in _running() for name in running}
+        missing = tuple(name for name in names if name not in covered)
+        if not missing:
             return True
-        process = _spawn("main")
+        process = _spawn(missing)
         if process is None:
             return False
-        _background.update(process=process, pid=os.getpid())
+        _children["running"].append((missing, process))
         return True
 
 
+def compiling() -> dict:
+    """The families this process's compile children are still compiling, with the CPU
+    seconds a compile of each takes (``COMPILE_SECONDS``): what a command may say on exit."""
+    return {name: COMPILE_SECONDS[name] for names, _ in _running() for name in names
+            if not kernels_ready(name)}
+
+
 def background_process():
-    """The main compile child started by this process (a ``subprocess.Popen``), or None."""
-    return _background["process"] if _background["pid"] == os.getpid() else None
+    """The first compile child started by this process that still runs (a ``Popen``), or
+    None."""
+    running = _running()
+    return running[0][1] if running else None
 
 
-def _stamp_path() -> Path:
-    """Where a complete compile leaves its stamp: a name that changes with everything numba's
-    cache depends on (the kernel sources and every module they call, by content, as
-    ``key_cache_to_sources`` keys numba's entries; numba; Python; ``NUMBA_CACHE_DIR``), found
-    without importing numba (a few milliseconds)."""
+def _stamp_path(name: str) -> Path:
+    """Where a complete compile of family ``name`` leaves its stamp: a name that changes with
+    everything numba's cache depends on (the family's sources and every module they call, by
+    content, as ``key_cache_to_sources`` keys numba's entries; numba; Python;
+    ``NUMBA_CACHE_DIR``), found without importing numba (a few milliseconds)."""
     import importlib.util
 
     numba = importlib.util.find_spec("numba")  # finds the package without importing it
     version = Path(numba.origin).with_name("_version.py") if numba and numba.origin else None
     try:
-        sources = [sources_key(module) for module in KERNEL_MODULES.values()]
+        sources = sources_key(KERNEL_MODULES[name])
     except (ValueError, SyntaxError) as error:  # unreadable sources: no stamp to trust
         raise OSError(f"kernel sources unreadable: {error}") from error
-    key = json.dumps([sys.version, sys.executable, os.environ.get("NUMBA_CACHE_DIR", ""),
+    key = json.dumps([name, sys.version, sys.executable, os.environ.get("NUMBA_CACHE_DIR", ""),
                       sources,
                       # numba's version file: changes with an upgrade
                       version.read_text() if version is not None and version.exists() else ""])
@@ -303,31 +269,44 @@ def _stamp_path() -> Path:
     return cache_home / "occamlearn" / f"kernels-ready-{hashlib.sha1(key.encode()).hexdigest()}"
 
 
-def _write_stamp() -> None:
+def _write_stamp(name: str) -> None:
     try:
-        path = _stamp_path()
+        path = _stamp_path(name)
         path.parent.mkdir(parents=True, exist_ok=True)
         path.touch()
     except OSError:  # no writable cache home: every early start spawns the (quick) check
         pass
 
 
-def compile_early() -> None:
-    """Begin readying the kernels now, without waiting and without importing numba here:
-    unless the stamp of a complete compile for these sources is there (a few file look-ups),
-    start the background child, which exits at once if the kernels are complete and else
-    compiles them. Called where a search is certain to follow some other work (a fit
-    reading and binarising its data), so that the compile gets a head start; at most once
-    per process. The search still checks the cache itself (``KernelsWhenReady``)."""
-    if _early.get("pid") == os.getpid():
-        return
-    _early["pid"] = os.getpid()
-    try:
-        if _stamp_path().exists():
-            return
-    except OSError:
-        pass
-    start_background_compile()
+def compile_early(names=None) -> None:
+    """Begin readying the kernel families ``names`` (None: all) now, without waiting and
+    without importing numba here: unless the stamps of complete compiles of them are there
+    (a few file look-ups), start the background child, which exits at once if the kernels
+    are complete and else compiles them. Called where a search is certain to follow some
+    other work (a fit reading and binarising its data), so that the compile gets a head
+    start; once per process and families. The search still checks the cache itself
+    (``KernelsWhenReady``)."""
+    names = _family_names(names)
+    asked = _early.setdefault(os.getpid(), set())
+    missing = []
+    for name in names:
+        if name in asked:
+            continue
+        asked.add(name)
+        try:
+            if _stamp_path(name).exists():
+                continue
+        except OSError:
+            pass
+        missing.append(name)
+    if missing:
+        start_background_compile(missing)
+
+
+def foreground_compile_fits(deadline) -> bool:
+    """Whether a small kernel may be compiled in the foreground before ``deadline`` (a
+    ``stopping.Deadline`` or None): at least ``FOREGROUND_MIN_SECONDS`` are left."""
+    return deadline is None or deadline.remaining() >= FOREGROUND_MIN_SECONDS
 
 
 class KernelsWhenReady:
@@ -338,7 +317,7 @@ class KernelsWhenReady:
     def __init__(self, name: str):
         self.name = name
         self.ready = kernels_ready(name)
-        self.started = self.ready or start_background_compile()
+        self.started = self.ready or start_background_compile(name)
         self._next_look = stopping.CLOCK() + POLL_SECONDS
 
     def __call__(self) -> bool:
@@ -351,100 +330,16 @@ class KernelsWhenReady:
         return self.ready
 
 
-def warm_up_all() -> dict:
-    """Compile (or load) every kernel module in this process; seconds per module."""
-    seconds = {name: load(name) for name in KERNEL_MODULES}
-    _write_stamp()
+def warm_up_all(report=None) -> dict:
+    """Compile (or load) every kernel family in this process, in order; seconds per family.
+    ``report(name, index, count, seconds)`` is called before each family (seconds None) and
+    after it (its seconds): ``occamlearn warm-up`` prints it as progress."""
+    seconds = {}
+    for index, name in enumerate(KERNEL_MODULES):
+        if report is not None:
+            report(name, index, len(KERNEL_MODULES), None)
+        seconds[name] = load(name)
+        _write_stamp(name)
+        if report is not None:
+            report(name, index, len(KERNEL_MODULES), seconds[name])
     return seconds
-
-
-def _log(event: str, **data) -> None:
-    """One JSON line on the child's stderr (the log file beside the lock): what it compiled
-    and when, for ``benchmarks/cold_start.py``'s timeline. ``stopping.CLOCK`` (perf_counter:
-    CLOCK_MONOTONIC on Linux, one clock for every process of the machine) so that the parent's
-    times compare with the child's."""
-    times = os.times()  # CPU seconds of this child so far
-    print(json.dumps({"event": event, "at": stopping.CLOCK(),
-                      "cpu": round(times.user + times.system, 3), **data}),
-          file=sys.stderr, flush=True)
-
-
-def _after_the_first_fit_needs(name: str) -> None:
-    """Before compiling ``name``: once past what a first fit waits for (``FIRST_FIT_NEEDS``),
-    lower this child's CPU priority (``os.nice``), so that the fit, by then on its compiled
-    engine, is not slowed by the compile of kernels it does not use."""
-    if name not in FIRST_FIT_NEEDS and not _niced.get(os.getpid()):
-        _niced[os.getpid()] = True
-        try:
-            os.nice(NICE_AFTER_FIRST_FIT_NEEDS)
-        except (AttributeError, OSError):  # no nice here: the same priority
-            pass
-
-
-def _side_wanted() -> bool:
-    """A side child: with ``SIDE_COMPILE_MIN_CORES`` cores or more, unless the environment
-    says ``OCCAMLEARN_COMPILE_PROCESSES=1``."""
-    if os.environ.get("OCCAMLEARN_COMPILE_PROCESSES", "").strip() == "1":
-        return False
-    return (os.cpu_count() or 1) >= SIDE_COMPILE_MIN_CORES
-
-
-def _open_log(part: str) -> None:
-    """Point the child's stderr at its log file beside the lock (numba's cache folder)."""
-    try:
-        sys.stderr = open(_lock_path(part).with_name(_names(part)[1]), "w")  # noqa: SIM115
-    except OSError:
-        pass
-
-
-def _compile_main(part: str = "main") -> int:
-    """The child: take the lock of ``part``, compile its kernels into the disk cache (main:
-    every module, after starting the side child, first thing, when the machine has the
-    cores, and then its share of ``solve``'s helpers, ``MAIN_FIRST_WARM_UPS``; side:
-    ``SIDE_WARM_UPS``), release. Each child first looks at the cache and, when
-    every kernel is there, stops (the main child leaving the stamp ``compile_early`` looks
-    for)."""
-    started = stopping.CLOCK()
-    side = part == "main" and _side_wanted()
-    if side:
-        _spawn("side")  # first thing: its numba import and ours overlap
-    _open_log(part)
-    _log("started", part=part, at=started)
-    _log("numba imported", part=part)
-    if all(kernels_ready(name) for name in KERNEL_MODULES):
-        if part == "main":
-            _write_stamp()
-        _log("already complete", part=part)
-        return 0
-    lock = _lock_path(part)
-    if not _take_lock(lock):
-        _log("another compile holds the lock", part=part)
-        return 0  # another process is compiling the same cache
-    _log("locked", part=part)
-    try:
-        if part == "main":
-            for name, function in MAIN_FIRST_WARM_UPS if side else ():
-                getattr(_module(name), function)()
-                _log("compiled", module=f"{name}.{function}")
-            for name in KERNEL_MODULES:
-                _after_the_first_fit_needs(name)
-                _module(name).warm_up()
-                _log("compiled", module=name)
-            _write_stamp()
-        else:
-            for name, function in SIDE_WARM_UPS:
-                _after_the_first_fit_needs(name)
-                getattr(_module(name), function)()
-                _log("compiled", module=f"{name}.{function}")
-    finally:
-        try:
-            lock.unlink()
-        except FileNotFoundError:
-            pass
-    return 0
-
-
-if __name__ == "__main__":
-    if sys.argv[1:] not in ([], ["side"]):
-        sys.exit(f"usage: python -m occamlearn.trees.kernel_cache [side]; got {sys.argv[1:]}")
-    sys.exit(_compile_main(*sys.argv[1:]))

@@ -9,11 +9,10 @@ from functools import cache
 import numpy as np
 import pytest
 from bruteforce import weighted_data
+from dtmax_helpers import max_accuracy_on_matrix
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from occamlearn.trees.dtmax.dynamic_programme import best_tree_within_depth
-from occamlearn.trees.dtmax.search import find_max_accuracy_tree
 from occamlearn.trees.exact import search
 from occamlearn.trees.exact.data import group_examples
 from occamlearn.trees.exact.objectives.accuracy_at_depth import AccuracyAtDepth
@@ -103,11 +102,10 @@ def test_most_accurate_at_depth_equals_brute_force(data, depth, prefer_small):
     X, y, n_classes, weight = data
     front = fronts(X, y, weight, n_classes)(depth)
     fewest_errors = min(front.values())
-    units, scale = integer_weights(weight, len(y))
-    result = best_tree_within_depth(group_examples(X, y, units), n_classes, depth,
-                                    prefer_small=prefer_small)
+    result = max_accuracy_on_matrix(X, y, n_classes, depth, prefer_small=prefer_small,
+                                    sample_weight=weight)
     assert result.status == "optimal"
-    assert result.errors / scale == fewest_errors
+    assert result.training_errors == fewest_errors
     wrong = result.tree.predict(X) != y
     assert weight[wrong].sum() == fewest_errors
     assert result.tree.depth <= depth
@@ -159,9 +157,9 @@ def test_budget_integer_weights_equal_repeated_rows(data, extra):
 def test_depth_integer_weights_equal_repeated_rows(data, depth, prefer_small):
     X, y, n_classes, weight = data
     X_rep, y_rep = repeated(X, y, weight)
-    weighted = find_max_accuracy_tree(X, y, n_classes, depth, prefer_small=prefer_small,
+    weighted = max_accuracy_on_matrix(X, y, n_classes, depth, prefer_small=prefer_small,
                                       sample_weight=weight)
-    plain = find_max_accuracy_tree(X_rep, y_rep, n_classes, depth, prefer_small=prefer_small)
+    plain = max_accuracy_on_matrix(X_rep, y_rep, n_classes, depth, prefer_small=prefer_small)
     assert weighted.training_errors == plain.training_errors
     assert weighted.status == plain.status == "optimal"
     if prefer_small:
@@ -172,8 +170,8 @@ def test_weights_are_checked():
     X, y = np.array([[0], [1]]), np.array([0, 1])
     with pytest.raises(ValueError, match="sample_weight must hold one finite value"):
         minimum_tree_branch_and_bound(X, y, 2, sample_weight=[1.0])
-    with pytest.raises(ValueError, match="finite and non-negative"):
-        find_max_accuracy_tree(X, y, 2, 1, sample_weight=[1.0, np.nan])
+    with pytest.raises(ValueError, match="finite and >= 0"):
+        max_accuracy_on_matrix(X, y, 2, 1, sample_weight=[1.0, np.nan])
     with pytest.raises(ValueError, match="positive weight"):
         find_minimum_tree_with_errors_bnb(X, y, 2, 0, sample_weight=[0, 0])
 

@@ -1,7 +1,8 @@
-"""DT(max) (Hu et al. 2020): the most accurate decision tree of depth <= D.
+"""DT(max) (Hu et al. 2020): the most accurate decision tree within a depth or leaf bound.
 
-``search.find_max_accuracy_tree`` is the entry point; ``dynamic_programme`` is the exact
-MurTree/STreeD-style search, with a compiled engine (``dp_compiled`` over ``dp_kernels``,
-``dp_memo``, ``dp_pair_counts``) and a numpy one (``dp_numpy`` over ``dp_counts``); ``encoding`` and ``decode``
-the MaxSAT route; ``ordered`` the search over every threshold of numeric columns.
+``entry.best_tree`` is the one entry point: it takes the table as ``data.OrderedData`` (every
+column as ranks) and picks the search -- ``ordered`` (every threshold, interval search with
+ConTree's pruning), ``binary`` (MurTree's compiled search when every column is 0/1),
+``maxsat`` (Hu et al.'s encoding, the paper's alternative) or the size-error frontier of
+``trees.frontier`` under a leaf bound -- and returns a ``result.DtmaxResult``.
 """

@@ -21,7 +21,7 @@ from its *objective*. The core holds the search side once:
   module each.
 
 The specialised engines stand on the same pieces: ``mpdt.bnb`` (pure size, compiled),
-``mpdt.error_budget`` (size within a budget) and ``dtmax.dynamic_programme`` (accuracy at
+``mpdt.error_budget`` (size within a budget) and ``dtmax.entry`` (accuracy at
 depth, closed-form depth-2 counts). Their memos differ by objective (a numba hash table of
 exact values and bounds; per row set fronts of (leaves, errors); (rows, depth) costs), so the
 memo's interface is the key each one uses: the row set (with the depth where it bounds) to

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from occamlearn.trees.exact.data import ExampleGroups, bitset, reduce_columns
+from occamlearn.trees.exact.data import ExampleGroups, bitset, column_bitsets, reduce_columns
 
 __all__ = ["EXPAND_PER_GROUP", "GroupBits"]
 
@@ -76,7 +76,8 @@ class GroupBits:
         self.forced_weight = lambda rows: sum((rows & p).bit_count() << b for b, p in minority)
         patterns = groups.patterns
         self.features = reduce_columns(patterns).column.tolist()
-        self.columns = [bitset(patterns[pattern, j] == 1) for j in self.features]
+        self.columns = column_bitsets(patterns[pattern][:, self.features] == 1) \
+            if self.features else []
         self.group_of_bit = group
 
     def to_units(self, count: int) -> int:

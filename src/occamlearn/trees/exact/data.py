@@ -64,6 +64,12 @@ def bitset(mask: np.ndarray) -> int:
                           .tobytes(), "little")
 
 
+def column_bitsets(matrix: np.ndarray) -> list[int]:
+    """``[bitset(matrix[:, j] != 0) for j in columns]``, packed in one pass."""
+    packed = np.packbits(np.asarray(matrix).T != 0, axis=1, bitorder="little")
+    return [int.from_bytes(column.tobytes(), "little") for column in packed]
+
+
 @dataclass(frozen=True)
 class ExampleGroups:
     """Training examples grouped by identical row (pattern) and label.

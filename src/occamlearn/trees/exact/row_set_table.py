@@ -9,7 +9,7 @@ row set and a tag in the meta word (the DT(max) memo's depth) passes ``ALL_BITS`
 ``USED | tag``. Linear probing over a power-of-two capacity; the tables never delete, so
 the first free slot ends a probe.
 
-The DT(max) memo (``dtmax.dp_memo._find``) keeps its own copy of this probe: calling this
+The DT(max) memo (``dtmax.binary.memo._find``) keeps its own copy of this probe: calling this
 one from it measured slower on depth-6 DT(max) fits (every pair tried, by 10-50 %; sub-second
 fits, ``benchmarks/results/cold_typing.md``), so it is not shared.
 """

@@ -12,7 +12,7 @@ for each distinct split of S (``splits.distinct_splits``), the combination of th
 This search is the reference every specialised engine is tested against, and the way to run
 an objective that has no engine yet: it is exponential in the worst case and runs in Python.
 The specialised engines (``mpdt.bnb`` for pure size, ``mpdt.error_budget`` for a size within
-a budget, ``dtmax.dynamic_programme`` for accuracy at depth) add bounds, budget-driven
+a budget, ``dtmax.entry`` for accuracy at depth) add bounds, budget-driven
 pruning and compiled or vectorised counting on the same data view.
 """
 

@@ -91,7 +91,7 @@ def find_minimum_tree(X, y, n_classes: int, *, method: str = "auto", solver: str
     if method in ("auto", "maxsat"):
         make_backend(solver, sat_solver=sat_solver).close()  # names checked before any work
     if method in ("auto", "bnb"):  # a fresh install: the compile starts with the search
-        kernel_cache.compile_early()
+        kernel_cache.compile_early("bnb")
     reduction = _column_reduction(X, y) if reductions else None
     if reduction is None:
         return METHODS[method](X, y, n_classes, solver=solver, sat_solver=sat_solver,
@@ -143,14 +143,16 @@ def _column_reduction(X, y) -> ColumnReduction | None:
     return reduction if 0 < reduction.n_kept < X.shape[1] else None
 
 
-# The error-budget branch and bound starts from a greedy tree grown in Python over bitsets,
-# with no deadline inside: measured 32 s on 20,000 distinct rows x 640 columns, growing with
-# rows x columns. Above this many (distinct rows x varying columns) "auto" with a time limit
-# takes the MaxSAT route, whose greedy bound and encodings are sized to the time left.
+# The error-budget branch and bound's first tree (its set-up, the greedy tree and the
+# min-plus programme over it, none of which looks at the deadline) costs up to this many
+# seconds per (distinct row x varying column): 9.1 CPU s on 100,000 x 320 noisy rows, 2.7 s
+# on 20,000 x 640 (benchmarks/limits.py's cases; 32 s there before the greedy start was
+# counted with numpy). Above BUDGET_BNB_CELLS cells, "auto" with a time limit takes the
+# MaxSAT route, whose greedy bound and encodings are sized to the time left, when that first
+# tree is predicted to take more than BUDGET_BNB_SHARE of the time left.
 BUDGET_BNB_CELLS = 2_000_000
-# The same measure as seconds per cell (32 s / 12.8 M cells), to judge whether the branch and
-# bound still fits in the time the MaxSAT route leaves when its encoding is too large.
-BUDGET_BNB_SECONDS_PER_CELL = 2.5e-6
+BUDGET_BNB_SECONDS_PER_CELL = 3e-7
+BUDGET_BNB_SHARE = 0.25
 
 
 # [weights adapter] "auto" with weights summing to more than this takes the MaxSAT route,
@@ -196,8 +198,8 @@ def find_minimum_tree_within_budget(X, y, n_classes: int, max_errors: int, *,
                          "'auto', 'bnb' or 'maxsat'.")
     deadline = Deadline.coerce(deadline)
     cells = _greedy_cells(X) if method == "auto" and deadline.limited else 0
-    if cells > BUDGET_BNB_CELLS:
-        method = "maxsat"  # the branch and bound's greedy start would outlast the limit
+    if cells > BUDGET_BNB_CELLS and not _bnb_fits(cells, deadline, BUDGET_BNB_SHARE):
+        method = "maxsat"  # the branch and bound's greedy start would take the time left
     if method == "auto" and sample_weight is not None \
             and int(np.sum(sample_weight)) > REPEATED_ROWS_LIMIT:
         method = "maxsat"  # [weights adapter] too many repeated rows: weighted MaxSAT
@@ -240,7 +242,13 @@ def _bnb_takes_over(result: MinimumTreeResult, cells: int, deadline: Deadline,
         return False
     if sample_weight is not None and int(np.sum(sample_weight)) > REPEATED_ROWS_LIMIT:
         return False
-    return cells * BUDGET_BNB_SECONDS_PER_CELL < deadline.remaining() / 2
+    return _bnb_fits(cells, deadline, 0.5)
+
+
+def _bnb_fits(cells: int, deadline: Deadline, share: float) -> bool:
+    """Whether the branch and bound's first tree is predicted within ``share`` of the time
+    left (``BUDGET_BNB_SECONDS_PER_CELL``)."""
+    return cells * BUDGET_BNB_SECONDS_PER_CELL < share * deadline.remaining()
 
 
 def _better_of(first: MinimumTreeResult, second: MinimumTreeResult) -> MinimumTreeResult:

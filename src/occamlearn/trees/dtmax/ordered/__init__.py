@@ -1,17 +1,8 @@
-"""Most accurate trees of bounded depth over ordered columns, exact over every threshold.
+"""The ordered-column search: most accurate trees of bounded depth, exact over every threshold.
 
-``data`` (each feature as ranks of its sorted values), ``kernels`` (compiled depth-1 solver,
-row splits), ``depth2`` (the compiled depth-2 solver on a node's own sorted columns),
-``bounds`` (a range of thresholds bounded from its two ends), ``search`` (interval search
-over thresholds with neighbourhood and sub-interval pruning, memo, anytime lower bound),
-``solve`` (the public entry, ``best_ordered_tree``).
+``kernels`` (compiled depth-1 solver, row splits), ``depth2`` (the one depth-2 solver, with
+its pair-count mode in ``depth2_pairs``), ``bounds`` (a range of thresholds bounded from its
+two ends), ``search`` (interval search over thresholds with neighbourhood and sub-interval
+pruning, memo, anytime lower bound), ``solve`` (its driver, ``ordered_search``, called by
+``trees.dtmax.entry``).
 """
-
-from occamlearn.trees.dtmax.ordered.data import OrderedData
-from occamlearn.trees.dtmax.ordered.solve import (
-    OrderedTreeResult,
-    best_ordered_tree,
-    best_tree_on,
-)
-
-__all__ = ["OrderedData", "OrderedTreeResult", "best_ordered_tree", "best_tree_on"]

@@ -23,8 +23,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-__all__ = ["candidates", "class_totals", "promising_thresholds", "side_subtrees",
-           "split_orders", "tree_errors"]
+__all__ = ["candidates", "class_totals", "end_run_cuts", "promising_thresholds",
+           "side_subtrees", "split_orders", "tree_errors"]
 
 
 @njit(cache=True)
@@ -122,9 +122,11 @@ def side_subtrees(order, rank, y, w, n_classes, f, thr, tol, side, penalty=0.0):
                 if e < best[s] - tol:
                     best[s] = e
                     found[s, 0], found[s, 1], found[s, 2], found[s, 3] = g, rk, a, b
-                # the low errors only grow from here and the high ones fall by at most the
-                # weight still to pass: once that cannot beat the best, the side is done
-                if high_e <= tol or e - best[s] >= weight[s] - moved[s] - tol:
+                # the low errors only grow from here and the high ones stay >= 0 and fall by
+                # at most the weight still to pass: once that cannot beat the best, the
+                # side is done
+                if low_e + penalty >= best[s] - tol \
+                        or e - best[s] >= weight[s] - moved[s] - tol:
                     limit[s] = np.inf
                     if limit[1 - s] == np.inf:
                         break
@@ -138,24 +140,61 @@ def side_subtrees(order, rank, y, w, n_classes, f, thr, tol, side, penalty=0.0):
 
 
 @njit(cache=True)
-def candidates(order, rank, w, f):
+def end_run_cuts(ranks, labels):
+    """Of a node's rows sorted by one feature (``ranks``, ``labels``), with thresholds 0, 1,
+    ... the cuts before each new value: (first, last) threshold worth trying (first > last:
+    none). The leading values whose rows all share the first row's label form the low end
+    run, the trailing ones sharing the last row's label the high end run, and no cut inside
+    an end run is needed (proof in ``trees.dtmax.data``; it holds on any node's rows), so
+    only the cuts from the low run's end to the high run's start remain."""
+    m = ranks.shape[0]
+    groups = 1
+    for p in range(1, m):
+        if ranks[p] != ranks[p - 1]:
+            groups += 1
+    low, group = groups, 0           # low: values in the low run
+    for p in range(m):
+        if p > 0 and ranks[p] != ranks[p - 1]:
+            group += 1
+        if labels[p] != labels[0]:
+            low = group
+            break
+    if low == groups:                # one label on the whole node: no cut is worth trying
+        return 0, -1
+    high, group = 0, 0               # high: values in the high run
+    for p in range(m - 1, -1, -1):
+        if p < m - 1 and ranks[p] != ranks[p + 1]:
+            group += 1
+        if labels[p] != labels[m - 1]:
+            high = group
+            break
+    return max(low - 1, 0), groups - 2 - max(high - 1, 0)
+
+
+@njit(cache=True)
+def candidates(order, rank, y, w, f):
     """Thresholds of feature ``f`` that split the node (the rank of each value after the
-    first) and ``before[i]``, the weight of the rows below threshold i."""
+    first), but none inside an end run (``end_run_cuts``), ``before[i]`` the weight of the
+    rows below threshold i, and the index of the first kept threshold among all of them."""
     m = order.shape[1]
     thresholds = np.empty(m, dtype=np.int64)
     before = np.empty(m)
+    ranks = np.empty(m, dtype=np.int64)
+    labels = np.empty(m, dtype=np.int64)
     n, cum = 0, 0.0
     prev = rank[f, order[f, 0]]
     for p in range(m):
         r = order[f, p]
         rk = rank[f, r]
+        ranks[p], labels[p] = rk, y[r]
         if rk != prev:
             thresholds[n] = rk
             before[n] = cum
             n += 1
             prev = rk
         cum += w[r]
-    return thresholds[:n], before[:n]
+    first, last = end_run_cuts(ranks, labels)
+    return thresholds[first:last + 1], before[first:last + 1], first
 
 
 @njit(cache=True)

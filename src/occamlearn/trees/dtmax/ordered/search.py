@@ -7,12 +7,13 @@ recursion. It returns ``(cost, tree)``; when ``tree`` is None no tree costs less
 solvers of ``kernels`` and ``depth2``; deeper nodes run here:
 
 * for each feature, its thresholds are an interval of candidates; an interval is taken from a
-  heap (lowest bound first), its middle threshold evaluated -- both children solved, the larger
-  one first with the best cost so far as its upper bound, the smaller one with what is left,
-  each with room for the weight between the threshold and the far end of its interval
-  (ConTree's slack: the child then either proves a cost that prunes the whole interval or
-  returns its exact cost; measured 3.7x faster to a proof on make_classification 1,000 x 20
-  at depth 3 than without) -- and the two halves pushed back. A half's bound is
+  heap (lowest bound first), its middle threshold evaluated -- both children solved, as
+  ConTree does: the larger one first with the best cost so far (less the other's known
+  bound) as its upper bound, then the smaller one, always, with what is left plus the weight
+  between the threshold and the far end of its interval (the slack: that child then either
+  proves a cost that prunes the whole interval or returns its exact cost; without slack
+  make_classification 5,000 x 20 took 4x the CPU at depth 3, with slack on both children
+  1.2x, breast_cancer 1.5x) -- and the two halves pushed back. A half's bound is
   ``bounds.range_bound`` from the evaluated thresholds a and b around it: at least
   ``left(a) + right(b)`` (the left child only gains rows as the threshold rises, the right
   one only loses them: sub-interval pruning), and more where a or b is close in weight
@@ -32,14 +33,9 @@ import heapq
 import numpy as np
 
 from occamlearn.stopping import Deadline, ProgressSink
+from occamlearn.trees.dtmax.data import OrderedData
 from occamlearn.trees.dtmax.ordered.bounds import range_bound
-from occamlearn.trees.dtmax.ordered.data import OrderedData
-from occamlearn.trees.dtmax.ordered.depth2 import best_depth2
-from occamlearn.trees.dtmax.ordered.depth2_counts import (
-    best_depth2_counts,
-    local_values,
-    pair_counts_work,
-)
+from occamlearn.trees.dtmax.ordered.depth2 import SWEEP_FRACTION, SWEEP_MIN, best_depth2
 from occamlearn.trees.dtmax.ordered.kernels import (
     candidates,
     class_totals,
@@ -53,15 +49,9 @@ __all__ = ["MEMO_BYTES", "OrderedSearch", "nested_from_depth2"]
 
 # Most bytes of row-set keys the memo keeps; past it, new sets are solved but not stored.
 MEMO_BYTES = 256 << 20
-# A depth-2 node is solved from pair counts (``depth2_counts``) when their predicted work is
-# below that of the sweeps of ``best_depth2`` (rows x features each) over this fraction of
-# the node's root thresholds, at least ``SWEEP_MIN`` of them: on 5,000 x 30 readable codes at
-# depth 3 the sweeps tried 15 % of them (142 of ~960 per node, 33 ms a node; pair counts
-# 7 ms), with about the same time per row step as a histogram update.
-SWEEP_FRACTION = 0.15
-SWEEP_MIN = 16
-
-
+# (fraction, least number) of a node's root thresholds the sweeps of ``depth2`` are predicted
+# to try, against which its pair counts are weighed
+SWEEPS = (SWEEP_FRACTION, SWEEP_MIN)
 
 
 def _leaf(totals) -> tuple[float, tuple]:
@@ -137,24 +127,15 @@ class OrderedSearch:
         return (cost, tree) if cost < upper - tol else (cost, None)
 
     def _depth2(self, order, upper, lower):
-        """Depth 2 by pair counts (exact, whatever the bound) when predicted cheaper than the
-        sweeps of ``best_depth2`` over ``SWEEP_THRESHOLDS`` root thresholds."""
+        """Depth 2 by ``depth2.best_depth2``: (cost, tree), or (a lower bound, None)."""
         d = self.data
         self.stats["depth2_calls"] += 1
-        rows, features = order.shape[1], order.shape[0]
-        values = local_values(order, d.rank)
-        sweeps = max(SWEEP_MIN, SWEEP_FRACTION * float(np.maximum(values - 1, 0).sum()))
-        if pair_counts_work(rows, values, d.n_classes) < sweeps * rows * features:
-            self.stats["depth2_pair_counts"] += 1
-            cost, array, evaluations = best_depth2_counts(order, d.rank, d.y, self.depth2_weight,
-                                                          d.n_classes, self.penalty, self.tol)
-            self.stats["depth2_evaluations"] += evaluations
-            return cost, nested_from_depth2(array)
-        cost, found, array, evaluations = best_depth2(order, d.rank, d.y, self.depth2_weight,
-                                                      d.n_classes, upper, lower, self.tol,
-                                                      self.penalty)
+        cost, exact, array, evaluations, by_pairs = best_depth2(
+            order, d.rank, d.y, self.depth2_weight, d.n_classes, upper, lower, self.tol,
+            self.penalty, *SWEEPS)
         self.stats["depth2_evaluations"] += evaluations
-        return cost, (nested_from_depth2(array) if found else None)
+        self.stats["depth2_pair_counts"] += int(by_pairs)
+        return cost, (nested_from_depth2(array) if exact else None)
 
     def _remember(self, key, cost, tree) -> None:
         size = len(key[1]) + 64
@@ -184,9 +165,10 @@ class OrderedSearch:
         start, errors = promising_thresholds(order, d.rank, d.y, d.weight, d.n_classes)
         heap, seq, features = [], 0, []
         for f in range(d.n_features):
-            thresholds, before = candidates(order, d.rank, d.weight, f)
+            thresholds, before, first = candidates(order, d.rank, d.y, d.weight, f)
             features.append((thresholds, before, np.zeros(len(thresholds)),
                              np.zeros(len(thresholds))))
+            start[f] = min(max(start[f] - first, 0), len(thresholds) - 1)
             if len(thresholds):
                 heap.append((0.0, errors[f], f, 0, len(thresholds) - 1, -1, -1))
         heapq.heapify(heap)
@@ -271,14 +253,13 @@ class OrderedSearch:
         first = 0 if orders[0].shape[1] >= orders[1].shape[1] else 1
         second = 1 - first
         costs, trees = list(known), [None, None]
-        room = best - self.penalty + slack        # the children's share of a better tree
+        room = best - self.penalty                # the children's share of a better tree
         cost, trees[first] = self.solve(orders[first], depth - 1, room - known[second],
                                         known[first])
         costs[first] = max(cost, known[first])
-        if trees[first] is not None:
-            cost, trees[second] = self.solve(orders[second], depth - 1, room - costs[first],
-                                             known[second])
-            costs[second] = max(cost, known[second])
+        cost, trees[second] = self.solve(orders[second], depth - 1,
+                                         room - costs[first] + slack, known[second])
+        costs[second] = max(cost, known[second])
         low[mid], high[mid] = costs
         total = costs[0] + costs[1] + self.penalty
         if trees[0] is None or trees[1] is None:

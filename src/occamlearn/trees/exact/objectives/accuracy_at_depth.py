@@ -3,8 +3,8 @@
 Solution: ``(errors, decisions, nested tree)``, compared lexicographically (errors only
 without ``prefer_small``, so a split is kept only if it makes fewer errors). A leaf predicts
 its heaviest class; a split adds its children and one decision; a leaf without errors is
-settled. The depth is the search's ``max_depth``. The specialised engine is
-``dtmax.dynamic_programme`` (closed-form depth-2 and batched depth-3 counts).
+settled. The depth is the search's ``max_depth``. The specialised engines are behind
+``dtmax.entry.best_tree`` (the ordered search, and MurTree's compiled search on 0/1 columns).
 """
 
 from __future__ import annotations

@@ -51,16 +51,17 @@ def new_search(engine, rows, labels, n_classes, kept, options, deadline: Deadlin
     ready (the caller then switches)."""
     from occamlearn.trees import kernel_cache
 
-    if engine == "python" and getattr(ready_check, "started", False) \
-            and not BOUND_WHILE_COMPILING:
+    if engine == "python" and getattr(ready_check, "started", False) and not (
+            BOUND_WHILE_COMPILING and kernel_cache.foreground_compile_fits(deadline)):
         # the compile child builds the bound too: not compiling it here leaves the CPU to
-        # that child (what the switch waits for), at the price of a weaker Python search
+        # that child (what the switch waits for), at the price of a weaker Python search;
+        # with little time left the compile could outlast the deadline
         seconds, options = 0.0, {**options, "use_incompatibility": False}
     else:
         try:
             seconds = kernel_cache.load("bnb", search=engine == "compiled")
         except kernel_cache.KernelsUnavailable:
-            kernel_cache.start_background_compile()
+            kernel_cache.start_background_compile("bnb")
             engine, seconds = "python-only", 0.0
             options = {**options, "use_incompatibility": False}
     if engine == "python" and ready_check is not None:

@@ -17,15 +17,17 @@ from __future__ import annotations
 
 import numpy as np
 
+from occamlearn import memory
 from occamlearn.stopping import CLOCK
 from occamlearn.trees.exact.anytime import NO_TREE
-from occamlearn.trees.exact.data import bitset, group_examples, reduce_columns
+from occamlearn.trees.exact.data import bitset, column_bitsets, group_examples, reduce_columns
 from occamlearn.trees.exact.nested import rebuild, tree_of_greedy
 from occamlearn.trees.exact.nesting import SideNesting, no_nesting, side_nesting
 from occamlearn.trees.exact.splits import distinct_splits, greedy_tree
 from occamlearn.trees.exact.stop import OutOfCalls, Poll
 
-__all__ = ["NO_TREE", "CompiledRowSetSearch", "OutOfCalls", "RowSetSearch", "prepare_rows"]
+__all__ = ["NO_TREE", "CompiledRowSetSearch", "OutOfCalls", "RowSetSearch", "greedy_start",
+           "prepare_rows"]
 
 
 def _first(split):
@@ -55,7 +57,7 @@ def prepare_rows(X, y, n_classes, sample_weight=None):
         raise ValueError(f"X has shape {X.shape} but y has {y.shape[0]} entries.")
     if X.shape[0] == 0:
         raise ValueError("No rows: a tree needs at least one training example.")
-    X = (X != 0).astype(np.int64)
+    X = (X != 0).view(np.uint8)  # one byte a cell: the searches copy it several times
     if y.min() < 0:
         raise ValueError("Class indices must be >= 0.")
     n_classes = int(y.max()) + 1 if n_classes is None else int(n_classes)
@@ -75,8 +77,17 @@ def prepare_rows(X, y, n_classes, sample_weight=None):
     if conflicting:
         raise ValueError(f"{conflicting} groups of identical rows have different classes: "
                          "no pure tree exists (remove conflicts first, e.g. resolve_conflicts).")
-    rows = groups.patterns.astype(np.int64)
+    rows = groups.patterns.astype(np.uint8)
     return rows, labels, n_classes, reduce_columns(rows).column.tolist()
+
+
+def greedy_start(rows, labels, n_classes, kept, patterns=None):
+    """The greedy pure tree (``splits.greedy_tree``) of the prepared ``rows`` (distinct rows,
+    one bit each), as a nested tuple over the original columns: needs none of a search's
+    set-up, so a driver offers it before building one."""
+    node = greedy_tree(rows[:, kept] == 1, np.eye(n_classes)[labels],
+                       np.arange(len(labels) + 1), patterns)
+    return tree_of_greedy(node, kept, lambda part: int(labels[(part & -part).bit_length() - 1]))
 
 
 class RowSetSearch:
@@ -89,15 +100,16 @@ class RowSetSearch:
         if isinstance(nested_sides, SideNesting):
             self.nesting = nested_sides
         else:
-            self.nesting = side_nesting(rows[:, kept]) if nested_sides and kept else \
-                no_nesting(len(kept))
+            self.nesting = side_nesting(rows[:, kept], deadline) if nested_sides and kept \
+                else no_nesting(len(kept))
         # per side, the sides immediately containing it (Python lists: fast to walk)
         self.side_succs = [self.nesting.succ[a:b].tolist() for a, b in
                            zip(self.nesting.succ_start[:-1], self.nesting.succ_start[1:])]
+        self._rows = rows  # the distinct rows (for the greedy tree)
         self.labels = labels
         self.n_classes = n_classes
         self.features = kept
-        self.columns = [bitset(rows[:, j] == 1) for j in kept]
+        self.columns = column_bitsets(rows[:, kept]) if kept else []
         self.class_sets = [s for s in (bitset(labels == k) for k in range(n_classes)) if s]
         self.classes_in = _class_counter(self.class_sets)
         self.class_of_set = {s: int(labels[(s & -s).bit_length() - 1]) for s in self.class_sets}
@@ -317,10 +329,10 @@ class RowSetSearch:
 
     def greedy(self, rows: int):
         """A pure tree by information gain (ties: lowest column), as a nested tuple."""
-        node = greedy_tree(rows, self.columns,
-                           lambda part: [(part & s).bit_count() for s in self.class_sets],
-                           lambda part: self.classes_in(part) == 1)
-        return tree_of_greedy(node, self.features, self.label_of)
+        patterns = np.flatnonzero(np.unpackbits(
+            np.frombuffer(rows.to_bytes(self.n_bytes, "little"), dtype=np.uint8),
+            bitorder="little"))  # a row set's bits are its distinct rows
+        return greedy_start(self._rows, self.labels, self.n_classes, self.features, patterns)
 
 
 class CompiledRowSetSearch(RowSetSearch):
@@ -387,12 +399,16 @@ class CompiledRowSetSearch(RowSetSearch):
     def grow(self):
         """Four times the capacity, or the memory cap (``max_capacity``) if that is less:
         growing only by fours stopped a table of 6-word keys (breast_cancer, 364 rows) at
-        4 M slots, a third of what the cap allows (the memo then drops new entries)."""
-        capacity = min(self.table.shape[0] * 4, self.max_capacity)
-        bigger = self.kernels.new_table(capacity, self.words)
-        self.kernels.rehash(self.table, bigger, self.counters)
-        self.table = bigger
-        self.counters[self.kernels.GROWABLE] = capacity < self.max_capacity
+        4 M slots, a third of what the cap allows (the memo then drops new entries). Never
+        past half of what the process's memory limit leaves (``occamlearn.memory``)."""
+        current = self.table.shape[0]
+        capacity = memory.table_capacity(8 * self.words + 8, current,
+                                         min(current * 4, self.max_capacity))
+        if capacity > current:  # else the memory limit is reached: the table stays full
+            bigger = self.kernels.new_table(capacity, self.words)
+            self.kernels.rehash(self.table, bigger, self.counters)
+            self.table = bigger
+        self.counters[self.kernels.GROWABLE] = current < capacity < self.max_capacity
 
     def stats(self) -> dict:
         return {**super().stats(), "memo_entries": int(self.counters[self.kernels.ENTRIES]),

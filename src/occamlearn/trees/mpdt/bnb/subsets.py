@@ -30,7 +30,7 @@ import numpy as np
 
 from occamlearn.model.tree import LEAF, Tree
 from occamlearn.stopping import CLOCK, Deadline, ProgressSink
-from occamlearn.trees.greedy import greedy_upper_bound, single_leaf
+from occamlearn.trees.greedy import greedy_upper_bound, greedy_upper_bound_within, single_leaf
 from occamlearn.trees.mpdt.maxsat_route.encoding import unique_rows, validate_binary_data
 from occamlearn.trees.mpdt.maxsat_route.search import MinimumTreeResult, check_bound
 
@@ -182,7 +182,7 @@ def find_minimum_tree_incremental(X, y, n_classes: int, *, deadline: Deadline | 
                                  ((seconds, 1),))
     Xu, yu = unique_rows(X, y)  # ValueError on conflicting rows
     rng = np.random.default_rng(seed)
-    greedy = greedy_upper_bound(X, y, n_classes)
+    greedy = greedy_upper_bound_within(X, y, n_classes, deadline)  # sized to the time left
     best = greedy.tree
     if upper_bound_tree is not None:
         if not upper_bound_tree.is_pure_on(X, y):

@@ -141,12 +141,9 @@ def find_minimum_tree_with_errors_bnb(X, y, n_classes: int, max_errors, *,
         raise ValueError(f"max_errors={max_errors} is below the {forced} errors that "
                          "identical rows with different labels force; no tree fits that "
                          "budget.")
-    # the bound's kernel: loaded, or compiled here in about 1.6 s; the small trees' only if
-    # cached (``small_trees.load_kernels``)
-    compile_seconds, use_incompatibility, small_trees = load_kernels(use_incompatibility)
+    # the kernels are loaded after the greedy start has offered its tree (``_search_root``)
     search = BudgetRowSetSearch(groups, n_classes, deadline=state.deadline,
-                                use_incompatibility=use_incompatibility,
-                                use_small_trees=small_trees)
+                                use_incompatibility=False, use_small_trees=False)
     # The memo holds millions of small lists and dicts without cycles: the cyclic garbage
     # collector's passes over them cost two thirds of the time (wine, budget 0: 18.5 s with
     # it, 6.2 s without), so it is off during the search.
@@ -154,14 +151,14 @@ def find_minimum_tree_with_errors_bnb(X, y, n_classes: int, max_errors, *,
     gc.disable()
     try:
         return _search_root(search, state, groups, n_classes, max_errors, forced, scale,
-                            compile_seconds)
+                            use_incompatibility)
     finally:
         if collecting:
             gc.enable()
 
 
 def _search_root(search, state, groups, n_classes, max_errors, forced, scale,
-                 compile_seconds) -> MinimumTreeResult:
+                 use_incompatibility) -> MinimumTreeResult:
     X, y = groups.rows()
     budget = search.view.to_units(int(np.floor(max_errors * scale + 1e-9)))
     root = (1 << search.n_rows) - 1
@@ -175,6 +172,12 @@ def _search_root(search, state, groups, n_classes, max_errors, forced, scale,
     leaves = next(v for v in range(1, len(front)) if front[v] <= budget)
     greedy_size = 2 * leaves - 1
     state.offer(as_tree(leaves))
+    # then the kernels (a first fit in a process imports numba and loads them from the disk
+    # cache: about a second idle, tens on a loaded machine): the bound's loaded, or compiled
+    # here in about 1.6 s; the small trees' only if cached (``small_trees.load_kernels``)
+    compile_seconds, use_incompatibility, small_trees = load_kernels(use_incompatibility,
+                                                                     state.deadline)
+    search.use_kernels(use_incompatibility, small_trees)
 
     one_error = {}
 

@@ -18,16 +18,25 @@ from __future__ import annotations
 
 import numpy as np
 
+from occamlearn import memory
+from occamlearn.stopping import CLOCK, KernelPace
 from occamlearn.trees.exact.bits import GroupBits
 from occamlearn.trees.exact.data import ExampleGroups
 from occamlearn.trees.exact.nested import rebuild
 from occamlearn.trees.exact.splits import greedy_tree
 from occamlearn.trees.exact.stop import POLL_EVERY, Poll, Stop
 from occamlearn.trees.mpdt.error_budget.bnb_candidates import ENTRY_FIELDS, INF, split_candidates
+from occamlearn.trees.pruning import min_plus
 
 __all__ = ["BOUNDED", "BudgetRowSetSearch"]
 
-MEMO_BYTES = 2 * 2**30  # the memo's cap (see BudgetRowSetSearch.__init__)
+# The memo's cap (see BudgetRowSetSearch.__init__): this share of what the process's memory
+# limit leaves when the search starts (``occamlearn.memory``), at most MEMO_BYTES; and every
+# MEMORY_LOOK_EVERY calls a look at the process's resident memory, in case the estimate of
+# the bytes per entry falls short.
+MEMO_BYTES = 2 * 2**30
+MEMO_SHARE = 0.6
+MEMORY_LOOK_EVERY = 1 << 14
 # Row sets whose static bounds are cached (the children of every split, most never
 # searched: hepa recomputed them 1.4 million times in 20 s without the cache), at most
 # STATIC_BYTES of them (about 200 bytes each plus the bitset); the memo gets the rest.
@@ -40,6 +49,9 @@ BOUND_GAIN_RATIO = 20
 # Above this many patterns in S the bound is not computed: one call is O(m^2 |Q|) and took
 # seconds at m ~ 4000 (mushroom), which also overran time limits.
 BOUND_MAX_PATTERNS = 1000
+# Seconds per step of the bound's kernel (one pattern scanned by a witness test) until its
+# calls are timed; a call's work is capped at ``Deadline.step_seconds()`` (1 % of the limit).
+BOUND_SECONDS_PER_STEP = 2e-8
 
 # Indices into a row set's memo entry (a list, for speed): ``bnb_candidates``'.
 N, ERR1, FORCED, LABEL, CLASS_ERR, LO, ACH, BOUNDED, SPLITS = ENTRY_FIELDS
@@ -64,32 +76,45 @@ class BudgetRowSetSearch:
         self.memo: dict[int, list] = {}
         self.statics: dict[int, tuple] = {}
         # the memo is never evicted (rebuilding trees follows its entries): when it would pass
-        # MEMO_BYTES (about 1000 bytes of lists, dicts and sets per entry, 24 per split in
-        # its split list, plus the bitset) the search stops as at a time limit, with
-        # stats["memory_full"]
-        self.static_cap = min(STATIC_CACHE, STATIC_BYTES // (200 + self.n_rows // 8))
-        self.max_entries = (MEMO_BYTES - STATIC_BYTES) // (
+        # its share of the memory left (about 1000 bytes of lists, dicts and sets per entry,
+        # 24 per split in its split list, plus the bitset) the search stops as at a time
+        # limit, with stats["memory_full"]
+        memo_bytes = memory.share(MEMO_SHARE, cap=MEMO_BYTES)
+        static_bytes = min(STATIC_BYTES, memo_bytes // 4)
+        self.static_cap = min(STATIC_CACHE, static_bytes // (200 + self.n_rows // 8))
+        self.max_entries = (memo_bytes - static_bytes) // (
             1000 + 24 * len(view.columns) + 2 * (self.n_rows // 8))
         self.memory_full = False
         self.poll = Poll(deadline)
-        self.use_incompatibility = use_incompatibility
         self.bound_calls = 0
         self.bound_gains = 0
-        self.kernels = None
+        self.bound_pace = KernelPace(BOUND_SECONDS_PER_STEP)
         self.pure = None  # a ``pure_oracle.PureOracle`` for the smallest budgets, if set
-        if use_incompatibility:
+        self.use_incompatibility, self.kernels = False, None
+        self.small = None
+        self.small_later: set[int] = set()  # entries whose small trees wait (``entry``)
+        self.use_kernels(use_incompatibility, use_small_trees)
+
+    def use_kernels(self, use_incompatibility: bool, use_small_trees: bool) -> None:
+        """Use the compiled incompatibility bound and the exact answers up to three leaves per
+        new row set (``small_trees``), whose kernels the caller has loaded
+        (``small_trees.load_kernels``). A search may start without them (its greedy start
+        needs none, so its first tree does not wait for numba) and take them later: the
+        entries made before then wait for their small trees until a search visits them, as
+        the greedy start's entries do (``entry``)."""
+        self.use_incompatibility = use_incompatibility
+        if use_incompatibility and self.kernels is None:
             from occamlearn.trees.mpdt.error_budget import bnb_kernels
 
             self.kernels = bnb_kernels
             self.packed = bnb_kernels.pack_rows(self.patterns)
-        # exact answers up to three leaves per new row set (``small_trees``): compiled, so
-        # the caller says whether their kernels are loaded (``small_trees.load_kernels``)
-        self.small = None
-        if use_small_trees:
+        if use_small_trees and self.small is None:
             from occamlearn.trees.mpdt.error_budget import bnb_kernels
             from occamlearn.trees.mpdt.error_budget.small_trees import SmallTrees
 
-            self.small = SmallTrees(view, bnb_kernels)
+            self.small = SmallTrees(self.view, bnb_kernels, self.poll.deadline)
+            self.small_later.update(rows for rows, entry in self.memo.items()
+                                    if entry[ERR1] > entry[FORCED])
 
     # -- memo entries and bounds ----------------------------------------------------------
     def static(self, rows: int) -> tuple:
@@ -118,15 +143,23 @@ class BudgetRowSetSearch:
         self.statics[rows] = found
         return found
 
-    def entry(self, rows: int) -> list:
+    def entry(self, rows: int, small: bool = True) -> list:
+        """The memo entry of ``rows``, made if new, with its small trees (``small_trees``)
+        unless ``small`` is False: then they wait until a search first visits the row set
+        (``solve``), so that building the greedy start's entries costs no kernel call."""
         found = self.memo.get(rows)
         if found is not None:
             return found
         n, err1, forced, label, class_err, _ = self.static(rows)
         found = [n, err1, forced, label, class_err, {}, {1: (err1, -1, 0, 0)}, set(), None]
         self.memo[rows] = found
-        if self.small is not None and err1 > forced:
-            self.small.store(self, rows, found)
+        if self.small is not None:
+            self.small.settle_pending(self, rows, found)
+            if err1 > forced:
+                if small:
+                    self.small.store(self, rows, found)
+                else:
+                    self.small_later.add(rows)
         return found
 
     @staticmethod
@@ -178,8 +211,12 @@ class BudgetRowSetSearch:
         if len(patterns) > BOUND_MAX_PATTERNS:
             return 1
         self.poll.check()
-        return int(self.kernels.incompatibility_bound(self.packed, self.weights, self.totals,
-                                                      patterns, budget))
+        started = CLOCK()
+        bound, work = self.kernels.incompatibility_bound(
+            self.packed, self.weights, self.totals, patterns, budget,
+            self.bound_pace.budget(self.poll.deadline))
+        self.bound_pace.record(CLOCK() - started, int(work))
+        return int(bound)
 
     def bound_pays(self) -> bool:
         return self.use_incompatibility and (
@@ -189,7 +226,15 @@ class BudgetRowSetSearch:
     # -- search ---------------------------------------------------------------------------
     def solve(self, rows: int, budget: int, ub: int) -> int:
         """best(rows, budget) if it is <= ub, else a proven lower bound > ub."""
-        entry = self.entry(rows)
+        entry = self.memo.get(rows)
+        if entry is None:
+            if self.small is not None:  # a new entry costs a small-tree kernel call
+                self.poll.check()
+            entry = self.entry(rows)
+        elif self.small_later and rows in self.small_later:  # an entry of the greedy start
+            self.small_later.discard(rows)
+            self.poll.check()
+            self.small.store(self, rows, entry)
         if budget >= entry[ERR1]:
             return 1
         lower, upper = self.lower, self.upper
@@ -200,7 +245,9 @@ class BudgetRowSetSearch:
         if bound >= known:
             return known
         self.poll.tick()
-        if not self.poll.calls % POLL_EVERY and len(self.memo) > self.max_entries:
+        if not self.poll.calls % POLL_EVERY and (
+                len(self.memo) > self.max_entries
+                or not self.poll.calls % MEMORY_LOOK_EVERY and not memory.room()):
             self.memory_full = True
             raise Stop
         pure = self.pure
@@ -283,33 +330,44 @@ class BudgetRowSetSearch:
     def greedy(self, rows: int):
         """A tree by information gain (ties: lowest column) grown until its leaves are pure
         or single patterns, as (rows, index, left, right) / (rows,) nodes."""
-        return greedy_tree(rows, self.columns, self.class_weights,
-                           lambda part: self.static(part)[ERR1] == 0)
+        view = self.view
+        start = np.append(view.start, view.n_bits)
+        return greedy_tree(view.groups.patterns[:, self.features] == 1, view.weights, start,
+                           view.patterns_in(rows))
 
     def seed_fronts(self, node) -> list:
         """Min-plus programme over the greedy tree: front[l] = fewest errors of a pruning of
-        ``node`` with l leaves (index 0 unused); every pruning is stored in the memo."""
-        entry = self.entry(node[0])
-        if len(node) == 1:
-            return [INF, entry[ERR1]]
-        _, index, left, right = node
-        left_front, right_front = self.seed_fronts(left), self.seed_fronts(right)
-        front = [INF] * (len(left_front) + len(right_front) - 1)
-        choice = [None] * len(front)
-        for a in range(1, len(left_front)):
-            for b in range(1, len(right_front)):
-                errors = left_front[a] + right_front[b]
-                if errors < front[a + b]:
-                    front[a + b], choice[a + b] = errors, (a, b)
-        front[1] = entry[ERR1]
-        for leaves in range(2, len(front)):
-            a, b = choice[leaves]
-            self.store_tree(entry, leaves, front[leaves], index, a, b)
-        return front
+        ``node`` with l leaves (index 0 unused); every pruning is stored in the memo. Children
+        before parents, without recursion (a greedy tree on many rows may be deep), and each
+        node's min-plus product in numpy (``trees.pruning.min_plus``): the product costs
+        |left| x |right| (the whole programme up to the square of the leaves, tens of
+        thousands on 100,000 noisy rows), in compiled loops."""
+        order, stack = [], [node]
+        while stack:  # parents before children; taken in reverse below
+            top = stack.pop()
+            order.append(top)
+            if len(top) == 4:
+                stack += [top[2], top[3]]
+        fronts: dict[int, np.ndarray] = {}
+        for top in reversed(order):
+            entry = self.entry(top[0], small=False)
+            if len(top) == 1:
+                fronts[id(top)] = np.array([INF, entry[ERR1]], dtype=np.int64)
+                continue
+            _, index, left, right = top
+            front, choice = min_plus(fronts.pop(id(left)), fronts.pop(id(right)))
+            front[1] = entry[ERR1]
+            store_tree = self.store_tree
+            for leaves, (errors, a) in enumerate(zip(front[2:].tolist(), choice[2:].tolist()),
+                                                 start=2):
+                store_tree(entry, leaves, errors, index, a, leaves - a)
+            fronts[id(top)] = front
+        return fronts[id(node)].tolist()
 
     def stats(self) -> dict:
         return {"calls": self.poll.calls, "memo_entries": len(self.memo),
                 "memory_full": self.memory_full,
                 "incompatibility_bounds": self.bound_calls,
                 "incompatibility_gains": self.bound_gains,
-                "small_tree_calls": self.small.calls if self.small is not None else 0}
+                "small_tree_calls": self.small.calls if self.small is not None else 0,
+                "small_tree_skipped": self.small.skipped if self.small is not None else 0}

@@ -51,6 +51,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from occamlearn import memory
 from occamlearn.stopping import CLOCK
 from occamlearn.trees.exact.data import bitset
 
@@ -113,11 +114,14 @@ class OneErrorSearch:
 
     def _grow(self) -> None:
         bnb = self.pure.kernels
-        capacity = min(self.table.shape[0] * 4, self.max_capacity)
-        bigger = bnb.new_table(capacity, self.pure.words)
-        bnb.rehash(self.table, bigger, self.counters)
-        self.table = bigger
-        self.counters[bnb.GROWABLE] = capacity < self.max_capacity
+        current = self.table.shape[0]
+        capacity = memory.table_capacity(8 * self.pure.words + 8, current,
+                                         min(current * 4, self.max_capacity))
+        if capacity > current:  # else the memory limit is reached: the table stays full
+            bigger = bnb.new_table(capacity, self.pure.words)
+            bnb.rehash(self.table, bigger, self.counters)
+            self.table = bigger
+        self.counters[bnb.GROWABLE] = current < capacity < self.max_capacity
 
     def stats(self) -> dict:
         bnb = self.pure.kernels

@@ -28,31 +28,56 @@ stays empty, which keeps the inline bounds on their fast path.
 
 **Trees.** The trees behind E_S(2) and E_S(3) are stored in the entry's fronts, so that a
 query they answer returns at once. The 3-leaf tree is stored only when it makes fewer errors
-than the 2-leaf one: then its split child makes fewer errors with two leaves than with one,
-so that child's own entry (made when the tree is rebuilt) holds a 2-leaf tree at least as
-good, and the rebuilt tree makes at most the stored errors.
+than the 2-leaf one, and with it the 2-leaf tree of its split child, in that child's entry
+(``pending`` until the entry exists): the rebuilt tree then makes at most the stored errors,
+also when the child's own small trees were skipped (see Time).
 
 Row sets hold all groups of a pattern or none (``exact.bits``), but the kernel does not rely
 on it: it sums the weights of the bits it is given.
+
+**Time.** One call costs about the pairs of 1s in each pattern of S plus the squared number of
+columns that split S (the kernel's ``work``): on breast_cancer's 569 x 954 readable matrix
+about half a second at the root, and far more on larger tables, with no look at the clock
+inside. So under a time limit each call gets a work budget of ``Deadline.step_seconds()``
+(1 % of the limit) at the measured seconds per step, and a row set above it gets no small
+trees: its entry keeps the class-count bounds, which are weaker but just as valid (so does a
+row set whose pair-count table, columns^2 x classes cells, would pass its share of the memory
+left: ``occamlearn.memory``). The rate
+starts at ``SECONDS_PER_STEP`` (the slowest measured) and follows the calls that are timed.
+The entries of the greedy start get theirs only when a search first visits them
+(``BudgetRowSetSearch.entry``), so that the first tree waits for no kernel call.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
+from occamlearn import memory
+from occamlearn.stopping import CLOCK, KernelPace
 from occamlearn.trees.mpdt.error_budget.bnb_candidates import CLASS_ERR
 
-__all__ = ["SmallTrees", "load_kernels"]
+__all__ = ["ERROR_BUDGET_KERNELS", "SmallTrees", "load_kernels"]
+
+# The kernel families an error-budget search uses: its bounds and small trees, and the pure
+# branch and bound and one-deletion search of its one-error phase (``one_error``).
+ERROR_BUDGET_KERNELS = ("error-budget", "bnb", "one-error")
+
+# Seconds per step of ``small_tree_errors`` before calls are timed: the slowest measured
+# (breast_cancer's root, loaded 2-core machine); calls of at least TIMED_WORK steps are timed.
+SECONDS_PER_STEP = 4e-8
+TIMED_WORK = 100_000
+MEMORY_SHARE = 0.25  # of the memory left, the most one call's pair-count table may take
 
 
-def load_kernels(use_incompatibility: bool = True) -> tuple[float, bool, bool]:
+def load_kernels(use_incompatibility: bool = True, deadline=None) -> tuple[float, bool, bool]:
     """Load the error-budget kernels for a search: (seconds, use_incompatibility,
     use_small_trees), the last two as ``BudgetRowSetSearch`` takes them. The small-tree
     kernels are loaded only from the disk cache; else the incompatibility bound alone is
     compiled here, as before them (1.6 s instead of 4.5 s cold), and the background compile
     (``kernel_cache``) readies the rest for the next search. A broken cache (which
     ``kernel_cache.load`` resets) leaves the search without either; so does
-    ``use_incompatibility=False``, which loads nothing."""
+    ``use_incompatibility=False``, which loads nothing, and so does a ``deadline`` with
+    too little time left to compile (``kernel_cache.foreground_compile_fits``)."""
     from occamlearn.trees import kernel_cache
 
     if not use_incompatibility:
@@ -60,19 +85,23 @@ def load_kernels(use_incompatibility: bool = True) -> tuple[float, bool, bool]:
     try:
         if kernel_cache.kernels_ready("error-budget"):
             return kernel_cache.load("error-budget"), True, True
+        if not kernel_cache.foreground_compile_fits(deadline):  # too little time to compile
+            kernel_cache.start_background_compile(ERROR_BUDGET_KERNELS)
+            return 0.0, False, False
         seconds = kernel_cache.load("error-budget", small_trees=False)
     except kernel_cache.KernelsUnavailable:
         return 0.0, False, False
-    kernel_cache.start_background_compile()
+    kernel_cache.start_background_compile(ERROR_BUDGET_KERNELS)
     return seconds, True, False
 
 
 class SmallTrees:
     """The kernel's inputs for one search (``search.view``, a ``exact.bits.GroupBits``),
     built once; ``store(search, rows, entry)`` puts the bounds and trees of the module
-    docstring into ``entry``, the memo entry of ``rows``."""
+    docstring into ``entry``, the memo entry of ``rows``. ``deadline`` (a
+    ``stopping.Deadline`` or None) sizes each call's work budget."""
 
-    def __init__(self, view, kernels):
+    def __init__(self, view, kernels, deadline=None):
         groups = view.groups
         self.kernel = kernels.small_tree_errors
         group = view.group_of_bit
@@ -92,25 +121,58 @@ class SmallTrees:
         self.n_classes = view.n_classes
         self.n_bytes = (view.n_bits + 7) // 8
         self.calls = 0
+        self.skipped = 0  # calls above their work budget (no small trees stored)
+        self.deadline = deadline
+        self.pace = KernelPace(SECONDS_PER_STEP)
+        self.pending: dict[int, tuple] = {}  # row set -> its 2-leaf tree (errors, column)
 
-    def errors(self, rows: int) -> np.ndarray:
-        """``small_tree_errors`` on the bit row set ``rows``."""
+    def max_work(self) -> int:
+        """The steps one call may take: ``step_seconds`` at the measured pace, and no more
+        than a quarter of the memory left holds as the kernel's pair-count table (8 bytes a
+        cell, at most one cell per step)."""
+        return min(self.pace.budget(self.deadline), memory.share(MEMORY_SHARE) // 8)
+
+    def errors(self, rows: int, max_work: int = KernelPace.NO_LIMIT) -> np.ndarray:
+        """``small_tree_errors`` on the bit row set ``rows`` (its result, as the kernel
+        documents it), e2 = e3 = -1 when the work would pass ``max_work``."""
         self.calls += 1
         bits = np.flatnonzero(np.unpackbits(
             np.frombuffer(rows.to_bytes(self.n_bytes, "little"), dtype=np.uint8),
             bitorder="little"))
-        return self.kernel(bits, self.bit_pattern, self.bit_class, self.bit_units,
-                           self.ones_start, self.ones_index, self.n_patterns,
-                           self.n_features, self.n_classes)
+        started = CLOCK()
+        found = self.kernel(bits, self.bit_pattern, self.bit_class, self.bit_units,
+                            self.ones_start, self.ones_index, self.n_patterns,
+                            self.n_features, self.n_classes, max_work)
+        if found[1] < 0:
+            self.skipped += 1
+        elif found[6] >= TIMED_WORK:
+            self.pace.record(CLOCK() - started, int(found[6]))
+        return found
 
     def store(self, search, rows: int, entry: list) -> None:
-        e1, e2, f2, e3, f3, side3 = (int(v) for v in self.errors(rows))
+        found = [int(v) for v in self.errors(rows, self.max_work())]
+        e1, e2, f2, e3, f3, side3, _, g3, child3 = found
+        if e2 < 0:  # above the call's work budget: the class-count bounds stay
+            return
         if e2 < e1:
             search.store_tree(entry, 2, e2, f2, 1, 1)
         if e3 < e2:
             side3 ^= int(self.flipped[f3])  # the search's zero side is the column's 0
             search.store_tree(entry, 3, e3, f3, 1 + (side3 == 0), 1 + (side3 == 1))
+            one_side = rows & search.columns[f3]
+            child = one_side if side3 == 1 else rows ^ one_side
+            known = search.memo.get(child)
+            if known is None:  # the tree is rebuilt through the child's entry
+                self.pending[child] = (child3, g3)
+            else:
+                search.store_tree(known, 2, child3, g3, 1, 1)
         # class_err[l] bounds the errors of a tree with l leaves (``BudgetRowSetSearch.
         # lower``); E_S(l) is the exact minimum, so at least the class-count bound there
         class_err = entry[CLASS_ERR]
         entry[CLASS_ERR] = [class_err[0], e1, e2, e3, *class_err[4:]]
+
+    def settle_pending(self, search, rows: int, entry: list) -> None:
+        """Store in ``rows``'s new ``entry`` the 2-leaf tree a parent's 3-leaf tree uses."""
+        found = self.pending.pop(rows, None)
+        if found is not None:
+            search.store_tree(entry, 2, found[0], found[1], 1, 1)

@@ -294,7 +294,7 @@ def _engine(rows, labels, n_classes, kept, deadline: Deadline):
             return CompiledRowSetSearch(rows, labels, n_classes, kept, **options)
         except kernel_cache.KernelsUnavailable:  # a broken cache, now reset
             pass
-    kernel_cache.start_background_compile()
+    kernel_cache.start_background_compile("bnb")
     return RowSetSearch(rows, labels, n_classes, kept, use_incompatibility=False, **options)
 
 

@@ -24,7 +24,7 @@ from pysat.formula import WCNF, IDPool
 
 from occamlearn.model.tree import LEAF, Tree
 from occamlearn.stopping import Deadline
-from occamlearn.trees.exact.data import validate_binary_data
+from occamlearn.trees.exact.data import distinct_rows, validate_binary_data
 from occamlearn.trees.mpdt.maxsat_route.discrimination import discrimination_clauses, leaf_clauses
 from occamlearn.trees.mpdt.maxsat_route.layout_clauses import (
     layout_clauses,
@@ -65,9 +65,14 @@ def check_size_bounds(upper_bound, lower_bound, n_classes: int) -> None:
 
 
 def unique_rows(X: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Distinct rows of X with their label; ValueError naming rows that conflict."""
-    Xu, first, inverse = np.unique(X, axis=0, return_index=True, return_inverse=True)
-    inverse = inverse.ravel()
+    """Distinct rows of X (in ``np.unique``'s order) with the label of each one's first row;
+    ValueError naming rows that conflict. Rows are compared packed into bytes
+    (``distinct_rows``: 100,000 x 320 in a fraction of ``np.unique(axis=0)``'s seconds)."""
+    X = np.asarray(X)
+    patterns, inverse = distinct_rows(X)
+    Xu = patterns.astype(X.dtype, copy=False)
+    first = np.full(len(Xu), len(inverse), dtype=np.int64)
+    np.minimum.at(first, inverse, np.arange(len(inverse)))
     yu = y[first]
     bad = np.flatnonzero(yu[inverse] != y)
     if len(bad):

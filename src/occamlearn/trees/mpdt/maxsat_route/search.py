@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 import numpy as np
 from pysat.solvers import Solver
 
+from occamlearn import memory
 from occamlearn.maxsat.backends import make_backend
 from occamlearn.model.tree import Tree
 from occamlearn.stopping import CLOCK, Deadline, ProgressSink
@@ -43,6 +44,11 @@ __all__ = ["MinimumTreeResult", "MinimumTreeSearch", "OptimalSolver", "find_mini
 # non-constant columns: the fastest rate measured (1.3e-7 s on mushr, 1.2e-6 s on hayes-r),
 # halved, so that only encodings sure to end after the deadline are skipped.
 ENCODE_SECONDS_PER_CELL = 5e-8
+# Peak bytes per cell of building an encoding and loading it into the SAT solver: 59-76
+# measured (breast_cancer and digits, 15-41 nodes; about 58 per literal), rounded up. An
+# encoding predicted to need more than the memory left (``occamlearn.memory.room``) is not
+# built: on digits (600 x 772 columns) the 117-node encoding would have taken 4 GB.
+ENCODE_BYTES_PER_CELL = 80
 
 
 @dataclass(frozen=True)
@@ -89,6 +95,7 @@ class PureQuery:
                    if len(distinct_rows) else 0)
         # seconds per node of encoding: predicted from the data's size until one is measured
         self.seconds_per_node = ENCODE_SECONDS_PER_CELL * len(distinct_rows) * varying
+        self.bytes_per_node = ENCODE_BYTES_PER_CELL * len(distinct_rows) * varying
 
     def encode(self, n_nodes: int, lower: int, deadline: Deadline) -> MPDTEncoding:
         began = CLOCK()
@@ -98,6 +105,10 @@ class PureQuery:
         return encoding
 
     def skip_reason(self, n_nodes: int, deadline: Deadline) -> str | None:
+        needed, room = self.bytes_per_node * n_nodes, memory.room()
+        if needed > room:
+            return (f"predicted {needed / 2**30:.1f} GiB for {n_nodes} nodes, "
+                    f"{room / 2**30:.1f} GiB left under the memory limit")
         if not deadline.limited:
             return None
         predicted, left = self.seconds_per_node * n_nodes, deadline.remaining()

@@ -59,7 +59,7 @@ from occamlearn.trees.data_reduction import (
     group_examples,
     reduce_columns,
 )
-from occamlearn.trees.dtmax.decode import decode_complete_tree
+from occamlearn.trees.dtmax.maxsat.decode import decode_complete_tree
 from occamlearn.trees.weights import whole_weights
 
 __all__ = ["DTmaxEncoding", "effective_depth", "encode_dtmax"]

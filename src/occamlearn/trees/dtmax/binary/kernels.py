@@ -2,16 +2,16 @@
 
 The search is MurTree's (Demirović et al., JMLR 2022; the same core as STreeD, van der Linden,
 de Weerdt and Demirović, NeurIPS 2023), for the cost ``errors * scale + decisions * decision``
-(``dynamic_programme``): ``best(S, d, ub)`` is the cost of the best tree of depth <= d on the
+(``solve``): ``best(S, d, ub)`` is the cost of the best tree of depth <= d on the
 row set S if it is below ``ub``, else a proven lower bound >= ``ub``.
 
-* **Depth-2 solver** (``dp_pair_counts``). At depth <= 2 one pass over the node's rows
+* **Depth-2 solver** (``pair_counts``). At depth <= 2 one pass over the node's rows
   counts, per class, the weight of the rows having both features f and g; inclusion-exclusion
   gives the four quadrants of every pair, so the best depth-2 tree under every root test
   follows in O(classes x f^2), without a search.
 * **Difference counting.** A depth-3 node counts its own rows once; for each root test it
   counts only the smaller child, and the other child's counts are the difference.
-* **Memo** (``dp_memo``). An open-addressing hash table keyed by (row set as a bitset over
+* **Memo** (``memo``). An open-addressing hash table keyed by (row set as a bitset over
   the rows, depth): an exact cost and its root test, or a lower bound left by a failed search (its
   ``ub``: nothing below it exists), so a later call with a larger budget starts from there.
 * **Bounds.** A child's budget is the best cost so far minus the other child's lower bound
@@ -43,7 +43,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from occamlearn.trees.dtmax.dp_memo import (
+from occamlearn.trees.dtmax.binary.memo import (
     ABORT,
     FULL,
     LEFT,
@@ -59,7 +59,7 @@ from occamlearn.trees.dtmax.dp_memo import (
     _lookup,
     _store,
 )
-from occamlearn.trees.dtmax.dp_pair_counts import (
+from occamlearn.trees.dtmax.binary.pair_counts import (
     _count_pairs,
     _depth2,
     _leaf,
@@ -343,7 +343,7 @@ def solve_shallow(items, depth, data, ws, scale, decision, counters):
 def warm_up() -> None:
     """Compile (or load from numba's disk cache) every kernel: a tiny search of each depth,
     with and without the decision cost."""
-    from occamlearn.trees.dtmax.dp_compiled import CompiledDepthSearch
+    from occamlearn.trees.dtmax.binary.search import CompiledDepthSearch
 
     rng = np.random.default_rng(0)
     X = rng.integers(0, 2, size=(24, 5)).astype(np.uint8)
@@ -353,9 +353,9 @@ def warm_up() -> None:
     for depth in (1, 2, 3, 4):
         for decision in (0, 1):
             CompiledDepthSearch(X, C, 8, decision, None, depth).solve_top(depth)
-    # (dp_memo's kernel: compiled here too; not a public name of this module, whose public
+    # (memo's kernel: compiled here too; not a public name of this module, whose public
     # kernels are what trees.kernel_cache checks on disk)
-    from occamlearn.trees.dtmax.dp_memo import grow_memo, new_memo
+    from occamlearn.trees.dtmax.binary.memo import grow_memo, new_memo
 
     grow_memo(new_memo(24, 4), new_memo(24, 16))
 

@@ -1,7 +1,7 @@
-"""The compiled engine of the DT(max) dynamic programme: data layout, polling, tree rebuild.
+"""The specialised search for 0/1 columns: data layout, polling, tree rebuild.
 
-``dp_kernels`` holds the search (MurTree's, compiled; its memo in ``dp_memo``, its depth-2
-solver in ``dp_pair_counts``); this module feeds it and reads it back:
+``kernels`` holds the search (MurTree's, compiled; its memo in ``memo``, its pair counts in
+``pair_counts``); this module feeds it and reads it back:
 
 * the distinct rows become *items*, one per (row, label) group with its integer weight, with
   each item's present features listed (the depth-2 counting pass walks only those);
@@ -20,8 +20,7 @@ from __future__ import annotations
 import numpy as np
 
 from occamlearn.stopping import Deadline
-from occamlearn.trees.dtmax import dp_kernels as kernels
-from occamlearn.trees.dtmax import dp_memo as memo
+from occamlearn.trees.dtmax.binary import kernels, memo
 
 __all__ = ["PAIR_COUNT_BYTES", "CompiledDepthSearch", "fits_in_memory"]
 
@@ -137,19 +136,20 @@ class CompiledDepthSearch:
                 "work": int(counters[memo.WORK])}
 
     # -- the search and its tree --------------------------------------------------------------
-    def solve_top(self, depth: int) -> tuple[int, tuple]:
-        """(cost, nested tree over the columns of ``X``) of all rows; ``stopped`` is set if
-        the deadline ended the search (the tree is then the best found)."""
+    def solve_top(self, depth: int, ub: int = INFINITE) -> tuple[int, tuple]:
+        """(cost, nested tree over the columns of ``X``) of all rows if some tree costs less
+        than ``ub`` (an incumbent's cost + 1: what it prunes is proven no better), else (a
+        bound >= ub, None); ``stopped`` is set if the deadline ended the search (the tree is
+        then the best found)."""
         items = np.arange(len(self.label), dtype=np.int64)
         counters = self.counters
         counters[memo.TOP_COST], counters[memo.TOP_FEATURE] = INFINITE, -1
-        ub = INFINITE
         try:
             cost = self.run(items, depth, ub)
         except KeyboardInterrupt:            # Ctrl-C between slices: as a deadline
             cost = None
         if cost is not None:
-            return cost, self.subtree(items, depth)
+            return cost, (self.subtree(items, depth) if cost < ub else None)
         self.stopped = True                  # the best top test so far, if any
         top_cost, top_test = int(counters[memo.TOP_COST]), int(counters[memo.TOP_FEATURE])
         if top_test < 0:

@@ -1,9 +1,10 @@
-"""The depth-2 solver of the ordered-column search for columns with few values: pair counts.
+"""The depth-2 solver's counting mode for columns with few values: pair counts.
 
-When every column takes few distinct values on a node -- the readable binariser's codes (at
-most 33 per numeric column), 0/1 flags and one-hot categories -- the best tree of depth <= 2
-comes from class counts per pair of columns, as the depth-2 solver of MurTree (Demirovic et
-al., JMLR 2022) computes it from pair counts of binary features, here over ordered values:
+When every column takes few distinct values on a node -- an explicit binariser's cuts read as
+ordered codes, 0/1 flags and one-hot categories, small integer columns -- the best tree of
+depth <= 2 comes from class counts per pair of columns, as the depth-2 solver of MurTree
+(Demirovic et al., JMLR 2022) computes it from pair counts of binary features, here over
+ordered values:
 
 * for columns f < g, ``P[a, b, k]`` is the weight of the node's rows of class k whose value
   (renumbered 0, 1, ... over the values present on the node) of f is < a and of g is < b: a
@@ -16,11 +17,10 @@ al., JMLR 2022) computes it from pair counts of binary features, here over order
   counts.
 
 Every root test, every child test and every leaf is tried, so the answer is the exact optimum
-of the cost: weighted errors plus ``penalty`` per test (the lexicographic cost of
-``search``). Work: rows x columns^2 / 2 for the histograms and columns^2 x values^2 x
-classes for the blocks, independent of how well bounds prune -- against rows x columns per
-root threshold tried for the sweep of ``depth2`` (measured on 5,000 x 30 readable codes, depth
-3: 316 depth-2 nodes, 33 ms each by sweeps). ``search`` picks the one predicted cheaper.
+of the cost: weighted errors plus ``penalty`` per test. Work: rows x columns^2 / 2 for the
+histograms and columns^2 x values^2 x classes for the blocks, independent of how well bounds
+prune; ``depth2.best_depth2`` predicts it (``pair_counts_work``) and takes this mode when it
+is below that of its sweeps.
 """
 
 from __future__ import annotations
@@ -28,10 +28,13 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from occamlearn.trees.dtmax.ordered.depth2 import TREE_FIELDS
-from occamlearn.trees.kernel_sources import key_cache_to_sources
+__all__ = ["TREE_FIELDS", "depth2_from_pair_counts", "local_values", "pair_counts_work"]
 
-__all__ = ["best_depth2_counts", "local_values", "pair_counts_work", "warm_up"]
+# A depth-2 answer: cost, then 11 ints (TREE_FIELDS): the root test (-1: a leaf), its
+# threshold, each side's test (-1: a leaf), threshold and the two leaf labels, the root label.
+TREE_FIELDS = ("feature", "threshold", "left_feature", "left_threshold", "left_low",
+               "left_high", "right_feature", "right_threshold", "right_low", "right_high",
+               "label")
 
 
 @njit(cache=True)
@@ -51,11 +54,17 @@ def local_values(order, rank):
     return counts
 
 
-def pair_counts_work(n_rows: int, values: np.ndarray, n_classes: int) -> float:
-    """Predicted basic operations of ``best_depth2_counts`` on a node (see the module doc)."""
-    split = values[values > 1].astype(np.float64)
-    pairs = (split.sum() ** 2 - (split ** 2).sum()) / 2
-    return len(split) ** 2 / 2 * n_rows + 2.0 * n_classes * pairs
+@njit(cache=True)
+def pair_counts_work(n_rows, values, n_classes):
+    """Predicted basic operations of ``depth2_from_pair_counts`` on a node (module doc)."""
+    n_split, total, squares = 0, 0.0, 0.0
+    for v in values:
+        if v > 1:
+            n_split += 1
+            total += v
+            squares += float(v) * v
+    pairs = (total * total - squares) / 2
+    return n_split * n_split / 2 * n_rows + 2.0 * n_classes * pairs
 
 
 @njit(cache=True)
@@ -198,7 +207,7 @@ def _leaf_labels(tree, codes, labels, weights, n_classes, present):
 
 
 @njit(cache=True)
-def best_depth2_counts(order, rank, y, w, n_classes, penalty, tol):
+def depth2_from_pair_counts(order, rank, y, w, n_classes, penalty, tol):
     """The best tree of depth <= 2 of the node (rows ``order``) and its cost (weighted errors
     plus ``penalty`` per test), exactly. Returns (cost, tree: int64 ``TREE_FIELDS`` with global
     rank thresholds, blocks evaluated)."""
@@ -281,15 +290,3 @@ def best_depth2_counts(order, rank, y, w, n_classes, penalty, tol):
     if tree[0] >= 0:
         _leaf_labels(tree, codes, labels, weights, n_classes, present)
     return float(best), tree, evaluations
-
-
-def warm_up() -> None:
-    """Compile (or load) every kernel of the ordered engine (``solve.warm_kernels``): this
-    module is the engine's family "dtmax-ordered" in ``trees.kernel_cache``, so that the
-    default fit uses the engine only once its kernels are on disk."""
-    from occamlearn.trees.dtmax.ordered.solve import warm_kernels
-
-    warm_kernels()
-
-
-key_cache_to_sources(__name__)

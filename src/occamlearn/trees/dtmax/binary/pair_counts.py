@@ -1,7 +1,7 @@
 """Class counts of a row set and the best tree of depth <= 2 from them (compiled).
 
 MurTree's depth-2 solver (Demirović et al., JMLR 2022), used by the compiled DT(max) search
-(``dp_kernels``): one pass over the rows of a node adds each row's weight to
+(``kernels``): one pass over the rows of a node adds each row's weight to
 ``pairs[class, f, g]`` for every pair f <= g of its present features; inclusion-exclusion then
 gives the class counts of the four quadrants of every pair of tests, and so the best tree of
 depth <= 2 under every root test, in O(classes x features^2) without a search. Costs are

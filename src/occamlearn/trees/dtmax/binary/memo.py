@@ -1,4 +1,4 @@
-"""The memo of the compiled DT(max) search (``dp_kernels``): row sets to costs and bounds.
+"""The memo of the compiled DT(max) search (``kernels``): row sets to costs and bounds.
 
 An open-addressing hash table in one (capacity, words + 3) uint64 array, so that a probe
 touches one cache line: the key (the row set as a bitset over the search's items), then
@@ -7,7 +7,7 @@ its root test, or a lower bound left by a failed search. The table never evicts:
 full it asks to grow (``counters[FULL]``, the caller copies it into a 4x table with
 ``grow_memo``) or, once it may not grow, takes no new keys -- the memo is only a cache.
 
-The search's counters (indices below) are shared with ``dp_kernels``.
+The search's counters (indices below) are shared with ``kernels``.
 """
 
 from __future__ import annotations

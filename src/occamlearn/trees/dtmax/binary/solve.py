@@ -1,0 +1,85 @@
+"""DT(max) on 0/1 columns: MurTree's search, compiled, exact like the ordered search.
+
+When every column of the data takes at most two values (a 0/1 matrix, one-hot categories,
+flags) every test is one column, and the dynamic programme of MurTree / STreeD (Demirović et
+al., JMLR 2022; van der Linden et al., NeurIPS 2023) over the distinct rows is much faster
+than the ordered search's interval search (``benchmarks/results/dtmax_continuous.md``, the
+bundled binary matrices at depth 4):
+
+    best(S, d) = min( leaf(S),  min_f  best(S with x_f = 0, d-1) + best(S with x_f = 1, d-1) + 1 )
+
+over the rows S reaching a node, where costs are ``errors * scale + decisions``: fewest
+weighted errors first, then fewest decision nodes (``prefer_small``; otherwise the cost is
+the errors alone, a test is taken only where it makes fewer errors, and the search prunes
+everything once a tree makes only the errors forced by conflicting rows). ``kernels`` holds
+the search, with its depth-2 pair counts, difference counting, memo of row sets with bounds
+from failed searches and the similarity bound; ``search`` feeds it in slices of work between
+which the deadline is polled. Only *useful* columns are searched: constant, duplicate and
+complementary ones are dropped first (``exact.data.reduce_columns``).
+
+With a deadline (or Ctrl-C) the best tree of the top node found so far is returned, marked
+"feasible", with the errors forced by identical rows of different classes as its bound.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from occamlearn.stopping import CLOCK, Deadline
+from occamlearn.trees.dtmax.data import OrderedData
+from occamlearn.trees.dtmax.result import DtmaxResult, nested_errors, nested_tests
+from occamlearn.trees.exact.data import group_examples, original_columns, reduce_columns
+
+__all__ = ["binary_search", "fits_in_memory"]
+
+
+def fits_in_memory(data: OrderedData) -> bool:
+    """Whether the search's pair-count tables fit its memory plan."""
+    from occamlearn.trees.dtmax.binary.search import fits_in_memory as tables_fit
+
+    return tables_fit(data.n_features, data.n_classes)
+
+
+def _over_thresholds(nested: tuple) -> tuple:
+    """A nested tree over 0/1 columns as one over (column, rank threshold 1)."""
+    if nested[0] == "leaf":
+        return nested
+    return ("test", int(nested[1]), 1, _over_thresholds(nested[2]),
+            _over_thresholds(nested[3]))
+
+
+def binary_search(data: OrderedData, max_depth: int, *, prefer_small: bool = True,
+                  incumbent: tuple | None = None,
+                  deadline: Deadline | None = None) -> DtmaxResult:
+    """The most accurate tree of depth <= ``max_depth`` over ``data``, whose every feature
+    takes at most two values (ranks 0 and 1) and whose weights are whole numbers;
+    ``incumbent``: a nested tree within the depth whose cost bounds the search from above
+    (every tree it prunes costs at least as much), returned if none is better."""
+    from occamlearn.trees.dtmax.binary import search as search_module
+    from occamlearn.trees.dtmax.binary.search import CompiledDepthSearch
+
+    started = CLOCK()
+    weight = data.weight.astype(np.int64)
+    groups = group_examples(data.rank.T.astype(np.uint8), data.y, weight)
+    columns = reduce_columns(groups.patterns)
+    # a chosen test always separates rows, so a tree has fewer than n_patterns decisions
+    scale = max(1, min(2 ** int(max_depth), groups.n_patterns)) if prefer_small else 1
+    depth = int(max_depth) if columns.n_kept else 0
+    search = CompiledDepthSearch(columns.matrix, groups.class_weights(data.n_classes), scale,
+                                 int(prefer_small), deadline, depth)
+    ub = search_module.INFINITE
+    if incumbent is not None:
+        ub = int(round(nested_errors(incumbent, data.rank, data.y, data.weight))) * scale \
+            + int(prefer_small) * nested_tests(incumbent) + 1
+    _, subtree = search.solve_top(depth, ub)
+    tree = incumbent if subtree is None else _over_thresholds(
+        original_columns(subtree, columns))
+    errors = nested_errors(tree, data.rank, data.y, data.weight)
+    forced = float(groups.forced_errors())
+    proven = not search.stopped or (not prefer_small and errors <= forced)
+    lower = errors if proven else forced
+    unproven = None if proven else ("errors" if lower < errors else "size")
+    stats = dict(search.statistics(), seconds=CLOCK() - started, n_columns=columns.n_kept,
+                 n_patterns=groups.n_patterns, tests=nested_tests(tree))
+    return DtmaxResult(tree, errors, lower, "optimal" if proven else "feasible", unproven,
+                       "binary", stats)
