@@ -110,7 +110,10 @@ class DecisionListClassifier(ClassifierMixin, ModelDisplayMixin, BaseEstimator):
         (``n_samples / (n_classes * np.bincount(y))``); they multiply ``sample_weight``.
     time_limit : float or None, default=60
         Seconds ``fit`` may take; past it the list found so far is returned, with
-        ``stop_reason_ == "time_limit"``. None or 0: no limit.
+        ``stop_reason_ == "time_limit"``. None or 0: no limit. A table so wide that
+        binarising it would take over half the time left is binarised with fewer cuts per
+        numeric column (``_list_literals.within_deadline``; the inner binariser's
+        ``thinned_columns_`` says how many), so that the search still has time for rules.
 
     With ``sample_weight`` (in ``fit``) or ``class_weight`` every count of the search is a
     total weight: the log-likelihood, the rule probabilities (weighted frequencies, what
