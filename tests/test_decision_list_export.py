@@ -8,12 +8,11 @@ import pytest
 from occamlearn import DecisionListClassifier, load_dataset
 from occamlearn.estimators.model_files import load_model as load_list
 from occamlearn.estimators.model_files import model_from_dict as list_from_dict
+from occamlearn.estimators.model_files import model_to_dict, save_model
 from occamlearn.export.decision_list import (
     export_graphviz,
     export_text,
-    list_to_dict,
     plot_log_likelihood,
-    save_list,
 )
 from occamlearn.model.decision_list import DecisionList, Rule
 
@@ -51,13 +50,13 @@ def test_graphviz_is_a_chain():
 def test_json_round_trip_predicts_the_same(titanic_model, tmp_path):
     model, X, _ = titanic_model
     path = tmp_path / "list.json"
-    save_list(model, path)
+    save_model(model, path)
     loaded = load_list(path)
     assert loaded.list_ == model.list_
     assert loaded.predict(X).tolist() == model.predict(X).tolist()
     assert loaded.reasons(X.iloc[:5]) == model.reasons(X.iloc[:5])
     assert loaded.direction_ == "negative" and loaded.get_params() == model.get_params()
-    bare = list_from_dict(json.loads(json.dumps(list_to_dict(model.list_))))
+    bare = list_from_dict(json.loads(json.dumps(model_to_dict(model.list_))))
     assert bare == model.list_
 
 

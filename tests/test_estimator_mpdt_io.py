@@ -9,8 +9,7 @@ import pytest
 from sklearn.model_selection import train_test_split
 
 from occamlearn import MinimumPureTreeClassifier, load_dataset
-from occamlearn.estimators.model_files import load_model, model_from_dict
-from occamlearn.export.tree_json import model_to_dict, save_model
+from occamlearn.estimators.model_files import load_model, model_from_dict, model_to_dict, save_model
 
 
 @pytest.fixture(scope="module")

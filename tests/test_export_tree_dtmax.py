@@ -10,9 +10,8 @@ from sklearn.model_selection import train_test_split
 from occamlearn import MinimumPureTreeClassifier, load_dataset
 from occamlearn.cli import main
 from occamlearn.estimators.dtmax import MaxAccuracyTreeClassifier
-from occamlearn.estimators.model_files import load_model, model_from_dict
+from occamlearn.estimators.model_files import load_model, model_from_dict, model_to_dict, save_model
 from occamlearn.estimators.model_files import load_model as load_any_model
-from occamlearn.export.tree_json import model_to_dict, save_model
 
 
 @pytest.fixture(scope="module")

@@ -22,9 +22,7 @@ import pytest
 
 from occamlearn import DecisionListClassifier, MinimumPureTreeClassifier
 from occamlearn.cli import main
-from occamlearn.estimators.model_files import load_model, model_from_dict
-from occamlearn.export.decision_list import list_to_dict
-from occamlearn.export.tree_json import model_to_dict, save_model
+from occamlearn.estimators.model_files import load_model, model_from_dict, model_to_dict, save_model
 from occamlearn.stopping import Deadline
 
 FAKE = f"{sys.executable} {Path(__file__).with_name('fake_maxsat_solver.py')}"
@@ -170,7 +168,7 @@ def test_a_cycle_in_the_file_is_refused_at_once_by_show_and_predict(capsys, tmp_
 
 def test_an_edited_list_file_is_a_value_error_naming_the_field():
     X, y = _table()
-    data = json.loads(json.dumps(list_to_dict(DecisionListClassifier(max_rules=3).fit(X, y))))
+    data = json.loads(json.dumps(model_to_dict(DecisionListClassifier(max_rules=3).fit(X, y))))
     data["list"]["rules"][0]["features"] = [10**6]
     with pytest.raises(ValueError, match=r'"list\.rules\[0\]\.features\[0\]" = 1000000 is not '
                        "a feature index"):

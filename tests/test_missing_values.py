@@ -19,10 +19,15 @@ from bruteforce import minimum_tree_size
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from occamlearn import DecisionListClassifier, MaxAccuracyTreeClassifier, MinimumPureTreeClassifier
+from occamlearn import (
+    DecisionListClassifier,
+    MaxAccuracyTreeClassifier,
+    MinimumPureTreeClassifier,
+    save_model,
+)
 from occamlearn.binarize import ConditionBinarizer, FeatureBinarizer, ThresholdBinarizer
 from occamlearn.estimators.model_files import load_model
-from occamlearn.export import export_graphviz, list_html, save_list, save_model, tree_html
+from occamlearn.export import export_graphviz, export_html
 from occamlearn.model.conditions import Condition
 
 # -- the printed words, evaluated on raw rows ---------------------------------------------------
@@ -254,7 +259,7 @@ def test_every_export_and_the_model_file_say_the_same_words(tmp_path):
     y = [0, 0, 1, 1, 1, 1, 0]
     for model in (MinimumPureTreeClassifier(time_limit=30).fit(X, y),
                   MaxAccuracyTreeClassifier(max_depth=2).fit(X, y)):
-        text, dot, html = model.export_text(), export_graphviz(model), tree_html(model)
+        text, dot, html = model.export_text(), export_graphviz(model), export_html(model)
         tested = [model.binarizer_.conditions_[f] for f in model.tree_.feature if f >= 0]
         assert any("missing" in c.describe(True) + c.describe() for c in tested)
         for c in tested:  # the text shows both branches, DOT and HTML the test itself
@@ -266,13 +271,13 @@ def test_every_export_and_the_model_file_say_the_same_words(tmp_path):
         assert loaded.export_text() == model.export_text()
         assert (loaded.predict(X) == model.predict(X)).all()
     dlist = DecisionListClassifier(max_rules=3).fit(X, y)
-    save_list(dlist, tmp_path / "l.json")
+    save_model(dlist, tmp_path / "l.json")
     loaded = load_model(tmp_path / "l.json")
     assert loaded.export_text() == dlist.export_text()
     assert (loaded.predict(X) == dlist.predict(X)).all()
     rule = dlist.export_text().splitlines()[0].split("IF ")[1].split(" THEN")[0]
     assert "missing" in rule
-    assert rule.replace("<", "&lt;").replace(">", "&gt;") in list_html(dlist)
+    assert rule.replace("<", "&lt;").replace(">", "&gt;") in export_html(dlist)
 
 
 def test_a_missing_value_where_fit_saw_none_takes_every_no_branch_and_warns(tmp_path):

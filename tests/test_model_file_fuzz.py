@@ -21,9 +21,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from occamlearn import DecisionListClassifier, MaxAccuracyTreeClassifier, MinimumPureTreeClassifier
-from occamlearn.estimators.model_files import model_from_dict
-from occamlearn.export.decision_list import list_to_dict
-from occamlearn.export.tree_json import model_to_dict
+from occamlearn.estimators.model_files import model_from_dict, model_to_dict
 
 
 def _data():
@@ -40,7 +38,7 @@ MODELS = {
     "mpdt-alg3": model_to_dict(MinimumPureTreeClassifier(
         n_solutions=3, selection_size=0.25, random_state=0).fit(X, Y)),
     "dtmax": model_to_dict(MaxAccuracyTreeClassifier(max_depth=2).fit(X, Y)),
-    "dlist": list_to_dict(DecisionListClassifier(max_rules=4).fit(X, Y)),
+    "dlist": model_to_dict(DecisionListClassifier(max_rules=4).fit(X, Y)),
 }
 for _name, _file in MODELS.items():
     MODELS[_name] = json.loads(json.dumps(_file))  # what a file holds: JSON types only

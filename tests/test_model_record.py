@@ -25,7 +25,7 @@ from occamlearn import (
     load_model,
     save_model,
 )
-from occamlearn.export import export_text, list_export_text
+from occamlearn.export import export_text
 from occamlearn.model.decision_list import DecisionList
 from occamlearn.model.record_json import record_from_dict
 
@@ -164,7 +164,7 @@ def test_exports_read_the_record_as_they_read_the_estimator(fitted):
     for name in ("mpdt", "dtmax"):
         assert export_text(models[name].to_record()) == export_text(models[name])
     dlist = models["dlist"]
-    assert list_export_text(dlist.to_record(), summary=True) == list_export_text(
+    assert export_text(dlist.to_record(), summary=True) == export_text(
         dlist, summary=True)
 
 

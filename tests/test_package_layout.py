@@ -1,13 +1,15 @@
-"""The package's layering (README, "Layout"): imports point down only.
+"""The package's layering: the table in the README's "Layout" section, read and enforced.
 
 Imports are read with ``ast`` from every module under src/occamlearn, including those inside
-functions (the lazy imports that keep start-up light), so a layering break cannot hide in a
-function body.
+functions (the lazy imports that keep start-up light) and the module names written as strings
+(``import_module("occamlearn...")``, the lazy tables of public names), so a layering break
+cannot hide in a function body or a string.
 """
 
 from __future__ import annotations
 
 import ast
+import re
 from collections import defaultdict
 from pathlib import Path
 
@@ -16,6 +18,28 @@ import pytest
 import occamlearn
 
 PACKAGE = Path(occamlearn.__file__).parent
+README = PACKAGE.parent.parent / "README.md"
+LEAVES = ("stopping", "memory", "_version")  # stop signal and progress sink; memory limit; version
+SOLVER_MODULES = ("pysat.solvers", "pysat.examples")  # made only in maxsat/ (maxsat.solvers)
+MODULE_NAME = re.compile(r"occamlearn(\.[A-Za-z_]\w*)+")
+
+
+def layout_table(text: str) -> dict[str, set[str]]:
+    """``{package: packages it may import}`` from the README's "| package | may import |"
+    table; ``occamlearn`` is the package's own ``__init__``."""
+    section = text[text.index("## Layout"):]
+    rows = [line for line in section.splitlines() if line.startswith("|")]
+    if not rows or not rows[0].replace(" ", "").startswith("|package|mayimport|"):
+        raise ValueError("README's Layout section has no '| package | may import |' table")
+    table = {}
+    for row in rows[2:]:
+        packages, allowed = row.strip("|").split("|")[:2]
+        for package in re.findall(r"`([\w.]+)`", packages):
+            table[package] = set(re.findall(r"`([\w.]+)`", allowed))
+    return table
+
+
+TABLE = layout_table(README.read_text(encoding="utf-8"))
 
 
 def _module_name(path: Path) -> str:
@@ -23,14 +47,16 @@ def _module_name(path: Path) -> str:
     return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
 
 
-def _imported(path: Path) -> set[str]:
-    """The occamlearn modules ``path`` imports (absolute, relative resolved)."""
+MODULE_FILES = {_module_name(path): path for path in sorted(PACKAGE.rglob("*.py"))}
+
+
+def _imports_and_calls(path: Path):
     module = _module_name(path)
     package = module if path.name == "__init__.py" else module.rpartition(".")[0]
-    found = set()
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), filename=str(path))):
+    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    for node in ast.walk(tree):
         if isinstance(node, ast.Import):
-            found.update(alias.name for alias in node.names)
+            yield from (alias.name for alias in node.names)
         elif isinstance(node, ast.ImportFrom):
             if node.level:
                 base = package.split(".")
@@ -38,22 +64,31 @@ def _imported(path: Path) -> set[str]:
                 target = ".".join(base + ([node.module] if node.module else []))
             else:
                 target = node.module or ""
-            found.add(target)
-            found.update(f"{target}.{alias.name}" for alias in node.names)   # submodules
-    return {name for name in found if name == "occamlearn" or name.startswith("occamlearn.")}
+            # ``from occamlearn import stopping`` imports the module occamlearn.stopping, not
+            # the package's public API
+            submodules = [f"{target}.{alias.name}" for alias in node.names]
+            named = [name for name in submodules if name in MODULE_FILES]
+            yield from named
+            if len(named) < len(submodules):
+                yield target
+        elif (isinstance(node, ast.Constant) and isinstance(node.value, str)
+              and MODULE_NAME.fullmatch(node.value)):
+            yield node.value  # import_module("occamlearn.x"), lazy tables of public names
 
 
-def _modules() -> dict[str, set[str]]:
-    return {_module_name(path): _imported(path) for path in sorted(PACKAGE.rglob("*.py"))}
+def _imported(path: Path) -> set[str]:
+    """The occamlearn modules ``path`` imports (absolute, relative resolved, strings)."""
+    return {name for name in _imports_and_calls(path)
+            if name == "occamlearn" or name.startswith("occamlearn.")}
 
 
-MODULES = _modules()
+MODULES = {module: _imported(path) for module, path in MODULE_FILES.items()}
 
 
 def _subpackage(module: str) -> str:
-    """``occamlearn.trees.mpdt.maxsat_route.search`` -> ``trees``; a top-level module is its own."""
+    """``occamlearn.trees.mpdt.maxsat_route.search`` -> ``trees``; the package -> ``occamlearn``."""
     parts = module.split(".")
-    return parts[1] if len(parts) > 1 else ""
+    return parts[1] if len(parts) > 1 else parts[0]
 
 
 def _existing(name: str) -> str | None:
@@ -73,42 +108,63 @@ def _edges():
                 yield module, target
 
 
-def test_the_parser_sees_function_level_and_relative_imports():
+def layering_breaks(edges, table) -> list[str]:
+    """Every import the table does not allow, as "module -> module (rule)"."""
+    wrong = []
+    for module, target in sorted(set(edges)):
+        source, sink = _subpackage(module), _subpackage(target)
+        if source == sink:
+            continue
+        if source not in table:
+            wrong.append(f"{module} -> {target} ({source!r} has no row in the Layout table)")
+        elif sink not in table[source] and sink not in LEAVES:
+            wrong.append(f"{module} -> {target} ({source!r} may not import {sink!r})")
+        elif sink not in LEAVES and any(part.startswith("_") and not part.startswith("__")
+                                        for part in target.split(".")):
+            wrong.append(f"{module} -> {target} (a private module of another package)")
+    return wrong
+
+
+def test_the_table_has_a_row_for_every_package():
+    packages = {_subpackage(module) for module in MODULES}
+    assert packages - set(TABLE) == set()
+    assert set(TABLE) - packages == set()
+
+
+def test_the_parser_sees_function_level_relative_and_string_imports():
     assert len(MODULES) > 40
     # trees.dtmax.entry imports its data at module level; the estimators import their
-    # families; cli.trees imports the estimators inside functions
+    # families; cli.trees imports the estimators inside functions; the package names its
+    # public modules as strings
     assert "occamlearn.trees.dtmax.data" in {
         _existing(n) for n in MODULES["occamlearn.trees.dtmax.entry"]}
     assert any(_subpackage(t) == "estimators" for m, t in _edges()
                if m.startswith("occamlearn.cli."))
+    assert "occamlearn.estimators.model_files" in MODULES["occamlearn"]
 
 
-LEAVES = ("occamlearn.stopping",)  # one stop signal and one progress sink, for every layer
+def test_imports_follow_the_layout_table():
+    assert layering_breaks(_edges(), TABLE) == []
 
 
-@pytest.mark.parametrize("layer", ["maxsat", "model", "stopping"])
-def test_bottom_layers_import_nothing_else_from_the_package(layer):
-    prefix = f"occamlearn.{layer}"
-    wrong = sorted((module, target) for module, target in _edges()
-                   if module.startswith(prefix) and not target.startswith(prefix)
-                   and target not in LEAVES)
-    assert wrong == []
-
-
-def test_exports_never_import_the_estimators():
-    wrong = sorted((module, target) for module, target in _edges()
-                   if module.startswith("occamlearn.export")
-                   and target.startswith("occamlearn.estimators"))
-    assert wrong == []
+@pytest.mark.parametrize("edge, rule", [
+    (("occamlearn.cli.trees", "occamlearn.trees.greedy"), "may not import 'trees'"),
+    (("occamlearn.cli.data", "occamlearn.estimators._base"), "private module"),
+    (("occamlearn.estimators._record", "occamlearn"), "may not import 'occamlearn'"),
+    (("occamlearn.model.tree", "occamlearn.trees.greedy"), "may not import 'trees'"),
+    (("occamlearn.export.describe", "occamlearn.estimators"), "may not import 'estimators'"),
+])
+def test_the_rules_catch_a_break(edge, rule):
+    (found,) = layering_breaks([edge], TABLE)
+    assert rule in found
 
 
 def test_no_import_cycles_between_subpackages():
-    """The subpackage graph (maxsat, model, trees, lists, estimators, export, ...) is acyclic;
-    the package's own __init__ (which re-exports the public names) is left out."""
+    """The subpackage graph (maxsat, model, trees, lists, estimators, export, ...) is acyclic."""
     graph = defaultdict(set)
     for module, target in _edges():
         source, sink = _subpackage(module), _subpackage(target)
-        if source and sink and source != sink:
+        if source != sink:
             graph[source].add(sink)
     cycles, state = [], {}
 
@@ -124,9 +180,36 @@ def test_no_import_cycles_between_subpackages():
     for node in sorted(graph):
         if node not in state:
             visit(node, [node])
-    assert cycles == [], {f"{a} -> {b}": sorted(m for m, t in _edges()
-                                               if _subpackage(m) == a and _subpackage(t) == b)
-                          for cycle in cycles for a, b in zip(cycle, cycle[1:])}
+    assert cycles == []
+
+
+def test_pysat_solvers_are_made_only_in_maxsat():
+    wrong = []
+    for module, path in MODULE_FILES.items():
+        if module.startswith("occamlearn.maxsat"):
+            continue
+        for name in _imports_and_calls(path):
+            if name.startswith(SOLVER_MODULES):
+                wrong.append(f"{module} imports {name}")
+    assert wrong == []
+
+
+# argparse keeps a parser's actions only in ``_actions`` (sub-commands: ``_SubParsersAction``);
+# scikit-learn declares an estimator's parameters in ``_parameter_constraints``
+CLI_PRIVATE_ALLOWED = {"_actions", "_SubParsersAction", "_parameter_constraints"}
+
+
+def test_the_cli_uses_no_private_attribute():
+    wrong = []
+    for module, path in MODULE_FILES.items():
+        if not module.startswith("occamlearn.cli"):
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if (isinstance(node, ast.Attribute) and node.attr.startswith("_")
+                    and not node.attr.startswith("__") and node.attr not in CLI_PRIVATE_ALLOWED
+                    and not (isinstance(node.value, ast.Name) and node.value.id == "self")):
+                wrong.append(f"{module}:{node.lineno} .{node.attr}")
+    assert wrong == []
 
 
 def test_cli_solver_names_are_the_backends():

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from importlib import import_module
 
-__version__ = "0.1.0"
+from occamlearn._version import __version__
 
 _PUBLIC = {
     "list_datasets": "occamlearn.datasets",

@@ -8,8 +8,14 @@
 * ``ConditionBinarizer`` -- a fixed list of conditions (how a saved model reads new data).
 * ``find_conflicts`` / ``resolve_conflicts`` -- identical rows with different labels, and the
   paper's majority filter.
+* ``read_columns`` / ``clean_column`` / ``check_unique_names`` / ``date_between`` -- how every
+  binariser reads a table's columns, published for the estimators that read columns themselves;
+  ``restriction_text`` -- how a binariser says which thresholds it left out.
 """
 
+from occamlearn.binarize._base import restriction_text
+from occamlearn.binarize._columns import clean_column, date_between, read_columns
+from occamlearn.binarize._values import check_unique_names
 from occamlearn.binarize.conditions import ConditionBinarizer
 from occamlearn.binarize.conflicts import (
     conflict_message,
@@ -26,8 +32,13 @@ __all__ = [
     "FeatureBinarizer",
     "QuantileBinarizer",
     "ThresholdBinarizer",
+    "check_unique_names",
+    "clean_column",
     "conflict_message",
+    "date_between",
     "find_conflicts",
     "kept_rows",
+    "read_columns",
     "resolve_conflicts",
+    "restriction_text",
 ]

@@ -104,7 +104,7 @@ def binarizer_argument(args, name: str | None):
     categorical = getattr(args, "categorical", None)
     if not keep and cap == 64 and not categorical:
         return name
-    from occamlearn.estimators._base import BINARIZERS
+    from occamlearn.estimators import BINARIZERS
 
     return BINARIZERS[name]().set_params(drop_identifiers=not keep, max_categories=cap,
                                          categorical=categorical)

@@ -109,7 +109,7 @@ def dataset_rows() -> list[dict]:
     from occamlearn.binarize import find_conflicts
     from occamlearn.cli.trees import BINARIZERS
     from occamlearn.datasets import list_datasets, load_dataset
-    from occamlearn.estimators._base import binarizer_to_fit, encode_labels
+    from occamlearn.estimators import binarizer_to_fit, encode_labels
 
     default = BINARIZERS[0]  # fit's default --binarizer
     rows = []

@@ -2,7 +2,7 @@
 
 Prints the list (``IF ... THEN p=... ELSE ...``) with a summary line (direction, rules,
 training log-likelihood, why the search stopped) and the training accuracy; ``-o list.json``
-saves the fitted model (``occamlearn.export.decision_list.save_list``). By default each rule is
+saves the fitted model (``occamlearn.save_model``). By default each rule is
 grown literal by literal and the list stops where a rule no longer pays for its description
 length, as ``DecisionListClassifier()`` does. Example, the paper's tic-tac-toe list (Sec.
 III): enumerated conjunctions of 2-3 cells, no penalty::
@@ -127,7 +127,8 @@ def build_model(args, y):
 
 
 def run_dlist(args) -> int:
-    from occamlearn.export.decision_list import export_text, save_list
+    from occamlearn.estimators.model_files import save_model
+    from occamlearn.export.decision_list import export_text
 
     check_output_path(args.output)
     X, y, source = read_table(args)
@@ -137,7 +138,7 @@ def run_dlist(args) -> int:
              export_text(model, summary=True),
              f"# training accuracy {accuracy:.4f}"]
     if args.output:
-        save_list(model, args.output)
+        save_model(model, args.output)
         lines.append(f"# saved to {args.output}")
     sys.stdout.write("\n".join(lines) + "\n")
     return 0

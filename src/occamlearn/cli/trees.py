@@ -350,9 +350,9 @@ def run_fit(args) -> int:
     check_output_path(args.output)
     _check_fit_flags(args)
     if not _bounded(args):  # a minimum tree: on a fresh install, compile while reading
-        from occamlearn.trees import kernel_cache
+        from occamlearn.estimators import compile_kernels_early
 
-        kernel_cache.compile_early("bnb")
+        compile_kernels_early("bnb")
     X, y, source = read_table(args)
     X_train, y_train, X_test, y_test = _split(args, X, y)
     args.progress = FitProgress(args.quiet)
@@ -374,7 +374,7 @@ def run_fit(args) -> int:
 
 
 def _report_fit(args, clf, source, X_train, y_train, X_test, y_test, interrupted) -> None:
-    from occamlearn.export.tree_json import save_model
+    from occamlearn.estimators.model_files import save_model
 
     stats = clf.solve_stats_
     out = [clf.export_text()]
@@ -469,12 +469,8 @@ def run_predict(args) -> int:
 
 
 def _dot(model, show_counts: bool) -> str:
-    from occamlearn.model.decision_list import DecisionList
+    from occamlearn.export import export_graphviz
 
-    if isinstance(model, DecisionList) or model.to_record().is_list:
-        from occamlearn.export.decision_list import export_graphviz
-    else:
-        from occamlearn.export.tree_dot import export_graphviz
     return export_graphviz(model, show_counts=show_counts)
 
 
@@ -492,26 +488,19 @@ def run_show(args) -> int:
 
 
 def run_encode(args) -> int:
-    from occamlearn.estimators.model_files import data_info_dict
-    from occamlearn.trees.greedy import greedy_upper_bound
-    from occamlearn.trees.mpdt.maxsat_route.wcnf_file import write_instance
+    from occamlearn.estimators.model_files import write_wcnf_instance
 
     check_output_path(args.output)
     check_output_path(f"{args.output}.json")
     X, y, source = read_table(args)
     X, y, _, _ = _split(args, X, y)
-    clf = _classifier(args)
-    data = clf._prepare(X, y)
-    if len(data.classes) < 2:
-        raise ValueError(f"{source} has a single class: the minimum tree is one leaf, "
-                         "there is nothing to encode")
-    upper = args.upper_bound
-    if upper is None:
-        upper = greedy_upper_bound(data.X_bin, data.y, len(data.classes)).size
-    sidecar = write_instance(args.output, data.X_bin, data.y, upper_bound=upper,
-                             wcnf_format=args.format, model_info=data_info_dict(clf))
+    try:
+        sidecar = write_wcnf_instance(_classifier(args), X, y, args.output,
+                                      upper_bound=args.upper_bound, wcnf_format=args.format)
+    except ValueError as exc:
+        raise ValueError(f"{source}: {exc}") from None
     print(f"wrote {args.output} ({sidecar['n_vars']} variables, {sidecar['n_hard']} hard and "
-          f"{sidecar['n_soft']} soft clauses, trees of at most {upper} nodes) and "
+          f"{sidecar['n_soft']} soft clauses, trees of at most {sidecar['upper_bound']} nodes) and "
           f"{args.output}.json")
     return 0
 
@@ -520,8 +509,7 @@ def run_decode(args) -> int:
     for path in (args.sidecar, args.solution):
         check_input_file(path)
     check_output_path(args.output)
-    from occamlearn.estimators.model_files import decode_solution
-    from occamlearn.export.tree_json import save_model
+    from occamlearn.estimators.model_files import decode_solution, save_model
 
     try:
         sidecar = json.loads(Path(args.sidecar).read_text())

@@ -24,10 +24,10 @@ def register(subparsers) -> None:
 
 
 def run_warm_up(args) -> int:
-    from occamlearn.trees import kernel_cache
+    from occamlearn.estimators import KERNEL_COMPILE_ALL_SECONDS, warm_up_kernels
 
-    print(f"compiling the search kernels: {len(kernel_cache.KERNEL_MODULES)} families, about "
-          f"{kernel_cache.COMPILE_ALL_SECONDS} CPU seconds on an empty cache, a few seconds "
+    print("compiling the search kernels: every family, about "
+          f"{KERNEL_COMPILE_ALL_SECONDS} CPU seconds on an empty cache, a few seconds "
           "once cached", file=sys.stderr, flush=True)
 
     def report(name, index, count, seconds):
@@ -36,5 +36,5 @@ def run_warm_up(args) -> int:
         else:
             print(f"{name} kernels ready ({seconds:.1f} s)", flush=True)
 
-    kernel_cache.warm_up_all(report)
+    warm_up_kernels(report)
     return 0

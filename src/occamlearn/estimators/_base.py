@@ -15,7 +15,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 import numpy as np
-from pysat.solvers import SolverNames
 from sklearn.base import clone
 from sklearn.utils._param_validation import StrOptions
 from sklearn.utils.class_weight import compute_sample_weight
@@ -34,12 +33,13 @@ from occamlearn.binarize import (
     FeatureBinarizer,
     QuantileBinarizer,
     ThresholdBinarizer,
+    check_unique_names,
     conflict_message,
     find_conflicts,
     kept_rows,
 )
-from occamlearn.binarize._values import check_unique_names
 from occamlearn.estimators._display import ModelDisplayMixin
+from occamlearn.maxsat.solvers import SAT_SOLVERS
 
 __all__ = [
     "BINARIZERS",
@@ -75,9 +75,6 @@ CLASS_WEIGHT = [dict, StrOptions({"balanced"}), None]
 # The strings a tree estimator's ``binarizer="..."`` accepts: ``"readable"`` (the default,
 # ``ThresholdBinarizer()``) and the ``FeatureBinarizer(encoding=...)`` encodings.
 ENCODINGS = ("readable", "binary", "onehot", "threshold")
-# Every PySAT SAT solver name and alias (``sat_solver=``).
-SAT_SOLVERS = frozenset(alias for name, aliases in vars(SolverNames).items()
-                        if not name.startswith("_") for alias in aliases)
 
 
 # What a ``binarizer="..."`` string builds; the tree estimators accept ``ENCODINGS`` only.

@@ -37,9 +37,13 @@ import numpy as np
 import pandas as pd
 from sklearn.base import clone
 
-from occamlearn.binarize import ThresholdBinarizer
-from occamlearn.binarize._base import restriction_text
-from occamlearn.binarize._columns import clean_column, date_between, read_columns
+from occamlearn.binarize import (
+    ThresholdBinarizer,
+    clean_column,
+    date_between,
+    read_columns,
+    restriction_text,
+)
 from occamlearn.binarize.conditions import ConditionBinarizer
 from occamlearn.binarize.threshold import threshold_condition
 from occamlearn.estimators._base import (

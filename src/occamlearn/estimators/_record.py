@@ -35,7 +35,7 @@ def fit_date() -> str:
 
 
 def _package_version() -> str:
-    from occamlearn import __version__
+    from occamlearn._version import __version__
 
     return __version__
 

@@ -15,10 +15,10 @@ set aside: the tree is then pure on the other rows, ``training_errors_`` counts 
 it misclassifies, and ``status_``/bounds speak of the rows searched. ``on_conflict="error"``
 raises a ``ValueError`` naming the rows instead, and ``on_conflict="relax"`` keeps every row
 and asks for the smallest tree making the fewest errors the conflicts force. ``max_errors=e`` asks for the smallest tree misclassifying
-at most e training rows (the MPDT encoding with relaxable examples, ``trees.mpdt.error_budget_encoding`` and
+at most e training rows (the MPDT encoding with relaxable examples, ``trees.mpdt.error_budget.encoding`` and
 ``trees.mpdt.error_budget``); a pure tree is the ``max_errors=None`` case. Both combine with
 Algorithm 3 (``n_solutions``, ``selection_size``): the candidates are then many smallest trees
-within the budget (``trees.mpdt.minimum_trees.find_minimum_trees(max_errors=...)``).
+within the budget (``trees.mpdt.many.minimum_trees.find_minimum_trees(max_errors=...)``).
 """
 
 from __future__ import annotations
@@ -31,6 +31,7 @@ from sklearn.base import BaseEstimator, ClassifierMixin, _fit_context
 from sklearn.utils._param_validation import HasMethods, Interval, StrOptions
 
 from occamlearn.estimators._base import (
+    CLASS_WEIGHT,
     DEFAULT_TIME_LIMIT,
     ENCODINGS,
     ON_CONFLICT,
@@ -131,7 +132,7 @@ class MinimumPureTreeClassifier(ClassifierMixin, FittedTreeMixin, BaseEstimator)
         the branch and bound alone; "maxsat" the MPDT encoding solved by ``solver`` (Alg. 1);
         "mindt" the SAT baseline (one exactly-n query per size, pure trees only). With
         ``max_errors`` (or ``on_conflict="relax"``) "auto" and "bnb" run the branch and bound
-        with an error budget (``trees.mpdt.error_budget_bnb``), "maxsat" the error-budget
+        with an error budget (``trees.mpdt.error_budget.bnb``), "maxsat" the error-budget
         encoding. Algorithm 3 (``n_solutions``, ``selection_size``) finds the minimum with
         the method and draws the trees from the MPDT encoding of that size (with an error
         budget, from the MaxSAT search).
@@ -195,6 +196,15 @@ class MinimumPureTreeClassifier(ClassifierMixin, FittedTreeMixin, BaseEstimator)
         order and the diverse draw is MDSOL's greedy step over them
         (``occamlearn.trees.mpdt.many.tree_space``, ``budget_tree_space``), with no SAT call;
         ``method="maxsat"`` draws them with SAT (blocking clauses or MDSOL).
+
+    class_weight : dict, "balanced" or None, default=None
+        Weights of the classes, as scikit-learn's classifiers take them; each row's weight
+        is its ``sample_weight`` times its class's weight. They count where errors count:
+        with ``max_errors`` the budget bounds the total weight of the misclassified rows, so
+        a heavy class is fitted first (a budget of 1 with ``{0: 1000, 1: 0.0001}`` lets the
+        tree give up up to 10,000 rows of class 1). A pure tree (``max_errors=None``)
+        classifies every kept row whatever its weight: there the weights decide only the
+        majority filter and ``training_errors_``.
 
     ``fit(X, y, sample_weight)``: one non-negative weight per row. The pure tree itself does
     not depend on weights; they decide (1) the majority filter: among identical binarised
@@ -267,6 +277,7 @@ class MinimumPureTreeClassifier(ClassifierMixin, FittedTreeMixin, BaseEstimator)
         "time_limit": [Interval(Real, 0, None, closed="left"), None],
         "max_errors": [Interval(Integral, 0, None, closed="left"), None],
         "on_conflict": [StrOptions({"auto", *ON_CONFLICT})],
+        "class_weight": CLASS_WEIGHT,
         "verbose": ["verbose"],
         "callback": [callable, HasMethods(["report", "interrupted"]), None],
         "n_solutions": [Interval(Integral, 1, None, closed="left")],
@@ -279,8 +290,8 @@ class MinimumPureTreeClassifier(ClassifierMixin, FittedTreeMixin, BaseEstimator)
 
     def __init__(self, *, binarizer="readable", method="auto", n_jobs=None, solver="lsu",
                  sat_solver="cadical195",
-                 time_limit=DEFAULT_TIME_LIMIT, max_errors=None, on_conflict="auto", verbose=0,
-                 callback=None, n_solutions=1, diverse=True, layouts=False,
+                 time_limit=DEFAULT_TIME_LIMIT, max_errors=None, on_conflict="auto",
+                 class_weight=None, verbose=0, callback=None, n_solutions=1, diverse=True, layouts=False,
                  selection_size=0.0, delta=0.0, random_state=None):
         self.binarizer = binarizer
         self.method = method
@@ -290,6 +301,7 @@ class MinimumPureTreeClassifier(ClassifierMixin, FittedTreeMixin, BaseEstimator)
         self.time_limit = time_limit
         self.max_errors = max_errors
         self.on_conflict = on_conflict
+        self.class_weight = class_weight
         self.verbose = verbose
         self.callback = callback
         self.n_solutions = n_solutions
@@ -358,8 +370,9 @@ class MinimumPureTreeClassifier(ClassifierMixin, FittedTreeMixin, BaseEstimator)
             return
         what = (f"max_errors={self.max_errors!r}" if self.max_errors is not None
                 else "on_conflict='relax'")
-        if sample_weight is not None and (self.n_solutions != 1 or self.selection_size != 0):
-            raise ValueError(f"sample_weight with {what} is not supported by Algorithm 3 "
+        weighted = sample_weight is not None or self.class_weight is not None
+        if weighted and (self.n_solutions != 1 or self.selection_size != 0):
+            raise ValueError(f"sample_weight or class_weight with {what} is not supported by Algorithm 3 "
                              "(n_solutions > 1 or selection_size > 0): the candidates are "
                              "drawn from unweighted budgets. Fit without one of them.")
         if self.method in PURE_ONLY_METHODS:
@@ -371,7 +384,8 @@ class MinimumPureTreeClassifier(ClassifierMixin, FittedTreeMixin, BaseEstimator)
         filtering = "majority" if self.on_conflict == "auto" else self.on_conflict
         data = prepare_training_data(self, X, y, binarizer=binarizer_to_fit(self.binarizer),
                                      on_conflict="relax" if keep_all else filtering,
-                                     sample_weight=sample_weight, binarize_with_labels=True)
+                                     sample_weight=sample_weight, class_weight=self.class_weight,
+                                     binarize_with_labels=True)
         self.classes_ = data.classes
         self.binarizer_ = data.binarizer
         self.optimal_over_ = restriction_of(data.binarizer)

@@ -1,4 +1,4 @@
-"""Exporting decision lists: text, JSON (and back), Graphviz DOT and the Fig. 1 likelihood plot.
+"""Exporting decision lists: text, Graphviz DOT and the Fig. 1 likelihood plot.
 
 Every function takes a fitted ``DecisionListClassifier`` (whose record, ``to_record()``, it
 reads), its ``FittedModel`` or a bare ``DecisionList``. Texts use
@@ -12,9 +12,6 @@ Which probability: p is always the observed rate of the training rows a rule cov
 fitted with row weights (``DecisionList.weighted``) predicts with weighted frequencies; its
 text adds them, labelled (``p=0.11 (n=739; weighted 0.60)``), its summary line says that
 predictions use them, and the Graphviz leaves and the probability plot show both.
-* ``list_to_dict`` / ``save_list`` -- the model file of ``occamlearn.model.record_json`` (read
-  back by ``occamlearn.load_model``): the list, the classes and the binariser's conditions, so
-  a loaded estimator predicts exactly what the saved one did.
 * ``export_graphviz`` -- the list as a chain of yes/no tests.
 * ``plot_log_likelihood`` -- training log-likelihood against the number of rules (Fig. 1);
   matplotlib is imported inside it.
@@ -30,17 +27,14 @@ from dataclasses import replace
 from occamlearn.export._view import as_record
 from occamlearn.model.decision_list import DecisionList
 from occamlearn.model.fitted import FittedModel
-from occamlearn.model.record_json import record_to_dict, write_record
 
 __all__ = [
     "export_graphviz",
     "export_text",
-    "list_to_dict",
     "plot_log_likelihood",
     "plot_probabilities",
     "readable_list",
     "rule_labels",
-    "save_list",
     "summary_line",
 ]
 
@@ -226,15 +220,3 @@ def plot_probabilities(model, *, ax=None, decimals: int = 2):
     ax.set_ylabel(f"observed P({'y = 1' if record is None else record.positive_class})")
     ax.set_ylim(0, 1.15)
     return ax
-
-
-# -- JSON ------------------------------------------------------------------------------------
-def list_to_dict(model) -> dict:
-    """JSON-ready dict of a fitted ``DecisionListClassifier`` (or of a bare ``DecisionList``):
-    the model file of ``occamlearn.model.record_json``."""
-    return record_to_dict(model if isinstance(model, DecisionList) else _record(model))
-
-
-def save_list(model, path) -> None:
-    """Write ``model`` (estimator or ``DecisionList``) as JSON to ``path``."""
-    write_record(model if isinstance(model, DecisionList) else _record(model), path)

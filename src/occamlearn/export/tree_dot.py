@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from occamlearn.export._view import summary_line, tree_view
 
-__all__ = ["export_graphviz", "render_graphviz"]
+__all__ = ["export_graphviz", "render_graphviz", "render_source"]
 
 
 def _quote(text: str) -> str:
@@ -53,10 +53,15 @@ def render_graphviz(model, **kwargs):
 
     Needs the optional ``graphviz`` package (``pip install occamlearn[plot]``).
     """
+    return render_source(export_graphviz(model, **kwargs))
+
+
+def render_source(dot: str):
+    """``graphviz.Source(dot)``, or an ImportError saying how to install ``graphviz``."""
     try:
         import graphviz
     except ImportError as exc:
         raise ImportError(
             "render_graphviz needs the 'graphviz' package: pip install occamlearn[plot]"
         ) from exc
-    return graphviz.Source(export_graphviz(model, **kwargs))
+    return graphviz.Source(dot)

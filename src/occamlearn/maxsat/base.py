@@ -16,7 +16,6 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 
-import numpy as np
 from pysat.formula import WCNF
 from pysat.solvers import SolverNames
 
@@ -27,7 +26,6 @@ __all__ = [
     "MaxSATBackend",
     "MaxSATResult",
     "check_sat_solver",
-    "check_time_limit",
 ]
 
 STATUSES = ("optimal", "feasible", "unsatisfiable", "unknown")
@@ -102,15 +100,3 @@ class MaxSATBackend(ABC):
 
     def __exit__(self, *exc):
         self.close()
-
-
-def check_time_limit(time_limit) -> float | None:
-    """``time_limit`` as float seconds (or None); a ValueError for anything else. (The
-    searches take a ``stopping.Deadline``; this checks seconds where a caller still has them.)"""
-    if time_limit is None:
-        return None
-    if (not isinstance(time_limit, (int, float, np.integer, np.floating))
-            or isinstance(time_limit, bool) or time_limit <= 0):
-        raise ValueError(f"time_limit must be a positive number of seconds or None; "
-                         f"got {time_limit!r}.")
-    return float(time_limit)

@@ -22,7 +22,6 @@ __all__ = [
     "greedy_upper_bound_within",
     "single_leaf",
     "sklearn_to_tree",
-    "trivial_lower_bound",
 ]
 
 CRITERIA = ("gini", "entropy")
@@ -56,11 +55,6 @@ def single_leaf(X: np.ndarray, y: np.ndarray, n_classes: int) -> Tree:
     label = int(y[0]) if len(y) else 0
     counts = np.zeros((1, n_classes), dtype=np.int64)
     return Tree([LEAF], [-1], [-1], [label], counts, X.shape[1]).with_counts(X, y)
-
-
-def trivial_lower_bound(y: np.ndarray) -> int:
-    """1 if y holds at most one class, else 3."""
-    return 1 if len(np.unique(y)) <= 1 else 3
 
 
 def greedy_upper_bound(X: np.ndarray, y: np.ndarray, n_classes: int,

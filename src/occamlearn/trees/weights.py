@@ -20,7 +20,7 @@ from fractions import Fraction
 
 import numpy as np
 
-__all__ = ["MAX_DENOMINATOR", "MAX_TOTAL", "integer_weights", "weighted_errors"]
+__all__ = ["MAX_DENOMINATOR", "MAX_TOTAL", "integer_weights"]
 
 # The largest denominator looked for, per distinct weight (a balanced class weight n / (k n_c)
 # needs at most k n_c). Fractions with such denominators lie at least 1e-12 apart, far more
@@ -76,11 +76,3 @@ def whole_weights(sample_weight, who: str, why: str) -> np.ndarray | None:
         raise ValueError(f"{who} needs integer sample_weight ({why}); scale fractions with "
                          "trees.weights.integer_weights.")
     return weight.astype(np.int64)
-
-
-def weighted_errors(predicted: np.ndarray, y: np.ndarray, weight: np.ndarray | None):
-    """Total weight of the rows with ``predicted != y`` (their number when unweighted)."""
-    wrong = np.asarray(predicted) != np.asarray(y)
-    if weight is None:
-        return int(wrong.sum())
-    return weight[wrong].sum()

@@ -11,8 +11,7 @@ import numpy as np
 import pandas as pd
 
 from occamlearn import DecisionListClassifier, MaxAccuracyTreeClassifier, MinimumPureTreeClassifier
-from occamlearn.export.decision_list import save_list
-from occamlearn.export.tree_json import save_model
+from occamlearn.estimators.model_files import save_model
 
 OUT = Path("tests/data/model_files_v1")
 
@@ -50,12 +49,12 @@ def main():
         }
     expected = {}
     for name, model in models.items():
-        (save_list if name == "dlist" else save_model)(model, OUT / f"{name}.json")
+        save_model(model, OUT / f"{name}.json")
         X_in = binary_input(X) if name == "mpdt_binary_input" else X
         expected[name] = {"predict": model.predict(X_in).tolist(),
                           "predict_proba": model.predict_proba(X_in).tolist(),
                           "text": str(model)}
-    save_list(models["dlist"].list_, OUT / "bare_list.json")
+    save_model(models["dlist"].list_, OUT / "bare_list.json")
     (OUT / "expected.json").write_text(json.dumps(expected, indent=1) + "\n")
 
 

@@ -17,7 +17,7 @@ caller holds no routing rule. What it does, in order:
      certified size-error frontier of ``trees.frontier`` over every threshold as a 0/1
      column (``data.threshold_matrix``), its last point;
    * ``method="maxsat"``: the MaxSAT encoding of Hu et al. over the same 0/1 columns
-     (``maxsat.solve``);
+     (``trees.dtmax.maxsat.solve``);
    * every column two-valued: MurTree's compiled search on 0/1 columns (``binary.solve``);
    * otherwise the ordered search over every threshold (``ordered.solve``): interval search
      with neighbourhood and sub-interval pruning, anytime lower bound.

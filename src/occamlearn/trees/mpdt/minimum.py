@@ -114,10 +114,9 @@ def find_minimum_tree(X, y, n_classes: int, *, method: str = "auto", solver: str
                    stats={**result.stats, "reductions": reduction.stats()})
 
 
-# The reductions run on at most this many (distinct rows x columns): measured 0.1 s on
-# mushr's 5,199 x 111, 0.8 s on 4,000 x 400 random rows (loaded 2-core machine), where
-# random rows have no twins to find. Above it the search starts at once (its engines drop
-# the equivalent columns themselves).
+# The reductions run on at most this many (distinct rows x columns), where they take well
+# under a second (benchmarks/results/reductions.md). Above it the search starts at once (its
+# engines drop the equivalent columns themselves).
 REDUCTION_CELLS = 1_000_000
 
 
@@ -155,24 +154,12 @@ BUDGET_BNB_SECONDS_PER_CELL = 3e-7
 BUDGET_BNB_SHARE = 0.25
 
 
-# [weights adapter] "auto" with weights summing to more than this takes the MaxSAT route,
-# which weighs rows natively, instead of repeating rows for the branch and bound.
-REPEATED_ROWS_LIMIT = 200_000
-
-
 def _greedy_cells(X) -> int:
     X = np.asarray(X)
     if X.size == 0:
         return 0
     distinct, _ = distinct_rows(X)
     return len(distinct) * int((distinct.min(axis=0) != distinct.max(axis=0)).sum())
-
-
-def _repeated_rows(X, y, sample_weight):
-    """[weights adapter until the branch and bound takes ``sample_weight=``] each row
-    repeated its integer weight times: the same errors, hence the same minimum tree."""
-    weight = np.asarray(sample_weight, dtype=np.int64)
-    return np.repeat(np.asarray(X), weight, axis=0), np.repeat(np.asarray(y), weight)
 
 
 def find_minimum_tree_within_budget(X, y, n_classes: int, max_errors: int, *,
@@ -186,12 +173,11 @@ def find_minimum_tree_within_budget(X, y, n_classes: int, max_errors: int, *,
     row) the budget bounds the total weight of the misclassified rows.
 
     ``method="maxsat"`` solves the error-budget encoding (``error_budget``); "auto" and "bnb"
-    run the branch and bound over row sets with a budget (``error_budget_bnb``), which on the
-    benchmark proved 74 of 100 instances in 60 s against MaxSAT's 40, and no instance that
-    MaxSAT proved and it did not (``benchmarks/results/error_budget_runtime.md``). On wide
-    data under a time limit (``BUDGET_BNB_CELLS``) "auto" starts with the MaxSAT route, and
-    when none of its encodings fits the budget the branch and bound takes the time left
-    (``_bnb_takes_over``). "mindt" searches pure trees only: a ValueError.
+    run the branch and bound over row sets with a budget (``error_budget.bnb``), which proves
+    more instances than the MaxSAT route and none fewer
+    (``benchmarks/results/error_budget_runtime.md``). On wide data under a time limit
+    (``BUDGET_BNB_CELLS``) "auto" starts with the MaxSAT route, and when none of its encodings
+    fits the budget the branch and bound takes the time left (``_bnb_takes_over``). "mindt" searches pure trees only: a ValueError.
     """
     if method in PURE_ONLY_METHODS:
         raise ValueError(f"method={method!r} finds pure trees only; an error budget needs "
@@ -200,16 +186,13 @@ def find_minimum_tree_within_budget(X, y, n_classes: int, max_errors: int, *,
     cells = _greedy_cells(X) if method == "auto" and deadline.limited else 0
     if cells > BUDGET_BNB_CELLS and not _bnb_fits(cells, deadline, BUDGET_BNB_SHARE):
         method = "maxsat"  # the branch and bound's greedy start would take the time left
-    if method == "auto" and sample_weight is not None \
-            and int(np.sum(sample_weight)) > REPEATED_ROWS_LIMIT:
-        method = "maxsat"  # [weights adapter] too many repeated rows: weighted MaxSAT
     if method == "maxsat":
         from occamlearn.trees.mpdt.error_budget.maxsat_search import find_minimum_tree_with_errors
 
         result = find_minimum_tree_with_errors(X, y, n_classes, max_errors, solver=solver,
                                                sat_solver=sat_solver, deadline=deadline,
                                                progress=progress, sample_weight=sample_weight)
-        if not _bnb_takes_over(result, cells, deadline, sample_weight):
+        if not _bnb_takes_over(result, cells, deadline):
             return result
         bnb = find_minimum_tree_within_budget(X, y, n_classes, max_errors, method="bnb",
                                               deadline=deadline, progress=progress,
@@ -217,30 +200,17 @@ def find_minimum_tree_within_budget(X, y, n_classes: int, max_errors: int, *,
         return _better_of(result, bnb)
     from occamlearn.trees.mpdt.error_budget.bnb import find_minimum_tree_with_errors_bnb
 
-    if sample_weight is not None:  # [weights adapter: removed when core's bnb takes weights]
-        if int(np.sum(sample_weight)) > REPEATED_ROWS_LIMIT:
-            raise ValueError(f"method={method!r} with these weights would repeat rows "
-                             f"{int(np.sum(sample_weight))} times; use method='maxsat', which "
-                             "weighs rows natively (or round the weights coarser).")
-        X, y = _repeated_rows(X, y, sample_weight)
-
     return find_minimum_tree_with_errors_bnb(X, y, n_classes, max_errors, deadline=deadline,
-                                             progress=progress)
+                                             progress=progress, sample_weight=sample_weight)
 
 
-def _bnb_takes_over(result: MinimumTreeResult, cells: int, deadline: Deadline,
-                    sample_weight) -> bool:
+def _bnb_takes_over(result: MinimumTreeResult, cells: int, deadline: Deadline) -> bool:
     """Whether "auto", having taken the MaxSAT route for wide data, hands the rest of the
     time to the branch and bound: when no encoding could be built within the memory or time
-    budget (so the MaxSAT route only returned its greedy tree: on breast_cancer with every
-    threshold, 569 x 15,310 columns, a 43-node tree after 5 s of a 60 s limit, where the
-    branch and bound reaches 17 nodes), and the branch and bound's greedy start, predicted
-    from ``cells``, fits in half the time left. With weights only when repeating the rows
-    stays within ``REPEATED_ROWS_LIMIT``."""
+    budget (so the MaxSAT route only returned its greedy tree), and the branch and bound's
+    greedy start, predicted from ``cells``, fits in half the time left."""
     if cells <= BUDGET_BNB_CELLS or result.status == "optimal" \
             or not str(result.stats.get("encoding_skipped", "")).startswith("predicted"):
-        return False
-    if sample_weight is not None and int(np.sum(sample_weight)) > REPEATED_ROWS_LIMIT:
         return False
     return _bnb_fits(cells, deadline, 0.5)
 

@@ -1,9 +1,9 @@
 """The default search for a minimum pure tree: three exact engines as one portfolio.
 
-No exact search dominates. Branch and bound over row sets (``branch_and_bound``) proves most
+No exact search dominates. Branch and bound over row sets (``bnb.branch_and_bound``) proves most
 of the bundled benchmark in seconds and reports a lower bound as it goes; the subset search
-(``subset_bounds``, InferDT's incremental examples: every subset minimum bounds the full
-data) raises the bound fastest on some of the hard sets; the MaxSAT route (``search``, Alg. 1
+(``bnb.subsets``, InferDT's incremental examples: every subset minimum bounds the full
+data) raises the bound fastest on some of the hard sets; the MaxSAT route (``maxsat_route.search``, Alg. 1
 of Alós, Ansótegui and Torres) is what enumeration, WCNF export and error budgets build on. The portfolio
 runs them and keeps, at every moment, the smallest tree any found and the largest lower bound
 any proved: the size is proven minimum as soon as the two meet, whichever engine (or two
@@ -47,15 +47,14 @@ __all__ = ["FIRST_ROUND_SECONDS", "SHARES", "find_minimum_tree_bnb",
            "find_minimum_tree_portfolio"]
 
 # n_jobs=1: rounds of doubling length (the first 60 s, or the whole time limit), shared between
-# the engines in these proportions. A turn restarts its engine, so the branch and bound -- the
-# engine that proves most, in one long run -- gets the long first share: with equal 5 s turns
-# the portfolio took 56 s on tic-tac-toe where the branch and bound alone took 11 s, and did
-# not prove hepa in 60 s where it alone took 34 s (benchmarks/results/mpdt_runtime.md).
+# the engines in these proportions. A turn restarts its engine, so short equal turns would
+# spend most of the time re-proving what the previous turn proved; the branch and bound -- the
+# engine that proves most, in one long run -- gets the long first share
+# (benchmarks/results/mpdt_runtime.md).
 FIRST_ROUND_SECONDS = 60.0
 SHARES = {"branch-and-bound": 0.6, "subsets": 0.25, "maxsat": 0.15}
-# The subset search (``subset_bounds``) is a third engine: its bounds rise fastest where the
-# full branch and bound is slow (measured: h-votes, spect, mushr, audio), and the full search
-# is faster elsewhere (tic-tac-toe, lympho, hepa), so both take turns.
+# The subset search (``bnb.subsets``) is a third engine: neither it nor the full branch and
+# bound raises the lower bound faster on every matrix, so both take turns.
 ENGINES = ("branch-and-bound", "subsets", "maxsat")
 
 

@@ -63,7 +63,6 @@ weight 0 are dropped. The two engines (Python and compiled) are ``engines``, the
 
 from __future__ import annotations
 
-import sys
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -85,6 +84,7 @@ from occamlearn.trees.mpdt.bnb.engines import (
     prepare_rows,
 )
 from occamlearn.trees.mpdt.bnb.neighbourhoods import smaller_trees
+from occamlearn.trees.recursion import deep_recursion
 
 __all__ = ["BranchAndBoundResult", "minimum_tree_branch_and_bound"]
 
@@ -196,6 +196,7 @@ def minimum_tree_branch_and_bound(X, y, n_classes=None, *, deadline: Deadline | 
                 feature_names=feature_names, on_search=on_search)
 
 
+@deep_recursion()
 def _run(X, y, n_classes, *, deadline=None, progress=None, sample_weight=None,
          upper_bound_tree=None, feature_names=(), **options) -> BranchAndBoundResult:
     rows, labels, n_classes, kept = prepare_rows(X, y, n_classes, sample_weight)
@@ -304,5 +305,3 @@ def _run(X, y, n_classes, *, deadline=None, progress=None, sample_weight=None,
     return BranchAndBoundResult(state.tree, state.status, state.proven, state.upper,
                                 state.trace, stats)
 
-
-sys.setrecursionlimit(max(sys.getrecursionlimit(), 20_000))

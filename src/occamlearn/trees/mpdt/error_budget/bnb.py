@@ -82,7 +82,6 @@ weighs one.
 from __future__ import annotations
 
 import gc
-import sys
 
 import numpy as np
 
@@ -95,6 +94,7 @@ from occamlearn.trees.mpdt.error_budget.maxsat_search import check_max_errors
 from occamlearn.trees.mpdt.error_budget.one_error import settle_one_deletion
 from occamlearn.trees.mpdt.error_budget.small_trees import load_kernels
 from occamlearn.trees.mpdt.maxsat_route.search import MinimumTreeResult
+from occamlearn.trees.recursion import deep_recursion
 from occamlearn.trees.weights import integer_weights
 
 __all__ = ["find_minimum_tree_with_errors_bnb"]
@@ -108,6 +108,7 @@ def _check_weighted_budget(max_errors) -> float:
     return float(max_errors)
 
 
+@deep_recursion()
 def find_minimum_tree_with_errors_bnb(X, y, n_classes: int, max_errors, *,
                                       deadline: Deadline | None = None,
                                       progress: ProgressSink | None = None,
@@ -227,5 +228,3 @@ def _search_root(search, state, groups, n_classes, max_errors, forced, scale,
     return MinimumTreeResult(tree, status, int(lower), tree.n_nodes, stats,
                              tuple(state.improvements))
 
-
-sys.setrecursionlimit(max(sys.getrecursionlimit(), 20_000))

@@ -1,6 +1,6 @@
 """Minimum trees that may misclassify at most e training rows: MPDT with relaxable examples.
 
-The MPDT encoding of Alós, Ansótegui and Torres (Sec. 4, eqs. 1-26, built by ``trees.mpdt.encoding``'s parts)
+The MPDT encoding of Alós, Ansótegui and Torres (Sec. 4, eqs. 1-26, built by ``trees.mpdt.maxsat_route.encoding``'s parts)
 forces every example to be classified correctly by its per-example leaf clauses (eqs. 17/18
 and 24: "leaf j predicts q's class, or q does not reach j"). Here each distinct training row
 and label -- a *group* g of ``count_g`` identical rows, see ``dtmax_data`` -- gets a
@@ -14,7 +14,7 @@ Unlike a pure tree, a tree within a budget is not determined by its tests a_{r,j
 leaf may predict a class other than its rows' majority when the budget covers the rows it
 then misclassifies, so the leaf labels are free too; and the relax_g of a model are not
 determined by its tree (a correctly classified group may be relaxed while budget is left). The
-enumeration of ``trees.mpdt.enumerate`` therefore blocks on the a_{r,j} *and* the labels of the
+enumeration of ``trees.mpdt.many.enumerate`` therefore blocks on the a_{r,j} *and* the labels of the
 leaves (``OptimalFormula(block_labels=True)``), never on relax_g: all models of one tree
 are blocked together.
 
@@ -93,7 +93,7 @@ class ErrorBudgetEncoding:
     def wcnf(self) -> WCNF:
         return self.mpdt.wcnf
 
-    # the MPDT encoding's node and feature variables, for enumeration (``trees.mpdt.enumerate``)
+    # the MPDT encoding's node and feature variables, for enumeration (``trees.mpdt.many.enumerate``)
     @property
     def n(self) -> int:
         return self.mpdt.n

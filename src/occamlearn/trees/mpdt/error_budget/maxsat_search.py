@@ -1,7 +1,7 @@
 """Smallest decision tree with at most e training errors: greedy bound, relaxed MPDT, MaxSAT.
 
 The same three steps as ``find_minimum_tree`` (Alg. 3 lines 3-5 of Alós, Ansótegui and Torres), on the
-error-budget encoding of ``trees.mpdt.error_budget_encoding``:
+error-budget encoding of ``trees.mpdt.error_budget.encoding``:
 
 1. a single leaf is the answer if its errors fit the budget;
 2. otherwise the greedy pure tree of the majority-filtered rows (its errors are exactly those
@@ -17,7 +17,7 @@ with them, 39 twice without; monks-3 proved 15 in 4.0-4.7 s against 5.5-5.8 s; i
 
 ``ErrorBudgetSearch`` is that search kept alive for Alg. 3 (line 6: many minimum trees):
 ``formula()`` is the SAT instance whose models are the trees of the best size within the
-budget (``OptimalFormula`` with ``block_labels``, see ``trees.mpdt.enumerate``): the Linear MaxSAT
+budget (``OptimalFormula`` with ``block_labels``, see ``trees.mpdt.many.enumerate``): the Linear MaxSAT
 solver itself when it found the best tree (Sec. 6: its last satisfiable instance, learnt
 clauses included; also after a time limit, when the size is only the best found), with the
 size pinned by two assumptions, eta(size) and not eta(size + 2) (eq. 2 makes the used nodes

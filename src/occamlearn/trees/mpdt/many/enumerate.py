@@ -21,7 +21,7 @@ deduplicated by ``canonical_key`` (the same identity, independent of node number
 a guard. Since exactly one a_{r,j} is true per decision node and
 an optimal tree has a fixed number d of them, blocking needs only the d true literals.
 
-Trees within an error budget (``trees.mpdt.error_budget_encoding``). The shape still follows from the
+Trees within an error budget (``trees.mpdt.error_budget.encoding``). The shape still follows from the
 a_{r,j}, but a leaf's label does not: a leaf may predict a class its rows do not have when
 the budget pays for the errors. ``OptimalFormula(block_labels=True)`` then adds the label
 literal of every leaf to the blocking clause (the a_{r,j} and the leaf labels determine the
@@ -36,13 +36,10 @@ that tested the same feature at the same node. We therefore minimise sum cnt(x) 
 Alg. 2's optimum, with one soft unit (not x) per seen literal x
 whose weight grows by one each time x is chosen (``RC2.add_clause`` on an existing unit adds
 to its weight). The inner MaxSAT is PySAT's RC2 (core-guided, CaDiCaL), kept alive across
-solutions, blocking clauses and weights added on the fly: on iris (184 minimum trees) every
-one of its 184 steps was checked optimal against all remaining trees, at ~7 trees/s, while
-one fresh selector per reuse (unweighted) ran at ~0.7 trees/s and hermax's incremental
-UWrMaxSAT (IPAMIR) at 0.7 trees/s; RC2's adapt/exhaust options changed little and minz
-halved the rate (zoo, 60 trees), so RC2 runs with its defaults, on Glucose 4: in 90 s on
-monks-1 it drew 130 trees against CaDiCaL 1.9.5's 83 (zoo: 40 trees in 44 s against 38 in
-62 s; many small incremental calls under assumptions). The deadline (a ``stopping.Deadline``)
+solutions, blocking clauses and weights added on the fly (a fresh selector per reuse, or
+hermax's incremental UWrMaxSAT, drew trees about ten times slower), with its default options
+on Glucose 4, which answers many small incremental calls under assumptions faster than
+CaDiCaL (``benchmarks/results/enumeration_throughput.md``). The deadline (a ``stopping.Deadline``)
 is checked between solutions (PySAT's CaDiCaL cannot be interrupted inside RC2), so the last solution
 may overrun it.
 """
@@ -54,12 +51,11 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
-from pysat.examples.rc2 import RC2
 from pysat.formula import WCNF
-from pysat.solvers import Solver
 
 from occamlearn.maxsat.oracle import SearchTimeout, add_clauses, limited_solve
 from occamlearn.maxsat.pysat_adapter import route_oracle_calls
+from occamlearn.maxsat.solvers import new_rc2, new_sat_solver
 from occamlearn.model.tree import Tree
 from occamlearn.stopping import CLOCK, Deadline
 
@@ -114,7 +110,7 @@ class OptimalFormula:
     def live_solver(self):
         """The incremental solver holding the instance (built on first use if none given)."""
         if self.solver is None:
-            self.solver = Solver(name=self.sat_solver, bootstrap_with=self.hard_clauses())
+            self.solver = new_sat_solver(self.sat_solver, self.hard_clauses())
             self.owned = True
             if self.phases:
                 self.solver.set_phases(list(self.phases))
@@ -248,10 +244,10 @@ def enumerate_diverse(formula: OptimalFormula, k: int | None = None, *,
     wcnf = WCNF()
     if not deadline.limited:  # (RC2's own loading is faster; Ctrl-C still reaches it)
         wcnf.extend(hard)
-        rc2 = RC2(wcnf, solver=solver_name)
+        rc2 = new_rc2(wcnf, solver_name)
     else:
         wcnf.nv = max([formula.encoding.wcnf.nv] + [abs(int(lit)) for lit in assumptions])
-        rc2 = RC2(wcnf, solver=solver_name)
+        rc2 = new_rc2(wcnf, solver_name)
 
         def limited_call(assumptions=(), expect_interrupt=False):
             answer = limited_solve(rc2.oracle, solver_name, list(assumptions), deadline)

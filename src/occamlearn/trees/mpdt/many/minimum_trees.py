@@ -26,7 +26,7 @@ With an error budget (``max_errors``, or ``relax_conflicts`` for ``on_conflict="
 ``find_minimum_trees`` runs ``ErrorBudgetSearch`` instead and ``trees_from_error_search``
 draws the trees of its size with at most that many training errors, by the same variants
 (a tree counts once however its errors are chosen; trees that differ only in a leaf label
-are distinct, see ``trees.mpdt.enumerate``). Unlike the pure case it also enumerates after a
+are distinct, see ``trees.mpdt.many.enumerate``). Unlike the pure case it also enumerates after a
 deadline stopped the search, while time is left, the trees of the best size found (status stays "feasible", ``complete`` False),
 and when the answer is a single leaf, the one-leaf trees within the budget.
 """
@@ -157,8 +157,7 @@ def trees_from_error_search(search: ErrorBudgetSearch, k: int, *, diverse: bool 
     time: the trees of the best size found (``complete`` is then False), by plain
     enumeration on the search's live solver whatever ``diverse`` and ``layouts`` say (MDSOL's
     RC2 and the layout checks cannot be stopped inside a SAT call, and on a formula the
-    search could not finish one call can take minutes: on spect, e = 2, after a 60 s search,
-    MDSOL took 209 s for one more tree). A search stopped without a time limit (Ctrl-C)
+    search could not finish one such call can take minutes). A search stopped without a time limit (Ctrl-C)
     gives its own tree only.
     """
     k = _check_k(k)

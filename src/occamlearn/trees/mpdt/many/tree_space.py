@@ -282,8 +282,8 @@ class MinimumTreeSpace:
 
 
 def _engine(rows, labels, n_classes, kept, deadline: Deadline):
-    """The compiled branch and bound when its kernels are compiled already (4-6x faster on
-    lympho, h-votes, tic-tac-toe), else the Python one: counting never waits for a compile
+    """The compiled branch and bound when its kernels are compiled already (several times
+    faster), else the Python one: counting never waits for a compile
     (``kernel_cache`` then compiles them in the background for the next search)."""
     options = {"deadline": deadline}
     from occamlearn.trees import kernel_cache

@@ -46,10 +46,10 @@ __all__ = ["EXTRAS", "KNOWN_EXTRAS", "MPDTEncoding", "encode_mpdt", "unique_rows
 #   "no-pruning" leave out eqs. 19-23 (MinDT's additional constraints) -- measurement only:
 #                without them a tree may have several layouts (enumeration needs one).
 KNOWN_EXTRAS = frozenset({"sibling", "unused-d", "leaf-count", "no-pruning"})
-# What encode_mpdt adds when called without ``extras``: "unused-d" (total 0.83x of the
-# baseline's seconds, geometric mean of the ratios 0.94, dominated by wine: 14 s vs 37 s);
-# "sibling" (1.07x) and "leaf-count" (no gain outside wine) are dropped; eqs. 19-23 stay
-# (without them 1.7x slower on zoo, hayes-r unproven in 120 s against 4 s).
+# What encode_mpdt adds when called without ``extras``: "unused-d", the one variant that
+# shortened the proofs over the benchmark; "sibling" and "leaf-count" did not and are
+# dropped; eqs. 19-23 stay (without them the proofs were slower, and a tree may have several
+# layouts). The A/B runs: benchmarks/results/maxsat_bounds.md.
 EXTRAS: frozenset = frozenset({"unused-d"})
 
 

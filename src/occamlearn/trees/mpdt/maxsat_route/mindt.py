@@ -27,10 +27,10 @@ from __future__ import annotations
 
 import numpy as np
 from pysat.formula import WCNF
-from pysat.solvers import Solver
 
 from occamlearn.maxsat.base import MaxSATBackend, MaxSATResult, check_sat_solver
 from occamlearn.maxsat.oracle import limited_solve
+from occamlearn.maxsat.solvers import new_sat_solver
 from occamlearn.stopping import CLOCK, Deadline, ProgressSink
 from occamlearn.trees.greedy import greedy_upper_bound_within, single_leaf
 from occamlearn.trees.mpdt.maxsat_route.encoding import (
@@ -86,7 +86,7 @@ class ExactSizeSAT(MaxSATBackend):
               progress: ProgressSink | None = None,
               phases: list[int] | None = None) -> MaxSATResult:
         began = CLOCK()
-        with Solver(name=self.sat_solver, bootstrap_with=wcnf.hard) as solver:
+        with new_sat_solver(self.sat_solver, wcnf.hard) as solver:
             answer = limited_solve(solver, self.sat_solver, [], deadline)
             model = solver.get_model() if answer else None
         seconds = CLOCK() - began

@@ -23,10 +23,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 import numpy as np
-from pysat.solvers import Solver
 
 from occamlearn import memory
 from occamlearn.maxsat.backends import make_backend
+from occamlearn.maxsat.solvers import SATSolver, new_sat_solver
 from occamlearn.model.tree import Tree
 from occamlearn.stopping import CLOCK, Deadline, ProgressSink
 from occamlearn.trees.greedy import greedy_upper_bound_within, single_leaf
@@ -41,8 +41,8 @@ from occamlearn.trees.mpdt.maxsat_route.size_search import SizeSearch
 __all__ = ["MinimumTreeResult", "MinimumTreeSearch", "OptimalSolver", "find_minimum_tree_maxsat"]
 
 # Before the first encoding, its seconds are predicted as this x nodes x distinct rows x
-# non-constant columns: the fastest rate measured (1.3e-7 s on mushr, 1.2e-6 s on hayes-r),
-# halved, so that only encodings sure to end after the deadline are skipped.
+# non-constant columns: below the fastest rate measured on the benchmark (halved), so that
+# only encodings sure to end after the deadline are skipped.
 ENCODE_SECONDS_PER_CELL = 5e-8
 # Peak bytes per cell of building an encoding and loading it into the SAT solver: 59-76
 # measured (breast_cancer and digits, 15-41 nodes; about 58 per literal), rounded up. An
@@ -71,7 +71,7 @@ class OptimalSolver:
     ``encoding.target_variables()``. Add blocking clauses with ``solver.add_clause``.
     """
 
-    solver: Solver
+    solver: SATSolver
     assumptions: list
     encoding: MPDTEncoding
 
@@ -202,7 +202,7 @@ class MinimumTreeSearch:
             solver, assumptions = self.backend.solver_for_cost(cost)
             return OptimalSolver(solver, assumptions, self.encoding)
         encoding = encode_mpdt(self.X, self.y, self.n_classes, size, size)
-        return OptimalSolver(Solver(name=self.sat_solver, bootstrap_with=encoding.wcnf.hard),
+        return OptimalSolver(new_sat_solver(self.sat_solver, encoding.wcnf.hard),
                              [], encoding)
 
     def close(self) -> None:
