@@ -166,7 +166,8 @@ def test_redundant_literals_are_dropped():
     # lists kept per step, each rule grown by the default beam: about 3 s without a limit on
     # 3,000 columns (about 1 s on 300, which an idle machine finishes within the limit)
     ({"search": "beam"}, 3000),
-    ({"search": "beam", "rule_search": "enumerate", "max_conjunction": 2}, 300),  # materialised
+    # materialised: 1,000 columns take about 9 s to enumerate and search without a limit
+    ({"search": "beam", "rule_search": "enumerate", "max_conjunction": 2}, 1000),
 ], ids=["exact", "list-beam", "enumerate"])
 def test_time_limit_returns_the_best_list_so_far(params, columns, within):
     rng = np.random.default_rng(0)

@@ -87,8 +87,10 @@ def check_conditions(conditions, n_features: int) -> tuple:
     return conditions
 
 
-def _extend(level_index, level_columns, primitives, min_support, support):
-    """Conjunctions one primitive larger than those of ``level_index`` (last index grows)."""
+def _extend(level_index, level_columns, primitives, min_support, support, deadline=None):
+    """Conjunctions one primitive larger than those of ``level_index`` (last index grows).
+    A ``deadline`` that passes ends the level after the current block: the conjunctions of
+    the blocks done (the first parents' extensions, in order)."""
     d, w = primitives.shape
     last = level_index[:, -1]
     new_index, new_columns = [], []
@@ -103,6 +105,8 @@ def _extend(level_index, level_columns, primitives, min_support, support):
         new_index.append(np.column_stack([level_index[parent[keep]], extra[keep]]))
         new_columns.append(block[keep])
         _check_memory(sum(len(c) for c in new_columns), w)
+        if deadline is not None and deadline.expired():
+            break
     width = level_index.shape[1] + 1
     if not new_index:
         return np.empty((0, width), np.int64), np.empty((0, w), np.uint64)
@@ -118,14 +122,18 @@ def _check_memory(n_candidates: int, n_words: int) -> None:
 
 
 def build_candidates(primitives: np.ndarray, min_conjunction: int = 1, max_conjunction: int = 1,
-                     min_support: int = 1, conditions=None, weight=None) -> Candidates:
+                     min_support: int = 1, conditions=None, weight=None,
+                     deadline=None) -> Candidates:
     """Candidate conditions over the packed primitive columns ``primitives`` (d, n_words).
 
     Conditions of ``min_conjunction``..``max_conjunction`` primitives that cover at least
     ``min_support`` rows, ordered by size, then lexicographically by feature index (the search
     breaks ties by this order, so smaller conditions win ties). With ``conditions`` (a sequence
     of feature-index tuples) exactly those are used, in the given order. With ``weight``
-    (one per row) support is the total weight of the rows covered.
+    (one per row) support is the total weight of the rows covered. A ``deadline`` that
+    passes while the conjunctions are built ends the building after the current block (every
+    condition of the levels done, a prefix of the level under way, none larger): the search
+    then picks its rules among those, and stops for its time limit.
     """
     d = primitives.shape[0]
     if conditions is not None:
@@ -141,10 +149,13 @@ def build_candidates(primitives: np.ndarray, min_conjunction: int = 1, max_conju
     kept_index, kept_columns = [], []
     for size in range(1, max_conjunction + 1):
         if size > 1:
-            index, columns = _extend(index, columns, primitives, min_support, support)
+            if deadline is not None and deadline.expired():
+                break
+            index, columns = _extend(index, columns, primitives, min_support, support, deadline)
         if size >= min_conjunction:
             kept_index.append(index)
             kept_columns.append(columns)
-    conditions = tuple(tuple(int(f) for f in row) for block in kept_index for row in block)
+    conditions = tuple(condition for block in kept_index  # Python ints, built in C
+                       for condition in map(tuple, block.tolist()))
     return Candidates(conditions, np.concatenate(kept_columns) if kept_columns
                       else np.empty((0, primitives.shape[1]), np.uint64))

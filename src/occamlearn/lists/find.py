@@ -14,8 +14,9 @@ from occamlearn.lists.rules import Choice, Found, Remainder, RuleSearch, pick_to
 __all__ = ["next_rules"]
 
 
-def _enumerated(problem, remainder: Remainder, search: RuleSearch, keep: int) -> Choice:
-    candidates = problem.candidates
+def _enumerated(problem, remainder: Remainder, search: RuleSearch, keep: int,
+                deadline=None) -> Choice:
+    candidates = problem.candidates_within(deadline)
     covered, positive = problem.count(candidates.columns, remainder.rows, remainder.positives)
     cost = (search.cost.table(candidates.sizes) if search.cost else 0.0)
     gain, score, eligible, _, stats = scored(covered, positive, remainder, search, cost,
@@ -37,5 +38,5 @@ def next_rules(problem, remainder: Remainder, search: RuleSearch, keep: int = 1,
     if remainder.pure:
         return Choice((), "pure")
     if search.kind == "enumerate":
-        return _enumerated(problem, remainder, search, keep)
+        return _enumerated(problem, remainder, search, keep, deadline)
     return grow_rules(problem, remainder, search, keep, deadline)

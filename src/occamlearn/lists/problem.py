@@ -68,8 +68,16 @@ class SearchProblem:
     @cached_property
     def candidates(self) -> Candidates:
         """The enumerated conditions and their packed columns (built on first use)."""
-        return build_candidates(self.literals, self.min_conjunction, self.max_conjunction,
-                                self.min_support, self.conditions, self.weight)
+        return self.candidates_within(None)
+
+    def candidates_within(self, deadline) -> Candidates:
+        """``candidates``, built (on first use) only until ``deadline``
+        (``candidates.build_candidates``); kept for the searches that follow."""
+        if "candidates" not in self.__dict__:
+            self.__dict__["candidates"] = build_candidates(
+                self.literals, self.min_conjunction, self.max_conjunction, self.min_support,
+                self.conditions, self.weight, deadline)
+        return self.__dict__["candidates"]
 
     @cached_property
     def tolerance(self) -> float:
