@@ -46,7 +46,7 @@ def fit(kind: str, name: str, arg: int, seconds: float):
 
         data = OrderedData.from_matrix(X, y, k)
         return lambda: best_tree(data, max_depth=arg, deadline=Deadline.after(seconds))
-    from occamlearn.trees.data_reduction import group_examples
+    from occamlearn.trees.exact.data import group_examples
     from occamlearn.trees.mpdt.error_budget.bnb import find_minimum_tree_with_errors_bnb
 
     budget = 0 if kind == "budget0" else group_examples(X, y).forced_errors() + arg

@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 from pysat.examples.rc2 import RC2
 
-from occamlearn.trees.data_reduction import group_examples, reduce_columns
 from occamlearn.trees.dtmax.maxsat.encoding import encode_dtmax
+from occamlearn.trees.exact.data import group_examples, reduce_columns
 
 
 def best_bounded_tree(X, y, n_classes, depth):

@@ -227,7 +227,7 @@ def test_large_depth_bounds_do_not_lay_out_complete_trees():
 def test_a_cold_kernel_cache_costs_no_time_limit(monkeypatch):
     """Kernels not compiled: a thread compiles them while the fit waits until its deadline;
     if that comes first the greedy tree answers, "feasible"."""
-    from occamlearn.trees import kernel_cache
+    from occamlearn.trees.compiling import kernel_cache
 
     release = threading.Event()
     monkeypatch.setattr(entry, "_LOADED", set())

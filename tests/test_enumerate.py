@@ -8,19 +8,19 @@ import pytest
 from bruteforce import count_minimum_trees, minimum_tree_size
 
 from occamlearn.stopping import Deadline
-from occamlearn.trees.mpdt.many.enumerate import (
+from occamlearn.trees.mpdt.all_minimum.enumerate import (
     canonical_key,
     collect_trees,
     mean_pairwise_hamming,
     seen_counts,
     tree_targets,
 )
-from occamlearn.trees.mpdt.many.layouts import (
+from occamlearn.trees.mpdt.all_minimum.layouts import (
     candidate_layouts,
     enumerate_by_layout,
     feasible_layouts,
 )
-from occamlearn.trees.mpdt.many.minimum_trees import find_minimum_trees, optimal_formula
+from occamlearn.trees.mpdt.all_minimum.minimum_trees import find_minimum_trees, optimal_formula
 from occamlearn.trees.mpdt.maxsat_route.search import MinimumTreeSearch
 
 
@@ -112,7 +112,7 @@ def test_layouts_partition_the_minimum_trees(solved):
 
 
 def _bfs_prefix(tree, n):
-    from occamlearn.trees.mpdt.many.enumerate import bfs_order
+    from occamlearn.trees.mpdt.all_minimum.enumerate import bfs_order
 
     return bfs_order(tree)[:n]
 

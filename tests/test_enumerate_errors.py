@@ -9,16 +9,19 @@ from bruteforce import minimum_trees_with_errors, nested_tree
 from pysat.solvers import Solver
 
 from occamlearn.stopping import Deadline
-from occamlearn.trees.mpdt.error_budget.encoding import relax_errors_needed
-from occamlearn.trees.mpdt.error_budget.maxsat_search import ErrorBudgetSearch
-from occamlearn.trees.mpdt.many.enumerate import (
+from occamlearn.trees.mpdt.all_minimum.enumerate import (
     canonical_key,
     collect_trees,
     enumerate_plain,
     seen_counts,
     tree_targets,
 )
-from occamlearn.trees.mpdt.many.minimum_trees import find_minimum_trees, trees_from_error_search
+from occamlearn.trees.mpdt.all_minimum.minimum_trees import (
+    find_minimum_trees,
+    trees_from_error_search,
+)
+from occamlearn.trees.mpdt.error_budget.encoding import relax_errors_needed
+from occamlearn.trees.mpdt.error_budget.maxsat_search import ErrorBudgetSearch
 
 # XOR of a and b plus two more copies of (1, 1), one of each label: one error is forced
 XOR_X = np.array([[0, 0], [0, 1], [1, 0], [1, 1], [1, 1], [1, 1]])

@@ -12,7 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from occamlearn.stopping import Deadline, ProgressSink
-from occamlearn.trees.data_reduction import group_examples
+from occamlearn.trees.exact.data import group_examples
 from occamlearn.trees.mpdt.error_budget.bnb import find_minimum_tree_with_errors_bnb
 from occamlearn.trees.mpdt.error_budget.maxsat_search import find_minimum_tree_with_errors
 

@@ -8,8 +8,8 @@ import pytest
 from bruteforce import minimum_trees_with_errors, nested_tree
 
 from occamlearn import MinimumPureTreeClassifier, load_dataset
+from occamlearn.trees.mpdt.all_minimum.enumerate import canonical_key
 from occamlearn.trees.mpdt.error_budget.encoding import relax_errors_needed
-from occamlearn.trees.mpdt.many.enumerate import canonical_key
 
 
 def _noisy(seed=3, n_rows=24, n_features=4):

@@ -1,4 +1,4 @@
-"""The margin filter of ``trees.frontier_tail`` against brute force on tiny weighted data:
+"""The margin filter of ``trees.size_error.pure_tail`` against brute force on tiny weighted data:
 best(S, b) >= pure(F_b) for every budget (equal at b = forced with two classes), and the path
 with the pure-tree tail is the brute-force curve, bounds and all."""
 
@@ -10,8 +10,8 @@ import numpy as np
 from bruteforce import minimum_tree_size, weighted_data
 from hypothesis import HealthCheck, given, settings
 
-from occamlearn.trees.frontier import size_error_frontier
-from occamlearn.trees.frontier_tail import margin_levels
+from occamlearn.trees.size_error.frontier import size_error_frontier
+from occamlearn.trees.size_error.pure_tail import margin_levels
 
 
 def brute_curve(X, y, n_classes, weight, max_leaves):
@@ -89,7 +89,7 @@ def test_path_with_the_tail_is_the_brute_force_curve(data):
 def test_pure_searches_run_and_change_nothing():
     """On noisy two-class data the tail and the pure oracle both run (when the compiled
     kernels are cached) and the path is the one found without them."""
-    from occamlearn.trees import kernel_cache
+    from occamlearn.trees.compiling import kernel_cache
 
     rng = np.random.default_rng(3)
     X = rng.integers(0, 2, size=(40, 6))
@@ -113,8 +113,8 @@ def test_core_proofs_are_the_deletion_minimum(data):
     <= slack leaves pure(F \\ H) > L (brute force over all H), which implies best(b) > L;
     otherwise the tree it returns has at most L leaves and, with two classes, at most
     forced + slack errors."""
-    from occamlearn.trees import kernel_cache
-    from occamlearn.trees.frontier_cores import CoreProver
+    from occamlearn.trees.compiling import kernel_cache
+    from occamlearn.trees.size_error.core_budgets import CoreProver
 
     if not kernel_cache.kernels_ready("bnb"):
         return

@@ -20,7 +20,7 @@ import numpy as np
 import pytest
 from numba.core.caching import _CacheLocator
 
-from occamlearn.trees import compile_child, kernel_cache
+from occamlearn.trees.compiling import compile_child, kernel_cache
 from occamlearn.trees.mpdt.bnb import branch_and_bound, engine_switch
 from occamlearn.trees.mpdt.bnb.engines import CompiledRowSetSearch, RowSetSearch, prepare_rows
 
@@ -159,7 +159,7 @@ def _stop_background_compile(cache: Path) -> None:
 
 
 def _ready_in(cache: Path) -> bool:
-    code = ("from occamlearn.trees import kernel_cache; "
+    code = ("from occamlearn.trees.compiling import kernel_cache; "
             "print(all(kernel_cache.kernels_ready(n) for n in kernel_cache.KERNEL_MODULES))")
     return _python(code, cache).stdout.strip() == "True"
 
@@ -195,7 +195,7 @@ def test_broken_cache_falls_back_to_python_and_is_reset(expected_size, tmp_path)
 def test_killed_compile_leaves_a_cache_the_next_fit_can_use(expected_size, tmp_path):
     env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path),
            "PYTHONPATH": os.pathsep.join([SRC, os.environ.get("PYTHONPATH", "")])}
-    child = subprocess.Popen([sys.executable, "-m", "occamlearn.trees.compile_child", "bnb"],
+    child = subprocess.Popen([sys.executable, "-m", "occamlearn.trees.compiling.compile_child", "bnb"],
                              env=env)
     try:
         for _ in range(600):  # until the child holds the lock and wrote a first kernel
@@ -215,7 +215,7 @@ def test_killed_compile_leaves_a_cache_the_next_fit_can_use(expected_size, tmp_p
 
 REAPED = """
 import os, time
-from occamlearn.trees import kernel_cache
+from occamlearn.trees.compiling import kernel_cache
 assert kernel_cache.start_background_compile("bnb")
 child = kernel_cache.background_process()
 while child.returncode is None:
@@ -318,7 +318,7 @@ def test_child_compiles_only_its_families_at_low_priority(monkeypatch, tmp_path)
 def _child_log(cache: Path, *names: str) -> list[dict]:
     env = {**os.environ, "NUMBA_CACHE_DIR": str(cache),
            "PYTHONPATH": os.pathsep.join([SRC, os.environ.get("PYTHONPATH", "")])}
-    done = subprocess.run([sys.executable, "-m", "occamlearn.trees.compile_child", *names],
+    done = subprocess.run([sys.executable, "-m", "occamlearn.trees.compiling.compile_child", *names],
                           env=env, capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
     assert not any(cache.rglob("occamlearn-compile*.lock"))  # released
@@ -341,7 +341,7 @@ def test_compile_child_rejects_unknown_arguments(tmp_path):
     env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path),
            "PYTHONPATH": os.pathsep.join([SRC, os.environ.get("PYTHONPATH", "")])}
     for arguments in (["everything"], ["--parent"], ["--parent", "x", "bnb"]):
-        done = subprocess.run([sys.executable, "-m", "occamlearn.trees.compile_child",
+        done = subprocess.run([sys.executable, "-m", "occamlearn.trees.compiling.compile_child",
                                *arguments], env=env, capture_output=True, text=True,
                               timeout=300)
         assert done.returncode != 0 and "usage" in done.stderr
@@ -358,7 +358,7 @@ def _running(pid: int) -> bool:
 
 
 ORPHAN = """
-from occamlearn.trees import kernel_cache
+from occamlearn.trees.compiling import kernel_cache
 kernel_cache.start_background_compile("bnb")
 print(kernel_cache.background_process().pid, flush=True)
 """
@@ -386,7 +386,7 @@ def _compile_children_of(parent: int) -> set[int]:
             argv = (entry / "cmdline").read_bytes().split(b"\0")
         except OSError:
             continue
-        if b"occamlearn.trees.compile_child" in argv and b"--parent" in argv \
+        if b"occamlearn.trees.compiling.compile_child" in argv and b"--parent" in argv \
                 and argv[argv.index(b"--parent") + 1] == str(parent).encode() \
                 and _running(int(entry.name)):
             found.add(int(entry.name))

@@ -128,8 +128,8 @@ def test_enumeration_starts_from_a_size_another_engine_proved(seed):
     once, and its formula still holds exactly the brute-force minimum trees."""
     from bruteforce import count_minimum_trees
 
-    from occamlearn.trees.mpdt.many.enumerate import collect_trees
-    from occamlearn.trees.mpdt.many.minimum_trees import optimal_formula
+    from occamlearn.trees.mpdt.all_minimum.enumerate import collect_trees
+    from occamlearn.trees.mpdt.all_minimum.minimum_trees import optimal_formula
 
     rng = np.random.default_rng(seed)
     X = np.unique(rng.integers(0, 2, (12, 6)), axis=0)

@@ -1,6 +1,6 @@
 """The compiled one-deletion search (``mpdt.error_budget.one_error``) against brute force on
 tiny data: one(S) = min(pure(S), min over deletable r of pure(S - r)), its tree, its bound,
-and the size-error path's phase that uses it (``frontier_cores.settle_one_deletion``)."""
+and the size-error path's phase that uses it (``size_error.frontier``, through ``settle_one_deletion``)."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from test_frontier_tail import brute_curve
 
 from occamlearn.model.tree import Tree
 from occamlearn.stopping import Deadline
-from occamlearn.trees import kernel_cache
+from occamlearn.trees.compiling import kernel_cache
 from occamlearn.trees.exact.data import reduce_columns
 
 
@@ -147,7 +147,7 @@ def test_phase_certifies_a_path_the_walk_leaves_open(monkeypatch):
     """Noisy data, with the walk made to stop before the small budgets (as on back, where
     it cannot settle them in time): the phase runs, and the path is the one proven by the
     walk alone."""
-    from occamlearn.trees import frontier
+    from occamlearn.trees.size_error import frontier
 
     rng = np.random.default_rng(7)
     X = rng.integers(0, 2, size=(60, 8))
@@ -198,8 +198,8 @@ def test_core_proofs_without_cached_kernels_report_nothing_done(monkeypatch):
     """A fresh install: the core proofs, which the walk runs when the one-deletion step
     could not, return their (zero) counts rather than nothing."""
     from occamlearn.trees.exact.data import group_examples
-    from occamlearn.trees.frontier_cores import prove_small_budgets
     from occamlearn.trees.mpdt.error_budget.bnb_engine import BudgetRowSetSearch
+    from occamlearn.trees.size_error.core_budgets import prove_small_budgets
 
     X = np.array([[0, 0], [0, 1], [1, 0], [1, 1], [1, 1]])
     y = np.array([0, 1, 1, 0, 1])

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from occamlearn.trees.mpdt.many.selection import (
+from occamlearn.trees.mpdt.all_minimum.selection import (
     minimum_trees_with_selection,
     pick_one,
     select_tree,

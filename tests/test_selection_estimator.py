@@ -135,7 +135,9 @@ def test_algorithm_3_draws_from_the_size_another_engine_proved(method):
     assert ours.n_nodes_ == maxsat.n_nodes_
     assert {t.n_nodes for t, _ in ours.candidate_trees_} == {ours.n_nodes_}
     # the same set of minimum trees (2 on this training part), whichever engine found the size
-    from occamlearn.trees.mpdt.many.enumerate import canonical_key  # independent of node numbering
+    from occamlearn.trees.mpdt.all_minimum.enumerate import (
+        canonical_key,  # independent of node numbering
+    )
 
     keys = [{canonical_key(t) for t, _ in m.candidate_trees_} for m in (ours, maxsat)]
     assert len(keys[0]) == len(ours.candidate_trees_) == 2 and keys[0] == keys[1]

@@ -11,15 +11,15 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_frontier_tail import brute_curve
 
-from occamlearn.trees import kernel_cache
+from occamlearn.trees.compiling import kernel_cache
 from occamlearn.trees.exact.data import group_examples
-from occamlearn.trees.frontier import size_error_frontier
 from occamlearn.trees.mpdt.error_budget.bnb_engine import (
     ERR1,
     FORCED,
     LO,
     BudgetRowSetSearch,
 )
+from occamlearn.trees.size_error.frontier import size_error_frontier
 from occamlearn.trees.weights import integer_weights
 
 

@@ -1,4 +1,4 @@
-"""All minimum pure trees from the branch and bound (``trees.mpdt.many.tree_space``).
+"""All minimum pure trees from the branch and bound (``trees.mpdt.all_minimum.tree_space``).
 
 The count, the set of trees and every drawn tree are checked against an exhaustive
 enumeration written here without bounds or memo: every pure tree with exactly k leaves, for
@@ -16,8 +16,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from occamlearn.stopping import Deadline
-from occamlearn.trees.mpdt.many.enumerate import mean_pairwise_hamming, tree_targets
-from occamlearn.trees.mpdt.many.tree_space import MinimumTreeSpace, SpaceCut
+from occamlearn.trees.mpdt.all_minimum.enumerate import mean_pairwise_hamming, tree_targets
+from occamlearn.trees.mpdt.all_minimum.tree_space import MinimumTreeSpace, SpaceCut
 
 
 def all_minimum_trees(X, y):
@@ -230,7 +230,7 @@ def all_smallest_trees_within(X, y, n_classes, budget):
 def test_budget_space_equals_exhaustive_enumeration(case, slack):
     """Conflicting rows allowed; budget = the errors they force + 0..3."""
     from occamlearn.trees.exact.data import group_examples
-    from occamlearn.trees.mpdt.many.budget_tree_space import BudgetTreeSpace
+    from occamlearn.trees.mpdt.all_minimum.budget_tree_space import BudgetTreeSpace
 
     seed, n_rows, n_features, n_classes = case
     rng = np.random.default_rng(seed)
@@ -247,7 +247,7 @@ def test_budget_space_equals_exhaustive_enumeration(case, slack):
 
 
 def test_budget_space_below_the_forced_errors_is_refused():
-    from occamlearn.trees.mpdt.many.budget_tree_space import BudgetTreeSpace
+    from occamlearn.trees.mpdt.all_minimum.budget_tree_space import BudgetTreeSpace
 
     X, y = np.array([[0], [0], [1]]), np.array([0, 1, 1])
     with pytest.raises(ValueError, match="below the errors that identical rows"):
@@ -257,7 +257,7 @@ def test_budget_space_below_the_forced_errors_is_refused():
 def test_alg3_with_an_error_budget_draws_from_the_budget_space(bundled_binary):
     """max_errors with Alg. 3 and method 'bnb': every candidate is a smallest tree within
     the budget on the training part, and their number is the space's exact count."""
-    from occamlearn.trees.mpdt.many.minimum_trees import find_minimum_trees
+    from occamlearn.trees.mpdt.all_minimum.minimum_trees import find_minimum_trees
 
     X, y, n_classes = bundled_binary("hayes-r", unique=True)
     found = find_minimum_trees(X, y, n_classes, 50, diverse=True, max_errors=3, method="bnb",

@@ -1,4 +1,4 @@
-"""The size-error frontier (``trees.frontier``) against every tree enumerated on tiny weighted
+"""The size-error frontier (``trees.size_error.frontier``) against every tree enumerated on tiny weighted
 data, with and without a depth bound, and under a time limit."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from occamlearn.stopping import Deadline
-from occamlearn.trees.frontier import size_error_frontier
+from occamlearn.trees.size_error.frontier import size_error_frontier
 
 SETTINGS = settings(max_examples=50, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 

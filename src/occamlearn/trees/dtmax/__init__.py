@@ -4,5 +4,5 @@
 column as ranks) and picks the search -- ``ordered`` (every threshold, interval search with
 ConTree's pruning), ``binary`` (MurTree's compiled search when every column is 0/1),
 ``maxsat`` (Hu et al.'s encoding, the paper's alternative) or the size-error frontier of
-``trees.frontier`` under a leaf bound -- and returns a ``result.DtmaxResult``.
+``trees.size_error.frontier`` under a leaf bound -- and returns a ``result.DtmaxResult``.
 """

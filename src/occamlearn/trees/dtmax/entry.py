@@ -14,7 +14,7 @@ caller holds no routing rule. What it does, in order:
 3. The search, by what the question and the data are:
 
    * ``max_leaves`` binding (fewer than ``2 ** max_depth`` leaves, or no depth bound): the
-     certified size-error frontier of ``trees.frontier`` over every threshold as a 0/1
+     certified size-error frontier of ``trees.size_error.frontier`` over every threshold as a 0/1
      column (``data.threshold_matrix``), its last point;
    * ``method="maxsat"``: the MaxSAT encoding of Hu et al. over the same 0/1 columns
      (``trees.dtmax.maxsat.solve``);
@@ -47,7 +47,7 @@ from occamlearn.trees.weights import integer_weights
 __all__ = ["METHODS", "SizeErrorCurve", "best_tree", "size_error_curve"]
 
 METHODS = ("auto", "maxsat")
-ORDERED_KERNELS, BINARY_KERNELS = "dtmax-ordered", "dtmax-dp"  # ``trees.kernel_cache`` names
+ORDERED_KERNELS, BINARY_KERNELS = "dtmax-ordered", "dtmax-dp"  # ``trees.compiling.kernel_cache`` names
 # Most bytes of the every-threshold 0/1 matrix the frontier and MaxSAT read (uint8).
 THRESHOLD_MATRIX_BYTES = 512 << 20
 # The size-error frontier's 0/1 matrix keeps every threshold up to this many cells (rows x
@@ -113,7 +113,7 @@ def greedy_tree(data: OrderedData, max_depth, max_leaves=None) -> tuple:
 
 
 def _compile(family: str) -> None:
-    from occamlearn.trees import kernel_cache
+    from occamlearn.trees.compiling import kernel_cache
 
     try:
         kernel_cache.load(family)
@@ -263,12 +263,12 @@ class SizeErrorCurve:
 
 def size_error_curve(data: OrderedData, *, max_leaves: int | None, max_depth: int | None,
                      deadline: Deadline | None = None) -> SizeErrorCurve:
-    """The size-error curve of ``data`` over every threshold (``trees.frontier``, each point
+    """The size-error curve of ``data`` over every threshold (``trees.size_error.frontier``, each point
     certified or bounded), up to ``max_leaves`` or, without it, to the smallest tree with
     the fewest errors; trees of depth <= ``max_depth`` unless it is None. A table too large
     for every threshold (``FRONTIER_CELLS``) gets the curve over fewer, named in
     ``optimal_over``."""
-    from occamlearn.trees.frontier import size_error_frontier
+    from occamlearn.trees.size_error.frontier import size_error_frontier
 
     units, scale = integer_weights(data.weight, data.n_rows)
     tests = threshold_matrix(data, THRESHOLD_MATRIX_BYTES, FRONTIER_CELLS)

@@ -12,8 +12,8 @@ the same leaves keeps the leaf count and lowers the errors), so the min-plus of 
 children's fronts over every split contains it.
 
 On the exact core's generic search (``exact.search``) it is exhaustive, the reference the
-specialised engine is tested against: ``trees.frontier_depth`` (closed-form depth two) under a
-depth bound, the error-budget branch and bound's staircase (``trees.frontier``) without.
+specialised engine is tested against: ``trees.size_error.depth_bounded`` (closed-form depth two) under a
+depth bound, the error-budget branch and bound's staircase (``trees.size_error.frontier``) without.
 """
 
 from __future__ import annotations

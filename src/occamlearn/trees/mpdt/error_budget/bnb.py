@@ -93,7 +93,7 @@ from occamlearn.trees.mpdt.error_budget.bnb_engine import BOUNDED, BudgetRowSetS
 from occamlearn.trees.mpdt.error_budget.maxsat_search import check_max_errors
 from occamlearn.trees.mpdt.error_budget.one_error import settle_one_deletion
 from occamlearn.trees.mpdt.error_budget.small_trees import load_kernels
-from occamlearn.trees.mpdt.maxsat_route.search import MinimumTreeResult
+from occamlearn.trees.mpdt.result import MinimumTreeResult
 from occamlearn.trees.recursion import deep_recursion
 from occamlearn.trees.weights import integer_weights
 

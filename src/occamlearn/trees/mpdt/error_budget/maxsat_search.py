@@ -17,7 +17,7 @@ with them, 39 twice without; monks-3 proved 15 in 4.0-4.7 s against 5.5-5.8 s; i
 
 ``ErrorBudgetSearch`` is that search kept alive for Alg. 3 (line 6: many minimum trees):
 ``formula()`` is the SAT instance whose models are the trees of the best size within the
-budget (``OptimalFormula`` with ``block_labels``, see ``trees.mpdt.many.enumerate``): the Linear MaxSAT
+budget (``OptimalFormula`` with ``block_labels``, see ``trees.mpdt.all_minimum.enumerate``): the Linear MaxSAT
 solver itself when it found the best tree (Sec. 6: its last satisfiable instance, learnt
 clauses included; also after a time limit, when the size is only the best found), with the
 size pinned by two assumptions, eta(size) and not eta(size + 2) (eq. 2 makes the used nodes
@@ -33,19 +33,19 @@ from occamlearn.maxsat.backends import make_backend
 from occamlearn.memory import room as memory_room
 from occamlearn.model.tree import LEAF, Tree
 from occamlearn.stopping import CLOCK, Deadline, ProgressSink
-from occamlearn.trees.data_reduction import distinct_rows, group_examples
+from occamlearn.trees.exact.data import distinct_rows, group_examples
 from occamlearn.trees.greedy import (
     greedy_upper_bound_within,
     single_leaf,
 )
+from occamlearn.trees.mpdt.all_minimum.enumerate import OptimalFormula
 from occamlearn.trees.mpdt.error_budget.encoding import (
     encode_error_budget,
     error_budget_encoding_size,
 )
-from occamlearn.trees.mpdt.many.enumerate import OptimalFormula
 from occamlearn.trees.mpdt.maxsat_route.encoding import validate_binary_data
-from occamlearn.trees.mpdt.maxsat_route.search import MinimumTreeResult
 from occamlearn.trees.mpdt.maxsat_route.size_search import SizeSearch
+from occamlearn.trees.mpdt.result import MinimumTreeResult
 from occamlearn.trees.pruning import smallest_pruning
 
 __all__ = ["ErrorBudgetSearch", "check_max_errors", "error_budget", "find_minimum_tree_with_errors"]

@@ -78,7 +78,7 @@ def load_kernels(use_incompatibility: bool = True, deadline=None) -> tuple[float
     ``kernel_cache.load`` resets) leaves the search without either; so does
     ``use_incompatibility=False``, which loads nothing, and so does a ``deadline`` with
     too little time left to compile (``kernel_cache.foreground_compile_fits``)."""
-    from occamlearn.trees import kernel_cache
+    from occamlearn.trees.compiling import kernel_cache
 
     if not use_incompatibility:
         return 0.0, False, False

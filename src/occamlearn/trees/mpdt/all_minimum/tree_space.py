@@ -286,7 +286,7 @@ def _engine(rows, labels, n_classes, kept, deadline: Deadline):
     faster), else the Python one: counting never waits for a compile
     (``kernel_cache`` then compiles them in the background for the next search)."""
     options = {"deadline": deadline}
-    from occamlearn.trees import kernel_cache
+    from occamlearn.trees.compiling import kernel_cache
 
     if kernel_cache.kernels_ready("bnb"):
         try:

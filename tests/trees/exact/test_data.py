@@ -1,9 +1,9 @@
-"""``trees.data_reduction``: distinct rows by packed bytes give exactly ``np.unique``'s."""
+"""``trees.exact.data``: distinct rows by packed bytes give exactly ``np.unique``'s."""
 
 import numpy as np
 import pytest
 
-from occamlearn.trees.data_reduction import distinct_rows, group_examples
+from occamlearn.trees.exact.data import distinct_rows, group_examples
 
 
 @pytest.mark.parametrize("n_rows, n_columns", [(1, 1), (5, 3), (40, 8), (300, 9), (500, 17),

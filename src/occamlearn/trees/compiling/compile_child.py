@@ -1,4 +1,4 @@
-"""The background compile child of ``kernel_cache``: ``python -m occamlearn.trees.compile_child
+"""The background compile child of ``kernel_cache``: ``python -m occamlearn.trees.compiling.compile_child
 [--parent PID] FAMILY ...`` compiles those kernel families into numba's disk cache and exits.
 
 What it promises the fit that started it (``kernel_cache.start_background_compile``):
@@ -25,7 +25,7 @@ import time
 from pathlib import Path
 
 from occamlearn import stopping
-from occamlearn.trees.kernel_cache import (
+from occamlearn.trees.compiling.kernel_cache import (
     KERNEL_MODULES,
     _cache_folder,
     _family_names,
@@ -179,7 +179,7 @@ def _compile_families(names: tuple[str, ...], parent: int | None = None) -> int:
 
 
 def _main(argv: list[str]) -> int:
-    usage = ("usage: python -m occamlearn.trees.compile_child [--parent PID] FAMILY ...; "
+    usage = ("usage: python -m occamlearn.trees.compiling.compile_child [--parent PID] FAMILY ...; "
              f"families: {', '.join(KERNEL_MODULES)}")
     parent = None
     if argv[:1] == ["--parent"]:

@@ -1,5 +1,5 @@
 """The size-error front under a depth bound: for each number of leaves L <= ``max_leaves``,
-the fewest weighted errors of a tree of depth <= d with at most L leaves (``trees.frontier``'s
+the fewest weighted errors of a tree of depth <= d with at most L leaves (``trees.size_error.frontier``'s
 route when ``max_depth`` is given).
 
 ``front(S, d)`` maps leaf counts to (errors, tree) for the row set S: a leaf, or for each
@@ -179,11 +179,11 @@ def depth_bounded_front(patterns, weights, max_leaves, max_depth, poll):
 
 def depth_bounded_frontier(X, y, n_classes: int, max_leaves, max_depth: int, sample_weight,
                            deadline):
-    """``trees.frontier.Frontier`` of trees of depth <= ``max_depth`` (see the module
+    """``trees.size_error.frontier.Frontier`` of trees of depth <= ``max_depth`` (see the module
     docstring). At a ``deadline`` only the one-leaf point is proven; the others keep the
     best trees of the root's splits searched so far, with the forced errors as their lower
     bound."""
-    from occamlearn.trees.frontier import Frontier
+    from occamlearn.trees.size_error.frontier import Frontier
 
     weight, scale = (None, 1) if sample_weight is None else integer_weights(sample_weight,
                                                                              X.shape[0])

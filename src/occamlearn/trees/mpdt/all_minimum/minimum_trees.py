@@ -26,7 +26,7 @@ With an error budget (``max_errors``, or ``relax_conflicts`` for ``on_conflict="
 ``find_minimum_trees`` runs ``ErrorBudgetSearch`` instead and ``trees_from_error_search``
 draws the trees of its size with at most that many training errors, by the same variants
 (a tree counts once however its errors are chosen; trees that differ only in a leaf label
-are distinct, see ``trees.mpdt.many.enumerate``). Unlike the pure case it also enumerates after a
+are distinct, see ``trees.mpdt.all_minimum.enumerate``). Unlike the pure case it also enumerates after a
 deadline stopped the search, while time is left, the trees of the best size found (status stays "feasible", ``complete`` False),
 and when the answer is a single leaf, the one-leaf trees within the budget.
 """
@@ -36,14 +36,15 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from occamlearn.stopping import CLOCK, Deadline, ProgressSink
+from occamlearn.trees.mpdt.all_minimum.budget_tree_space import BudgetTreeSpace
+from occamlearn.trees.mpdt.all_minimum.enumerate import ENUMERATORS, OptimalFormula, canonical_key
+from occamlearn.trees.mpdt.all_minimum.layouts import enumerate_by_layout
+from occamlearn.trees.mpdt.all_minimum.tree_space import MinimumTreeSpace, SpaceCut
 from occamlearn.trees.mpdt.error_budget.bnb import find_minimum_tree_with_errors_bnb
 from occamlearn.trees.mpdt.error_budget.maxsat_search import ErrorBudgetSearch, error_budget
-from occamlearn.trees.mpdt.many.budget_tree_space import BudgetTreeSpace
-from occamlearn.trees.mpdt.many.enumerate import ENUMERATORS, OptimalFormula, canonical_key
-from occamlearn.trees.mpdt.many.layouts import enumerate_by_layout
-from occamlearn.trees.mpdt.many.tree_space import MinimumTreeSpace, SpaceCut
 from occamlearn.trees.mpdt.maxsat_route.encoding import encode_mpdt
-from occamlearn.trees.mpdt.maxsat_route.search import MinimumTreeResult, MinimumTreeSearch
+from occamlearn.trees.mpdt.maxsat_route.search import MinimumTreeSearch
+from occamlearn.trees.mpdt.result import MinimumTreeResult
 
 __all__ = ["MinimumTrees", "find_minimum_trees", "optimal_formula", "trees_from_error_search",
            "trees_from_search", "trees_from_space"]

@@ -25,20 +25,20 @@ first budget proven to need more leaves.
 
 **Pure-tree phases** (without ``max_leaves``). The small budgets are the walk's slowest, and
 there the question is nearly a pure-tree one, which the compiled pure-tree branch and bound
-answers fast. So first ``trees.frontier_tail`` proves best(forced) (and best(b) below each
+answers fast. So first ``trees.size_error.pure_tail`` proves best(forced) (and best(b) below each
 larger margin) as a pure minimum and seeds the fronts with that tree's prunings; inside the
 walk, ``mpdt.error_budget.pure_oracle`` answers every row set at its forced budget the same
 way; when the walk reaches the budgets just above the forced errors and does not settle them
 at once, the compiled one-deletion search (``mpdt.error_budget.one_error``) settles the
 first of them, where exactly one pattern may be misclassified, sharing the tail's pure-tree
 memo; if it could not,
-``trees.frontier_cores`` proves those budgets by pure-tree cores (an implicit hitting set)
+``trees.size_error.core_budgets`` proves those budgets by pure-tree cores (an implicit hitting set)
 within a share of the time left; then the walk resumes. Each rule's proof is in its module.
 (back's path: the walk alone left 11 and 12 leaves open after 60 s; with the phase it is
 certified in 29.5 s, ``benchmarks/results/size_error_path_one_error.md``.)
 
 **Depth bound.** With ``max_depth`` the same curve under depth <= d comes from
-``trees.frontier_depth``: a (leaves -> errors) front per row set and depth, capped at
+``trees.size_error.depth_bounded``: a (leaves -> errors) front per row set and depth, capped at
 ``max_leaves``, with depth two in closed form; exhaustive, so every point is proven, or, at a
 time limit, only the one-leaf point (the others keep the best trees found so far, with the
 forced errors as their lower bound).
@@ -55,8 +55,6 @@ from occamlearn.model.tree import Tree
 from occamlearn.stopping import Deadline
 from occamlearn.trees.exact.data import group_examples, validate_binary_data
 from occamlearn.trees.exact.stop import Stop
-from occamlearn.trees.frontier_cores import core_budgets, prove_small_budgets
-from occamlearn.trees.frontier_tail import pure_tail
 from occamlearn.trees.mpdt.error_budget.bnb_engine import (
     ACH,
     BOUNDED,
@@ -67,6 +65,8 @@ from occamlearn.trees.mpdt.error_budget.bnb_engine import (
 from occamlearn.trees.mpdt.error_budget.one_error import settle_one_deletion
 from occamlearn.trees.mpdt.error_budget.pure_oracle import pure_oracle
 from occamlearn.trees.mpdt.error_budget.small_trees import load_kernels
+from occamlearn.trees.size_error.core_budgets import core_budgets, prove_small_budgets
+from occamlearn.trees.size_error.pure_tail import pure_tail
 from occamlearn.trees.weights import integer_weights
 
 __all__ = ["Frontier", "size_error_frontier"]
@@ -123,17 +123,17 @@ def size_error_frontier(X, y, n_classes: int, *, max_leaves: int | None = None,
     """The size-error curve of 0/1 matrix ``X`` with class indices ``y`` (see the module
     docstring): L = 1 .. ``max_leaves``, or up to the smallest tree with the fewest errors
     (the forced ones) when ``max_leaves`` is None. ``max_depth`` bounds the depth too
-    (``trees.frontier_depth``). ``sample_weight``: ratios of integers (``trees.weights``);
+    (``trees.size_error.depth_bounded``). ``sample_weight``: ratios of integers (``trees.weights``);
     errors are then weights. A ``deadline`` or Ctrl-C ends the search early: the curve found
     so far comes back "feasible" (``stats["interrupted"]`` after a Ctrl-C). ``use_pure_tail``:
     bound and seed the small budgets by the pure-tree branch and bound first
-    (``trees.frontier_tail``; without ``max_leaves`` only)."""
+    (``trees.size_error.pure_tail``; without ``max_leaves`` only)."""
     X, y = validate_binary_data(X, y, n_classes)
     if X.shape[0] == 0:
         raise ValueError("X has no rows: at least one training example is needed.")
     max_leaves = _check_leaves(max_leaves)
     if max_depth is not None:
-        from occamlearn.trees.frontier_depth import depth_bounded_frontier
+        from occamlearn.trees.size_error.depth_bounded import depth_bounded_frontier
 
         return depth_bounded_frontier(X, y, int(n_classes), max_leaves, int(max_depth),
                                       sample_weight, deadline)
@@ -223,7 +223,7 @@ def _walk(search, max_leaves: int | None, deadline: Deadline | None
           ) -> tuple[int, bool, bool, dict]:
     """The staircase walk of the module docstring; (queries made, stopped early, by Ctrl-C,
     the pure phases' stats). With ``deadline`` (the pure phases on) the pure-tree tail runs
-    first, then the walk down to the budgets of the core proofs (``frontier_cores``), then
+    first, then the walk down to the budgets of the core proofs (``core_budgets``), then
     the walk alone on those budgets within a small share (``SMALL_WALK_SHARE``: where it
     settles them in a second, the core proofs would spend their whole share), then the
     one-deletion phase at the first budget above the forced errors, then (unless that phase

@@ -34,8 +34,8 @@ from __future__ import annotations
 from occamlearn.stopping import Deadline
 from occamlearn.trees.exact.data import bitset, group_examples, validate_binary_data
 from occamlearn.trees.exact.stop import Stop
+from occamlearn.trees.mpdt.all_minimum.tree_space import MinimumTreeSpace, SpaceCut
 from occamlearn.trees.mpdt.error_budget.bnb_engine import INF, BudgetRowSetSearch
-from occamlearn.trees.mpdt.many.tree_space import MinimumTreeSpace, SpaceCut
 
 __all__ = ["BudgetTreeSpace"]
 

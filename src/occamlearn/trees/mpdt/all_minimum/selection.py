@@ -181,7 +181,7 @@ def minimum_trees_with_selection(X_bin, y, n_classes: int, *, n_solutions: int =
     """
     from dataclasses import replace
 
-    from occamlearn.trees.mpdt.many.minimum_trees import find_minimum_trees
+    from occamlearn.trees.mpdt.all_minimum.minimum_trees import find_minimum_trees
 
     rng = check_random_state(random_state)
     split_seed, pick_seed = rng.randint(2**31 - 1, size=2)

@@ -14,7 +14,7 @@ What happens instead, for the families a fit needs (and only those):
   entry in the disk cache for these sources, this machine and numba (then ``load`` takes
   about a second);
 * otherwise ``start_background_compile(names)`` starts one child process
-  (``trees.compile_child``) that compiles those families into the disk cache and exits. It
+  (``trees.compiling.compile_child``) that compiles those families into the disk cache and exits. It
   runs at low priority on one core and ends with the process that started it (within about a
   second: it never outlives a script or a command, and never slows the next one); what it
   finished is kept, so a next fit starts from there. The caller keeps searching with its
@@ -59,7 +59,7 @@ import threading
 from pathlib import Path
 
 from occamlearn import stopping
-from occamlearn.trees.kernel_sources import sources_key
+from occamlearn.trees.compiling.kernel_sources import sources_key
 
 __all__ = ["COMPILE_SECONDS", "KERNEL_MODULES", "KernelsUnavailable", "KernelsWhenReady",
            "compile_early", "compiling", "foreground_compile_fits", "kernels_ready", "load", "start_background_compile",
@@ -189,14 +189,14 @@ def _cache_folder(name: str) -> Path:
 def _spawn(names: tuple[str, ...]):
     """Start a compile child for the families ``names``; its ``Popen`` or None. The parent
     imports nothing for this (no numba): the child opens its own log."""
-    package_root = str(Path(__file__).resolve().parents[2])
+    package_root = str(Path(__file__).resolve().parents[3])
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join(
         [package_root] + [p for p in env.get("PYTHONPATH", "").split(os.pathsep) if p])
     env["NUMBA_NUM_THREADS"] = "1"  # one core
     try:
         process = subprocess.Popen(
-            [sys.executable, "-m", "occamlearn.trees.compile_child", "--parent",
+            [sys.executable, "-m", "occamlearn.trees.compiling.compile_child", "--parent",
              str(os.getpid()), *names], env=env, stdin=subprocess.DEVNULL,
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,
             close_fds=True)

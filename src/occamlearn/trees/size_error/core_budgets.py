@@ -1,6 +1,6 @@
 """Small budgets of the size-error path proven by pure-tree cores (an implicit hitting set).
 
-Notation of ``trees.frontier_tail``: patterns p with margins margin(p), forced errors, F the
+Notation of ``trees.size_error.pure_tail``: patterns p with margins margin(p), forced errors, F the
 non-tie patterns each labelled by its heaviest class, pure(R) the fewest leaves of a tree
 classifying a pattern set R as labelled, best(b) the fewest leaves of a tree with at most b
 weighted errors.
@@ -141,7 +141,7 @@ def prove_small_budgets(search, deadline) -> dict:
     budget it cannot settle, after ``MAX_DELETIONS`` deletions, or at ``deadline``
     (``Stop``). Needs the compiled pure-tree kernels in the disk cache (else does nothing).
     Returns counts for the stats."""
-    from occamlearn.trees import kernel_cache
+    from occamlearn.trees.compiling import kernel_cache
     from occamlearn.trees.mpdt.error_budget.bnb_engine import FORCED
     from occamlearn.trees.mpdt.error_budget.pure_oracle import as_search_node, decided_patterns
 

@@ -3,7 +3,7 @@
 The path's last points need the error-budget search at its smallest budgets, where it is
 slowest; at those budgets the question is almost a pure-tree question, which the compiled
 pure-tree branch and bound (``mpdt.bnb``) answers fast. This module turns its answers into
-proven bounds and trees for the error-budget search's memo (``trees.frontier``).
+proven bounds and trees for the error-budget search's memo (``trees.size_error.frontier``).
 
 **Margin filter.** For a weighted row set S and a pattern p (a distinct row) let w(p, k) be
 the weight of its rows of class k, maj(p) its heaviest class, margin(p) = w(p, maj(p)) -

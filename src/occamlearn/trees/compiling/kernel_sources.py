@@ -7,7 +7,7 @@ every njit function it calls from other modules (``trees.exact.packed``,
 would leave numba loading the old code. ``key_cache_to_sources`` extends the stamp with a hash
 of the contents of every occamlearn module the kernel module imports, transitively
 (``sources_key``; found with ``ast``, nothing imported), so that a callee edit looks like an
-edit of the kernel's own file. ``trees.kernel_cache`` hashes the same files for the stamp of a
+edit of the kernel's own file. ``trees.compiling.kernel_cache`` hashes the same files for the stamp of a
 complete compile.
 """
 
@@ -20,7 +20,7 @@ from pathlib import Path
 
 __all__ = ["PACKAGE_ROOT", "key_cache_to_sources", "source_files", "sources_key"]
 
-PACKAGE_ROOT = Path(__file__).resolve().parents[1]  # the occamlearn package folder
+PACKAGE_ROOT = Path(__file__).resolve().parents[2]  # the occamlearn package folder
 
 
 def _module_file(name: str, root: Path = PACKAGE_ROOT) -> Path | None:

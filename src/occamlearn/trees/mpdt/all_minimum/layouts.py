@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from occamlearn.maxsat.oracle import limited_solve
 from occamlearn.model.tree import Tree
 from occamlearn.stopping import Deadline
-from occamlearn.trees.mpdt.many.enumerate import ENUMERATORS, OptimalFormula
+from occamlearn.trees.mpdt.all_minimum.enumerate import ENUMERATORS, OptimalFormula
 
 __all__ = ["Layout", "candidate_layouts", "enumerate_by_layout", "feasible_layouts"]
 
