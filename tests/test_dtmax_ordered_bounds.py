@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from occamlearn.stopping import Deadline, ProgressSink
 from occamlearn.trees.dtmax.data import OrderedData
-from occamlearn.trees.dtmax.entry import best_tree
+from occamlearn.trees.dtmax.entry import find_most_accurate_tree
 from occamlearn.trees.dtmax.ordered.bounds import range_bound
 from occamlearn.trees.dtmax.ordered.solve import ordered_search
 
@@ -101,7 +101,7 @@ def test_bound_at_a_stop_never_exceeds_the_optimum(data, polls, prefer_small):
     sink = ProgressSink()
     data = OrderedData.from_matrix(X, y, n_classes, w)
     if prefer_small:                               # the entry: whole weights
-        result = best_tree(data, max_depth=depth, deadline=StopAfter(polls), progress=sink)
+        result = find_most_accurate_tree(data, max_depth=depth, deadline=StopAfter(polls), progress=sink)
     else:                                          # the search itself on float weights
         result = ordered_search(data, depth, deadline=StopAfter(polls), progress=sink)
     assert result.errors_lower_bound <= optimum + 1e-9 <= result.errors + 2e-9
@@ -120,12 +120,12 @@ def test_bound_at_every_stop_of_a_longer_search(seed, depth):
     X = rng.integers(0, 8, size=(60, 3)).astype(float)
     y = (X[:, 0] + X[:, 1] + rng.integers(0, 5, size=60) > 8).astype(int)
     data = OrderedData.from_matrix(X, y, 2)
-    exact = best_tree(data, max_depth=depth, prefer_small=False)
+    exact = find_most_accurate_tree(data, max_depth=depth, prefer_small=False)
     assert exact.status == "optimal"
     bounds = []
     for polls in range(0, 400, 7):
         sink = ProgressSink()
-        result = best_tree(data, max_depth=depth, deadline=StopAfter(polls), progress=sink,
+        result = find_most_accurate_tree(data, max_depth=depth, deadline=StopAfter(polls), progress=sink,
                            prefer_small=False)
         assert all(lower <= exact.errors for _, _, lower in sink.trace if lower is not None)
         assert result.errors_lower_bound <= exact.errors <= result.errors

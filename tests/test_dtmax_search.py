@@ -1,4 +1,4 @@
-"""The DT(max) entry point (trees.dtmax.entry.best_tree) and its searches on matrices: each
+"""The DT(max) entry point (trees.dtmax.entry.find_most_accurate_tree) and its searches on matrices: each
 search exact against brute force (errors, then tests), weighted, the searches agreeing with
 each other and with MaxSAT, honest answers on a deadline, Ctrl-C and a cold kernel cache."""
 
@@ -20,7 +20,7 @@ from occamlearn.trees.dtmax import entry
 from occamlearn.trees.dtmax.binary import search as binary_kernels_search
 from occamlearn.trees.dtmax.binary.solve import binary_search
 from occamlearn.trees.dtmax.data import OrderedData
-from occamlearn.trees.dtmax.entry import best_tree
+from occamlearn.trees.dtmax.entry import find_most_accurate_tree
 from occamlearn.trees.dtmax.ordered.solve import ordered_search
 from occamlearn.trees.dtmax.result import nested_errors, nested_tests
 
@@ -57,7 +57,7 @@ def test_binary_data_fewest_errors_then_fewest_tests_match_brute_force(search, d
     elif search == "ordered":
         result = ordered_search(d, depth, prefer_small=prefer_small)
     else:
-        result = best_tree(d, max_depth=depth, prefer_small=prefer_small)
+        result = find_most_accurate_tree(d, max_depth=depth, prefer_small=prefer_small)
     correct, splits = best_bounded_tree(X, y, n_classes, depth)
     assert result.status == "optimal" and result.unproven is None
     assert result.errors == result.errors_lower_bound == len(y) - correct
@@ -73,7 +73,7 @@ def test_binary_data_fewest_errors_then_fewest_tests_match_brute_force(search, d
 def test_numeric_data_match_brute_force_over_every_threshold(prefer_small, data):
     X, y, w, n_classes, depth = data
     d = data_of(X, y, n_classes, w)
-    result = best_tree(d, max_depth=depth, prefer_small=prefer_small)
+    result = find_most_accurate_tree(d, max_depth=depth, prefer_small=prefer_small)
     errors, tests = threshold_tree_optimum(X, y, w, n_classes, depth)
     assert result.status == "optimal"
     assert result.errors == pytest.approx(errors) == result.errors_lower_bound
@@ -91,7 +91,7 @@ def test_fractional_weights_are_scaled_to_whole_units_exactly(data):
     w = np.round(w * 4) / 4                               # quarters: exact fractions
     if not (w > 0).any():
         w[0] = 0.25
-    result = best_tree(data_of(X, y, n_classes, w), max_depth=depth)
+    result = find_most_accurate_tree(data_of(X, y, n_classes, w), max_depth=depth)
     assert result.errors == pytest.approx(threshold_tree_optimum(X, y, w, n_classes,
                                                                  depth)[0])
     assert result.stats.get("weight_scale", 1) in (1, 2, 4)
@@ -105,8 +105,8 @@ def test_whole_weights_equal_repeated_rows(data, draw):
                                          max_size=len(y))))
     if counts.sum() == 0:
         counts[0] = 1
-    weighted = best_tree(data_of(X, y, n_classes, counts), max_depth=depth)
-    repeated = best_tree(data_of(np.repeat(X, counts, axis=0), np.repeat(y, counts),
+    weighted = find_most_accurate_tree(data_of(X, y, n_classes, counts), max_depth=depth)
+    repeated = find_most_accurate_tree(data_of(np.repeat(X, counts, axis=0), np.repeat(y, counts),
                                  n_classes), max_depth=depth)
     assert weighted.errors == repeated.errors
     assert nested_tests(weighted.tree) == nested_tests(repeated.tree)
@@ -133,7 +133,7 @@ def test_the_binary_and_ordered_searches_agree_on_bundled_matrices(name):
     assert binary.status == ordered.status == "optimal"
     assert binary.errors == ordered.errors
     assert nested_tests(binary.tree) == nested_tests(ordered.tree)
-    assert best_tree(d, max_depth=3).search == "binary"
+    assert find_most_accurate_tree(d, max_depth=3).search == "binary"
 
 
 def test_maxsat_agrees_with_the_searches_on_larger_random_data():
@@ -142,11 +142,11 @@ def test_maxsat_agrees_with_the_searches_on_larger_random_data():
         X = rng.integers(0, 2, (60, 6))
         y = (X[:, 0] & X[:, 1]) ^ X[:, 2] ^ (rng.random(60) < 0.15)
         d = data_of(X, y, 2)
-        searched = best_tree(d, max_depth=depth)
+        searched = find_most_accurate_tree(d, max_depth=depth)
         for solver in ("rc2", "lsu"):
             # (regression: an errors-only MaxSAT answer used to replace a smaller incumbent
             # of equal accuracy, and the size call's answer was then not taken)
-            maxsat = best_tree(d, max_depth=depth, method="maxsat", solver=solver)
+            maxsat = find_most_accurate_tree(d, max_depth=depth, method="maxsat", solver=solver)
             assert searched.status == maxsat.status == "optimal"
             assert maxsat.search == "maxsat"
             assert searched.errors == maxsat.errors
@@ -158,7 +158,7 @@ def test_maxsat_reads_every_threshold_of_numeric_columns():
     X = rng.normal(size=(30, 2)).round(1)
     y = ((X[:, 0] > 0.25) ^ (X[:, 1] < -0.3)).astype(int)
     d = data_of(X, y, 2)
-    assert best_tree(d, max_depth=2, method="maxsat").errors == best_tree(
+    assert find_most_accurate_tree(d, max_depth=2, method="maxsat").errors == find_most_accurate_tree(
         d, max_depth=2).errors == threshold_tree_optimum(X, y, np.ones(30), 2, 2)[0]
 
 
@@ -173,9 +173,9 @@ def test_a_deadline_keeps_the_best_tree_and_an_honest_bound():
     y = (X[:, :3].sum(axis=1) + rng.normal(size=600) > 0).astype(int)
     d = data_of(X, y, 2)
     sink = ProgressSink()
-    result = best_tree(d, max_depth=4, deadline=Deadline.after(0.3), progress=sink)
+    result = find_most_accurate_tree(d, max_depth=4, deadline=Deadline.after(0.3), progress=sink)
     assert nested_errors(result.tree, d.rank, d.y, d.weight) == result.errors
-    exact = best_tree(d, max_depth=3, prefer_small=False)   # depth 3 errs at least as much
+    exact = find_most_accurate_tree(d, max_depth=3, prefer_small=False)   # depth 3 errs at least as much
     assert result.errors_lower_bound <= exact.errors
     if result.status == "feasible":
         assert result.unproven in ("errors", "size")
@@ -184,7 +184,7 @@ def test_a_deadline_keeps_the_best_tree_and_an_honest_bound():
     assert uppers == sorted(uppers, reverse=True) and uppers[-1] == result.errors
     slow = slow_binary()
     began = time.perf_counter()
-    binary = best_tree(slow, max_depth=6, deadline=Deadline.after(0.5))
+    binary = find_most_accurate_tree(slow, max_depth=6, deadline=Deadline.after(0.5))
     assert time.perf_counter() - began < 5 and binary.search == "binary"
     assert binary.status == "feasible" and depth_of(binary.tree) <= 6
     assert nested_errors(binary.tree, slow.rank, slow.y, slow.weight) == binary.errors
@@ -202,7 +202,7 @@ def test_ctrl_c_keeps_the_best_tree_so_far(monkeypatch):
 
     monkeypatch.setattr(binary_kernels_search, "POLL_WORK", 1000)
     monkeypatch.setattr(binary_kernels_search.CompiledDepthSearch, "expired", interrupted)
-    result = best_tree(slow, max_depth=4)
+    result = find_most_accurate_tree(slow, max_depth=4)
     assert len(calls) >= 4 and result.status == "feasible"
     assert nested_errors(result.tree, slow.rank, slow.y, slow.weight) == result.errors
     greedy = entry.greedy_tree(slow, 4)
@@ -212,7 +212,7 @@ def test_ctrl_c_keeps_the_best_tree_so_far(monkeypatch):
 def test_a_tree_with_only_forced_errors_ends_the_search():
     X = np.array(list(np.ndindex(2, 2, 2, 2)) + [(0, 0, 0, 0)])     # 16 patterns, one twice
     y = np.r_[X[:16, 0], 1]                     # y = x0, and the repeated row conflicts
-    result = best_tree(data_of(X, y, 2), max_depth=4, prefer_small=False)
+    result = find_most_accurate_tree(data_of(X, y, 2), max_depth=4, prefer_small=False)
     assert result.status == "optimal" and result.errors == 1
     assert result.stats["subproblems"] <= 1     # the first test makes only that error
 
@@ -220,7 +220,7 @@ def test_a_tree_with_only_forced_errors_ends_the_search():
 def test_large_depth_bounds_do_not_lay_out_complete_trees():
     rng = np.random.default_rng(1)
     d = data_of(rng.integers(0, 2, (200, 40)), rng.integers(0, 2, 200), 2)
-    result = best_tree(d, max_depth=35, deadline=Deadline.after(0.5))
+    result = find_most_accurate_tree(d, max_depth=35, deadline=Deadline.after(0.5))
     assert nested_errors(result.tree, d.rank, d.y, d.weight) == result.errors
 
 
@@ -238,29 +238,29 @@ def test_a_cold_kernel_cache_costs_no_time_limit(monkeypatch):
     X = rng.normal(size=(200, 3))
     d = data_of(X, (X[:, 0] > 0).astype(int), 2)
     began = time.perf_counter()
-    result = best_tree(d, max_depth=2, deadline=Deadline.after(1.0))
+    result = find_most_accurate_tree(d, max_depth=2, deadline=Deadline.after(1.0))
     assert time.perf_counter() - began < 1.0 + 0.5
     assert (result.search, result.status, result.unproven) == ("greedy", "feasible", "errors")
     assert result.errors == nested_errors(entry.greedy_tree(d, 2), d.rank, d.y, d.weight)
     release.set()
     entry._COMPILING[entry.ORDERED_KERNELS].join(5)
-    assert best_tree(d, max_depth=2).search == "ordered"   # compiled meanwhile
+    assert find_most_accurate_tree(d, max_depth=2).search == "ordered"   # compiled meanwhile
 
 
 def test_bad_arguments_are_named():
     d = data_of(np.zeros((3, 1)), np.array([0, 1, 0]), 2)
     with pytest.raises(ValueError, match="max_depth must be an int >= 0"):
-        best_tree(d, max_depth=-1)
+        find_most_accurate_tree(d, max_depth=-1)
     with pytest.raises(ValueError, match="max_depth=None needs max_leaves"):
-        best_tree(d, max_depth=None)
+        find_most_accurate_tree(d, max_depth=None)
     with pytest.raises(ValueError, match="Unknown method 'dp'"):
-        best_tree(d, max_depth=2, method="dp")
+        find_most_accurate_tree(d, max_depth=2, method="dp")
     with pytest.raises(ValueError, match="sample_weight must be finite and >= 0; row 1"):
         data_of(np.zeros((3, 1)), np.array([0, 1, 0]), 2, [1.0, -1.0, 1.0])
     with pytest.raises(ValueError, match="only finite numbers"):
         data_of(np.array([[np.nan], [1.0], [2.0]]), np.array([0, 1, 0]), 2)
     with pytest.raises(ValueError, match="ratios of integers"):
-        best_tree(data_of(np.zeros((3, 1)), np.array([0, 1, 0]), 2, [1.0, 0.1234567891234, 1.0]),
+        find_most_accurate_tree(data_of(np.zeros((3, 1)), np.array([0, 1, 0]), 2, [1.0, 0.1234567891234, 1.0]),
                   max_depth=1)
 
 
@@ -276,6 +276,6 @@ def test_thresholds_inside_an_end_run_are_left_out_and_lose_nothing():
         X = rng.integers(0, 6, size=(12, 2)).astype(float)
         y = (X[:, 0] + rng.integers(0, 3, 12) > 4).astype(int)
         for depth in (1, 2):
-            result = best_tree(data_of(X, y, 2), max_depth=depth)
+            result = find_most_accurate_tree(data_of(X, y, 2), max_depth=depth)
             errors, tests = threshold_tree_optimum(X, y, np.ones(12), 2, depth)
             assert (result.errors, nested_tests(result.tree)) == (errors, tests)

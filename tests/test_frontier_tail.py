@@ -10,7 +10,7 @@ import numpy as np
 from bruteforce import minimum_tree_size, weighted_data
 from hypothesis import HealthCheck, given, settings
 
-from occamlearn.trees.size_error.frontier import size_error_frontier
+from occamlearn.trees.size_error.frontier import find_size_error_frontier
 from occamlearn.trees.size_error.pure_tail import margin_levels
 
 
@@ -75,8 +75,8 @@ def test_margin_filter_bounds_every_budget(data):
 @given(weighted_data(max_rows=7))
 def test_path_with_the_tail_is_the_brute_force_curve(data):
     X, y, n_classes, weight = data
-    with_tail = size_error_frontier(X, y, n_classes, sample_weight=weight)
-    without = size_error_frontier(X, y, n_classes, sample_weight=weight, use_pure_tail=False)
+    with_tail = find_size_error_frontier(X, y, n_classes, sample_weight=weight)
+    without = find_size_error_frontier(X, y, n_classes, sample_weight=weight, use_pure_tail=False)
     assert with_tail.status == without.status == "optimal"
     assert with_tail.errors.tolist() == without.errors.tolist()
     units = (weight * 2).astype(np.int64)
@@ -96,8 +96,8 @@ def test_pure_searches_run_and_change_nothing():
     y = (((X[:, 0] & X[:, 1]) | X[:, 2]) ^ (rng.random(40) < 0.2)).astype(int)
     X = np.r_[X, X[:5]]  # conflicting copies: forced errors and tie patterns
     y = np.r_[y, 1 - y[:5]]
-    with_tail = size_error_frontier(X, y, 2)
-    without = size_error_frontier(X, y, 2, use_pure_tail=False)
+    with_tail = find_size_error_frontier(X, y, 2)
+    without = find_size_error_frontier(X, y, 2, use_pure_tail=False)
     assert with_tail.status == without.status == "optimal"
     assert with_tail.errors.tolist() == without.errors.tolist()
     assert with_tail.stats["tail_levels"] >= 1

@@ -153,7 +153,7 @@ def test_phase_certifies_a_path_the_walk_leaves_open(monkeypatch):
     X = rng.integers(0, 2, size=(60, 8))
     y = ((X[:, 0] ^ X[:, 1]) | (X[:, 2] & X[:, 3])).astype(int)
     y[rng.random(60) < 0.1] ^= 1
-    whole = frontier.size_error_frontier(X, y, 2)
+    whole = frontier.find_size_error_frontier(X, y, 2)
     assert whole.status == "optimal"
     walk, calls = frontier._staircase, []
 
@@ -167,7 +167,7 @@ def test_phase_certifies_a_path_the_walk_leaves_open(monkeypatch):
         return walk(search, max_leaves, queries, until)
 
     monkeypatch.setattr(frontier, "_staircase", deferring_walk)
-    phased = frontier.size_error_frontier(X, y, 2, deadline=Deadline.after(120))
+    phased = frontier.find_size_error_frontier(X, y, 2, deadline=Deadline.after(120))
     assert phased.stats["one_error_budget"] >= 1 and phased.stats["one_error_calls"] > 0
     assert "core_budgets" not in phased.stats  # the phase settled its budget: no core proofs
     assert phased.status == "optimal"

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from occamlearn.trees.mpdt.all_minimum.selection import (
-    minimum_trees_with_selection,
+    find_minimum_trees_with_selection,
     pick_one,
     select_tree,
     selection_accuracies,
@@ -89,7 +89,7 @@ def xor_data(seed=0, n=40):
 
 def test_alg3_is_reproducible_with_random_state():
     X, y = xor_data()
-    runs = [minimum_trees_with_selection(X, y, 2, n_solutions=6, selection_size=0.25,
+    runs = [find_minimum_trees_with_selection(X, y, 2, n_solutions=6, selection_size=0.25,
                                          random_state=7) for _ in range(2)]
     a, b = runs
     assert a.chosen == b.chosen and np.array_equal(a.accuracies, b.accuracies)
@@ -103,6 +103,6 @@ def test_alg3_with_one_solution_and_no_selection_is_the_plain_minimum_tree():
     from occamlearn.trees.mpdt.minimum import find_minimum_tree
 
     X, y = xor_data(1)
-    selected = minimum_trees_with_selection(X, y, 2, n_solutions=1, selection_size=0.0)
+    selected = find_minimum_trees_with_selection(X, y, 2, n_solutions=1, selection_size=0.0)
     assert len(selected.candidates) == 1 and selected.n_selection == 0
     assert selected.result.tree.n_nodes == find_minimum_tree(X, y, 2).tree.n_nodes

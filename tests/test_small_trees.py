@@ -19,7 +19,7 @@ from occamlearn.trees.mpdt.error_budget.bnb_engine import (
     LO,
     BudgetRowSetSearch,
 )
-from occamlearn.trees.size_error.frontier import size_error_frontier
+from occamlearn.trees.size_error.frontier import find_size_error_frontier
 from occamlearn.trees.weights import integer_weights
 
 
@@ -111,13 +111,13 @@ def test_path_with_small_trees_is_the_brute_force_curve(data):
 
     X, y, n_classes, weight = data
     halves = (weight * 2).astype(np.int64)
-    with_small = size_error_frontier(X, y, n_classes, sample_weight=weight,
+    with_small = find_size_error_frontier(X, y, n_classes, sample_weight=weight,
                                      use_pure_tail=False)
     # (none where nothing is searched: one leaf makes only the forced errors, or the greedy
     # start's entries, whose small trees wait for a search to visit them, settle the path)
     assert with_small.stats["small_tree_calls"] > 0 or with_small.stats["calls"] == 0
     with mock.patch.object(BudgetRowSetSearch, "__init__", _without_small):
-        without = size_error_frontier(X, y, n_classes, sample_weight=weight,
+        without = find_size_error_frontier(X, y, n_classes, sample_weight=weight,
                                       use_pure_tail=False)
     assert without.stats["small_tree_calls"] == 0
     assert with_small.status == without.status == "optimal"
@@ -167,10 +167,10 @@ def test_without_cached_small_tree_kernels_the_search_goes_without(monkeypatch):
     rng = np.random.default_rng(5)
     X = rng.integers(0, 2, size=(30, 5))
     y = ((X[:, 0] ^ X[:, 1]) ^ (rng.random(30) < 0.2)).astype(int)
-    without = size_error_frontier(X, y, 2)
+    without = find_size_error_frontier(X, y, 2)
     assert without.stats["small_tree_calls"] == 0
     monkeypatch.undo()
-    with_small = size_error_frontier(X, y, 2)
+    with_small = find_size_error_frontier(X, y, 2)
     assert with_small.stats["small_tree_calls"] > 0
     assert with_small.errors.tolist() == without.errors.tolist()
     assert with_small.status == without.status == "optimal"

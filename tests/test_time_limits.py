@@ -277,12 +277,12 @@ def test_minimum_trees_with_selection_keeps_one_deadline(diverse, layouts, max_e
     """20 x 100 random bits have thousands of minimum trees: drawing a million after the
     search took 5.8 s with MDSOL and ``time_limit=2`` (the drawing had no limit of its own).
     Now the search and the drawing share the deadline."""
-    from occamlearn.trees.mpdt.all_minimum.selection import minimum_trees_with_selection
+    from occamlearn.trees.mpdt.all_minimum.selection import find_minimum_trees_with_selection
 
     X, y = random_binary(20, 100, seed=4)
     limit = 1.5
     began = time.perf_counter()
-    selected = minimum_trees_with_selection(X, y, 2, n_solutions=10**6, diverse=diverse,
+    selected = find_minimum_trees_with_selection(X, y, 2, n_solutions=10**6, diverse=diverse,
                                             layouts=layouts, deadline=Deadline.after(limit),
                                             max_errors=max_errors, random_state=0)
     assert within(limit, time.perf_counter() - began)

@@ -12,7 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from occamlearn.stopping import Deadline
-from occamlearn.trees.size_error.frontier import size_error_frontier
+from occamlearn.trees.size_error.frontier import find_size_error_frontier
 
 SETTINGS = settings(max_examples=50, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -80,7 +80,7 @@ def test_path_is_every_trees_minimum(data):
     """Without a bound the path runs to the fewest errors, every point certified and equal to
     the minimum over all enumerated trees; it stops at the first leaf count reaching it."""
     X, y, k, weight = data
-    frontier = size_error_frontier(X, y, k, sample_weight=weight)
+    frontier = find_size_error_frontier(X, y, k, sample_weight=weight)
     assert frontier.status == "optimal" and frontier.proven.all()
     expected = enumerated_curve(X, y, weight, k, len(frontier.errors) + 1)
     assert frontier.errors.tolist() == pytest.approx(expected[:-1])
@@ -94,7 +94,7 @@ def test_path_is_every_trees_minimum(data):
 @given(weighted_data(), st.integers(1, 5))
 def test_max_leaves_caps_the_path(data, max_leaves):
     X, y, k, weight = data
-    frontier = size_error_frontier(X, y, k, sample_weight=weight, max_leaves=max_leaves)
+    frontier = find_size_error_frontier(X, y, k, sample_weight=weight, max_leaves=max_leaves)
     assert len(frontier.errors) == max_leaves and frontier.proven.all()
     expected = enumerated_curve(X, y, weight, k, max_leaves)
     assert frontier.errors.tolist() == pytest.approx(expected)
@@ -107,7 +107,7 @@ def test_depth_bound_binds_too(data, max_leaves, max_depth):
     """With a depth bound (the exact core's route) the curve is the minimum over trees of
     depth <= d with at most L leaves."""
     X, y, k, weight = data
-    frontier = size_error_frontier(X, y, k, sample_weight=weight, max_leaves=max_leaves,
+    frontier = find_size_error_frontier(X, y, k, sample_weight=weight, max_leaves=max_leaves,
                                    max_depth=max_depth)
     assert frontier.proven.all()
     expected = enumerated_curve(X, y, weight, k, max_leaves, max_depth)
@@ -120,8 +120,8 @@ def test_depth_bound_binds_too(data, max_leaves, max_depth):
 def test_integer_weights_are_repeated_rows(data):
     X, y, k, weight = data
     repeats = weight.astype(int)
-    weighted = size_error_frontier(X, y, k, sample_weight=weight)
-    repeated = size_error_frontier(np.repeat(X, repeats, axis=0), np.repeat(y, repeats), k)
+    weighted = find_size_error_frontier(X, y, k, sample_weight=weight)
+    repeated = find_size_error_frontier(np.repeat(X, repeats, axis=0), np.repeat(y, repeats), k)
     assert weighted.errors.tolist() == repeated.errors.tolist()
 
 
@@ -131,8 +131,8 @@ def test_expired_deadline_keeps_honest_bounds():
     rng = np.random.default_rng(3)
     X = rng.integers(0, 2, size=(60, 8))
     y = (X[:, 0] ^ X[:, 1] ^ (rng.random(60) < 0.2)).astype(int)
-    full = size_error_frontier(X, y, 2)
-    stopped = size_error_frontier(X, y, 2, deadline=Deadline.after(0.0))
+    full = find_size_error_frontier(X, y, 2)
+    stopped = find_size_error_frontier(X, y, 2, deadline=Deadline.after(0.0))
     assert stopped.stats["stopped"] and stopped.status == "feasible"
     assert stopped.proven[0] and not stopped.proven.all()
     n = min(len(full.errors), len(stopped.errors))
@@ -144,7 +144,7 @@ def test_expired_deadline_keeps_honest_bounds():
 
 def test_bad_max_leaves():
     with pytest.raises(ValueError, match="max_leaves must be an int >= 1"):
-        size_error_frontier(np.zeros((2, 1), dtype=int), np.array([0, 1]), 2, max_leaves=0)
+        find_size_error_frontier(np.zeros((2, 1), dtype=int), np.array([0, 1]), 2, max_leaves=0)
 
 
 @SETTINGS
@@ -158,7 +158,7 @@ def test_depth_engine_matches_the_exact_core(data, max_leaves, max_depth):
     X, y, k, weight = data
     front, _ = search.solve(X, y, k, SizeErrorFront(max_leaves), max_depth=max_depth,
                             sample_weight=weight)
-    frontier = size_error_frontier(X, y, k, sample_weight=weight, max_leaves=max_leaves,
+    frontier = find_size_error_frontier(X, y, k, sample_weight=weight, max_leaves=max_leaves,
                                    max_depth=max_depth)
     best = [min(e for leaves, (e, _) in front.items() if leaves <= count)
             for count in range(1, len(frontier.errors) + 1)]
@@ -182,7 +182,7 @@ def test_depth_engine_matches_the_exact_core_on_larger_data(seed):
     for depth in (2, 3):
         front, _ = search.solve(X, y, k, SizeErrorFront(), max_depth=depth,
                                 sample_weight=weight)
-        frontier = size_error_frontier(X, y, k, sample_weight=weight, max_depth=depth)
+        frontier = find_size_error_frontier(X, y, k, sample_weight=weight, max_depth=depth)
         assert frontier.errors.tolist() == [
             min(e for leaves, (e, _) in front.items() if leaves <= count)
             for count in range(1, max(front) + 1)]
@@ -215,7 +215,7 @@ def test_ctrl_c_returns_the_curve_so_far(max_depth):
     rng = np.random.default_rng(5)
     X = rng.integers(0, 2, size=(80, 10))
     y = (X[:, 0] ^ X[:, 1] ^ (rng.random(80) < 0.2)).astype(int)
-    stopped = size_error_frontier(X, y, 2, max_depth=max_depth, deadline=CtrlCAfter(3))
+    stopped = find_size_error_frontier(X, y, 2, max_depth=max_depth, deadline=CtrlCAfter(3))
     assert stopped.stats["interrupted"] and stopped.status == "feasible"
     assert stopped.proven[0] and (stopped.lower <= stopped.errors).all()
     _check_points(stopped, X, y, np.ones(len(y)), max_depth)

@@ -52,7 +52,7 @@ from occamlearn.maxsat.pysat_adapter import SATInterrupt, is_interrupt
 from occamlearn.model.tree import Tree
 from occamlearn.stopping import CLOCK, Deadline, ProgressSink
 from occamlearn.trees.compiling import kernel_cache
-from occamlearn.trees.mpdt.all_minimum.selection import minimum_trees_with_selection
+from occamlearn.trees.mpdt.all_minimum.selection import find_minimum_trees_with_selection
 from occamlearn.trees.mpdt.error_budget.maxsat_search import error_budget
 from occamlearn.trees.mpdt.error_budget.small_trees import ERROR_BUDGET_KERNELS
 from occamlearn.trees.mpdt.minimum import (
@@ -352,7 +352,7 @@ class MinimumPureTreeClassifier(ClassifierMixin, FittedTreeMixin, BaseEstimator)
             result = self._solve(data.X_bin, data.y, len(data.classes), deadline, progress,
                                  user, data.weight)
         else:  # Algorithm 3
-            selected = minimum_trees_with_selection(
+            selected = find_minimum_trees_with_selection(
                 data.X_bin, data.y, len(data.classes), n_solutions=self.n_solutions,
                 diverse=self.diverse, layouts=self.layouts, selection_size=self.selection_size,
                 delta=self.delta, random_state=self.random_state, solver=self.solver,

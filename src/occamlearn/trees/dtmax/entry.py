@@ -1,6 +1,6 @@
 """The one entry point of DT(max): the most accurate tree within the bounds, by one search.
 
-``best_tree(data, max_depth=..., max_leaves=...)`` takes the training table as
+``find_most_accurate_tree(data, max_depth=..., max_leaves=...)`` takes the training table as
 ``data.OrderedData`` (every column as ranks, so a test is "rank of f >= t" for any threshold
 t between adjacent values) and returns a ``result.DtmaxResult``. It picks the search; the
 caller holds no routing rule. What it does, in order:
@@ -44,7 +44,7 @@ from occamlearn.trees.dtmax.data import OrderedData, threshold_matrix
 from occamlearn.trees.dtmax.result import DtmaxResult, nested_errors, nested_tests
 from occamlearn.trees.weights import integer_weights
 
-__all__ = ["METHODS", "SizeErrorCurve", "best_tree", "size_error_curve"]
+__all__ = ["METHODS", "SizeErrorCurve", "find_most_accurate_tree", "find_size_error_curve"]
 
 METHODS = ("auto", "maxsat")
 ORDERED_KERNELS, BINARY_KERNELS = "dtmax-ordered", "dtmax-dp"  # ``trees.compiling.kernel_cache`` names
@@ -139,7 +139,7 @@ def kernels_ready(family: str, deadline: Deadline) -> bool:
     return family in _LOADED
 
 
-def best_tree(data: OrderedData, *, max_depth: int | None, max_leaves: int | None = None,
+def find_most_accurate_tree(data: OrderedData, *, max_depth: int | None, max_leaves: int | None = None,
               prefer_small: bool = True, method: str = "auto", solver: str = "auto",
               sat_solver: str = "cadical195", deadline: Deadline | None = None,
               progress: ProgressSink | None = None) -> DtmaxResult:
@@ -160,7 +160,7 @@ def best_tree(data: OrderedData, *, max_depth: int | None, max_leaves: int | Non
     sink.report(greedy_errors / scale, None, deadline.elapsed(), greedy)
     caller = _CallerUnits(sink, scale)
     if leaves_bind(max_depth, max_leaves):
-        curve = size_error_curve(data, max_leaves=max_leaves, max_depth=max_depth,
+        curve = find_size_error_curve(data, max_leaves=max_leaves, max_depth=max_depth,
                                  deadline=deadline)
         result = curve.point(len(curve.errors) - 1)
     elif method == "maxsat":
@@ -261,19 +261,19 @@ class SizeErrorCurve:
                            unproven, "frontier", dict(self.stats), self.optimal_over)
 
 
-def size_error_curve(data: OrderedData, *, max_leaves: int | None, max_depth: int | None,
+def find_size_error_curve(data: OrderedData, *, max_leaves: int | None, max_depth: int | None,
                      deadline: Deadline | None = None) -> SizeErrorCurve:
     """The size-error curve of ``data`` over every threshold (``trees.size_error.frontier``, each point
     certified or bounded), up to ``max_leaves`` or, without it, to the smallest tree with
     the fewest errors; trees of depth <= ``max_depth`` unless it is None. A table too large
     for every threshold (``FRONTIER_CELLS``) gets the curve over fewer, named in
     ``optimal_over``."""
-    from occamlearn.trees.size_error.frontier import size_error_frontier
+    from occamlearn.trees.size_error.frontier import find_size_error_frontier
 
     units, scale = integer_weights(data.weight, data.n_rows)
     tests = threshold_matrix(data, THRESHOLD_MATRIX_BYTES, FRONTIER_CELLS)
     weighted = not np.all(units == 1)
-    frontier = size_error_frontier(tests.X, data.y, data.n_classes, max_leaves=max_leaves,
+    frontier = find_size_error_frontier(tests.X, data.y, data.n_classes, max_leaves=max_leaves,
                                    max_depth=max_depth,
                                    sample_weight=units if weighted else None,
                                    deadline=deadline)

@@ -69,7 +69,7 @@ from occamlearn.trees.size_error.core_budgets import core_budgets, prove_small_b
 from occamlearn.trees.size_error.pure_tail import pure_tail
 from occamlearn.trees.weights import integer_weights
 
-__all__ = ["Frontier", "size_error_frontier"]
+__all__ = ["Frontier", "find_size_error_frontier"]
 
 # shares of the time left when each pure phase starts (``_walk``)
 TAIL_SHARE = 0.3  # the pure-tree searches of the tail
@@ -115,7 +115,7 @@ def _check_leaves(max_leaves) -> int | None:
     return int(max_leaves)
 
 
-def size_error_frontier(X, y, n_classes: int, *, max_leaves: int | None = None,
+def find_size_error_frontier(X, y, n_classes: int, *, max_leaves: int | None = None,
                         max_depth: int | None = None, sample_weight=None,
                         deadline: Deadline | None = None,
                         use_incompatibility: bool = True,

@@ -4,7 +4,7 @@ Solution: ``(errors, decisions, nested tree)``, compared lexicographically (erro
 without ``prefer_small``, so a split is kept only if it makes fewer errors). A leaf predicts
 its heaviest class; a split adds its children and one decision; a leaf without errors is
 settled. The depth is the search's ``max_depth``. The specialised engines are behind
-``dtmax.entry.best_tree`` (the ordered search, and MurTree's compiled search on 0/1 columns).
+``dtmax.entry.find_most_accurate_tree`` (the ordered search, and MurTree's compiled search on 0/1 columns).
 """
 
 from __future__ import annotations

@@ -27,7 +27,7 @@ __all__ = [
     "SelectedTrees",
     "Selection",
     "Split",
-    "minimum_trees_with_selection",
+    "find_minimum_trees_with_selection",
     "pick_one",
     "select_tree",
     "selection_accuracies",
@@ -165,7 +165,7 @@ class SelectedTrees:
     count: int | None = None  # every minimum tree of the training part, when counted
 
 
-def minimum_trees_with_selection(X_bin, y, n_classes: int, *, n_solutions: int = 1,
+def find_minimum_trees_with_selection(X_bin, y, n_classes: int, *, n_solutions: int = 1,
                                  diverse: bool = True, layouts: bool = False,
                                  selection_size: float = 0.0, delta: float = 0.0,
                                  random_state=None, enumeration_time_limit=None,
