@@ -152,11 +152,10 @@ def test_bad_max_leaves():
 def test_depth_engine_matches_the_exact_core(data, max_leaves, max_depth):
     """The closed-form depth-two engine against the exact core's generic search with the
     ``size_error_front`` objective (exhaustive, no shortcut)."""
-    from occamlearn.trees.exact import search
-    from occamlearn.trees.exact.objectives.size_error_front import SizeErrorFront
+    from reference_search import SizeErrorFront, solve
 
     X, y, k, weight = data
-    front, _ = search.solve(X, y, k, SizeErrorFront(max_leaves), max_depth=max_depth,
+    front, _ = solve(X, y, k, SizeErrorFront(max_leaves), max_depth=max_depth,
                             sample_weight=weight)
     frontier = find_size_error_frontier(X, y, k, sample_weight=weight, max_leaves=max_leaves,
                                    max_depth=max_depth)
@@ -171,8 +170,7 @@ def test_depth_engine_matches_the_exact_core(data, max_leaves, max_depth):
 def test_depth_engine_matches_the_exact_core_on_larger_data(seed):
     """Tiny data rarely need a four-leaf depth-two tree; 40 weighted rows over 5 features
     exercise every case of the closed form."""
-    from occamlearn.trees.exact import search
-    from occamlearn.trees.exact.objectives.size_error_front import SizeErrorFront
+    from reference_search import SizeErrorFront, solve
 
     rng = np.random.default_rng(seed)
     k = 2 + seed % 2
@@ -180,7 +178,7 @@ def test_depth_engine_matches_the_exact_core_on_larger_data(seed):
     y = rng.integers(0, k, size=40)
     weight = rng.integers(0, 4, size=40).astype(float)
     for depth in (2, 3):
-        front, _ = search.solve(X, y, k, SizeErrorFront(), max_depth=depth,
+        front, _ = solve(X, y, k, SizeErrorFront(), max_depth=depth,
                                 sample_weight=weight)
         frontier = find_size_error_frontier(X, y, k, sample_weight=weight, max_depth=depth)
         assert frontier.errors.tolist() == [

@@ -1,6 +1,6 @@
-"""Every objective of the exact-search core against brute force on tiny weighted data, and
-weights against repeated / dropped rows (``trees.exact``: pure size, size within an error
-budget, most accurate at depth d)."""
+"""The tests' reference search (``reference_search``) against brute force on tiny weighted data
+for every objective (pure size, size within an error budget, most accurate at depth d), and
+weights against repeated / dropped rows; then the engines against it."""
 
 from __future__ import annotations
 
@@ -12,12 +12,9 @@ from bruteforce import weighted_data
 from dtmax_helpers import max_accuracy_on_matrix
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from reference_search import AccuracyAtDepth, PureSize, SizeWithinBudget, solve
 
-from occamlearn.trees.exact import search
 from occamlearn.trees.exact.data import group_examples
-from occamlearn.trees.exact.objectives.accuracy_at_depth import AccuracyAtDepth
-from occamlearn.trees.exact.objectives.pure_size import PureSize
-from occamlearn.trees.exact.objectives.size_within_budget import SizeWithinBudget
 from occamlearn.trees.mpdt.bnb.branch_and_bound import minimum_tree_branch_and_bound
 from occamlearn.trees.mpdt.error_budget.bnb import find_minimum_tree_with_errors_bnb
 from occamlearn.trees.weights import integer_weights
@@ -185,17 +182,17 @@ def test_generic_search_runs_every_objective_exactly(data, depth, budget):
     brute = fronts(X, y, weight, n_classes)
     at_depth = brute(depth)
     fewest = min(at_depth.values())
-    (errors, decisions, _), tree = search.solve(X, y, n_classes, AccuracyAtDepth(),
+    (errors, decisions, _), tree = solve(X, y, n_classes, AccuracyAtDepth(),
                                                 max_depth=depth, sample_weight=weight)
     assert errors == fewest == weight[tree.predict(X) != y].sum()
     assert decisions == min(v for v, e in at_depth.items() if e == fewest) - 1
     unbounded = brute(X.shape[1])
     if budget >= group_examples(X, y, weight).forced_errors():
-        front, tree = search.solve(X, y, n_classes, SizeWithinBudget(budget),
+        front, tree = solve(X, y, n_classes, SizeWithinBudget(budget),
                                    sample_weight=weight)
         assert min(front) == min(v for v, e in unbounded.items() if e <= budget)
         assert tree.n_leaves == min(front) and weight[tree.predict(X) != y].sum() <= budget
     y = conflict_free(X, y, weight)
-    (leaves, _), tree = search.solve(X, y, n_classes, PureSize(), sample_weight=weight)
+    (leaves, _), tree = solve(X, y, n_classes, PureSize(), sample_weight=weight)
     assert leaves == min(v for v, e in fronts(X, y, weight, n_classes)(X.shape[1]).items()
                          if e == 0) == tree.n_leaves
