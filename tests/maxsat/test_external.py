@@ -16,7 +16,7 @@ from occamlearn.maxsat.rc2 import RC2Backend
 from occamlearn.stopping import Deadline, ProgressSink
 from occamlearn.trees.mpdt.maxsat_route.encoding import encode_mpdt
 
-FAKE = f"{sys.executable} {Path(__file__).with_name('fake_maxsat_solver.py')}"
+FAKE = f"{sys.executable} {Path(__file__).parents[1] / 'fake_maxsat_solver.py'}"
 
 
 @pytest.fixture(scope="module")

@@ -6,10 +6,9 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from bruteforce import minimum_tree_size, tiny_data, weighted_data
+from bruteforce import brute_curve, minimum_tree_size, tiny_data, weighted_data
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from test_frontier_tail import brute_curve
 
 from occamlearn.model.tree import Tree
 from occamlearn.stopping import Deadline

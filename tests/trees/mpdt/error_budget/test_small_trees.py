@@ -6,10 +6,9 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from bruteforce import weighted_data
+from bruteforce import brute_curve, weighted_data
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from test_frontier_tail import brute_curve
 
 from occamlearn.trees.compiling import kernel_cache
 from occamlearn.trees.exact.data import group_examples

@@ -7,8 +7,8 @@ import pickle
 import numpy as np
 import pandas as pd
 import pytest
+from bruteforce import best_bounded_tree, random_matrix
 from sklearn.utils.estimator_checks import parametrize_with_checks
-from test_dtmax_encoding import best_bounded_tree, random_data
 
 from occamlearn import MaxAccuracyTreeClassifier
 from occamlearn.export import export_graphviz
@@ -32,7 +32,7 @@ def test_sklearn_contract(estimator, check):
 def test_both_backends_reach_the_exhaustive_optimum(solver):
     rng = np.random.default_rng(11)
     for _ in range(12):
-        X, y, n_classes = random_data(rng, max_rows=10)
+        X, y, n_classes = random_matrix(rng, max_rows=10)
         if len(np.unique(y)) < 2:
             continue
         depth = int(rng.integers(1, 4))

@@ -9,10 +9,9 @@ import time
 
 import numpy as np
 import pytest
-from bruteforce import numeric_weighted_data, threshold_tree_optimum
+from bruteforce import best_bounded_tree, numeric_weighted_data, threshold_tree_optimum
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from test_dtmax_encoding import best_bounded_tree
 
 from occamlearn.datasets import load_dataset
 from occamlearn.stopping import Deadline, ProgressSink

@@ -2,38 +2,13 @@
 
 from __future__ import annotations
 
-from functools import cache
-
 import numpy as np
 import pytest
+from bruteforce import best_bounded_tree, random_matrix
 from pysat.examples.rc2 import RC2
 
 from occamlearn.trees.dtmax.maxsat.encoding import encode_dtmax
 from occamlearn.trees.exact.data import group_examples, reduce_columns
-
-
-def best_bounded_tree(X, y, n_classes, depth):
-    """(most correctly classified rows, fewest decision nodes among those) over every tree of
-    depth <= ``depth``: tries every feature at every node, memoised on the row subset."""
-    X, y = np.asarray(X), np.asarray(y)
-
-    @cache
-    def best(rows: frozenset, budget: int) -> tuple[int, int]:
-        # (correct rows, minus decision nodes): tuples compare lexicographically
-        idx = np.array(sorted(rows), dtype=np.int64)
-        result = (int(np.bincount(y[idx], minlength=n_classes).max()), 0)   # a leaf
-        if budget == 0:
-            return result
-        for j in range(X.shape[1]):
-            zeros = frozenset(int(q) for q in idx if X[q, j] == 0)
-            ones = rows - zeros
-            if zeros and ones:
-                (c0, s0), (c1, s1) = best(zeros, budget - 1), best(ones, budget - 1)
-                result = max(result, (c0 + c1, s0 + s1 - 1))
-        return result
-
-    correct, neg_splits = best(frozenset(range(len(y))), depth)
-    return correct, -neg_splits
 
 
 def solve(wcnf):
@@ -42,20 +17,11 @@ def solve(wcnf):
         return model, rc2.cost
 
 
-def random_data(rng, max_rows=12, max_features=4, max_classes=3):
-    n = int(rng.integers(1, max_rows + 1))
-    n_features = int(rng.integers(1, max_features + 1))
-    n_classes = int(rng.integers(2, max_classes + 1))
-    X = rng.integers(0, 2, (n, n_features))
-    y = rng.integers(0, n_classes, n)
-    return X, y, n_classes
-
-
 @pytest.mark.parametrize("seed", range(4))
 def test_errors_then_size_match_exhaustive_search(seed):
     rng = np.random.default_rng(seed)
     for _ in range(25):
-        X, y, n_classes = random_data(rng)
+        X, y, n_classes = random_matrix(rng)
         depth = int(rng.integers(0, 4))
         encoding = encode_dtmax(X, y, n_classes, depth, prefer_small=True)
         model, errors = solve(encoding.wcnf)
@@ -72,7 +38,7 @@ def test_errors_then_size_match_exhaustive_search(seed):
 def test_without_prefer_small_cost_counts_errors():
     rng = np.random.default_rng(7)
     for _ in range(20):
-        X, y, n_classes = random_data(rng)
+        X, y, n_classes = random_matrix(rng)
         encoding = encode_dtmax(X, y, n_classes, 2)
         model, cost = solve(encoding.wcnf)
         tree = encoding.decode(model)

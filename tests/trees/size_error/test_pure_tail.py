@@ -4,40 +4,12 @@ with the pure-tree tail is the brute-force curve, bounds and all."""
 
 from __future__ import annotations
 
-from functools import cache
-
 import numpy as np
-from bruteforce import minimum_tree_size, weighted_data
+from bruteforce import brute_curve, minimum_tree_size, weighted_data
 from hypothesis import HealthCheck, given, settings
 
 from occamlearn.trees.size_error.frontier import find_size_error_frontier
 from occamlearn.trees.size_error.pure_tail import margin_levels
-
-
-def brute_curve(X, y, n_classes, weight, max_leaves):
-    """E(L) for L = 1 .. max_leaves: the fewest weighted errors of a tree with at most L
-    leaves, by exhaustive recursion over splits and leaf counts."""
-    n_rows = len(y)
-    columns = [sum(1 << q for q in range(n_rows) if X[q, r]) for r in range(X.shape[1])]
-
-    def leaf_errors(rows):
-        per_class = [sum(weight[q] for q in range(n_rows) if rows >> q & 1 and y[q] == k)
-                     for k in range(n_classes)]
-        return sum(per_class) - max(per_class)
-
-    @cache
-    def errors(rows, leaves):
-        best = leaf_errors(rows)
-        for col in columns:
-            one, zero = rows & col, rows & ~col
-            if not one or not zero:
-                continue
-            for left in range(1, leaves):
-                best = min(best, errors(zero, left) + errors(one, leaves - left))
-        return best
-
-    everyone = (1 << n_rows) - 1
-    return [errors(everyone, leaves) for leaves in range(1, max_leaves + 1)]
 
 
 def pattern_weights(X, y, n_classes, weight):

@@ -29,7 +29,7 @@ from occamlearn.export import export_text
 from occamlearn.model.decision_list import DecisionList
 from occamlearn.model.record_json import record_from_dict
 
-GOLDEN = Path(__file__).parent / "data" / "model_files_v1"
+GOLDEN = Path(__file__).parents[1] / "data" / "model_files_v1"
 EXPECTED = json.loads((GOLDEN / "expected.json").read_text())
 
 

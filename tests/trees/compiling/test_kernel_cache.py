@@ -24,7 +24,7 @@ from occamlearn.trees.compiling import compile_child, kernel_cache
 from occamlearn.trees.mpdt.bnb import branch_and_bound, engine_switch
 from occamlearn.trees.mpdt.bnb.engines import CompiledRowSetSearch, RowSetSearch, prepare_rows
 
-SRC = str(Path(kernel_cache.__file__).resolve().parents[2])
+SRC = str(Path(kernel_cache.__file__).resolve().parents[3])
 
 
 def _random_instance(seed: int, n_rows: int = 40, n_features: int = 9):
