@@ -34,7 +34,12 @@ from __future__ import annotations
 from occamlearn.stopping import Deadline
 from occamlearn.trees.exact.data import bitset, group_examples, validate_binary_data
 from occamlearn.trees.exact.stop import Stop
-from occamlearn.trees.mpdt.all_minimum.tree_space import MinimumTreeSpace, SpaceCut
+from occamlearn.trees.mpdt.all_minimum.tree_space import (
+    MinimumTreeSpace,
+    SpaceCut,
+    column_groups,
+    proper_splits,
+)
 from occamlearn.trees.mpdt.error_budget.bnb_engine import INF, BudgetRowSetSearch
 
 __all__ = ["BudgetTreeSpace"]
@@ -63,12 +68,9 @@ class BudgetTreeSpace(MinimumTreeSpace):
         self.budget = view.to_units(max_errors)
         self._root = view.root
         pattern_of_bit = groups.pattern[view.group_of_bit]
-        found: dict[int, list[int]] = {}
-        for j in range(X.shape[1]):
-            bits = bitset(groups.patterns[pattern_of_bit, j] == 1)
-            if bits and bits != self._root:
-                found.setdefault(bits, []).append(j)
-        self._groups = sorted((tuple(f), bits) for bits, f in found.items())
+        self._groups = column_groups(
+            (bitset(groups.patterns[pattern_of_bit, j] == 1) for j in range(X.shape[1])),
+            self._root)
         self._leaves_memo: dict[tuple[int, int], int] = {}
         self._terms: dict[tuple[int, int], tuple] = {}
         self._counts: dict[tuple[int, int], int] = {}
@@ -124,11 +126,7 @@ class BudgetTreeSpace(MinimumTreeSpace):
         if self.deadline.expired():
             raise Stop
         engine, terms = self._engine, []
-        for features, bits in self._groups:
-            right = rows & bits
-            if not right or right == rows:
-                continue
-            left = rows ^ right
+        for features, left, right in proper_splits(rows, self._groups):
             left_forced, right_forced = engine.static(left)[2], engine.static(right)[2]
             for left_errors in range(left_forced, errors - right_forced + 1):
                 right_errors = errors - left_errors

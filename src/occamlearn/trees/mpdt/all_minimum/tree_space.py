@@ -48,9 +48,28 @@ from occamlearn.trees.mpdt.bnb.engines import (
     prepare_rows,
 )
 
-__all__ = ["MinimumTreeSpace", "SpaceCut"]
+__all__ = ["MinimumTreeSpace", "SpaceCut", "column_groups", "proper_splits"]
 
 DEFAULT_POOL = 5_000  # candidates the diverse draw scores exactly
+
+
+def column_groups(column_bits, root: int) -> list[tuple[tuple[int, ...], int]]:
+    """Identical columns grouped: ``(columns, bitset)`` for each distinct bitset of
+    ``column_bits`` (column j's rows) that is neither empty nor ``root`` (every row), sorted."""
+    found: dict[int, list[int]] = {}
+    for j, bits in enumerate(column_bits):
+        if bits and bits != root:
+            found.setdefault(bits, []).append(j)
+    return sorted((tuple(f), bits) for bits, f in found.items())
+
+
+def proper_splits(rows: int, groups):
+    """``(columns, left, right)`` for each group of ``column_groups`` that splits the row
+    set ``rows`` into two non-empty sides (right: the rows where the columns are 1)."""
+    for features, bits in groups:
+        right = rows & bits
+        if right and right != rows:
+            yield features, rows ^ right, right
 
 
 class SpaceCut(Exception):
@@ -90,13 +109,9 @@ class MinimumTreeSpace:
         self._class_of = {}
         self._class_sets = [s for s in self._engine.class_sets]
         # every original column as a bitset over the distinct rows, identical ones grouped
-        groups: dict[int, list[int]] = {}
-        for j in range(rows.shape[1]):
-            bits = int.from_bytes(np.packbits(rows[:, j] != 0, bitorder="little").tobytes(),
-                                  "little")
-            if bits and bits != self._root:
-                groups.setdefault(bits, []).append(j)
-        self._groups = sorted(((tuple(f), bits) for bits, f in groups.items()))
+        self._groups = column_groups(
+            (int.from_bytes(np.packbits(rows[:, j] != 0, bitorder="little").tobytes(), "little")
+             for j in range(rows.shape[1])), self._root)
         self._splits: dict[int, tuple[_Split, ...]] = {}
         self._counts: dict[int, int] = {}
         self.count_lower_bound = 0
@@ -142,11 +157,7 @@ class MinimumTreeSpace:
         if self.deadline.expired():  # the engines poll every few thousand calls; this, per set
             raise Stop
         engine, result = self._engine, []
-        for features, bits in self._groups:
-            right = rows & bits
-            if not right or right == rows:
-                continue
-            left = rows ^ right
+        for features, left, right in proper_splits(rows, self._groups):
             room = leaves - engine.quick_bound(right)
             left_leaves = engine.solve(left, room)
             if left_leaves > room:
