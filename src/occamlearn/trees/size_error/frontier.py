@@ -33,9 +33,8 @@ at once, the compiled one-deletion search (``mpdt.error_budget.one_error``) sett
 first of them, where exactly one pattern may be misclassified, sharing the tail's pure-tree
 memo; if it could not,
 ``trees.size_error.core_budgets`` proves those budgets by pure-tree cores (an implicit hitting set)
-within a share of the time left; then the walk resumes. Each rule's proof is in its module.
-(back's path: the walk alone left 11 and 12 leaves open after 60 s; with the phase it is
-certified in 29.5 s, ``benchmarks/results/size_error_path_one_error.md``.)
+within a share of the time left; then the walk resumes. Each rule's proof is in its module;
+what the phases buy is measured in ``benchmarks/results/size_error_path_one_error.md``.
 
 **Depth bound.** With ``max_depth`` the same curve under depth <= d comes from
 ``trees.size_error.depth_bounded``: a (leaves -> errors) front per row set and depth, capped at
@@ -74,9 +73,8 @@ __all__ = ["Frontier", "find_size_error_frontier"]
 # shares of the time left when each pure phase starts (``_walk``)
 TAIL_SHARE = 0.3  # the pure-tree searches of the tail
 CORE_SHARE = 0.25  # the core proofs of the smallest budgets, once the walk reaches them
-# the walk's own try at those budgets first: where it settles them in a second (haber, wine)
-# the core proofs, run first, spent their whole share (13 s) settling nothing; 0.1 cost spect
-# its certificate at 60 s (size_error_path_idle.md)
+# the walk's own try at those budgets first, small: where the walk settles them at once the
+# core proofs would spend their whole share, and a larger share is taken from the proofs
 SMALL_WALK_SHARE = 0.05
 # then the compiled one-deletion search at the first budget above the forced errors
 # (``one_error.settle_one_deletion``), where the walk in Python is slowest
@@ -229,16 +227,16 @@ def _walk(search, max_leaves: int | None, deadline: Deadline | None
     one-deletion phase at the first budget above the forced errors, then (unless that phase
     finished) the core proofs within a share of the time left, then the walk again, from the
     top: the budgets it settled before are answered from the memo at once. Once the
-    one-deletion phase settled its budget, the core proofs would start at the next one, two
-    deletions, where their hitting sets grow fast: on back they spent their 5 s share
-    there for nothing, while the walk settled those budgets in 7 s.
+    one-deletion phase settled its budget, the core proofs are skipped: they would start at
+    the next budget, two deletions, where their hitting sets grow fast, while the walk
+    settles those budgets anyway.
 
     Why the core proofs wait for the walk: they settle only the smallest budgets, and a
     bound proven at budget b holds for budgets <= b only, so they cannot shorten any query
     of a larger budget, while every larger budget must be settled by the walk anyway for
     the path to be certified (and its bounds carry down to the small budgets). Run at a
-    fixed share of the time instead, they took time from the walk on paths whose walk
-    never reached those budgets within the limit (tic-tac-toe, spect)."""
+    fixed share of the time instead, they would take time from the walk on paths whose walk
+    never reaches those budgets within the limit."""
     queries, stats = [0], {}
     try:
         search.seed_fronts(search.greedy(search.view.root))

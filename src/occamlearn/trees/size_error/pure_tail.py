@@ -114,9 +114,8 @@ def _share_memo(search, engine) -> None:
     """Give the walk's pure oracle (``pure_oracle``) the first level's compiled search, memo
     and all, when both searched the same rows (the non-tie patterns, in the same order, over
     the same columns): what the tail proved about subsets then serves the oracle and the
-    one-deletion phase (``mpdt.error_budget.one_error.settle_one_deletion``: alone on back it
-    takes 15.6 s after a pure search filled the memo against 29.0 s on an empty one,
-    ``benchmarks/results/one_error_search.md``; in the path, after the tail, 4-5.5 s)."""
+    one-deletion phase (``mpdt.error_budget.one_error.settle_one_deletion``, which starts from
+    every subset the pure search settled; ``benchmarks/results/one_error_search.md``)."""
     from occamlearn.trees.mpdt.bnb.engines import CompiledRowSetSearch
 
     oracle = search.pure

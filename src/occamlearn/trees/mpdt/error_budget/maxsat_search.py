@@ -11,9 +11,8 @@ error-budget encoding of ``trees.mpdt.error_budget.encoding``:
 
 A budget below the errors that conflicting rows force is infeasible: ``ValueError``.
 As in ``find_minimum_tree``, the Linear MaxSAT solver starts from the greedy tree as phase
-hints (budget = forced errors + 2, 60 s limit, two runs each: hayes-r reached size 35 and 33
-with them, 39 twice without; monks-3 proved 15 in 4.0-4.7 s against 5.5-5.8 s; iris proved
-19 in 7.5 s against 5.1-6.2 s).
+hints: its first models are then near a tree already known to fit the budget. Phases only
+order the solver's choices, so they change no answer, only how soon smaller trees are found.
 
 ``ErrorBudgetSearch`` is that search kept alive for Alg. 3 (line 6: many minimum trees):
 ``formula()`` is the SAT instance whose models are the trees of the best size within the
@@ -252,10 +251,9 @@ class ErrorBudgetSearch:
         encoding = encode_error_budget(self.X, self.y, self.n_classes, self.max_errors,
                                        size, size, deadline=deadline,
                                        sample_weight=self.weight)
-        # start next to the search's tree. Measured on size-95 greedy trees: spect with all
-        # rows, budget forced + 2, gave 20 and 7 trees in 30 s with these phases, 1 without
-        # (two runs); spect and haber majority-filtered, budget 2, no second tree in 15 s
-        # either way (four runs each). Never seen to hurt.
+        # start next to the search's tree: phases order the solver's choices only, so every
+        # model is still a tree within the budget, and the enumeration reaches other trees of
+        # the optimum sooner
         return OptimalFormula(encoding, size, phases=encoding.mpdt.tree_literals(tree),
                               **options)
 
