@@ -12,14 +12,7 @@ from hypothesis import strategies as st
 
 from occamlearn.stopping import Deadline, ProgressSink
 from occamlearn.trees.mpdt.bnb.branch_and_bound import minimum_tree_branch_and_bound
-
-try:
-    from occamlearn.solve.minimum_tree import find_minimum_tree
-except ImportError:
-    try:
-        from occamlearn.trees.mpdt.maxsat_route.search import find_minimum_tree
-    except ImportError:
-        from occamlearn.trees.mpdt.minimum import find_minimum_tree
+from occamlearn.trees.mpdt.minimum import find_minimum_tree
 
 
 @st.composite
