@@ -283,8 +283,8 @@ def test_minimum_trees_with_selection_keeps_one_deadline(diverse, layouts, max_e
     limit = 1.5
     began = time.perf_counter()
     selected = find_minimum_trees_with_selection(X, y, 2, n_solutions=10**6, diverse=diverse,
-                                            layouts=layouts, deadline=Deadline.after(limit),
-                                            max_errors=max_errors, random_state=0)
+                                                 layouts=layouts, deadline=Deadline.after(limit),
+                                                 max_errors=max_errors, random_state=0)
     assert within(limit, time.perf_counter() - began)
     result = selected.result
     assert result.status in ("feasible", "optimal")

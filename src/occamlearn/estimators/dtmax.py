@@ -178,11 +178,12 @@ class MaxAccuracyTreeClassifier(ClassifierMixin, FittedTreeMixin, BaseEstimator)
         columns = table_columns(self, X, y, sample_weight, self.class_weight)
         progress = search_progress(self, columns)
         with watching_interrupts(deadline, progress):
-            result = find_most_accurate_tree(columns.data, max_depth=self.max_depth,
-                               max_leaves=self.max_leaves, prefer_small=self.prefer_small,
-                               method="maxsat" if self.method == "maxsat" else "auto",
-                               solver=self.solver, sat_solver=self.sat_solver,
-                               deadline=deadline, progress=progress)
+            result = find_most_accurate_tree(
+                columns.data, max_depth=self.max_depth, max_leaves=self.max_leaves,
+                prefer_small=self.prefer_small,
+                method="maxsat" if self.method == "maxsat" else "auto",
+                solver=self.solver, sat_solver=self.sat_solver, deadline=deadline,
+                progress=progress)
         set_fitted(self, columns, result, progress, deadline)
         if progress.interrupted_at is not None or result.stats.get("interrupted"):
             self.solve_stats_["interrupted"] = True    # Ctrl-C: the best tree is kept

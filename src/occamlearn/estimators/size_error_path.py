@@ -101,7 +101,7 @@ def size_error_path(estimator, X, y, sample_weight=None) -> SizeErrorPath:
     deadline = Deadline.after(no_limit_as_none(work.time_limit))
     columns = table_columns(work, X, y, sample_weight, work.class_weight)
     curve = find_size_error_curve(columns.data, max_leaves=work.max_leaves,
-                             max_depth=work.max_depth, deadline=deadline)
+                                  max_depth=work.max_depth, deadline=deadline)
     models, made = [], {}
     for i, tree in enumerate(curve.trees):
         if id(tree) not in made:

@@ -260,7 +260,7 @@ def test_bad_arguments_are_named():
         data_of(np.array([[np.nan], [1.0], [2.0]]), np.array([0, 1, 0]), 2)
     with pytest.raises(ValueError, match="ratios of integers"):
         find_most_accurate_tree(data_of(np.zeros((3, 1)), np.array([0, 1, 0]), 2, [1.0, 0.1234567891234, 1.0]),
-                  max_depth=1)
+                                max_depth=1)
 
 
 def test_thresholds_inside_an_end_run_are_left_out_and_lose_nothing():

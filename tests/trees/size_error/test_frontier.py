@@ -108,7 +108,7 @@ def test_depth_bound_binds_too(data, max_leaves, max_depth):
     depth <= d with at most L leaves."""
     X, y, k, weight = data
     frontier = find_size_error_frontier(X, y, k, sample_weight=weight, max_leaves=max_leaves,
-                                   max_depth=max_depth)
+                                        max_depth=max_depth)
     assert frontier.proven.all()
     expected = enumerated_curve(X, y, weight, k, max_leaves, max_depth)
     assert frontier.errors.tolist() == pytest.approx(expected)
@@ -158,7 +158,7 @@ def test_depth_engine_matches_the_exact_core(data, max_leaves, max_depth):
     front, _ = solve(X, y, k, SizeErrorFront(max_leaves), max_depth=max_depth,
                             sample_weight=weight)
     frontier = find_size_error_frontier(X, y, k, sample_weight=weight, max_leaves=max_leaves,
-                                   max_depth=max_depth)
+                                        max_depth=max_depth)
     best = [min(e for leaves, (e, _) in front.items() if leaves <= count)
             for count in range(1, len(frontier.errors) + 1)]
     assert frontier.errors.tolist() == pytest.approx(best)

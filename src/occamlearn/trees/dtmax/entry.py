@@ -139,10 +139,11 @@ def kernels_ready(family: str, deadline: Deadline) -> bool:
     return family in _LOADED
 
 
-def find_most_accurate_tree(data: OrderedData, *, max_depth: int | None, max_leaves: int | None = None,
-              prefer_small: bool = True, method: str = "auto", solver: str = "auto",
-              sat_solver: str = "cadical195", deadline: Deadline | None = None,
-              progress: ProgressSink | None = None) -> DtmaxResult:
+def find_most_accurate_tree(data: OrderedData, *, max_depth: int | None,
+                            max_leaves: int | None = None, prefer_small: bool = True,
+                            method: str = "auto", solver: str = "auto",
+                            sat_solver: str = "cadical195", deadline: Deadline | None = None,
+                            progress: ProgressSink | None = None) -> DtmaxResult:
     """The tree of depth <= ``max_depth`` (None: any) with at most ``max_leaves`` leaves
     (None: any) that makes the fewest weighted training errors on ``data``, then (with
     ``prefer_small``) has the fewest tests; see the module doc for how. ``progress`` hears
@@ -161,7 +162,7 @@ def find_most_accurate_tree(data: OrderedData, *, max_depth: int | None, max_lea
     caller = _CallerUnits(sink, scale)
     if leaves_bind(max_depth, max_leaves):
         curve = find_size_error_curve(data, max_leaves=max_leaves, max_depth=max_depth,
-                                 deadline=deadline)
+                                      deadline=deadline)
         result = curve.point(len(curve.errors) - 1)
     elif method == "maxsat":
         result = _maxsat(data, max_depth, greedy, scale, prefer_small, solver, sat_solver,
@@ -262,7 +263,7 @@ class SizeErrorCurve:
 
 
 def find_size_error_curve(data: OrderedData, *, max_leaves: int | None, max_depth: int | None,
-                     deadline: Deadline | None = None) -> SizeErrorCurve:
+                          deadline: Deadline | None = None) -> SizeErrorCurve:
     """The size-error curve of ``data`` over every threshold (``trees.size_error.frontier``, each point
     certified or bounded), up to ``max_leaves`` or, without it, to the smallest tree with
     the fewest errors; trees of depth <= ``max_depth`` unless it is None. A table too large
@@ -274,9 +275,9 @@ def find_size_error_curve(data: OrderedData, *, max_leaves: int | None, max_dept
     tests = threshold_matrix(data, THRESHOLD_MATRIX_BYTES, FRONTIER_CELLS)
     weighted = not np.all(units == 1)
     frontier = find_size_error_frontier(tests.X, data.y, data.n_classes, max_leaves=max_leaves,
-                                   max_depth=max_depth,
-                                   sample_weight=units if weighted else None,
-                                   deadline=deadline)
+                                        max_depth=max_depth,
+                                        sample_weight=units if weighted else None,
+                                        deadline=deadline)
     made = {}
     trees = tuple(made.setdefault(id(tree), tests.nested(tree)) for tree in frontier.trees)
     stats = dict(frontier.stats, n_thresholds=tests.X.shape[1])

@@ -114,10 +114,10 @@ def _check_leaves(max_leaves) -> int | None:
 
 
 def find_size_error_frontier(X, y, n_classes: int, *, max_leaves: int | None = None,
-                        max_depth: int | None = None, sample_weight=None,
-                        deadline: Deadline | None = None,
-                        use_incompatibility: bool = True,
-                        use_pure_tail: bool = True) -> Frontier:
+                             max_depth: int | None = None, sample_weight=None,
+                             deadline: Deadline | None = None,
+                             use_incompatibility: bool = True,
+                             use_pure_tail: bool = True) -> Frontier:
     """The size-error curve of 0/1 matrix ``X`` with class indices ``y`` (see the module
     docstring): L = 1 .. ``max_leaves``, or up to the smallest tree with the fewest errors
     (the forced ones) when ``max_leaves`` is None. ``max_depth`` bounds the depth too

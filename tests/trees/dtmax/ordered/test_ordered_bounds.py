@@ -126,7 +126,7 @@ def test_bound_at_every_stop_of_a_longer_search(seed, depth):
     for polls in range(0, 400, 7):
         sink = ProgressSink()
         result = find_most_accurate_tree(data, max_depth=depth, deadline=StopAfter(polls), progress=sink,
-                           prefer_small=False)
+                                         prefer_small=False)
         assert all(lower <= exact.errors for _, _, lower in sink.trace if lower is not None)
         assert result.errors_lower_bound <= exact.errors <= result.errors
         bounds.append(result.errors_lower_bound)

@@ -90,7 +90,7 @@ def xor_data(seed=0, n=40):
 def test_alg3_is_reproducible_with_random_state():
     X, y = xor_data()
     runs = [find_minimum_trees_with_selection(X, y, 2, n_solutions=6, selection_size=0.25,
-                                         random_state=7) for _ in range(2)]
+                                              random_state=7) for _ in range(2)]
     a, b = runs
     assert a.chosen == b.chosen and np.array_equal(a.accuracies, b.accuracies)
     assert a.n_selection == 10 and a.n_train == 30

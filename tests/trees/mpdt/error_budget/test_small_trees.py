@@ -111,13 +111,13 @@ def test_path_with_small_trees_is_the_brute_force_curve(data):
     X, y, n_classes, weight = data
     halves = (weight * 2).astype(np.int64)
     with_small = find_size_error_frontier(X, y, n_classes, sample_weight=weight,
-                                     use_pure_tail=False)
+                                          use_pure_tail=False)
     # (none where nothing is searched: one leaf makes only the forced errors, or the greedy
     # start's entries, whose small trees wait for a search to visit them, settle the path)
     assert with_small.stats["small_tree_calls"] > 0 or with_small.stats["calls"] == 0
     with mock.patch.object(BudgetRowSetSearch, "__init__", _without_small):
         without = find_size_error_frontier(X, y, n_classes, sample_weight=weight,
-                                      use_pure_tail=False)
+                                           use_pure_tail=False)
     assert without.stats["small_tree_calls"] == 0
     assert with_small.status == without.status == "optimal"
     assert with_small.errors.tolist() == without.errors.tolist()

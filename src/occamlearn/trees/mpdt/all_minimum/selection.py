@@ -166,10 +166,10 @@ class SelectedTrees:
 
 
 def find_minimum_trees_with_selection(X_bin, y, n_classes: int, *, n_solutions: int = 1,
-                                 diverse: bool = True, layouts: bool = False,
-                                 selection_size: float = 0.0, delta: float = 0.0,
-                                 random_state=None, enumeration_time_limit=None,
-                                 **search) -> SelectedTrees:
+                                      diverse: bool = True, layouts: bool = False,
+                                      selection_size: float = 0.0, delta: float = 0.0,
+                                      random_state=None, enumeration_time_limit=None,
+                                      **search) -> SelectedTrees:
     """Algorithm 3: split, compute up to ``n_solutions`` minimum trees on the training part
     (MDSOL if ``diverse``, per layout if ``layouts``), evaluate them on the selection part,
     keep those within ``delta`` of the best and pick one at random.
