@@ -65,7 +65,7 @@ def run_occamlearn(name: str, depth: int, solver: str, time_limit: float,
     def fit(rows, deadline=None):
         data = OrderedData.from_matrix(X[rows], y[rows], n_classes)
         return find_most_accurate_tree(data, max_depth=depth, method=method, solver=backend,
-                         prefer_small=prefer_small, deadline=deadline)
+                                       prefer_small=prefer_small, deadline=deadline)
 
     if warm_up:                      # compile / load kernels, import lazily imported modules
         fit(warm_up_rows(y))

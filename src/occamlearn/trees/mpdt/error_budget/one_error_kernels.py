@@ -172,6 +172,10 @@ def _settle_one(rows, budget, columns, class_sets, deletable, packed, labels, de
     return np.int64(OPEN), bound
 
 
+# A copy of bnb.kernels._expand's partition, hash and de-duplication steps, not a shared helper:
+# each compiled call level repeats LLVM work; splitting _expand into more helpers raised the bnb
+# compile from 9.4-10.8 to 10.8-13.1 CPU s, inline="always" from 8.5-8.9 to 11.0-11.1
+# (benchmarks/results/cold_typing.md, section 2).
 @njit(cache=True, no_cpython_wrapper=True)
 def _expand_one(rows, budget, columns, class_sets, deletable, slots, slots1, order,
                 pred_start, pred):
