@@ -126,3 +126,29 @@ def test_the_probability_plot_shows_the_observed_rate_and_marks_the_weighted_one
     plain = plot_probabilities(DecisionListClassifier().fit(X, y))
     assert plain.get_legend() is None and not plain.collections
     matplotlib.pyplot.close("all")
+
+
+def test_a_short_deadline_thins_the_cuts_of_a_wide_table():
+    """Binarising every cut of a wide table would eat a short time limit: the plan keeps fewer
+    cuts per column (and says so); without a deadline, or with time to spare, nothing changes."""
+    from occamlearn.estimators._list_literals import within_deadline
+    from occamlearn.stopping import Deadline
+
+    rng = np.random.default_rng(0)
+    X = pd.DataFrame(rng.normal(size=(80, 100)), columns=[f"c{j}" for j in range(100)])
+    literals = RuleLiterals(ThresholdBinarizer())
+    assert within_deadline(literals, X, None) is literals
+    assert within_deadline(literals, X, Deadline.after(3600)) is literals
+    thinned = within_deadline(literals, X, Deadline.after(1e-6))
+    assert thinned.binarizer.max_thresholds == 1
+    fitted = thinned.fit(X)
+    assert len(fitted.conditions_) == 2 * 100  # one cut and its negation per column
+    assert fitted.binarizer_.thinned_columns_["c0"][0] == 1
+
+
+def test_a_time_limit_on_a_wide_table_still_returns_rules():
+    rng = np.random.default_rng(0)
+    X = pd.DataFrame(rng.normal(size=(200, 400)), columns=[f"c{j}" for j in range(400)])
+    y = (X["c0"] > 0).astype(int)
+    model = DecisionListClassifier(time_limit=2).fit(X, y)
+    assert model.rules_, model.stop_reason_

@@ -75,6 +75,25 @@ def test_counts_for_several_row_sets_at_once(native, monkeypatch):
         assert positive[i].tolist() == (X & (mask & y)[:, None]).sum(axis=0).tolist()
 
 
+@pytest.mark.parametrize("n_rows", [200, 20_000])  # all at once, and block by block
+def test_counts_of_chosen_columns_equal_counts_of_the_copied_columns(n_rows, monkeypatch):
+    from occamlearn.lists import bits
+
+    if n_rows > 1000:  # several blocks
+        monkeypatch.setattr(bits, "_SMALL_WORDS", 0)
+        monkeypatch.setattr(bits, "_CHUNK_BYTES", 4096)
+    rng = np.random.default_rng(7)
+    columns = pack_columns(rng.random((n_rows, 40)) < 0.5)
+    y = rng.random(n_rows) < 0.4
+    masks = [rng.random(n_rows) < 0.7, np.arange(n_rows) < n_rows // 3]
+    rows = np.stack([pack_vector(m) for m in masks])
+    pos = np.stack([pack_vector(m & y) for m in masks])
+    index = np.array([39, 3, 3, 17, 0, 25, 8])
+    chosen = count_covered(columns, rows, pos, index)
+    copied = count_covered(columns[index], rows, pos)
+    assert [a.tolist() for a in chosen] == [a.tolist() for a in copied]
+
+
 def test_lookup_table_popcount_matches_numpy():
     words = np.random.default_rng(0).integers(0, 2**63, size=(5, 7), dtype=np.uint64)
     words[0, 0] = np.uint64(2**64 - 1)

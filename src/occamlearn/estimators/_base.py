@@ -159,6 +159,9 @@ def encode_labels(y) -> tuple[np.ndarray, np.ndarray]:
 def check_binary_matrix(X, feature_names=None) -> np.ndarray:
     """``X`` as a uint8 0/1 matrix, or a ValueError naming the first non-0/1 entry."""
     values = X.to_numpy() if _is_dataframe(X) else np.asarray(X)
+    if values.dtype in (np.bool_, np.uint8) and (values.size == 0
+                                                  or values.view(np.uint8).max() <= 1):
+        return values.astype(np.uint8)  # 0/1 bytes are their own answer: one pass, a copy
     is_one = np.asarray(values == 1, dtype=bool)
     bad = ~(np.asarray(values == 0, dtype=bool) | is_one)
     if bad.any():

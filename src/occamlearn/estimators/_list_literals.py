@@ -18,16 +18,24 @@ gives. The binariser's ``col is missing`` literal stays as it is.
 
 from __future__ import annotations
 
+import warnings
 from collections import Counter
 
 import numpy as np
+import pandas as pd
 from sklearn.base import BaseEstimator, TransformerMixin, clone
 from sklearn.utils.validation import check_is_fitted
 
+from occamlearn.binarize import ThresholdBinarizer
+from occamlearn.binarize.threshold import LABEL_BLIND_THRESHOLDS
 from occamlearn.estimators._base import table_input_tags
 from occamlearn.model.conditions import Condition
+from occamlearn.stopping import CLOCK
 
-__all__ = ["RuleLiterals", "negation"]
+__all__ = ["RuleLiterals", "negation", "within_deadline"]
+
+# A table this wide is timed on its first PILOT_COLUMNS columns before it is binarised.
+PILOT_COLUMNS = 64
 
 _OPPOSITE = {"==": "!=", "!=": "==", "<": ">=", ">=": "<", "<=": ">", ">": "<="}
 
@@ -95,3 +103,39 @@ class RuleLiterals(TransformerMixin, BaseEstimator):
 
     def __sklearn_tags__(self):
         return table_input_tags(super().__sklearn_tags__())
+
+
+def within_deadline(literals: RuleLiterals, X, deadline, share: float = 0.5) -> RuleLiterals:
+    """``literals`` with fewer cuts per numeric column when binarising ``X`` in full would
+    take more than ``share`` of the time ``deadline`` leaves, so that the search gets the
+    rest and a time limit still returns rules (otherwise ``literals`` itself).
+
+    The plan: a table wider than ``PILOT_COLUMNS`` columns has its first ``PILOT_COLUMNS``
+    binarised and timed; the time of all of them is extrapolated by the column count (the
+    work is per column and per cut). If it exceeds the share, every numeric column keeps
+    ``LABEL_BLIND_THRESHOLDS * share_time / predicted`` cuts (at least 1) instead of
+    ``LABEL_BLIND_THRESHOLDS``: the work per column scales with its cuts. The binariser notes
+    the thinning (``thinned_columns_``), so the fitted model says what it was restricted to.
+    Only a ``ThresholdBinarizer`` with ``max_thresholds="auto"`` is thinned; an estimate may
+    be off, and then the search's own deadline still holds.
+    """
+    inner = literals.binarizer
+    n_columns = X.shape[1] if hasattr(X, "shape") and len(X.shape) == 2 else 0
+    if deadline is None or deadline.at is None or n_columns <= PILOT_COLUMNS \
+            or not isinstance(inner, ThresholdBinarizer) or inner.max_thresholds != "auto":
+        return literals
+    pilot = X.iloc[:, :PILOT_COLUMNS] if isinstance(X, pd.DataFrame) else \
+        np.asarray(X)[:, :PILOT_COLUMNS]
+    started = CLOCK()
+    try:
+        with warnings.catch_warnings():  # the real fit warns, once
+            warnings.simplefilter("ignore")
+            clone(literals).fit_transform(pilot)
+    except (TypeError, ValueError):  # the real fit reports bad input, naming the column
+        return literals
+    predicted = (CLOCK() - started) * n_columns / PILOT_COLUMNS
+    allowed = share * deadline.remaining()
+    if predicted <= allowed:
+        return literals
+    cuts = max(1, int(LABEL_BLIND_THRESHOLDS * allowed / predicted))
+    return RuleLiterals(clone(inner).set_params(max_thresholds=cuts))

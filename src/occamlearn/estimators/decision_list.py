@@ -34,7 +34,7 @@ from occamlearn.estimators._base import (
     table_input_tags,
 )
 from occamlearn.estimators._display import ModelDisplayMixin
-from occamlearn.estimators._list_literals import RuleLiterals
+from occamlearn.estimators._list_literals import RuleLiterals, within_deadline
 from occamlearn.estimators._record import fit_date
 from occamlearn.lists import RULE_SEARCHES, learn_decision_list
 from occamlearn.stopping import Deadline
@@ -110,7 +110,10 @@ class DecisionListClassifier(ClassifierMixin, ModelDisplayMixin, BaseEstimator):
         (``n_samples / (n_classes * np.bincount(y))``); they multiply ``sample_weight``.
     time_limit : float or None, default=60
         Seconds ``fit`` may take; past it the list found so far is returned, with
-        ``stop_reason_ == "time_limit"``. None or 0: no limit.
+        ``stop_reason_ == "time_limit"``. None or 0: no limit. A table so wide that
+        binarising it would take over half the time left is binarised with fewer cuts per
+        numeric column (``_list_literals.within_deadline``; the inner binariser's
+        ``thinned_columns_`` says how many), so that the search still has time for rules.
 
     With ``sample_weight`` (in ``fit``) or ``class_weight`` every count of the search is a
     total weight: the log-likelihood, the rule probabilities (weighted frequencies, what
@@ -191,6 +194,8 @@ class DecisionListClassifier(ClassifierMixin, ModelDisplayMixin, BaseEstimator):
                              f"{self.min_conjunction} and {self.max_conjunction} features")
         binarizer = (LIST_BINARIZERS[self.binarizer]() if isinstance(self.binarizer, str)
                      else binarizer_to_fit(self.binarizer))
+        if isinstance(binarizer, RuleLiterals):  # a time limit leaves the search time too
+            binarizer = within_deadline(binarizer, X, deadline)
         data = prepare_training_data(self, X, y, binarizer=binarizer,
                                      on_conflict="relax",  # a probabilistic list keeps every row
                                      sample_weight=sample_weight,

@@ -102,10 +102,13 @@ def popcount_rows(words: np.ndarray) -> np.ndarray:
     return _popcount(words).sum(axis=-1, dtype=np.int64)
 
 
-def count_covered(columns: np.ndarray, rows: np.ndarray, positives: np.ndarray):
+def count_covered(columns: np.ndarray, rows: np.ndarray, positives: np.ndarray,
+                  index: np.ndarray | None = None):
     """For every packed column: (covered rows, covered positives) within ``rows``.
 
     columns : (m, w) uint64 packed candidate conditions
+    index : count only ``columns[index]`` (in that order), gathered block by block, so the
+        chosen columns are never copied whole (None: every column)
     rows : (w,) uint64 packed set of rows still to explain, or (b, w) for b such sets (the
         beams of a beam search: each block of columns is then read from memory once for all)
     positives : same shape as ``rows``, the packed ``rows & y``
@@ -113,8 +116,11 @@ def count_covered(columns: np.ndarray, rows: np.ndarray, positives: np.ndarray):
     """
     single = rows.ndim == 1
     rows, positives = np.atleast_2d(rows), np.atleast_2d(positives)
-    m, w = columns.shape
+    w = columns.shape[1]
+    m = columns.shape[0] if index is None else len(index)
     if len(rows) * m * w <= _SMALL_WORDS:  # all at once: few numpy calls for small data
+        if index is not None:
+            columns = columns[index]
         words = columns[None] & rows[:, None]
         covered = popcount_rows(words)
         positive = popcount_rows(words & positives[:, None])
@@ -130,7 +136,10 @@ def count_covered(columns: np.ndarray, rows: np.ndarray, positives: np.ndarray):
     words = np.empty((min(step, m), width), dtype=np.uint64)
     counts = np.empty((min(step, m), width), dtype=np.uint8)
     for start in range(0, m, step):
-        block = columns[start:start + step]
+        if index is None:
+            block = columns[start:start + step]
+        else:
+            block = columns[index[start:start + step]]
         if compact:
             block = block[:, live]
         k = len(block)

@@ -84,9 +84,10 @@ def _order(found: Found):
 
 
 def _level(problem, remainder, search, cost, level, min_literals, rows, positives, parents,
-           columns):
-    """Counts and scores of every (conjunction + literal of ``columns``) of one level."""
-    covered, positive = problem.count(columns, rows, positives)
+           literals):
+    """Counts and scores of every (conjunction + literal still in ``literals``) of one
+    level."""
+    covered, positive = problem.count(literals.all, rows, positives, literals.select)
     shrinks = covered < parents[:, None] - problem.tolerance
     scores = scored(covered, positive, remainder, search, cost(level), problem.xlogx)
     eligible = scores.eligible & shrinks
@@ -113,9 +114,9 @@ class _Literals:
     def __init__(self, problem):
         self.all = problem.literals
         self.index = np.arange(len(self.all))
-        self.columns = self.all
+        self.select = None  # the literals counted: None (all) or ``index``
         self.bound = None
-        self._levels: dict = {}  # level -> (threshold, index, columns)
+        self._levels: dict = {}  # level -> (threshold, index, select)
 
     def narrow(self, bound, cost, level: int, threshold: float) -> None:
         """Keep the literals whose level-1 ``bound`` may still pay for ``level`` literals."""
@@ -124,9 +125,9 @@ class _Literals:
         known = self._levels.get(level)
         if known is None or known[0] < threshold:
             keep = np.flatnonzero(self.bound - cost.at_least(level) > threshold)
-            columns = self.all if len(keep) == len(self.all) else self.all[keep]
-            known = self._levels[level] = (threshold, keep, columns)
-        _, self.index, self.columns = known
+            select = None if len(keep) == len(self.all) else keep
+            known = self._levels[level] = (threshold, keep, select)
+        _, self.index, self.select = known
 
 
 def _beam(problem, remainder, search, cost, pool, max_literals, min_literals, deadline):
@@ -144,7 +145,7 @@ def _beam(problem, remainder, search, cost, pool, max_literals, min_literals, de
         parents = np.array([m[3] for m in members], dtype=np.float64)
         covered, positive, scores, shrinks = _level(
             problem, remainder, search, cost, level, min_literals, rows, positives, parents,
-            literals.columns)
+            literals)
         gain, score = scores.gain, scores.score
         stats = merge_stats(stats, scores.stats)
         d = len(literals.index)
@@ -161,13 +162,14 @@ def _beam(problem, remainder, search, cost, pool, max_literals, min_literals, de
         parent_members, members = members, []
         for flat in pick_top(score, expandable, 2 * search.width):
             b, i = divmod(int(flat), d)
-            child = rows[b] & literals.columns[i]
+            column = literals.all[literals.index[i]]
+            child = rows[b] & column
             key = child.tobytes()
             if key in seen:
                 continue
             seen.add(key)
             members.append((parent_members[b][0] + (int(literals.index[i]),), child,
-                            positives[b] & literals.columns[i], covered[b, i].item()))
+                            positives[b] & column, covered[b, i].item()))
             if len(members) == search.width:
                 break
         if not members:
@@ -199,7 +201,7 @@ def _exact(problem, remainder, search, cost, pool, max_literals, min_literals, d
             literals.narrow(None, cost, level, pool.threshold())
         covered, positive, scores, shrinks = _level(
             problem, remainder, search, cost, level, min_literals, rows[None], positives[None],
-            np.array([parent], dtype=np.float64), literals.columns)
+            np.array([parent], dtype=np.float64), literals)
         scores = Scores(*(a[0] for a in scores[:4]), scores.stats)
         covered, positive, gain, score = covered[0], positive[0], scores.gain, scores.score
         later = literals.index > (chosen[-1] if chosen else -1)

@@ -86,11 +86,15 @@ class SearchProblem:
         weights (``likelihood.CountXLogX``)."""
         return xlogx if self.weight is not None else CountXLogX(self.n_rows)
 
-    def count(self, columns: np.ndarray, rows: np.ndarray, positives: np.ndarray):
-        """(covered, covered positives) of every packed column within the packed ``rows``
-        (``bits.count_covered``; weighted sums when the problem has weights)."""
+    def count(self, columns: np.ndarray, rows: np.ndarray, positives: np.ndarray,
+              index: np.ndarray | None = None):
+        """(covered, covered positives) of every packed column (of ``columns[index]``)
+        within the packed ``rows`` (``bits.count_covered``; weighted sums when the problem
+        has weights)."""
         if self.weight is None:
-            return count_covered(columns, rows, positives)
+            return count_covered(columns, rows, positives, index)
+        if index is not None:
+            columns = columns[index]
         return weighted_count_covered(columns, rows, positives, self.weight)
 
     def count_covered(self, rows: np.ndarray, positives: np.ndarray):

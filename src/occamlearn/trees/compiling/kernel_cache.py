@@ -68,9 +68,9 @@ __all__ = ["COMPILE_SECONDS", "KERNEL_MODULES", "KernelsUnavailable", "KernelsWh
 KERNEL_MODULES = {
     "bnb": "occamlearn.trees.mpdt.bnb.kernels",
     "error-budget": "occamlearn.trees.mpdt.error_budget.bnb_kernels",
+    "one-error": "occamlearn.trees.mpdt.error_budget.one_error_kernels",
     "dtmax-dp": "occamlearn.trees.dtmax.binary.kernels",
     "dtmax-ordered": "occamlearn.trees.dtmax.ordered.depth2",
-    "one-error": "occamlearn.trees.mpdt.error_budget.one_error_kernels",
 }
 # CPU seconds to compile each family into an empty cache, alone in its process (a family that
 # calls another's helpers compiles them too, unless they are cached), and all of them in one
