@@ -5,7 +5,7 @@ folders of its own: new and empty for a cold run (what a fresh install sees), a 
 complete cache for a warm one. Three parts:
 
 1. ``families``: CPU and wall seconds to compile each kernel family into an empty cache, each
-   alone in its process (``python -m occamlearn.trees.compile_child FAMILY``, the compile child
+   alone in its process (``python -m occamlearn.trees.compiling.compile_child FAMILY``, the compile child
    a fit starts), and ``occamlearn warm-up`` on an empty cache (all of them, one process);
 2. ``haber``: ``occamlearn fit --dataset haber`` (the default 60 s limit) cold ``--repeats``
    times and warm once: wall and CPU seconds, the result line (proven or not);
@@ -96,7 +96,7 @@ def families(workdir: Path) -> list[dict]:
     rows = []
     for name in FAMILIES:
         folder = Path(tempfile.mkdtemp(dir=workdir))
-        run = _run(["-m", "occamlearn.trees.compile_child", name], folder)
+        run = _run(["-m", "occamlearn.trees.compiling.compile_child", name], folder)
         rows.append({"what": f"compile {name} alone", "wall": run["wall"], "cpu": run["cpu"],
                      "load": run["load"]})
         print(rows[-1], flush=True)

@@ -42,11 +42,11 @@ def fit(kind: str, name: str, arg: int, seconds: float):
     if kind == "dtmax":
         from occamlearn.stopping import Deadline
         from occamlearn.trees.dtmax.data import OrderedData
-        from occamlearn.trees.dtmax.entry import best_tree
+        from occamlearn.trees.dtmax.entry import find_most_accurate_tree
 
         data = OrderedData.from_matrix(X, y, k)
-        return lambda: best_tree(data, max_depth=arg, deadline=Deadline.after(seconds))
-    from occamlearn.trees.data_reduction import group_examples
+        return lambda: find_most_accurate_tree(data, max_depth=arg, deadline=Deadline.after(seconds))
+    from occamlearn.trees.exact.data import group_examples
     from occamlearn.trees.mpdt.error_budget.bnb import find_minimum_tree_with_errors_bnb
 
     budget = 0 if kind == "budget0" else group_examples(X, y).forced_errors() + arg

@@ -1,7 +1,7 @@
 """DT(max) -- most accurate tree of depth <= d -- occamlearn against STreeD.
 
 ``--solver dp`` (the default; "auto" is the same) times occamlearn's search as
-``trees.dtmax.entry.best_tree`` picks it (MurTree's compiled search on these 0/1 matrices),
+``trees.dtmax.entry.find_most_accurate_tree`` picks it (MurTree's compiled search on these 0/1 matrices),
 ``--solver maxsat`` (or a back-end name) its MaxSAT route.
 
 Protocol: every bundled dataset, ``FeatureBinarizer(encoding="binary")`` fitted on a stratified
@@ -56,7 +56,7 @@ def warm_up_rows(y: np.ndarray) -> np.ndarray:
 def run_occamlearn(name: str, depth: int, solver: str, time_limit: float,
                    prefer_small: bool = False, warm_up: bool = True) -> dict:
     from occamlearn.trees.dtmax.data import OrderedData
-    from occamlearn.trees.dtmax.entry import best_tree
+    from occamlearn.trees.dtmax.entry import find_most_accurate_tree
 
     X, y, n_classes = binary_training_data(name)
     method = "maxsat" if solver not in ("dp", "auto") else "auto"
@@ -64,8 +64,8 @@ def run_occamlearn(name: str, depth: int, solver: str, time_limit: float,
 
     def fit(rows, deadline=None):
         data = OrderedData.from_matrix(X[rows], y[rows], n_classes)
-        return best_tree(data, max_depth=depth, method=method, solver=backend,
-                         prefer_small=prefer_small, deadline=deadline)
+        return find_most_accurate_tree(data, max_depth=depth, method=method, solver=backend,
+                                       prefer_small=prefer_small, deadline=deadline)
 
     if warm_up:                      # compile / load kernels, import lazily imported modules
         fit(warm_up_rows(y))
@@ -214,7 +214,7 @@ def summary(rows: list[dict]) -> list[str]:
 def write_markdown(args, rows) -> None:
     command = "python benchmarks/dtmax_runtime.py " + " ".join(
         a for a in sys.argv[1:] if not a.startswith("--worker"))
-    route = ("search of trees.dtmax.entry.best_tree" if args.solver in ("dp", "auto")
+    route = ("search of trees.dtmax.entry.find_most_accurate_tree" if args.solver in ("dp", "auto")
              else f"MaxSAT `{args.solver}` (CaDiCaL 1.9.5)")
     text = [
         f"# DT(max): occamlearn ({route}) vs STreeD, most accurate tree of depth <= d"

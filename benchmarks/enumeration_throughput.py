@@ -1,5 +1,5 @@
 """Throughput of the enumeration of minimum trees: SAT (plain blocking = mpdt-nd, MDSOL = mpdt)
-against the branch and bound's tree space (``trees.mpdt.many.tree_space``).
+against the branch and bound's tree space (``trees.mpdt.all_minimum.tree_space``).
 
 For each dataset, on the Table 6 training part (64 %, ``train_seed`` 0): prove the minimum
 with the Linear MaxSAT search, then draw up to ``--k`` minimum trees with each enumerator
@@ -24,9 +24,9 @@ from pathlib import Path
 
 from occamlearn.experiments.table6_methods import prepare_dataset
 from occamlearn.stopping import Deadline
-from occamlearn.trees.mpdt.many.enumerate import collect_trees, mean_pairwise_hamming
-from occamlearn.trees.mpdt.many.minimum_trees import optimal_formula
-from occamlearn.trees.mpdt.many.tree_space import MinimumTreeSpace
+from occamlearn.trees.mpdt.all_minimum.enumerate import collect_trees, mean_pairwise_hamming
+from occamlearn.trees.mpdt.all_minimum.minimum_trees import optimal_formula
+from occamlearn.trees.mpdt.all_minimum.tree_space import MinimumTreeSpace
 from occamlearn.trees.mpdt.maxsat_route.search import MinimumTreeSearch
 
 SAT_ENUMERATORS = {"plain": False, "mdsol": True}

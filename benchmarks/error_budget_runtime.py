@@ -93,7 +93,7 @@ def run(method: str, name: str, budget: int, time_limit: float) -> dict:
 
 
 def budgets_of(name: str) -> list[int]:
-    from occamlearn.trees.data_reduction import group_examples
+    from occamlearn.trees.exact.data import group_examples
 
     X, y, _ = matrix(name)
     forced = group_examples(X, y).forced_errors()
@@ -134,7 +134,7 @@ def main(argv=None):
     parser.add_argument("--out", default=None, help="Markdown file for the table")
     args = parser.parse_args(argv)
     limit = args.time_limit
-    from occamlearn.trees.data_reduction import group_examples
+    from occamlearn.trees.exact.data import group_examples
     from occamlearn.trees.mpdt.error_budget import maxsat_search as error_budget  # noqa: F401
     from occamlearn.trees.mpdt.error_budget.bnb_kernels import warm_up
 

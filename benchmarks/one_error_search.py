@@ -34,7 +34,7 @@ def _deepen(solve, start: int) -> int:
 def run(name: str, pure_first: bool) -> dict:
     import numpy as np
 
-    from occamlearn.trees import kernel_cache
+    from occamlearn.trees.compiling import kernel_cache
     from occamlearn.trees.exact.data import reduce_columns
     from occamlearn.trees.mpdt.bnb.engines import CompiledRowSetSearch
     from occamlearn.trees.mpdt.error_budget.one_error import OneErrorSearch

@@ -1,6 +1,6 @@
 """The size-error path certified on every bundled binary matrix, within a time limit each.
 
-For each dataset, ``trees.frontier.size_error_frontier`` (no depth bound, no leaf cap: from one
+For each dataset, ``trees.size_error.frontier.find_size_error_frontier`` (no depth bound, no leaf cap: from one
 leaf to the smallest tree with the fewest errors) runs in its own forked process on the DT(max)
 benchmark's matrix (``dtmax_runtime.binary_training_data``: ``FeatureBinarizer(encoding=
 "binary")`` on a stratified 64 % training split, ``random_state=0``, conflicting rows kept), with
@@ -58,11 +58,11 @@ def _check(X, y, k, errors, proven) -> str:
 
 
 def run(name: str, time_limit: float, check: bool) -> dict:
-    from occamlearn.trees.frontier import size_error_frontier
+    from occamlearn.trees.size_error.frontier import find_size_error_frontier
 
     X, y, k = binary_training_data(name)
     start = time.perf_counter()
-    frontier = size_error_frontier(X, y, k, deadline=Deadline.after(time_limit))
+    frontier = find_size_error_frontier(X, y, k, deadline=Deadline.after(time_limit))
     seconds = time.perf_counter() - start
     for tree, errors in zip(frontier.trees, frontier.errors, strict=True):
         if int((tree.predict(X) != y).sum()) != errors:

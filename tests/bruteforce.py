@@ -246,3 +246,63 @@ def raw_tables(draw, max_rows=8, max_depth=3):
     if not (w > 0).any():
         w[0] = 1.0
     return pd.DataFrame(frame), y, w, n_classes, draw(st.integers(0, max_depth))
+
+
+def brute_curve(X, y, n_classes, weight, max_leaves):
+    """E(L) for L = 1 .. max_leaves: the fewest weighted errors of a tree with at most L
+    leaves, by exhaustive recursion over splits and leaf counts."""
+    n_rows = len(y)
+    columns = [sum(1 << q for q in range(n_rows) if X[q, r]) for r in range(X.shape[1])]
+
+    def leaf_errors(rows):
+        per_class = [sum(weight[q] for q in range(n_rows) if rows >> q & 1 and y[q] == k)
+                     for k in range(n_classes)]
+        return sum(per_class) - max(per_class)
+
+    @cache
+    def errors(rows, leaves):
+        best = leaf_errors(rows)
+        for col in columns:
+            one, zero = rows & col, rows & ~col
+            if not one or not zero:
+                continue
+            for left in range(1, leaves):
+                best = min(best, errors(zero, left) + errors(one, leaves - left))
+        return best
+
+    everyone = (1 << n_rows) - 1
+    return [errors(everyone, leaves) for leaves in range(1, max_leaves + 1)]
+
+
+def best_bounded_tree(X, y, n_classes, depth):
+    """(most correctly classified rows, fewest decision nodes among those) over every tree of
+    depth <= ``depth``: tries every feature at every node, memoised on the row subset."""
+    X, y = np.asarray(X), np.asarray(y)
+
+    @cache
+    def best(rows: frozenset, budget: int) -> tuple[int, int]:
+        # (correct rows, minus decision nodes): tuples compare lexicographically
+        idx = np.array(sorted(rows), dtype=np.int64)
+        result = (int(np.bincount(y[idx], minlength=n_classes).max()), 0)   # a leaf
+        if budget == 0:
+            return result
+        for j in range(X.shape[1]):
+            zeros = frozenset(int(q) for q in idx if X[q, j] == 0)
+            ones = rows - zeros
+            if zeros and ones:
+                (c0, s0), (c1, s1) = best(zeros, budget - 1), best(ones, budget - 1)
+                result = max(result, (c0 + c1, s0 + s1 - 1))
+        return result
+
+    correct, neg_splits = best(frozenset(range(len(y))), depth)
+    return correct, -neg_splits
+
+
+def random_matrix(rng, max_rows=12, max_features=4, max_classes=3):
+    """(X, y, n_classes): a random 0/1 matrix with 1 to ``max_rows`` rows and random labels."""
+    n = int(rng.integers(1, max_rows + 1))
+    n_features = int(rng.integers(1, max_features + 1))
+    n_classes = int(rng.integers(2, max_classes + 1))
+    X = rng.integers(0, 2, (n, n_features))
+    y = rng.integers(0, n_classes, n)
+    return X, y, n_classes

@@ -1,4 +1,4 @@
-"""DT(max) on a 0/1 matrix for tests of other modules: ``trees.dtmax.entry.best_tree`` with
+"""DT(max) on a 0/1 matrix for tests of other modules: ``trees.dtmax.entry.find_most_accurate_tree`` with
 its tree as a ``model.tree.Tree`` over the matrix's columns."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ import numpy as np
 
 from occamlearn.model.tree import Tree
 from occamlearn.trees.dtmax.data import OrderedData
-from occamlearn.trees.dtmax.entry import best_tree
+from occamlearn.trees.dtmax.entry import find_most_accurate_tree
 
 
 @dataclass(frozen=True)
@@ -37,7 +37,7 @@ def max_accuracy_on_matrix(X, y, n_classes: int, depth: int, *, prefer_small=Tru
     weight = None if sample_weight is None else np.asarray(sample_weight, dtype=float)
     kept = slice(None) if weight is None else weight > 0
     data = OrderedData.from_matrix(X.astype(float), y, n_classes, weight)
-    result = best_tree(data, max_depth=depth, prefer_small=prefer_small, **options)
+    result = find_most_accurate_tree(data, max_depth=depth, prefer_small=prefer_small, **options)
     tree = Tree.from_nested(_over_columns(result.tree, data), X.shape[1], n_classes)
     tree = tree.with_counts(X[kept].astype(np.uint8), y[kept])
     return MatrixResult(tree, result.errors, result.errors_lower_bound, result.status,

@@ -183,6 +183,20 @@ def test_no_import_cycles_between_subpackages():
     assert cycles == []
 
 
+ENTRY_POINTS = {"occamlearn", "occamlearn.__main__", "occamlearn.cli.__main__"}
+
+
+def test_every_module_serves_the_package():
+    """No module is there for the tests alone: each is imported by another module of the
+    package (its package ``__init__`` counts as imported with it) or is an entry point; a
+    reference the tests need lives in tests/ (``reference_search.py``, ``bruteforce.py``)."""
+    imported = set()
+    for module, target in _edges():
+        parts = target.split(".")
+        imported.update(".".join(parts[:end]) for end in range(1, len(parts) + 1))
+    assert set(MODULES) - imported - ENTRY_POINTS == set()
+
+
 def test_pysat_solvers_are_made_only_in_maxsat():
     wrong = []
     for module, path in MODULE_FILES.items():

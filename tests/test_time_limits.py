@@ -277,14 +277,14 @@ def test_minimum_trees_with_selection_keeps_one_deadline(diverse, layouts, max_e
     """20 x 100 random bits have thousands of minimum trees: drawing a million after the
     search took 5.8 s with MDSOL and ``time_limit=2`` (the drawing had no limit of its own).
     Now the search and the drawing share the deadline."""
-    from occamlearn.trees.mpdt.many.selection import minimum_trees_with_selection
+    from occamlearn.trees.mpdt.all_minimum.selection import find_minimum_trees_with_selection
 
     X, y = random_binary(20, 100, seed=4)
     limit = 1.5
     began = time.perf_counter()
-    selected = minimum_trees_with_selection(X, y, 2, n_solutions=10**6, diverse=diverse,
-                                            layouts=layouts, deadline=Deadline.after(limit),
-                                            max_errors=max_errors, random_state=0)
+    selected = find_minimum_trees_with_selection(X, y, 2, n_solutions=10**6, diverse=diverse,
+                                                 layouts=layouts, deadline=Deadline.after(limit),
+                                                 max_errors=max_errors, random_state=0)
     assert within(limit, time.perf_counter() - began)
     result = selected.result
     assert result.status in ("feasible", "optimal")
@@ -297,7 +297,7 @@ def test_minimum_trees_with_selection_keeps_one_deadline(diverse, layouts, max_e
 
 def test_drawing_after_the_deadline_gives_the_search_tree(random_binary):
     """No time left after the search: the answer is the search's own tree, not complete."""
-    from occamlearn.trees.mpdt.many.minimum_trees import trees_from_search
+    from occamlearn.trees.mpdt.all_minimum.minimum_trees import trees_from_search
     from occamlearn.trees.mpdt.maxsat_route.search import MinimumTreeSearch
 
     X, y = random_binary(20, 100, seed=4)
@@ -333,7 +333,7 @@ def test_error_budget_skips_an_encoding_over_the_memory_budget(within):
     """20,000 rows: the greedy tree has thousands of nodes, and n = size - 2 nodes x rows x
     columns is hundreds of GB of clauses. It is predicted and skipped, with or without a
     time limit (the bounding totalizer alone used to have n^2 / 2 clauses)."""
-    from occamlearn.trees.data_reduction import group_examples
+    from occamlearn.trees.exact.data import group_examples
     from occamlearn.trees.mpdt.error_budget.maxsat_search import find_minimum_tree_with_errors
 
     X, y = noisy_bits(20_000, 24)
@@ -364,7 +364,7 @@ def test_error_budget_skips_an_encoding_predicted_to_end_after_the_deadline(
 def test_error_budget_encoding_stops_at_the_deadline(monkeypatch, within):
     """Predicted instant (rate 0), the encoding is built in slices and abandoned when the
     deadline passes, or ends and the solver stops in time; either way in time."""
-    from occamlearn.trees.data_reduction import group_examples
+    from occamlearn.trees.exact.data import group_examples
     from occamlearn.trees.mpdt.error_budget import maxsat_search as error_budget
 
     monkeypatch.setattr(error_budget, "ENCODE_SECONDS_PER_LITERAL", 0.0)
@@ -384,7 +384,7 @@ def test_bounded_totalizer_keeps_the_error_budget_exact():
     over it, extends to a model of the bound's clauses."""
     from pysat.formula import IDPool
 
-    from occamlearn.trees.data_reduction import ExampleGroups
+    from occamlearn.trees.exact.data import ExampleGroups
     from occamlearn.trees.mpdt.error_budget.encoding import _error_bound
 
     counts = np.array([1, 2, 1, 3, 1, 5])

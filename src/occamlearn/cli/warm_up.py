@@ -2,7 +2,7 @@
 
 Without it nothing is lost: a fit that needs kernels compiles the families it uses in a
 background process while it searches with its Python engine, and switches when they are
-ready (``occamlearn.trees.kernel_cache``); that process ends with the fit's. Running this once
+ready (``occamlearn.trees.compiling.kernel_cache``); that process ends with the fit's. Running this once
 after installing (or after upgrading) makes every fit start on the compiled engines. It shows
 each family as it goes, with its seconds. Nothing is compiled at install time.
 """

@@ -20,9 +20,9 @@ _PUBLIC = {
     "BINARIZERS": ("occamlearn.estimators._base", "BINARIZERS"),
     "binarizer_to_fit": ("occamlearn.estimators._base", "binarizer_to_fit"),
     "encode_labels": ("occamlearn.estimators._base", "encode_labels"),
-    "compile_kernels_early": ("occamlearn.trees.kernel_cache", "compile_early"),
-    "warm_up_kernels": ("occamlearn.trees.kernel_cache", "warm_up_all"),
-    "KERNEL_COMPILE_ALL_SECONDS": ("occamlearn.trees.kernel_cache", "COMPILE_ALL_SECONDS"),
+    "compile_kernels_early": ("occamlearn.trees.compiling.kernel_cache", "compile_early"),
+    "warm_up_kernels": ("occamlearn.trees.compiling.kernel_cache", "warm_up_all"),
+    "KERNEL_COMPILE_ALL_SECONDS": ("occamlearn.trees.compiling.kernel_cache", "COMPILE_ALL_SECONDS"),
 }
 
 __all__ = sorted(_PUBLIC)

@@ -1,6 +1,6 @@
 """``MaxAccuracyTreeClassifier``: the most accurate decision tree within a depth or leaf bound.
 
-A scikit-learn facade over ``trees.dtmax.entry.best_tree``: the table as ordered columns
+A scikit-learn facade over ``trees.dtmax.entry.find_most_accurate_tree``: the table as ordered columns
 (``_dtmax_columns``: every threshold of the table as given, or exactly a binariser's
 features) -> the one DT(max) entry point, which picks the search -> the fitted attributes
 (``_dtmax_fitted.set_fitted``). Unlike a pure tree it exists on noisy data (identical rows
@@ -29,7 +29,7 @@ from occamlearn.estimators._progress import watching_interrupts
 from occamlearn.estimators.size_error_path import SizeErrorPath, size_error_path
 from occamlearn.maxsat.backends import BACKENDS
 from occamlearn.stopping import Deadline
-from occamlearn.trees.dtmax.entry import METHODS, best_tree
+from occamlearn.trees.dtmax.entry import METHODS, find_most_accurate_tree
 from occamlearn.trees.dtmax.maxsat.solve import BACKEND_AUTO
 
 # Names of ``method`` that older versions had (their model files keep them): both now mean
@@ -73,7 +73,7 @@ class MaxAccuracyTreeClassifier(ClassifierMixin, FittedTreeMixin, BaseEstimator)
         "threshold" (``FeatureBinarizer(encoding=...)``); ``solve_stats_["optimal_over"]``
         and the printed status then say so. ``None``: X is already a 0/1 matrix.
     method : {"auto", "maxsat"}, default="auto"
-        "auto": ``trees.dtmax.entry.best_tree`` picks the exact search (the ordered
+        "auto": ``trees.dtmax.entry.find_most_accurate_tree`` picks the exact search (the ordered
         search over every threshold; MurTree's compiled search when every column is 0/1;
         the size-error frontier under a binding ``max_leaves``). "maxsat": the MaxSAT
         encoding of Hu et al. solved by ``solver``, over the same tests as 0/1 columns (the
@@ -178,11 +178,12 @@ class MaxAccuracyTreeClassifier(ClassifierMixin, FittedTreeMixin, BaseEstimator)
         columns = table_columns(self, X, y, sample_weight, self.class_weight)
         progress = search_progress(self, columns)
         with watching_interrupts(deadline, progress):
-            result = best_tree(columns.data, max_depth=self.max_depth,
-                               max_leaves=self.max_leaves, prefer_small=self.prefer_small,
-                               method="maxsat" if self.method == "maxsat" else "auto",
-                               solver=self.solver, sat_solver=self.sat_solver,
-                               deadline=deadline, progress=progress)
+            result = find_most_accurate_tree(
+                columns.data, max_depth=self.max_depth, max_leaves=self.max_leaves,
+                prefer_small=self.prefer_small,
+                method="maxsat" if self.method == "maxsat" else "auto",
+                solver=self.solver, sat_solver=self.sat_solver, deadline=deadline,
+                progress=progress)
         set_fitted(self, columns, result, progress, deadline)
         if progress.interrupted_at is not None or result.stats.get("interrupted"):
             self.solve_stats_["interrupted"] = True    # Ctrl-C: the best tree is kept

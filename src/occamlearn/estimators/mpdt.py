@@ -18,7 +18,7 @@ and asks for the smallest tree making the fewest errors the conflicts force. ``m
 at most e training rows (the MPDT encoding with relaxable examples, ``trees.mpdt.error_budget.encoding`` and
 ``trees.mpdt.error_budget``); a pure tree is the ``max_errors=None`` case. Both combine with
 Algorithm 3 (``n_solutions``, ``selection_size``): the candidates are then many smallest trees
-within the budget (``trees.mpdt.many.minimum_trees.find_minimum_trees(max_errors=...)``).
+within the budget (``trees.mpdt.all_minimum.minimum_trees.find_minimum_trees(max_errors=...)``).
 """
 
 from __future__ import annotations
@@ -51,17 +51,17 @@ from occamlearn.maxsat.backends import BACKENDS
 from occamlearn.maxsat.pysat_adapter import SATInterrupt, is_interrupt
 from occamlearn.model.tree import Tree
 from occamlearn.stopping import CLOCK, Deadline, ProgressSink
-from occamlearn.trees import kernel_cache
+from occamlearn.trees.compiling import kernel_cache
+from occamlearn.trees.mpdt.all_minimum.selection import find_minimum_trees_with_selection
 from occamlearn.trees.mpdt.error_budget.maxsat_search import error_budget
 from occamlearn.trees.mpdt.error_budget.small_trees import ERROR_BUDGET_KERNELS
-from occamlearn.trees.mpdt.many.selection import minimum_trees_with_selection
-from occamlearn.trees.mpdt.maxsat_route.search import MinimumTreeResult
 from occamlearn.trees.mpdt.minimum import (
     METHODS,
     PURE_ONLY_METHODS,
     find_minimum_tree,
     find_minimum_tree_within_budget,
 )
+from occamlearn.trees.mpdt.result import MinimumTreeResult
 from occamlearn.trees.weights import integer_weights
 
 __all__ = ["MinimumPureTreeClassifier"]
@@ -189,12 +189,12 @@ class MinimumPureTreeClassifier(ClassifierMixin, FittedTreeMixin, BaseEstimator)
         within ``delta`` of the best and pick one at random (``random_state``). Defaults
         (1, True, False, 0.0, 0.0, None) give the single minimum tree of all rows (mpdt-1).
         With ``max_errors`` or ``on_conflict="relax"`` the minimum trees are those within
-        the error budget (see ``max_errors``). See ``occamlearn.trees.mpdt.many.selection``.
+        the error budget (see ``max_errors``). See ``occamlearn.trees.mpdt.all_minimum.selection``.
         With methods "auto" and "bnb" (no layouts) the trees come from the branch and bound's
         tree space: every minimum tree (with ``max_errors``: every smallest tree within the
         budget) is counted exactly, the plain draw is the first ``n_solutions`` in a fixed
         order and the diverse draw is MDSOL's greedy step over them
-        (``occamlearn.trees.mpdt.many.tree_space``, ``budget_tree_space``), with no SAT call;
+        (``occamlearn.trees.mpdt.all_minimum.tree_space``, ``budget_tree_space``), with no SAT call;
         ``method="maxsat"`` draws them with SAT (blocking clauses or MDSOL).
 
     class_weight : dict, "balanced" or None, default=None
@@ -352,7 +352,7 @@ class MinimumPureTreeClassifier(ClassifierMixin, FittedTreeMixin, BaseEstimator)
             result = self._solve(data.X_bin, data.y, len(data.classes), deadline, progress,
                                  user, data.weight)
         else:  # Algorithm 3
-            selected = minimum_trees_with_selection(
+            selected = find_minimum_trees_with_selection(
                 data.X_bin, data.y, len(data.classes), n_solutions=self.n_solutions,
                 diverse=self.diverse, layouts=self.layouts, selection_size=self.selection_size,
                 delta=self.delta, random_state=self.random_state, solver=self.solver,

@@ -4,7 +4,7 @@
 ``cost_complexity_pruning_path``: for L = 1, 2, ... leaves, the fewest weighted training
 errors of any tree with at most L leaves over every threshold of the table as given (or a
 binariser's features: ``_dtmax_columns``), each point certified or bounded
-(``trees.dtmax.entry.size_error_curve``), with a fitted model per point. ``SizeErrorPath.select`` picks a point on held-out
+(``trees.dtmax.entry.find_size_error_curve``), with a fitted model per point. ``SizeErrorPath.select`` picks a point on held-out
 data -- the role ``ccp_alpha`` plays for pruned CART and Algorithm 3 of Alós, Ansótegui and
 Torres plays for minimum trees: the best validation accuracy, ties to fewer leaves.
 A fit with ``max_leaves`` is the path's last point (the same curve, through ``fit``'s one entry
@@ -22,7 +22,7 @@ from occamlearn.estimators._base import no_limit_as_none
 from occamlearn.estimators._dtmax_columns import table_columns
 from occamlearn.estimators._dtmax_fitted import set_fitted
 from occamlearn.stopping import Deadline
-from occamlearn.trees.dtmax.entry import size_error_curve
+from occamlearn.trees.dtmax.entry import find_size_error_curve
 
 __all__ = ["SizeErrorPath", "size_error_path"]
 
@@ -100,8 +100,8 @@ def size_error_path(estimator, X, y, sample_weight=None) -> SizeErrorPath:
     work = clone(estimator)  # reads the data (n_features_in_...); the estimator stays unfitted
     deadline = Deadline.after(no_limit_as_none(work.time_limit))
     columns = table_columns(work, X, y, sample_weight, work.class_weight)
-    curve = size_error_curve(columns.data, max_leaves=work.max_leaves,
-                             max_depth=work.max_depth, deadline=deadline)
+    curve = find_size_error_curve(columns.data, max_leaves=work.max_leaves,
+                                  max_depth=work.max_depth, deadline=deadline)
     models, made = [], {}
     for i, tree in enumerate(curve.trees):
         if id(tree) not in made:

@@ -35,7 +35,7 @@ from occamlearn.experiments.table6_methods import (
     holdout_split,
     prepare_dataset,
 )
-from occamlearn.trees.mpdt.many.selection import pick_one, within_delta
+from occamlearn.trees.mpdt.all_minimum.selection import pick_one, within_delta
 
 __all__ = ["DESCRIPTION", "add_arguments", "pool_task", "run", "settings_of", "split_task"]
 

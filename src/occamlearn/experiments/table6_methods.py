@@ -41,8 +41,8 @@ from occamlearn.datasets import load_dataset
 from occamlearn.estimators.dtmax import MaxAccuracyTreeClassifier
 from occamlearn.experiments.baselines import BASELINES
 from occamlearn.stopping import CLOCK, Deadline
-from occamlearn.trees.mpdt.many.minimum_trees import trees_from_search, trees_from_space
-from occamlearn.trees.mpdt.many.selection import Split, split_indices
+from occamlearn.trees.mpdt.all_minimum.minimum_trees import trees_from_search, trees_from_space
+from occamlearn.trees.mpdt.all_minimum.selection import Split, split_indices
 from occamlearn.trees.mpdt.maxsat_route.search import MinimumTreeSearch
 from occamlearn.trees.mpdt.minimum import find_minimum_tree
 

@@ -1,6 +1,6 @@
 """The one entry point of DT(max): the most accurate tree within the bounds, by one search.
 
-``best_tree(data, max_depth=..., max_leaves=...)`` takes the training table as
+``find_most_accurate_tree(data, max_depth=..., max_leaves=...)`` takes the training table as
 ``data.OrderedData`` (every column as ranks, so a test is "rank of f >= t" for any threshold
 t between adjacent values) and returns a ``result.DtmaxResult``. It picks the search; the
 caller holds no routing rule. What it does, in order:
@@ -14,7 +14,7 @@ caller holds no routing rule. What it does, in order:
 3. The search, by what the question and the data are:
 
    * ``max_leaves`` binding (fewer than ``2 ** max_depth`` leaves, or no depth bound): the
-     certified size-error frontier of ``trees.frontier`` over every threshold as a 0/1
+     certified size-error frontier of ``trees.size_error.frontier`` over every threshold as a 0/1
      column (``data.threshold_matrix``), its last point;
    * ``method="maxsat"``: the MaxSAT encoding of Hu et al. over the same 0/1 columns
      (``trees.dtmax.maxsat.solve``);
@@ -44,10 +44,10 @@ from occamlearn.trees.dtmax.data import OrderedData, threshold_matrix
 from occamlearn.trees.dtmax.result import DtmaxResult, nested_errors, nested_tests
 from occamlearn.trees.weights import integer_weights
 
-__all__ = ["METHODS", "SizeErrorCurve", "best_tree", "size_error_curve"]
+__all__ = ["METHODS", "SizeErrorCurve", "find_most_accurate_tree", "find_size_error_curve"]
 
 METHODS = ("auto", "maxsat")
-ORDERED_KERNELS, BINARY_KERNELS = "dtmax-ordered", "dtmax-dp"  # ``trees.kernel_cache`` names
+ORDERED_KERNELS, BINARY_KERNELS = "dtmax-ordered", "dtmax-dp"  # ``trees.compiling.kernel_cache`` names
 # Most bytes of the every-threshold 0/1 matrix the frontier and MaxSAT read (uint8).
 THRESHOLD_MATRIX_BYTES = 512 << 20
 # The size-error frontier's 0/1 matrix keeps every threshold up to this many cells (rows x
@@ -113,7 +113,7 @@ def greedy_tree(data: OrderedData, max_depth, max_leaves=None) -> tuple:
 
 
 def _compile(family: str) -> None:
-    from occamlearn.trees import kernel_cache
+    from occamlearn.trees.compiling import kernel_cache
 
     try:
         kernel_cache.load(family)
@@ -139,10 +139,11 @@ def kernels_ready(family: str, deadline: Deadline) -> bool:
     return family in _LOADED
 
 
-def best_tree(data: OrderedData, *, max_depth: int | None, max_leaves: int | None = None,
-              prefer_small: bool = True, method: str = "auto", solver: str = "auto",
-              sat_solver: str = "cadical195", deadline: Deadline | None = None,
-              progress: ProgressSink | None = None) -> DtmaxResult:
+def find_most_accurate_tree(data: OrderedData, *, max_depth: int | None,
+                            max_leaves: int | None = None, prefer_small: bool = True,
+                            method: str = "auto", solver: str = "auto",
+                            sat_solver: str = "cadical195", deadline: Deadline | None = None,
+                            progress: ProgressSink | None = None) -> DtmaxResult:
     """The tree of depth <= ``max_depth`` (None: any) with at most ``max_leaves`` leaves
     (None: any) that makes the fewest weighted training errors on ``data``, then (with
     ``prefer_small``) has the fewest tests; see the module doc for how. ``progress`` hears
@@ -160,8 +161,8 @@ def best_tree(data: OrderedData, *, max_depth: int | None, max_leaves: int | Non
     sink.report(greedy_errors / scale, None, deadline.elapsed(), greedy)
     caller = _CallerUnits(sink, scale)
     if leaves_bind(max_depth, max_leaves):
-        curve = size_error_curve(data, max_leaves=max_leaves, max_depth=max_depth,
-                                 deadline=deadline)
+        curve = find_size_error_curve(data, max_leaves=max_leaves, max_depth=max_depth,
+                                      deadline=deadline)
         result = curve.point(len(curve.errors) - 1)
     elif method == "maxsat":
         result = _maxsat(data, max_depth, greedy, scale, prefer_small, solver, sat_solver,
@@ -261,22 +262,22 @@ class SizeErrorCurve:
                            unproven, "frontier", dict(self.stats), self.optimal_over)
 
 
-def size_error_curve(data: OrderedData, *, max_leaves: int | None, max_depth: int | None,
-                     deadline: Deadline | None = None) -> SizeErrorCurve:
-    """The size-error curve of ``data`` over every threshold (``trees.frontier``, each point
+def find_size_error_curve(data: OrderedData, *, max_leaves: int | None, max_depth: int | None,
+                          deadline: Deadline | None = None) -> SizeErrorCurve:
+    """The size-error curve of ``data`` over every threshold (``trees.size_error.frontier``, each point
     certified or bounded), up to ``max_leaves`` or, without it, to the smallest tree with
     the fewest errors; trees of depth <= ``max_depth`` unless it is None. A table too large
     for every threshold (``FRONTIER_CELLS``) gets the curve over fewer, named in
     ``optimal_over``."""
-    from occamlearn.trees.frontier import size_error_frontier
+    from occamlearn.trees.size_error.frontier import find_size_error_frontier
 
     units, scale = integer_weights(data.weight, data.n_rows)
     tests = threshold_matrix(data, THRESHOLD_MATRIX_BYTES, FRONTIER_CELLS)
     weighted = not np.all(units == 1)
-    frontier = size_error_frontier(tests.X, data.y, data.n_classes, max_leaves=max_leaves,
-                                   max_depth=max_depth,
-                                   sample_weight=units if weighted else None,
-                                   deadline=deadline)
+    frontier = find_size_error_frontier(tests.X, data.y, data.n_classes, max_leaves=max_leaves,
+                                        max_depth=max_depth,
+                                        sample_weight=units if weighted else None,
+                                        deadline=deadline)
     made = {}
     trees = tuple(made.setdefault(id(tree), tests.nested(tree)) for tree in frontier.trees)
     stats = dict(frontier.stats, n_thresholds=tests.X.shape[1])

@@ -15,10 +15,11 @@ from its *objective*. The core holds the search side once:
 * ``nesting`` (and its compiled steps ``nesting_kernels``) -- which side of one column
   contains a side of another (nested thresholds, one-hot categories), so that a bound
   proven for one side bounds every side containing it;
-* ``anytime`` -- the driver's state: incumbent, proven bound, ``ProgressSink`` reports, status;
-* ``search`` -- the generic memoised search that any separable objective plugs into, and
-  ``objectives/`` -- pure size, size within an error budget, accuracy at depth, one short
-  module each.
+* ``anytime`` -- the driver's state: incumbent, proven bound, ``ProgressSink`` reports, status.
+
+The generic memoised search that any separable objective plugs into (STreeD's design, one
+short class per objective) is the tests' reference oracle, kept with the tests
+(``reference_search.py``): it runs in Python, exhaustively, and no fit needs it.
 
 The specialised engines stand on the same pieces: ``mpdt.bnb`` (pure size, compiled),
 ``mpdt.error_budget`` (size within a budget) and ``dtmax.entry`` (accuracy at

@@ -1,7 +1,7 @@
 """Row sets as bitsets over the (pattern, class) groups of the data, with weighted counts.
 
-The searches that count errors (size within an error budget, the generic search of
-``exact.search``) represent a set of rows as a Python int whose bit g is group g of
+The searches that count errors (size within an error budget, and the tests' reference
+search) represent a set of rows as a Python int whose bit g is group g of
 ``ExampleGroups`` (sorted by pattern, then class, so every set a tree makes holds all groups
 of a pattern or none). The weight of a class in a set is a sum of popcounts over the *bit
 planes* of the groups' integer weights (``ExampleGroups.count``, divided by their common

@@ -8,10 +8,11 @@ dispatch. One sub-package per idea:
 * ``bnb/`` -- the exact branch and bound over row sets (and the subset search);
 * ``maxsat_route/`` -- the Partial MaxSAT encoding (eqs. 1-26), the size loop, MinDT, WCNF files;
 * ``error_budget/`` -- the smallest tree within ``max_errors`` (branch and bound and MaxSAT);
-* ``many/`` -- many optimal trees (MDSOL, Alg. 2) and validation selection (Alg. 3).
+* ``all_minimum/`` -- all minimum trees: count, enumerate, sample, diverse (MDSOL, Alg. 2),
+  and validation selection (Alg. 3).
 
 ``portfolio`` runs the branch and bound, the subset search and MaxSAT in turns for ``"auto"``.
 The two branch and bounds stand on the exact-search core ``trees.exact`` (data view with
-weights, split enumeration, stop/poll, tree rebuild, anytime loop); their objectives are
-``trees.exact.objectives.pure_size`` and ``size_within_budget``.
+weights, split enumeration, stop/poll, tree rebuild, anytime loop). ``result`` holds
+``MinimumTreeResult``, what every engine here returns.
 """

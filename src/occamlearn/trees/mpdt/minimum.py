@@ -31,16 +31,13 @@ import numpy as np
 from occamlearn.maxsat.backends import make_backend
 from occamlearn.model.tree import Tree
 from occamlearn.stopping import Deadline, ProgressSink
-from occamlearn.trees import kernel_cache
-from occamlearn.trees.data_reduction import distinct_rows
+from occamlearn.trees.compiling import kernel_cache
+from occamlearn.trees.exact.data import distinct_rows
 from occamlearn.trees.exact.reductions import ColumnReduction, reduce_for_pure_tree
 from occamlearn.trees.mpdt.maxsat_route.mindt import find_minimum_tree_mindt
-from occamlearn.trees.mpdt.maxsat_route.search import (
-    MinimumTreeResult,
-    check_bound,
-    find_minimum_tree_maxsat,
-)
+from occamlearn.trees.mpdt.maxsat_route.search import check_bound, find_minimum_tree_maxsat
 from occamlearn.trees.mpdt.portfolio import find_minimum_tree_bnb, find_minimum_tree_portfolio
+from occamlearn.trees.mpdt.result import MinimumTreeResult
 
 __all__ = ["METHODS", "find_minimum_tree", "find_minimum_tree_within_budget"]
 

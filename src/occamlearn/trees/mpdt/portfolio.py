@@ -41,7 +41,8 @@ from occamlearn.model.tree import Tree
 from occamlearn.stopping import CLOCK, Deadline, ProgressSink
 from occamlearn.trees.mpdt.bnb.branch_and_bound import minimum_tree_branch_and_bound
 from occamlearn.trees.mpdt.bnb.subsets import find_minimum_tree_incremental
-from occamlearn.trees.mpdt.maxsat_route.search import MinimumTreeResult, find_minimum_tree_maxsat
+from occamlearn.trees.mpdt.maxsat_route.search import find_minimum_tree_maxsat
+from occamlearn.trees.mpdt.result import MinimumTreeResult
 
 __all__ = ["FIRST_ROUND_SECONDS", "SHARES", "find_minimum_tree_bnb",
            "find_minimum_tree_portfolio"]

@@ -43,6 +43,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from occamlearn.trees.compiling.kernel_sources import key_cache_to_sources
 from occamlearn.trees.dtmax.binary.memo import (
     ABORT,
     FULL,
@@ -66,7 +67,6 @@ from occamlearn.trees.dtmax.binary.pair_counts import (
     _subtract,
     _useful_of_counts,
 )
-from occamlearn.trees.kernel_sources import key_cache_to_sources
 
 __all__ = ["search", "solve_shallow", "warm_up"]
 
@@ -354,7 +354,7 @@ def warm_up() -> None:
         for decision in (0, 1):
             CompiledDepthSearch(X, C, 8, decision, None, depth).solve_top(depth)
     # (memo's kernel: compiled here too; not a public name of this module, whose public
-    # kernels are what trees.kernel_cache checks on disk)
+    # kernels are what trees.compiling.kernel_cache checks on disk)
     from occamlearn.trees.dtmax.binary.memo import grow_memo, new_memo
 
     grow_memo(new_memo(24, 4), new_memo(24, 16))

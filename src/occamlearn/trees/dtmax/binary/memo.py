@@ -31,6 +31,8 @@ def new_memo(n_items: int, capacity: int = 1 << 12) -> np.ndarray:
     return np.zeros((capacity, (n_items + 63) // 64 + 3), dtype=np.uint64)
 
 
+# The probe of trees.exact.row_set_table.find_slot, kept as a copy: with the shared probe every
+# DT(max) fit timed was slower (benchmarks/results/cold_typing.md, section 6).
 @njit(cache=True)
 def _find(slots, key, depth):
     """Slot holding (key, depth), or the empty slot where it would go."""

@@ -17,7 +17,7 @@ from __future__ import annotations
 import numpy as np
 
 from occamlearn.model.tree import Tree
-from occamlearn.trees.data_reduction import ExampleGroups
+from occamlearn.trees.exact.data import ExampleGroups
 
 __all__ = ["decode_complete_tree", "embed_in_complete_tree", "tree_of_nested"]
 

@@ -53,13 +53,13 @@ from pysat.card import CardEnc, EncType
 from pysat.formula import WCNF, IDPool
 
 from occamlearn.model.tree import Tree
-from occamlearn.trees.data_reduction import (
+from occamlearn.trees.dtmax.maxsat.decode import decode_complete_tree
+from occamlearn.trees.exact.data import (
     ExampleGroups,
     ReducedColumns,
     group_examples,
     reduce_columns,
 )
-from occamlearn.trees.dtmax.maxsat.decode import decode_complete_tree
 from occamlearn.trees.weights import whole_weights
 
 __all__ = ["DTmaxEncoding", "effective_depth", "encode_dtmax"]

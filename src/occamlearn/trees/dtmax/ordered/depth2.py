@@ -42,6 +42,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from occamlearn.trees.compiling.kernel_sources import key_cache_to_sources
 from occamlearn.trees.dtmax.ordered.depth2_pairs import TREE_FIELDS
 from occamlearn.trees.dtmax.ordered.depth2_pairs import (
     depth2_from_pair_counts as _depth2_from_pair_counts,
@@ -49,9 +50,8 @@ from occamlearn.trees.dtmax.ordered.depth2_pairs import (
 from occamlearn.trees.dtmax.ordered.depth2_pairs import local_values as _local_values
 from occamlearn.trees.dtmax.ordered.depth2_pairs import pair_counts_work as _pair_counts_work
 from occamlearn.trees.dtmax.ordered.kernels import _leaf, _split_errors, end_run_cuts
-from occamlearn.trees.kernel_sources import key_cache_to_sources
 
-# (its one public kernel is ``best_depth2``: ``trees.kernel_cache`` checks the disk cache of
+# (its one public kernel is ``best_depth2``: ``trees.compiling.kernel_cache`` checks the disk cache of
 # a family's public kernels, and the others are compiled into it)
 __all__ = ["SWEEP_FRACTION", "SWEEP_MIN", "TREE_FIELDS", "best_depth2", "warm_up"]
 
@@ -300,7 +300,7 @@ def _depth2_by_sweeps(order, rank, y, w, n_classes, upper, lower, tol, penalty):
 
 def warm_up() -> None:
     """Compile (or load) every kernel of the ordered search (``solve.warm_kernels``): this
-    module is the family "dtmax-ordered" of ``trees.kernel_cache``."""
+    module is the family "dtmax-ordered" of ``trees.compiling.kernel_cache``."""
     from occamlearn.trees.dtmax.ordered.solve import warm_kernels
 
     warm_kernels()

@@ -135,7 +135,7 @@ def warm_kernels() -> None:
     """Load (or compile) every kernel once: searches of depth 1 to 3 on noisy data reach them
     all -- errors alone and ``prefer_small``, many values and few (both counting modes of
     ``depth2``) -- with the whole weights ``trees.dtmax.entry`` always passes (one signature
-    per kernel). ``depth2.warm_up`` is it for ``trees.kernel_cache``."""
+    per kernel). ``depth2.warm_up`` is it for ``trees.compiling.kernel_cache``."""
     rng = np.random.default_rng(0)
     X = rng.normal(size=(60, 3))
     y = (X[:, 0] + rng.normal(size=60) > 0).astype(np.int64)

@@ -4,7 +4,7 @@ The compiled engine (``CompiledRowSetSearch``) needs the numba kernels of ``bnb.
 about a second to load from the disk cache, seconds to tens of seconds to compile the first
 time. ``choose_engine`` takes the compiled engine when the cache is complete; otherwise the
 Python engine (``RowSetSearch``, with the compiled incompatibility bound, a kernel that
-compiles in about a second) searches while ``occamlearn.trees.kernel_cache`` compiles the rest
+compiles in about a second) searches while ``occamlearn.trees.compiling.kernel_cache`` compiles the rest
 in the background. Its poll then also asks "are the kernels ready?", so the search stops at
 its next poll; the caller switches to the compiled engine, which starts from
 the incumbent, the proven lower bound and, through ``carry_over``, every row set the Python
@@ -35,7 +35,7 @@ BOUND_WHILE_COMPILING = True
 def choose_engine():
     """(engine, ready_check): "compiled" when the kernels are complete in the disk cache, else
     "python" with a ``KernelsWhenReady`` poll while a background process compiles them."""
-    from occamlearn.trees import kernel_cache
+    from occamlearn.trees.compiling import kernel_cache
 
     if kernel_cache.kernels_ready("bnb"):
         return "compiled", None
@@ -49,7 +49,7 @@ def new_search(engine, rows, labels, n_classes, kept, options, deadline: Deadlin
     without the compiled bound, and a background compile rebuilds the cache for next time.
     A Python search with a ``ready_check`` also stops when the check says the kernels are
     ready (the caller then switches)."""
-    from occamlearn.trees import kernel_cache
+    from occamlearn.trees.compiling import kernel_cache
 
     if engine == "python" and getattr(ready_check, "started", False) and not (
             BOUND_WHILE_COMPILING and kernel_cache.foreground_compile_fits(deadline)):

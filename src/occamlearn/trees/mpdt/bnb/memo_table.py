@@ -18,8 +18,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from occamlearn.trees.compiling.kernel_sources import key_cache_to_sources
 from occamlearn.trees.exact.row_set_table import USED, find_slot, hash_key
-from occamlearn.trees.kernel_sources import key_cache_to_sources
 
 __all__ = ["BOUNDED", "EXACT", "NO_FLAGS", "USED", "VALUE_MASK", "insert", "lookup", "new_counters", "new_table",
            "rehash", "slot", "slot_hashed", "store", "warm_up_table"]

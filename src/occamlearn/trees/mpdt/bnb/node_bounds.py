@@ -14,9 +14,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from occamlearn.trees.compiling.kernel_sources import key_cache_to_sources
+
 # private name: kernel_cache treats public dispatchers as entry points, this one is inlined
 from occamlearn.trees.exact.packed import in_subcube as _in_subcube
-from occamlearn.trees.kernel_sources import key_cache_to_sources
 from occamlearn.trees.mpdt.bnb.memo_table import (
     BOUND_CALLS,
     BOUND_GAINS,

@@ -32,7 +32,8 @@ from occamlearn.model.tree import LEAF, Tree
 from occamlearn.stopping import CLOCK, Deadline, ProgressSink
 from occamlearn.trees.greedy import greedy_upper_bound, greedy_upper_bound_within, single_leaf
 from occamlearn.trees.mpdt.maxsat_route.encoding import unique_rows, validate_binary_data
-from occamlearn.trees.mpdt.maxsat_route.search import MinimumTreeResult, check_bound
+from occamlearn.trees.mpdt.maxsat_route.search import check_bound
+from occamlearn.trees.mpdt.result import MinimumTreeResult
 
 __all__ = ["ENGINES", "complete_tree", "find_minimum_tree_incremental", "initial_rows"]
 

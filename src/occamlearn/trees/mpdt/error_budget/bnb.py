@@ -57,8 +57,8 @@ interval of budgets. A greedy tree's subtrees seed the fronts (upper bounds ever
 * at most three leaves, exactly (``small_trees``, compiled): with E_S(l) the fewest errors of
   a tree with at most l leaves, best(S, b) >= l + 1 when E_S(l) > b, for l = 2, 3; computed
   once per row set that gets a memo entry, whose fronts also get the trees behind E_S(2) and
-  E_S(3) (on the size-error path of mushroom it settles the two levels above the leaves that
-  the search otherwise enumerates in Python);
+  E_S(3) (it settles the two levels above the leaves that the search otherwise enumerates
+  in Python);
 * one-step look-ahead: a failed call stores min over candidates of their proven bounds.
 
 The root loop is iterative deepening on the proven lower bound, after the incumbent: the
@@ -93,7 +93,7 @@ from occamlearn.trees.mpdt.error_budget.bnb_engine import BOUNDED, BudgetRowSetS
 from occamlearn.trees.mpdt.error_budget.maxsat_search import check_max_errors
 from occamlearn.trees.mpdt.error_budget.one_error import settle_one_deletion
 from occamlearn.trees.mpdt.error_budget.small_trees import load_kernels
-from occamlearn.trees.mpdt.maxsat_route.search import MinimumTreeResult
+from occamlearn.trees.mpdt.result import MinimumTreeResult
 from occamlearn.trees.recursion import deep_recursion
 from occamlearn.trees.weights import integer_weights
 
@@ -146,8 +146,8 @@ def find_minimum_tree_with_errors_bnb(X, y, n_classes: int, max_errors, *,
     search = BudgetRowSetSearch(groups, n_classes, deadline=state.deadline,
                                 use_incompatibility=False, use_small_trees=False)
     # The memo holds millions of small lists and dicts without cycles: the cyclic garbage
-    # collector's passes over them cost two thirds of the time (wine, budget 0: 18.5 s with
-    # it, 6.2 s without), so it is off during the search.
+    # collector's passes over them find nothing and cost most of the search's time, so it is
+    # off during the search (and restored after).
     collecting = gc.isenabled()
     gc.disable()
     try:

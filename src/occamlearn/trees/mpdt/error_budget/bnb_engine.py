@@ -46,8 +46,8 @@ STATIC_BYTES = 2**29
 # if it raised at least one bound in BOUND_GAIN_RATIO calls (as in the pure search).
 BOUND_TRIAL = 2000
 BOUND_GAIN_RATIO = 20
-# Above this many patterns in S the bound is not computed: one call is O(m^2 |Q|) and took
-# seconds at m ~ 4000 (mushroom), which also overran time limits.
+# Above this many patterns in S the bound is not computed: one call is O(m^2 |Q|), seconds
+# at a few thousand patterns, and it does not look at the deadline.
 BOUND_MAX_PATTERNS = 1000
 # Seconds per step of the bound's kernel (one pattern scanned by a witness test) until its
 # calls are timed; a call's work is capped at ``Deadline.step_seconds()`` (1 % of the limit).

@@ -21,10 +21,11 @@ import time
 import numpy as np
 from numba import njit
 
+from occamlearn.trees.compiling.kernel_sources import key_cache_to_sources
+
 # private name: kernel_cache treats public dispatchers as entry points, this one is inlined
 from occamlearn.trees.exact.packed import in_subcube as _in_subcube
 from occamlearn.trees.exact.packed import pack_rows
-from occamlearn.trees.kernel_sources import key_cache_to_sources
 
 __all__ = ["incompatibility_bound", "pack_rows", "small_tree_errors", "warm_up"]
 

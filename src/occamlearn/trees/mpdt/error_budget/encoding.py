@@ -14,7 +14,7 @@ Unlike a pure tree, a tree within a budget is not determined by its tests a_{r,j
 leaf may predict a class other than its rows' majority when the budget covers the rows it
 then misclassifies, so the leaf labels are free too; and the relax_g of a model are not
 determined by its tree (a correctly classified group may be relaxed while budget is left). The
-enumeration of ``trees.mpdt.many.enumerate`` therefore blocks on the a_{r,j} *and* the labels of the
+enumeration of ``trees.mpdt.all_minimum.enumerate`` therefore blocks on the a_{r,j} *and* the labels of the
 leaves (``OptimalFormula(block_labels=True)``), never on relax_g: all models of one tree
 are blocked together.
 
@@ -35,7 +35,7 @@ from pysat.formula import WCNF
 from occamlearn.maxsat.counters import totalizer_clauses
 from occamlearn.model.tree import Tree
 from occamlearn.stopping import Deadline
-from occamlearn.trees.data_reduction import ExampleGroups, group_examples
+from occamlearn.trees.exact.data import ExampleGroups, group_examples
 from occamlearn.trees.mpdt.maxsat_route.discrimination import (
     PAIRWISE_LIMIT,
     discrimination_clauses,
@@ -93,7 +93,7 @@ class ErrorBudgetEncoding:
     def wcnf(self) -> WCNF:
         return self.mpdt.wcnf
 
-    # the MPDT encoding's node and feature variables, for enumeration (``trees.mpdt.many.enumerate``)
+    # the MPDT encoding's node and feature variables, for enumeration (``trees.mpdt.all_minimum.enumerate``)
     @property
     def n(self) -> int:
         return self.mpdt.n

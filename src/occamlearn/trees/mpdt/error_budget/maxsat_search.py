@@ -11,13 +11,12 @@ error-budget encoding of ``trees.mpdt.error_budget.encoding``:
 
 A budget below the errors that conflicting rows force is infeasible: ``ValueError``.
 As in ``find_minimum_tree``, the Linear MaxSAT solver starts from the greedy tree as phase
-hints (budget = forced errors + 2, 60 s limit, two runs each: hayes-r reached size 35 and 33
-with them, 39 twice without; monks-3 proved 15 in 4.0-4.7 s against 5.5-5.8 s; iris proved
-19 in 7.5 s against 5.1-6.2 s).
+hints: its first models are then near a tree already known to fit the budget. Phases only
+order the solver's choices, so they change no answer, only how soon smaller trees are found.
 
 ``ErrorBudgetSearch`` is that search kept alive for Alg. 3 (line 6: many minimum trees):
 ``formula()`` is the SAT instance whose models are the trees of the best size within the
-budget (``OptimalFormula`` with ``block_labels``, see ``trees.mpdt.many.enumerate``): the Linear MaxSAT
+budget (``OptimalFormula`` with ``block_labels``, see ``trees.mpdt.all_minimum.enumerate``): the Linear MaxSAT
 solver itself when it found the best tree (Sec. 6: its last satisfiable instance, learnt
 clauses included; also after a time limit, when the size is only the best found), with the
 size pinned by two assumptions, eta(size) and not eta(size + 2) (eq. 2 makes the used nodes
@@ -33,19 +32,19 @@ from occamlearn.maxsat.backends import make_backend
 from occamlearn.memory import room as memory_room
 from occamlearn.model.tree import LEAF, Tree
 from occamlearn.stopping import CLOCK, Deadline, ProgressSink
-from occamlearn.trees.data_reduction import distinct_rows, group_examples
+from occamlearn.trees.exact.data import distinct_rows, group_examples
 from occamlearn.trees.greedy import (
     greedy_upper_bound_within,
     single_leaf,
 )
+from occamlearn.trees.mpdt.all_minimum.enumerate import OptimalFormula
 from occamlearn.trees.mpdt.error_budget.encoding import (
     encode_error_budget,
     error_budget_encoding_size,
 )
-from occamlearn.trees.mpdt.many.enumerate import OptimalFormula
 from occamlearn.trees.mpdt.maxsat_route.encoding import validate_binary_data
-from occamlearn.trees.mpdt.maxsat_route.search import MinimumTreeResult
 from occamlearn.trees.mpdt.maxsat_route.size_search import SizeSearch
+from occamlearn.trees.mpdt.result import MinimumTreeResult
 from occamlearn.trees.pruning import smallest_pruning
 
 __all__ = ["ErrorBudgetSearch", "check_max_errors", "error_budget", "find_minimum_tree_with_errors"]
@@ -252,10 +251,9 @@ class ErrorBudgetSearch:
         encoding = encode_error_budget(self.X, self.y, self.n_classes, self.max_errors,
                                        size, size, deadline=deadline,
                                        sample_weight=self.weight)
-        # start next to the search's tree. Measured on size-95 greedy trees: spect with all
-        # rows, budget forced + 2, gave 20 and 7 trees in 30 s with these phases, 1 without
-        # (two runs); spect and haber majority-filtered, budget 2, no second tree in 15 s
-        # either way (four runs each). Never seen to hurt.
+        # start next to the search's tree: phases order the solver's choices only, so every
+        # model is still a tree within the budget, and the enumeration reaches other trees of
+        # the optimum sooner
         return OptimalFormula(encoding, size, phases=encoding.mpdt.tree_literals(tree),
                               **options)
 

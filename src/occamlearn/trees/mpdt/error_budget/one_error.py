@@ -1,7 +1,7 @@
 """Fewest leaves of a tree that classifies a row set correctly but for one row: compiled.
 
 The error-budget search is slowest at the budget just above the forced errors, where one
-pattern may be misclassified (``trees.frontier_tail``: with the smallest positive margin m,
+pattern may be misclassified (``trees.size_error.pure_tail``: with the smallest positive margin m,
 a budget forced + m lets exactly one pattern of margin m go wrong, since two would cost 2m).
 There it is a pure-tree question with one deletion, and this module answers it with the
 compiled pure-tree branch and bound (``mpdt.bnb``) extended by that one freedom, instead of
@@ -42,7 +42,7 @@ correctly but for it, while the other subtree is pure.
 
 **Result.** With two classes, the tree of one(F) (F: the patterns with a positive margin,
 each labelled by its heaviest class; D: those of margin m) with each leaf relabelled by the
-heavier class of its rows makes at most forced + m weighted errors (``trees.frontier_cores``
+heavier class of its rows makes at most forced + m weighted errors (``trees.size_error.core_budgets``
 makes the same argument for any deleted set), so best(forced + m) = one(F); with more classes
 one(F) is a lower bound and the tree an incumbent whose errors are counted.
 """
@@ -174,7 +174,7 @@ def settle_one_deletion(search, deadline, done: dict, budget: int | None = None)
     one-deletion kernels in the disk cache (else does nothing); the search shares the pure
     oracle's memo when the walk has one. Counts go into ``done`` (for the stats), also when
     ``deadline`` stops it (``Stop``)."""
-    from occamlearn.trees import kernel_cache
+    from occamlearn.trees.compiling import kernel_cache
     from occamlearn.trees.exact.data import reduce_columns
     from occamlearn.trees.mpdt.bnb.engines import CompiledRowSetSearch
     from occamlearn.trees.mpdt.error_budget.bnb_engine import FORCED

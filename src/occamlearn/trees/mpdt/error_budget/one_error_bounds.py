@@ -11,8 +11,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from occamlearn.trees.compiling.kernel_sources import key_cache_to_sources
 from occamlearn.trees.exact.packed import in_subcube as _in_subcube
-from occamlearn.trees.kernel_sources import key_cache_to_sources
 from occamlearn.trees.mpdt.bnb.memo_table import BOUND_CALLS, BOUND_GAINS, USE_BOUND
 from occamlearn.trees.mpdt.bnb.node_bounds import BOUND_MAX_ROWS, BOUND_WORK
 from occamlearn.trees.mpdt.bnb.node_bounds import popcount as _popcount
@@ -108,6 +108,8 @@ def one_error_incompatibility(packed, labels, rows, deletable_rows, n_classes, m
     return max(best, 1)  # a tree has a leaf, even when its one row may go
 
 
+# The call-budget gate of bnb.node_bounds.raised_bound on this search's counters, kept as a copy
+# for the reason at one_error_kernels._expand_one (benchmarks/results/cold_typing.md, section 2).
 @njit(cache=True, no_cpython_wrapper=True)
 def raised(counters1, packed, labels, deletable_rows, n_classes, rows, bound):
     """``bound`` raised by ``one_error_incompatibility`` when worth running (at most

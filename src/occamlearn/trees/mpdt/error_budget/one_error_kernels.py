@@ -25,10 +25,10 @@ import time
 import numpy as np
 from numba import njit
 
+from occamlearn.trees.compiling.kernel_sources import key_cache_to_sources
 from occamlearn.trees.exact.nesting_kernels import nested_side_bounds as _nested_side_bounds
 from occamlearn.trees.exact.nesting_kernels import raise_side as _raise_side
 from occamlearn.trees.exact.row_set_table import hash_key as _hash
-from occamlearn.trees.kernel_sources import key_cache_to_sources
 from occamlearn.trees.mpdt.bnb.kernels import ABORTED
 from occamlearn.trees.mpdt.bnb.kernels import solve as _solve_pure
 from occamlearn.trees.mpdt.bnb.memo_table import (
@@ -173,6 +173,10 @@ def _settle_one(rows, budget, columns, class_sets, deletable, packed, labels, de
     return np.int64(OPEN), bound
 
 
+# A copy of bnb.kernels._expand's partition, hash and de-duplication steps, not a shared helper:
+# each compiled call level repeats LLVM work; splitting _expand into more helpers raised the bnb
+# compile from 9.4-10.8 to 10.8-13.1 CPU s, inline="always" from 8.5-8.9 to 11.0-11.1
+# (benchmarks/results/cold_typing.md, section 2).
 @njit(cache=True, no_cpython_wrapper=True)
 def _expand_one(rows, budget, columns, class_sets, deletable, slots, slots1, order,
                 pred_start, pred):

@@ -3,7 +3,7 @@
 At a row set S with budget b below forced(S) + m (m the smallest positive margin of any
 pattern, forced(S) the errors of S's conflicting rows), a tree within the budget must classify
 every non-tie pattern of S as its heaviest class: this is the margin filter of
-``trees.frontier_tail`` (proof there; a pattern's groups are all in S or none, so its margin
+``trees.size_error.pure_tail`` (proof there; a pattern's groups are all in S or none, so its margin
 is the same in S as in the whole data). So
 
     best(S, b) >= pure(F ∩ S),   F = the non-tie patterns, each labelled by its heaviest class,
@@ -98,7 +98,7 @@ def as_search_node(search, pattern_bits: np.ndarray, nested, rows: int):
 def pure_oracle(search, deadline) -> PureOracle | None:
     """The oracle for ``search``, or None when the compiled pure-tree kernels are not in the
     disk cache (they are not compiled here) or F holds one class only."""
-    from occamlearn.trees import kernel_cache
+    from occamlearn.trees.compiling import kernel_cache
 
     if not kernel_cache.kernels_ready("bnb"):
         return None

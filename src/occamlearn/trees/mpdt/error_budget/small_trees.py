@@ -3,9 +3,8 @@
 Why. Below a row set S the error-budget search (``bnb_engine``) proves best(S, b) > l by
 enumerating every split and every division of b between its sides, recursively, down to
 single leaves; its static bounds only say "one leaf if err(S) <= b, else at least two (or
-as many as the classes need)". On large budgets and many rows (mushroom: "no tree with at
-most 7 leaves makes at most 53 errors") almost all of its time goes into the last two levels
-of that enumeration, in Python. The fewest errors with at most one, two and three leaves,
+as many as the classes need)". On large budgets and many rows almost all of its time goes
+into the last two levels of that enumeration, in Python. The fewest errors with at most one, two and three leaves,
 E_S(1) >= E_S(2) >= E_S(3), take one compiled pass over S's patterns instead
 (``bnb_kernels.small_tree_errors``: class counts per column and per pair of columns, as
 MurTree's depth-two solver by Demirović et al. counts them), and settle those levels.
@@ -36,9 +35,9 @@ Row sets hold all groups of a pattern or none (``exact.bits``), but the kernel d
 on it: it sums the weights of the bits it is given.
 
 **Time.** One call costs about the pairs of 1s in each pattern of S plus the squared number of
-columns that split S (the kernel's ``work``): on breast_cancer's 569 x 954 readable matrix
-about half a second at the root, and far more on larger tables, with no look at the clock
-inside. So under a time limit each call gets a work budget of ``Deadline.step_seconds()``
+columns that split S (the kernel's ``work``): a large fraction of a second at the root of
+a table of a few hundred rows and a thousand columns, and far more on larger tables, with no
+look at the clock inside. So under a time limit each call gets a work budget of ``Deadline.step_seconds()``
 (1 % of the limit) at the measured seconds per step, and a row set above it gets no small
 trees: its entry keeps the class-count bounds, which are weaker but just as valid (so does a
 row set whose pair-count table, columns^2 x classes cells, would pass its share of the memory
@@ -78,7 +77,7 @@ def load_kernels(use_incompatibility: bool = True, deadline=None) -> tuple[float
     ``kernel_cache.load`` resets) leaves the search without either; so does
     ``use_incompatibility=False``, which loads nothing, and so does a ``deadline`` with
     too little time left to compile (``kernel_cache.foreground_compile_fits``)."""
-    from occamlearn.trees import kernel_cache
+    from occamlearn.trees.compiling import kernel_cache
 
     if not use_incompatibility:
         return 0.0, False, False
@@ -111,7 +110,7 @@ class SmallTrees:
                           else view.units[group].astype(np.int64))
         # the search's columns, each oriented to have 1 on at most half of the patterns: the
         # pair counts cost (ones per pattern)^2, and a split's two sides are the same either
-        # way round (mushroom: 13 ones per pattern instead of 25)
+        # way round
         kept = groups.patterns[:, view.features] == 1
         self.flipped = 2 * kept.sum(axis=0) > kept.shape[0]
         kept ^= self.flipped

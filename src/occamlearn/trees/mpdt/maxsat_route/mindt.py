@@ -38,8 +38,9 @@ from occamlearn.trees.mpdt.maxsat_route.encoding import (
     unique_rows,
     validate_binary_data,
 )
-from occamlearn.trees.mpdt.maxsat_route.search import MinimumTreeResult, check_bound
+from occamlearn.trees.mpdt.maxsat_route.search import check_bound
 from occamlearn.trees.mpdt.maxsat_route.size_search import SizeSearch
+from occamlearn.trees.mpdt.result import MinimumTreeResult
 
 __all__ = ["ExactSizeSAT", "exact_size_query", "find_minimum_tree_mindt"]
 

@@ -20,14 +20,13 @@ exactly the minimum trees.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 
 from occamlearn import memory
 from occamlearn.maxsat.backends import make_backend
 from occamlearn.maxsat.solvers import SATSolver, new_sat_solver
-from occamlearn.model.tree import Tree
 from occamlearn.stopping import CLOCK, Deadline, ProgressSink
 from occamlearn.trees.greedy import greedy_upper_bound_within, single_leaf
 from occamlearn.trees.mpdt.maxsat_route.encoding import (
@@ -37,8 +36,9 @@ from occamlearn.trees.mpdt.maxsat_route.encoding import (
     validate_binary_data,
 )
 from occamlearn.trees.mpdt.maxsat_route.size_search import SizeSearch
+from occamlearn.trees.mpdt.result import MinimumTreeResult
 
-__all__ = ["MinimumTreeResult", "MinimumTreeSearch", "OptimalSolver", "find_minimum_tree_maxsat"]
+__all__ = ["MinimumTreeSearch", "OptimalSolver", "find_minimum_tree_maxsat"]
 
 # Before the first encoding, its seconds are predicted as this x nodes x distinct rows x
 # non-constant columns: below the fastest rate measured on the benchmark (halved), so that
@@ -49,18 +49,6 @@ ENCODE_SECONDS_PER_CELL = 5e-8
 # encoding predicted to need more than the memory left (``occamlearn.memory.room``) is not
 # built: on digits (600 x 772 columns) the 117-node encoding would have taken 4 GB.
 ENCODE_BYTES_PER_CELL = 80
-
-
-@dataclass(frozen=True)
-class MinimumTreeResult:
-    """Picklable outcome: the tree, whether it is proven minimum, bounds, stats, trace."""
-
-    tree: Tree
-    status: str  # "optimal" | "feasible"
-    lower_bound: int  # proven lower bound on the minimum size
-    upper_bound: int  # size of ``tree``
-    stats: dict = field(default_factory=dict)
-    trace: tuple = ()  # ((seconds, size), ...) each time a smaller tree was found
 
 
 @dataclass
