@@ -16,10 +16,8 @@ import subprocess
 from functools import cache
 from pathlib import Path
 
-import occamlearn
-
-PACKAGE = Path(occamlearn.__file__).parent
-ROOT = PACKAGE.parent.parent
+ROOT = Path(__file__).resolve().parents[1]  # the checkout: its files and src/, installed or not
+PACKAGE = ROOT / "src" / "occamlearn"
 DOTTED = re.compile(r"\boccamlearn(?:\.\w+)+")
 RELATIVE = re.compile(r"``((?:trees|maxsat|estimators|export|lists|binarize|cli|experiments|"
                       r"datasets|model)(?:\.\w+)+)")

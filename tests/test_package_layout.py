@@ -15,10 +15,9 @@ from pathlib import Path
 
 import pytest
 
-import occamlearn
-
-PACKAGE = Path(occamlearn.__file__).parent
-README = PACKAGE.parent.parent / "README.md"
+ROOT = Path(__file__).resolve().parents[1]  # the checkout: its README and src/, installed or not
+PACKAGE = ROOT / "src" / "occamlearn"
+README = ROOT / "README.md"
 LEAVES = ("stopping", "memory", "_version")  # stop signal and progress sink; memory limit; version
 SOLVER_MODULES = ("pysat.solvers", "pysat.examples")  # made only in maxsat/ (maxsat.solvers)
 MODULE_NAME = re.compile(r"occamlearn(\.[A-Za-z_]\w*)+")
