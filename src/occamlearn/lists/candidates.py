@@ -14,6 +14,7 @@ conditions can be given instead.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cached_property
 
@@ -24,18 +25,52 @@ from occamlearn.lists.bits import popcount_rows, weighted_support
 __all__ = ["Candidates", "build_candidates", "check_conditions", "check_sizes", "conjoin"]
 
 MAX_CANDIDATE_BYTES = 4 << 30  # refuse candidate sets whose packed columns exceed 4 GiB
-_BLOCK_BYTES = 1 << 25
+_BLOCK_BYTES = 1 << 22
+
+
+class ConditionIndex(Sequence):
+    """The enumerated conditions as blocks of feature-index rows (one block per size), read as
+    a sequence of tuples: no Python object per condition until one is asked for (a 2,000-column
+    table has two million pairs; their tuples alone took seconds)."""
+
+    def __init__(self, blocks):
+        self._blocks = [np.asarray(block, dtype=np.int64) for block in blocks if len(block)]
+        self._starts = np.cumsum([0] + [len(block) for block in self._blocks])
+
+    def __len__(self) -> int:
+        return int(self._starts[-1])
+
+    def __getitem__(self, item):
+        if isinstance(item, slice):
+            return tuple(self[i] for i in range(*item.indices(len(self))))
+        item = int(item)
+        if item < 0:
+            item += len(self)
+        if not 0 <= item < len(self):
+            raise IndexError(item)
+        block = int(np.searchsorted(self._starts, item, side="right")) - 1
+        return tuple(self._blocks[block][item - self._starts[block]].tolist())
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, Sequence) and tuple(self) == tuple(other)
+
+    __hash__ = None
+
+    def sizes(self) -> np.ndarray:
+        return np.concatenate([np.full(len(block), block.shape[1], np.int64)
+                               for block in self._blocks] or [np.empty(0, np.int64)])
 
 
 @dataclass(frozen=True, eq=False)
 class Candidates:
     """Candidate conditions and their packed columns.
 
-    conditions : tuple of tuples of primitive feature indices (sorted within each condition)
+    conditions : sequence of tuples of primitive feature indices (sorted within each
+        condition): a tuple, or a ``ConditionIndex`` for enumerated ones
     columns : (n_candidates, n_words) uint64, the rows each condition covers
     """
 
-    conditions: tuple
+    conditions: Sequence
     columns: np.ndarray
 
     def __len__(self) -> int:
@@ -44,6 +79,8 @@ class Candidates:
     @cached_property
     def sizes(self) -> np.ndarray:
         """Number of literals in each condition."""
+        if isinstance(self.conditions, ConditionIndex):
+            return self.conditions.sizes()
         return np.fromiter((len(c) for c in self.conditions), dtype=np.int64,
                            count=len(self.conditions))
 
@@ -155,7 +192,6 @@ def build_candidates(primitives: np.ndarray, min_conjunction: int = 1, max_conju
         if size >= min_conjunction:
             kept_index.append(index)
             kept_columns.append(columns)
-    conditions = tuple(condition for block in kept_index  # Python ints, built in C
-                       for condition in map(tuple, block.tolist()))
+    conditions = ConditionIndex(kept_index)
     return Candidates(conditions, np.concatenate(kept_columns) if kept_columns
                       else np.empty((0, primitives.shape[1]), np.uint64))
