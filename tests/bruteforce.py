@@ -115,6 +115,30 @@ def minimum_trees_with_errors(X: np.ndarray, y: np.ndarray, n_classes: int,
     raise ValueError(f"no tree within max_errors={max_errors}: identical rows disagree")
 
 
+def minimum_size_with_errors(X, y, n_classes: int, budget: int) -> float:
+    """Fewest nodes of a tree with <= budget errors: the fewest leaves over every feature and
+    every split of the budget between the subtrees, memoised on (row bitmask, budget); rows
+    one by one (no grouping), a leaf predicting its majority. Exhaustive, for tiny data only."""
+    n_rows, n_features = X.shape
+    columns = [sum(1 << q for q in range(n_rows) if X[q, j]) for j in range(n_features)]
+    masks = [sum(1 << q for q in range(n_rows) if y[q] == k) for k in range(n_classes)]
+
+    @cache
+    def leaves(rows: int, budget: int) -> float:
+        total = rows.bit_count()
+        if total - max((rows & m).bit_count() for m in masks) <= budget:
+            return 1
+        best = float("inf")
+        for col in columns:
+            ones, zeros = rows & col, rows & ~col
+            if ones and zeros:
+                for b in range(budget + 1):
+                    best = min(best, leaves(zeros, b) + leaves(ones, budget - b))
+        return best
+
+    return 2 * leaves((1 << n_rows) - 1, budget) - 1
+
+
 def nested_tree(tree, node: int = 0) -> tuple:
     """A fitted ``Tree`` in the nested-tuple form of ``minimum_trees_with_errors``."""
     if tree.feature[node] < 0:

@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import time
-from functools import cache
 
 import numpy as np
 import pytest
-from bruteforce import minimum_tree_size, minimum_trees_with_errors
+from bruteforce import minimum_size_with_errors, minimum_tree_size, minimum_trees_with_errors
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -15,30 +14,6 @@ from occamlearn.stopping import Deadline, ProgressSink
 from occamlearn.trees.exact.data import group_examples
 from occamlearn.trees.mpdt.error_budget.bnb import find_minimum_tree_with_errors_bnb
 from occamlearn.trees.mpdt.error_budget.maxsat_search import find_minimum_tree_with_errors
-
-
-def brute_force_size(X, y, n_classes, budget) -> float:
-    """Fewest nodes of a tree with <= budget errors: the fewest leaves over every feature and
-    every split of the budget between the subtrees, memoised on (row bitmask, budget); rows
-    one by one (no grouping), a leaf predicting its majority. Shares no code with the search."""
-    n_rows, n_features = X.shape
-    columns = [sum(1 << q for q in range(n_rows) if X[q, j]) for j in range(n_features)]
-    masks = [sum(1 << q for q in range(n_rows) if y[q] == k) for k in range(n_classes)]
-
-    @cache
-    def leaves(rows: int, budget: int) -> float:
-        total = rows.bit_count()
-        if total - max((rows & m).bit_count() for m in masks) <= budget:
-            return 1
-        best = float("inf")
-        for col in columns:
-            ones, zeros = rows & col, rows & ~col
-            if ones and zeros:
-                for b in range(budget + 1):
-                    best = min(best, leaves(zeros, b) + leaves(ones, budget - b))
-        return best
-
-    return 2 * leaves((1 << n_rows) - 1, budget) - 1
 
 
 @st.composite
@@ -74,7 +49,7 @@ def test_size_equals_brute_force(data, incompatibility):
                                                use_incompatibility=incompatibility)
     assert result.status == "optimal"
     assert result.tree.n_nodes == result.upper_bound == result.lower_bound
-    assert result.tree.n_nodes == brute_force_size(X, y, n_classes, budget)
+    assert result.tree.n_nodes == minimum_size_with_errors(X, y, n_classes, budget)
     errors = _errors(result.tree, X, y)
     assert errors == result.stats["training_errors"] <= budget
     assert result.tree.counts[0].sum() == len(y)
@@ -212,7 +187,7 @@ def test_auto_hands_wide_data_to_the_branch_and_bound_when_no_encoding_fits(monk
     X = rng.integers(0, 2, size=(40, 8))
     y = (X[:, 0] ^ X[:, 1] ^ (rng.random(40) < 0.15)).astype(int)
     budget = 3
-    expected = brute_force_size(X, y, 2, budget)
+    expected = minimum_size_with_errors(X, y, 2, budget)
     monkeypatch.setattr(minimum, "BUDGET_BNB_CELLS", 10)
     # its first tree predicted at 10 s (320 cells): over a quarter of the 30 s, under half
     monkeypatch.setattr(minimum, "BUDGET_BNB_SECONDS_PER_CELL", 10 / 320)
@@ -251,7 +226,7 @@ def test_error_budget_over_every_threshold_equals_brute_force():
             fitted = MinimumPureTreeClassifier(max_errors=budget, binarizer=every,
                                                time_limit=None).fit(X, y)
             assert fitted.status_ == "optimal"
-            assert fitted.n_nodes_ == brute_force_size(bits, y, 2, budget)
+            assert fitted.n_nodes_ == minimum_size_with_errors(bits, y, 2, budget)
             capped = MinimumPureTreeClassifier(
                 max_errors=budget, time_limit=None,
                 binarizer=ThresholdBinarizer(max_thresholds=2, drop_identifiers=False))

@@ -2,38 +2,14 @@
 
 from __future__ import annotations
 
-from functools import cache
-
 import numpy as np
 import pytest
 import sklearn.tree  # noqa: F401  (imported here so the timed search does not pay for it)
-from bruteforce import minimum_tree_size
+from bruteforce import minimum_size_with_errors, minimum_tree_size
 
 from occamlearn.stopping import Deadline, ProgressSink
 from occamlearn.trees.mpdt.error_budget.encoding import encode_error_budget, relax_errors_needed
 from occamlearn.trees.mpdt.error_budget.maxsat_search import find_minimum_tree_with_errors
-
-
-def smallest_tree_with_errors(X, y, n_classes, max_errors):
-    """Fewest nodes of a tree misclassifying <= max_errors rows: every feature at every node
-    and every split of the budget between the two subtrees, memoised on the row set."""
-    n_rows, n_features = X.shape
-    columns = [sum(1 << q for q in range(n_rows) if X[q, j]) for j in range(n_features)]
-
-    @cache
-    def size(rows: int, budget: int) -> float:
-        idx = [q for q in range(n_rows) if rows >> q & 1]
-        if len(idx) - np.bincount(y[idx], minlength=n_classes).max() <= budget:
-            return 1
-        best = float("inf")
-        for col in columns:
-            ones, zeros = rows & col, rows & ~col
-            if ones and zeros:
-                for b in range(budget + 1):
-                    best = min(best, 1 + size(zeros, b) + size(ones, budget - b))
-        return best
-
-    return size((1 << n_rows) - 1, max_errors)
 
 
 def tiny(rng):
@@ -51,7 +27,7 @@ def test_matches_exhaustive_search(solver):
         budget = relax_errors_needed(X, y) + int(rng.integers(0, 3))
         result = find_minimum_tree_with_errors(X, y, n_classes, budget, solver=solver)
         assert result.status == "optimal"
-        assert result.tree.n_nodes == smallest_tree_with_errors(X, y, n_classes, budget)
+        assert result.tree.n_nodes == minimum_size_with_errors(X, y, n_classes, budget)
         errors = int((result.tree.predict(X) != y).sum())
         assert errors == result.stats["training_errors"] <= budget
         assert result.tree.counts[0].sum() == len(y)
