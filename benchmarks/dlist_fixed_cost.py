@@ -1,0 +1,146 @@
+"""Where a decision-list fit spends its CPU on small tables, against RIPPER's whole fit.
+
+Issue 34 asks the default ``DecisionListClassifier()`` to fit >= 10x faster than
+wittgenstein's RIPPER (CPU) on every table of ``dlist_accuracy.py``. This script splits our
+fit into its parts and times each, interleaved with RIPPER on the same training rows, so that
+the ratios come from one run on one (possibly shared) machine:
+
+* ``fit`` -- ``DecisionListClassifier().fit`` in full;
+* ``validate`` -- ``validate_table`` (scikit-learn's ``validate_data`` and the label checks);
+* ``binarise`` -- ``RuleLiterals(ThresholdBinarizer()).fit_transform`` (the default literals);
+* ``search`` -- ``learn_decision_list`` on the already binary matrix with the default's
+  options (both directions, beam-grown rules, MDL penalty);
+* ``ripper`` -- ``wittgenstein.RIPPER(random_state=s).fit`` as in ``dlist_accuracy.py``.
+
+Each is the mean CPU time of ``--repeats`` calls per split (after one warm-up call), on the
+training rows of the 5 stratified 64/36 splits. ``ripper / search`` is the ratio our fit
+could reach if validating and binarising cost nothing: where it is below 10, 10x is out of
+reach for this search whatever is done to the fixed cost.
+
+    python benchmarks/dlist_fixed_cost.py --out benchmarks/results/dlist_fixed_cost.md
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import sys
+import time
+import warnings
+
+import numpy as np
+import pandas as pd
+from sklearn.model_selection import train_test_split
+
+from occamlearn import DecisionListClassifier
+from occamlearn.estimators._base import validate_table
+from occamlearn.estimators.decision_list import LIST_BINARIZERS
+from occamlearn.lists import learn_decision_list
+
+sys.path.insert(0, os.path.dirname(__file__))
+from dlist_accuracy import SPLITS, _commit, _versions, two_class_tables  # noqa: E402
+
+PARTS = ("fit", "validate", "binarise", "search", "ripper")
+
+
+def _cpu(call, repeats: int) -> float:
+    call()  # warm-up: caches, first-call imports
+    started = time.process_time()
+    for _ in range(repeats):
+        call()
+    return (time.process_time() - started) / repeats
+
+
+def _calls(X, y) -> dict:
+    """part -> a no-argument call doing that part on (X, y)."""
+    import wittgenstein
+
+    model = DecisionListClassifier().fit(X, y)
+    binary = LIST_BINARIZERS["readable"]().fit_transform(X)
+    positive = (y == model.positive_class_).astype(np.uint8)
+    options = {"direction": "both", "max_rules": 10, "max_conjunction": 4,
+               "rule_search": "beam", "penalty": 1.0}
+    values, counts = np.unique(y, return_counts=True)
+    frame = X.astype({c: str for c in X.columns if isinstance(X[c].dtype, pd.CategoricalDtype)})
+    return {
+        "fit": lambda: DecisionListClassifier().fit(X, y),
+        "validate": lambda: validate_table(DecisionListClassifier(), X, y, reset=True),
+        "binarise": lambda: LIST_BINARIZERS["readable"]().fit_transform(X),
+        "search": lambda: learn_decision_list(binary, positive, **options),
+        "ripper": lambda: wittgenstein.RIPPER(random_state=0).fit(
+            frame, y, pos_class=values[np.argmin(counts)]),
+    }
+
+
+def run(tables, repeats: int) -> pd.DataFrame:
+    rows = []
+    for name, (X, y) in tables.items():
+        times = {part: [] for part in PARTS}
+        for seed in SPLITS:
+            X_train, _, y_train, _ = train_test_split(X, y, train_size=0.64, stratify=y,
+                                                      random_state=seed)
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                for part, call in _calls(X_train, y_train).items():  # interleaved per split
+                    times[part].append(_cpu(call, repeats))
+        row = {"table": name, "rows": int(0.64 * len(y))}
+        row.update({part: 1e3 * float(np.mean(t)) for part, t in times.items()})
+        print(row, flush=True)
+        rows.append(row)
+    frame = pd.DataFrame(rows).set_index("table")
+    frame["ripper / fit"] = frame["ripper"] / frame["fit"]
+    frame["ripper / search"] = frame["ripper"] / frame["search"]
+    frame["ripper / (validate + binarise)"] = frame["ripper"] / (frame["validate"]
+                                                                 + frame["binarise"])
+    return frame
+
+
+def markdown(args, frame, load_before, seconds) -> str:
+    table = frame.reset_index()
+    header = "| " + " | ".join(table.columns) + " |"
+    lines = [header, "|" + "---|" * len(table.columns)]
+    for _, row in table.iterrows():
+        cells = [row["table"], str(row["rows"])] + [f"{v:.2f}" for v in row.iloc[2:]]
+        lines.append("| " + " | ".join(cells) + " |")
+    short = frame[frame["ripper / search"] < 10].index.tolist()
+    return "\n".join([
+        "# Decision-list fit CPU by part, against RIPPER's whole fit",
+        "",
+        f"Command: `python benchmarks/dlist_fixed_cost.py {' '.join(sys.argv[1:])}`",
+        "",
+        f"Commit {_commit()}; {platform.machine()}, {os.cpu_count()} cores shared with other "
+        f"jobs (load average {load_before:.1f} at the start, {os.getloadavg()[0]:.1f} at the "
+        f"end); Python {platform.python_version()}; {_versions()}. {seconds:.0f} s in all.",
+        "",
+        f"Milliseconds of CPU per call (mean over {args.repeats} calls on each of the 5 "
+        "training splits, parts interleaved per split); ratios are RIPPER's fit over ours.",
+        "",
+        *lines,
+        "",
+        f"Tables where RIPPER's fit is under 10x our search alone (10x out of reach even "
+        f"with free validation and binarising): {', '.join(short) if short else 'none'}.",
+        "",
+    ])
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--out", metavar="PATH.md")
+    parser.add_argument("--tables", nargs="+", help="only these tables (default: all)")
+    parser.add_argument("--repeats", type=int, default=5)
+    args = parser.parse_args()
+    load_before, started = os.getloadavg()[0], time.perf_counter()
+    tables = two_class_tables()
+    if args.tables:
+        tables = {name: tables[name] for name in args.tables}
+    frame = run(tables, args.repeats)
+    text = markdown(args, frame, load_before, time.perf_counter() - started)
+    print(text)
+    if args.out:
+        with open(args.out, "w") as handle:
+            handle.write(text)
+
+
+if __name__ == "__main__":
+    main()
