@@ -381,11 +381,16 @@ def evaluate_all(conditions, X, n_rows: int | None = None) -> np.ndarray:
     n_rows = len(X) if n_rows is None else n_rows
     out = np.empty((n_rows, len(conditions)), dtype=np.uint8, order="F")
     groups: dict = {}
+    labels: dict = {}
     for k, c in enumerate(conditions):
         if isinstance(c, Condition) and c.op in _ORDERS and _is_number(c.value):
             groups.setdefault((c.column, c.index, c.op, c.dates), []).append(k)
+        elif isinstance(c, Condition) and c.op in ("==", "!=") and not c.dates:
+            labels.setdefault((c.column, c.index), []).append(k)
         else:
             out[:, k] = c.evaluate(X)
+    for (column, index), ks in labels.items():
+        _evaluate_labels(X, [conditions[k] for k in ks], ks, column, index, out)
     for (column, index, op, dates), ks in groups.items():
         values = _column_values(X, column, index)
         if dates:
@@ -404,6 +409,27 @@ def evaluate_all(conditions, X, n_rows: int | None = None) -> np.ndarray:
         else:
             out[:, ks] = result
     return np.ascontiguousarray(out)
+
+
+def _evaluate_labels(X, members, ks, column, index, out) -> None:
+    """``out[:, ks]`` for the ``==`` / ``!=`` conditions ``members`` of one column. A text or
+    object column is factorised once and each condition compares its value with the column's
+    distinct present values only, instead of with every row (``_compare``): rows whose values
+    hash alike compare alike, so this is ``evaluate``'s result; missing rows then take each
+    condition's ``missing`` value, as there."""
+    values = _column_values(X, column, index)
+    if values.dtype.kind != "O":
+        for k, c in zip(ks, members):
+            out[:, k] = c.evaluate(X)
+        return
+    codes, distinct = pd.factorize(values)  # code -1 where pd.isna, as ``missing_mask``
+    absent = codes < 0
+    for k, c in zip(ks, members):
+        equal = np.fromiter((*(v == c.value for v in distinct), False), dtype=bool,
+                            count=len(distinct) + 1)  # the last entry, code -1: missing
+        column_out = equal[codes] if c.op == "==" else ~equal[codes]
+        column_out[absent] = bool(c.missing)
+        out[:, k] = column_out
 
 
 def condition_from_dict(data: dict) -> Condition | Conjunction:
