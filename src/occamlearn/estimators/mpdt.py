@@ -1,10 +1,10 @@
 """``MinimumPureTreeClassifier``: the smallest decision tree that classifies all training data,
 or (``max_errors``) all but at most e training rows.
 
-A scikit-learn facade over the MaxSAT pipeline of Alós, Ansótegui and Torres (Sec. 4, Proposition 1):
-table -> binariser (the paper's binary encoding by default, Sec. 8) -> binary matrix ->
-MPDT encoding -> MaxSAT solver (``occamlearn.trees.mpdt.maxsat_route.search``) -> ``Tree``. ``fit`` is
-three steps -- ``_prepare`` (validate, encode labels, binarise, conflicts), ``_solve`` (one
+A scikit-learn facade over the MaxSAT pipeline of Alós, Ansótegui and Torres (Sec. 4, Proposition
+1): table -> binariser (the paper's binary encoding by default, Sec. 8) -> binary matrix ->
+MPDT encoding -> MaxSAT solver (``occamlearn.trees.mpdt.maxsat_route.search``) -> ``Tree``. ``fit``
+is three steps -- ``_prepare`` (validate, encode labels, binarise, conflicts), ``_solve`` (one
 method returning a ``MinimumTreeResult``; enumeration extends it) and ``_store`` -- and the
 fitted estimator holds only plain data (``tree_`` is arrays), so it pickles and exports.
 
@@ -14,11 +14,12 @@ the paper's filter (keep each group's majority label) with a ``UserWarning`` nam
 set aside: the tree is then pure on the other rows, ``training_errors_`` counts the rows set aside
 it misclassifies, and ``status_``/bounds speak of the rows searched. ``on_conflict="error"``
 raises a ``ValueError`` naming the rows instead, and ``on_conflict="relax"`` keeps every row
-and asks for the smallest tree making the fewest errors the conflicts force. ``max_errors=e`` asks for the smallest tree misclassifying
-at most e training rows (the MPDT encoding with relaxable examples, ``trees.mpdt.error_budget.encoding`` and
-``trees.mpdt.error_budget``); a pure tree is the ``max_errors=None`` case. Both combine with
-Algorithm 3 (``n_solutions``, ``selection_size``): the candidates are then many smallest trees
-within the budget (``trees.mpdt.all_minimum.minimum_trees.find_minimum_trees(max_errors=...)``).
+and asks for the smallest tree making the fewest errors the conflicts force. ``max_errors=e`` asks
+for the smallest tree misclassifying at most e training rows (the MPDT encoding with relaxable
+examples, ``trees.mpdt.error_budget.encoding`` and ``trees.mpdt.error_budget``); a pure tree is the
+``max_errors=None`` case. Both combine with Algorithm 3 (``n_solutions``, ``selection_size``): the
+candidates are then many smallest trees within the budget
+(``trees.mpdt.all_minimum.minimum_trees.find_minimum_trees(max_errors=...)``).
 """
 
 from __future__ import annotations
@@ -244,8 +245,8 @@ class MinimumPureTreeClassifier(ClassifierMixin, FittedTreeMixin, BaseEstimator)
     def __init__(self, *, binarizer="readable", method="auto", n_jobs=None, solver="lsu",
                  sat_solver="cadical195",
                  time_limit=DEFAULT_TIME_LIMIT, max_errors=None, on_conflict="auto",
-                 class_weight=None, verbose=0, callback=None, n_solutions=1, diverse=True, layouts=False,
-                 selection_size=0.0, delta=0.0, random_state=None):
+                 class_weight=None, verbose=0, callback=None, n_solutions=1, diverse=True,
+                 layouts=False, selection_size=0.0, delta=0.0, random_state=None):
         self.binarizer = binarizer
         self.method = method
         self.n_jobs = n_jobs
@@ -325,9 +326,10 @@ class MinimumPureTreeClassifier(ClassifierMixin, FittedTreeMixin, BaseEstimator)
                 else "on_conflict='relax'")
         weighted = sample_weight is not None or self.class_weight is not None
         if weighted and (self.n_solutions != 1 or self.selection_size != 0):
-            raise ValueError(f"sample_weight or class_weight with {what} is not supported by Algorithm 3 "
-                             "(n_solutions > 1 or selection_size > 0): the candidates are "
-                             "drawn from unweighted budgets. Fit without one of them.")
+            raise ValueError(f"sample_weight or class_weight with {what} is not supported by "
+                             "Algorithm 3 (n_solutions > 1 or selection_size > 0): the "
+                             "candidates are drawn from unweighted budgets. Fit without one of "
+                             "them.")
         if self.method in PURE_ONLY_METHODS:
             raise ValueError(f"{what} needs method 'auto', 'bnb' or 'maxsat'; "
                              f"method={self.method!r} finds pure trees only.")
