@@ -418,11 +418,15 @@ def _evaluate_labels(X, members, ks, column, index, out) -> None:
     hash alike compare alike, so this is ``evaluate``'s result; missing rows then take each
     condition's ``missing`` value, as there."""
     values = _column_values(X, column, index)
-    if values.dtype.kind != "O":
+    try:
+        factorised = pd.factorize(values) if values.dtype.kind == "O" else None
+    except TypeError:  # unhashable cells: compared row by row
+        factorised = None
+    if factorised is None:
         for k, c in zip(ks, members):
             out[:, k] = c.evaluate(X)
         return
-    codes, distinct = pd.factorize(values)  # code -1 where pd.isna, as ``missing_mask``
+    codes, distinct = factorised  # code -1 where pd.isna, as ``missing_mask``
     absent = codes < 0
     for k, c in zip(ks, members):
         equal = np.fromiter((*(v == c.value for v in distinct), False), dtype=bool,
