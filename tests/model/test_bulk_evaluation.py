@@ -37,6 +37,25 @@ def test_conditions_in_bulk_equal_one_at_a_time(column, specs):
         assert np.array_equal(evaluate_all(conditions, data, n_rows=len(frame)), expected)
 
 
+LABELS = ["red", "blue", "1", 1, 1.0, True, None, np.nan, pd.NA]
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.sampled_from(LABELS), min_size=1, max_size=12),
+       st.lists(st.tuples(st.sampled_from(["==", "!="]),
+                          st.sampled_from(["red", "blue", "1", 1, True, None]),
+                          st.sampled_from([None, False, True])), min_size=1, max_size=8))
+def test_label_conditions_on_a_text_column_in_bulk_equal_one_at_a_time(column, specs):
+    """``==`` / ``!=`` on a text column compare the factorised distinct values: the same as
+    comparing every row, missing rows included."""
+    frame = pd.DataFrame({"x": pd.Series(column, dtype=object)})
+    conditions = [Condition("x", op, value, 0, missing=missing)
+                  for op, value, missing in specs]
+    expected = np.column_stack([c.evaluate(frame) for c in conditions]).astype(np.uint8)
+    for data in (frame, {"x": frame["x"].to_numpy()}):
+        assert np.array_equal(evaluate_all(conditions, data, n_rows=len(frame)), expected)
+
+
 def test_transform_of_chosen_features_reads_only_their_columns():
     rng = np.random.default_rng(0)
     X = pd.DataFrame(rng.normal(size=(50, 4)), columns=list("abcd"))
