@@ -19,7 +19,13 @@ solvers of ``kernels`` and ``depth2``; deeper nodes run here:
   one only loses them: sub-interval pruning), and more where a or b is close in weight
   (moving a threshold across weight W changes a side's optimum by at most W); thresholds
   within weight ``gap`` of an evaluated one whose cost exceeds the best by ``gap`` are
-  dropped (neighbourhood pruning);
+  dropped (neighbourhood pruning); at a depth-3 node of many rows a range's bound also
+  counts the errors of the blocks of rows lying wholly between a and b (``blocks``: the
+  fewest errors of a set of rows is at least the sum over disjoint parts of it), which the
+  search computes for a range, at a grain of about an eighth of its weight, before it
+  evaluates a threshold in it -- depth-2 solves on the range's rows alone -- and puts the
+  range back if they lift its bound; the same blocks raise the two children's known bounds
+  at an evaluated threshold;
 * solved row sets are memoised by depth (the same rows are reached by testing f then g or g
   then f), with lower bounds kept for sets that were only refuted;
 * at the top the smallest bound in the heap is a proven lower bound on the optimum, reported
