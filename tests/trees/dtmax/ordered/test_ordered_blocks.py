@@ -37,7 +37,7 @@ def noisy_table(seed, rows=14, features=2, values=6):
 def test_block_bound_never_exceeds_a_threshold_cost(seed, draw):
     """Between candidate thresholds a and b (their children's exact optima at depth 2), the
     block bound of every level of a drawn range lo..hi is at most the cost of each threshold
-    in it, and so is the children's bound at a test from the blocks on its two sides."""
+    in it."""
     X, y, w = noisy_table(seed)
     data = OrderedData.from_matrix(X, y, 2, w)
     f = draw.draw(st.integers(0, X.shape[1] - 1))
@@ -65,8 +65,6 @@ def test_block_bound_never_exceeds_a_threshold_cost(seed, draw):
         bound = low_a + high_b + found.bound(a, b, lo, hi)
         for i in range(lo, hi + 1):
             assert bound <= sum(sides[i]) + 1e-9
-            assert low_a + found.sum_between(a, i) <= sides[i][0] + 1e-9
-            assert high_b + found.sum_between(i, b) <= sides[i][1] + 1e-9
 
 
 @settings(max_examples=25, deadline=None)

@@ -136,8 +136,3 @@ class FeatureBlocks:
             cut = inside & (starts[:-1] < hi) & (starts[1:] > lo)
             best = max(best, float(errors[inside].sum() - errors[cut].max(initial=0.0)))
         return best
-
-    def sum_between(self, a: int, b: int) -> float:
-        """S: the blocks wholly between a and b (all on one side of a test at a or b)."""
-        return max((float(errors[inside].sum()) for _, errors, inside
-                    in self._known_levels(a, b)), default=0.0)
