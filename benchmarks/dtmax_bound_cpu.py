@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import pathlib
 import subprocess
 import sys
 import time
@@ -98,11 +99,9 @@ def main(argv=None) -> None:
             else "" for m in args.marks)
         lines.append(f"| {name} | {cells} | {r['errors']:g} ({r['lower']:g}, {r['status']}), "
                      f"{r['cpu']:.1f}, {r['evaluations']} |")
-    text = "\n".join(lines) + "\n"
-    print(text)
+    print("\n".join(lines))
     if args.out:
-        with open(args.out, "w") as out:
-            out.write(text)
+        pathlib.Path(args.out).write_text("\n".join(lines) + "\n")
 
 
 if __name__ == "__main__":
