@@ -6,14 +6,18 @@ a search starts):
 * ``trie``: the subset trie (``subset_trie``; off: ``SUBSET_MAX_ROWS = 0``);
 * ``dominance``: the largest-pure-side rule (``split_reductions.drop_dominated``);
 * ``classes``: splits whose sides' class counts exceed the budget are not probed;
-* ``one_leaf``: a budget of one leaf is answered by the class count.
+* ``one_leaf``: a budget of one leaf is answered by the class count;
+* ``pairs``: the pair bound stored on the root's sides (``pair_bound``; off:
+  ``pair_bound.SEED_SECONDS = 0``).
 
 (The two-class two-leaf test and the one-split-per-partition rule have no switch.) For each
 frozen readable-default matrix (``readable_matrices``, after the column reductions
 ``find_minimum_tree`` applies) and each configuration this runs the branch and bound alone
 (``minimum_tree_branch_and_bound``) in a fresh process for ``--seconds`` and records the
 lower bound it had proven at 10, 30 and 60 s (in nodes) and the time it took to prove the
-minimum (``-`` when it did not). Configurations are run in alternating order per matrix
+minimum (``-`` when it did not). A name ending in ``:all`` is the dataset's whole table
+through the default binariser and the majority filter (what ``occamlearn fit --dataset
+haber`` searches), not the frozen 64 % split. Configurations are run in alternating order per matrix
 (the machine is shared; compare within a row).
 
     python benchmarks/mpdt_bounds_ablation.py --datasets back breast_cancer hepa haber \\
@@ -34,7 +38,8 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
 OFF = {"trie": {"SUBSET_MAX_ROWS": 0}, "dominance": {"DROP_DOMINATED": False},
-       "classes": {"PRUNE_BY_CLASSES": False}, "one_leaf": {"ONE_LEAF_BY_CLASSES": False}}
+       "classes": {"PRUNE_BY_CLASSES": False}, "one_leaf": {"ONE_LEAF_BY_CLASSES": False},
+       "pairs": {"pair_bound.SEED_SECONDS": 0.0}}
 CONFIGS = {"all on": {}, **{f"no {name}": switches for name, switches in OFF.items()},
            "all off": {k: v for switches in OFF.values() for k, v in switches.items()}}
 MARKS = (10.0, 30.0, 60.0)
@@ -42,20 +47,19 @@ MARKS = (10.0, 30.0, 60.0)
 
 def worker(name: str, config: str, seconds: float) -> dict:
     """One run in this process: the trace of (seconds, size, lower bound) and the stats."""
-    from readable_matrices import load
-
     from occamlearn.stopping import Deadline, ProgressSink
-    from occamlearn.trees.mpdt.bnb import kernels
+    from occamlearn.trees.mpdt.bnb import kernels, pair_bound
     from occamlearn.trees.mpdt.bnb.branch_and_bound import minimum_tree_branch_and_bound
     from occamlearn.trees.mpdt.bnb.engines import CompiledRowSetSearch
     from occamlearn.trees.mpdt.minimum import _column_reduction
 
-    X, y, n_classes, _ = load(name)
+    X, y, n_classes = matrix(name)
     reduction = _column_reduction(X, y)
     X = reduction.reduce(X) if reduction is not None else X
     kernels.warm_up()
     for attribute, value in CONFIGS[config].items():
-        setattr(CompiledRowSetSearch, attribute, value)
+        owner, _, attribute = attribute.rpartition(".")
+        setattr(pair_bound if owner else CompiledRowSetSearch, attribute, value)
     trace = []
     sink = ProgressSink(lambda upper, lower, at, tree: trace.append((at, upper, lower)))
     found = minimum_tree_branch_and_bound(X, y, n_classes, deadline=Deadline.after(seconds),
@@ -63,6 +67,29 @@ def worker(name: str, config: str, seconds: float) -> dict:
     return {"trace": trace, "optimal": found.status == "optimal", "size": found.upper_bound,
             "lower": found.lower_bound,
             "stats": {k: v for k, v in found.stats.items() if isinstance(v, (int, float))}}
+
+
+def matrix(name: str):
+    """(X, y, n_classes): the frozen readable matrix, or for ``<dataset>:all`` the whole
+    table through ``ThresholdBinarizer()`` and the majority filter."""
+    if not name.endswith(":all"):
+        from readable_matrices import load
+
+        return load(name)[:3]
+    import warnings
+
+    import numpy as np
+
+    from occamlearn import load_dataset
+    from occamlearn.binarize import ThresholdBinarizer, resolve_conflicts
+
+    X, y = load_dataset(name[:-len(":all")])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)
+        X_bin = np.asarray(ThresholdBinarizer().fit_transform(X, y), dtype=np.uint8)
+    X_bin, y = resolve_conflicts(X_bin, np.asarray(y), strategy="majority")
+    classes, y_index = np.unique(y, return_inverse=True)
+    return np.asarray(X_bin, dtype=np.uint8), y_index.astype(np.int64), len(classes)
 
 
 def run(name: str, config: str, seconds: float) -> dict:

@@ -164,6 +164,21 @@ class Turns:
                 self.state.offer(self.as_tree(found[1]))
 
 
+def _seed_pairs(search, root: int, deadline: Deadline | None) -> dict:
+    """The pair bound on the root's sides (``pair_bound.seed_root_sides``) within its share
+    of the time left; {"pair_sides": 0} when switched off. (Imported here: scipy's
+    optimiser loads in about half a second, which easy instances never pay.)"""
+    from occamlearn.trees.mpdt.bnb import pair_bound
+
+    seconds = pair_bound.SEED_SECONDS
+    if deadline is not None and deadline.limited:
+        seconds = min(seconds, pair_bound.SEED_SHARE * deadline.remaining())
+    if seconds <= 0:
+        return {"pair_sides": 0}
+    stop = Deadline.after(seconds) if deadline is None else deadline.within(seconds)
+    return pair_bound.seed_root_sides(search, root, stop)
+
+
 def _leaves(tree: Tree) -> int:
     return (tree.n_nodes + 1) // 2
 
@@ -241,6 +256,7 @@ def _run(X, y, n_classes, *, deadline=None, progress=None, sample_weight=None,
     root = (1 << search.n_rows) - 1
     compile_seconds, quick_phase_calls = 0.0, 0
     switch = {"at": None, "carried": 0}  # when the engine switched, memo entries carried
+    pair_seeded = {}  # what the pair bound stored on the root's sides (``pair_bound``)
 
     def deepen(budget: int, beside: bool = False) -> None:
         """Iterative deepening at the root from a proven bound until a tree is found; with
@@ -287,6 +303,8 @@ def _run(X, y, n_classes, *, deadline=None, progress=None, sample_weight=None,
                         switch["carried"] = carry_over(python_search, search)
                 try:
                     budget = max(search.root_bound(root), (state.lower + 1) // 2)
+                    if engine == "compiled" and not pair_seeded:
+                        pair_seeded.update(_seed_pairs(search, root, deadline))
                     state.offer(lower=2 * budget - 1)
                     if improve_calls and 2 * budget - 1 < state.upper:
                         state.offer(as_tree(search.improve(greedy, root, improve_calls)[0]))
@@ -307,7 +325,7 @@ def _run(X, y, n_classes, *, deadline=None, progress=None, sample_weight=None,
     stats = {**search.stats(), "quick_phase_calls": quick_phase_calls,
              "kernel_compile_seconds": compile_seconds, "engine": engine or "quick",
              "switched_to_compiled_at": switch["at"], "memo_carried_over": switch["carried"],
-             "distinct_rows": search.n_rows, "informative_features": len(kept),
+             **pair_seeded, "distinct_rows": search.n_rows, "informative_features": len(kept),
              "stopped": state.stopped, "interrupted": state.interrupted,
              "seconds": state.duration()}
     return BranchAndBoundResult(state.tree, state.status, state.proven, state.upper,
