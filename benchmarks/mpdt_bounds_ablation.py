@@ -42,26 +42,36 @@ OFF = {"trie": {"SUBSET_MAX_ROWS": 0}, "dominance": {"DROP_DOMINATED": False},
        "pairs": {"pair_bound.SEED_SECONDS": 0.0}}
 CONFIGS = {"all on": {}, **{f"no {name}": switches for name, switches in OFF.items()},
            "all off": {k: v for switches in OFF.values() for k, v in switches.items()}}
+# beside the switches: the portfolio (``find_minimum_tree``'s default method) instead of the
+# branch and bound alone, and either of them from ``--base-src``
+BESIDES = ("auto", "base", "base auto")
 MARKS = (10.0, 30.0, 60.0)
 
 
 def worker(name: str, config: str, seconds: float) -> dict:
     """One run in this process: the trace of (seconds, size, lower bound) and the stats."""
     from occamlearn.stopping import Deadline, ProgressSink
-    from occamlearn.trees.mpdt.bnb import kernels, pair_bound
+    from occamlearn.trees.mpdt.bnb import kernels
     from occamlearn.trees.mpdt.bnb.branch_and_bound import minimum_tree_branch_and_bound
     from occamlearn.trees.mpdt.bnb.engines import CompiledRowSetSearch
-    from occamlearn.trees.mpdt.minimum import _column_reduction
+    from occamlearn.trees.mpdt.minimum import _column_reduction, find_minimum_tree
 
     X, y, n_classes = matrix(name)
-    reduction = _column_reduction(X, y)
-    X = reduction.reduce(X) if reduction is not None else X
     kernels.warm_up()
-    for attribute, value in CONFIGS[config].items():
+    for attribute, value in CONFIGS.get(config, {}).items():
         owner, _, attribute = attribute.rpartition(".")
+        if owner:
+            from occamlearn.trees.mpdt.bnb import pair_bound
         setattr(pair_bound if owner else CompiledRowSetSearch, attribute, value)
     trace = []
     sink = ProgressSink(lambda upper, lower, at, tree: trace.append((at, upper, lower)))
+    if config.endswith("auto"):  # the default method (the portfolio), its own reductions
+        found = find_minimum_tree(X, y, n_classes, deadline=Deadline.after(seconds),
+                                  progress=sink)
+        return {"trace": trace, "optimal": found.status == "optimal", "size": found.upper_bound,
+                "lower": found.lower_bound, "stats": {}}
+    reduction = _column_reduction(X, y)
+    X = reduction.reduce(X) if reduction is not None else X
     found = minimum_tree_branch_and_bound(X, y, n_classes, deadline=Deadline.after(seconds),
                                           progress=sink)
     return {"trace": trace, "optimal": found.status == "optimal", "size": found.upper_bound,
@@ -92,9 +102,15 @@ def matrix(name: str):
     return np.asarray(X_bin, dtype=np.uint8), y_index.astype(np.int64), len(classes)
 
 
-def run(name: str, config: str, seconds: float) -> dict:
+def run(name: str, config: str, seconds: float, base_src: Path | None) -> dict:
+    """One worker process; a configuration named "base ..." imports occamlearn from
+    ``base_src``."""
+    env = dict(os.environ)
+    if config.startswith("base"):
+        env["PYTHONPATH"] = str(base_src)
     completed = subprocess.run([sys.executable, __file__, "--worker", name, config,
-                                str(seconds)], capture_output=True, text=True, check=True)
+                                str(seconds)], capture_output=True, text=True, check=True,
+                               env=env)
     return json.loads(completed.stdout.splitlines()[-1])
 
 
@@ -116,7 +132,10 @@ def cells(result: dict) -> list[str]:
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--datasets", nargs="+", default=["back", "breast_cancer"])
-    parser.add_argument("--configs", nargs="+", default=list(CONFIGS), choices=list(CONFIGS))
+    parser.add_argument("--configs", nargs="+", default=list(CONFIGS),
+                        choices=[*CONFIGS, *BESIDES])
+    parser.add_argument("--base-src", type=Path,
+                        help="occamlearn's src of the base, for the configurations 'base...'")
     parser.add_argument("--seconds", type=float, default=60.0)
     parser.add_argument("--worker", nargs=3, help=argparse.SUPPRESS)
     parser.add_argument("--from-jsonl", type=Path,
@@ -159,7 +178,7 @@ def main(argv=None) -> int:
             if args.from_jsonl:
                 result = earlier[name, config]
             else:
-                result = run(name, config, args.seconds)
+                result = run(name, config, args.seconds, args.base_src)
                 with jsonl.open("a") as handle:
                     handle.write(json.dumps({"dataset": name, "config": config, **result})
                                  + "\n")

@@ -203,11 +203,12 @@ def test_compiled_engine_grows_or_clears_its_table(monkeypatch, memory_bytes):
 def test_compiled_table_grows_up_to_its_memory_cap(monkeypatch):
     """A cap that is not a power of four times the first capacity is still reached: 64
     slots of 16 bytes under a cap of 512 grow to 256, then to 512 (not stop at 256)."""
-    from occamlearn.trees.mpdt.bnb import branch_and_bound
+    from occamlearn.trees.mpdt.bnb import branch_and_bound, pair_bound
     from occamlearn.trees.mpdt.bnb import engines as bnb_search
 
     monkeypatch.setattr(bnb_search.CompiledRowSetSearch, "INITIAL_CAPACITY", 64)
     monkeypatch.setattr(bnb_search.CompiledRowSetSearch, "MEMORY_BYTES", 512 * 16)
+    monkeypatch.setattr(pair_bound, "SEED_SECONDS", 0.0)  # its bounds leave less to store
     X, y, n_classes = hard_instance(rows=24, features=12, n_classes=2, seed=3)
     result = branch_and_bound._run(X, y, n_classes, engine="compiled", quick_calls=0)
     assert result.status == "optimal" and result.tree.n_nodes == minimum_tree_size(X, y)

@@ -54,10 +54,9 @@ class PairBound:
 
 
 def _pairs(labels: np.ndarray, max_pairs: int) -> tuple[np.ndarray, np.ndarray]:
-    """An even sample of at most ``max_pairs`` pairs (i < j) with different labels."""
+    """An even sample of at most ``max_pairs`` pairs with different labels, each pair once
+    (the row of the smaller label first)."""
     first, second = np.nonzero(labels[:, None] < labels[None, :])
-    first2, second2 = np.nonzero(labels[:, None] > labels[None, :])
-    first, second = np.concatenate([first, second2]), np.concatenate([second, first2])
     if len(first) > max_pairs:
         keep = np.linspace(0, len(first) - 1, max_pairs).astype(np.int64)
         first, second = first[keep], second[keep]
@@ -155,7 +154,9 @@ def seed_root_sides(search, root: int, stop) -> dict:
         kernels.insert(search.table, search.counters, np.stack(keys),
                        np.asarray(values, dtype=np.int64), np.full(count, -1, dtype=np.int64),
                        np.full(count, kernels.BOUNDED, dtype=np.uint64))
-        search.counters[kernels.FLAG] = 0  # a full table only drops entries
+        if search.counters[kernels.FLAG] == kernels.FLAG_FULL:  # room for what comes
+            search.grow()
+        search.counters[kernels.FLAG] = 0
         done["pair_raised"] = count
     return done
 
