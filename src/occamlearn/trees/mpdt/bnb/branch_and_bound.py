@@ -197,7 +197,10 @@ def _check_pure(tree: Tree, X, y, origin: str = "found") -> Tree:
 def minimum_tree_branch_and_bound(X, y, n_classes=None, *, deadline: Deadline | None = None,
                                   progress: ProgressSink | None = None, sample_weight=None,
                                   upper_bound_tree=None, feature_names=(),
-                                  on_search=None) -> BranchAndBoundResult:
+                                  on_search=None, engine: str | None = None,
+                                  quick_calls: int = QUICK_CALLS,
+                                  improve_calls: int = IMPROVE_CALLS,
+                                  neighbourhood: dict = NEIGHBOURHOOD) -> BranchAndBoundResult:
     """Smallest pure decision tree of the 0/1 matrix X and class indices y, proven minimum.
 
     deadline : when to stop, including the kernel compile (None: until proven); a stop
@@ -213,10 +216,18 @@ def minimum_tree_branch_and_bound(X, y, n_classes=None, *, deadline: Deadline | 
     kernels into the disk cache, and switches when they are ready (``occamlearn warm-up``
     compiles them ahead); ``stats["switched_to_compiled_at"]`` says when.
     Raises ValueError if identical rows have different classes.
+
+    The phases, for tests and benchmarks (the defaults are what a fit runs): ``engine`` forces
+    "python", "compiled" or "python-only" (None: chosen by the kernel cache);
+    ``quick_calls`` caps the numba-free first phase (0: none); ``improve_calls`` is given to
+    each subtree of the greedy tree (0: no improvement); ``neighbourhood`` sets the search
+    for smaller trees beside the deepening (``NEIGHBOURHOOD``'s keys; {}: off).
     """
     return _run(X, y, n_classes, deadline=deadline, progress=progress,
                 sample_weight=sample_weight, upper_bound_tree=upper_bound_tree,
-                feature_names=feature_names, on_search=on_search)
+                feature_names=feature_names, on_search=on_search, engine=engine,
+                quick_calls=quick_calls, improve_calls=improve_calls,
+                neighbourhood=neighbourhood)
 
 
 @deep_recursion()
