@@ -33,6 +33,11 @@ Lower bounds, each proven where it is used:
   budget is below it fails without being split. (GOSDT's similar-support bound
   ``LB(S) >= LB(S') - |S' \\ S|`` is valid for misclassification costs but not for pure
   trees -- one extra row can force a chain of many splits -- so it is not used.)
+* pairs (``pair_bound``, Witty's PairLB; the compiled engine, on the root's sides once the
+  deepening has made ``PAIR_AFTER_CALLS`` calls): rows of different classes part at an inner node whose column separates
+  them, so weights on such pairs with every column's load at most 1 sum to at most the
+  inner nodes (a linear program, HiGHS); the root's weights restricted to a side bound it
+  with no solve.
 
 Splits are reduced per row set before any child is looked at (``split_reductions``, the
 compiled engine; a proof with each rule): one split per unordered partition, class counts
@@ -86,6 +91,7 @@ from occamlearn.trees.mpdt.bnb.engine_switch import (
     user_stop,
 )
 from occamlearn.trees.mpdt.bnb.engines import (
+    CompiledRowSetSearch,
     OutOfCalls,
     RowSetSearch,
     greedy_start,
@@ -105,6 +111,9 @@ QUICK_CALLS = 5000  # calls of the numba-free first phase that finishes easy ins
 # deepening has spent ``after_calls`` calls (easy instances never pay for it), then the two
 # take turns, ``slice_calls`` calls of deepening and ``share`` times that of the other.
 NEIGHBOURHOOD = {"after_calls": 200_000, "slice_calls": 100_000, "share": 0.5}
+# The pair bound is stored on the root's sides (``pair_bound.seed_root_sides``, seconds) at
+# the first deepening step after this many calls: easy instances never pay for it.
+PAIR_AFTER_CALLS = 200_000
 
 
 @dataclass(frozen=True)
@@ -282,6 +291,9 @@ def _run(X, y, n_classes, *, deadline=None, progress=None, sample_weight=None,
                 return
             budget = value
             state.offer(lower=2 * budget - 1)
+            if not pair_seeded and search.calls >= PAIR_AFTER_CALLS \
+                    and isinstance(search, CompiledRowSetSearch):
+                pair_seeded.update(_seed_pairs(search, root, deadline))
 
     def body():
         nonlocal search, engine, options, compile_seconds, quick_phase_calls
@@ -314,8 +326,6 @@ def _run(X, y, n_classes, *, deadline=None, progress=None, sample_weight=None,
                         switch["carried"] = carry_over(python_search, search)
                 try:
                     budget = max(search.root_bound(root), (state.lower + 1) // 2)
-                    if engine == "compiled" and not pair_seeded:
-                        pair_seeded.update(_seed_pairs(search, root, deadline))
                     state.offer(lower=2 * budget - 1)
                     if improve_calls and 2 * budget - 1 < state.upper:
                         state.offer(as_tree(search.improve(greedy, root, improve_calls)[0]))
