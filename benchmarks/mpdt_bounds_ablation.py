@@ -7,8 +7,8 @@ a search starts):
 * ``dominance``: the largest-pure-side rule (``split_reductions.drop_dominated``);
 * ``classes``: splits whose sides' class counts exceed the budget are not probed;
 * ``one_leaf``: a budget of one leaf is answered by the class count;
-* ``pairs``: the pair bound stored on the root's sides (``pair_bound``; off:
-  ``pair_bound.SEED_SECONDS = 0``).
+* ``pairs``: the pair bound stored on the root's sides (``pair_bound``; off by default since
+  round 3: ``pairs on`` sets ``pair_bound.SEED_SECONDS = 5``, as the round-3 runs had it).
 
 (The two-class two-leaf test and the one-split-per-partition rule have no switch.) For each
 frozen readable-default matrix (``readable_matrices``, after the column reductions
@@ -40,7 +40,8 @@ sys.path.insert(0, str(HERE))
 OFF = {"trie": {"SUBSET_MAX_ROWS": 0}, "dominance": {"DROP_DOMINATED": False},
        "classes": {"PRUNE_BY_CLASSES": False}, "one_leaf": {"ONE_LEAF_BY_CLASSES": False},
        "pairs": {"pair_bound.SEED_SECONDS": 0.0}}
-CONFIGS = {"all on": {}, **{f"no {name}": switches for name, switches in OFF.items()},
+CONFIGS = {"all on": {}, "pairs on": {"pair_bound.SEED_SECONDS": 5.0},
+           **{f"no {name}": switches for name, switches in OFF.items()},
            "all off": {k: v for switches in OFF.values() for k, v in switches.items()}}
 # beside the switches: the portfolio (``find_minimum_tree``'s default method) instead of the
 # branch and bound alone, and either of them from ``--base-src``

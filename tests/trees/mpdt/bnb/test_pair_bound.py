@@ -58,17 +58,17 @@ def test_the_bound_counts_parallel_pairs():
 @settings(max_examples=150, deadline=None)
 @given(small_data(min_rows=6, max_rows=14))
 def test_the_search_with_pair_bounds_on_the_root_sides_keeps_the_minimum(data):
-    """The bounds stored on the root's sides at once (not after ``PAIR_AFTER_CALLS``) never
-    cut off the minimum."""
-    from occamlearn.trees.mpdt.bnb import branch_and_bound
+    """The bounds stored on the root's sides at once (switched on, and not after
+    ``PAIR_AFTER_CALLS``) never cut off the minimum."""
+    from occamlearn.trees.mpdt.bnb import branch_and_bound, pair_bound
 
     X, y, n_classes = data
-    saved = branch_and_bound.PAIR_AFTER_CALLS
-    branch_and_bound.PAIR_AFTER_CALLS = 0
+    saved = branch_and_bound.PAIR_AFTER_CALLS, pair_bound.SEED_SECONDS
+    branch_and_bound.PAIR_AFTER_CALLS, pair_bound.SEED_SECONDS = 0, 5.0
     try:
         result = branch_and_bound.minimum_tree_branch_and_bound(
             X, y, n_classes, engine="compiled", quick_calls=0, improve_calls=0)
     finally:
-        branch_and_bound.PAIR_AFTER_CALLS = saved
+        branch_and_bound.PAIR_AFTER_CALLS, pair_bound.SEED_SECONDS = saved
     assert result.status == "optimal" and result.tree.n_nodes == minimum_tree_size(X, y)
     assert np.array_equal(result.tree.predict(X), y)

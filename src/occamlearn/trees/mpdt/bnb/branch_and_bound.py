@@ -33,8 +33,9 @@ Lower bounds, each proven where it is used:
   budget is below it fails without being split. (GOSDT's similar-support bound
   ``LB(S) >= LB(S') - |S' \\ S|`` is valid for misclassification costs but not for pure
   trees -- one extra row can force a chain of many splits -- so it is not used.)
-* pairs (``pair_bound``, Witty's PairLB; the compiled engine, on the root's sides once the
-  deepening has made ``PAIR_AFTER_CALLS`` calls): rows of different classes part at an inner node whose column separates
+* pairs (``pair_bound``, Witty's PairLB; off by default, see ``pair_bound.SEED_SECONDS``;
+  the compiled engine, on the root's sides once the deepening has made ``PAIR_AFTER_CALLS``
+  calls): rows of different classes part at an inner node whose column separates
   them, so weights on such pairs with every column's load at most 1 sum to at most the
   inner nodes (a linear program, HiGHS); the root's weights restricted to a side bound it
   with no solve.

@@ -38,8 +38,11 @@ __all__ = ["MAX_PAIRS", "SEED_SECONDS", "SEED_SHARE", "PairBound", "greedy_hitti
 
 MAX_PAIRS = 1500  # pairs per program (an even sample of all): a solve of ~0.1 s on 200 columns
 # seeding the root's sides (``seed_root_sides``, run by ``branch_and_bound``): at most this
-# share of the time left, and at most this many seconds (0: off)
-SEED_SHARE, SEED_SECONDS = 0.1, 5.0
+# share of the time left, and at most this many seconds (0: off). Off by default: in
+# same-run A/Bs on a loaded machine it reached back's >= 19 nodes sooner in two runs of
+# three, but cost about its 5 s on paper-bit hepa and mushr and did not raise breast_cancer's
+# or haber's 60 s bound (benchmarks/results/mpdt_bounds_ablation_round3_final.md).
+SEED_SHARE, SEED_SECONDS = 0.1, 0.0
 TOLERANCE = 1e-6
 
 
