@@ -6,14 +6,18 @@ a search starts):
 * ``trie``: the subset trie (``subset_trie``; off: ``SUBSET_MAX_ROWS = 0``);
 * ``dominance``: the largest-pure-side rule (``split_reductions.drop_dominated``);
 * ``classes``: splits whose sides' class counts exceed the budget are not probed;
-* ``one_leaf``: a budget of one leaf is answered by the class count.
+* ``one_leaf``: a budget of one leaf is answered by the class count;
+* ``pairs``: the pair bound stored on the root's sides (``pair_bound``; off by default since
+  round 3: ``pairs on`` sets ``pair_bound.SEED_SECONDS = 5``, as the round-3 runs had it).
 
 (The two-class two-leaf test and the one-split-per-partition rule have no switch.) For each
 frozen readable-default matrix (``readable_matrices``, after the column reductions
 ``find_minimum_tree`` applies) and each configuration this runs the branch and bound alone
 (``minimum_tree_branch_and_bound``) in a fresh process for ``--seconds`` and records the
 lower bound it had proven at 10, 30 and 60 s (in nodes) and the time it took to prove the
-minimum (``-`` when it did not). Configurations are run in alternating order per matrix
+minimum (``-`` when it did not). A name ending in ``:all`` is the dataset's whole table
+through the default binariser and the majority filter (what ``occamlearn fit --dataset
+haber`` searches), not the frozen 64 % split. Configurations are run in alternating order per matrix
 (the machine is shared; compare within a row).
 
     python benchmarks/mpdt_bounds_ablation.py --datasets back breast_cancer hepa haber \\
@@ -34,30 +38,41 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
 OFF = {"trie": {"SUBSET_MAX_ROWS": 0}, "dominance": {"DROP_DOMINATED": False},
-       "classes": {"PRUNE_BY_CLASSES": False}, "one_leaf": {"ONE_LEAF_BY_CLASSES": False}}
-CONFIGS = {"all on": {}, **{f"no {name}": switches for name, switches in OFF.items()},
+       "classes": {"PRUNE_BY_CLASSES": False}, "one_leaf": {"ONE_LEAF_BY_CLASSES": False},
+       "pairs": {"pair_bound.SEED_SECONDS": 0.0}}
+CONFIGS = {"all on": {}, "pairs on": {"pair_bound.SEED_SECONDS": 5.0},
+           **{f"no {name}": switches for name, switches in OFF.items()},
            "all off": {k: v for switches in OFF.values() for k, v in switches.items()}}
+# beside the switches: the portfolio (``find_minimum_tree``'s default method) instead of the
+# branch and bound alone, and either of them from ``--base-src``
+BESIDES = ("auto", "base", "base auto")
 MARKS = (10.0, 30.0, 60.0)
 
 
 def worker(name: str, config: str, seconds: float) -> dict:
     """One run in this process: the trace of (seconds, size, lower bound) and the stats."""
-    from readable_matrices import load
-
     from occamlearn.stopping import Deadline, ProgressSink
     from occamlearn.trees.mpdt.bnb import kernels
     from occamlearn.trees.mpdt.bnb.branch_and_bound import minimum_tree_branch_and_bound
     from occamlearn.trees.mpdt.bnb.engines import CompiledRowSetSearch
-    from occamlearn.trees.mpdt.minimum import _column_reduction
+    from occamlearn.trees.mpdt.minimum import _column_reduction, find_minimum_tree
 
-    X, y, n_classes, _ = load(name)
-    reduction = _column_reduction(X, y)
-    X = reduction.reduce(X) if reduction is not None else X
+    X, y, n_classes = matrix(name)
     kernels.warm_up()
-    for attribute, value in CONFIGS[config].items():
-        setattr(CompiledRowSetSearch, attribute, value)
+    for attribute, value in CONFIGS.get(config, {}).items():
+        owner, _, attribute = attribute.rpartition(".")
+        if owner:
+            from occamlearn.trees.mpdt.bnb import pair_bound
+        setattr(pair_bound if owner else CompiledRowSetSearch, attribute, value)
     trace = []
     sink = ProgressSink(lambda upper, lower, at, tree: trace.append((at, upper, lower)))
+    if config.endswith("auto"):  # the default method (the portfolio), its own reductions
+        found = find_minimum_tree(X, y, n_classes, deadline=Deadline.after(seconds),
+                                  progress=sink)
+        return {"trace": trace, "optimal": found.status == "optimal", "size": found.upper_bound,
+                "lower": found.lower_bound, "stats": {}}
+    reduction = _column_reduction(X, y)
+    X = reduction.reduce(X) if reduction is not None else X
     found = minimum_tree_branch_and_bound(X, y, n_classes, deadline=Deadline.after(seconds),
                                           progress=sink)
     return {"trace": trace, "optimal": found.status == "optimal", "size": found.upper_bound,
@@ -65,9 +80,38 @@ def worker(name: str, config: str, seconds: float) -> dict:
             "stats": {k: v for k, v in found.stats.items() if isinstance(v, (int, float))}}
 
 
-def run(name: str, config: str, seconds: float) -> dict:
+def matrix(name: str):
+    """(X, y, n_classes): the frozen readable matrix, or for ``<dataset>:all`` the whole
+    table through ``ThresholdBinarizer()`` and the majority filter."""
+    if not name.endswith(":all"):
+        from readable_matrices import load
+
+        return load(name)[:3]
+    import warnings
+
+    import numpy as np
+
+    from occamlearn import load_dataset
+    from occamlearn.binarize import ThresholdBinarizer, resolve_conflicts
+
+    X, y = load_dataset(name[:-len(":all")])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)
+        X_bin = np.asarray(ThresholdBinarizer().fit_transform(X, y), dtype=np.uint8)
+    X_bin, y = resolve_conflicts(X_bin, np.asarray(y), strategy="majority")
+    classes, y_index = np.unique(y, return_inverse=True)
+    return np.asarray(X_bin, dtype=np.uint8), y_index.astype(np.int64), len(classes)
+
+
+def run(name: str, config: str, seconds: float, base_src: Path | None) -> dict:
+    """One worker process; a configuration named "base ..." imports occamlearn from
+    ``base_src``."""
+    env = dict(os.environ)
+    if config.startswith("base"):
+        env["PYTHONPATH"] = str(base_src)
     completed = subprocess.run([sys.executable, __file__, "--worker", name, config,
-                                str(seconds)], capture_output=True, text=True, check=True)
+                                str(seconds)], capture_output=True, text=True, check=True,
+                               env=env)
     return json.loads(completed.stdout.splitlines()[-1])
 
 
@@ -89,7 +133,10 @@ def cells(result: dict) -> list[str]:
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--datasets", nargs="+", default=["back", "breast_cancer"])
-    parser.add_argument("--configs", nargs="+", default=list(CONFIGS), choices=list(CONFIGS))
+    parser.add_argument("--configs", nargs="+", default=list(CONFIGS),
+                        choices=[*CONFIGS, *BESIDES])
+    parser.add_argument("--base-src", type=Path,
+                        help="occamlearn's src of the base, for the configurations 'base...'")
     parser.add_argument("--seconds", type=float, default=60.0)
     parser.add_argument("--worker", nargs=3, help=argparse.SUPPRESS)
     parser.add_argument("--from-jsonl", type=Path,
@@ -132,7 +179,7 @@ def main(argv=None) -> int:
             if args.from_jsonl:
                 result = earlier[name, config]
             else:
-                result = run(name, config, args.seconds)
+                result = run(name, config, args.seconds, args.base_src)
                 with jsonl.open("a") as handle:
                     handle.write(json.dumps({"dataset": name, "config": config, **result})
                                  + "\n")

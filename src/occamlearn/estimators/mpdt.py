@@ -93,7 +93,8 @@ class MinimumPureTreeClassifier(ClassifierMixin, FittedTreeMixin, BaseEstimator)
     n_jobs : int or None, default=None
         Processes for ``method="auto"``, as in scikit-learn: None is 1, -1 all cores, -2 all
         but one (``joblib.effective_n_jobs``). With 2 or more, the engines run side by side
-        for the whole time; otherwise they take turns of doubling length in this process.
+        for the whole time; otherwise, in this process, the branch and bound runs alone for
+        the first round (the time limit, or 60 s), then they take turns of doubling length.
     solver : {"lsu", "rc2", ...}, default="lsu"
         MaxSAT back-end of the "maxsat" method, a key of ``occamlearn.maxsat.backends.BACKENDS``.
     sat_solver : str, default="cadical195"

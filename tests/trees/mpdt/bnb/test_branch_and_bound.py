@@ -172,12 +172,10 @@ def test_single_class_and_bool_input():
 @settings(max_examples=200, deadline=None)
 @given(small_data())
 def test_python_and_compiled_engines_agree_with_brute_force(data):
-    from occamlearn.trees.mpdt.bnb.branch_and_bound import _run
-
     X, y, n_classes = data
     minimum = minimum_tree_size(X, y)
     for engine in ("python", "compiled"):
-        result = _run(X, y, n_classes, engine=engine, quick_calls=0)
+        result = minimum_tree_branch_and_bound(X, y, n_classes, engine=engine, quick_calls=0)
         assert result.stats["engine"] == engine
         assert result.status == "optimal" and result.tree.n_nodes == minimum
         assert_pure(result.tree, X, y)
@@ -192,7 +190,8 @@ def test_compiled_engine_grows_or_clears_its_table(monkeypatch, memory_bytes):
     monkeypatch.setattr(bnb_search.CompiledRowSetSearch, "MEMORY_BYTES", memory_bytes)
     rows = 60 if memory_bytes > 2**20 else 24  # without a memo the search is exponential
     X, y, n_classes = hard_instance(rows=rows, features=12, n_classes=2, seed=3)
-    results = [branch_and_bound._run(X, y, n_classes, engine=engine, quick_calls=0)
+    results = [branch_and_bound.minimum_tree_branch_and_bound(X, y, n_classes, engine=engine,
+                                                              quick_calls=0)
                for engine in ("python", "compiled")]
     assert results[0].tree.n_nodes == results[1].tree.n_nodes
     assert results[1].status == "optimal"
@@ -203,13 +202,15 @@ def test_compiled_engine_grows_or_clears_its_table(monkeypatch, memory_bytes):
 def test_compiled_table_grows_up_to_its_memory_cap(monkeypatch):
     """A cap that is not a power of four times the first capacity is still reached: 64
     slots of 16 bytes under a cap of 512 grow to 256, then to 512 (not stop at 256)."""
-    from occamlearn.trees.mpdt.bnb import branch_and_bound
+    from occamlearn.trees.mpdt.bnb import branch_and_bound, pair_bound
     from occamlearn.trees.mpdt.bnb import engines as bnb_search
 
     monkeypatch.setattr(bnb_search.CompiledRowSetSearch, "INITIAL_CAPACITY", 64)
     monkeypatch.setattr(bnb_search.CompiledRowSetSearch, "MEMORY_BYTES", 512 * 16)
+    monkeypatch.setattr(pair_bound, "SEED_SECONDS", 0.0)  # its bounds leave less to store
     X, y, n_classes = hard_instance(rows=24, features=12, n_classes=2, seed=3)
-    result = branch_and_bound._run(X, y, n_classes, engine="compiled", quick_calls=0)
+    result = branch_and_bound.minimum_tree_branch_and_bound(X, y, n_classes, engine="compiled",
+                                                            quick_calls=0)
     assert result.status == "optimal" and result.tree.n_nodes == minimum_tree_size(X, y)
     assert result.stats["table_capacity"] == 512
     assert result.stats["table_saturated"]
@@ -217,10 +218,9 @@ def test_compiled_table_grows_up_to_its_memory_cap(monkeypatch):
 
 @pytest.mark.parametrize("engine", ["python", "compiled"])
 def test_ctrl_c_returns_the_incumbent_marked_interrupted(engine):
-    from occamlearn.trees.mpdt.bnb.branch_and_bound import _run
-
     X, y, n_classes = hard_instance(seed=2)
-    result = _run(X, y, n_classes, deadline=StopAfter(0, KeyboardInterrupt), engine=engine,
-                  quick_calls=0)
+    result = minimum_tree_branch_and_bound(X, y, n_classes,
+                                           deadline=StopAfter(0, KeyboardInterrupt),
+                                           engine=engine, quick_calls=0)
     assert result.stats["interrupted"] and result.status == "feasible"
     check_stopped(result, X, y, n_classes)

@@ -33,6 +33,12 @@ Lower bounds, each proven where it is used:
   budget is below it fails without being split. (GOSDT's similar-support bound
   ``LB(S) >= LB(S') - |S' \\ S|`` is valid for misclassification costs but not for pure
   trees -- one extra row can force a chain of many splits -- so it is not used.)
+* pairs (``pair_bound``, Witty's PairLB; off by default, see ``pair_bound.SEED_SECONDS``;
+  the compiled engine, on the root's sides once the deepening has made ``PAIR_AFTER_CALLS``
+  calls): rows of different classes part at an inner node whose column separates
+  them, so weights on such pairs with every column's load at most 1 sum to at most the
+  inner nodes (a linear program, HiGHS); the root's weights restricted to a side bound it
+  with no solve.
 
 Splits are reduced per row set before any child is looked at (``split_reductions``, the
 compiled engine; a proof with each rule): one split per unordered partition, class counts
@@ -86,6 +92,7 @@ from occamlearn.trees.mpdt.bnb.engine_switch import (
     user_stop,
 )
 from occamlearn.trees.mpdt.bnb.engines import (
+    CompiledRowSetSearch,
     OutOfCalls,
     RowSetSearch,
     greedy_start,
@@ -105,6 +112,9 @@ QUICK_CALLS = 5000  # calls of the numba-free first phase that finishes easy ins
 # deepening has spent ``after_calls`` calls (easy instances never pay for it), then the two
 # take turns, ``slice_calls`` calls of deepening and ``share`` times that of the other.
 NEIGHBOURHOOD = {"after_calls": 200_000, "slice_calls": 100_000, "share": 0.5}
+# The pair bound is stored on the root's sides (``pair_bound.seed_root_sides``, seconds) at
+# the first deepening step after this many calls: easy instances never pay for it.
+PAIR_AFTER_CALLS = 200_000
 
 
 @dataclass(frozen=True)
@@ -164,6 +174,21 @@ class Turns:
                 self.state.offer(self.as_tree(found[1]))
 
 
+def _seed_pairs(search, root: int, deadline: Deadline | None) -> dict:
+    """The pair bound on the root's sides (``pair_bound.seed_root_sides``) within its share
+    of the time left; {"pair_sides": 0} when switched off. (Imported here: scipy's
+    optimiser loads in about half a second, which easy instances never pay.)"""
+    from occamlearn.trees.mpdt.bnb import pair_bound
+
+    seconds = pair_bound.SEED_SECONDS
+    if deadline is not None and deadline.limited:
+        seconds = min(seconds, pair_bound.SEED_SHARE * deadline.remaining())
+    if seconds <= 0:
+        return {"pair_sides": 0}
+    stop = Deadline.after(seconds) if deadline is None else deadline.within(seconds)
+    return pair_bound.seed_root_sides(search, root, stop)
+
+
 def _leaves(tree: Tree) -> int:
     return (tree.n_nodes + 1) // 2
 
@@ -182,7 +207,10 @@ def _check_pure(tree: Tree, X, y, origin: str = "found") -> Tree:
 def minimum_tree_branch_and_bound(X, y, n_classes=None, *, deadline: Deadline | None = None,
                                   progress: ProgressSink | None = None, sample_weight=None,
                                   upper_bound_tree=None, feature_names=(),
-                                  on_search=None) -> BranchAndBoundResult:
+                                  on_search=None, engine: str | None = None,
+                                  quick_calls: int = QUICK_CALLS,
+                                  improve_calls: int = IMPROVE_CALLS,
+                                  neighbourhood: dict = NEIGHBOURHOOD) -> BranchAndBoundResult:
     """Smallest pure decision tree of the 0/1 matrix X and class indices y, proven minimum.
 
     deadline : when to stop, including the kernel compile (None: until proven); a stop
@@ -198,10 +226,18 @@ def minimum_tree_branch_and_bound(X, y, n_classes=None, *, deadline: Deadline | 
     kernels into the disk cache, and switches when they are ready (``occamlearn warm-up``
     compiles them ahead); ``stats["switched_to_compiled_at"]`` says when.
     Raises ValueError if identical rows have different classes.
+
+    The phases, for tests and benchmarks (the defaults are what a fit runs): ``engine`` forces
+    "python", "compiled" or "python-only" (None: chosen by the kernel cache);
+    ``quick_calls`` caps the numba-free first phase (0: none); ``improve_calls`` is given to
+    each subtree of the greedy tree (0: no improvement); ``neighbourhood`` sets the search
+    for smaller trees beside the deepening (``NEIGHBOURHOOD``'s keys; {}: off).
     """
     return _run(X, y, n_classes, deadline=deadline, progress=progress,
                 sample_weight=sample_weight, upper_bound_tree=upper_bound_tree,
-                feature_names=feature_names, on_search=on_search)
+                feature_names=feature_names, on_search=on_search, engine=engine,
+                quick_calls=quick_calls, improve_calls=improve_calls,
+                neighbourhood=neighbourhood)
 
 
 @deep_recursion()
@@ -241,6 +277,7 @@ def _run(X, y, n_classes, *, deadline=None, progress=None, sample_weight=None,
     root = (1 << search.n_rows) - 1
     compile_seconds, quick_phase_calls = 0.0, 0
     switch = {"at": None, "carried": 0}  # when the engine switched, memo entries carried
+    pair_seeded = {}  # what the pair bound stored on the root's sides (``pair_bound``)
 
     def deepen(budget: int, beside: bool = False) -> None:
         """Iterative deepening at the root from a proven bound until a tree is found; with
@@ -255,6 +292,9 @@ def _run(X, y, n_classes, *, deadline=None, progress=None, sample_weight=None,
                 return
             budget = value
             state.offer(lower=2 * budget - 1)
+            if not pair_seeded and search.calls >= PAIR_AFTER_CALLS \
+                    and isinstance(search, CompiledRowSetSearch):
+                pair_seeded.update(_seed_pairs(search, root, deadline))
 
     def body():
         nonlocal search, engine, options, compile_seconds, quick_phase_calls
@@ -307,7 +347,7 @@ def _run(X, y, n_classes, *, deadline=None, progress=None, sample_weight=None,
     stats = {**search.stats(), "quick_phase_calls": quick_phase_calls,
              "kernel_compile_seconds": compile_seconds, "engine": engine or "quick",
              "switched_to_compiled_at": switch["at"], "memo_carried_over": switch["carried"],
-             "distinct_rows": search.n_rows, "informative_features": len(kept),
+             **pair_seeded, "distinct_rows": search.n_rows, "informative_features": len(kept),
              "stopped": state.stopped, "interrupted": state.interrupted,
              "seconds": state.duration()}
     return BranchAndBoundResult(state.tree, state.status, state.proven, state.upper,

@@ -347,6 +347,8 @@ def solve(rows, budget, columns, class_sets, packed, labels, slots, counters, or
         if left_value > best - 1 - right_bound:
             split_bounds[j] = max(split_bounds[j], left_value + right_bound)
             continue
+        # the left's five lines again with the sides swapped: a helper would put a second
+        # compiled frame on every recursive call of the search (kept inline; not measured)
         right_value = solve(rights[j], best - 1 - left_value, columns, class_sets, packed,
                             labels, slots, counters, order, pred_start, pred, succ_start, succ,
                             trie)
