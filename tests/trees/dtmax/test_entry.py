@@ -66,6 +66,39 @@ def test_binary_data_fewest_errors_then_fewest_tests_match_brute_force(search, d
         assert nested_tests(result.tree) == splits
 
 
+@st.composite
+def repeated_binary(draw):
+    """(X, y, n_classes, depth): 8-30 rows over 2-5 binary features, 2-3 classes, depth 3
+    or 4; few features, so rows repeat (whole weights up to several bits) and conflict."""
+    n_classes = draw(st.integers(2, 3))
+    rows, features = draw(st.integers(8, 30)), draw(st.integers(2, 5))
+    X = np.array(draw(st.lists(st.integers(0, 1), min_size=rows * features,
+                               max_size=rows * features))).reshape(rows, features)
+    y = np.array(draw(st.lists(st.integers(0, n_classes - 1), min_size=rows, max_size=rows)))
+    return X, y, n_classes, draw(st.integers(3, 4))
+
+
+@pytest.mark.parametrize("word_cost", [0, 10 ** 9], ids=["bitsets", "row-pass"])
+@settings(max_examples=40, deadline=None)
+@given(repeated_binary(), st.booleans())
+def test_binary_search_at_depth_3_and_4_matches_brute_force_with_either_pair_count(
+        word_cost, data, prefer_small):
+    """The 0/1 search's depth-2 counts by bitsets (word cost 0: always) or by the row pass
+    (never bitsets) give the brute force's optimum, on repeated rows (weights of 1-5 bits)."""
+    X, y, n_classes, depth = data
+    d = data_of(X, y, n_classes)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(binary_kernels_search, "BIT_WORD_COST", word_cost)
+        result = binary_search(d, depth, prefer_small=prefer_small)
+    correct, splits = best_bounded_tree(X, y, n_classes, depth)
+    assert result.status == "optimal"
+    assert result.errors == result.errors_lower_bound == len(y) - correct
+    assert nested_errors(result.tree, d.rank, d.y, d.weight) == result.errors
+    assert depth_of(result.tree) <= depth
+    if prefer_small:
+        assert nested_tests(result.tree) == splits
+
+
 @pytest.mark.parametrize("prefer_small", [True, False])
 @settings(max_examples=120, deadline=None)
 @given(numeric_weighted_data(whole=True))
