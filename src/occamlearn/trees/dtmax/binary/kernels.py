@@ -167,6 +167,43 @@ def _out_of_work(counters):
 
 
 @njit(cache=True)
+def _depth1_floors(pairs, totals, stuck, one_stuck, f, features, n_features, scale, decision):
+    """Lower bounds on the best depth-2 tree of the rows with x_f = 0 and of those with x_f
+    = 1, from the node's pair counts (``pairs``; ``features[:n_features]`` its splitting
+    features): a leaf, the best single test (``pairs[k, f, g]`` are the class counts of
+    x_g = 1 among the rows with x_f = 1), or two tests and the forced errors. A tree of
+    depth <= 2 has 0, 1 or at least 2 tests, so its cost is at least the least of these."""
+    n_classes = totals.shape[0]
+    best_zero, best_one = np.int64(1) << 62, np.int64(1) << 62
+    for u in range(n_features):
+        g = features[u]
+        low, high = min(f, g), max(f, g)
+        e_one, e_zero = 0, 0
+        m11, m10, m01, m00 = 0, 0, 0, 0
+        for k in range(n_classes):
+            both = pairs[k, low, high]
+            q10 = pairs[k, f, f] - both              # x_f = 1, x_g = 0
+            q01 = pairs[k, g, g] - both              # x_f = 0, x_g = 1
+            q00 = totals[k] - pairs[k, f, f] - q01
+            e_one += both + q10
+            e_zero += q01 + q00
+            m11, m10 = max(m11, both), max(m10, q10)
+            m01, m00 = max(m01, q01), max(m00, q00)
+        best_one = min(best_one, e_one - m11 - m10)
+        best_zero = min(best_zero, e_zero - m01 - m00)
+    one_leaf, zero_leaf, one_largest, zero_largest = 0, 0, 0, 0
+    for k in range(n_classes):
+        one, zero = pairs[k, f, f], totals[k] - pairs[k, f, f]
+        one_leaf, zero_leaf = one_leaf + one, zero_leaf + zero
+        one_largest, zero_largest = max(one_largest, one), max(zero_largest, zero)
+    one_leaf, zero_leaf = one_leaf - one_largest, zero_leaf - zero_largest
+    return (min(zero_leaf * scale, best_zero * scale + decision,
+                (stuck - one_stuck) * scale + 2 * decision),
+            min(one_leaf * scale, best_one * scale + decision,
+                one_stuck * scale + 2 * decision))
+
+
+@njit(cache=True)
 def _solve2(node, node_side, n, n_other, side, ub, data, ws, scale, decision, slots, counters):
     """Child ``side`` (``n`` rows; its sibling has ``n_other``) of the depth-3 node at level
     ``node``: the best depth-2 tree, from counts of the smaller child or the difference of
@@ -270,6 +307,7 @@ def search(level, side, n, depth, ub, data, ws, scale, decision, slots, counters
                                singles[level], order[level], errors)
     node_totals = totals.copy()             # (``totals`` is the children's scratch)
     best, best_test = leaf_cost, -1
+    node_features = useful[:0].copy()
     if depth == 3:          # the node's own counts: its best depth-2 tree and a floor
         n_presents[0] = _count_pairs(items, n, label, weight, indptr, indices, pairs[0], seen,
                                      presents[0], bit_space)
@@ -282,6 +320,7 @@ def search(level, side, n, depth, ub, data, ws, scale, decision, slots, counters
         if shallow < best:
             best, best_test = shallow, out[0]
         floor = max(floor, min(shallow, stuck * scale + 3 * decision))
+        node_features = useful[:n_useful].copy()   # (``useful`` is the children's scratch)
     upper = min(ub, best)
     below = level + 1
     # not literals: a recursive call typed differently from the outer one segfaults when
@@ -296,6 +335,10 @@ def search(level, side, n, depth, ub, data, ws, scale, decision, slots, counters
         f = order[level, u]
         low_zero, low_one = _child_floors(singles[level], node_totals, stuck, f, scale,
                                           decision)
+        if depth == 3 and low_zero + low_one + decision < upper:
+            low_zero, low_one = _depth1_floors(pairs[0], node_totals, stuck,
+                                               singles[level, -1, f], f, node_features,
+                                               node_features.shape[0], scale, decision)
         if low_zero + low_one + decision >= upper:
             counters[PRUNED] += 1
             continue

@@ -33,7 +33,7 @@ BIT_SCRATCH_BYTES = 1 << 26    # the bitset pair count's (features, words) scrat
 # What a bitset word operation (and, popcount, add) costs in cell additions of the row pass
 # of the pair count: the count takes the cheaper (measured on the bundled matrices, mushr's
 # 1,300-row sets to wine's 11-row ones: the cheaper one is the one this picks).
-BIT_WORD_COST = 4
+BIT_WORD_COST = 3
 
 
 def fits_in_memory(n_features: int, n_classes: int) -> bool:
