@@ -8,7 +8,9 @@ row set S if it is below ``ub``, else a proven lower bound >= ``ub``.
 * **Depth-2 solver** (``pair_counts``). At depth <= 2 one pass over the node's rows
   counts, per class, the weight of the rows having both features f and g; inclusion-exclusion
   gives the four quadrants of every pair, so the best depth-2 tree under every root test
-  follows in O(classes x f^2), without a search.
+  follows in O(classes x f^2), without a search. Where rows carry many features the counts
+  come from bitsets instead (popcounts of two features' row sets), whichever pass is
+  cheaper (``pair_counts._count_pairs``).
 * **Difference counting.** A depth-3 node counts its own rows once; for each root test it
   counts only the smaller child, and the other child's counts are the difference.
 * **Memo** (``memo``). An open-addressing hash table keyed by (row set as a bitset over
@@ -19,6 +21,12 @@ row set S if it is below ``ub``, else a proven lower bound >= ``ub``.
   different labels (no tree separates them), plus one decision unless a leaf already makes
   only those; and the memo's. A node whose leaf makes only the forced errors is a leaf, and a
   loop over tests stops once the best tree reaches the node's lower bound.
+* **Depth-3 nodes.** A depth-3 node first counts its own pairs: its best depth-2 tree is
+  its first incumbent, and ``min(that cost, forced errors + 3 decisions)`` a lower bound,
+  since a tree with at most two tests has depth at most 2. The same counts bound each
+  child's best depth-2 tree before that child is counted (``_depth1_floors``: a leaf, the
+  best single test, or two tests), and the node's single counts bound both children of a
+  test before its rows are split (``_child_floors``).
 * **Similarity bound** (MurTree, section 4.5). Removing rows of weight W from a row set
   lowers the optimum by at most W errors: the optimal tree of the smaller set misclassifies
   at most W more on the larger. So for the children of test f, the cost of the same child of

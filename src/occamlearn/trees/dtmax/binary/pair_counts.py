@@ -7,13 +7,18 @@ gives the class counts of the four quadrants of every pair of tests, and so the 
 depth <= 2 under every root test, in O(classes x features^2) without a search. Costs are
 ``errors * scale + decisions * decision``; a test is only taken where it costs strictly less
 than a leaf. A row set's counts can also be the difference of its parent's and its
-sibling's (``_subtract``): the search counts only the smaller child.
+sibling's (``_subtract``): the search counts only the smaller child. The counting pass is
+per row (p^2 / 2 cells for a row with p features) or, when that costs more, by bitsets:
+each feature's rows as bits and a popcount per pair of features (``_count_pairs``).
 """
 
 from __future__ import annotations
 
 import numpy as np
 from numba import njit
+
+from occamlearn.trees.compiling.kernel_sources import key_cache_to_sources
+from occamlearn.trees.mpdt.bnb.node_bounds import popcount
 
 __all__: list[str] = []
 
@@ -168,16 +173,6 @@ def _useful_of_counts(pairs, totals, present, n_present, useful):
 
 
 @njit(cache=True)
-def _popcount(word):
-    """Set bits of a uint64 word (LLVM turns this loop into one ``popcnt``)."""
-    count = 0
-    while word:
-        word &= word - np.uint64(1)
-        count += 1
-    return count
-
-
-@njit(cache=True)
 def _count_pairs_bits(items, n, label, weight, indptr, indices, pairs, present, n_bits, bits,
                       starts):
     """``_count_pairs`` by bitsets.
@@ -229,7 +224,7 @@ def _count_pairs_bits(items, n, label, weight, indptr, indices, pairs, present, 
                 begin, end = starts[0, group] >> 6, starts[0, group + 1] >> 6
                 total = 0
                 for word in range(begin, end):
-                    total += _popcount(bits[f, word] & bits[g, word])
+                    total += popcount(bits[f, word] & bits[g, word])
                 if total:
                     pairs[group // n_bits, f, g] += total << (group % n_bits)
     return n_present
@@ -279,3 +274,7 @@ def _clear(pairs, present, n_present):
             f = present[u]
             for v in range(n_present):
                 pairs[k, f, present[v]] = 0
+
+
+# numba keys its cache to this file alone: also to the module of ``popcount``
+key_cache_to_sources(__name__)
