@@ -24,7 +24,9 @@ from importlib import import_module
 
 COMMAND_MODULES = (
     "occamlearn.cli.data",       # datasets, binarize
-    "occamlearn.cli.trees",      # fit, predict, show, encode, decode
+    "occamlearn.cli.trees",      # fit
+    "occamlearn.cli.saved_models",  # predict, show
+    "occamlearn.cli.external_solver",  # encode, decode
     "occamlearn.cli.lists",      # dlist
     "occamlearn.cli.reproduce",  # reproduce <experiment>
     "occamlearn.cli.warm_up",    # warm-up (compile the search kernels ahead)
