@@ -17,9 +17,6 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from occamlearn.trees.compiling.kernel_sources import key_cache_to_sources
-from occamlearn.trees.mpdt.bnb.node_bounds import popcount
-
 __all__: list[str] = []
 
 
@@ -172,6 +169,19 @@ def _useful_of_counts(pairs, totals, present, n_present, useful):
     return count
 
 
+# trees.mpdt.bnb.node_bounds.popcount, kept as a copy: importing it would key the dtmax
+# kernels' disk cache to the bnb sources it imports (trees.exact.packed), so that an edit
+# there would recompile these (tests/trees/compiling/test_kernel_sources.py).
+@njit(cache=True, inline="always")
+def _popcount(word):
+    """Set bits of a uint64 word (LLVM turns this loop into one ``popcnt``)."""
+    count = 0
+    while word:
+        word &= word - np.uint64(1)
+        count += 1
+    return count
+
+
 @njit(cache=True)
 def _count_pairs_bits(items, n, label, weight, indptr, indices, pairs, present, n_bits, bits,
                       starts):
@@ -224,7 +234,7 @@ def _count_pairs_bits(items, n, label, weight, indptr, indices, pairs, present, 
                 begin, end = starts[0, group] >> 6, starts[0, group + 1] >> 6
                 total = 0
                 for word in range(begin, end):
-                    total += popcount(bits[f, word] & bits[g, word])
+                    total += _popcount(bits[f, word] & bits[g, word])
                 if total:
                     pairs[group // n_bits, f, g] += total << (group % n_bits)
     return n_present
@@ -274,7 +284,3 @@ def _clear(pairs, present, n_present):
             f = present[u]
             for v in range(n_present):
                 pairs[k, f, present[v]] = 0
-
-
-# numba keys its cache to this file alone: also to the module of ``popcount``
-key_cache_to_sources(__name__)
