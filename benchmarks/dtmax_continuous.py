@@ -37,6 +37,11 @@ ConTree (``pip install pycontree``) and STreeD (``pip install
 hand::
 
     python benchmarks/dtmax_continuous.py --out benchmarks/results/dtmax_continuous.md
+
+and the binary matrices alone (ours against STreeD)::
+
+    python benchmarks/dtmax_continuous.py --tables --no-missing --tools ours streed \
+        --out benchmarks/results/dtmax_binary.md
 """
 
 from __future__ import annotations
@@ -242,7 +247,9 @@ def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--worker", nargs=4, help=argparse.SUPPRESS)
     parser.add_argument("--depths", type=int, nargs="+", default=[2, 3, 4])
-    parser.add_argument("--tables", nargs="*", default=list(CONTINUOUS))
+    parser.add_argument("--tables", nargs="*", default=list(CONTINUOUS),
+                        help="continuous tables (none: only the binary matrices with "
+                             "--no-missing)")
     parser.add_argument("--binary", nargs="*", default=None,
                         help="bundled datasets at depth 4 (default: all; none: skip)")
     parser.add_argument("--no-missing", action="store_true", help="skip the missing table")
@@ -282,7 +289,7 @@ def main(argv=None) -> None:
              f"Time limit {args.time_limit:g} s per fit; seconds of `fit` after a warm-up "
              "fit in the same process (CPU seconds in brackets); training accuracy; "
              "\"(limit)\": not proven, with ours' proven errors interval.\n"]
-    for depth in args.depths:
+    for depth in args.depths if args.tables else ():
         lines += _table(f"Continuous tables, depth {depth}", args.tables, tools, runs,
                         lambda tool, name, d=depth: (tool, name, d), args.time_limit)
     if binary:

@@ -33,15 +33,16 @@ def depth_of(tree) -> int:
 
 
 @st.composite
-def noisy_binary(draw):
-    """(X, y, n_classes, depth): up to 14 rows over 1-5 binary features, 2-4 classes,
-    duplicated and conflicting rows allowed, depth 0-4."""
-    n_classes = draw(st.integers(2, 4))
-    rows, features = draw(st.integers(1, 14)), draw(st.integers(1, 5))
-    X = np.array(draw(st.lists(st.integers(0, 1), min_size=rows * features,
-                               max_size=rows * features))).reshape(rows, features)
-    y = np.array(draw(st.lists(st.integers(0, n_classes - 1), min_size=rows, max_size=rows)))
-    return X, y, n_classes, draw(st.integers(0, 4))
+def noisy_binary(draw, rows=(1, 14), features=(1, 5), classes=(2, 4), depths=(0, 4)):
+    """(X, y, n_classes, depth): by default up to 14 rows over 1-5 binary features, 2-4
+    classes, duplicated and conflicting rows allowed, depth 0-4."""
+    n_classes = draw(st.integers(*classes))
+    n_rows, n_features = draw(st.integers(*rows)), draw(st.integers(*features))
+    X = np.array(draw(st.lists(st.integers(0, 1), min_size=n_rows * n_features,
+                               max_size=n_rows * n_features))).reshape(n_rows, n_features)
+    y = np.array(draw(st.lists(st.integers(0, n_classes - 1), min_size=n_rows,
+                               max_size=n_rows)))
+    return X, y, n_classes, draw(st.integers(*depths))
 
 
 @pytest.mark.parametrize("search", ["binary", "ordered", "entry"])
@@ -59,6 +60,29 @@ def test_binary_data_fewest_errors_then_fewest_tests_match_brute_force(search, d
         result = find_most_accurate_tree(d, max_depth=depth, prefer_small=prefer_small)
     correct, splits = best_bounded_tree(X, y, n_classes, depth)
     assert result.status == "optimal" and result.unproven is None
+    assert result.errors == result.errors_lower_bound == len(y) - correct
+    assert nested_errors(result.tree, d.rank, d.y, d.weight) == result.errors
+    assert depth_of(result.tree) <= depth
+    if prefer_small:
+        assert nested_tests(result.tree) == splits
+
+
+@pytest.mark.parametrize("word_cost", [0, 10 ** 9], ids=["bitsets", "row-pass"])
+@settings(max_examples=40, deadline=None)
+@given(noisy_binary(rows=(8, 30), features=(2, 5), classes=(2, 3), depths=(3, 4)),
+       st.booleans())
+def test_binary_search_at_depth_3_and_4_matches_brute_force_with_either_pair_count(
+        word_cost, data, prefer_small):
+    """The 0/1 search's depth-2 counts by bitsets (word cost 0: always) or by the row pass
+    (never bitsets) give the brute force's optimum at depths 3 and 4, on rows that repeat
+    (few features: whole weights of up to 5 bits) and conflict."""
+    X, y, n_classes, depth = data
+    d = data_of(X, y, n_classes)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(binary_kernels_search, "BIT_WORD_COST", word_cost)
+        result = binary_search(d, depth, prefer_small=prefer_small)
+    correct, splits = best_bounded_tree(X, y, n_classes, depth)
+    assert result.status == "optimal"
     assert result.errors == result.errors_lower_bound == len(y) - correct
     assert nested_errors(result.tree, d.rank, d.y, d.weight) == result.errors
     assert depth_of(result.tree) <= depth

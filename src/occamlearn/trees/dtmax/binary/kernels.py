@@ -8,7 +8,9 @@ row set S if it is below ``ub``, else a proven lower bound >= ``ub``.
 * **Depth-2 solver** (``pair_counts``). At depth <= 2 one pass over the node's rows
   counts, per class, the weight of the rows having both features f and g; inclusion-exclusion
   gives the four quadrants of every pair, so the best depth-2 tree under every root test
-  follows in O(classes x f^2), without a search.
+  follows in O(classes x f^2), without a search. Where rows carry many features the counts
+  come from bitsets instead (popcounts of two features' row sets), whichever pass is
+  cheaper (``pair_counts._count_pairs``).
 * **Difference counting.** A depth-3 node counts its own rows once; for each root test it
   counts only the smaller child, and the other child's counts are the difference.
 * **Memo** (``memo``). An open-addressing hash table keyed by (row set as a bitset over
@@ -19,6 +21,12 @@ row set S if it is below ``ub``, else a proven lower bound >= ``ub``.
   different labels (no tree separates them), plus one decision unless a leaf already makes
   only those; and the memo's. A node whose leaf makes only the forced errors is a leaf, and a
   loop over tests stops once the best tree reaches the node's lower bound.
+* **Depth-3 nodes.** A depth-3 node first counts its own pairs: its best depth-2 tree is
+  its first incumbent, and ``min(that cost, forced errors + 3 decisions)`` a lower bound,
+  since a tree with at most two tests has depth at most 2. The same counts bound each
+  child's best depth-2 tree before that child is counted (``_depth1_floors``: a leaf, the
+  best single test, or two tests), and the node's single counts bound both children of a
+  test before its rows are split (``_child_floors``).
 * **Similarity bound** (MurTree, section 4.5). Removing rows of weight W from a row set
   lowers the optimum by at most W errors: the optimal tree of the smaller set misclassifies
   at most W more on the larger. So for the children of test f, the cost of the same child of
@@ -76,23 +84,26 @@ EXACT, BOUND, NO_TEST = np.int64(1), np.int64(0), np.int64(-1)
 
 
 @njit(cache=True)
-def _promising_first(items, n, label, weight, indptr, indices, totals, singles, order,
+def _promising_first(items, n, label, weight, forced, indptr, indices, totals, singles, order,
                      errors):
     """Features splitting ``items[:n]`` into ``order``, fewest depth-1 errors first (a good
-    tree early prunes more); returns how many."""
+    tree early prunes more); returns how many. ``singles[k, f]``: the weight of class k with
+    x_f = 1; ``singles[classes, f]``: the forced errors there (``_child_floors``)."""
     singles[:] = 0
+    n_classes = totals.shape[0]
     for i in range(n):
         item = items[i]
-        k, w = label[item], weight[item]
+        k, w, stuck = label[item], weight[item], forced[item]
         for a in range(indptr[item], indptr[item + 1]):
             singles[k, indices[a]] += w
+            singles[n_classes, indices[a]] += stuck
     total = 0
     for k in range(totals.shape[0]):
         total += totals[k]
     count = 0
     for f in range(singles.shape[1]):
         ones, one_largest, zero_largest = 0, 0, 0
-        for k in range(singles.shape[0]):
+        for k in range(n_classes):
             ones += singles[k, f]
             one_largest = max(one_largest, singles[k, f])
             zero_largest = max(zero_largest, totals[k] - singles[k, f])
@@ -139,10 +150,20 @@ def _similarity_bound(before, n_before, cost_before, items, n, weight, scale):
 
 
 @njit(cache=True)
-def _floor(items, n, label, weight, forced, totals, scale, decision):
-    """Lower bound on the cost of any tree on ``items[:n]`` (see the module doc)."""
-    errors, _, stuck = _leaf(items, n, label, weight, forced, totals)
-    return min(errors * scale, stuck * scale + decision)
+def _child_floors(singles, totals, stuck, f, scale, decision):
+    """Lower bounds on the cost of any tree on the rows with x_f = 0 and on those with x_f =
+    1 (its leaf, or its forced errors and one decision; see the module doc), from the node's
+    class ``totals``, forced errors ``stuck`` and ``singles`` (``_promising_first``),
+    without a pass over the rows."""
+    n_classes = totals.shape[0]
+    one_total, one_largest, zero_total, zero_largest = 0, 0, 0, 0
+    for k in range(n_classes):
+        one, zero = singles[k, f], totals[k] - singles[k, f]
+        one_total, zero_total = one_total + one, zero_total + zero
+        one_largest, zero_largest = max(one_largest, one), max(zero_largest, zero)
+    one_stuck = singles[n_classes, f]
+    return (min((zero_total - zero_largest) * scale, (stuck - one_stuck) * scale + decision),
+            min((one_total - one_largest) * scale, one_stuck * scale + decision))
 
 
 @njit(cache=True)
@@ -154,6 +175,43 @@ def _out_of_work(counters):
 
 
 @njit(cache=True)
+def _depth1_floors(pairs, totals, stuck, one_stuck, f, features, n_features, scale, decision):
+    """Lower bounds on the best depth-2 tree of the rows with x_f = 0 and of those with x_f
+    = 1, from the node's pair counts (``pairs``; ``features[:n_features]`` its splitting
+    features): a leaf, the best single test (``pairs[k, f, g]`` are the class counts of
+    x_g = 1 among the rows with x_f = 1), or two tests and the forced errors. A tree of
+    depth <= 2 has 0, 1 or at least 2 tests, so its cost is at least the least of these."""
+    n_classes = totals.shape[0]
+    best_zero, best_one = np.int64(1) << 62, np.int64(1) << 62
+    for u in range(n_features):
+        g = features[u]
+        low, high = min(f, g), max(f, g)
+        e_one, e_zero = 0, 0
+        m11, m10, m01, m00 = 0, 0, 0, 0
+        for k in range(n_classes):
+            both = pairs[k, low, high]
+            q10 = pairs[k, f, f] - both              # x_f = 1, x_g = 0
+            q01 = pairs[k, g, g] - both              # x_f = 0, x_g = 1
+            q00 = totals[k] - pairs[k, f, f] - q01
+            e_one += both + q10
+            e_zero += q01 + q00
+            m11, m10 = max(m11, both), max(m10, q10)
+            m01, m00 = max(m01, q01), max(m00, q00)
+        best_one = min(best_one, e_one - m11 - m10)
+        best_zero = min(best_zero, e_zero - m01 - m00)
+    one_leaf, zero_leaf, one_largest, zero_largest = 0, 0, 0, 0
+    for k in range(n_classes):
+        one, zero = pairs[k, f, f], totals[k] - pairs[k, f, f]
+        one_leaf, zero_leaf = one_leaf + one, zero_leaf + zero
+        one_largest, zero_largest = max(one_largest, one), max(zero_largest, zero)
+    one_leaf, zero_leaf = one_leaf - one_largest, zero_leaf - zero_largest
+    return (min(zero_leaf * scale, best_zero * scale + decision,
+                (stuck - one_stuck) * scale + 2 * decision),
+            min(one_leaf * scale, best_one * scale + decision,
+                one_stuck * scale + 2 * decision))
+
+
+@njit(cache=True)
 def _solve2(node, node_side, n, n_other, side, ub, data, ws, scale, decision, slots, counters):
     """Child ``side`` (``n`` rows; its sibling has ``n_other``) of the depth-3 node at level
     ``node``: the best depth-2 tree, from counts of the smaller child or the difference of
@@ -161,7 +219,7 @@ def _solve2(node, node_side, n, n_other, side, ub, data, ws, scale, decision, sl
     """
     X, label, weight, forced, indptr, indices = data
     (lists, keys, order, errors, singles, totals, pairs, presents, n_presents, quad, out,
-     seen, useful, prev_lists, prev_n, prev_cost, state) = ws
+     seen, useful, prev_lists, prev_n, prev_cost, state, bit_space) = ws
     level = node + 1
     items = lists[level, side]
     leaf_errors, _, stuck = _leaf(items, n, label, weight, forced, totals)
@@ -183,20 +241,21 @@ def _solve2(node, node_side, n, n_other, side, ub, data, ws, scale, decision, sl
     if n <= n_other if side == 0 else n < n_other:           # the smaller child: count it
         if state[0] != side:
             n_presents[1] = _count_pairs(items, n, label, weight, indptr, indices, pairs[1],
-                                         seen, presents[1])
+                                         seen, presents[1], bit_space)
             counters[WORK] += n
             state[0] = side
         which = 1
     else:                                        # the larger: node minus the smaller child
         if state[1] == 0:
             n_presents[0] = _count_pairs(lists[node, node_side], n + n_other, label, weight,
-                                         indptr, indices, pairs[0], seen, presents[0])
+                                         indptr, indices, pairs[0], seen, presents[0],
+                                         bit_space)
             counters[WORK] += n + n_other
             state[1] = 1
         other = 1 - side
         if state[0] != other:
             n_presents[1] = _count_pairs(lists[level, other], n_other, label, weight, indptr,
-                                         indices, pairs[1], seen, presents[1])
+                                         indices, pairs[1], seen, presents[1], bit_space)
             counters[WORK] += n_other
             state[0] = other
         _subtract(pairs[0], presents[0], n_presents[0], pairs[1], presents[1], n_presents[1],
@@ -226,7 +285,7 @@ def search(level, side, n, depth, ub, data, ws, scale, decision, slots, counters
     >= ``ub``; ``ABORTED`` when out of work (nothing partial is stored)."""
     X, label, weight, forced, indptr, indices = data
     (lists, keys, order, errors, singles, totals, pairs, presents, n_presents, quad, out,
-     seen, useful, prev_lists, prev_n, prev_cost, state) = ws
+     seen, useful, prev_lists, prev_n, prev_cost, state, bit_space) = ws
     items = lists[level, side]
     leaf_errors, _, stuck = _leaf(items, n, label, weight, forced, totals)
     leaf_cost = leaf_errors * scale
@@ -252,12 +311,25 @@ def search(level, side, n, depth, ub, data, ws, scale, decision, slots, counters
     if _out_of_work(counters):
         return ABORTED
     counters[SUBPROBLEMS] += 1
-    n_order = _promising_first(items, n, label, weight, indptr, indices, totals, singles,
-                               order[level], errors)
+    n_order = _promising_first(items, n, label, weight, forced, indptr, indices, totals,
+                               singles[level], order[level], errors)
+    node_totals = totals.copy()             # (``totals`` is the children's scratch)
     best, best_test = leaf_cost, -1
-    upper = min(ub, leaf_cost)
-    if depth == 3:
-        state[1] = 0
+    node_features = useful[:0].copy()
+    if depth == 3:          # the node's own counts: its best depth-2 tree and a floor
+        n_presents[0] = _count_pairs(items, n, label, weight, indptr, indices, pairs[0], seen,
+                                     presents[0], bit_space)
+        counters[WORK] += n
+        state[1] = 1
+        n_useful = _useful_of_counts(pairs[0], totals, presents[0], n_presents[0], useful)
+        counters[WORK] += n_useful * n_useful
+        shallow = _depth2(pairs[0], totals, useful, n_useful, np.int64(2), scale, decision,
+                          out, quad)
+        if shallow < best:
+            best, best_test = shallow, out[0]
+        floor = max(floor, min(shallow, stuck * scale + 3 * decision))
+        node_features = useful[:n_useful].copy()   # (``useful`` is the children's scratch)
+    upper = min(ub, best)
     below = level + 1
     # not literals: a recursive call typed differently from the outer one segfaults when
     # loaded from numba's disk cache (numba issue 6713)
@@ -269,14 +341,23 @@ def search(level, side, n, depth, ub, data, ws, scale, decision, slots, counters
         if best <= floor:
             break
         f = order[level, u]
+        low_zero, low_one = _child_floors(singles[level], node_totals, stuck, f, scale,
+                                          decision)
+        if depth == 3 and low_zero + low_one + decision < upper:
+            low_zero, low_one = _depth1_floors(pairs[0], node_totals, stuck,
+                                               singles[level, -1, f], f, node_features,
+                                               node_features.shape[0], scale, decision)
+        if low_zero + low_one + decision >= upper:
+            counters[PRUNED] += 1
+            continue
         n_zero, n_one = _split(items, n, X, f, zeros, ones)
         counters[WORK] += n
-        low_zero = max(_floor(zeros, n_zero, label, weight, forced, totals, scale, decision),
-                       _similarity_bound(prev_lists[below, 0], prev_n[below, 0],
-                                         prev_cost[below, 0], zeros, n_zero, weight, scale))
-        low_one = max(_floor(ones, n_one, label, weight, forced, totals, scale, decision),
-                      _similarity_bound(prev_lists[below, 1], prev_n[below, 1],
-                                        prev_cost[below, 1], ones, n_one, weight, scale))
+        low_zero = max(low_zero, _similarity_bound(prev_lists[below, 0], prev_n[below, 0],
+                                                   prev_cost[below, 0], zeros, n_zero, weight,
+                                                   scale))
+        low_one = max(low_one, _similarity_bound(prev_lists[below, 1], prev_n[below, 1],
+                                                 prev_cost[below, 1], ones, n_one, weight,
+                                                 scale))
         if low_zero + low_one + decision >= upper:
             counters[PRUNED] += 1
             continue
@@ -326,14 +407,14 @@ def solve_shallow(items, depth, data, ws, scale, decision, counters):
     (-1: a leaf)."""
     X, label, weight, forced, indptr, indices = data
     (lists, keys, order, errors, singles, totals, pairs, presents, n_presents, quad, out,
-     seen, useful, prev_lists, prev_n, prev_cost, state) = ws
+     seen, useful, prev_lists, prev_n, prev_cost, state, bit_space) = ws
     n = items.shape[0]
     counters[ROOT], counters[LEFT], counters[RIGHT] = -1, -1, -1
     leaf_errors, _, stuck = _leaf(items, n, label, weight, forced, totals)
     if depth == 0 or leaf_errors == stuck:
         return leaf_errors * scale
     n_present = _count_pairs(items, n, label, weight, indptr, indices, pairs[3], seen,
-                             presents[3])
+                             presents[3], bit_space)
     n_useful = _useful_of_counts(pairs[3], totals, presents[3], n_present, useful)
     cost = _depth2(pairs[3], totals, useful, n_useful, depth, scale, decision, out, quad)
     counters[ROOT], counters[LEFT], counters[RIGHT] = out[0], out[1], out[2]

@@ -7,7 +7,9 @@ gives the class counts of the four quadrants of every pair of tests, and so the 
 depth <= 2 under every root test, in O(classes x features^2) without a search. Costs are
 ``errors * scale + decisions * decision``; a test is only taken where it costs strictly less
 than a leaf. A row set's counts can also be the difference of its parent's and its
-sibling's (``_subtract``): the search counts only the smaller child.
+sibling's (``_subtract``): the search counts only the smaller child. The counting pass is
+per row (p^2 / 2 cells for a row with p features) or, when that costs more, by bitsets:
+each feature's rows as bits and a popcount per pair of features (``_count_pairs``).
 """
 
 from __future__ import annotations
@@ -45,26 +47,9 @@ def _leaf(items, n, label, weight, forced, totals):
 
 
 @njit(cache=True)
-def _count_pairs(items, n, label, weight, indptr, indices, pairs, seen, present):
-    """``pairs[k, f, g]`` (f <= g) = weight of the rows of class k with x_f = x_g = 1, for
-    the features present in ``items[:n]`` (listed in ``present``; their count returned). Only
-    that block is cleared and filled; ``seen`` is a zeroed scratch (left zeroed)."""
-    n_present = 0
-    for i in range(n):
-        item = items[i]
-        for a in range(indptr[item], indptr[item + 1]):
-            f = indices[a]
-            if not seen[f]:
-                seen[f] = 1
-                present[n_present] = f
-                n_present += 1
-    for u in range(n_present):
-        seen[present[u]] = 0
-    for k in range(pairs.shape[0]):
-        for u in range(n_present):
-            f = present[u]
-            for v in range(n_present):
-                pairs[k, f, present[v]] = 0
+def _count_pairs_rows(items, n, label, weight, indptr, indices, pairs, present, n_present):
+    """``_count_pairs`` by one pass over the rows: a row with p features adds to p (p + 1) / 2
+    cells."""
     for i in range(n):
         item = items[i]
         k, w = label[item], weight[item]
@@ -73,7 +58,6 @@ def _count_pairs(items, n, label, weight, indptr, indices, pairs, seen, present)
             pairs[k, f, f] += w
             for b in range(a + 1, indptr[item + 1]):
                 pairs[k, f, indices[b]] += w
-    return n_present
 
 
 @njit(cache=True)
@@ -183,3 +167,120 @@ def _useful_of_counts(pairs, totals, present, n_present, useful):
             useful[count] = f
             count += 1
     return count
+
+
+# trees.mpdt.bnb.node_bounds.popcount, kept as a copy: importing it would key the dtmax
+# kernels' disk cache to the bnb sources it imports (trees.exact.packed), so that an edit
+# there would recompile these (tests/trees/compiling/test_kernel_sources.py).
+@njit(cache=True, inline="always")
+def _popcount(word):
+    """Set bits of a uint64 word (LLVM turns this loop into one ``popcnt``)."""
+    count = 0
+    while word:
+        word &= word - np.uint64(1)
+        count += 1
+    return count
+
+
+@njit(cache=True)
+def _count_pairs_bits(items, n, label, weight, indptr, indices, pairs, present, n_bits, bits,
+                      starts):
+    """``_count_pairs`` by bitsets.
+
+    The rows are laid out as bit positions grouped by (class k, weight bit b) -- a row of
+    weight w sits in the group of every bit b set in w, each group starting on a word --
+    and each feature gets the bitset of its rows (``bits[f]``); then ``pairs[k, f, g] =
+    sum_b 2**b popcount(bits[f] & bits[g])`` over the words of group (k, b), for the
+    features with a row: present^2 / 2 pairs x the words, without a pass per row.
+    ``starts`` (2 x groups + 1): scratch; ``bits``: features x (sum of the rows' weight
+    bits / 64 + groups) words."""
+    n_classes = pairs.shape[0]
+    n_groups = n_classes * n_bits
+    starts[:] = 0                                   # starts[0]: bit where each group starts
+    for i in range(n):
+        w = weight[items[i]]
+        for b in range(n_bits):
+            if (w >> b) & 1:
+                starts[0, label[items[i]] * n_bits + b + 1] += 1
+    for g in range(n_groups):
+        starts[0, g + 1] = starts[0, g] + (starts[0, g + 1] + 63) // 64 * 64
+        starts[1, g] = starts[0, g]                 # starts[1]: where the next row goes
+    n_words = starts[0, n_groups] // 64
+    bits[:, :n_words] = 0
+    for i in range(n):
+        item = items[i]
+        w = weight[item]
+        for b in range(n_bits):
+            if (w >> b) & 1:
+                g = label[item] * n_bits + b
+                at = starts[1, g]
+                starts[1, g] = at + 1
+                word, mask = at >> 6, np.uint64(1) << np.uint64(at & 63)
+                for a in range(indptr[item], indptr[item + 1]):
+                    bits[indices[a], word] |= mask
+    n_present = 0
+    for f in range(bits.shape[0]):
+        for word in range(n_words):
+            if bits[f, word]:
+                present[n_present] = f
+                n_present += 1
+                break
+    _clear(pairs, present, n_present)
+    for u in range(n_present):
+        f = present[u]
+        for v in range(u, n_present):
+            g = present[v]                          # f <= g: ``present`` ascends
+            for group in range(n_groups):
+                begin, end = starts[0, group] >> 6, starts[0, group + 1] >> 6
+                total = 0
+                for word in range(begin, end):
+                    total += _popcount(bits[f, word] & bits[g, word])
+                if total:
+                    pairs[group // n_bits, f, g] += total << (group % n_bits)
+    return n_present
+
+
+@njit(cache=True)
+def _count_pairs(items, n, label, weight, indptr, indices, pairs, seen, present, bit_space):
+    """``pairs[k, f, g]`` (f <= g) = weight of the rows of class k with x_f = x_g = 1 among
+    ``items[:n]``, for the features present there (listed in ``present``; their count
+    returned). Only that block is cleared and filled; ``seen`` is a zeroed scratch (left
+    zeroed). By a pass over the rows or by bitsets, whichever costs less (the bitsets only
+    where they fit their scratch); ``bit_space``: (word_cost, n_bits, bits, starts, cells,
+    positions): what a bitset word operation costs in row-pass cell additions, the bitsets'
+    scratch (``_count_pairs_bits``) and, per item, the cells its row pass adds to and its bit
+    positions."""
+    word_cost, n_bits, bits, starts, cells, positions = bit_space
+    row_cells, n_positions = 0, 0
+    for i in range(n):
+        row_cells += cells[items[i]]
+        n_positions += positions[items[i]]
+    n_features = seen.shape[0]
+    words = n_positions // 64 + pairs.shape[0] * n_bits
+    if words >= bits.shape[1] or row_cells <= word_cost * (
+            n_features * n_features // 2) * words:
+        n_present = 0
+        for i in range(n):
+            item = items[i]
+            for a in range(indptr[item], indptr[item + 1]):
+                f = indices[a]
+                if not seen[f]:
+                    seen[f] = 1
+                    present[n_present] = f
+                    n_present += 1
+        for u in range(n_present):
+            seen[present[u]] = 0
+        _clear(pairs, present, n_present)
+        _count_pairs_rows(items, n, label, weight, indptr, indices, pairs, present, n_present)
+        return n_present
+    return _count_pairs_bits(items, n, label, weight, indptr, indices, pairs, present, n_bits,
+                             bits, starts)
+
+
+@njit(cache=True)
+def _clear(pairs, present, n_present):
+    for k in range(pairs.shape[0]):
+        for u in range(n_present):
+            f = present[u]
+            for v in range(n_present):
+                pairs[k, f, present[v]] = 0
