@@ -21,9 +21,11 @@ import os
 import statistics
 import subprocess
 import sys
-import time
 
-HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+from result_file import HERE, publish, stamp  # noqa: E402
+
 # (dataset, budget): two-class and multi-class matrices whose fit takes a fraction of a second
 # to a few seconds; the budgets are among error_budget_runtime.py's
 # (haber, monks-1 and monks-3 have two classes; hayes-r, new-thy and wine three)
@@ -51,12 +53,6 @@ def run(src: str, name: str, budget: int, limit: float) -> dict:
     if done.returncode != 0:
         return {"seconds": float("nan"), "answer": "error: " + done.stderr.strip()[-200:]}
     return json.loads(done.stdout.strip().splitlines()[-1])
-
-
-def _commit() -> str:
-    done = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=HERE,
-                          capture_output=True, text=True)
-    return done.stdout.strip()
 
 
 def main(argv=None) -> None:
@@ -101,17 +97,12 @@ def main(argv=None) -> None:
     text = "\n".join([
         "# Error-budget branch and bound: source variants alternated", "",
         f"Command: `python benchmarks/error_budget_ab.py {' '.join(argv)}`  ",
-        f"Commit {_commit()}; {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}; load "
-        f"average before {load_before[0]:.1f}, after {load_after[0]:.1f} on {os.cpu_count()} "
-        "cores (a machine shared with other jobs: read the ratios).", "",
+        stamp(load_before[0], load_after[0]), "",
         "Median wall seconds of the fit alone over alternated fresh processes (after one "
         "untimed run of each variant); 'same answer': every run of every variant found the "
         "same size and status.", "",
         header, "|---|" + "---:|" * (2 * len(names) - 1) + "---|", *rows, ""])
-    print(text)
-    if args.out:
-        with open(args.out, "w", encoding="utf-8") as handle:
-            handle.write(text)
+    publish(text, args.out)
 
 
 if __name__ == "__main__":

@@ -17,9 +17,11 @@ import json
 import os
 import subprocess
 import sys
-import time
 
-HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+from result_file import HERE, publish, stamp  # noqa: E402
+
 CHILD = r"""
 import json, sys, time
 sys.path.insert(0, {here!r})
@@ -64,19 +66,13 @@ def main(argv=None) -> None:
         rows.append(f"| {name} | {b:.3f} | {h:.3f} | {h / b:.2f} | "
                     f"{'yes' if len(answers) == 1 else 'NO'} |")
         print(rows[-1], flush=True)
-    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=HERE,
-                            capture_output=True, text=True).stdout.strip()
     text = "\n".join([
         "# Size-error frontier CPU seconds, base against head alternated", "",
         f"Command: `python benchmarks/frontier_cpu_ab.py {' '.join(argv)}`  ",
-        f"Commit {commit}; {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}; load average "
-        f"{load:.1f} on {os.cpu_count()} cores (shared: read the ratios).", "",
+        stamp(load), "",
         "| dataset | base CPU s | head CPU s | head/base | same frontier |",
         "|---|---:|---:|---:|---|", *rows, ""])
-    print(text)
-    if args.out:
-        with open(args.out, "w", encoding="utf-8") as handle:
-            handle.write(text)
+    publish(text, args.out)
 
 
 if __name__ == "__main__":

@@ -15,18 +15,19 @@ from __future__ import annotations
 
 import argparse
 import os
-import subprocess
 import sys
 import time
 
 import numpy as np
 
-from occamlearn.trees.mpdt.error_budget.bnb_kernels import (
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+from result_file import publish, stamp  # noqa: E402
+
+from occamlearn.trees.mpdt.error_budget.bnb_kernels import (  # noqa: E402
     _best_splits,
     _best_splits_two_classes,
 )
-
-HERE = os.path.dirname(os.path.abspath(__file__))
 
 
 def pair_counts(rng, rows: int, columns: int):
@@ -75,22 +76,15 @@ def main(argv=None) -> None:
         g, t = min(times["general"]), min(times["two"])
         rows.append(f"| {columns} | {calls} | {g * 1e6:.1f} | {t * 1e6:.1f} | {t / g:.2f} |")
         print(rows[-1], flush=True)
-    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=HERE,
-                            capture_output=True, text=True).stdout.strip()
     text = "\n".join([
         "# Small-tree split loop: two-class variant against the general one", "",
         f"Command: `python benchmarks/small_tree_splits.py {' '.join(argv)}`  ",
-        f"Commit {commit}; {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}; load average "
-        f"{load:.1f} on {os.cpu_count()} cores (a shared machine; both run alternated in one "
-        "process, so read the ratio).", "",
+        stamp(load) + " Both run alternated in one process.", "",
         f"Random two-class row sets of {args.rows} rows; CPU microseconds per call, the least "
         f"of {args.rounds} alternated rounds; the two answers agree on every input.", "",
         "| columns | calls a round | general µs | two-class µs | two-class/general |",
         "|---:|---:|---:|---:|---:|", *rows, ""])
-    print(text)
-    if args.out:
-        with open(args.out, "w", encoding="utf-8") as handle:
-            handle.write(text)
+    publish(text, args.out)
 
 
 if __name__ == "__main__":
