@@ -13,8 +13,10 @@ fresh processes in the order base, head, base, head, ... (``--repeats`` pairs):
 
 Each tree is a folder holding ``src/`` and ``benchmarks/`` (a checkout, or ``git archive``
 of a commit unpacked), so the scripts may differ between the two as their modules do. Before
-the timed runs each script runs once per tree untimed, so both read their kernels from
-numba's disk cache (keyed by the kernel sources, so two trees never share a stale entry).
+the timed runs each tree runs ``occamlearn warm-up`` and the script once, untimed, so both
+read every kernel family from numba's disk cache (keyed by the kernel sources, so two trees
+never share a stale entry): a search whose family is not cached runs without it (the
+frontier's one-deletion phase) or compiles it beside the fit.
 
 The tables give, per dataset or run, the median wall seconds of base and head and their
 ratio head/base, and whether every run of both gave the same answer (size, bound and status;
@@ -88,7 +90,9 @@ def script_runs(script: str, datasets, time_limit: float, base: Path, head: Path
                 repeats: int) -> list[str]:
     arguments = [f"benchmarks/{script}.py", "--time-limit", f"{time_limit:g}",
                  "--datasets", *datasets]
-    for tree in (base, head):  # untimed: kernels into the disk cache
+    for tree in (base, head):  # untimed: every kernel family into the disk cache, then the
+        # script itself
+        _process(tree, ["-m", "occamlearn.cli", "warm-up"])
         _process(tree, arguments)
     seconds = {"base": {}, "head": {}}
     answers = {"base": {}, "head": {}}

@@ -210,3 +210,22 @@ def test_the_bound_under_a_work_cap_is_still_a_lower_bound(data, budget, max_wor
     limit = 2 * budget * search.unit  # the budget in the curve's units (halves x scale)
     best = next((leaves for leaves, e in enumerate(curve, 1) if e * scale <= limit), None)
     assert best is None or full <= best
+
+
+@pytest.mark.parametrize(("share_bytes", "reads"), [(2**40, 2), (64, 100)])
+def test_the_memory_left_is_read_again_when_tables_may_not_fit(monkeypatch, share_bytes, reads):
+    """``max_work`` reads the memory left every ``MEMORY_RECHECK_CALLS`` calls while the
+    largest pair-count table fits four times in the last share read, and at every call when
+    it may not; the work it allows is never above the share read."""
+    from occamlearn.trees.mpdt.error_budget import small_trees
+
+    rng = np.random.default_rng(3)
+    X = rng.integers(0, 2, size=(12, 4))
+    search, _ = _search(X, rng.integers(0, 2, 12), 2, np.ones(12))
+    read = []
+    monkeypatch.setattr(small_trees.memory, "share",
+                        lambda fraction, cap=None: read.append(fraction) or share_bytes)
+    for _ in range(100):
+        assert search.small.max_work() <= share_bytes // 8
+        search.small.calls += 1
+    assert len(read) == reads  # 100 calls: at calls 0 and MEMORY_RECHECK_CALLS, or all

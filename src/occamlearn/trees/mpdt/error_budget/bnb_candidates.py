@@ -26,6 +26,17 @@ def _first(candidate):
     return candidate[0]
 
 
+def _child_entry(search, splits: list, slot: int, rows: int) -> list:
+    """The memo entry of the child row set ``rows``, cached in ``splits[slot]`` once it
+    exists (memo entries are never replaced); without one, its static entry (not cached:
+    the child may get a memo entry later)."""
+    entry = search.memo.get(rows)
+    if entry is None:
+        return search.statics.get(rows) or search.static(rows)
+    splits[slot] = entry
+    return entry
+
+
 def split_candidates(search, rows: int, entry: list, budget: int, best: int
                      ) -> tuple[list, int]:
     """The candidates of the error-budget search ``search`` on ``rows`` (memo ``entry``):
@@ -43,7 +54,6 @@ def split_candidates(search, rows: int, entry: list, budget: int, best: int
     left-out bound), as here; and if no kept candidate stops the loop the full list would
     stop at the first left-out one, whose bound is the least left out. The split order and
     the bounds are ``distinct_splits``' and ``lower``'s."""
-    memo_get, statics_get, static = search.memo.get, search.statics.get, search.static
     candidates, failed = [], INF
     append = candidates.append
     lower = search.lower
@@ -62,17 +72,9 @@ def split_candidates(search, rows: int, entry: list, budget: int, best: int
         right = rows & columns[index]
         left = rows ^ right
         if left_entry is None:
-            left_entry = memo_get(left)
-            if left_entry is None:
-                left_entry = statics_get(left) or static(left)
-            else:
-                splits[at + 1] = left_entry
+            left_entry = _child_entry(search, splits, at + 1, left)
         if right_entry is None:
-            right_entry = memo_get(right)
-            if right_entry is None:
-                right_entry = statics_get(right) or static(right)
-            else:
-                splits[at + 2] = right_entry
+            right_entry = _child_entry(search, splits, at + 2, right)
         low = max(left_entry[FORCED], budget - right_entry[ERR1])
         high = min(budget - right_entry[FORCED], left_entry[ERR1])
         if low > high:  # budget > err(left) + err(right): two leaves fit

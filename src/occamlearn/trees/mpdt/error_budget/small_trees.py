@@ -66,6 +66,7 @@ ERROR_BUDGET_KERNELS = ("error-budget", "bnb", "one-error")
 SECONDS_PER_STEP = 4e-8
 TIMED_WORK = 100_000
 MEMORY_SHARE = 0.25  # of the memory left, the most one call's pair-count table may take
+MEMORY_RECHECK_CALLS = 64  # calls between two reads of the memory left, while tables are small
 
 
 def load_kernels(use_incompatibility: bool = True, deadline=None) -> tuple[float, bool, bool]:
@@ -118,6 +119,9 @@ class SmallTrees:
         self.ones_index = np.nonzero(kept)[1].astype(np.int64)  # row-major: increasing per row
         self.n_patterns, self.n_features = kept.shape
         self.n_classes = view.n_classes
+        # the most cells a call's pair-count table can have, and the memory share last read
+        self.largest_table = self.n_features * self.n_features * self.n_classes
+        self.memory_cells, self.memory_read_at = 0, -MEMORY_RECHECK_CALLS
         self.n_bytes = (view.n_bits + 7) // 8
         self.calls = 0
         self.skipped = 0  # calls above their work budget (no small trees stored)
@@ -128,8 +132,19 @@ class SmallTrees:
     def max_work(self) -> int:
         """The steps one call may take: ``step_seconds`` at the measured pace, and no more
         than a quarter of the memory left holds as the kernel's pair-count table (8 bytes a
-        cell, at most one cell per step)."""
-        return min(self.pace.budget(self.deadline), memory.share(MEMORY_SHARE) // 8)
+        cell, at most one cell per step).
+
+        The memory left is read (``/proc/self/statm``, a system call that cost about a third
+        of the search's CPU time when made on every call) at every call while the largest
+        table this search can build passes a quarter of the last share read, and otherwise
+        every ``MEMORY_RECHECK_CALLS`` calls. So a call's table is at most the share read at
+        this call, or at most a quarter of one read within the last ``MEMORY_RECHECK_CALLS``
+        calls."""
+        if (4 * self.largest_table > self.memory_cells
+                or self.calls >= self.memory_read_at + MEMORY_RECHECK_CALLS):
+            self.memory_cells = memory.share(MEMORY_SHARE) // 8
+            self.memory_read_at = self.calls
+        return min(self.pace.budget(self.deadline), self.memory_cells)
 
     def errors(self, rows: int, max_work: int = KernelPace.NO_LIMIT) -> np.ndarray:
         """``small_tree_errors`` on the bit row set ``rows`` (its result, as the kernel
