@@ -24,9 +24,13 @@ def test_the_limit_counts_from_the_command_start():
     wall = time.perf_counter() - start
     assert done.returncode == 0, done.stderr
     assert "time limit of 4 s reached" in done.stdout
-    assert within_time_limit(limit, wall), wall
     fit_seconds = float(re.search(r"total ([0-9.]+) s", done.stdout).group(1))
     assert fit_seconds < limit
+    # the rest of the command (interpreter, imports, reading, printing) is out of the fit's
+    # hands: on a machine so loaded that it alone takes longer than the limit, the fit gets
+    # its minimum and the command ends once that rest is done
+    rest = wall - fit_seconds
+    assert within_time_limit(max(limit, rest), wall), (wall, fit_seconds)
 
 
 def test_a_command_called_in_a_program_counts_from_the_call(tmp_path):

@@ -140,14 +140,13 @@ def run() -> None:
 
 def _exit_now(code: int) -> None:
     """End the process with ``code`` once the ``atexit`` handlers have run and the output is
-    flushed, skipping the interpreter's teardown; where ``atexit`` cannot be run by hand, a
-    normal ``sys.exit``."""
+    flushed, skipping the interpreter's teardown (CPython's ``atexit._run_exitfuncs`` runs
+    the handlers, as the interpreter would; elsewhere a normal ``sys.exit``)."""
     import atexit
 
-    run_handlers = getattr(atexit, "_run_exitfuncs", None)
-    if run_handlers is None:  # pragma: no cover - not CPython
+    if not hasattr(atexit, "_run_exitfuncs"):  # pragma: no cover - not CPython
         sys.exit(code)
-    run_handlers()
+    atexit._run_exitfuncs()
     for stream in (sys.stdout, sys.stderr):
         try:
             stream.flush()
