@@ -27,8 +27,8 @@ import contextvars
 import os
 import sys
 
-__all__ = ["DEFAULT_LIMIT", "limit_bytes", "limited", "parse_bytes", "process_bytes", "room", "share",
-           "table_capacity"]
+__all__ = ["DEFAULT_LIMIT", "limit_bytes", "limited", "parse_bytes", "process_bytes", "room",
+           "share", "table_capacity"]
 
 DEFAULT_LIMIT = 2 * 2**30
 _SUFFIXES = {"K": 2**10, "M": 2**20, "G": 2**30}

@@ -296,5 +296,6 @@ def check_range(name: str, values: np.ndarray) -> None:
     if high / 2 - low / 2 > np.finfo(np.float64).max / 2:
         raise ValueError(
             f"column {name!r} spans [{low!r}, {high!r}], a range too wide for a float: "
-            "rescale it, or use ThresholdBinarizer (binarizer='readable'), which cuts between values"
+            "rescale it, or use ThresholdBinarizer (binarizer='readable'), which cuts between "
+            "values"
         )

@@ -90,7 +90,8 @@ def _majority_rows(groups: np.ndarray, labels: np.ndarray,
     Labels are codes in sorted label order, so the tie-break does not depend on row order
     (a shuffled table keeps the same rows). It is also the tie-break under which the
     certified minimum sizes of the benchmark (monks-3 29, iris 15, hayes-r 39 on the 64 %
-    split, certified by STreeD and by our own searches) are reproduced; "first label seen" gives 41, 19 and 37 there.
+    split, certified by STreeD and by our own searches) are reproduced; "first label seen" gives 41,
+    19 and 37 there.
     """
     pairs, pair_of_row, counts = np.unique(
         np.column_stack([groups, labels]),

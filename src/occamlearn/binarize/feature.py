@@ -1,5 +1,5 @@
-"""``FeatureBinarizer``: the MaxSAT paper's preprocessing (Alós, Ansótegui and Torres, Sec. 8) and two
-more readable variants.
+"""``FeatureBinarizer``: the MaxSAT paper's preprocessing (Alós, Ansótegui and Torres, Sec. 8) and
+two more readable variants.
 
 ``encoding="binary"`` (the paper): continuous columns are cut into ``n_bins`` bins by
 ``KBinsDiscretizer`` (8, ``"uniform"``); every non-binary column with domain D (its distinct
@@ -13,7 +13,8 @@ Integer columns are ordered too: their "positions" are intervals ``[v_i, v_{i+1}
 consecutive training values (the first open below, the last open above), so a value unseen in
 fit takes the code of the interval it falls in -- the training matrix is the paper's, and new
 data never trips. Bin edges of the bit encoding are the shortest-printing numbers that split
-the training values as the discretiser's edges do (``sepal-width < 3``, not ``< 2.9000000000000004``).
+the training values as the discretiser's edges do (``sepal-width < 3``,
+not ``< 2.9000000000000004``).
 
 Bins nobody occupies in the training data are merged into their lower neighbour (the first
 occupied bin absorbs those below it), so D counts occupied bins -- this is what reproduces
@@ -26,9 +27,10 @@ quantiles of its training values instead, so a column of 10^6 distinct integers 
 ``max_values`` features, not 10^6.
 
 ``encoding="onehot"``: one feature per category (``col == v``) or per interval of an ordered
-column (``col < v_1``, ``v_i <= col < v_{i+1}``, ``col >= v_last``; bins of a continuous one). ``encoding="threshold"``: ordered features ``col <= v`` for ordinal
-columns and ``col < edge`` for binned ones (bins are half-open ``[lo, hi)`` as in
-``KBinsDiscretizer``); unordered categorical columns are one-hot, having no order.
+column (``col < v_1``, ``v_i <= col < v_{i+1}``, ``col >= v_last``; bins of a continuous one).
+``encoding="threshold"``: ordered features ``col <= v`` for ordinal columns and ``col < edge`` for
+binned ones (bins are half-open ``[lo, hi)`` as in ``KBinsDiscretizer``); unordered categorical
+columns are one-hot, having no order.
 """
 
 from __future__ import annotations

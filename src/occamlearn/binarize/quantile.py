@@ -47,7 +47,9 @@ class QuantileBinarizer(BaseBinarizer):
 
     Attributes
     ----------
-    conditions_, columns_, dropped_columns_, identifier_columns_, n_features_in_, feature_names_in_ :
+    conditions_, columns_, dropped_columns_ :
+        As in ``FeatureBinarizer``.
+    identifier_columns_, n_features_in_, feature_names_in_ :
         As in ``FeatureBinarizer``.
     """
 

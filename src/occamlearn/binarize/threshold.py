@@ -111,7 +111,9 @@ class ThresholdBinarizer(BaseBinarizer):
 
     Attributes
     ----------
-    conditions_, columns_, dropped_columns_, identifier_columns_, n_features_in_, feature_names_in_ :
+    conditions_, columns_, dropped_columns_ :
+        As in ``FeatureBinarizer``.
+    identifier_columns_, n_features_in_, feature_names_in_ :
         As in ``FeatureBinarizer``.
     thinned_columns_ : dict
         ``{column: (cuts kept, cuts that could matter)}`` for every numeric column that kept

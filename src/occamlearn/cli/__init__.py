@@ -34,7 +34,9 @@ from occamlearn.stopping import CLOCK, process_seconds
 
 COMMAND_MODULES = (
     "occamlearn.cli.data",       # datasets, binarize
-    "occamlearn.cli.trees",      # fit, predict, show, encode, decode
+    "occamlearn.cli.trees",      # fit
+    "occamlearn.cli.saved_models",  # predict, show
+    "occamlearn.cli.external_solver",  # encode, decode
     "occamlearn.cli.lists",      # dlist
     "occamlearn.cli.reproduce",  # reproduce <experiment>
     "occamlearn.cli.warm_up",    # warm-up (compile the search kernels ahead)

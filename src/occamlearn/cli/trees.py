@@ -1,30 +1,24 @@
-"""``occamlearn fit | predict | show | encode | decode``: minimum pure trees from the shell.
+"""``occamlearn fit``: a minimum pure tree (or a most accurate bounded tree) from the shell.
 
 ``fit`` learns a ``MinimumPureTreeClassifier`` (or, with ``--max-depth``, the most accurate
 tree of bounded depth: ``MaxAccuracyTreeClassifier``) on a CSV file or a bundled dataset,
 shows each better tree as it is found (stderr), prints the tree, its size, status and
-timings, and can save it as a JSON model file. ``predict`` and ``show`` read such a file (no pickle).
-``encode`` writes the MaxSAT instance for an external solver and ``decode`` turns the solver's
-answer back into a tree (see ``occamlearn.trees.mpdt.maxsat_route.wcnf_file``).
+timings, and can save it as a JSON model file. The commands that read such a file are in
+``occamlearn.cli.saved_models``; ``encode``/``decode`` for an external MaxSAT solver, which
+share this module's data and solve flags, are in ``occamlearn.cli.external_solver``.
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 import sys
-from pathlib import Path
 
 from occamlearn.cli.common import (
     add_column_role_arguments,
-    add_csv_format_arguments,
     add_data_arguments,
     binarizer_argument,
-    check_input_file,
     check_output_path,
     command_seconds_left,
-    csv_format,
-    read_csv,
     read_table,
     time_limit_seconds,
 )
@@ -38,17 +32,11 @@ DEFAULT_TIME_LIMIT = 60.0
 SOLVERS = ("lsu", "rc2", "external", "uwrmaxsat", "evalmaxsat", "loandra", "nuwls",
            "open-wbo-inc", "spb-maxsat", "tt-open-wbo-inc")
 
-DECODE_HELP = """\
-Read a MaxSAT solver's output for an instance written by 'occamlearn encode' and print (or
-save) the tree. SOLUTION is the solver's standard output as the MaxSAT Evaluations define it:
-an 's' line (OPTIMUM FOUND -> status optimal; SATISFIABLE -> feasible; UNSATISFIABLE ->
-no tree of at most n nodes; UNKNOWN), optional 'o COST' lines, and the model in 'v' lines,
-either the MSE 2022 compact form 'v 0110...' (character i is the value of variable i+1) or
-the legacy literal list 'v 1 -2 3 ... 0' (one or several v lines). A model given as a single
-'v 1' line is read as the literal 1."""
 
 
-def _add_solve_arguments(parser: argparse.ArgumentParser) -> None:
+def add_solve_arguments(parser: argparse.ArgumentParser) -> None:
+    """The flags ``fit`` and ``encode`` share: how the table is binarised and split, and what
+    is done with conflicting rows."""
     parser.add_argument("--binarizer", choices=BINARIZERS, default="readable",
                         help="readable: tests a person reads (default); binary: the MaxSAT "
                         "paper's bit encoding; onehot; threshold; none: the data is already "
@@ -74,7 +62,7 @@ def register(subparsers) -> None:
         description="Learn the decision tree with the fewest nodes that classifies every "
         "training row correctly (MaxSAT). Progress goes to stderr; the tree to stdout.")
     add_data_arguments(fit)
-    _add_solve_arguments(fit)
+    add_solve_arguments(fit)
     fit.add_argument("--time-limit", type=time_limit_seconds, metavar="S",
                      default=DEFAULT_TIME_LIMIT,
                      help="stop S seconds after the command started (start-up and reading "
@@ -130,53 +118,10 @@ def register(subparsers) -> None:
     fit.add_argument("-o", "--output", metavar="MODEL.json", help="save the model as JSON")
     fit.set_defaults(run=run_fit)
 
-    predict = subparsers.add_parser(
-        "predict", help="predict with a saved model",
-        description="Predict the class of every row of DATA.csv with MODEL.json. A column "
-        "named like --target is left out of the input and used to report accuracy.")
-    predict.add_argument("model", metavar="MODEL.json")
-    predict.add_argument("data", metavar="DATA.csv")
-    predict.add_argument("--target", default="target", help="label column, if present")
-    add_csv_format_arguments(predict)
-    predict.add_argument("-o", "--output", metavar="OUT.csv",
-                         help="write the predictions here (default: stdout)")
-    predict.set_defaults(run=run_predict)
 
-    show = subparsers.add_parser("show", help="print a saved model",
-                                 description="Print a saved model (tree or decision list) exactly as "
-                                 "print(model) does in Python, or as Graphviz DOT.")
-    show.add_argument("model", metavar="MODEL.json")
-    show.add_argument("--dot", action="store_true", help="Graphviz DOT instead of text")
-    show.add_argument("--counts", action="store_true",
-                      help="show training rows per class at each leaf of a tree")
-    show.set_defaults(run=run_show)
-
-    encode = subparsers.add_parser(
-        "encode", help="write the MaxSAT instance (WCNF) for an external solver",
-        description="Write the minimum-pure-tree MaxSAT instance of DATA.csv or a bundled "
-        "dataset in the MaxSAT Evaluation format, plus OUT.json with what 'occamlearn decode' "
-        "needs. The optimal cost k of the instance is a minimum tree of 2k-1 nodes.")
-    add_data_arguments(encode)
-    _add_solve_arguments(encode)
-    encode.add_argument("-o", "--output", metavar="OUT.wcnf", required=True)
-    encode.add_argument("--format", choices=("new", "legacy"), default="new",
-                        help="new: MaxSAT Evaluation 2022 format (default); legacy: 'p wcnf' "
-                        "header and top-weighted hard clauses")
-    encode.add_argument("--upper-bound", type=int, metavar="N",
-                        help="nodes of the encoded tree (default: the size of a greedy pure "
-                        "tree, so every minimum tree is a solution)")
-    encode.set_defaults(run=run_encode)
-
-    decode = subparsers.add_parser(
-        "decode", help="read an external MaxSAT solver's answer",
-        description=DECODE_HELP, formatter_class=argparse.RawDescriptionHelpFormatter)
-    decode.add_argument("sidecar", metavar="OUT.wcnf.json")
-    decode.add_argument("solution", metavar="SOLUTION.txt")
-    decode.add_argument("-o", "--output", metavar="MODEL.json", help="save the model as JSON")
-    decode.set_defaults(run=run_decode)
-
-
-def _split(args, X, y):
+def split_rows(args, X, y):
+    """``X_train, y_train, X_test, y_test``: all rows and no test rows without
+    ``--train-size``, else a stratified split seeded by ``--random-state``."""
     if args.train_size is None:
         return X, y, None, None
     from sklearn.model_selection import train_test_split
@@ -188,7 +133,9 @@ def _split(args, X, y):
     return X_train, y_train, X_test, y_test
 
 
-def _classifier(args, **extra):
+def pure_tree_classifier(args, **extra):
+    """``MinimumPureTreeClassifier`` with the ``--binarizer``/``--on-conflict`` flags (and
+    the column roles) of ``add_solve_arguments``, plus ``extra`` parameters."""
     from occamlearn.estimators.mpdt import MinimumPureTreeClassifier
 
     return MinimumPureTreeClassifier(binarizer=binarizer_argument(args, args.binarizer),
@@ -322,12 +269,12 @@ def _pure_classifier(args):
     from occamlearn.estimators.mpdt import MinimumPureTreeClassifier
 
     extra = _method(args, MinimumPureTreeClassifier)
-    return _classifier(args, solver=args.solver or "lsu", sat_solver=args.sat_solver,
-                       time_limit=_time_limit(args), max_errors=args.max_errors,
-                       verbose=args.verbose, callback=args.progress.sink,
-                       n_solutions=args.n_solutions, selection_size=args.selection_size,
-                       diverse=args.diverse, delta=args.delta,
-                       random_state=args.random_state, **extra)
+    return pure_tree_classifier(args, solver=args.solver or "lsu", sat_solver=args.sat_solver,
+                                time_limit=_time_limit(args), max_errors=args.max_errors,
+                                verbose=args.verbose, callback=args.progress.sink,
+                                n_solutions=args.n_solutions,
+                                selection_size=args.selection_size, diverse=args.diverse,
+                                delta=args.delta, random_state=args.random_state, **extra)
 
 
 def _bounds_line(args, clf, interrupted: bool) -> str | None:
@@ -357,7 +304,7 @@ def run_fit(args) -> int:
 
         compile_kernels_early("bnb")
     X, y, source = read_table(args)
-    X_train, y_train, X_test, y_test = _split(args, X, y)
+    X_train, y_train, X_test, y_test = split_rows(args, X, y)
     args.progress = FitProgress(args.quiet)
     args.verbose = 0 if args.quiet else args.progress.estimator_verbose
     clf, interrupted = None, False
@@ -418,111 +365,3 @@ def _report_fit(args, clf, source, X_train, y_train, X_test, y_test, interrupted
         out.append(f"model saved to {args.output}")
     sys.stdout.write("\n".join(out) + "\n")
     sys.stdout.flush()
-
-
-def _load_model(path):
-    check_input_file(path, "model file")
-    from occamlearn.estimators.model_files import load_model
-
-    return load_model(path)
-
-
-def _label_warning(model, y, target: str) -> str | None:
-    classes = getattr(model, "classes_", None)
-    if classes is None:
-        return None
-    known = {str(c) for c in classes}
-    seen = {str(v) for v in y.tolist()}
-    if known & seen:
-        return None
-    shown = ", ".join(sorted(seen)[:5]) + (", ..." if len(seen) > 5 else "")
-    return (f"warning: no value of column {target!r} ({shown}) is a class of the model "
-            f"({', '.join(sorted(known))}): the accuracy compares unrelated labels; is "
-            "--target the right column?")
-
-
-def run_predict(args) -> int:
-    check_input_file(args.model, "model file")
-    check_input_file(args.data)
-    check_output_path(args.output)
-    import pandas as pd
-
-    model = _load_model(args.model)
-    # the model knows which columns hold dates and reads their text itself: no detection
-    frame = read_csv(args.data, **{**csv_format(args), "dates": args.dates or []})
-    y = frame.pop(args.target) if args.target in frame.columns else None
-    names = getattr(model, "feature_names_in_", None)
-    if names is not None:
-        missing = [str(n) for n in names if n not in frame.columns]
-        if missing:
-            raise ValueError(f"{args.data} lacks the model's column(s) {', '.join(missing)}")
-        frame = frame[list(names)]
-    predictions = model.predict(frame if names is not None else frame.to_numpy())
-    table = pd.DataFrame({"prediction": predictions})
-    if args.output:
-        table.to_csv(args.output, index=False)
-    else:
-        table.to_csv(sys.stdout, index=False)
-        sys.stdout.flush()
-    if y is not None:
-        warning = _label_warning(model, y, args.target)
-        if warning:
-            print(warning, file=sys.stderr)
-        accuracy = float((pd.Series(predictions).astype(str) == y.astype(str).to_numpy()).mean())
-        print(f"accuracy: {accuracy:.4f} on {len(y)} rows", file=sys.stderr)
-    return 0
-
-
-def _dot(model, show_counts: bool) -> str:
-    from occamlearn.export import export_graphviz
-
-    return export_graphviz(model, show_counts=show_counts)
-
-
-def run_show(args) -> int:
-    """Print the saved model as ``print(model)`` does (``--counts``: with the training rows
-    per class at each leaf), or as Graphviz DOT."""
-    model = _load_model(args.model)
-    if args.dot:
-        sys.stdout.write(_dot(model, args.counts))
-        return 0
-    from occamlearn.export.describe import describe
-
-    print(describe(model, show_counts=True if args.counts else None))
-    return 0
-
-
-def run_encode(args) -> int:
-    from occamlearn.estimators.model_files import write_wcnf_instance
-
-    check_output_path(args.output)
-    check_output_path(f"{args.output}.json")
-    X, y, source = read_table(args)
-    X, y, _, _ = _split(args, X, y)
-    try:
-        sidecar = write_wcnf_instance(_classifier(args), X, y, args.output,
-                                      upper_bound=args.upper_bound, wcnf_format=args.format)
-    except ValueError as exc:
-        raise ValueError(f"{source}: {exc}") from None
-    print(f"wrote {args.output} ({sidecar['n_vars']} variables, {sidecar['n_hard']} hard and "
-          f"{sidecar['n_soft']} soft clauses, trees of at most {sidecar['upper_bound']} nodes) and "
-          f"{args.output}.json")
-    return 0
-
-
-def run_decode(args) -> int:
-    for path in (args.sidecar, args.solution):
-        check_input_file(path)
-    check_output_path(args.output)
-    from occamlearn.estimators.model_files import decode_solution, save_model
-
-    try:
-        sidecar = json.loads(Path(args.sidecar).read_text())
-    except json.JSONDecodeError as exc:
-        raise ValueError(f"{args.sidecar} is not JSON: {exc}") from None
-    model = decode_solution(sidecar, Path(args.solution).read_text())
-    sys.stdout.write(model.export_text())
-    if args.output:
-        save_model(model, args.output)
-        print(f"model saved to {args.output}")
-    return 0

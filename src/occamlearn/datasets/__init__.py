@@ -102,7 +102,8 @@ def load_dataset(name: str) -> tuple[pd.DataFrame, pd.Series]:
     continuous = set(meta.get("paper_continuous") or ())
     X = pd.DataFrame(
         {
-            col: _typed_column(frame[col], meta["features"].get(col, "continuous"), col in continuous)
+            col: _typed_column(frame[col], meta["features"].get(col, "continuous"),
+                               col in continuous)
             for col in frame.columns
         }
     )

@@ -22,7 +22,8 @@ _PUBLIC = {
     "encode_labels": ("occamlearn.estimators._base", "encode_labels"),
     "compile_kernels_early": ("occamlearn.trees.compiling.kernel_cache", "compile_early"),
     "warm_up_kernels": ("occamlearn.trees.compiling.kernel_cache", "warm_up_all"),
-    "KERNEL_COMPILE_ALL_SECONDS": ("occamlearn.trees.compiling.kernel_cache", "COMPILE_ALL_SECONDS"),
+    "KERNEL_COMPILE_ALL_SECONDS": ("occamlearn.trees.compiling.kernel_cache",
+                                   "COMPILE_ALL_SECONDS"),
 }
 
 __all__ = sorted(_PUBLIC)

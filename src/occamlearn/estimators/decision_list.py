@@ -99,10 +99,10 @@ class DecisionListClassifier(ClassifierMixin, ModelDisplayMixin, BaseEstimator):
         Turns the table into 0/1 features (cloned at fit): "readable" (the default) is
         ``ThresholdBinarizer()``'s ``col >= t`` between adjacent training values of numeric
         columns (at most 32 cuts per column) and one-hot categories, each with its negation
-        (``col < t``, ``col != v``; ``_list_literals.RuleLiterals``); "quantile" is ``QuantileBinarizer()`` (the paper's
-        manufacturing discretisation: tails and the inter-quartile band), the others
-        ``FeatureBinarizer(encoding=...)`` ("threshold": ``col < edge`` at 8 uniform bins).
-        None means X is already a 0/1 matrix.
+        (``col < t``, ``col != v``; ``_list_literals.RuleLiterals``); "quantile" is
+        ``QuantileBinarizer()`` (the paper's manufacturing discretisation: tails and the
+        inter-quartile band), the others ``FeatureBinarizer(encoding=...)`` ("threshold":
+        ``col < edge`` at 8 uniform bins). None means X is already a 0/1 matrix.
     positive_class : label or None, default=None
         The class called positive (y = 1); None takes ``classes_[1]``.
     class_weight : dict, "balanced" or None, default=None

@@ -1,10 +1,10 @@
 """``MinimumPureTreeClassifier``: the smallest decision tree that classifies all training data,
 or (``max_errors``) all but at most e training rows.
 
-A scikit-learn facade over the MaxSAT pipeline of Alós, Ansótegui and Torres (Sec. 4, Proposition 1):
-table -> binariser (the paper's binary encoding by default, Sec. 8) -> binary matrix ->
-MPDT encoding -> MaxSAT solver (``occamlearn.trees.mpdt.maxsat_route.search``) -> ``Tree``. ``fit`` is
-three steps -- ``_prepare`` (validate, encode labels, binarise, conflicts), ``_solve`` (one
+A scikit-learn facade over the MaxSAT pipeline of Alós, Ansótegui and Torres (Sec. 4, Proposition
+1): table -> binariser (the paper's binary encoding by default, Sec. 8) -> binary matrix ->
+MPDT encoding -> MaxSAT solver (``occamlearn.trees.mpdt.maxsat_route.search``) -> ``Tree``. ``fit``
+is three steps -- ``_prepare`` (validate, encode labels, binarise, conflicts), ``_solve`` (one
 method returning a ``MinimumTreeResult``; enumeration extends it) and ``_store`` -- and the
 fitted estimator holds only plain data (``tree_`` is arrays), so it pickles and exports.
 
@@ -14,11 +14,12 @@ the paper's filter (keep each group's majority label) with a ``UserWarning`` nam
 set aside: the tree is then pure on the other rows, ``training_errors_`` counts the rows set aside
 it misclassifies, and ``status_``/bounds speak of the rows searched. ``on_conflict="error"``
 raises a ``ValueError`` naming the rows instead, and ``on_conflict="relax"`` keeps every row
-and asks for the smallest tree making the fewest errors the conflicts force. ``max_errors=e`` asks for the smallest tree misclassifying
-at most e training rows (the MPDT encoding with relaxable examples, ``trees.mpdt.error_budget.encoding`` and
-``trees.mpdt.error_budget``); a pure tree is the ``max_errors=None`` case. Both combine with
-Algorithm 3 (``n_solutions``, ``selection_size``): the candidates are then many smallest trees
-within the budget (``trees.mpdt.all_minimum.minimum_trees.find_minimum_trees(max_errors=...)``).
+and asks for the smallest tree making the fewest errors the conflicts force. ``max_errors=e`` asks
+for the smallest tree misclassifying at most e training rows (the MPDT encoding with relaxable
+examples, ``trees.mpdt.error_budget.encoding`` and ``trees.mpdt.error_budget``); a pure tree is the
+``max_errors=None`` case. Both combine with Algorithm 3 (``n_solutions``, ``selection_size``): the
+candidates are then many smallest trees within the budget
+(``trees.mpdt.all_minimum.minimum_trees.find_minimum_trees(max_errors=...)``).
 """
 
 from __future__ import annotations
@@ -44,71 +45,24 @@ from occamlearn.estimators._base import (
     resolve_n_jobs,
     restriction_of,
 )
+from occamlearn.estimators._memorising import warn_if_pure_tree_memorises
+from occamlearn.estimators._minimum_search import solve_minimum_tree
 from occamlearn.estimators._progress import UserProgress, fit_progress, watching_interrupts
 from occamlearn.estimators._record import fit_date
 from occamlearn.estimators._selection import store_selection
 from occamlearn.maxsat.backends import BACKENDS
-from occamlearn.maxsat.pysat_adapter import SATInterrupt, is_interrupt
 from occamlearn.model.tree import Tree
 from occamlearn.stopping import CLOCK, Deadline, ProgressSink
 from occamlearn.trees.compiling import kernel_cache
 from occamlearn.trees.mpdt.all_minimum.selection import find_minimum_trees_with_selection
-from occamlearn.trees.mpdt.error_budget.maxsat_search import error_budget
 from occamlearn.trees.mpdt.error_budget.small_trees import ERROR_BUDGET_KERNELS
 from occamlearn.trees.mpdt.minimum import (
     METHODS,
     PURE_ONLY_METHODS,
-    find_minimum_tree,
-    find_minimum_tree_within_budget,
 )
 from occamlearn.trees.mpdt.result import MinimumTreeResult
-from occamlearn.trees.weights import integer_weights
 
 __all__ = ["MinimumPureTreeClassifier"]
-
-# A pure tree that needs more leaves than this share of the rows (and at least
-# MIN_LEAVES_TO_WARN leaves) is memorising noise: ``fit`` says so once and points elsewhere.
-LEAF_SHARE_TO_WARN = 0.10
-MIN_LEAVES_TO_WARN = 16
-# ... as is a tree at least half of whose leaves (and MIN_LEAVES_TO_WARN) hold at most this
-# many training rows: a leaf for each stray row.
-STRAY_LEAF_ROWS = 2
-
-
-def _warn_if_pure_tree_memorises(estimator, n_rows: int) -> None:
-    """Warn when a pure tree memorises the training rows: the proven lower bound needs a
-    leaf for more than ``LEAF_SHARE_TO_WARN`` of them, or the tree found (proven or not) has
-    that many leaves, or has at least half of its leaves holding ``STRAY_LEAF_ROWS`` rows
-    or fewer."""
-    if estimator._may_err():
-        return
-    leaves = (int(estimator.lower_bound_) + 1) // 2
-    advice = ("Ask for a tree that may err instead: max_errors=e (the smallest tree with at "
-              "most e training errors) or MaxAccuracyTreeClassifier(max_depth=d) (the most "
-              "accurate tree of depth <= d).")
-    if leaves >= MIN_LEAVES_TO_WARN and leaves > LEAF_SHARE_TO_WARN * n_rows:
-        warnings.warn(
-            f"no pure tree has fewer than {estimator.lower_bound_} nodes ({leaves} leaves) on "
-            f"these {n_rows} rows: more than {LEAF_SHARE_TO_WARN:.0%} of the rows need a leaf "
-            f"of their own, so a pure tree mostly memorises noise. {advice}",
-            UserWarning, stacklevel=3)
-        return
-    tree = estimator.tree_
-    rows = tree.counts.sum(axis=1)[tree.is_leaf]
-    stray = int((rows <= STRAY_LEAF_ROWS).sum())
-    found = "the minimum" if estimator.status_ == "optimal" else "the best"
-    if rows.size >= MIN_LEAVES_TO_WARN and rows.size > LEAF_SHARE_TO_WARN * n_rows:
-        why = f"more leaves than {LEAF_SHARE_TO_WARN:.0%} of the rows"
-    elif stray >= MIN_LEAVES_TO_WARN and 2 * stray >= rows.size:
-        why = (f"{stray} of its leaves hold at most {STRAY_LEAF_ROWS} training rows, a leaf "
-               "for each stray row")
-    else:
-        return
-    warnings.warn(
-        f"{found} pure tree found has {tree.n_nodes} nodes ({rows.size} leaves) on these "
-        f"{n_rows} rows: {why}, so it mostly memorises noise. {advice}",
-        UserWarning, stacklevel=3)
-
 
 class MinimumPureTreeClassifier(ClassifierMixin, FittedTreeMixin, BaseEstimator):
     """Decision tree with the fewest nodes that is pure on the training data (MaxSAT), or that
@@ -291,8 +245,8 @@ class MinimumPureTreeClassifier(ClassifierMixin, FittedTreeMixin, BaseEstimator)
     def __init__(self, *, binarizer="readable", method="auto", n_jobs=None, solver="lsu",
                  sat_solver="cadical195",
                  time_limit=DEFAULT_TIME_LIMIT, max_errors=None, on_conflict="auto",
-                 class_weight=None, verbose=0, callback=None, n_solutions=1, diverse=True, layouts=False,
-                 selection_size=0.0, delta=0.0, random_state=None):
+                 class_weight=None, verbose=0, callback=None, n_solutions=1, diverse=True,
+                 layouts=False, selection_size=0.0, delta=0.0, random_state=None):
         self.binarizer = binarizer
         self.method = method
         self.n_jobs = n_jobs
@@ -334,7 +288,7 @@ class MinimumPureTreeClassifier(ClassifierMixin, FittedTreeMixin, BaseEstimator)
             result, selected = self._search(data, deadline, progress, user)
         progress.report(result.upper_bound, result.lower_bound, deadline.elapsed())
         self._store(result, data, progress)
-        _warn_if_pure_tree_memorises(self, len(data.y))
+        warn_if_pure_tree_memorises(self, len(data.y))
         store_selection(self, selected, data)
         self.solve_stats_["prepare_seconds"] = prepared - deadline.started
         self.solve_stats_["total_seconds"] = deadline.elapsed()
@@ -372,9 +326,10 @@ class MinimumPureTreeClassifier(ClassifierMixin, FittedTreeMixin, BaseEstimator)
                 else "on_conflict='relax'")
         weighted = sample_weight is not None or self.class_weight is not None
         if weighted and (self.n_solutions != 1 or self.selection_size != 0):
-            raise ValueError(f"sample_weight or class_weight with {what} is not supported by Algorithm 3 "
-                             "(n_solutions > 1 or selection_size > 0): the candidates are "
-                             "drawn from unweighted budgets. Fit without one of them.")
+            raise ValueError(f"sample_weight or class_weight with {what} is not supported by "
+                             "Algorithm 3 (n_solutions > 1 or selection_size > 0): the "
+                             "candidates are drawn from unweighted budgets. Fit without one of "
+                             "them.")
         if self.method in PURE_ONLY_METHODS:
             raise ValueError(f"{what} needs method 'auto', 'bnb' or 'maxsat'; "
                              f"method={self.method!r} finds pure trees only.")
@@ -408,37 +363,9 @@ class MinimumPureTreeClassifier(ClassifierMixin, FittedTreeMixin, BaseEstimator)
 
     def _solve(self, X_bin: np.ndarray, y: np.ndarray, n_classes: int, deadline: Deadline,
                progress: ProgressSink, user: UserProgress, weight=None) -> MinimumTreeResult:
-        """Run the search; an interrupt returns the best tree so far as "feasible".
-
-        ``weight`` (the kept rows' weights, or None) matters only with an error budget: the
-        budget is then counted in units of 1/scale of a weight, scale making them integers."""
-        started = CLOCK()
-        options = {"solver": self.solver, "sat_solver": self.sat_solver,
-                   "deadline": deadline, "progress": progress}
-        units, scale = (None, 1) if weight is None or not self._may_err() \
-            else integer_weights(weight, len(y))
-        try:
-            budget = error_budget(X_bin, y, None if self.max_errors is None
-                                  else _scaled_budget(self.max_errors, scale),
-                                  relax_conflicts=self.on_conflict == "relax",
-                                  sample_weight=units)
-            if budget is None:
-                return find_minimum_tree(X_bin, y, n_classes, method=self.method,
-                                         n_jobs=self._n_jobs, **options)
-            return find_minimum_tree_within_budget(X_bin, y, n_classes, budget,
-                                                   method=self.method, sample_weight=units,
-                                                   **options)
-        except (KeyboardInterrupt, SATInterrupt) as exc:
-            if user.best is None or not is_interrupt(exc):
-                raise
-            progress.interrupted(deadline.elapsed())
-            size = user.best.n_nodes
-            lower = max(1 if n_classes < 2 else 3, progress.lower or 1)
-            return MinimumTreeResult(
-                tree=user.best, status="feasible", lower_bound=min(lower, size),
-                upper_bound=size,
-                stats={"interrupted": True, "solve_seconds": CLOCK() - started},
-                trace=tuple(progress.improvements()))
+        """The search for ``max_errors``/``on_conflict``; an interrupt returns the best tree so
+        far as "feasible" (``estimators._minimum_search.solve_minimum_tree``)."""
+        return solve_minimum_tree(self, X_bin, y, n_classes, deadline, progress, user, weight)
 
     def _store(self, result: MinimumTreeResult, data, progress: ProgressSink) -> None:
         tree = result.tree
@@ -465,9 +392,3 @@ class MinimumPureTreeClassifier(ClassifierMixin, FittedTreeMixin, BaseEstimator)
                                 for s, u, lb in progress.trace]
         stats["n_rows"], stats["n_binary_features"] = data.X_bin.shape
         self.solve_stats_ = stats
-
-
-def _scaled_budget(max_errors: int, scale: int) -> int:
-    """``max_errors`` (in weight units) in units of 1/scale: the most the scaled weights of
-    the misclassified rows may sum to."""
-    return int(max_errors) * int(scale)

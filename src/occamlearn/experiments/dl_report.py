@@ -20,7 +20,8 @@ __all__ = [
 ]
 
 # how each search direction is named in tables and legends
-DIRECTION_NAMES = {"positive": "positive (rules for y = 1)", "negative": "negative (rules for y = 0)",
+DIRECTION_NAMES = {"positive": "positive (rules for y = 1)",
+                   "negative": "negative (rules for y = 0)",
                    None: "undirected (general list)"}
 
 

@@ -220,7 +220,8 @@ def to_markdown(records: list, config: dict, plot_name=None, elapsed=None) -> st
     """Summary table and paired comparisons; ``elapsed`` = ((runs computed, seconds), runs)."""
     lines = ["# Simulated decision lists: general vs directional", "",
              ("Directional Decision Lists, Sec. IV-A / Fig. 2. Ratio = test log-likelihood of the "
-             "ground truth / of the learned list (1 = as good as the truth; higher is better)."), "",
+              "ground truth / of the learned list (1 = as good as the truth; higher is "
+              "better)."), "",
              "Configuration: " + ", ".join(f"{k} = {v}" for k, v in config.items()), ""]
     if elapsed is not None:
         computed, total = elapsed

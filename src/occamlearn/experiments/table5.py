@@ -1,4 +1,5 @@
-"""Table 5 of Alós, Ansótegui and Torres (Sec. 9.1): which solver reports the best upper bound in time.
+"""Table 5 of Alós, Ansótegui and Torres (Sec. 9.1): which solver reports the best upper bound in
+time.
 
 Instances: for each dataset, ``samples`` random row samples at each fraction (40 %, 60 %,
 80 % by default) of the binarised dataset (``FeatureBinarizer(encoding="binary")``, then the

@@ -2,9 +2,9 @@
 
 ``export_graphviz`` returns the DOT text and needs nothing beyond occamlearn. Decision nodes
 are boxes labelled with the test (the true-branch text, e.g. ``Bit 0 = 1`` or a binariser
-condition); the edge to the left child is labelled ``no``, to the right child ``yes``; leaves are ellipses with their
-class (and, optionally, training examples per class). ``render_graphviz`` wraps the text in a
-``graphviz.Source`` -- the optional dependency is imported only there.
+condition); the edge to the left child is labelled ``no``, to the right child ``yes``; leaves are
+ellipses with their class (and, optionally, training examples per class). ``render_graphviz`` wraps
+the text in a ``graphviz.Source`` -- the optional dependency is imported only there.
 """
 
 from __future__ import annotations

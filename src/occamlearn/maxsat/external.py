@@ -14,9 +14,9 @@ solvers), runs a user-given command and reads its standard output:
 The time limit is enforced from outside, and within it: SIGTERM to the solver's process
 group ``kill_grace`` seconds before the limit (the Evaluation rules ask solvers to print their
 best model then; the grace is at most a quarter of the limit), SIGKILL at the limit, so even a
-solver that ignores SIGTERM is gone when the deadline is up (or its stop requested); whatever ``o``/``v`` lines
-arrived by then are used. The model is checked against the hard clauses and its cost
-recomputed; a model that breaks a hard clause raises RuntimeError.
+solver that ignores SIGTERM is gone when the deadline is up (or its stop requested); whatever
+``o``/``v`` lines arrived by then are used. The model is checked against the hard clauses and its
+cost recomputed; a model that breaks a hard clause raises RuntimeError.
 
 A solver that stops by itself without a status line or a model (it crashed, the command is
 wrong, ``false``) raises ``ExternalSolverError`` (a RuntimeError) with its exit code and the

@@ -21,10 +21,10 @@ blocking literal w times in the counter (fine for small integer weights).
 Lower bound: the linear search only ever refutes "cost < optimum", so on a stop it proves
 nothing by itself (``lower_bound`` 0). With ``core_share`` > 0 and a time limit, a
 core-guided phase comes first (core-boosted linear search, Berg et al. 2019): RC2 (OLL) runs
-for that share of the time left (``deadline.within``); its cost when stopped is a proven lower bound, reported on a
-stop and used to stop the linear search as soon as a model reaches it; if RC2 proves the
-optimum, its model is the linear search's phase hint and the search stops at that cost (so the
-live solver still holds "the last satisfiable instance"). Off by default (``CORE_SHARE``):
+for that share of the time left (``deadline.within``); its cost when stopped is a proven lower
+bound, reported on a stop and used to stop the linear search as soon as a model reaches it; if RC2
+proves the optimum, its model is the linear search's phase hint and the search stops at that cost
+(so the live solver still holds "the last satisfiable instance"). Off by default (``CORE_SHARE``):
 see benchmarks/results/maxsat_bounds.md.
 """
 

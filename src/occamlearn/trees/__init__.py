@@ -1,1 +1,2 @@
-"""Decision-tree model families: minimum pure trees (``mpdt``) and most accurate bounded-depth trees (``dtmax``)."""
+"""Decision-tree model families: minimum pure trees (``mpdt``) and most accurate bounded-depth trees
+(``dtmax``)."""

@@ -33,7 +33,8 @@ MAX_TOTAL = 1 << 48
 
 def integer_weights(sample_weight, n_rows: int) -> tuple[np.ndarray, int]:
     """``(weights * scale as int64, scale)``: the smallest integer ``scale`` making every
-    weight whole (the lcm of the weights' denominators). ``sample_weight=None`` is all ones with scale 1.
+    weight whole (the lcm of the weights' denominators). ``sample_weight=None`` is all ones with
+    scale 1.
 
     ValueError if the weights are negative, not finite, of the wrong length, or not
     multiples of one fraction 1/q with q <= ``MAX_DENOMINATOR``.

@@ -7,8 +7,8 @@ every njit function it calls from other modules (``trees.exact.packed``,
 would leave numba loading the old code. ``key_cache_to_sources`` extends the stamp with a hash
 of the contents of every occamlearn module the kernel module imports, transitively
 (``sources_key``; found with ``ast``, nothing imported), so that a callee edit looks like an
-edit of the kernel's own file. ``trees.compiling.kernel_cache`` hashes the same files for the stamp of a
-complete compile.
+edit of the kernel's own file. ``trees.compiling.kernel_cache`` hashes the same files for the stamp
+of a complete compile.
 """
 
 from __future__ import annotations

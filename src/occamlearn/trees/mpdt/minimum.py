@@ -4,8 +4,8 @@ One entry point for every exact search of the family, so that estimators, experi
 CLI choose a *method* (how the minimum is searched for and proven) separately from a *solver*
 (which MaxSAT back-end runs the MaxSAT method):
 
-* ``"maxsat"`` -- the MPDT encoding solved by a MaxSAT back-end (Alós, Ansótegui and Torres, Alg. 1 with
-  ``solver="lsu"``), ``search.find_minimum_tree_maxsat``;
+* ``"maxsat"`` -- the MPDT encoding solved by a MaxSAT back-end (Alós, Ansótegui and Torres,
+  Alg. 1 with ``solver="lsu"``), ``search.find_minimum_tree_maxsat``;
 * ``"mindt"`` -- MinDT's sequence of exactly-n SAT queries (Narodytska et al.), the SAT
   baseline of Table 5, ``mindt.find_minimum_tree_mindt``;
 * ``"bnb"`` -- branch and bound over row sets (``branch_and_bound``), which proves most
@@ -174,7 +174,8 @@ def find_minimum_tree_within_budget(X, y, n_classes: int, max_errors: int, *,
     more instances than the MaxSAT route and none fewer
     (``benchmarks/results/error_budget_runtime.md``). On wide data under a time limit
     (``BUDGET_BNB_CELLS``) "auto" starts with the MaxSAT route, and when none of its encodings
-    fits the budget the branch and bound takes the time left (``_bnb_takes_over``). "mindt" searches pure trees only: a ValueError.
+    fits the budget the branch and bound takes the time left (``_bnb_takes_over``). "mindt" searches
+    pure trees only: a ValueError.
     """
     if method in PURE_ONLY_METHODS:
         raise ValueError(f"method={method!r} finds pure trees only; an error budget needs "

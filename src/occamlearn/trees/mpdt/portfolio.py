@@ -3,10 +3,10 @@
 No exact search dominates. Branch and bound over row sets (``bnb.branch_and_bound``) proves most
 of the bundled benchmark in seconds and reports a lower bound as it goes; the subset search
 (``bnb.subsets``, InferDT's incremental examples: every subset minimum bounds the full
-data) raises the bound fastest on some of the hard sets; the MaxSAT route (``maxsat_route.search``, Alg. 1
-of Alós, Ansótegui and Torres) is what enumeration, WCNF export and error budgets build on. The portfolio
-runs them and keeps, at every moment, the smallest tree any found and the largest lower bound
-any proved: the size is proven minimum as soon as the two meet, whichever engine (or two
+data) raises the bound fastest on some of the hard sets; the MaxSAT route (``maxsat_route.search``,
+Alg. 1 of Alós, Ansótegui and Torres) is what enumeration, WCNF export and error budgets build on.
+The portfolio runs them and keeps, at every moment, the smallest tree any found and the largest
+lower bound any proved: the size is proven minimum as soon as the two meet, whichever engine (or two
 together) closed the gap.
 
 * ``n_jobs=1`` (default): the engines take turns in rounds of doubling length (the first

@@ -1,6 +1,6 @@
 """The size-error front under a depth bound: for each number of leaves L <= ``max_leaves``,
-the fewest weighted errors of a tree of depth <= d with at most L leaves (``trees.size_error.frontier``'s
-route when ``max_depth`` is given).
+the fewest weighted errors of a tree of depth <= d with at most L leaves
+(``trees.size_error.frontier``'s route when ``max_depth`` is given).
 
 ``front(S, d)`` maps leaf counts to (errors, tree) for the row set S: a leaf, or for each
 split the min-plus combination of its children's fronts at depth d - 1 (the recursion of the
@@ -189,8 +189,8 @@ def depth_bounded_frontier(X, y, n_classes: int, max_leaves, max_depth: int, sam
                                                                              X.shape[0])
     groups = group_examples(X, y, weight)
     X_rows, y_rows = groups.rows()
-    front, stopped, interrupted = depth_bounded_front(groups.patterns, groups.class_weights(n_classes),
-                                         max_leaves, max_depth, Poll(deadline))
+    front, stopped, interrupted = depth_bounded_front(
+        groups.patterns, groups.class_weights(n_classes), max_leaves, max_depth, Poll(deadline))
     as_errors = (lambda units: units / scale) if sample_weight is not None else int
     last = max_leaves if max_leaves is not None else max(front)
     forced = groups.forced_errors()

@@ -21,8 +21,8 @@ deduplicated by ``canonical_key`` (the same identity, independent of node number
 a guard. Since exactly one a_{r,j} is true per decision node and
 an optimal tree has a fixed number d of them, blocking needs only the d true literals.
 
-Trees within an error budget (``trees.mpdt.error_budget.encoding``). The shape still follows from the
-a_{r,j}, but a leaf's label does not: a leaf may predict a class its rows do not have when
+Trees within an error budget (``trees.mpdt.error_budget.encoding``). The shape still follows from
+the a_{r,j}, but a leaf's label does not: a leaf may predict a class its rows do not have when
 the budget pays for the errors. ``OptimalFormula(block_labels=True)`` then adds the label
 literal of every leaf to the blocking clause (the a_{r,j} and the leaf labels determine the
 tree), and never the relaxation variables: the many models of one tree (which rows count
@@ -40,8 +40,8 @@ solutions, blocking clauses and weights added on the fly (a fresh selector per r
 hermax's incremental UWrMaxSAT, drew trees about ten times slower), with its default options
 on Glucose 4, which answers many small incremental calls under assumptions faster than
 CaDiCaL (``benchmarks/results/enumeration_throughput.md``). The deadline (a ``stopping.Deadline``)
-is checked between solutions (PySAT's CaDiCaL cannot be interrupted inside RC2), so the last solution
-may overrun it.
+is checked between solutions (PySAT's CaDiCaL cannot be interrupted inside RC2), so the last
+solution may overrun it.
 """
 
 from __future__ import annotations

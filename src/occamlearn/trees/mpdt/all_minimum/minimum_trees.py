@@ -26,9 +26,10 @@ With an error budget (``max_errors``, or ``relax_conflicts`` for ``on_conflict="
 ``find_minimum_trees`` runs ``ErrorBudgetSearch`` instead and ``trees_from_error_search``
 draws the trees of its size with at most that many training errors, by the same variants
 (a tree counts once however its errors are chosen; trees that differ only in a leaf label
-are distinct, see ``trees.mpdt.all_minimum.enumerate``). Unlike the pure case it also enumerates after a
-deadline stopped the search, while time is left, the trees of the best size found (status stays "feasible", ``complete`` False),
-and when the answer is a single leaf, the one-leaf trees within the budget.
+are distinct, see ``trees.mpdt.all_minimum.enumerate``). Unlike the pure case it also enumerates
+after a deadline stopped the search, while time is left, the trees of the best size found (status
+stays "feasible", ``complete`` False), and when the answer is a single leaf, the one-leaf trees
+within the budget.
 """
 
 from __future__ import annotations
@@ -158,8 +159,8 @@ def trees_from_error_search(search: ErrorBudgetSearch, k: int, *, diverse: bool 
     time: the trees of the best size found (``complete`` is then False), by plain
     enumeration on the search's live solver whatever ``diverse`` and ``layouts`` say (MDSOL's
     RC2 and the layout checks cannot be stopped inside a SAT call, and on a formula the
-    search could not finish one such call can take minutes). A search stopped without a time limit (Ctrl-C)
-    gives its own tree only.
+    search could not finish one such call can take minutes). A search stopped without a time limit
+    (Ctrl-C) gives its own tree only.
     """
     k = _check_k(k)
     result = search.result
@@ -228,12 +229,12 @@ def find_minimum_trees(X, y, n_classes: int, k: int = 1, *, diverse: bool = Fals
     ``deadline`` (a ``stopping.Deadline``) bounds the whole call: the search for the minimum,
     then the drawing of the further trees gets what is left of it; enumeration_time_limit
     (seconds) bounds the drawing alone (None: until k trees or no more, or the deadline).
-    ``progress`` (a ``stopping.ProgressSink``) hears of each better tree of the search. ``relax_conflicts`` raises the budget (0 if
-    ``max_errors`` is None) to the errors that identical rows with different labels force.
-    ``method`` finds the minimum of a pure tree (``minimum.METHODS``; "auto": the portfolio);
-    the trees are then drawn from the MPDT encoding with n = that size
-    (``MinimumTreeSearch.adopt``), so no MaxSAT search repeats what another engine proved;
-    without layouts, "auto" and "bnb" draw them from the tree space instead
+    ``progress`` (a ``stopping.ProgressSink``) hears of each better tree of the search.
+    ``relax_conflicts`` raises the budget (0 if ``max_errors`` is None) to the errors that identical
+    rows with different labels force. ``method`` finds the minimum of a pure tree
+    (``minimum.METHODS``; "auto": the portfolio); the trees are then drawn from the MPDT encoding
+    with n = that size (``MinimumTreeSearch.adopt``), so no MaxSAT search repeats what another
+    engine proved; without layouts, "auto" and "bnb" draw them from the tree space instead
     (``trees_from_space``, seeded by ``random_state``), and with an error budget from the
     budgeted branch and bound's space of the smallest trees within it; ``method="maxsat"`` and
     layouts use the MaxSAT search and SAT enumeration.

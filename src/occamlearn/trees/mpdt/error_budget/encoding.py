@@ -1,11 +1,11 @@
 """Minimum trees that may misclassify at most e training rows: MPDT with relaxable examples.
 
-The MPDT encoding of Alós, Ansótegui and Torres (Sec. 4, eqs. 1-26, built by ``trees.mpdt.maxsat_route.encoding``'s parts)
-forces every example to be classified correctly by its per-example leaf clauses (eqs. 17/18
-and 24: "leaf j predicts q's class, or q does not reach j"). Here each distinct training row
-and label -- a *group* g of ``count_g`` identical rows, see ``dtmax_data`` -- gets a
-relaxation literal ``("relax", g)`` added to all of its leaf clauses, so a true relax_g lets
-the tree misclassify the group. A hard cardinality constraint
+The MPDT encoding of Alós, Ansótegui and Torres (Sec. 4, eqs. 1-26, built by
+``trees.mpdt.maxsat_route.encoding``'s parts) forces every example to be classified correctly by its
+per-example leaf clauses (eqs. 17/18 and 24: "leaf j predicts q's class, or q does not reach j").
+Here each distinct training row and label -- a *group* g of ``count_g`` identical rows, see
+``dtmax_data`` -- gets a relaxation literal ``("relax", g)`` added to all of its leaf clauses, so a
+true relax_g lets the tree misclassify the group. A hard cardinality constraint
 sum_g count_g * relax_g <= e (a totalizer over relax_g repeated count_g times; groups larger
 than e are never relaxed) bounds the training errors. Everything else is the MPDT encoding
 unchanged, so its optimum is the minimum size of a tree with at most e training errors.
@@ -14,8 +14,8 @@ Unlike a pure tree, a tree within a budget is not determined by its tests a_{r,j
 leaf may predict a class other than its rows' majority when the budget covers the rows it
 then misclassifies, so the leaf labels are free too; and the relax_g of a model are not
 determined by its tree (a correctly classified group may be relaxed while budget is left). The
-enumeration of ``trees.mpdt.all_minimum.enumerate`` therefore blocks on the a_{r,j} *and* the labels of the
-leaves (``OptimalFormula(block_labels=True)``), never on relax_g: all models of one tree
+enumeration of ``trees.mpdt.all_minimum.enumerate`` therefore blocks on the a_{r,j} *and* the labels
+of the leaves (``OptimalFormula(block_labels=True)``), never on relax_g: all models of one tree
 are blocked together.
 
 Identical rows with different labels are allowed: they are separate groups of the same row,
@@ -93,7 +93,8 @@ class ErrorBudgetEncoding:
     def wcnf(self) -> WCNF:
         return self.mpdt.wcnf
 
-    # the MPDT encoding's node and feature variables, for enumeration (``trees.mpdt.all_minimum.enumerate``)
+    # the MPDT encoding's node and feature variables, for enumeration
+    # (``trees.mpdt.all_minimum.enumerate``)
     @property
     def n(self) -> int:
         return self.mpdt.n

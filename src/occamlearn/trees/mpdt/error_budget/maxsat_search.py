@@ -1,7 +1,7 @@
 """Smallest decision tree with at most e training errors: greedy bound, relaxed MPDT, MaxSAT.
 
-The same three steps as ``find_minimum_tree`` (Alg. 3 lines 3-5 of Alós, Ansótegui and Torres), on the
-error-budget encoding of ``trees.mpdt.error_budget.encoding``:
+The same three steps as ``find_minimum_tree`` (Alg. 3 lines 3-5 of Alós, Ansótegui and Torres), on
+the error-budget encoding of ``trees.mpdt.error_budget.encoding``:
 
 1. a single leaf is the answer if its errors fit the budget;
 2. otherwise the greedy pure tree of the majority-filtered rows (its errors are exactly those
@@ -16,9 +16,9 @@ order the solver's choices, so they change no answer, only how soon smaller tree
 
 ``ErrorBudgetSearch`` is that search kept alive for Alg. 3 (line 6: many minimum trees):
 ``formula()`` is the SAT instance whose models are the trees of the best size within the
-budget (``OptimalFormula`` with ``block_labels``, see ``trees.mpdt.all_minimum.enumerate``): the Linear MaxSAT
-solver itself when it found the best tree (Sec. 6: its last satisfiable instance, learnt
-clauses included; also after a time limit, when the size is only the best found), with the
+budget (``OptimalFormula`` with ``block_labels``, see ``trees.mpdt.all_minimum.enumerate``): the
+Linear MaxSAT solver itself when it found the best tree (Sec. 6: its last satisfiable instance,
+learnt clauses included; also after a time limit, when the size is only the best found), with the
 size pinned by two assumptions, eta(size) and not eta(size + 2) (eq. 2 makes the used nodes
 a prefix); else a fresh encoding with exactly that many nodes (n = lower bound = size).
 ``leaf_trees()`` are the one-leaf trees within the budget (one per class that fits).

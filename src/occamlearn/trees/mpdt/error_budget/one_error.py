@@ -42,9 +42,10 @@ correctly but for it, while the other subtree is pure.
 
 **Result.** With two classes, the tree of one(F) (F: the patterns with a positive margin,
 each labelled by its heaviest class; D: those of margin m) with each leaf relabelled by the
-heavier class of its rows makes at most forced + m weighted errors (``trees.size_error.core_budgets``
-makes the same argument for any deleted set), so best(forced + m) = one(F); with more classes
-one(F) is a lower bound and the tree an incumbent whose errors are counted.
+heavier class of its rows makes at most forced + m weighted errors
+(``trees.size_error.core_budgets`` makes the same argument for any deleted set), so best(forced + m)
+= one(F); with more classes one(F) is a lower bound and the tree an incumbent whose errors are
+counted.
 """
 
 from __future__ import annotations

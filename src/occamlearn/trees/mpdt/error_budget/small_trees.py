@@ -4,8 +4,8 @@ Why. Below a row set S the error-budget search (``bnb_engine``) proves best(S, b
 enumerating every split and every division of b between its sides, recursively, down to
 single leaves; its static bounds only say "one leaf if err(S) <= b, else at least two (or
 as many as the classes need)". On large budgets and many rows almost all of its time goes
-into the last two levels of that enumeration, in Python. The fewest errors with at most one, two and three leaves,
-E_S(1) >= E_S(2) >= E_S(3), take one compiled pass over S's patterns instead
+into the last two levels of that enumeration, in Python. The fewest errors with at most one, two and
+three leaves, E_S(1) >= E_S(2) >= E_S(3), take one compiled pass over S's patterns instead
 (``bnb_kernels.small_tree_errors``: class counts per column and per pair of columns, as
 MurTree's depth-two solver by Demirović et al. counts them), and settle those levels.
 
@@ -37,11 +37,11 @@ on it: it sums the weights of the bits it is given.
 **Time.** One call costs about the pairs of 1s in each pattern of S plus the squared number of
 columns that split S (the kernel's ``work``): a large fraction of a second at the root of
 a table of a few hundred rows and a thousand columns, and far more on larger tables, with no
-look at the clock inside. So under a time limit each call gets a work budget of ``Deadline.step_seconds()``
-(1 % of the limit) at the measured seconds per step, and a row set above it gets no small
-trees: its entry keeps the class-count bounds, which are weaker but just as valid (so does a
-row set whose pair-count table, columns^2 x classes cells, would pass its share of the memory
-left: ``occamlearn.memory``). The rate
+look at the clock inside. So under a time limit each call gets a work budget of
+``Deadline.step_seconds()`` (1 % of the limit) at the measured seconds per step, and a row set above
+it gets no small trees: its entry keeps the class-count bounds, which are weaker but just as valid
+(so does a row set whose pair-count table, columns^2 x classes cells, would pass its share of the
+memory left: ``occamlearn.memory``). The rate
 starts at ``SECONDS_PER_STEP`` (the slowest measured) and follows the calls that are timed.
 The entries of the greedy start get theirs only when a search first visits them
 (``BudgetRowSetSearch.entry``), so that the first tree waits for no kernel call.

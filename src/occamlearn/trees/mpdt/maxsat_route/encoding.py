@@ -1,4 +1,5 @@
-"""Partial MaxSAT encoding of minimum pure decision trees (MPDT), Alós, Ansótegui and Torres Sec. 4-4.2.
+"""Partial MaxSAT encoding of minimum pure decision trees (MPDT): Alós, Ansótegui and Torres,
+Sec. 4-4.2.
 
 ``encode_mpdt`` turns a binary matrix and class indices into the WCNF of Proposition 1:
 soft clauses (not eta_i, 1) for the odd nodes i (SoftN) and hard clauses eqs. 1-26 with the

@@ -106,7 +106,8 @@ def _values_to_literals(tokens: list[str]) -> list[int]:
     try:
         literals = [int(t) for t in tokens]
     except ValueError:
-        raise ValueError(f"cannot read the v line(s): unexpected token among {tokens[:5]}") from None
+        raise ValueError(
+            f"cannot read the v line(s): unexpected token among {tokens[:5]}") from None
     return [lit for lit in literals if lit != 0]
 
 
@@ -162,7 +163,8 @@ _SIDECAR_KEYS = ("upper_bound", "lower_bound", "n_classes", "X", "n_binary_featu
 
 def _check_sidecar(data) -> None:
     if not isinstance(data, dict) or data.get("format") != SIDECAR_FORMAT:
-        raise ValueError(f"not an occamlearn WCNF sidecar (expected \"format\": \"{SIDECAR_FORMAT}\")")
+        raise ValueError(
+            f"not an occamlearn WCNF sidecar (expected \"format\": \"{SIDECAR_FORMAT}\")")
     for key in _SIDECAR_KEYS:
         if key not in data:
             raise ValueError(f'sidecar: the key "{key}" is missing')
