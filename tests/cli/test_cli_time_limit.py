@@ -1,4 +1,6 @@
-"""``occamlearn fit --time-limit T`` keeps T for the whole command, start-up included."""
+"""``occamlearn fit --time-limit T`` keeps T for the whole command, start-up included; the
+command ends without tearing the interpreter down, its atexit handlers run and output
+flushed."""
 
 from __future__ import annotations
 
@@ -52,3 +54,18 @@ def test_what_is_left_of_the_limit():
     assert 6.0 < command_seconds_left(Args, 10.0) <= 7.0
     assert command_seconds_left(Args, 2.0) == MIN_FIT_SECONDS  # never 0, which is no limit
     assert command_seconds_left(object(), 5.0) == 5.0  # no start known: the whole limit
+
+
+def test_the_command_runs_atexit_handlers_and_flushes_before_it_exits():
+    program = ("import atexit, sys\n"
+               "atexit.register(lambda: print('handler ran', flush=True))\n"
+               "sys.argv = ['occamlearn', 'datasets']\n"
+               "from occamlearn.cli import run\n"
+               "run()\n"
+               "print('not reached')\n")
+    done = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True,
+                          timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert "mux6" in done.stdout
+    assert done.stdout.rstrip().endswith("handler ran")
+    assert "not reached" not in done.stdout
