@@ -20,7 +20,8 @@ class Case:
     hard_limit: float  # the child is killed after this many seconds
     build: object  # () -> (estimator, X, y, fit kwargs)
     what: str  # one line for the table's legend
-    method: str = "fit"  # "fit", "size_error_path", or "fits" ((estimator, y) pairs, in turn)
+    method: str = "fit"  # "fit", "size_error_path", "fits" ((estimator, y) pairs, in
+    # turn), or "cli" (build returns the arguments of ``occamlearn``)
 
 
 def _binary(rows: int, columns: int, seed: int = 0):
@@ -204,6 +205,14 @@ CASES = {
     "digits-three": Case(None, 400.0, _three_fits(_digits),
                          "digits: the three default fits (each its default limit) in one "
                          "process, in turn", "fits"),
+    # the command line: --time-limit counts from the command's start
+    "cli-haber": Case(10.0, 120.0, lambda: ["fit", "--dataset", "haber", "--time-limit", "10",
+                                            "-q"],
+                      "occamlearn fit --dataset haber --time-limit 10", "cli"),
+    "cli-haber-depth": Case(5.0, 120.0, lambda: ["fit", "--dataset", "haber", "--max-depth",
+                                                 "4", "--time-limit", "5", "-q"],
+                            "occamlearn fit --dataset haber --max-depth 4 --time-limit 5",
+                            "cli"),
     "credit-three": Case(None, 400.0, _three_fits(credit_table),
                          "credit-like: the three default fits in one process, in turn", "fits"),
 }

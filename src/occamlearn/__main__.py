@@ -1,7 +1,5 @@
 """``python -m occamlearn``: the ``occamlearn`` command line."""
 
-import sys
+from occamlearn.cli import run
 
-from occamlearn.cli import main
-
-sys.exit(main())
+run()

@@ -15,7 +15,9 @@ many places, on two clocks, and progress went through four callback shapes. Now:
   ``step_seconds()`` is the one rule for work that cannot look at the clock while it runs (a
   compiled kernel call, a library call): at most ``STEP_SHARE`` of the whole limit, and never
   more than is left, so that a search that checks the deadline between such steps overruns
-  its limit by at most about 1 %. ``KernelPace`` turns those seconds into the work units a
+  its limit by at most about 1 %. ``Deadline.for_fit(seconds)`` is the deadline of a whole
+  ``fit``: its searches stop ``finishing_seconds(seconds)`` before the limit, the time kept
+  for what a fit does after its search (see there), so that ``fit`` returns at the limit. ``KernelPace`` turns those seconds into the work units a
   compiled kernel counts (its call budget), at the pace its timed calls have shown.
 * ``ProgressSink`` receives ``(upper, lower, seconds, model)`` -- the best size or cost found,
   the proven bound, the seconds since the deadline was made (``Deadline.elapsed()``), and
@@ -36,13 +38,61 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from numbers import Real
 
-__all__ = ["CLOCK", "Deadline", "KernelPace", "ProgressSink"]
+__all__ = ["CLOCK", "Deadline", "KernelPace", "ProgressSink", "finishing_seconds",
+           "process_seconds"]
 
 CLOCK = time.perf_counter  # the one clock of every deadline and every trace
 # The longest share of a time limit that one step without a look at the deadline may take
 # (``Deadline.step_seconds``): a kernel call predicted to take longer is cut into pieces,
 # given a work budget, or skipped.
 STEP_SHARE = 0.01
+# What a fit keeps for itself after its search stops (``finishing_seconds``): a fixed part and
+# a share of the limit, never more than ``FINISH_MOST`` of it.
+FINISH_SECONDS = 0.3
+FINISH_SHARE = 0.02
+FINISH_MOST = 0.1
+
+
+def finishing_seconds(seconds: float) -> float:
+    """The seconds before a fit's limit at which its searches stop, kept for what follows them
+    (``Deadline.for_fit``): ``FINISH_SECONDS + FINISH_SHARE * seconds``, at most
+    ``FINISH_MOST * seconds``.
+
+    Why this much. After the deadline a search still (a) ends the step it is in, which takes
+    at most ``STEP_SHARE`` of the limit (``Deadline.step_seconds``), (b) rebuilds its best tree
+    from its memo (DT(max) re-runs the sub-searches of the chosen tests without a deadline: a
+    stop in the middle of one would leave a tree with a hole), and (c) hands it to ``fit``,
+    which decodes it, counts its training errors on every row and packages the model.
+    Measured on a near-idle machine with no reserve (``benchmarks/results/limits_idle.md``),
+    (a)-(c) took 0.0-0.6 s past the limit, the most on 5 s fits of DT(max) depth 3 on
+    200 x 2,000 and on 10 s fits of 100,000 rows; the reserve covers that with 0.2 s to spare
+    from 4 s limits up. Small limits keep 90 % of their time for the search (the cap), so a
+    test's 1 s fit still searches.
+
+    >>> finishing_seconds(5.0), finishing_seconds(60.0), finishing_seconds(1.0)
+    (0.4, 1.5, 0.1)
+    """
+    seconds = float(seconds)
+    return round(min(FINISH_SECONDS + FINISH_SHARE * seconds, FINISH_MOST * seconds), 6)
+
+
+def process_seconds() -> float:
+    """Seconds since this process started (its interpreter and imports included): what a
+    command's time limit counts from (``occamlearn fit --time-limit``). From the process's
+    start time in /proc on Linux; elsewhere from when this module was first imported."""
+    try:
+        with open("/proc/self/stat", "rb") as stat:
+            fields = stat.read().rsplit(b")", 1)[1].split()
+        with open("/proc/uptime", "rb") as uptime:
+            now = float(uptime.read().split()[0])
+        import os
+
+        return max(0.0, now - int(fields[19]) / os.sysconf("SC_CLK_TCK"))
+    except (OSError, ValueError, IndexError, AttributeError):
+        return CLOCK() - _IMPORTED
+
+
+_IMPORTED = CLOCK()
 
 
 class _StopFlag:
@@ -100,6 +150,20 @@ class Deadline:
         if math.isinf(seconds):
             return cls(None, started=now)
         return cls(now + float(seconds), started=now)
+
+    @classmethod
+    def for_fit(cls, seconds: float | None) -> Deadline:
+        """The deadline of a whole ``fit`` asked to take at most ``seconds`` (``None``: no
+        limit): its searches stop ``finishing_seconds(seconds)`` early, kept for the fit's
+        work after them, so that the fit returns at its limit rather than past it.
+
+        >>> d = Deadline.for_fit(5.0); round(d.at - d.started, 6)
+        4.6
+        """
+        deadline = cls.after(seconds)
+        if deadline.at is not None:
+            deadline.at -= finishing_seconds(deadline.at - deadline.started)
+        return deadline
 
     @classmethod
     def coerce(cls, deadline: Deadline | None) -> Deadline:

@@ -13,6 +13,14 @@ ends quietly with exit code 141 (128 + SIGPIPE), as a killed pipeline writer doe
 
 Modules of this package import nothing heavy at module level: a command imports pandas,
 scikit-learn or PySAT when it runs, so argument and file errors come back at once.
+
+A command's ``--time-limit`` counts from the command's start (``args.command_started``): run
+as ``occamlearn`` or ``python -m occamlearn`` (``run``), from the start of the process, its
+interpreter and imports included, since the user's promise is about the command; called as
+``main(argv)`` inside another program, from the call. ``run`` also ends the process as soon
+as the command is done: it runs the ``atexit`` handlers and flushes the output, then exits
+without tearing the interpreter down (freeing every object of scikit-learn, pandas, numba,
+which costs about a second and does nothing a finished command needs).
 """
 
 from __future__ import annotations
@@ -21,6 +29,8 @@ import argparse
 import os
 import sys
 from importlib import import_module
+
+from occamlearn.stopping import CLOCK, process_seconds
 
 COMMAND_MODULES = (
     "occamlearn.cli.data",       # datasets, binarize
@@ -84,13 +94,18 @@ def _warning_line(command: str, subparser):
     return show
 
 
-def main(argv: list[str] | None = None) -> int:
+def main(argv: list[str] | None = None, *, started: float | None = None) -> int:
+    """Run the command ``argv`` (default ``sys.argv[1:]``); its exit code. ``started``: when
+    the command started on ``stopping.CLOCK`` (its time limit counts from there; default
+    now)."""
     import warnings
 
     from occamlearn.cli.common import flags_of, in_cli_words
 
+    started = CLOCK() if started is None else started
     parser = build_parser()
     args = parser.parse_args(argv)
+    args.command_started = started
     shown = warnings.showwarning
     warnings.showwarning = _warning_line(args.command, _subparser(parser, args.command))
     try:
@@ -119,5 +134,30 @@ def main(argv: list[str] | None = None) -> int:
         warnings.showwarning = shown
 
 
+def run() -> None:
+    """The ``occamlearn`` command (console script, ``python -m occamlearn``): ``main`` timed
+    from the process's start, then an exit without interpreter teardown (``_exit_now``)."""
+    _exit_now(main(started=CLOCK() - process_seconds()))
+
+
+def _exit_now(code: int) -> None:
+    """End the process with ``code`` once the ``atexit`` handlers have run and the output is
+    flushed, skipping the interpreter's teardown (CPython's ``atexit._run_exitfuncs`` runs
+    the handlers, as the interpreter would; elsewhere a normal ``sys.exit``)."""
+    import atexit
+
+    if not hasattr(atexit, "_run_exitfuncs"):  # pragma: no cover - not CPython
+        sys.exit(code)
+    atexit._run_exitfuncs()
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except BrokenPipeError:
+            code = _quiet_broken_pipe()
+        except (OSError, ValueError):
+            pass
+    os._exit(code)
+
+
 if __name__ == "__main__":  # pragma: no cover
-    sys.exit(main())
+    run()

@@ -1,5 +1,3 @@
-import sys
+from occamlearn.cli import run
 
-from occamlearn.cli import main
-
-sys.exit(main())
+run()

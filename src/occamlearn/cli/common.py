@@ -16,8 +16,12 @@ import re
 import shlex
 from pathlib import Path
 
+from occamlearn.stopping import CLOCK
+
 # The index column pandas writes with ``to_csv()`` (an empty header cell) reads back as
 # "Unnamed: 0"; it numbers rows and is no feature.
+# The shortest time_limit a command gives its fit (``command_seconds_left``).
+MIN_FIT_SECONDS = 0.01
 _UNNAMED_INDEX = re.compile(r"^Unnamed: 0$")
 
 
@@ -123,6 +127,18 @@ def time_limit_seconds(text: str) -> float | None:
     if value != value:
         raise argparse.ArgumentTypeError("invalid seconds 'nan': expected a number, 0 or none")
     return value or None
+
+
+def command_seconds_left(args: argparse.Namespace, seconds: float | None) -> float | None:
+    """What is left of ``seconds`` (a command's ``--time-limit``; None: no limit) counted from
+    the command's start (``args.command_started``, set by ``cli.main``): the ``time_limit``
+    of the fit the command runs now. At least ``MIN_FIT_SECONDS``, since a fit's
+    ``time_limit`` of 0 would mean no limit: a command whose start-up took its whole limit
+    still returns the first model its fit finds."""
+    started = getattr(args, "command_started", None)
+    if seconds is None or started is None:
+        return seconds
+    return max(MIN_FIT_SECONDS, seconds - (CLOCK() - started))
 
 
 def check_output_path(path, flag: str = "-o") -> None:

@@ -22,6 +22,7 @@ from occamlearn.cli.common import (
     add_data_arguments,
     binarizer_argument,
     check_output_path,
+    command_seconds_left,
     read_table,
     time_limit_seconds,
 )
@@ -92,7 +93,8 @@ def register(subparsers) -> None:
                         "onehot; none: it already is")
     add_column_role_arguments(parser)
     parser.add_argument("--time-limit", type=time_limit_seconds, default=DEFAULT_TIME_LIMIT,
-                        metavar="S", help="stop after S seconds with the list found so far "
+                        metavar="S", help="stop S seconds after the command started (start-up "
+                        "and reading the data included) with the list found so far "
                         "(default: 60; 0 or none: no limit)")
     parser.add_argument("--positive-class", metavar="LABEL",
                         help="the class called positive (default: the second sorted class)")
@@ -120,7 +122,7 @@ def build_model(args, y):
         rule_search=args.rule_search, rule_beam_width=args.rule_beam_width,
         penalty=args.penalty, max_rules=args.max_rules, min_conjunction=args.min_conjunction,
         max_conjunction=args.max_conjunction, min_support=args.min_support,
-        time_limit=args.time_limit,
+        time_limit=command_seconds_left(args, args.time_limit),
         monotone=args.monotone, mode=args.mode,
         binarizer=binarizer_argument(args, args.binarizer),
         positive_class=_positive_class(args.positive_class, y))

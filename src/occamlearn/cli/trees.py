@@ -18,6 +18,7 @@ from occamlearn.cli.common import (
     add_data_arguments,
     binarizer_argument,
     check_output_path,
+    command_seconds_left,
     read_table,
     time_limit_seconds,
 )
@@ -64,7 +65,8 @@ def register(subparsers) -> None:
     add_solve_arguments(fit)
     fit.add_argument("--time-limit", type=time_limit_seconds, metavar="S",
                      default=DEFAULT_TIME_LIMIT,
-                     help="stop after S seconds with the best tree so far (status feasible, "
+                     help="stop S seconds after the command started (start-up and reading "
+                     "the data included) with the best tree so far (status feasible, "
                      "with its proven size bounds); default 60, 0 for no limit (or none; as in "
                      "Python: time_limit=60, None or 0). Ctrl-C also stops with the best tree "
                      "so far")
@@ -256,10 +258,11 @@ def _depth_classifier(args, y):
 
 
 def _time_limit(args):
-    """Seconds, or None for no limit (``--time-limit`` 0 or none)."""
+    """The fit's seconds, what is left of ``--time-limit`` since the command started, or
+    None for no limit (``--time-limit`` 0 or none)."""
     if args.time_limit is not None and args.time_limit < 0:
         raise ValueError(f"--time-limit must be positive (0: no limit); got {args.time_limit}")
-    return args.time_limit
+    return command_seconds_left(args, args.time_limit)
 
 
 def _pure_classifier(args):
@@ -315,6 +318,8 @@ def run_fit(args) -> int:
             interrupted = True
     finally:
         args.progress.close(getattr(clf, "lower_bound_", None))
+        if clf is not None:  # the model keeps the limit asked for, not what the fit had left
+            clf.set_params(time_limit=args.time_limit)
     interrupted = interrupted or bool(clf.solve_stats_.get("interrupted"))
     _report_fit(args, clf, source, X_train, y_train, X_test, y_test, interrupted)
     return 130 if interrupted else 0

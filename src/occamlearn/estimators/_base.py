@@ -88,7 +88,7 @@ BINARIZERS = {
 
 
 def no_limit_as_none(time_limit: float | None) -> float | None:
-    """``time_limit`` for ``stopping.Deadline.after``: ``None`` and ``0`` both mean no limit
+    """``time_limit`` for ``stopping.Deadline.for_fit``: ``None`` and ``0`` both mean no limit
     (as ``--time-limit 0`` does on the command line)."""
     return None if time_limit is None or time_limit == 0 else time_limit
 

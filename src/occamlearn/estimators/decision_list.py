@@ -187,7 +187,7 @@ class DecisionListClassifier(ClassifierMixin, ModelDisplayMixin, BaseEstimator):
     def fit(self, X, y, sample_weight=None):
         """Learn the decision list on (X, y), rows weighted by ``sample_weight`` (and
         ``class_weight``); returns self."""
-        deadline = Deadline.after(no_limit_as_none(self.time_limit))
+        deadline = Deadline.for_fit(no_limit_as_none(self.time_limit))
         if self.min_conjunction > self.max_conjunction:
             raise ValueError(f"min_conjunction={self.min_conjunction} exceeds max_conjunction="
                              f"{self.max_conjunction}: no condition can have between "

@@ -170,7 +170,7 @@ class MaxAccuracyTreeClassifier(ClassifierMixin, FittedTreeMixin, BaseEstimator)
     def fit(self, X, y, sample_weight=None):
         """Learn the most accurate tree within the bounds on (X, y), rows weighted by
         ``sample_weight`` (and ``class_weight``); returns self."""
-        deadline = Deadline.after(no_limit_as_none(self.time_limit))  # the fit's one deadline
+        deadline = Deadline.for_fit(no_limit_as_none(self.time_limit))  # the fit's one deadline
         if self.max_depth is None and self.max_leaves is None:
             raise ValueError("max_depth=None needs max_leaves: without either bound the most "
                              "accurate tree is simply the largest. Pass max_depth or "

@@ -272,7 +272,7 @@ class MinimumPureTreeClassifier(ClassifierMixin, FittedTreeMixin, BaseEstimator)
         """Learn a minimum pure tree (or one within ``max_errors``) for (X, y); returns self.
 
         ``sample_weight``: one non-negative weight per row (see the class docstring)."""
-        deadline = Deadline.after(no_limit_as_none(self.time_limit))  # the fit's one deadline
+        deadline = Deadline.for_fit(no_limit_as_none(self.time_limit))  # the fit's one deadline
         if self.method in ("auto", "bnb"):  # a fresh install: compile while data is prepared
             kernel_cache.compile_early(ERROR_BUDGET_KERNELS if self._may_err() else "bnb")
         self._check_error_budget_options(sample_weight)

@@ -98,7 +98,7 @@ def size_error_path(estimator, X, y, sample_weight=None) -> SizeErrorPath:
         raise ValueError("max_leaves and size_error_path use their own exact search; method "
                          "must be 'auto' there. Got method='maxsat'.")
     work = clone(estimator)  # reads the data (n_features_in_...); the estimator stays unfitted
-    deadline = Deadline.after(no_limit_as_none(work.time_limit))
+    deadline = Deadline.for_fit(no_limit_as_none(work.time_limit))
     columns = table_columns(work, X, y, sample_weight, work.class_weight)
     curve = find_size_error_curve(columns.data, max_leaves=work.max_leaves,
                                   max_depth=work.max_depth, deadline=deadline)
