@@ -17,8 +17,9 @@ many places, on two clocks, and progress went through four callback shapes. Now:
   more than is left, so that a search that checks the deadline between such steps overruns
   its limit by at most about 1 %. ``Deadline.for_fit(seconds)`` is the deadline of a whole
   ``fit``: its searches stop ``finishing_seconds(seconds)`` before the limit, the time kept
-  for what a fit does after its search (see there), so that ``fit`` returns at the limit. ``KernelPace`` turns those seconds into the work units a
-  compiled kernel counts (its call budget), at the pace its timed calls have shown.
+  for what a fit does after its search (see there), so that ``fit`` returns at the limit.
+  ``KernelPace`` turns those seconds into the work units a compiled kernel counts (its call
+  budget), at the pace its timed calls have shown.
 * ``ProgressSink`` receives ``(upper, lower, seconds, model)`` -- the best size or cost found,
   the proven bound, the seconds since the deadline was made (``Deadline.elapsed()``), and
   optionally the model itself -- from every engine, keeps the best model and the trace, and

@@ -390,7 +390,7 @@ def evaluate_all(conditions, X, n_rows: int | None = None) -> np.ndarray:
         else:
             out[:, k] = c.evaluate(X)
     for (column, index), ks in labels.items():
-        _evaluate_labels(X, [conditions[k] for k in ks], ks, column, index, out)
+        _evaluate_labels(X, conditions, ks, column, index, out)
     for (column, index, op, dates), ks in groups.items():
         values = _column_values(X, column, index)
         if dates:
@@ -411,8 +411,8 @@ def evaluate_all(conditions, X, n_rows: int | None = None) -> np.ndarray:
     return np.ascontiguousarray(out)
 
 
-def _evaluate_labels(X, members, ks, column, index, out) -> None:
-    """``out[:, ks]`` for the ``==`` / ``!=`` conditions ``members`` of one column. A text or
+def _evaluate_labels(X, conditions, ks, column, index, out) -> None:
+    """``out[:, ks]`` for the ``==`` / ``!=`` conditions ``conditions[ks]`` of one column. A text or
     object column is factorised once and each condition compares its value with the column's
     distinct present values only, instead of with every row (``_compare``): rows whose values
     hash alike compare alike, so this is ``evaluate``'s result; missing rows then take each
@@ -423,12 +423,13 @@ def _evaluate_labels(X, members, ks, column, index, out) -> None:
     except TypeError:  # unhashable cells: compared row by row
         factorised = None
     if factorised is None:
-        for k, c in zip(ks, members):
-            out[:, k] = c.evaluate(X)
+        for k in ks:
+            out[:, k] = conditions[k].evaluate(X)
         return
     codes, distinct = factorised  # code -1 where pd.isna, as ``missing_mask``
     absent = codes < 0
-    for k, c in zip(ks, members):
+    for k in ks:
+        c = conditions[k]
         equal = np.fromiter((*(v == c.value for v in distinct), False), dtype=bool,
                             count=len(distinct) + 1)  # the last entry, code -1: missing
         column_out = equal[codes] if c.op == "==" else ~equal[codes]
