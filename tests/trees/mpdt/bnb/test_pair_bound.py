@@ -72,3 +72,14 @@ def test_the_search_with_pair_bounds_on_the_root_sides_keeps_the_minimum(data):
         branch_and_bound.PAIR_AFTER_CALLS, pair_bound.SEED_SECONDS = saved
     assert result.status == "optimal" and result.tree.n_nodes == minimum_tree_size(X, y)
     assert np.array_equal(result.tree.predict(X), y)
+
+
+def test_a_program_stopped_by_its_time_limit_gives_no_bound():
+    """HiGHS's time limit (``seconds``) ends an unfinished solve with no bound, never with
+    the weights it had when stopped (they need not be a feasible packing)."""
+    rng = np.random.default_rng(0)
+    X, y = rng.integers(0, 2, (400, 80)), rng.integers(0, 2, 400)
+    full = pair_bound(X, y)
+    stopped = pair_bound(X, y, seconds=1e-3)
+    assert stopped is None or stopped.leaves == full.leaves
+    assert pair_bound(X, y, seconds=60).leaves == full.leaves

@@ -82,9 +82,11 @@ def greedy_hitting_set(separates: np.ndarray) -> int:
 
 
 def pair_bound(rows: np.ndarray, labels: np.ndarray, budget: int | None = None, *,
-               max_pairs: int = MAX_PAIRS) -> PairBound | None:
+               max_pairs: int = MAX_PAIRS, seconds: float | None = None) -> PairBound | None:
     """The pair bound of the 0/1 ``rows`` (one per row of the set) with ``labels``; None when
-    the greedy hitting set shows it cannot exceed ``budget`` leaves (no solve)."""
+    the greedy hitting set shows it cannot exceed ``budget`` leaves (no solve), or when the
+    program is not solved within ``seconds`` (HiGHS's own time limit; None: no limit), since
+    an unfinished solve proves nothing."""
     rows = np.asarray(rows, dtype=bool)
     labels = np.asarray(labels)
     first, second = _pairs(labels, max_pairs)
@@ -94,8 +96,12 @@ def pair_bound(rows: np.ndarray, labels: np.ndarray, budget: int | None = None, 
     if budget is not None and greedy_hitting_set(separates) + 1 <= budget:
         return None
     columns = np.unique(separates, axis=1)  # one constraint per distinct set of pairs
+    options = {} if seconds is None else {"time_limit": max(float(seconds), 1e-3)}
     answer = linprog(-np.ones(len(first)), A_ub=columns.T.astype(np.float64),
-                     b_ub=np.ones(columns.shape[1]), bounds=(0, None), method="highs")
+                     b_ub=np.ones(columns.shape[1]), bounds=(0, None), method="highs",
+                     options=options)
+    if answer.status == 1:  # HiGHS stopped at its time (or iteration) limit
+        return None
     if answer.status != 0:  # never expected (y = 0 is feasible, sum y <= |pairs|)
         raise RuntimeError(f"the pair program failed: {answer.message}")
     weights = np.maximum(answer.x, 0.0)
@@ -130,7 +136,9 @@ def seed_root_sides(search, root: int, stop) -> dict:
     done = {"pair_root_leaves": 0, "pair_sides": 0, "pair_solves": 0, "pair_raised": 0}
     if stop.expired():
         return done
-    parent = pair_bound(columns[whole], labels[whole])
+    parent = pair_bound(columns[whole], labels[whole], seconds=stop.remaining())
+    if parent is None:
+        return done
     done["pair_root_leaves"] = parent.leaves
     keys, values = [], []
     seen = set()
@@ -145,7 +153,8 @@ def seed_root_sides(search, root: int, stop) -> dict:
             before = search.solve(side, 0)  # its stored or static bound (budget 0 fails)
             inside = _mask(side, search.n_rows)
             bound = max(before, restricted(parent, inside[whole]))
-            found = pair_bound(columns[inside], labels[inside], budget=bound)
+            found = pair_bound(columns[inside], labels[inside], budget=bound,
+                               seconds=stop.remaining())
             if found is not None:
                 done["pair_solves"] += 1
                 bound = max(bound, found.leaves)
