@@ -49,20 +49,27 @@ from __future__ import annotations
 
 import math
 
+from numba import njit
+
 __all__ = ["range_bound"]
 
 
+@njit(cache=True)
 def range_bound(low_a: float, high_a: float, x_a: float, low_b: float, high_b: float,
                 x_b: float, x_lo: float, x_hi: float) -> float:
     """The least ``g(x)`` over ``x_lo <= x <= x_hi`` (module doc) without the penalty: the
     bound of every threshold in a range from bounds at ``a`` (``low_a``, ``high_a`` at weight
     ``x_a``) and ``b``. Pass ``low_a = 0, high_a = -inf`` for a missing a and ``high_b = 0,
-    low_b = -inf`` for a missing b."""
-    def g(x: float) -> float:
-        return max(low_a, low_b - (x_b - x)) + max(high_b, high_a - (x - x_a))
-
-    points = [x_lo, x_hi]
+    low_b = -inf`` for a missing b. Compiled: the depth-2 sweeps call it per range."""
+    least = min(_g(x_lo, low_a, high_a, x_a, low_b, high_b, x_b),
+                _g(x_hi, low_a, high_a, x_a, low_b, high_b, x_b))
     for kink in (x_b - (low_b - low_a), x_a + (high_a - high_b)):
         if math.isfinite(kink):
-            points.append(min(max(kink, x_lo), x_hi))
-    return min(g(x) for x in points)
+            least = min(least, _g(min(max(kink, x_lo), x_hi), low_a, high_a, x_a, low_b,
+                                  high_b, x_b))
+    return least
+
+
+@njit(cache=True)
+def _g(x, low_a, high_a, x_a, low_b, high_b, x_b):
+    return max(low_a, low_b - (x_b - x)) + max(high_b, high_a - (x - x_a))

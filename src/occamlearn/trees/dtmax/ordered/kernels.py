@@ -112,7 +112,7 @@ def side_subtrees(order, rank, y, w, n_classes, f, thr, tol, side, penalty=0.0):
             limit[s] = tol if weight[s] > tol else np.inf
         ranks = rank[g]
         rows = order[g]
-        for p in range(m):
+        for p in range(m):    # as depth2._best_tests_of_sides: why two, depth2's doc
             r = rows[p]
             s = side[r]
             rk = ranks[r]
