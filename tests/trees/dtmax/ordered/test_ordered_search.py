@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from occamlearn.trees.dtmax.data import OrderedData
 from occamlearn.trees.dtmax.ordered import search
-from occamlearn.trees.dtmax.ordered.depth2 import best_depth2
+from occamlearn.trees.dtmax.ordered.depth2 import _key_layout, best_depth2
 from occamlearn.trees.dtmax.ordered.search import nested_from_depth2
 from occamlearn.trees.dtmax.ordered.solve import ordered_search
 from occamlearn.trees.dtmax.result import nested_errors
@@ -83,3 +83,23 @@ def test_depth_two_matches_brute_force_on_continuous_data():
     assert result.errors == pytest.approx(brute_force(X, y, w, 2, 2))
 
 
+
+
+@pytest.mark.parametrize("n_classes", [2, 5, 9])
+def test_depth2_sweeps_read_packed_keys_of_many_classes(n_classes):
+    """The sweeps' rows carry rank, row and label in one key: with labels of 3 and 4 bits the
+    optimum is still brute force's (sweeps forced: pair counts never predicted cheaper)."""
+    rng = np.random.default_rng(n_classes)
+    X = rng.integers(0, 9, size=(30, 3)).astype(float)
+    y = (X[:, 0] + X[:, 1] + rng.integers(0, 3, 30)).astype(int) % n_classes
+    w = rng.integers(1, 4, 30).astype(float)
+    d = OrderedData.from_matrix(X, y, n_classes, w)
+    cost, exact, *_ = best_depth2(d.order, d.rank, d.y, d.weight.astype(np.int64), n_classes,
+                                  np.inf, 0.0, 1e-9, 0.0, 0.0, 0)
+    assert exact and cost == pytest.approx(brute_force(X, y, w, n_classes, 2))
+
+
+def test_packed_keys_refuse_what_does_not_fit_63_bits():
+    with pytest.raises(ValueError, match="63 bits"):
+        _key_layout(2**30, 2**10, 2**30)
+    assert _key_layout(12_800, 2, 12_801) == (1, 14)
