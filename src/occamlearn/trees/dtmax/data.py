@@ -144,8 +144,9 @@ def check_weights(sample_weight, n_rows: int) -> np.ndarray:
 
 def memory_plan(n_rows: int, n_features: int, depth: int) -> int:
     """Bytes the search holds besides its memo: ranks and sorted rows, and the sorted rows of
-    both children at each level of the recursion (int32)."""
-    return 4 * n_rows * n_features * (2 + 2 * max(depth, 1))
+    both children at each level of the recursion (int32), and the columns of the one depth-2
+    node being solved (at most every row: three int32 and two 8-byte arrays a cell)."""
+    return 4 * n_rows * n_features * (2 + 2 * max(depth, 1)) + 28 * n_rows * n_features
 
 
 @dataclass(frozen=True)
