@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from occamlearn.trees.dtmax.data import OrderedData
 from occamlearn.trees.dtmax.ordered import search
-from occamlearn.trees.dtmax.ordered.depth2 import _key_layout, best_depth2
+from occamlearn.trees.dtmax.ordered.depth2 import _key_layout, best_depth2, relabelled
 from occamlearn.trees.dtmax.ordered.search import nested_from_depth2
 from occamlearn.trees.dtmax.ordered.solve import ordered_search
 from occamlearn.trees.dtmax.result import nested_errors
@@ -103,3 +103,23 @@ def test_packed_keys_refuse_what_does_not_fit_63_bits():
     with pytest.raises(ValueError, match="63 bits"):
         _key_layout(2**30, 2**10, 2**30)
     assert _key_layout(12_800, 2, 12_801) == (1, 14)
+
+
+@settings(max_examples=60, deadline=None)
+@given(numeric_weighted_data(max_depth=0, whole=True), st.integers(0, 2**16))
+def test_a_relabelled_depth2_tree_costs_what_it_says_on_other_rows(data, seed):
+    """``relabelled``: an optimal tree's tests on a subset of the rows, leaves relabelled,
+    cost its errors there plus the penalty of each test, and no more than the old labels."""
+    X, y, w, n_classes, _ = data
+    d = OrderedData.from_matrix(X, y, n_classes, w)
+    weight = d.weight.astype(np.int64)
+    _, exact, tree, *_ = best_depth2(d.order, d.rank, d.y, weight, n_classes, np.inf, 0.0,
+                                     1e-9, 1.0)
+    rows = np.flatnonzero(np.random.default_rng(seed).random(d.n_rows) < 0.6)
+    rows = rows.astype(np.int32)
+    cost, out = relabelled(tree, rows, d.rank, d.y, weight, n_classes, 1.0)
+    nested, old = nested_from_depth2(out), nested_from_depth2(tree)
+    sub = d.rank[:, rows], d.y[rows], d.weight[rows]
+    tests = sum(1 for field in (out[0], out[2], out[6]) if field >= 0) if out[0] >= 0 else 0
+    assert cost == pytest.approx(nested_errors(nested, *sub) + tests)
+    assert nested_errors(nested, *sub) <= nested_errors(old, *sub) + 1e-9

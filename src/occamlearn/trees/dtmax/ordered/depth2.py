@@ -55,7 +55,8 @@ from occamlearn.trees.dtmax.ordered.kernels import _leaf, _split_errors, end_run
 
 # (its one public kernel is ``best_depth2``: ``trees.compiling.kernel_cache`` checks the disk cache of
 # a family's public kernels, and the others are compiled into it)
-__all__ = ["SWEEP_FRACTION", "SWEEP_MIN", "TREE_FIELDS", "best_depth2", "warm_up"]
+__all__ = ["SWEEP_FRACTION", "SWEEP_MIN", "TREE_FIELDS", "best_depth2", "relabelled",
+           "warm_up"]
 
 # Pair counts answer a node when their predicted work is below that of the sweeps (rows x
 # features each) over this fraction of the node's root thresholds, at least ``SWEEP_MIN`` of
@@ -336,6 +337,39 @@ def _depth2_by_sweeps(order, rank, y, w, n_classes, upper, lower, tol, penalty):
             stack[top + 1, 2], stack[top + 1, 3] = mid, b
             top += 2
     return best, found, tree, evaluations
+
+
+@njit(cache=True)
+def relabelled(tree, rows, rank, y, w, n_classes, penalty):
+    """The tests of a depth-2 tree (``TREE_FIELDS``, as ``best_depth2`` returns it) on the
+    rows ``rows``, each leaf relabelled to its heaviest class there: (its cost, that tree).
+    A tree, so its cost bounds the rows' optimum from above (``search`` starts the sweeps of
+    a child from the tree of the same side of a nearby root threshold)."""
+    out = tree.copy()
+    counts = np.zeros((4, n_classes))
+    tests = 0
+    if tree[0] >= 0:
+        tests = 1 + int(tree[2] >= 0) + int(tree[6] >= 0)
+    for r in rows:
+        leaf = 0
+        if tree[0] >= 0:
+            side = 4 * int(rank[tree[0], r] >= tree[1])
+            if tree[2 + side] >= 0 and rank[tree[2 + side], r] >= tree[3 + side]:
+                leaf = 1
+            leaf += side // 2
+        counts[leaf, y[r]] += w[r]
+    cost = float(tests) * penalty
+    for leaf in range(4):
+        errors, label = _leaf(counts[leaf])
+        cost += errors
+        if tree[0] < 0:
+            if leaf == 0:
+                out[10] = label
+        else:
+            out[4 + (leaf // 2) * 4 + leaf % 2] = label
+            if tree[2 + (leaf // 2) * 4] < 0 and leaf % 2 == 0:
+                out[5 + (leaf // 2) * 4] = label
+    return cost, out
 
 
 def warm_up() -> None:
