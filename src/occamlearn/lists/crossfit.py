@@ -33,8 +33,8 @@ held-out rows judge lists learned on two thirds of the rows, which on a small ta
 real rules than the whole table supports, so the check is pessimistic exactly where it is
 needed. Over 30 splits (``benchmarks/results/dlist_accuracy_30splits.md``) it moves hepa and
 spect towards the best peer, and append away from it, below the depth-3 tree by more than it
-gained elsewhere; it rarely predicts the minority class at all (a sixth as often as the
-peers on append). What the peers do better on hepa and spect is where their rules point, not
+gained elsewhere: it predicts the minority class less than half as often as the
+peers on append. What the peers do better on hepa and spect is where their rules point, not
 how many they keep: RIPPER predicts the minority class more often than our list there, and
 is right more often, with conditions pruned literal by literal on rows held out from growing
 them -- a change to how a rule is grown, not to the list's length.
