@@ -35,9 +35,11 @@ needed. Over 30 splits (``benchmarks/results/dlist_accuracy_30splits.md``) it mo
 spect towards the best peer, and append away from it, below the depth-3 tree by more than it
 gained elsewhere: it predicts the minority class less than half as often as the
 peers on append. What the peers do better on hepa and spect is where their rules point, not
-how many they keep: RIPPER predicts the minority class more often than our list there, and
+how many they keep: on hepa RIPPER predicts the minority class more often than our list, and
 is right more often, with conditions pruned literal by literal on rows held out from growing
-them -- a change to how a rule is grown, not to the list's length.
+them; on spect imodels' greedy rule list predicts it as often as ours, with single features
+where ours uses conjunctions of about three. Both are changes to how a rule is grown, not to
+the list's length.
 """
 
 from __future__ import annotations
