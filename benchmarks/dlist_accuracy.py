@@ -61,6 +61,7 @@ from occamlearn import DecisionListClassifier
 from occamlearn.binarize import ThresholdBinarizer
 from occamlearn.datasets import list_datasets, load_dataset
 from occamlearn.estimators.decision_list import LIST_BINARIZERS
+from occamlearn.lists.crossfit import prefix
 
 TUNED = {"penalty": [0.5, 1.0, 2.0], "max_conjunction": [1, 2, 4]}
 SPLITS = 5
@@ -126,19 +127,6 @@ def _ours(grid=None, **params):
     return run
 
 
-def _truncated(decision_list, k):
-    """The first ``k`` rules of an (unweighted) list, its default refitted to the rows the
-    dropped rules covered."""
-    from dataclasses import replace
-
-    dropped = decision_list.rules[k:]
-    n = decision_list.n_default + sum(r.n_covered for r in dropped)
-    pos = decision_list.n_default_positive + sum(r.n_positive for r in dropped)
-    default = pos / n if n else decision_list.default_probability
-    return replace(decision_list, rules=decision_list.rules[:k], default_probability=default,
-                   n_default=n, n_default_positive=pos)
-
-
 def _pruned(X_train, y_train, X_test, seed):
     """The default list with its tail pruned on held-out rows: 3 stratified folds of the
     training split pick the prefix length with the best mean validation accuracy (ties to the
@@ -154,10 +142,10 @@ def _pruned(X_train, y_train, X_test, seed):
             binary = part.binarizer_.transform(X_train.iloc[check_rows])
             truth = y[check_rows] == part.positive_class_
             for k in range(11):
-                shown = _truncated(part.list_, min(k, len(part.rules_)))
+                shown = prefix(part.list_, k, None, None)  # unweighted: counts suffice
                 correct[k] += np.sum((shown.predict(binary) == 1) == truth)
         model = DecisionListClassifier().fit(X_train, y)
-        model.list_ = _truncated(model.list_, min(int(np.argmax(correct)), len(model.rules_)))
+        model.list_ = prefix(model.list_, int(np.argmax(correct)), None, None)
         model.rules_ = model.list_.rules
         return model
 
