@@ -95,3 +95,18 @@ def test_the_estimator_keeps_a_prefix_and_says_so():
     covered = checked.apply(X) != -1
     rest = ~covered
     assert checked.default_probability_ == pytest.approx(np.mean(y[rest] == 1))
+
+
+def test_a_deadline_that_passes_leaves_the_length_to_the_penalty():
+    from occamlearn.stopping import Deadline
+
+    X, y = _noisy_table(3)
+    calls = []
+
+    def fit_list(rows, max_rules):
+        calls.append(len(rows))
+        return learn_decision_list(X[rows], y[rows], max_rules=max_rules,
+                                   rule_search="beam").decision_list
+
+    assert choose_length(fit_list, X, y, None, 3, 3, 0, Deadline.for_fit(1e-9)) == (None, None)
+    assert calls == []

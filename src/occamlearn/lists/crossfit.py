@@ -98,7 +98,8 @@ def _held_out(decision_list, max_rules: int, X, y, weight) -> np.ndarray:
 def choose_length(fit_list, X, y, weight, max_rules: int, folds: int, random_state=None,
                   deadline=None):
     """How many rules to keep, and the held-out log-likelihood of each prefix (None, None
-    when the deadline passes first or a class has fewer rows than ``folds``).
+    when the deadline passes before every fold is searched, or a class has fewer rows than
+    ``folds``).
 
     ``fit_list(rows, max_rules)`` learns a list on the training rows ``rows`` (indices) with
     at most ``max_rules`` rules and returns its ``DecisionList``.
@@ -114,6 +115,8 @@ def choose_length(fit_list, X, y, weight, max_rules: int, folds: int, random_sta
         fold_list = fit_list(fit_rows, max_rules)
         scores[:, check_rows] = _held_out(fold_list, max_rules, X[check_rows], y[check_rows],
                                           None if weight is None else weight[check_rows])
+    if deadline is not None and deadline.expired():  # the last fold may have been cut short
+        return None, None
     totals = scores.sum(axis=1)
     best = int(np.argmax(totals))
     for k in range(best + 1):  # the shortest prefix within one standard error of the best
