@@ -33,11 +33,15 @@ row set S if it is below ``ub``, else a proven lower bound >= ``ub``.
   the previous test f' minus ``scale`` x the weight of the rows it had and this one lacks is
   a lower bound (``_similarity_bound``).
 * **Stopping.** numba cannot read a clock, so a call returns ``ABORTED`` after
-  ``counters[WORK_LIMIT]`` units of work (rows touched, count cells evaluated), or when the
-  memo is 70 % full (``counters[FULL]``: the caller grows it). The caller polls its deadline
-  and calls again; what the memo holds stays valid, so the search resumes where it stopped
-  (walking down again to it through memo hits: ``counters[FIRST_STORE]`` tells the caller
-  how much work that walk took, so that the next slice is larger than it).
+  ``counters[WORK_LIMIT]`` units of work (rows touched, count cells evaluated), when the
+  memo is 70 % full (``counters[FULL]``: the caller grows it), or once the caller's timer
+  thread has set ``counters[TIME_UP]`` at the deadline: ``search`` releases the GIL
+  (``nogil``) so that the timer runs while it does, and every subproblem reads the flag
+  before its work, so a search stops within one subproblem of its deadline whatever the
+  size of its slice. Otherwise the caller calls again; what the memo holds stays valid, so
+  the search resumes where it stopped (walking down again to it through memo hits:
+  ``counters[FIRST_STORE]`` tells the caller how much work that walk took, so that the next
+  slice is larger than it).
   The best test of the top node so far is kept in ``counters[TOP_COST]``,
   ``counters[TOP_FEATURE]``, so a stopped search still returns its best tree.
 
@@ -60,6 +64,7 @@ from occamlearn.trees.dtmax.binary.memo import (
     RIGHT,
     ROOT,
     SUBPROBLEMS,
+    TIME_UP,
     TOP_COST,
     TOP_FEATURE,
     WORK,
@@ -168,7 +173,7 @@ def _child_floors(singles, totals, stuck, f, scale, decision):
 
 @njit(cache=True)
 def _out_of_work(counters):
-    if counters[WORK] > counters[WORK_LIMIT] or counters[FULL]:
+    if counters[WORK] > counters[WORK_LIMIT] or counters[FULL] or counters[TIME_UP]:
         counters[ABORT] = 1
         return True
     return False
@@ -278,7 +283,7 @@ def _remember(prev_lists, prev_n, prev_cost, level, side, items, n, cost):
     prev_cost[level, side] = cost
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def search(level, side, n, depth, ub, data, ws, scale, decision, slots, counters):
     """``best(rows, depth, ub)`` (depth >= 3) of the rows ``lists[level, side, :n]``: the
     cost if below ``ub`` (then the memo holds it with its root test), else a lower bound
@@ -400,7 +405,7 @@ def search(level, side, n, depth, ub, data, ws, scale, decision, slots, counters
     return ub
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def solve_shallow(items, depth, data, ws, scale, decision, counters):
     """``best(items, depth)`` at depth <= 2 (no memo); its root test goes to
     ``counters[ROOT]``, the tests of its children to ``counters[LEFT]``, ``counters[RIGHT]``
