@@ -183,37 +183,152 @@ def _out_of_work(counters):
 def _depth1_floors(pairs, totals, stuck, one_stuck, f, features, n_features, scale, decision):
     """Lower bounds on the best depth-2 tree of the rows with x_f = 0 and of those with x_f
     = 1, from the node's pair counts (``pairs``; ``features[:n_features]`` its splitting
-    features): a leaf, the best single test (``pairs[k, f, g]`` are the class counts of
-    x_g = 1 among the rows with x_f = 1), or two tests and the forced errors. A tree of
-    depth <= 2 has 0, 1 or at least 2 tests, so its cost is at least the least of these."""
+    features; ``pairs[k, f, g]`` are the class counts of x_g = 1 among the rows with x_f =
+    1). A tree of depth <= 2 is a leaf, one test, two tests or three, so its cost is at least
+    the least of:
+
+    * its leaf;
+    * its best single test (one decision);
+    * two decisions and the errors of a two-test tree: its root g splits the side and one
+      of g's halves is a leaf, so it errs at least that half's leaf errors (the least over
+      g and the half), and at least the side's forced errors;
+    * three decisions and the forced errors."""
     n_classes = totals.shape[0]
-    best_zero, best_one = np.int64(1) << 62, np.int64(1) << 62
+    big = np.int64(1) << 62
+    best_zero, best_one, chain_zero, chain_one = big, big, big, big
     for u in range(n_features):
         g = features[u]
         low, high = min(f, g), max(f, g)
-        e_one, e_zero = 0, 0
+        s11, s10, s01, s00 = 0, 0, 0, 0
         m11, m10, m01, m00 = 0, 0, 0, 0
         for k in range(n_classes):
             both = pairs[k, low, high]
             q10 = pairs[k, f, f] - both              # x_f = 1, x_g = 0
             q01 = pairs[k, g, g] - both              # x_f = 0, x_g = 1
             q00 = totals[k] - pairs[k, f, f] - q01
-            e_one += both + q10
-            e_zero += q01 + q00
+            s11, s10, s01, s00 = s11 + both, s10 + q10, s01 + q01, s00 + q00
             m11, m10 = max(m11, both), max(m10, q10)
             m01, m00 = max(m01, q01), max(m00, q00)
-        best_one = min(best_one, e_one - m11 - m10)
-        best_zero = min(best_zero, e_zero - m01 - m00)
+        e11, e10, e01, e00 = s11 - m11, s10 - m10, s01 - m01, s00 - m00
+        best_one = min(best_one, e11 + e10)
+        best_zero = min(best_zero, e01 + e00)
+        if s11 > 0 and s10 > 0:                      # g splits the one side
+            chain_one = min(chain_one, min(e11, e10))
+        if s01 > 0 and s00 > 0:
+            chain_zero = min(chain_zero, min(e01, e00))
     one_leaf, zero_leaf, one_largest, zero_largest = 0, 0, 0, 0
     for k in range(n_classes):
         one, zero = pairs[k, f, f], totals[k] - pairs[k, f, f]
         one_leaf, zero_leaf = one_leaf + one, zero_leaf + zero
         one_largest, zero_largest = max(one_largest, one), max(zero_largest, zero)
     one_leaf, zero_leaf = one_leaf - one_largest, zero_leaf - zero_largest
+    zero_stuck = stuck - one_stuck
     return (min(zero_leaf * scale, best_zero * scale + decision,
-                (stuck - one_stuck) * scale + 2 * decision),
+                max(chain_zero, zero_stuck) * scale + 2 * decision,
+                zero_stuck * scale + 3 * decision),
             min(one_leaf * scale, best_one * scale + decision,
-                one_stuck * scale + 2 * decision))
+                max(chain_one, one_stuck) * scale + 2 * decision,
+                one_stuck * scale + 3 * decision))
+
+
+@njit(cache=True)
+def _depth3_floor(pairs, totals, useful, n_useful, one_stuck, stuck, shallow, scale,
+                  decision):
+    """A lower bound on the best tree of depth <= 3 of a node, from its pair counts
+    (``pairs``, class ``totals``; ``useful[:n_useful]`` its splitting features,
+    ``one_stuck[g]`` the forced errors of its rows with x_g = 1, ``stuck`` of all), given
+    ``shallow``, the cost of its best tree of depth <= 2.
+
+    A best tree of depth 3 has a root g that splits the node, and each side of g is a tree
+    of depth <= 2 with a = 0, 1, 2 or 3 tests (fewer tests for the same errors are cheaper,
+    so no test in it leaves a side empty); it has 1 + a + b tests. Its errors are at least,
+    per shape (a side's errors are at least its forced errors, and forced errors add up over
+    the sides, since a pattern never splits):
+
+    * 3 tests (a, b = 0, 2): a leaf side: its leaf errors + the other side's forced;
+    * 4 tests (0, 3 or 1, 2): a side of at most one test: its best single test's errors
+      (a leaf's, if less) + the other side's forced;
+    * 5 tests (1, 3 or 2, 2): that again, or two sides of two tests each; a side of two
+      tests has a root h splitting it and one half of h a leaf, so it errs at least the
+      least leaf errors of such a half (``chain``), and at least its forced errors;
+    * 6 tests (2, 3): a side of two tests + the other side's forced;
+    * 7 tests: the forced errors.
+
+    Trees with 1 + a + b <= 2 tests, or a = b = 1, have depth <= 2: ``shallow`` bounds them.
+    """
+    n_classes = totals.shape[0]
+    big = np.int64(1) << 62
+    leaf_side, single_side, two_twos, two_forced = big, big, big, big
+    for u in range(n_useful):
+        g = useful[u]
+        s1, m1, s0, m0 = 0, 0, 0, 0
+        for k in range(n_classes):
+            one = pairs[k, g, g]
+            s1, m1 = s1 + one, max(m1, one)
+            s0, m0 = s0 + totals[k] - one, max(m0, totals[k] - one)
+        leaf1, leaf0 = s1 - m1, s0 - m0
+        single1, single0, chain1, chain0 = leaf1, leaf0, big, big
+        for v in range(n_useful):
+            h = useful[v]
+            if h == g:
+                continue
+            low, high = min(g, h), max(g, h)
+            s11, s10, s01, s00 = 0, 0, 0, 0
+            m11, m10, m01, m00 = 0, 0, 0, 0
+            for k in range(n_classes):
+                both = pairs[k, low, high]
+                q10 = pairs[k, g, g] - both              # x_g = 1, x_h = 0
+                q01 = pairs[k, h, h] - both              # x_g = 0, x_h = 1
+                q00 = totals[k] - pairs[k, g, g] - q01
+                s11, s10, s01, s00 = s11 + both, s10 + q10, s01 + q01, s00 + q00
+                m11, m10 = max(m11, both), max(m10, q10)
+                m01, m00 = max(m01, q01), max(m00, q00)
+            e11, e10, e01, e00 = s11 - m11, s10 - m10, s01 - m01, s00 - m00
+            single1, single0 = min(single1, e11 + e10), min(single0, e01 + e00)
+            if s11 > 0 and s10 > 0:
+                chain1 = min(chain1, min(e11, e10))
+            if s01 > 0 and s00 > 0:
+                chain0 = min(chain0, min(e01, e00))
+        forced1 = one_stuck[g]
+        forced0 = stuck - forced1
+        chain1, chain0 = max(chain1, forced1), max(chain0, forced0)
+        leaf_side = min(leaf_side, leaf1 + forced0, leaf0 + forced1)
+        single_side = min(single_side, single1 + forced0, single0 + forced1)
+        two_twos = min(two_twos, chain1 + chain0)
+        two_forced = min(two_forced, chain1 + forced0, chain0 + forced1)
+    return min(shallow, leaf_side * scale + 3 * decision, single_side * scale + 4 * decision,
+               two_twos * scale + 5 * decision, two_forced * scale + 6 * decision,
+               stuck * scale + 7 * decision)
+
+
+@njit(cache=True)
+def _floor_of_depth3(items, n, data, ws, scratch, scale, decision, counters):
+    """A lower bound on the best tree of depth <= 3 of ``items[:n]``: ``_depth3_floor`` from
+    one count of its pairs (``pairs[1]``, whose owner ``state[0]`` is reset); ``scratch``
+    (classes + 1, features): its last row gets the forced errors per feature."""
+    X, label, weight, forced, indptr, indices = data
+    (lists, keys, order, errors, singles, totals, pairs, presents, n_presents, quad, out,
+     seen, useful, prev_lists, prev_n, prev_cost, state, bit_space) = ws
+    leaf_errors, _, stuck = _leaf(items, n, label, weight, forced, totals)
+    if leaf_errors == stuck:
+        return leaf_errors * scale
+    state[0] = -1
+    n_present = _count_pairs(items, n, label, weight, indptr, indices, pairs[1], seen,
+                             presents[1], bit_space)
+    n_useful = _useful_of_counts(pairs[1], totals, presents[1], n_present, useful)
+    counters[WORK] += n + 2 * n_useful * n_useful
+    shallow = _depth2(pairs[1], totals, useful, n_useful, np.int64(2), scale, decision, out,
+                      quad)
+    one_stuck = scratch[-1]
+    one_stuck[:] = 0
+    if stuck:
+        for i in range(n):
+            item = items[i]
+            for a in range(indptr[item], indptr[item + 1]):
+                one_stuck[indices[a]] += forced[item]
+    return max(min(leaf_errors * scale, stuck * scale + decision),
+               _depth3_floor(pairs[1], totals, useful, n_useful, one_stuck, stuck, shallow,
+                             scale, decision))
 
 
 @njit(cache=True)
@@ -366,6 +481,15 @@ def search(level, side, n, depth, ub, data, ws, scale, decision, slots, counters
         if low_zero + low_one + decision >= upper:
             counters[PRUNED] += 1
             continue
+        if depth == 4:        # both depth-3 children's floors, before either is searched
+            low_zero = max(low_zero, _floor_of_depth3(zeros, n_zero, data, ws, singles[below],
+                                                      scale, decision, counters))
+            if low_zero + low_one + decision < upper:
+                low_one = max(low_one, _floor_of_depth3(ones, n_one, data, ws, singles[below],
+                                                        scale, decision, counters))
+            if low_zero + low_one + decision >= upper:
+                counters[PRUNED] += 1
+                continue
         if depth == 3:
             state[0] = -1
             zero_cost = _solve2(level, side, n_zero, n_one, zero_side, upper - low_one - decision,
