@@ -179,6 +179,24 @@ def _out_of_work(counters):
     return False
 
 
+@njit(cache=True, inline="always")
+def _quadrants(pairs, totals, f, g):
+    """(weight, leaf errors) of the node's rows in each quadrant x_f, x_g = 11, 10, 01, 00:
+    the four weights, then the four leaf errors, from the pair counts (``_depth1_floors``)."""
+    low, high = min(f, g), max(f, g)
+    s11, s10, s01, s00 = 0, 0, 0, 0
+    m11, m10, m01, m00 = 0, 0, 0, 0
+    for k in range(totals.shape[0]):
+        both = pairs[k, low, high]
+        q10 = pairs[k, f, f] - both              # x_f = 1, x_g = 0
+        q01 = pairs[k, g, g] - both              # x_f = 0, x_g = 1
+        q00 = totals[k] - pairs[k, f, f] - q01
+        s11, s10, s01, s00 = s11 + both, s10 + q10, s01 + q01, s00 + q00
+        m11, m10 = max(m11, both), max(m10, q10)
+        m01, m00 = max(m01, q01), max(m00, q00)
+    return s11, s10, s01, s00, s11 - m11, s10 - m10, s01 - m01, s00 - m00
+
+
 @njit(cache=True)
 def _depth1_floors(pairs, totals, stuck, one_stuck, f, features, n_features, scale, decision):
     """Lower bounds on the best depth-2 tree of the rows with x_f = 0 and of those with x_f
@@ -198,18 +216,7 @@ def _depth1_floors(pairs, totals, stuck, one_stuck, f, features, n_features, sca
     best_zero, best_one, chain_zero, chain_one = big, big, big, big
     for u in range(n_features):
         g = features[u]
-        low, high = min(f, g), max(f, g)
-        s11, s10, s01, s00 = 0, 0, 0, 0
-        m11, m10, m01, m00 = 0, 0, 0, 0
-        for k in range(n_classes):
-            both = pairs[k, low, high]
-            q10 = pairs[k, f, f] - both              # x_f = 1, x_g = 0
-            q01 = pairs[k, g, g] - both              # x_f = 0, x_g = 1
-            q00 = totals[k] - pairs[k, f, f] - q01
-            s11, s10, s01, s00 = s11 + both, s10 + q10, s01 + q01, s00 + q00
-            m11, m10 = max(m11, both), max(m10, q10)
-            m01, m00 = max(m01, q01), max(m00, q00)
-        e11, e10, e01, e00 = s11 - m11, s10 - m10, s01 - m01, s00 - m00
+        s11, s10, s01, s00, e11, e10, e01, e00 = _quadrants(pairs, totals, f, g)
         best_one = min(best_one, e11 + e10)
         best_zero = min(best_zero, e01 + e00)
         if s11 > 0 and s10 > 0:                      # g splits the one side
@@ -272,18 +279,7 @@ def _depth3_floor(pairs, totals, useful, n_useful, one_stuck, stuck, shallow, sc
             h = useful[v]
             if h == g:
                 continue
-            low, high = min(g, h), max(g, h)
-            s11, s10, s01, s00 = 0, 0, 0, 0
-            m11, m10, m01, m00 = 0, 0, 0, 0
-            for k in range(n_classes):
-                both = pairs[k, low, high]
-                q10 = pairs[k, g, g] - both              # x_g = 1, x_h = 0
-                q01 = pairs[k, h, h] - both              # x_g = 0, x_h = 1
-                q00 = totals[k] - pairs[k, g, g] - q01
-                s11, s10, s01, s00 = s11 + both, s10 + q10, s01 + q01, s00 + q00
-                m11, m10 = max(m11, both), max(m10, q10)
-                m01, m00 = max(m01, q01), max(m00, q00)
-            e11, e10, e01, e00 = s11 - m11, s10 - m10, s01 - m01, s00 - m00
+            s11, s10, s01, s00, e11, e10, e01, e00 = _quadrants(pairs, totals, g, h)
             single1, single0 = min(single1, e11 + e10), min(single0, e01 + e00)
             if s11 > 0 and s10 > 0:
                 chain1 = min(chain1, min(e11, e10))
@@ -451,9 +447,6 @@ def search(level, side, n, depth, ub, data, ws, scale, decision, slots, counters
         node_features = useful[:n_useful].copy()   # (``useful`` is the children's scratch)
     upper = min(ub, best)
     below = level + 1
-    # not literals: a recursive call typed differently from the outer one segfaults when
-    # loaded from numba's disk cache (numba issue 6713)
-    zero_side, one_side = np.int64(0), np.int64(1)
     prev_n[below, 0] = -1
     prev_n[below, 1] = -1
     zeros, ones = lists[below, 0], lists[below, 1]
@@ -490,30 +483,35 @@ def search(level, side, n, depth, ub, data, ws, scale, decision, slots, counters
             if low_zero + low_one + decision >= upper:
                 counters[PRUNED] += 1
                 continue
-        if depth == 3:
-            state[0] = -1
-            zero_cost = _solve2(level, side, n_zero, n_one, zero_side, upper - low_one - decision,
-                                data, ws, scale, decision, slots, counters)
-        else:
-            zero_cost = search(below, zero_side, n_zero, depth - 1, upper - low_one - decision,
-                               data, ws, scale, decision, slots, counters)
-        if zero_cost == ABORTED:
-            return ABORTED
-        _remember(prev_lists, prev_n, prev_cost, below, zero_side, zeros, n_zero,
-                  max(zero_cost, low_zero))
-        if zero_cost + low_one + decision >= upper:
+        zero_cost, one_cost, pruned = 0, 0, False
+        for child in range(2):              # the zero side, then the one side
+            if child == 0:
+                n_child, n_other, low = n_zero, n_one, low_zero
+                budget = upper - low_one - decision
+                state[0] = -1               # (``_solve2``: no side counted yet)
+            else:
+                n_child, n_other, low = n_one, n_zero, low_one
+                budget = upper - zero_cost - decision
+            if depth == 3:
+                cost = _solve2(level, side, n_child, n_other, child, budget, data, ws, scale,
+                               decision, slots, counters)
+            else:
+                cost = search(below, child, n_child, depth - 1, budget, data, ws, scale,
+                              decision, slots, counters)
+            if cost == ABORTED:
+                return ABORTED
+            _remember(prev_lists, prev_n, prev_cost, below, child, lists[below, child],
+                      n_child, max(cost, low))
+            if child == 1:
+                one_cost = cost
+            elif cost + low_one + decision >= upper:
+                pruned = True
+                break
+            else:
+                zero_cost = cost
+        if pruned:
             counters[PRUNED] += 1
             continue
-        if depth == 3:
-            one_cost = _solve2(level, side, n_one, n_zero, one_side, upper - zero_cost - decision,
-                               data, ws, scale, decision, slots, counters)
-        else:
-            one_cost = search(below, one_side, n_one, depth - 1, upper - zero_cost - decision,
-                              data, ws, scale, decision, slots, counters)
-        if one_cost == ABORTED:
-            return ABORTED
-        _remember(prev_lists, prev_n, prev_cost, below, one_side, ones, n_one,
-                  max(one_cost, low_one))
         if zero_cost + one_cost + decision < upper:
             best = upper = zero_cost + one_cost + decision
             best_test = f
