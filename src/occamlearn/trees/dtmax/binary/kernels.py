@@ -298,9 +298,10 @@ def _depth3_floor(pairs, totals, useful, n_useful, one_stuck, stuck, shallow, sc
 
 
 @njit(cache=True)
-def _floor_of_depth3(items, n, data, ws, scratch, scale, decision, counters):
-    """A lower bound on the best tree of depth <= 3 of ``items[:n]``: ``_depth3_floor`` from
-    one count of its pairs (``pairs[1]``, whose owner ``state[0]`` is reset); ``scratch``
+def _floor_from_counts(items, n, counts, present, n_present, data, ws, scratch, scale,
+                       decision, counters):
+    """A lower bound on the best tree of depth <= 3 of ``items[:n]`` from its pair
+    ``counts`` (``present[:n_present]`` their features): ``_depth3_floor``; ``scratch``
     (classes + 1, features): its last row gets the forced errors per feature."""
     X, label, weight, forced, indptr, indices = data
     (lists, keys, order, errors, singles, totals, pairs, presents, n_presents, quad, out,
@@ -308,12 +309,9 @@ def _floor_of_depth3(items, n, data, ws, scratch, scale, decision, counters):
     leaf_errors, _, stuck = _leaf(items, n, label, weight, forced, totals)
     if leaf_errors == stuck:
         return leaf_errors * scale
-    state[0] = -1
-    n_present = _count_pairs(items, n, label, weight, indptr, indices, pairs[1], seen,
-                             presents[1], bit_space)
-    n_useful = _useful_of_counts(pairs[1], totals, presents[1], n_present, useful)
-    counters[WORK] += n + 2 * n_useful * n_useful
-    shallow = _depth2(pairs[1], totals, useful, n_useful, np.int64(2), scale, decision, out,
+    n_useful = _useful_of_counts(counts, totals, present, n_present, useful)
+    counters[WORK] += 2 * n_useful * n_useful
+    shallow = _depth2(counts, totals, useful, n_useful, np.int64(2), scale, decision, out,
                       quad)
     one_stuck = scratch[-1]
     one_stuck[:] = 0
@@ -323,8 +321,40 @@ def _floor_of_depth3(items, n, data, ws, scratch, scale, decision, counters):
             for a in range(indptr[item], indptr[item + 1]):
                 one_stuck[indices[a]] += forced[item]
     return max(min(leaf_errors * scale, stuck * scale + decision),
-               _depth3_floor(pairs[1], totals, useful, n_useful, one_stuck, stuck, shallow,
+               _depth3_floor(counts, totals, useful, n_useful, one_stuck, stuck, shallow,
                              scale, decision))
+
+
+@njit(cache=True)
+def _depth3_children_floors(n_zero, n_one, low_zero, low_one, upper, level, data, ws,
+                            scale, decision, counters):
+    """``low_zero``, ``low_one`` raised to the ``_floor_from_counts`` of the two depth-3
+    children of a depth-4 node at ``level`` (its pair counts in ``pairs[3]``; the children
+    in ``lists[level + 1]``): the smaller child is counted (``pairs[1]``, whose owner
+    ``state[0]`` is reset), the larger one's counts are the node's minus those
+    (``pairs[2]``), and only if the smaller one's floor leaves the test below ``upper``."""
+    X, label, weight, forced, indptr, indices = data
+    (lists, keys, order, errors, singles, totals, pairs, presents, n_presents, quad, out,
+     seen, useful, prev_lists, prev_n, prev_cost, state, bit_space) = ws
+    below = level + 1
+    small = 0 if n_zero <= n_one else 1
+    n_small, n_large = (n_zero, n_one) if small == 0 else (n_one, n_zero)
+    low_small, low_large = (low_zero, low_one) if small == 0 else (low_one, low_zero)
+    state[0] = -1
+    n_small_present = _count_pairs(lists[below, small], n_small, label, weight, indptr,
+                                   indices, pairs[1], seen, presents[1], bit_space)
+    counters[WORK] += n_small
+    low_small = max(low_small, _floor_from_counts(
+        lists[below, small], n_small, pairs[1], presents[1], n_small_present, data, ws,
+        singles[below], scale, decision, counters))
+    if low_small + low_large + decision < upper:
+        _subtract(pairs[3], presents[3], n_presents[3], pairs[1], presents[1],
+                  n_small_present, pairs[2], seen)
+        counters[WORK] += n_presents[3] * n_presents[3]
+        low_large = max(low_large, _floor_from_counts(
+            lists[below, 1 - small], n_large, pairs[2], presents[3], n_presents[3], data, ws,
+            singles[below], scale, decision, counters))
+    return (low_small, low_large) if small == 0 else (low_large, low_small)
 
 
 @njit(cache=True)
@@ -445,6 +475,10 @@ def search(level, side, n, depth, ub, data, ws, scale, decision, slots, counters
             best, best_test = shallow, out[0]
         floor = max(floor, min(shallow, stuck * scale + 3 * decision))
         node_features = useful[:n_useful].copy()   # (``useful`` is the children's scratch)
+    elif depth == 4:        # the node's own counts, for its children's floors
+        n_presents[3] = _count_pairs(items, n, label, weight, indptr, indices, pairs[3], seen,
+                                     presents[3], bit_space)
+        counters[WORK] += n
     upper = min(ub, best)
     below = level + 1
     prev_n[below, 0] = -1
@@ -475,11 +509,9 @@ def search(level, side, n, depth, ub, data, ws, scale, decision, slots, counters
             counters[PRUNED] += 1
             continue
         if depth == 4:        # both depth-3 children's floors, before either is searched
-            low_zero = max(low_zero, _floor_of_depth3(zeros, n_zero, data, ws, singles[below],
-                                                      scale, decision, counters))
-            if low_zero + low_one + decision < upper:
-                low_one = max(low_one, _floor_of_depth3(ones, n_one, data, ws, singles[below],
-                                                        scale, decision, counters))
+            low_zero, low_one = _depth3_children_floors(n_zero, n_one, low_zero, low_one,
+                                                        upper, level, data, ws, scale,
+                                                        decision, counters)
             if low_zero + low_one + decision >= upper:
                 counters[PRUNED] += 1
                 continue
