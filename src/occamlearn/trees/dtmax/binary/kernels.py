@@ -11,8 +11,9 @@ row set S if it is below ``ub``, else a proven lower bound >= ``ub``.
   follows in O(classes x f^2), without a search. Where rows carry many features the counts
   come from bitsets instead (popcounts of two features' row sets), whichever pass is
   cheaper (``pair_counts._count_pairs``).
-* **Difference counting.** A depth-3 node counts its own rows once; for each root test it
-  counts only the smaller child, and the other child's counts are the difference.
+* **Difference counting.** A depth-3 (and depth-4) node counts its own rows once; for each
+  root test it counts only the smaller child, and the other child's counts are the
+  difference.
 * **Memo** (``memo``). An open-addressing hash table keyed by (row set as a bitset over
   the rows, depth): an exact cost and its root test, or a lower bound left by a failed search (its
   ``ub``: nothing below it exists), so a later call with a larger budget starts from there.
@@ -25,8 +26,17 @@ row set S if it is below ``ub``, else a proven lower bound >= ``ub``.
   its first incumbent, and ``min(that cost, forced errors + 3 decisions)`` a lower bound,
   since a tree with at most two tests has depth at most 2. The same counts bound each
   child's best depth-2 tree before that child is counted (``_depth1_floors``: a leaf, the
-  best single test, or two tests), and the node's single counts bound both children of a
-  test before its rows are split (``_child_floors``).
+  best single test, two tests with one half of the root a leaf, or three tests), and the
+  node's single counts bound both children of a test before its rows are split
+  (``_child_floors``).
+* **Depth-4 nodes** bound both depth-3 children of a test before searching either
+  (``_depth3_children_floors``): the node counts its pairs once, each test's smaller child
+  is counted and the larger one's counts are the difference, and from a child's counts
+  ``_depth3_floor`` bounds its best depth-3 tree per shape (3 to 7 tests, the errors the
+  shape forces on its sides). Under ``prefer_small`` this is what proves most of the
+  fewest-tests question when the best trees are error-free: a test whose two children need
+  more tests between them than the incumbent has is dropped after two counts instead of
+  two searches.
 * **Similarity bound** (MurTree, section 4.5). Removing rows of weight W from a row set
   lowers the optimum by at most W errors: the optimal tree of the smaller set misclassifies
   at most W more on the larger. So for the children of test f, the cost of the same child of
