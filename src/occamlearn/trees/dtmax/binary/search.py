@@ -9,13 +9,21 @@
   where the last slice stopped, if more); between slices the deadline is polled and a full
   memo is grown (``MEMO_BYTES`` caps it; past that it stops taking
   entries, which costs speed, never exactness);
-* the tree is rebuilt top-down: each node's best test is in the memo (or recomputed), and
-  nodes of depth <= 2 come straight from the depth-2 solver.
+* a timer thread sets ``counters[TIME_UP]`` at the deadline, which the compiled search reads
+  at every subproblem (it runs without the GIL), so a slice of any size ends at the
+  deadline: slices need no time cap, and none is walked again for one;
+* the tree is rebuilt top-down: each node's best test is in the memo (or recomputed, under
+  the same deadline), and nodes of depth <= 2 come straight from the depth-2 solver.
 
-With a deadline the best tree of the top node found so far is returned, "feasible".
+With a deadline the best tree of the top node found so far is returned, "feasible". A node
+of depth >= 3 whose best test the rebuild cannot recompute before the deadline (a memo that
+was full) gets its best depth-2 tree instead, within one count of its rows, and the search
+is then marked stopped too: the tree is within the depth but no longer proven best.
 """
 
 from __future__ import annotations
+
+import threading
 
 import numpy as np
 
@@ -25,7 +33,11 @@ from occamlearn.trees.dtmax.binary import kernels, memo
 __all__ = ["PAIR_COUNT_BYTES", "CompiledDepthSearch", "fits_in_memory"]
 
 INFINITE = np.int64(1) << np.int64(62)
-POLL_WORK = 2_000_000          # units of work (rows touched, counts evaluated) between polls
+# Units of work (rows touched, counts evaluated) between polls of the deadline's stop flag
+# and of Ctrl-C (the time itself is kept by the timer, module doc): about a quarter of a
+# second at the pace of mushr's search; each new slice walks down again to where the last
+# one stopped, which at 2,000,000 units was a fifth of mushr's work.
+POLL_WORK = 16_000_000
 MEMO_ROWS = 1 << 12            # the memo's first size (entries, a power of two) ...
 MEMO_BYTES = 1 << 30           # ... it grows 4x at 70 % full up to this, then takes no more
 PAIR_COUNT_BYTES = 1 << 30     # the four (classes, features, features) count tables
@@ -119,8 +131,8 @@ class CompiledDepthSearch:
             self.slots = bigger
         self.counters[memo.FULL] = 0
 
-    def run(self, items: np.ndarray, depth: int, ub: int, stoppable: bool = True):
-        """``best(items, depth, ub)``, or None if the deadline came first (``stoppable``)."""
+    def run(self, items: np.ndarray, depth: int, ub: int):
+        """``best(items, depth, ub)``, or None if the deadline came first."""
         counters = self.counters
         if depth <= 2:
             return int(kernels.solve_shallow(items, depth, self.data, self.ws, self.scale,
@@ -143,14 +155,25 @@ class CompiledDepthSearch:
             walked = (counters[memo.WORK] if new_work < 0 else new_work) - counters[
                 memo.SLICE_START]
             budget = max(POLL_WORK, 4 * int(walked))
+            if counters[memo.TIME_UP] or self.expired():
+                return None
             if counters[memo.FULL]:
                 self._grow()
-            elif stoppable and self.expired():
-                return None
 
     def expired(self) -> bool:
         """Whether the deadline has passed (polled between slices of work)."""
         return self.deadline is not None and self.deadline.expired()
+
+    def _timer(self) -> threading.Timer | None:
+        """A started timer that sets ``counters[TIME_UP]`` at the deadline (None without
+        one)."""
+        if self.deadline is None or not self.deadline.limited:
+            return None
+        timer = threading.Timer(self.deadline.remaining(), self.counters.__setitem__,
+                                (memo.TIME_UP, 1))
+        timer.daemon = True
+        timer.start()
+        return timer
 
     def statistics(self) -> dict:
         counters = self.counters
@@ -166,6 +189,14 @@ class CompiledDepthSearch:
         than ``ub`` (an incumbent's cost + 1: what it prunes is proven no better), else (a
         bound >= ub, None); ``stopped`` is set if the deadline ended the search (the tree is
         then the best found)."""
+        timer = self._timer()
+        try:
+            return self._solve_top(depth, ub)
+        finally:
+            if timer is not None:
+                timer.cancel()
+
+    def _solve_top(self, depth: int, ub: int) -> tuple[int, tuple]:
         items = np.arange(len(self.label), dtype=np.int64)
         counters = self.counters
         counters[memo.TOP_COST], counters[memo.TOP_FEATURE] = INFINITE, -1
@@ -197,7 +228,11 @@ class CompiledDepthSearch:
         """The best tree of depth <= ``depth`` on ``items`` (memo hits, mostly)."""
         if depth == 0:
             return self._leaf(items)
-        self.run(items, depth, INFINITE, stoppable=False)
+        if depth > 2 and self.run(items, depth, INFINITE) is None:
+            self.stopped = True              # the deadline came first (module doc)
+            return self.subtree(items, 2)
+        if depth <= 2:
+            self.run(items, depth, INFINITE)
         counters = self.counters
         root = int(counters[memo.ROOT])
         if root < 0:
