@@ -63,7 +63,7 @@ def cpu_to(result: dict, bound: int) -> float:
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--base-src", type=Path, required=True)
+    parser.add_argument("--base-src", type=Path, help="occamlearn's src of the base")
     parser.add_argument("--head-src", type=Path, default=HERE.parent / "src")
     parser.add_argument("--datasets", nargs="+", default=["haber:all"])
     parser.add_argument("--seconds", type=float, default=150.0)
@@ -74,6 +74,8 @@ def main(argv=None) -> int:
     if args.worker:
         print(json.dumps(worker(args.worker[0], float(args.worker[1]))))
         return 0
+    if args.base_src is None:
+        parser.error("--base-src is required")
     command = "python benchmarks/mpdt_first_side.py " + " ".join(
         sys.argv[1:] if argv is None else argv)
     lines = [f"Command: `{command}`", "", "# The side a split solves first: base against head",
