@@ -47,7 +47,9 @@ column is dropped (Witty's largest pure side).
 
 Search. Splits at a node are tried in increasing order of their lower bound, each partition
 once (identical and complementary columns on S give the same one), stopping when the next
-bound reaches the best found. The root does iterative deepening on its proven lower bound
+bound reaches the best found. A split solves its side with fewer rows first, within the
+budget minus the other side's known bound, and then the other side within the budget minus
+the first side's value (``kernels._first_side`` says why this order costs fewer calls). The root does iterative deepening on its proven lower bound
 (measured: each step costs 2-3x the previous, the last dominates), so the lower bound
 reported grows anytime. The incumbent is a greedy information-gain tree (or the caller's
 ``upper_bound_tree`` if smaller), improved before the deepening by replacing its subtrees,

@@ -45,6 +45,12 @@ def _class_counter(class_sets):
 
 
 
+def smaller_first(left: int, right: int) -> tuple[int, int]:
+    """(left, right), or (right, left) if the right side has fewer rows: the side a split
+    solves first (the reason is at ``kernels._first_side``)."""
+    return (right, left) if right.bit_count() < left.bit_count() else (left, right)
+
+
 class RowSetSearch:
     """Memoised branch and bound on bitset row sets of one prepared data set."""
 
@@ -151,16 +157,17 @@ class RowSetSearch:
             if split_bound >= best:
                 failed_bound = min(failed_bound, split_bound)
                 break
-            right_bound = exact_get(right) or lower_get(right) or classes_in(right)
-            left_value = solve(left, best - 1 - right_bound)
-            if left_value > best - 1 - right_bound:
-                failed_bound = min(failed_bound, left_value + right_bound)
+            first, second = smaller_first(left, right)  # as the kernel (``kernels``)
+            second_bound = exact_get(second) or lower_get(second) or classes_in(second)
+            first_value = solve(first, best - 1 - second_bound)
+            if first_value > best - 1 - second_bound:
+                failed_bound = min(failed_bound, first_value + second_bound)
                 continue
-            right_value = solve(right, best - 1 - left_value)
-            if right_value > best - 1 - left_value:
-                failed_bound = min(failed_bound, left_value + right_value)
+            second_value = solve(second, best - 1 - first_value)
+            if second_value > best - 1 - first_value:
+                failed_bound = min(failed_bound, first_value + second_value)
                 continue
-            best, best_index = left_value + right_value, index
+            best, best_index = first_value + second_value, index
         return self._settle(rows, budget, bound, best, best_index, failed_bound)
 
     def _settle(self, rows, budget, bound, best, best_index, failed_bound) -> int:
@@ -229,17 +236,20 @@ class RowSetSearch:
                 break
             if side_bounds[2 * index] + side_bounds[2 * index + 1] >= best:
                 continue
-            right_bound = max(self.quick_bound(right), side_bounds[2 * index + 1])
-            raise_side(side_bounds, 2 * index + 1, right_bound)
-            left_value = self.solve(left, best - 1 - right_bound)
-            raise_side(side_bounds, 2 * index, left_value)
-            if left_value > best - 1 - right_bound:
+            first, second = smaller_first(left, right)  # as the kernel (``kernels``)
+            f_side = 2 * index + (first != left)
+            s_side = 4 * index + 1 - f_side
+            second_bound = max(self.quick_bound(second), side_bounds[s_side])
+            raise_side(side_bounds, s_side, second_bound)
+            first_value = self.solve(first, best - 1 - second_bound)
+            raise_side(side_bounds, f_side, first_value)
+            if first_value > best - 1 - second_bound:
                 continue
-            right_value = self.solve(right, best - 1 - left_value)
-            raise_side(side_bounds, 2 * index + 1, right_value)
-            if right_value > best - 1 - left_value:
+            second_value = self.solve(second, best - 1 - first_value)
+            raise_side(side_bounds, s_side, second_value)
+            if second_value > best - 1 - first_value:
                 continue
-            best, best_index = left_value + right_value, index
+            best, best_index = first_value + second_value, index
         # Side bounds only grow and hold everything the children's solves proved (each
         # solved side was raised to its value), so a split's bound is the sum of its sides'.
         failed_bound = NO_TREE if best <= budget else min(
