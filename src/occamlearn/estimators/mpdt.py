@@ -47,6 +47,7 @@ from occamlearn.estimators._base import (
 )
 from occamlearn.estimators._memorising import warn_if_pure_tree_memorises
 from occamlearn.estimators._minimum_search import solve_minimum_tree
+from occamlearn.estimators._process_exit import freeze_collector_at_exit
 from occamlearn.estimators._progress import UserProgress, fit_progress, watching_interrupts
 from occamlearn.estimators._record import fit_date
 from occamlearn.estimators._selection import store_selection
@@ -273,6 +274,7 @@ class MinimumPureTreeClassifier(ClassifierMixin, FittedTreeMixin, BaseEstimator)
 
         ``sample_weight``: one non-negative weight per row (see the class docstring)."""
         deadline = Deadline.for_fit(no_limit_as_none(self.time_limit))  # the fit's one deadline
+        freeze_collector_at_exit()  # the process's exit skips the collector
         if self.method in ("auto", "bnb"):  # a fresh install: compile while data is prepared
             kernel_cache.compile_early(ERROR_BUDGET_KERNELS if self._may_err() else "bnb")
         self._check_error_budget_options(sample_weight)
