@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import warnings
 from numbers import Integral, Real
+from typing import TYPE_CHECKING
 
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin, _fit_context
@@ -46,7 +47,6 @@ from occamlearn.estimators._base import (
     restriction_of,
 )
 from occamlearn.estimators._memorising import warn_if_pure_tree_memorises
-from occamlearn.estimators._minimum_search import solve_minimum_tree
 from occamlearn.estimators._process_exit import freeze_collector_at_exit
 from occamlearn.estimators._progress import UserProgress, fit_progress, watching_interrupts
 from occamlearn.estimators._record import fit_date
@@ -54,16 +54,17 @@ from occamlearn.estimators._selection import store_selection
 from occamlearn.maxsat.backends import BACKENDS
 from occamlearn.model.tree import Tree
 from occamlearn.stopping import CLOCK, Deadline, ProgressSink
-from occamlearn.trees.compiling import kernel_cache
-from occamlearn.trees.mpdt.all_minimum.selection import find_minimum_trees_with_selection
-from occamlearn.trees.mpdt.error_budget.small_trees import ERROR_BUDGET_KERNELS
-from occamlearn.trees.mpdt.minimum import (
-    METHODS,
-    PURE_ONLY_METHODS,
-)
-from occamlearn.trees.mpdt.result import MinimumTreeResult
+
+if TYPE_CHECKING:
+    from occamlearn.trees.mpdt.result import MinimumTreeResult
 
 __all__ = ["MinimumPureTreeClassifier"]
+
+# The names of ``occamlearn.trees.mpdt.minimum.METHODS`` (a test holds them equal). The
+# searches themselves (the minimum-tree engines, Alg. 3's selection, the kernel cache) are
+# imported by ``fit``, after its deadline is made: a script that imports this estimator does
+# not pay for them before its first fit, and the fit's ``time_limit`` covers them.
+METHOD_NAMES = frozenset({"auto", "bnb", "maxsat", "mindt"})
 
 class MinimumPureTreeClassifier(ClassifierMixin, FittedTreeMixin, BaseEstimator):
     """Decision tree with the fewest nodes that is pure on the training data (MaxSAT), or that
@@ -226,7 +227,7 @@ class MinimumPureTreeClassifier(ClassifierMixin, FittedTreeMixin, BaseEstimator)
 
     _parameter_constraints: dict = {
         "binarizer": [HasMethods(["fit", "transform"]), StrOptions(set(ENCODINGS)), None],
-        "method": [StrOptions(set(METHODS))],
+        "method": [StrOptions(set(METHOD_NAMES))],
         "n_jobs": [Integral, None],
         "solver": [StrOptions(set(BACKENDS))],
         "sat_solver": [StrOptions(set(SAT_SOLVERS))],
@@ -275,6 +276,9 @@ class MinimumPureTreeClassifier(ClassifierMixin, FittedTreeMixin, BaseEstimator)
         ``sample_weight``: one non-negative weight per row (see the class docstring)."""
         deadline = Deadline.for_fit(no_limit_as_none(self.time_limit))  # the fit's one deadline
         freeze_collector_at_exit()  # the process's exit skips the collector
+        from occamlearn.trees.compiling import kernel_cache
+        from occamlearn.trees.mpdt.error_budget.small_trees import ERROR_BUDGET_KERNELS
+
         if self.method in ("auto", "bnb"):  # a fresh install: compile while data is prepared
             kernel_cache.compile_early(ERROR_BUDGET_KERNELS if self._may_err() else "bnb")
         self._check_error_budget_options(sample_weight)
@@ -309,6 +313,10 @@ class MinimumPureTreeClassifier(ClassifierMixin, FittedTreeMixin, BaseEstimator)
             result = self._solve(data.X_bin, data.y, len(data.classes), deadline, progress,
                                  user, data.weight)
         else:  # Algorithm 3
+            from occamlearn.trees.mpdt.all_minimum.selection import (
+                find_minimum_trees_with_selection,
+            )
+
             selected = find_minimum_trees_with_selection(
                 data.X_bin, data.y, len(data.classes), n_solutions=self.n_solutions,
                 diverse=self.diverse, layouts=self.layouts, selection_size=self.selection_size,
@@ -333,6 +341,8 @@ class MinimumPureTreeClassifier(ClassifierMixin, FittedTreeMixin, BaseEstimator)
                              "Algorithm 3 (n_solutions > 1 or selection_size > 0): the "
                              "candidates are drawn from unweighted budgets. Fit without one of "
                              "them.")
+        from occamlearn.trees.mpdt.minimum import PURE_ONLY_METHODS
+
         if self.method in PURE_ONLY_METHODS:
             raise ValueError(f"{what} needs method 'auto', 'bnb' or 'maxsat'; "
                              f"method={self.method!r} finds pure trees only.")
@@ -368,6 +378,8 @@ class MinimumPureTreeClassifier(ClassifierMixin, FittedTreeMixin, BaseEstimator)
                progress: ProgressSink, user: UserProgress, weight=None) -> MinimumTreeResult:
         """The search for ``max_errors``/``on_conflict``; an interrupt returns the best tree so
         far as "feasible" (``estimators._minimum_search.solve_minimum_tree``)."""
+        from occamlearn.estimators._minimum_search import solve_minimum_tree
+
         return solve_minimum_tree(self, X_bin, y, n_classes, deadline, progress, user, weight)
 
     def _store(self, result: MinimumTreeResult, data, progress: ProgressSink) -> None:
