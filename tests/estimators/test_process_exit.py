@@ -33,13 +33,27 @@ def _run(estimator: str, options: str = "") -> list[str]:
     return done.stdout.splitlines()
 
 
-def test_every_fit_freezes_the_collector_only_at_exit():
-    for estimator, options in (("MinimumPureTreeClassifier", "time_limit=20"),
-                               ("MaxAccuracyTreeClassifier", "max_depth=2"),
-                               ("DecisionListClassifier", "")):
-        assert _run(estimator, options) == [
-            "after the fits, frozen: False", "registered last, ran", "at exit, frozen: True",
-        ], estimator
+def test_a_fit_freezes_the_collector_only_at_exit():
+    assert _run("MinimumPureTreeClassifier", "time_limit=20") == [
+        "after the fits, frozen: False", "registered last, ran", "at exit, frozen: True",
+    ]
+
+
+def test_every_fit_asks_for_it(monkeypatch):
+    import numpy as np
+
+    from occamlearn import DecisionListClassifier, MaxAccuracyTreeClassifier
+    from occamlearn.estimators import decision_list, dtmax, size_error_path
+
+    calls = []
+    for module in (decision_list, dtmax, size_error_path):
+        monkeypatch.setattr(module, "freeze_collector_at_exit", lambda: calls.append(1))
+    X = np.array([[0, 0], [0, 1], [1, 0], [1, 1]] * 3)
+    y = X[:, 0] ^ X[:, 1]
+    MaxAccuracyTreeClassifier(max_depth=2).fit(X, y)
+    MaxAccuracyTreeClassifier(max_depth=2).size_error_path(X, y)
+    DecisionListClassifier().fit(X, y)
+    assert len(calls) == 3
 
 
 def test_no_fit_no_freeze():

@@ -394,10 +394,17 @@ class MinimumPureTreeClassifier(ClassifierMixin, FittedTreeMixin, BaseEstimator)
                                           data.all_weight)
         self.n_nodes_ = self.tree_.n_nodes
         self.depth_ = self.tree_.depth
-        # every row passed to fit counts, also those the majority filter set aside
-        wrong = self.tree_.predict(data.all_X_bin) != data.all_y
-        self.training_errors_ = (int(wrong.sum()) if data.all_weight is None
-                                 else float(data.all_weight[wrong].sum()))
+        # every row passed to fit counts, also those the majority filter set aside; without
+        # weights they are the leaves' counts of the other classes (no second walk of the rows)
+        if data.all_weight is None:
+            leaves = self.tree_.is_leaf
+            counts = self.tree_.counts[leaves]
+            self.training_errors_ = int(counts.sum()
+                                        - counts[np.arange(len(counts)),
+                                                 self.tree_.label[leaves]].sum())
+        else:
+            wrong = self.tree_.predict(data.all_X_bin) != data.all_y
+            self.training_errors_ = float(data.all_weight[wrong].sum())
         self.status_ = result.status
         self.lower_bound_ = int(result.lower_bound)
         self.upper_bound_ = int(result.upper_bound)
