@@ -132,8 +132,9 @@ def measure(name: str) -> dict:
         return row
     row["wall_seconds"] = time.perf_counter() - start
     row["load_after"] = os.getloadavg()[0]
-    if done.returncode != 0:
-        row["error"] = (done.stderr.strip().splitlines() or ["?"])[-1][:200]
+    if done.returncode != 0:  # a negative code is the signal that ended the child
+        last = (done.stderr.strip().splitlines() or ["no message"])[-1][:200]
+        row["error"] = f"exit code {done.returncode}: {last}"
         return row
     if case.method == "cli":
         row.update(_cli_report(done.stdout))
