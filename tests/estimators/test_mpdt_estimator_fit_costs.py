@@ -7,6 +7,8 @@ from __future__ import annotations
 import subprocess
 import sys
 
+import pytest
+
 from occamlearn.estimators.mpdt import METHOD_NAMES
 from occamlearn.trees.mpdt.minimum import METHODS
 
@@ -25,6 +27,7 @@ def test_importing_the_estimator_loads_no_search():
     assert done.stdout.split() == ["[]"]
 
 
+@pytest.mark.filterwarnings("ignore")  # memorising, rows set aside: expected on noise
 def test_training_errors_count_every_row_passed_to_fit():
     """``training_errors_`` comes from the leaves' counts: it equals the rows ``predict``
     gets wrong, the rows the majority filter set aside included."""
