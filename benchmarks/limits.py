@@ -233,11 +233,15 @@ def main(argv=None) -> int:
                     loop.wait()
             print(json.dumps(rows[-1]), file=sys.stderr, flush=True)
     legend = "\n".join(f"- `{name}`: {CASES[name].what}" for name in args.cases)
-    text = header + table(rows) + "\nCases:\n" + legend + "\n"
-    sys.stdout.write(text)
-    if args.out:
-        Path(args.out).write_text(text)
+    emit(header + table(rows) + "\nCases:\n" + legend + "\n", args.out)
     return 0
+
+
+def emit(text: str, out: str | None) -> None:
+    """Print a result table, and write it to ``out`` too when given."""
+    sys.stdout.write(text)
+    if out:
+        Path(out).write_text(text)
 
 
 if __name__ == "__main__":

@@ -22,6 +22,9 @@ import sys
 import time
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from limits import emit  # noqa: E402
+
 SCRIPT = r"""
 import sys, time
 from sklearn.datasets import load_breast_cancer
@@ -73,10 +76,7 @@ def main(argv=None) -> int:
         lines.append(f"| {name} | {statistics.median(imported):.2f} | "
                      f"{statistics.median(fit):.2f} | {statistics.median(exits):.2f} | "
                      f"{', '.join(f'{e:.2f}' for e in exits)} |")
-    text = "\n".join(lines) + "\n"
-    sys.stdout.write(text)
-    if args.out:
-        Path(args.out).write_text(text)
+    emit("\n".join(lines) + "\n", args.out)
     return 0
 
 
