@@ -14,17 +14,16 @@ one); the peak RSS against 2 GB; the status and size returned. A case without a 
 
     python benchmarks/limits.py --load 0 2 --out benchmarks/results/limits.md
 
-What the columns around the fit hold (measured with time stamps in a case process, CPU
-seconds so that a loaded machine does not blur them). Before the fit: the interpreter, then
-``sklearn.base`` (which imports scipy.stats and pandas itself: about 1.7 of the 2.8 s of
-``from occamlearn import MinimumPureTreeClassifier`` on a near-idle machine), our modules
-(about 0.15 s; no numba, no compiled kernel), the case's data. After the fit: the ``atexit``
-handlers take nothing measurable, the compile child is neither joined nor waited for (it
-dies with the process); the rest is the interpreter's teardown of every module and object,
-about 0.5 CPU s for scikit-learn, scipy and pandas alone and 0.4 more once numba has loaded
-kernels. A script cannot skip that without skipping its own ``atexit`` handlers' order, so a
-library fit does not; the ``occamlearn`` command does (``cli.run``: handlers, flush,
-``os._exit``), and its ``--time-limit`` counts from the process's start.
+What the columns around the fit hold. Before the fit: the interpreter, then ``sklearn.base``
+(which imports scipy.stats and pandas itself: most of the 2-3 s of ``from occamlearn import
+MinimumPureTreeClassifier`` on a near-idle machine, and the user's own cost), our estimator
+modules (no numba, no compiled kernel, no search: ``fit`` imports those under its deadline),
+the case's data. After the fit: the ``atexit`` handlers, then the interpreter's teardown.
+That teardown was mostly the cyclic garbage collector's passes over every object (0.3-1.1 s
+idle, several seconds under load); a fitted process now freezes the collector at exit
+(``estimators._process_exit``), so what is left is releasing the objects. The ``occamlearn``
+command skips the teardown entirely (``cli.run``: handlers, flush, ``os._exit``), and its
+``--time-limit`` counts from the process's start.
 """
 
 from __future__ import annotations
@@ -133,8 +132,9 @@ def measure(name: str) -> dict:
         return row
     row["wall_seconds"] = time.perf_counter() - start
     row["load_after"] = os.getloadavg()[0]
-    if done.returncode != 0:
-        row["error"] = (done.stderr.strip().splitlines() or ["?"])[-1][:200]
+    if done.returncode != 0:  # a negative code is the signal that ended the child
+        last = (done.stderr.strip().splitlines() or ["no message"])[-1][:200]
+        row["error"] = f"exit code {done.returncode}: {last}"
         return row
     if case.method == "cli":
         row.update(_cli_report(done.stdout))
@@ -233,11 +233,15 @@ def main(argv=None) -> int:
                     loop.wait()
             print(json.dumps(rows[-1]), file=sys.stderr, flush=True)
     legend = "\n".join(f"- `{name}`: {CASES[name].what}" for name in args.cases)
-    text = header + table(rows) + "\nCases:\n" + legend + "\n"
-    sys.stdout.write(text)
-    if args.out:
-        Path(args.out).write_text(text)
+    emit(header + table(rows) + "\nCases:\n" + legend + "\n", args.out)
     return 0
+
+
+def emit(text: str, out: str | None) -> None:
+    """Print a result table, and write it to ``out`` too when given."""
+    sys.stdout.write(text)
+    if out:
+        Path(out).write_text(text)
 
 
 if __name__ == "__main__":

@@ -34,13 +34,14 @@ family may use it.
 from __future__ import annotations
 
 import math
+import os
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from numbers import Real
 
 __all__ = ["CLOCK", "Deadline", "KernelPace", "ProgressSink", "finishing_seconds",
-           "process_seconds"]
+           "machine_slowdown", "process_seconds"]
 
 CLOCK = time.perf_counter  # the one clock of every deadline and every trace
 # The longest share of a time limit that one step without a look at the deadline may take
@@ -52,12 +53,27 @@ STEP_SHARE = 0.01
 FINISH_SECONDS = 0.3
 FINISH_SHARE = 0.02
 FINISH_MOST = 0.1
+# The most ``machine_slowdown`` reports: past it the reserve is capped by ``FINISH_MOST``
+# anyway on every limit up to 4 * FINISH_SECONDS / (FINISH_MOST - FINISH_SHARE) = 15 s.
+SLOWDOWN_MOST = 4.0
 
 
-def finishing_seconds(seconds: float) -> float:
+def machine_slowdown() -> float:
+    """How many times longer one thread's work takes now than on an idle machine, estimated as
+    the machine's 1-minute load average per core: with more runnable threads than cores each
+    gets that share of a core. At least 1, at most ``SLOWDOWN_MOST``; 1 where the load
+    average cannot be read."""
+    try:
+        load = os.getloadavg()[0]
+    except (OSError, AttributeError):  # pragma: no cover - not a Unix
+        return 1.0
+    return min(SLOWDOWN_MOST, max(1.0, load / (os.cpu_count() or 1)))
+
+
+def finishing_seconds(seconds: float, slowdown: float = 1.0) -> float:
     """The seconds before a fit's limit at which its searches stop, kept for what follows them
-    (``Deadline.for_fit``): ``FINISH_SECONDS + FINISH_SHARE * seconds``, at most
-    ``FINISH_MOST * seconds``.
+    (``Deadline.for_fit``): ``FINISH_SECONDS * slowdown + FINISH_SHARE * seconds``, at most
+    ``FINISH_MOST * seconds``; ``slowdown`` is ``machine_slowdown()`` when the fit starts.
 
     Why this much. After the deadline a search still (a) ends the step it is in, which takes
     at most ``STEP_SHARE`` of the limit (``Deadline.step_seconds``), (b) rebuilds its best tree
@@ -70,11 +86,22 @@ def finishing_seconds(seconds: float) -> float:
     from 4 s limits up. Small limits keep 90 % of their time for the search (the cap), so a
     test's 1 s fit still searches.
 
+    Under load. (b) and (c) are fixed work, which takes ``slowdown`` times longer on a loaded
+    machine, so the fixed part grows with it; (a) does not, because a step's length is
+    measured in wall seconds as the search goes (``KernelPace``). Measured without this rule
+    with two busy loops beside each fit and the machine's load average at 6-14
+    (``benchmarks/results/limits_loaded4_base.md``), (a)-(c) took 0.1-1.6 s past the
+    searches' deadline on 10-60 s fits, and the fixed reserve left 10-30 s fits up to 0.9 s
+    past their limit; at ``slowdown`` 4 the reserve of those limits is 1.0-1.8 s.
+
     >>> finishing_seconds(5.0), finishing_seconds(60.0), finishing_seconds(1.0)
     (0.4, 1.5, 0.1)
+    >>> finishing_seconds(20.0, slowdown=4.0), finishing_seconds(5.0, slowdown=4.0)
+    (1.6, 0.5)
     """
     seconds = float(seconds)
-    return round(min(FINISH_SECONDS + FINISH_SHARE * seconds, FINISH_MOST * seconds), 6)
+    return round(min(FINISH_SECONDS * max(1.0, float(slowdown)) + FINISH_SHARE * seconds,
+                     FINISH_MOST * seconds), 6)
 
 
 def process_seconds() -> float:
@@ -86,8 +113,6 @@ def process_seconds() -> float:
             fields = stat.read().rsplit(b")", 1)[1].split()
         with open("/proc/uptime", "rb") as uptime:
             now = float(uptime.read().split()[0])
-        import os
-
         return max(0.0, now - int(fields[19]) / os.sysconf("SC_CLK_TCK"))
     except (OSError, ValueError, IndexError, AttributeError):
         return CLOCK() - _IMPORTED
@@ -153,17 +178,20 @@ class Deadline:
         return cls(now + float(seconds), started=now)
 
     @classmethod
-    def for_fit(cls, seconds: float | None) -> Deadline:
+    def for_fit(cls, seconds: float | None, *, slowdown: float | None = None) -> Deadline:
         """The deadline of a whole ``fit`` asked to take at most ``seconds`` (``None``: no
-        limit): its searches stop ``finishing_seconds(seconds)`` early, kept for the fit's
-        work after them, so that the fit returns at its limit rather than past it.
+        limit): its searches stop ``finishing_seconds(seconds, slowdown)`` early, kept for
+        the fit's work after them, so that the fit returns at its limit rather than past it.
+        ``slowdown`` None: ``machine_slowdown()`` now.
 
-        >>> d = Deadline.for_fit(5.0); round(d.at - d.started, 6)
+        >>> d = Deadline.for_fit(5.0, slowdown=1.0); round(d.at - d.started, 6)
         4.6
         """
         deadline = cls.after(seconds)
         if deadline.at is not None:
-            deadline.at -= finishing_seconds(deadline.at - deadline.started)
+            if slowdown is None:
+                slowdown = machine_slowdown()
+            deadline.at -= finishing_seconds(deadline.at - deadline.started, slowdown)
         return deadline
 
     @classmethod

@@ -286,6 +286,14 @@ def prepare_training_data(estimator, X, y, *, binarizer, on_conflict: str,
                                           weight), dtype=np.uint8)
     feature_names = _binary_feature_names(fitted, estimator, X_bin.shape[1])
     all_rows = positions
+    if on_conflict == "majority":  # rows grouped once: no conflict is "every row kept"
+        keep = kept_rows(X_bin, y_index, "majority", weight)
+        if keep is None or keep.all():
+            return TrainingData(X_bin, y_index, classes, fitted, feature_names, all_rows,
+                                weight=weight)
+        return TrainingData(X_bin[keep], y_index[keep], classes, fitted, feature_names,
+                            all_rows[keep], all_rows[~keep], X_bin, y_index,
+                            None if weight is None else weight[keep], weight)
     groups = None if on_conflict == "relax" else find_conflicts(X_bin, y_index)
     if not groups:
         return TrainingData(X_bin, y_index, classes, fitted, feature_names, all_rows,
@@ -297,12 +305,7 @@ def prepare_training_data(estimator, X, y, *, binarizer, on_conflict: str,
             + "; pass on_conflict='majority' to apply that filter, or on_conflict='relax' to "
             "keep every row and allow only the errors they force"
         )
-    if on_conflict != "majority":
-        raise ValueError(f"on_conflict must be one of {ON_CONFLICT}; got {on_conflict!r}.")
-    keep = kept_rows(X_bin, y_index, "majority", weight)
-    return TrainingData(X_bin[keep], y_index[keep], classes, fitted, feature_names,
-                        all_rows[keep], all_rows[~keep], X_bin, y_index,
-                        None if weight is None else weight[keep], weight)
+    raise ValueError(f"on_conflict must be one of {ON_CONFLICT}; got {on_conflict!r}.")
 
 
 def _fit_binarizer(binarizer, X, labels, weight):

@@ -19,7 +19,6 @@ from sklearn.utils.validation import check_is_fitted
 
 from occamlearn.binarize.conditions import condition_binarizer_from_dict
 from occamlearn.estimators._selection import set_selection
-from occamlearn.lists.cost import rule_cost
 from occamlearn.model import record_checks as checks
 from occamlearn.model.fitted import FittedModel, Inputs, Provenance, Selection
 
@@ -284,7 +283,9 @@ def _set_list(estimator, record: FittedModel) -> None:
     estimator.log_likelihood_ = record.log_likelihood
     estimator.stop_reason_ = record.stop_reason
     # each rule's description cost follows from its size and the penalty (none in files
-    # written before the penalty existed)
+    # written before the penalty existed); the list learner is imported only by a list's record
+    from occamlearn.lists.cost import rule_cost
+
     cost = rule_cost(record.model.n_features, record.provenance.params.get("penalty"))
     estimator.rule_costs_ = tuple(cost(len(rule.features)) for rule in record.model.rules)
 

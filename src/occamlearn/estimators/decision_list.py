@@ -35,6 +35,7 @@ from occamlearn.estimators._base import (
 )
 from occamlearn.estimators._display import ModelDisplayMixin
 from occamlearn.estimators._list_literals import RuleLiterals, within_deadline
+from occamlearn.estimators._process_exit import freeze_collector_at_exit
 from occamlearn.estimators._record import fit_date
 from occamlearn.lists import RULE_SEARCHES, learn_decision_list
 from occamlearn.lists.crossfit import choose_length, prefix
@@ -206,6 +207,7 @@ class DecisionListClassifier(ClassifierMixin, ModelDisplayMixin, BaseEstimator):
         """Learn the decision list on (X, y), rows weighted by ``sample_weight`` (and
         ``class_weight``); returns self."""
         deadline = Deadline.for_fit(no_limit_as_none(self.time_limit))
+        freeze_collector_at_exit()  # the process's exit skips the collector
         if self.min_conjunction > self.max_conjunction:
             raise ValueError(f"min_conjunction={self.min_conjunction} exceeds max_conjunction="
                              f"{self.max_conjunction}: no condition can have between "

@@ -25,6 +25,7 @@ from occamlearn.estimators._base import (
 )
 from occamlearn.estimators._dtmax_columns import table_columns
 from occamlearn.estimators._dtmax_fitted import search_progress, set_fitted
+from occamlearn.estimators._process_exit import freeze_collector_at_exit
 from occamlearn.estimators._progress import watching_interrupts
 from occamlearn.estimators.size_error_path import SizeErrorPath, size_error_path
 from occamlearn.maxsat.backends import BACKENDS
@@ -171,6 +172,7 @@ class MaxAccuracyTreeClassifier(ClassifierMixin, FittedTreeMixin, BaseEstimator)
         """Learn the most accurate tree within the bounds on (X, y), rows weighted by
         ``sample_weight`` (and ``class_weight``); returns self."""
         deadline = Deadline.for_fit(no_limit_as_none(self.time_limit))  # the fit's one deadline
+        freeze_collector_at_exit()  # the process's exit skips the collector
         if self.max_depth is None and self.max_leaves is None:
             raise ValueError("max_depth=None needs max_leaves: without either bound the most "
                              "accurate tree is simply the largest. Pass max_depth or "

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import warnings
 from numbers import Integral, Real
+from typing import TYPE_CHECKING
 
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin, _fit_context
@@ -46,23 +47,24 @@ from occamlearn.estimators._base import (
     restriction_of,
 )
 from occamlearn.estimators._memorising import warn_if_pure_tree_memorises
-from occamlearn.estimators._minimum_search import solve_minimum_tree
+from occamlearn.estimators._process_exit import freeze_collector_at_exit
 from occamlearn.estimators._progress import UserProgress, fit_progress, watching_interrupts
 from occamlearn.estimators._record import fit_date
 from occamlearn.estimators._selection import store_selection
 from occamlearn.maxsat.backends import BACKENDS
 from occamlearn.model.tree import Tree
 from occamlearn.stopping import CLOCK, Deadline, ProgressSink
-from occamlearn.trees.compiling import kernel_cache
-from occamlearn.trees.mpdt.all_minimum.selection import find_minimum_trees_with_selection
-from occamlearn.trees.mpdt.error_budget.small_trees import ERROR_BUDGET_KERNELS
-from occamlearn.trees.mpdt.minimum import (
-    METHODS,
-    PURE_ONLY_METHODS,
-)
-from occamlearn.trees.mpdt.result import MinimumTreeResult
+
+if TYPE_CHECKING:
+    from occamlearn.trees.mpdt.result import MinimumTreeResult
 
 __all__ = ["MinimumPureTreeClassifier"]
+
+# The names of ``occamlearn.trees.mpdt.minimum.METHODS`` (a test holds them equal). The
+# searches themselves (the minimum-tree engines, Alg. 3's selection, the kernel cache) are
+# imported by ``fit``, after its deadline is made: a script that imports this estimator does
+# not pay for them before its first fit, and the fit's ``time_limit`` covers them.
+METHOD_NAMES = frozenset({"auto", "bnb", "maxsat", "mindt"})
 
 class MinimumPureTreeClassifier(ClassifierMixin, FittedTreeMixin, BaseEstimator):
     """Decision tree with the fewest nodes that is pure on the training data (MaxSAT), or that
@@ -225,7 +227,7 @@ class MinimumPureTreeClassifier(ClassifierMixin, FittedTreeMixin, BaseEstimator)
 
     _parameter_constraints: dict = {
         "binarizer": [HasMethods(["fit", "transform"]), StrOptions(set(ENCODINGS)), None],
-        "method": [StrOptions(set(METHODS))],
+        "method": [StrOptions(set(METHOD_NAMES))],
         "n_jobs": [Integral, None],
         "solver": [StrOptions(set(BACKENDS))],
         "sat_solver": [StrOptions(set(SAT_SOLVERS))],
@@ -273,6 +275,10 @@ class MinimumPureTreeClassifier(ClassifierMixin, FittedTreeMixin, BaseEstimator)
 
         ``sample_weight``: one non-negative weight per row (see the class docstring)."""
         deadline = Deadline.for_fit(no_limit_as_none(self.time_limit))  # the fit's one deadline
+        freeze_collector_at_exit()  # the process's exit skips the collector
+        from occamlearn.trees.compiling import kernel_cache
+        from occamlearn.trees.mpdt.error_budget.small_trees import ERROR_BUDGET_KERNELS
+
         if self.method in ("auto", "bnb"):  # a fresh install: compile while data is prepared
             kernel_cache.compile_early(ERROR_BUDGET_KERNELS if self._may_err() else "bnb")
         self._check_error_budget_options(sample_weight)
@@ -307,6 +313,10 @@ class MinimumPureTreeClassifier(ClassifierMixin, FittedTreeMixin, BaseEstimator)
             result = self._solve(data.X_bin, data.y, len(data.classes), deadline, progress,
                                  user, data.weight)
         else:  # Algorithm 3
+            from occamlearn.trees.mpdt.all_minimum.selection import (
+                find_minimum_trees_with_selection,
+            )
+
             selected = find_minimum_trees_with_selection(
                 data.X_bin, data.y, len(data.classes), n_solutions=self.n_solutions,
                 diverse=self.diverse, layouts=self.layouts, selection_size=self.selection_size,
@@ -331,6 +341,8 @@ class MinimumPureTreeClassifier(ClassifierMixin, FittedTreeMixin, BaseEstimator)
                              "Algorithm 3 (n_solutions > 1 or selection_size > 0): the "
                              "candidates are drawn from unweighted budgets. Fit without one of "
                              "them.")
+        from occamlearn.trees.mpdt.minimum import PURE_ONLY_METHODS
+
         if self.method in PURE_ONLY_METHODS:
             raise ValueError(f"{what} needs method 'auto', 'bnb' or 'maxsat'; "
                              f"method={self.method!r} finds pure trees only.")
@@ -366,6 +378,8 @@ class MinimumPureTreeClassifier(ClassifierMixin, FittedTreeMixin, BaseEstimator)
                progress: ProgressSink, user: UserProgress, weight=None) -> MinimumTreeResult:
         """The search for ``max_errors``/``on_conflict``; an interrupt returns the best tree so
         far as "feasible" (``estimators._minimum_search.solve_minimum_tree``)."""
+        from occamlearn.estimators._minimum_search import solve_minimum_tree
+
         return solve_minimum_tree(self, X_bin, y, n_classes, deadline, progress, user, weight)
 
     def _store(self, result: MinimumTreeResult, data, progress: ProgressSink) -> None:
@@ -380,10 +394,17 @@ class MinimumPureTreeClassifier(ClassifierMixin, FittedTreeMixin, BaseEstimator)
                                           data.all_weight)
         self.n_nodes_ = self.tree_.n_nodes
         self.depth_ = self.tree_.depth
-        # every row passed to fit counts, also those the majority filter set aside
-        wrong = self.tree_.predict(data.all_X_bin) != data.all_y
-        self.training_errors_ = (int(wrong.sum()) if data.all_weight is None
-                                 else float(data.all_weight[wrong].sum()))
+        # every row passed to fit counts, also those the majority filter set aside; without
+        # weights they are the leaves' counts of the other classes (no second walk of the rows)
+        if data.all_weight is None:
+            leaves = self.tree_.is_leaf
+            counts = self.tree_.counts[leaves]
+            self.training_errors_ = int(counts.sum()
+                                        - counts[np.arange(len(counts)),
+                                                 self.tree_.label[leaves]].sum())
+        else:
+            wrong = self.tree_.predict(data.all_X_bin) != data.all_y
+            self.training_errors_ = float(data.all_weight[wrong].sum())
         self.status_ = result.status
         self.lower_bound_ = int(result.lower_bound)
         self.upper_bound_ = int(result.upper_bound)
