@@ -34,17 +34,8 @@ from __future__ import annotations
 import numpy as np
 
 from occamlearn.lists.cost import RuleCost
-from occamlearn.lists.likelihood import refinement_bound
-from occamlearn.lists.rules import (
-    NO_STATS,
-    Choice,
-    Found,
-    Scores,
-    merge_stats,
-    pick_top,
-    scored,
-    why_none,
-)
+from occamlearn.lists.levels import levels_of
+from occamlearn.lists.rules import NO_STATS, Choice, Found, Scores, merge_stats, why_none
 
 __all__ = ["grow_rules"]
 
@@ -83,28 +74,6 @@ def _order(found: Found):
     return (-found.score, len(found.literals), found.literals)
 
 
-def _level(problem, remainder, search, cost, level, min_literals, rows, positives, parents,
-           literals):
-    """Counts and scores of every (conjunction + literal still in ``literals``) of one
-    level."""
-    covered, positive = problem.count(literals.all, rows, positives, literals.select)
-    shrinks = covered < parents[:, None] - problem.tolerance
-    scores = scored(covered, positive, remainder, search, cost(level), problem.xlogx)
-    eligible = scores.eligible & shrinks
-    if level < min_literals:
-        eligible[...] = False
-    return covered, positive, scores._replace(eligible=eligible), shrinks
-
-
-def _expandable(problem, covered, positive, scores, shrinks, remainder, search, cost, level,
-                threshold):
-    """Which (conjunction + literal) may be extended, and the bound on what they may gain."""
-    bound = (refinement_bound(covered, positive, remainder.n, remainder.pos, search.direction,
-                              problem.xlogx, scores.free_gain)
-             - cost.at_least(level + 1))
-    return shrinks & (covered > search.min_support) & (bound > threshold), bound
-
-
 class _Literals:
     """The literals still worth adding on this remainder. Every conjunction containing
     literal j lies inside {j}, so {j}'s ``refinement_bound`` (computed at level 1, on the same
@@ -133,7 +102,7 @@ class _Literals:
 def _beam(problem, remainder, search, cost, pool, max_literals, min_literals, deadline):
     """Grow conjunctions level by level, ``search.width`` kept per level; returns (stats,
     whether the deadline stopped it)."""
-    literals = _Literals(problem)
+    literals, levels = _Literals(problem), levels_of(problem)
     members = [((), remainder.rows, remainder.positives, remainder.n)]
     seen = {remainder.rows.tobytes()}
     stats = NO_STATS
@@ -143,13 +112,13 @@ def _beam(problem, remainder, search, cost, pool, max_literals, min_literals, de
         rows = np.stack([m[1] for m in members])
         positives = np.stack([m[2] for m in members])
         parents = np.array([m[3] for m in members], dtype=np.float64)
-        covered, positive, scores, shrinks = _level(
+        covered, positive, scores, shrinks = levels.level(
             problem, remainder, search, cost, level, min_literals, rows, positives, parents,
             literals)
         gain, score = scores.gain, scores.score
         stats = merge_stats(stats, scores.stats)
         d = len(literals.index)
-        for flat in pick_top(score, scores.eligible, pool.keep):
+        for flat in levels.pick_top(score, scores.eligible, pool.keep):
             b, i = divmod(int(flat), d)
             j = int(literals.index[i])
             pool.offer(Found(tuple(sorted(members[b][0] + (j,))), rows[b] & literals.all[j],
@@ -157,10 +126,10 @@ def _beam(problem, remainder, search, cost, pool, max_literals, min_literals, de
                              float(gain[b, i]), cost(level)))
         if level == max_literals:
             break
-        expandable, bound = _expandable(problem, covered, positive, scores, shrinks, remainder,
-                                        search, cost, level, pool.threshold())
+        bound = levels.bound(problem, covered, positive, scores, remainder, search, cost, level)
         parent_members, members = members, []
-        for flat in pick_top(score, expandable, 2 * search.width):
+        for flat in levels.pick_expandable(score, covered, shrinks, bound, search,
+                                           pool.threshold(), 2 * search.width):
             b, i = divmod(int(flat), d)
             column = literals.all[literals.index[i]]
             child = rows[b] & column
@@ -182,7 +151,7 @@ def _beam(problem, remainder, search, cost, pool, max_literals, min_literals, de
 def _exact(problem, remainder, search, cost, pool, max_literals, min_literals, deadline):
     """Depth-first branch and bound in increasing literal order; returns (stats, whether the
     deadline stopped it before the search space was exhausted)."""
-    literals = _Literals(problem)
+    literals, levels = _Literals(problem), levels_of(problem)
     # (literals so far, the bound of everything inside them, the rows they cover)
     stack = [((), np.inf, remainder.n)]
     stats = NO_STATS
@@ -199,7 +168,7 @@ def _exact(problem, remainder, search, cost, pool, max_literals, min_literals, d
         level = len(chosen) + 1
         if chosen:
             literals.narrow(None, cost, level, pool.threshold())
-        covered, positive, scores, shrinks = _level(
+        covered, positive, scores, shrinks = levels.level(
             problem, remainder, search, cost, level, min_literals, rows[None], positives[None],
             np.array([parent], dtype=np.float64), literals)
         scores = Scores(*(a[0] for a in scores[:4]), scores.stats)
@@ -213,8 +182,9 @@ def _exact(problem, remainder, search, cost, pool, max_literals, min_literals, d
                              positive[i].item(), float(gain[i]), cost(level)))
         if level == max_literals:
             continue
-        expandable, child_bound = _expandable(problem, covered, positive, scores, shrinks,
-                                              remainder, search, cost, level, pool.threshold())
+        child_bound = levels.bound(problem, covered, positive, scores, remainder, search, cost,
+                                   level)
+        expandable = levels.expandable(covered, shrinks, child_bound, search, pool.threshold())
         index = literals.index
         if not chosen:
             literals.narrow(child_bound + cost.at_least(level + 1), cost, level + 1,

@@ -71,6 +71,7 @@ KERNEL_MODULES = {
     "one-error": "occamlearn.trees.mpdt.error_budget.one_error_kernels",
     "dtmax-dp": "occamlearn.trees.dtmax.binary.kernels",
     "dtmax-ordered": "occamlearn.trees.dtmax.ordered.depth2",
+    "lists": "occamlearn.lists.level_kernels",
 }
 # CPU seconds to compile each family into an empty cache, alone in its process (a family that
 # calls another's helpers compiles them too, unless they are cached), and all of them in one

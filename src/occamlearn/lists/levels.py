@@ -1,0 +1,133 @@
+"""One level of the rule growing, by two engines that give the same numbers.
+
+A level of ``grow`` takes b conjunctions (packed row sets) and the literals still worth adding,
+and needs, for every (conjunction + literal): the rows and positives it covers of the
+remainder, its gain and score (``rules.scored``), whether it may be the rule, whether it
+shrinks its conjunction, and ``likelihood.refinement_bound`` less the least cost of a longer
+condition; then the best of them by score.
+
+* ``NumpyLevels`` computes these with whole-array numpy operations (``bits.count_covered``,
+  ``rules.scored``, ``likelihood.refinement_bound``, ``rules.pick_top``). It handles weights.
+* ``CompiledLevels`` calls ``level_kernels``: one compiled call per level and one per pick,
+  with the same arithmetic in the same order, so it returns the same floats and picks.
+
+``levels_for`` picks the compiled engine for unweighted problems when its kernels are in the
+disk cache (or loaded), and else the numpy engine, starting the background compile
+(``trees.compiling.kernel_cache``) so that a later fit finds them: a fit never waits for a
+compile, whatever its time limit.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from occamlearn.lists.likelihood import refinement_bound
+from occamlearn.lists.rules import Scores, pick_top, scored
+
+__all__ = ["KERNELS", "CompiledLevels", "NumpyLevels", "levels_for", "levels_of"]
+
+KERNELS = "lists"  # the family's name in trees.compiling.kernel_cache
+_SIGN = {"positive": 1, "negative": -1, None: 0}
+
+
+class NumpyLevels:
+    """A level by numpy array operations (any problem, weighted or not)."""
+
+    @staticmethod
+    def level(problem, remainder, search, cost, level, min_literals, rows, positives,
+              parents, literals):
+        """(covered, positive, ``Scores``, shrinks) of every (conjunction + literal still in
+        ``literals``) of one level; a conjunction may be the rule only if it shrinks its
+        parent and has at least ``min_literals`` literals."""
+        covered, positive = problem.count(literals.all, rows, positives, literals.select)
+        shrinks = covered < parents[:, None] - problem.tolerance
+        scores = scored(covered, positive, remainder, search, cost(level), problem.xlogx)
+        eligible = scores.eligible & shrinks
+        if level < min_literals:
+            eligible[...] = False
+        return covered, positive, scores._replace(eligible=eligible), shrinks
+
+    @staticmethod
+    def bound(problem, covered, positive, scores, remainder, search, cost, level):
+        """What any conjunction inside each may gain, less the least cost of a longer
+        condition."""
+        return (refinement_bound(covered, positive, remainder.n, remainder.pos,
+                                 search.direction, problem.xlogx, scores.free_gain)
+                - cost.at_least(level + 1))
+
+    @staticmethod
+    def expandable(covered, shrinks, bound, search, threshold):
+        """Which (conjunction + literal) may be extended."""
+        return shrinks & (covered > search.min_support) & (bound > threshold)
+
+    pick_top = staticmethod(pick_top)
+
+    def pick_expandable(self, score, covered, shrinks, bound, search, threshold, keep):
+        """The ``keep`` best by score among those that may be extended (``pick_top``)."""
+        return pick_top(score, self.expandable(covered, shrinks, bound, search, threshold),
+                        keep)
+
+
+class CompiledLevels(NumpyLevels):
+    """A level by ``level_kernels`` (unweighted problems only): one call computes what
+    ``NumpyLevels.level`` and ``NumpyLevels.bound`` do; ``bound`` then returns it."""
+
+    def __init__(self, kernels):
+        self.kernels = kernels
+        self._bound = None
+
+    def level(self, problem, remainder, search, cost, level, min_literals, rows, positives,
+              parents, literals):
+        previous = remainder.previous
+        monotone = bool(search.monotone and previous is not None
+                        and search.direction is not None)
+        prev_n, prev_pos = previous if monotone else (0, 0)
+        (covered, positive, gain, score, free_gain, eligible, shrinks, self._bound,
+         stats) = self.kernels.score_level(
+            literals.all, literals.index, rows, positives, parents, int(remainder.n),
+            int(remainder.pos), problem.xlogx.table, _SIGN[search.direction],
+            float(search.min_support), float(search.min_gain), cost(level),
+            bool(search.cost), level >= min_literals, monotone, int(prev_n), int(prev_pos),
+            cost.at_least(level + 1))
+        scores = Scores(gain, score, eligible, free_gain,
+                        (bool(stats[0]), float(stats[1]), float(stats[2])))
+        return covered, positive, scores, shrinks
+
+    def bound(self, problem, covered, positive, scores, remainder, search, cost, level):
+        return self._bound if covered.ndim == 2 else self._bound[0]
+
+    def pick_top(self, score, eligible, keep):
+        return self.kernels.pick_top(score, eligible, keep)
+
+    def pick_expandable(self, score, covered, shrinks, bound, search, threshold, keep):
+        return self.kernels.pick_expandable(score, shrinks, covered, bound,
+                                            float(search.min_support), float(threshold), keep)
+
+
+NUMPY_LEVELS = NumpyLevels()
+ENGINE = "auto"  # what ``levels_of`` asks ``levels_for`` for (tests set "numpy" or "compiled")
+
+
+def levels_of(problem):
+    """``levels_for(problem, ENGINE)``, chosen once per problem and kept on it."""
+    if "levels" not in problem.__dict__:
+        problem.__dict__["levels"] = levels_for(problem, ENGINE)
+    return problem.__dict__["levels"]
+
+
+def levels_for(problem, engine: str = "auto"):
+    """The engine for ``problem``: ``"numpy"``, ``"compiled"`` (loads or compiles the
+    kernels now) or ``"auto"`` (compiled when the problem is unweighted and the kernels are
+    ready, else numpy while a background compile readies them)."""
+    if engine == "numpy" or problem.weight is not None:
+        return NUMPY_LEVELS
+    from occamlearn.trees.compiling import kernel_cache
+
+    try:
+        if engine == "compiled" or kernel_cache.kernels_ready(KERNELS):
+            kernel_cache.load(KERNELS)
+            return CompiledLevels(kernel_cache._module(KERNELS))
+    except kernel_cache.KernelsUnavailable:
+        return NUMPY_LEVELS
+    kernel_cache.start_background_compile(KERNELS)
+    return NUMPY_LEVELS
