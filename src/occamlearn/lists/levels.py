@@ -19,8 +19,6 @@ compile, whatever its time limit.
 
 from __future__ import annotations
 
-import numpy as np
-
 from occamlearn.lists.likelihood import refinement_bound
 from occamlearn.lists.rules import Scores, pick_top, scored
 
