@@ -103,15 +103,15 @@ def _beam(problem, remainder, search, cost, pool, max_literals, min_literals, de
     """Grow conjunctions level by level, ``search.width`` kept per level; returns (stats,
     whether the deadline stopped it)."""
     literals, levels = _Literals(problem), levels_of(problem)
-    members = [((), remainder.rows, remainder.positives, remainder.n)]
-    seen = {remainder.rows.tobytes()}
+    chosen = [()]  # the literals of each member of the beam, and their rows:
+    rows, positives = remainder.rows[None], remainder.positives[None]
+    parents = np.array([remainder.n], dtype=np.float64)
+    seen = np.empty((1 + search.width * max_literals, len(remainder.rows)), dtype=np.uint64)
+    seen[0], n_seen = remainder.rows, 1
     stats = NO_STATS
     for level in range(1, max_literals + 1):
         if deadline is not None and deadline.expired():
             return stats, True
-        rows = np.stack([m[1] for m in members])
-        positives = np.stack([m[2] for m in members])
-        parents = np.array([m[3] for m in members], dtype=np.float64)
         covered, positive, scores, shrinks = levels.level(
             problem, remainder, search, cost, level, min_literals, rows, positives, parents,
             literals)
@@ -121,28 +121,18 @@ def _beam(problem, remainder, search, cost, pool, max_literals, min_literals, de
         for flat in levels.pick_top(score, scores.eligible, pool.keep):
             b, i = divmod(int(flat), d)
             j = int(literals.index[i])
-            pool.offer(Found(tuple(sorted(members[b][0] + (j,))), rows[b] & literals.all[j],
+            pool.offer(Found(tuple(sorted(chosen[b] + (j,))), rows[b] & literals.all[j],
                              covered[b, i].item(), positive[b, i].item(),
                              float(gain[b, i]), cost(level)))
         if level == max_literals:
             break
         bound = levels.bound(problem, covered, positive, scores, remainder, search, cost, level)
-        parent_members, members = members, []
-        for flat in levels.pick_expandable(score, covered, shrinks, bound, search,
-                                           pool.threshold(), 2 * search.width):
-            b, i = divmod(int(flat), d)
-            column = literals.all[literals.index[i]]
-            child = rows[b] & column
-            key = child.tobytes()
-            if key in seen:
-                continue
-            seen.add(key)
-            members.append((parent_members[b][0] + (int(literals.index[i]),), child,
-                            positives[b] & column, covered[b, i].item()))
-            if len(members) == search.width:
-                break
-        if not members:
+        rows, positives, parents, extends, added, n_seen = levels.next_members(
+            literals, rows, positives, covered, score, shrinks, bound, search,
+            pool.threshold(), seen, n_seen)
+        if not len(rows):
             break
+        chosen = [chosen[b] + (j,) for b, j in zip(extends.tolist(), added.tolist())]
         literals.narrow(bound[0] + cost.at_least(level + 1) if level == 1 else None, cost,
                         level + 1, pool.threshold())
     return stats, False

@@ -24,7 +24,7 @@ from numba import njit
 
 from occamlearn.trees.compiling.kernel_sources import key_cache_to_sources
 
-__all__ = ["pick_expandable", "pick_top", "score_level", "warm_up"]
+__all__ = ["next_members", "pick_expandable", "pick_top", "score_level", "warm_up"]
 
 _M1 = np.uint64(0x5555555555555555)
 _M2 = np.uint64(0x3333333333333333)
@@ -158,6 +158,55 @@ def pick_expandable(score, shrinks, covered, bound, min_support, threshold, keep
     return best[:count]
 
 
+@njit(cache=True)
+def next_members(literals, index, rows, positives, covered, score, shrinks, bound,
+                 min_support, threshold, width, seen, n_seen):
+    """The next level's beam, as ``grow._beam`` builds it: the best (by score) conjunctions
+    that may be extended, skipping any that covers the same rows as one already grown, up to
+    ``width`` of them.
+
+    seen : (s, w) the row sets grown so far in its first ``n_seen`` rows (appended to here)
+    Returns the members' rows, positives (k, w), covered rows (k,) float64, the row of
+    ``rows`` each extends and the literal it adds (k,) int64, and the new ``n_seen``.
+    """
+    d, w = index.shape[0], rows.shape[1]
+    picks = pick_expandable(score, shrinks, covered, bound, min_support, threshold,
+                            2 * width)
+    child_rows = np.empty((width, w), np.uint64)
+    child_positives = np.empty((width, w), np.uint64)
+    parents = np.empty(width, np.float64)
+    extends = np.empty(width, np.int64)
+    added = np.empty(width, np.int64)
+    k = 0
+    for flat in picks:
+        b, i = flat // d, flat % d
+        column = literals[index[i]]
+        for word in range(w):
+            child_rows[k, word] = rows[b, word] & column[word]
+        known = False
+        for other in range(n_seen):
+            same = True
+            for word in range(w):
+                if seen[other, word] != child_rows[k, word]:
+                    same = False
+                    break
+            if same:
+                known = True
+                break
+        if known:
+            continue
+        seen[n_seen] = child_rows[k]
+        n_seen += 1
+        for word in range(w):
+            child_positives[k, word] = positives[b, word] & column[word]
+        parents[k], extends[k], added[k] = covered[b, i], b, index[i]
+        k += 1
+        if k == width:
+            break
+    return (child_rows[:k], child_positives[:k], parents[:k], extends[:k], added[:k],
+            n_seen)
+
+
 _warm = {"done": False}
 
 
@@ -175,6 +224,8 @@ def warm_up() -> float:
                       True, False, 0, 0, 0.5)
     pick_top(out[3], out[5], 2)
     pick_expandable(out[3], out[6], out[0], out[7], 1.0, 0.0, 2)
+    next_members(literals, np.arange(2, dtype=np.int64), rows, positives, out[0], out[3],
+                 out[6], out[7], 1.0, 0.0, 2, np.zeros((5, 1), dtype=np.uint64), 1)
     _warm["done"] = True
     return time.perf_counter() - start
 

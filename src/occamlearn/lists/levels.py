@@ -19,6 +19,8 @@ compile, whatever its time limit.
 
 from __future__ import annotations
 
+import numpy as np
+
 from occamlearn.lists.likelihood import refinement_bound
 from occamlearn.lists.rules import Scores, pick_top, scored
 
@@ -66,6 +68,38 @@ class NumpyLevels:
                         keep)
 
 
+    def next_members(self, literals, rows, positives, covered, score, shrinks, bound, search,
+                     threshold, seen, n_seen):
+        """The next level's beam: the best (by score) conjunctions that may be extended and
+        cover rows no conjunction grown before covers (``seen[:n_seen]``, appended to), up to
+        ``search.width``: (rows, positives, covered, the member each extends, the literal
+        it adds, n_seen)."""
+        d = len(literals.index)
+        known = {seen[k].tobytes() for k in range(n_seen)}
+        grown = []
+        for flat in self.pick_expandable(score, covered, shrinks, bound, search, threshold,
+                                         2 * search.width):
+            b, i = divmod(int(flat), d)
+            j = int(literals.index[i])
+            child = rows[b] & literals.all[j]
+            key = child.tobytes()
+            if key in known:
+                continue
+            known.add(key)
+            seen[n_seen], n_seen = child, n_seen + 1
+            grown.append((child, positives[b] & literals.all[j], covered[b, i].item(), b, j))
+            if len(grown) == search.width:
+                break
+        if not grown:
+            empty = rows[:0]
+            return empty, empty, np.zeros(0), np.zeros(0, dtype=np.int64), \
+                np.zeros(0, dtype=np.int64), n_seen
+        child_rows, child_positives, parents, extends, added = zip(*grown)
+        return (np.stack(child_rows), np.stack(child_positives),
+                np.array(parents, dtype=np.float64), np.array(extends), np.array(added),
+                n_seen)
+
+
 class CompiledLevels(NumpyLevels):
     """A level by ``level_kernels`` (unweighted problems only): one call computes what
     ``NumpyLevels.level`` and ``NumpyLevels.bound`` do; ``bound`` then returns it."""
@@ -100,6 +134,12 @@ class CompiledLevels(NumpyLevels):
     def pick_expandable(self, score, covered, shrinks, bound, search, threshold, keep):
         return self.kernels.pick_expandable(score, shrinks, covered, bound,
                                             float(search.min_support), float(threshold), keep)
+
+    def next_members(self, literals, rows, positives, covered, score, shrinks, bound, search,
+                     threshold, seen, n_seen):
+        return self.kernels.next_members(literals.all, literals.index, rows, positives, covered,
+                                         score, shrinks, bound, float(search.min_support),
+                                         float(threshold), search.width, seen, n_seen)
 
 
 NUMPY_LEVELS = NumpyLevels()
