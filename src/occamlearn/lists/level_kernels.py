@@ -71,13 +71,22 @@ def score_level(literals, index, rows, positives, parents, n, pos, table, sign, 
     shrinks = np.empty((b, d), np.bool_)
     neg_rest = n - pos
     base = table[pos] + table[neg_rest] - table[n]
+    live = np.empty(w, np.int64)  # the words with a row of some conjunction in them
+    n_live = 0
+    for k in range(w):
+        for r in range(b):
+            if rows[r, k]:
+                live[n_live] = k
+                n_live += 1
+                break
     supported, free_top, top = False, -np.inf, -np.inf
-    for r in range(b):
-        for i in range(d):
-            column = literals[index[i]]
+    for i in range(d):
+        column = literals[index[i]]
+        for r in range(b):  # the column stays in cache for every conjunction
             c = 0
             p = 0
-            for k in range(w):
+            for at in range(n_live):
+                k = live[at]
                 word = column[k] & rows[r, k]
                 c += _bits_set(word)
                 p += _bits_set(word & positives[r, k])
