@@ -102,7 +102,7 @@ class _Literals:
 def _beam(problem, remainder, search, cost, pool, max_literals, min_literals, deadline):
     """Grow conjunctions level by level, ``search.width`` kept per level; returns (stats,
     whether the deadline stopped it)."""
-    literals, levels = _Literals(problem), levels_of(problem)
+    literals, levels = _Literals(problem), levels_of(problem, deadline)
     chosen = [()]  # the literals of each member of the beam, and their rows:
     rows, positives = remainder.rows[None], remainder.positives[None]
     parents = np.array([remainder.n], dtype=np.float64)
@@ -141,7 +141,7 @@ def _beam(problem, remainder, search, cost, pool, max_literals, min_literals, de
 def _exact(problem, remainder, search, cost, pool, max_literals, min_literals, deadline):
     """Depth-first branch and bound in increasing literal order; returns (stats, whether the
     deadline stopped it before the search space was exhausted)."""
-    literals, levels = _Literals(problem), levels_of(problem)
+    literals, levels = _Literals(problem), levels_of(problem, deadline)
     # (literals so far, the bound of everything inside them, the rows they cover)
     stack = [((), np.inf, remainder.n)]
     stats = NO_STATS

@@ -14,7 +14,9 @@ condition; then the best of them by score.
 ``levels_for`` picks the compiled engine for unweighted problems when its kernels are in the
 disk cache (or loaded), and else the numpy engine, starting the background compile
 (``trees.compiling.kernel_cache``) so that a later fit finds them: a fit never waits for a
-compile, whatever its time limit.
+compile, whatever its time limit. Loading them the first time in a process (numba's import
+and the disk cache) takes about a second, so a search with less than ``LOAD_MIN_SECONDS``
+left runs on numpy unless they are already loaded.
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ from occamlearn.lists.rules import Scores, pick_top, scored
 __all__ = ["KERNELS", "CompiledLevels", "NumpyLevels", "levels_for", "levels_of"]
 
 KERNELS = "lists"  # the family's name in trees.compiling.kernel_cache
+LOAD_MIN_SECONDS = 5.0
 _SIGN = {"positive": 1, "negative": -1, None: 0}
 
 
@@ -146,21 +149,26 @@ NUMPY_LEVELS = NumpyLevels()
 ENGINE = "auto"  # what ``levels_of`` asks ``levels_for`` for (tests set "numpy" or "compiled")
 
 
-def levels_of(problem):
-    """``levels_for(problem, ENGINE)``, chosen once per problem and kept on it."""
+def levels_of(problem, deadline=None):
+    """``levels_for(problem, ENGINE, deadline)``, chosen once per problem and kept on it."""
     if "levels" not in problem.__dict__:
-        problem.__dict__["levels"] = levels_for(problem, ENGINE)
+        problem.__dict__["levels"] = levels_for(problem, ENGINE, deadline)
     return problem.__dict__["levels"]
 
 
-def levels_for(problem, engine: str = "auto"):
+def levels_for(problem, engine: str = "auto", deadline=None):
     """The engine for ``problem``: ``"numpy"``, ``"compiled"`` (loads or compiles the
     kernels now) or ``"auto"`` (compiled when the problem is unweighted and the kernels are
-    ready, else numpy while a background compile readies them)."""
+    ready, and loaded or ``deadline`` leaves ``LOAD_MIN_SECONDS``; else numpy, while a
+    background compile readies them if they are not)."""
     if engine == "numpy" or problem.weight is not None:
         return NUMPY_LEVELS
     from occamlearn.trees.compiling import kernel_cache
 
+    if engine == "auto" and not kernel_cache.kernels_loaded(KERNELS) \
+            and deadline is not None and deadline.remaining() < LOAD_MIN_SECONDS:
+        kernel_cache.compile_early(KERNELS)  # no numba import here; a child if not compiled
+        return NUMPY_LEVELS
     try:
         if engine == "compiled" or kernel_cache.kernels_ready(KERNELS):
             kernel_cache.load(KERNELS)

@@ -62,7 +62,7 @@ from occamlearn import stopping
 from occamlearn.trees.compiling.kernel_sources import sources_key
 
 __all__ = ["COMPILE_SECONDS", "KERNEL_MODULES", "KernelsUnavailable", "KernelsWhenReady",
-           "compile_early", "compiling", "foreground_compile_fits", "kernels_ready", "load", "start_background_compile",
+           "compile_early", "compiling", "foreground_compile_fits", "kernels_loaded", "kernels_ready", "load", "start_background_compile",
            "warm_up_all"]
 
 KERNEL_MODULES = {
@@ -134,6 +134,11 @@ def _on_disk(dispatcher) -> bool:
                    for key, data_name in index.items())
     except Exception:  # unreadable index, or numba internals moved: not usable
         return False
+
+
+def kernels_loaded(name: str) -> bool:
+    """True if the kernels of ``name`` are loaded in this process (no import, no disk)."""
+    return name in _loaded
 
 
 def kernels_ready(name: str) -> bool:
