@@ -1,11 +1,11 @@
 """Growing a rule literal by literal: a beam of conjunctions, or branch and bound over all of them.
 
 A conjunction is never materialised unless it is evaluated. Adding a literal to each of b
-conjunctions is one pass of packed ANDs and popcounts over the d literal columns
-(``bits.count_covered`` with b row sets: each block of columns is read once for all b), which
-gives, for every conjunction-plus-literal, the rows and positives it covers of the remainder,
-hence its gain, its score (gain - ``cost.RuleCost``) and ``likelihood.refinement_bound``, the
-most any conjunction containing it can gain.
+conjunctions is one pass of packed ANDs and popcounts over the d literal columns (a level of
+``levels``: numpy's ``bits.count_covered`` with b row sets, or one compiled call that reads
+each column once for all b), which gives, for every conjunction-plus-literal, the rows and
+positives it covers of the remainder, hence its gain, its score (gain - ``cost.RuleCost``)
+and ``likelihood.refinement_bound``, the most any conjunction containing it can gain.
 
 * **Beam** (``rule_search="beam"``, width B; B = 1 is greedy): level k keeps the B best
   conjunctions of k literals by score (distinct in the rows they cover), level k + 1 extends

@@ -1,7 +1,7 @@
 """Compiled levels of the rule growing (``grow``): counting, scoring and bounding every
 (conjunction + literal) of one level in one call, and picking the best of them.
 
-The numpy engine (``grow``'s ``NumpyLevels``) runs about 80 small array operations per level
+The numpy engine (``levels.NumpyLevels``) runs about 80 small array operations per level
 (``bits.count_covered``, ``rules.scored``, ``likelihood.refinement_bound``, ``rules.pick_top``),
 which dominates the search on tables of a few hundred rows. These kernels do the same
 arithmetic, element by element, in the same order of operations and in float64 without
