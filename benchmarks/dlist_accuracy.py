@@ -58,7 +58,7 @@ from occamlearn import DecisionListClassifier
 from occamlearn.binarize import ThresholdBinarizer
 from occamlearn.datasets import list_datasets, load_dataset
 from occamlearn.estimators.decision_list import LIST_BINARIZERS
-from occamlearn.trees.compiling import kernel_cache
+from occamlearn.lists.levels import load_kernels
 
 TUNED = {"penalty": [0.5, 1.0, 2.0], "max_conjunction": [1, 2, 4]}
 SPLITS = range(5)
@@ -504,7 +504,7 @@ def main() -> None:
         print(json.dumps(result))
         return
     started, load_before = time.perf_counter(), os.getloadavg()
-    kernel_cache.load("lists")  # the rule growing's compiled levels, compiled if not cached
+    load_kernels()  # the rule growing's compiled levels, compiled if not cached
     learners = [name for name in args.learners if _available(name)]
     tables = two_class_tables()
     names = args.tables or list(tables)

@@ -37,7 +37,7 @@ from occamlearn import DecisionListClassifier
 from occamlearn.estimators._base import validate_table
 from occamlearn.estimators.decision_list import LIST_BINARIZERS
 from occamlearn.lists import learn_decision_list
-from occamlearn.trees.compiling import kernel_cache
+from occamlearn.lists.levels import load_kernels
 
 sys.path.insert(0, os.path.dirname(__file__))
 from dlist_accuracy import SPLITS, _commit, _versions, two_class_tables  # noqa: E402
@@ -134,7 +134,9 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=5)
     args = parser.parse_args()
     load_before, started = os.getloadavg()[0], time.perf_counter()
-    kernel_seconds = kernel_cache.load("lists")  # compiled here if not cached, not timed
+    kernel_seconds = time.perf_counter()
+    load_kernels()  # compiled here if not in the disk cache, not timed
+    kernel_seconds = time.perf_counter() - kernel_seconds
     tables = two_class_tables()
     if args.tables:
         tables = {name: tables[name] for name in args.tables}

@@ -38,6 +38,14 @@ def tables(draw):
     return frame, y, weight
 
 
+def _outcome(call):
+    """The matrix ``call`` returns, or the error it raises (type and message)."""
+    try:
+        return call().tolist()
+    except (TypeError, ValueError) as error:
+        return type(error), str(error)
+
+
 @settings(max_examples=60, deadline=None)
 @given(tables(), st.sampled_from(range(len(BINARIZERS))), st.booleans())
 def test_fit_transform_is_fit_then_transform(table, which, labelled):
@@ -46,10 +54,11 @@ def test_fit_transform_is_fit_then_transform(table, which, labelled):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # constant or identifier columns warn alike
         args = (frame, y) if labelled else (frame,)
-        fused = clone(binarizer).fit_transform(*args)
-        expected = clone(binarizer).fit(*args).transform(frame)
-        assert np.array_equal(fused, expected)
+        assert _outcome(lambda: clone(binarizer).fit_transform(*args)) == \
+            _outcome(lambda: clone(binarizer).fit(*args).transform(frame))
         if labelled and isinstance(binarizer, ThresholdBinarizer):
-            fused = clone(binarizer).fit_transform(frame, y, sample_weight=weight)
-            expected = clone(binarizer).fit(frame, y, sample_weight=weight).transform(frame)
-            assert np.array_equal(fused, expected)
+            # rows of weight 0 are left out of fit: transform reads X (and may meet a value
+            # fit never saw, which both raise alike)
+            assert _outcome(lambda: clone(binarizer).fit_transform(
+                frame, y, sample_weight=weight)) == _outcome(
+                lambda: clone(binarizer).fit(frame, y, sample_weight=weight).transform(frame))

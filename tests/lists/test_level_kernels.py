@@ -3,8 +3,8 @@
 Both engines run on the same problems and must agree on every rule, every log-likelihood,
 every cost and the stop reason: on hypothesis data with every option the growing reads, and
 on bundled tables with the estimator's defaults. The picks (``pick_top``) are compared on
-scores with many ties. ``levels_for`` keeps numpy for weights, while the kernels are not
-compiled, and when a deadline is too short to load them."""
+scores with many ties. ``levels_for`` keeps numpy for weights, and when a deadline is too
+short to load the kernels."""
 
 import numpy as np
 import pytest
@@ -16,13 +16,11 @@ from occamlearn.lists import learn_decision_list, levels
 from occamlearn.lists.problem import prepare
 from occamlearn.lists.rules import pick_top
 from occamlearn.stopping import Deadline
-from occamlearn.trees.compiling import kernel_cache
 
 
 @pytest.fixture(scope="module")
 def kernels():
-    kernel_cache.load(levels.KERNELS)
-    return kernel_cache._module(levels.KERNELS)
+    return levels.load_kernels()
 
 
 def _with_engine(monkeypatch, engine, call):
@@ -98,18 +96,14 @@ def test_compiled_pick_top_breaks_ties_as_numpy(kernels, rows, columns, keep, se
         pick_top(score, eligible, keep).tolist()
 
 
-def test_weights_and_cold_caches_use_numpy(monkeypatch):
+def test_weights_and_short_deadlines_use_numpy(monkeypatch):
     X = np.array([[0, 1], [1, 0], [1, 1], [0, 0]], dtype=np.uint8)
     y = np.array([0, 1, 1, 0], dtype=np.uint8)
     weighted = prepare(X, y, sample_weight=np.ones(4))
     assert levels.levels_for(weighted, "compiled") is levels.NUMPY_LEVELS
-    started, early = [], []
-    monkeypatch.setattr(kernel_cache, "kernels_loaded", lambda name: False)
-    monkeypatch.setattr(kernel_cache, "compile_early", early.append)
-    short = Deadline.after(levels.LOAD_MIN_SECONDS / 2)  # too short to import numba here
+    loads = []
+    monkeypatch.setattr(levels, "_loaded", {})  # as in a process that has not loaded them
+    monkeypatch.setattr(levels, "load_kernels", lambda: loads.append(1))
+    short = Deadline.after(levels.LOAD_MIN_SECONDS / 2)  # too short to load (or compile) them
     assert levels.levels_for(prepare(X, y), "auto", short) is levels.NUMPY_LEVELS
-    assert early == [levels.KERNELS]
-    monkeypatch.setattr(kernel_cache, "kernels_ready", lambda name: False)
-    monkeypatch.setattr(kernel_cache, "start_background_compile", started.append)
-    assert levels.levels_for(prepare(X, y)) is levels.NUMPY_LEVELS
-    assert started == [levels.KERNELS]
+    assert loads == []

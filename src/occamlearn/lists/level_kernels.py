@@ -10,9 +10,9 @@ break ties the same way (best score first, then lower flat index): the searches 
 lists with either engine (``tests/lists/test_level_kernels.py`` compares them).
 
 They cover unweighted problems (integer counts, ``likelihood.CountXLogX`` table); weighted
-ones keep the numpy engine. Loaded through ``trees.compiling.kernel_cache`` as the family
-"lists": from the disk cache when it is complete, else the fit runs the numpy engine while a
-background process compiles them for the next fit.
+ones keep the numpy engine. numba caches them on disk (``cache=True``); they call no other
+module's kernels, so numba's own key (this file) is the whole of their source. ``levels``
+decides when to load them.
 """
 
 from __future__ import annotations
@@ -21,8 +21,6 @@ import time
 
 import numpy as np
 from numba import njit
-
-from occamlearn.trees.compiling.kernel_sources import key_cache_to_sources
 
 __all__ = ["next_members", "pick_expandable", "pick_top", "score_level", "warm_up"]
 
@@ -238,5 +236,3 @@ def warm_up() -> float:
     _warm["done"] = True
     return time.perf_counter() - start
 
-
-key_cache_to_sources(__name__)

@@ -11,12 +11,11 @@ condition; then the best of them by score.
 * ``CompiledLevels`` calls ``level_kernels``: one compiled call per level and one per pick,
   with the same arithmetic in the same order, so it returns the same floats and picks.
 
-``levels_for`` picks the compiled engine for unweighted problems when its kernels are in the
-disk cache (or loaded), and else the numpy engine, starting the background compile
-(``trees.compiling.kernel_cache``) so that a later fit finds them: a fit never waits for a
-compile, whatever its time limit. Loading them the first time in a process (numba's import
-and the disk cache) takes about a second, so a search with less than ``LOAD_MIN_SECONDS``
-left runs on numpy unless they are already loaded.
+``levels_for`` picks the compiled engine for unweighted problems once ``load_kernels`` has
+run in this process. Loading them (numba's import, then its disk cache) takes about a second;
+compiling them into an empty cache about 7 CPU seconds, once per install and numba (a compile
+cannot look at the deadline). So a search loads them only with ``LOAD_MIN_SECONDS`` left,
+and otherwise runs on numpy (``dlist_fixed_cost.md`` says what was measured).
 """
 
 from __future__ import annotations
@@ -26,10 +25,10 @@ import numpy as np
 from occamlearn.lists.likelihood import refinement_bound
 from occamlearn.lists.rules import Scores, pick_top, scored
 
-__all__ = ["KERNELS", "CompiledLevels", "NumpyLevels", "levels_for", "levels_of"]
+__all__ = ["CompiledLevels", "NumpyLevels", "levels_for", "levels_of", "load_kernels"]
 
-KERNELS = "lists"  # the family's name in trees.compiling.kernel_cache
-LOAD_MIN_SECONDS = 5.0
+LOAD_MIN_SECONDS = 10.0
+_loaded: dict = {}  # "kernels": the loaded module, once load_kernels succeeded
 _SIGN = {"positive": 1, "negative": -1, None: 0}
 
 
@@ -156,24 +155,28 @@ def levels_of(problem, deadline=None):
     return problem.__dict__["levels"]
 
 
+def load_kernels():
+    """The ``level_kernels`` module, loaded (compiled if numba's disk cache lacks them), or
+    None if numba fails; tried once per process."""
+    if "kernels" not in _loaded:
+        try:
+            from occamlearn.lists import level_kernels
+
+            level_kernels.warm_up()
+            _loaded["kernels"] = level_kernels
+        except Exception:  # numba missing or broken: the numpy engine does the same work
+            _loaded["kernels"] = None
+    return _loaded["kernels"]
+
+
 def levels_for(problem, engine: str = "auto", deadline=None):
-    """The engine for ``problem``: ``"numpy"``, ``"compiled"`` (loads or compiles the
-    kernels now) or ``"auto"`` (compiled when the problem is unweighted and the kernels are
-    ready, and loaded or ``deadline`` leaves ``LOAD_MIN_SECONDS``; else numpy, while a
-    background compile readies them if they are not)."""
+    """The engine for ``problem``: ``"numpy"``, ``"compiled"`` (loads the kernels now) or
+    ``"auto"`` (compiled for unweighted problems when the kernels are loaded, or ``deadline``
+    leaves ``LOAD_MIN_SECONDS`` to load them; else numpy)."""
     if engine == "numpy" or problem.weight is not None:
         return NUMPY_LEVELS
-    from occamlearn.trees.compiling import kernel_cache
-
-    if engine == "auto" and not kernel_cache.kernels_loaded(KERNELS) \
-            and deadline is not None and deadline.remaining() < LOAD_MIN_SECONDS:
-        kernel_cache.compile_early(KERNELS)  # no numba import here; a child if not compiled
+    if engine == "auto" and "kernels" not in _loaded and deadline is not None \
+            and deadline.remaining() < LOAD_MIN_SECONDS:
         return NUMPY_LEVELS
-    try:
-        if engine == "compiled" or kernel_cache.kernels_ready(KERNELS):
-            kernel_cache.load(KERNELS)
-            return CompiledLevels(kernel_cache._module(KERNELS))
-    except kernel_cache.KernelsUnavailable:
-        return NUMPY_LEVELS
-    kernel_cache.start_background_compile(KERNELS)
-    return NUMPY_LEVELS
+    kernels = load_kernels()
+    return NUMPY_LEVELS if kernels is None else CompiledLevels(kernels)

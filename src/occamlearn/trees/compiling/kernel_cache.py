@@ -3,7 +3,7 @@ background process while the caller searches in Python.
 
 Why. The exact searches run numba kernels (``cache=True``), in families (``KERNEL_MODULES``:
 the pure branch and bound, the error-budget bounds, the one-deletion search, DT(max)'s two
-programmes, the decision lists' rule growing). Loading a family from the disk cache takes about a second; compiling it the first
+programmes). Loading a family from the disk cache takes about a second; compiling it the first
 time takes CPU seconds to tens of seconds (``COMPILE_SECONDS``, measured). A fresh install
 that compiled in the foreground would spend that on its first fit; one that skipped the
 kernels under a time limit would never build the cache and stay slow forever.
@@ -62,7 +62,7 @@ from occamlearn import stopping
 from occamlearn.trees.compiling.kernel_sources import sources_key
 
 __all__ = ["COMPILE_SECONDS", "KERNEL_MODULES", "KernelsUnavailable", "KernelsWhenReady",
-           "compile_early", "compiling", "foreground_compile_fits", "kernels_loaded", "kernels_ready", "load", "start_background_compile",
+           "compile_early", "compiling", "foreground_compile_fits", "kernels_ready", "load", "start_background_compile",
            "warm_up_all"]
 
 KERNEL_MODULES = {
@@ -71,16 +71,14 @@ KERNEL_MODULES = {
     "one-error": "occamlearn.trees.mpdt.error_budget.one_error_kernels",
     "dtmax-dp": "occamlearn.trees.dtmax.binary.kernels",
     "dtmax-ordered": "occamlearn.trees.dtmax.ordered.depth2",
-    "lists": "occamlearn.lists.level_kernels",
 }
 # CPU seconds to compile each family into an empty cache, alone in its process (a family that
 # calls another's helpers compiles them too, unless they are cached), and all of them in one
-# process (``occamlearn warm-up``), measured (benchmarks/results/cold_start.md; "lists" measured
-# alone, on a shared machine, and added to the total). For messages,
+# process (``occamlearn warm-up``), measured (benchmarks/results/cold_start.md). For messages,
 # never for decisions.
 COMPILE_SECONDS = {"bnb": 13, "error-budget": 9, "one-error": 26, "dtmax-dp": 21,
-                   "dtmax-ordered": 42, "lists": 7}
-COMPILE_ALL_SECONDS = 92
+                   "dtmax-ordered": 42}
+COMPILE_ALL_SECONDS = 85
 POLL_SECONDS = 0.25  # between two looks at the disk cache while a Python search runs
 # A search compiles a small kernel in the foreground (the incompatibility bound: 1-2 CPU s,
 # up to four times that on a loaded machine) only with at least this many seconds left
@@ -134,11 +132,6 @@ def _on_disk(dispatcher) -> bool:
                    for key, data_name in index.items())
     except Exception:  # unreadable index, or numba internals moved: not usable
         return False
-
-
-def kernels_loaded(name: str) -> bool:
-    """True if the kernels of ``name`` are loaded in this process (no import, no disk)."""
-    return name in _loaded
 
 
 def kernels_ready(name: str) -> bool:
