@@ -78,7 +78,7 @@ def run(tables, repeats: int) -> pd.DataFrame:
     rows = []
     for name, (X, y) in tables.items():
         times = {part: [] for part in PARTS}
-        for seed in SPLITS:
+        for seed in range(SPLITS):
             X_train, _, y_train, _ = train_test_split(X, y, train_size=0.64, stratify=y,
                                                       random_state=seed)
             with warnings.catch_warnings():
