@@ -62,6 +62,7 @@ from occamlearn.binarize import ThresholdBinarizer
 from occamlearn.datasets import list_datasets, load_dataset
 from occamlearn.estimators.decision_list import LIST_BINARIZERS
 from occamlearn.lists.crossfit import prefix
+from occamlearn.lists.levels import load_kernels
 
 TUNED = {"penalty": [0.5, 1.0, 2.0], "max_conjunction": [1, 2, 4]}
 SPLITS = 5
@@ -513,6 +514,7 @@ def main() -> None:
         print(json.dumps(result))
         return
     started, load_before = time.perf_counter(), os.getloadavg()
+    load_kernels()  # the rule growing's compiled levels, compiled if not cached
     learners = [name for name in args.learners if _available(name)]
     tables = two_class_tables()
     names = args.tables or list(tables)

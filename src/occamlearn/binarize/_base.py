@@ -120,6 +120,8 @@ class BaseBinarizer(TransformerMixin, BaseEstimator, metaclass=ABCMeta):
                     )
                 dropped.append(name)
                 continue
+            if getattr(self, "_kept_columns", None) is not None:  # for ``fit_transform``
+                self._kept_columns[name] = values
             present = ~missing_mask(values)
             learned.append(FitColumn(
                 spec, self._capped(spec, values[present], folded,
@@ -158,6 +160,24 @@ class BaseBinarizer(TransformerMixin, BaseEstimator, metaclass=ABCMeta):
         n_rows = int((pd.Index(kept).get_indexer(pd.Index(values)) < 0).sum())
         folded[spec.name] = (len(spec.domain) - len(kept), n_rows)
         return replace(spec, domain=kept)
+
+    def fit_transform(self, X, y=None, **fit_params) -> np.ndarray:
+        """``fit(X, y, **fit_params).transform(X)``, evaluated on the columns as ``fit``
+        cleaned them instead of reading and cleaning ``X`` again. They are what
+        ``transform`` would clean: the same conversion (numbers as floats, NaN where
+        missing; categories as objects, None where missing, text where the domain is text),
+        every category is in the domain (it was learned from them) and a column's missing
+        values were seen. Where ``fit`` left rows out (weight 0), ``transform`` reads X."""
+        self._kept_columns = {}
+        try:
+            self.fit(X, y, **fit_params)
+            kept = self._kept_columns
+        finally:
+            del self._kept_columns
+        n_rows = _num_samples(X)
+        if any(len(values) != n_rows for values in kept.values()):
+            return self.transform(X)
+        return evaluate_all(self.conditions_, kept, n_rows=n_rows)
 
     def transform(self, X) -> np.ndarray:
         """0/1 matrix (``uint8``): column ``k`` is ``conditions_[k].evaluate(X)``."""

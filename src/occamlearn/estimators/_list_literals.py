@@ -61,6 +61,9 @@ class RuleLiterals(TransformerMixin, BaseEstimator):
 
     def fit(self, X, y=None):
         self.binarizer_ = clone(self.binarizer).fit(X, y)
+        return self._with_negations()
+
+    def _with_negations(self):
         base = list(self.binarizer_.conditions_)
         equal = Counter(c.column for c in base if c.op == "==")
         self.negated_ = np.array(
@@ -79,16 +82,22 @@ class RuleLiterals(TransformerMixin, BaseEstimator):
         return getattr(self.binarizer, "handle_unknown", "error")
 
     def fit_transform(self, X, y=None):
-        """``fit(X, y).transform(X)``, without looking for missing values where ``fit`` saw
-        none."""
-        return self.fit(X, y)._literals(X, training=True)
+        """``fit(X, y).transform(X)``, from the binariser's own ``fit_transform`` and without
+        looking for missing values where ``fit`` saw none."""
+        self.binarizer_ = clone(self.binarizer)
+        features = self.binarizer_.fit_transform(X, y)
+        return self._with_negations()._with_literals(features, X, training=True)
 
     def transform(self, X) -> np.ndarray:
         check_is_fitted(self)
         return self._literals(X, training=False)
 
     def _literals(self, X, training: bool) -> np.ndarray:
-        features = np.asarray(self.binarizer_.transform(X), dtype=np.uint8)
+        return self._with_literals(self.binarizer_.transform(X), X, training)
+
+    def _with_literals(self, features, X, training: bool) -> np.ndarray:
+        """The binariser's ``features`` of ``X`` and their negations."""
+        features = np.asarray(features, dtype=np.uint8)
         negations = 1 - features[:, self.negated_]
         absent = {}
         for j, k in enumerate(self.negated_ if not training else ()):

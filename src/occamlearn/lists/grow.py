@@ -1,11 +1,11 @@
 """Growing a rule literal by literal: a beam of conjunctions, or branch and bound over all of them.
 
 A conjunction is never materialised unless it is evaluated. Adding a literal to each of b
-conjunctions is one pass of packed ANDs and popcounts over the d literal columns
-(``bits.count_covered`` with b row sets: each block of columns is read once for all b), which
-gives, for every conjunction-plus-literal, the rows and positives it covers of the remainder,
-hence its gain, its score (gain - ``cost.RuleCost``) and ``likelihood.refinement_bound``, the
-most any conjunction containing it can gain.
+conjunctions is one pass of packed ANDs and popcounts over the d literal columns (a level of
+``levels``: numpy's ``bits.count_covered`` with b row sets, or one compiled call that reads
+each column once for all b), which gives, for every conjunction-plus-literal, the rows and
+positives it covers of the remainder, hence its gain, its score (gain - ``cost.RuleCost``)
+and ``likelihood.refinement_bound``, the most any conjunction containing it can gain.
 
 * **Beam** (``rule_search="beam"``, width B; B = 1 is greedy): level k keeps the B best
   conjunctions of k literals by score (distinct in the rows they cover), level k + 1 extends
@@ -34,17 +34,8 @@ from __future__ import annotations
 import numpy as np
 
 from occamlearn.lists.cost import RuleCost
-from occamlearn.lists.likelihood import refinement_bound
-from occamlearn.lists.rules import (
-    NO_STATS,
-    Choice,
-    Found,
-    Scores,
-    merge_stats,
-    pick_top,
-    scored,
-    why_none,
-)
+from occamlearn.lists.levels import levels_of
+from occamlearn.lists.rules import NO_STATS, Choice, Found, Scores, merge_stats, why_none
 
 __all__ = ["grow_rules"]
 
@@ -83,28 +74,6 @@ def _order(found: Found):
     return (-found.score, len(found.literals), found.literals)
 
 
-def _level(problem, remainder, search, cost, level, min_literals, rows, positives, parents,
-           literals):
-    """Counts and scores of every (conjunction + literal still in ``literals``) of one
-    level."""
-    covered, positive = problem.count(literals.all, rows, positives, literals.select)
-    shrinks = covered < parents[:, None] - problem.tolerance
-    scores = scored(covered, positive, remainder, search, cost(level), problem.xlogx)
-    eligible = scores.eligible & shrinks
-    if level < min_literals:
-        eligible[...] = False
-    return covered, positive, scores._replace(eligible=eligible), shrinks
-
-
-def _expandable(problem, covered, positive, scores, shrinks, remainder, search, cost, level,
-                threshold):
-    """Which (conjunction + literal) may be extended, and the bound on what they may gain."""
-    bound = (refinement_bound(covered, positive, remainder.n, remainder.pos, search.direction,
-                              problem.xlogx, scores.free_gain)
-             - cost.at_least(level + 1))
-    return shrinks & (covered > search.min_support) & (bound > threshold), bound
-
-
 class _Literals:
     """The literals still worth adding on this remainder. Every conjunction containing
     literal j lies inside {j}, so {j}'s ``refinement_bound`` (computed at level 1, on the same
@@ -133,47 +102,37 @@ class _Literals:
 def _beam(problem, remainder, search, cost, pool, max_literals, min_literals, deadline):
     """Grow conjunctions level by level, ``search.width`` kept per level; returns (stats,
     whether the deadline stopped it)."""
-    literals = _Literals(problem)
-    members = [((), remainder.rows, remainder.positives, remainder.n)]
-    seen = {remainder.rows.tobytes()}
+    literals, levels = _Literals(problem), levels_of(problem, deadline)
+    chosen = [()]  # the literals of each member of the beam, and their rows:
+    rows, positives = remainder.rows[None], remainder.positives[None]
+    parents = np.array([remainder.n], dtype=np.float64)
+    seen = np.empty((1 + search.width * max_literals, len(remainder.rows)), dtype=np.uint64)
+    seen[0], n_seen = remainder.rows, 1
     stats = NO_STATS
     for level in range(1, max_literals + 1):
         if deadline is not None and deadline.expired():
             return stats, True
-        rows = np.stack([m[1] for m in members])
-        positives = np.stack([m[2] for m in members])
-        parents = np.array([m[3] for m in members], dtype=np.float64)
-        covered, positive, scores, shrinks = _level(
+        covered, positive, scores, shrinks = levels.level(
             problem, remainder, search, cost, level, min_literals, rows, positives, parents,
             literals)
         gain, score = scores.gain, scores.score
         stats = merge_stats(stats, scores.stats)
         d = len(literals.index)
-        for flat in pick_top(score, scores.eligible, pool.keep):
+        for flat in levels.pick_top(score, scores.eligible, pool.keep):
             b, i = divmod(int(flat), d)
             j = int(literals.index[i])
-            pool.offer(Found(tuple(sorted(members[b][0] + (j,))), rows[b] & literals.all[j],
+            pool.offer(Found(tuple(sorted(chosen[b] + (j,))), rows[b] & literals.all[j],
                              covered[b, i].item(), positive[b, i].item(),
                              float(gain[b, i]), cost(level)))
         if level == max_literals:
             break
-        expandable, bound = _expandable(problem, covered, positive, scores, shrinks, remainder,
-                                        search, cost, level, pool.threshold())
-        parent_members, members = members, []
-        for flat in pick_top(score, expandable, 2 * search.width):
-            b, i = divmod(int(flat), d)
-            column = literals.all[literals.index[i]]
-            child = rows[b] & column
-            key = child.tobytes()
-            if key in seen:
-                continue
-            seen.add(key)
-            members.append((parent_members[b][0] + (int(literals.index[i]),), child,
-                            positives[b] & column, covered[b, i].item()))
-            if len(members) == search.width:
-                break
-        if not members:
+        bound = levels.bound(problem, covered, positive, scores, remainder, search, cost, level)
+        rows, positives, parents, extends, added, n_seen = levels.next_members(
+            literals, rows, positives, covered, score, shrinks, bound, search,
+            pool.threshold(), seen, n_seen)
+        if not len(rows):
             break
+        chosen = [chosen[b] + (j,) for b, j in zip(extends.tolist(), added.tolist())]
         literals.narrow(bound[0] + cost.at_least(level + 1) if level == 1 else None, cost,
                         level + 1, pool.threshold())
     return stats, False
@@ -182,7 +141,7 @@ def _beam(problem, remainder, search, cost, pool, max_literals, min_literals, de
 def _exact(problem, remainder, search, cost, pool, max_literals, min_literals, deadline):
     """Depth-first branch and bound in increasing literal order; returns (stats, whether the
     deadline stopped it before the search space was exhausted)."""
-    literals = _Literals(problem)
+    literals, levels = _Literals(problem), levels_of(problem, deadline)
     # (literals so far, the bound of everything inside them, the rows they cover)
     stack = [((), np.inf, remainder.n)]
     stats = NO_STATS
@@ -199,7 +158,7 @@ def _exact(problem, remainder, search, cost, pool, max_literals, min_literals, d
         level = len(chosen) + 1
         if chosen:
             literals.narrow(None, cost, level, pool.threshold())
-        covered, positive, scores, shrinks = _level(
+        covered, positive, scores, shrinks = levels.level(
             problem, remainder, search, cost, level, min_literals, rows[None], positives[None],
             np.array([parent], dtype=np.float64), literals)
         scores = Scores(*(a[0] for a in scores[:4]), scores.stats)
@@ -213,8 +172,9 @@ def _exact(problem, remainder, search, cost, pool, max_literals, min_literals, d
                              positive[i].item(), float(gain[i]), cost(level)))
         if level == max_literals:
             continue
-        expandable, child_bound = _expandable(problem, covered, positive, scores, shrinks,
-                                              remainder, search, cost, level, pool.threshold())
+        child_bound = levels.bound(problem, covered, positive, scores, remainder, search, cost,
+                                   level)
+        expandable = levels.expandable(covered, shrinks, child_bound, search, pool.threshold())
         index = literals.index
         if not chosen:
             literals.narrow(child_bound + cost.at_least(level + 1), cost, level + 1,

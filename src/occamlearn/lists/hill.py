@@ -43,7 +43,8 @@ def hill_climb(problem, direction="positive", max_rules: int = 10, min_support: 
     search = constrained(rule_search, direction, min_support, min_gain, monotone)
     remainder = start(problem)
     chosen = []
-    history = [float(region_log_likelihood(remainder.n, remainder.pos))]
+    f = problem.xlogx  # x log x as the gains take it: a lookup for counts (no log per call)
+    history = [float(region_log_likelihood(remainder.n, remainder.pos, f))]
     rules_ll = 0.0
     reason = "max_rules"
     while len(chosen) < max_rules:
@@ -60,8 +61,8 @@ def hill_climb(problem, direction="positive", max_rules: int = 10, min_support: 
         found = choice.found[0]
         chosen.append(found)
         remainder = remainder.without(found)
-        rules_ll += float(region_log_likelihood(found.covered, found.positive))
-        history.append(rules_ll + float(region_log_likelihood(remainder.n, remainder.pos)))
+        rules_ll += float(region_log_likelihood(found.covered, found.positive, f))
+        history.append(rules_ll + float(region_log_likelihood(remainder.n, remainder.pos, f)))
     return SearchResult(make_list(problem, chosen, remainder.n, remainder.pos, mode, direction),
                         tuple(history), direction, reason, "hill",
                         tuple(f.cost for f in chosen))
