@@ -217,21 +217,3 @@ def test_ctrl_c_returns_the_curve_so_far(max_depth):
     assert stopped.stats["interrupted"] and stopped.status == "feasible"
     assert stopped.proven[0] and (stopped.lower <= stopped.errors).all()
     _check_points(stopped, X, y, np.ones(len(y)), max_depth)
-
-
-@pytest.mark.parametrize("seed", range(4))
-def test_stalled_first_walk_gives_the_same_path(seed, monkeypatch):
-    """A first walk stopped at once (its share of the time next to nothing) hands over to
-    the small-budget phases, and the walk that resumes certifies the same path."""
-    import occamlearn.trees.size_error.frontier as frontier_module
-
-    rng = np.random.default_rng(seed)
-    X = rng.integers(0, 2, size=(70, 9))
-    y = (X[:, 0] ^ X[:, 1] ^ (rng.random(70) < 0.25)).astype(int)
-    full = find_size_error_frontier(X, y, 2, deadline=Deadline.after(120))
-    monkeypatch.setattr(frontier_module, "FIRST_WALK_SHARE", 1e-12)
-    stalled = find_size_error_frontier(X, y, 2, deadline=Deadline.after(120))
-    assert stalled.stats["walk_stalled"]
-    assert full.status == stalled.status == "optimal"
-    assert stalled.errors.tolist() == full.errors.tolist()
-    _check_points(stalled, X, y, np.ones(len(y)))
