@@ -79,12 +79,6 @@ SMALL_WALK_SHARE = 0.05
 # then the compiled one-deletion search at the first budget above the forced errors
 # (``one_error.settle_one_deletion``), where the walk in Python is slowest
 ONE_ERROR_SHARE = 0.9
-# The walk down to the core budgets gets this share of the time left after the tail; where it
-# stalls on a larger budget, the small-budget phases run before it resumes (with the
-# one-deletion search on the smaller share below), so that the points at the end of the path
-# get their proofs even when a point in the middle stays open.
-FIRST_WALK_SHARE = 0.5
-STALLED_ONE_ERROR_SHARE = 0.4
 
 
 @dataclass(frozen=True)
@@ -251,17 +245,12 @@ def _walk(search, max_leaves: int | None, deadline: Deadline | None
             return queries[0], False, False, stats
         stats = pure_tail(search, deadline.inner(deadline.remaining() * TAIL_SHARE))
         cores = core_budgets(search)
-        walked: list = []
-        stalled = not _within(search, deadline, FIRST_WALK_SHARE, lambda: walked.append(
-            _staircase(search, max_leaves, queries, until=cores.stop - 1 if cores else None)))
-        if walked and walked[0]:
+        if _staircase(search, max_leaves, queries, until=cores.stop - 1 if cores else None):
             return queries[0], False, False, stats
-        stats["walk_stalled"] = stalled
-        if not stalled and _within(search, deadline, SMALL_WALK_SHARE,
-                                   lambda: _staircase(search, max_leaves, queries)):
+        if _within(search, deadline, SMALL_WALK_SHARE,
+                   lambda: _staircase(search, max_leaves, queries)):
             return queries[0], False, False, stats
-        one_share = STALLED_ONE_ERROR_SHARE if stalled else ONE_ERROR_SHARE
-        if not (_within(search, deadline, one_share,
+        if not (_within(search, deadline, ONE_ERROR_SHARE,
                         lambda: settle_one_deletion(search, search.poll.deadline, stats))
                 and stats.get("one_error_budget") is not None):
             _within(search, deadline, CORE_SHARE,
