@@ -1,6 +1,7 @@
 """Decision lists on held-out rows: occamlearn against the rule learners users would pick instead.
 
 Every two-class bundled dataset plus scikit-learn's breast_cancer, 5 stratified 64/36 splits
+(``--splits N`` for more: the tables are small, so one split moves a mean by a few points)
 (``train_test_split(X, y, train_size=0.64, stratify=y, random_state=s)``, s = 0..4), every
 learner with its defaults, in one run. Per learner and table: mean test accuracy, rules (the
 default rule not counted; a tree's leaves), mean conditions per rule (a tree: mean leaf
@@ -16,6 +17,8 @@ Learners (peers installed in the benchmark venv only, never occamlearn dependenc
   conjunction, by branch and bound; not run unless named in ``--learners``);
 * ``ours-pruned`` -- the default list with its tail pruned on held-out rows (3 folds of the
   training split choose how many rules to keep; not run unless named);
+* ``ours-validated`` -- ``DecisionListClassifier(validation_folds=3)``: the length also
+  checked on held-out folds (``occamlearn.lists.crossfit``; not run unless named);
 * ``ripper`` -- wittgenstein's ``RIPPER(random_state=s)`` on the raw table (it discretises
   numbers itself), rules for the training split's minority class;
 * ``greedy-rule-list`` -- imodels' ``GreedyRuleListClassifier()`` on the table with categories
@@ -58,9 +61,10 @@ from occamlearn import DecisionListClassifier
 from occamlearn.binarize import ThresholdBinarizer
 from occamlearn.datasets import list_datasets, load_dataset
 from occamlearn.estimators.decision_list import LIST_BINARIZERS
+from occamlearn.lists.crossfit import prefix
 
 TUNED = {"penalty": [0.5, 1.0, 2.0], "max_conjunction": [1, 2, 4]}
-SPLITS = range(5)
+SPLITS = 5
 
 
 def two_class_tables() -> dict:
@@ -123,19 +127,6 @@ def _ours(grid=None, **params):
     return run
 
 
-def _truncated(decision_list, k):
-    """The first ``k`` rules of an (unweighted) list, its default refitted to the rows the
-    dropped rules covered."""
-    from dataclasses import replace
-
-    dropped = decision_list.rules[k:]
-    n = decision_list.n_default + sum(r.n_covered for r in dropped)
-    pos = decision_list.n_default_positive + sum(r.n_positive for r in dropped)
-    default = pos / n if n else decision_list.default_probability
-    return replace(decision_list, rules=decision_list.rules[:k], default_probability=default,
-                   n_default=n, n_default_positive=pos)
-
-
 def _pruned(X_train, y_train, X_test, seed):
     """The default list with its tail pruned on held-out rows: 3 stratified folds of the
     training split pick the prefix length with the best mean validation accuracy (ties to the
@@ -151,10 +142,10 @@ def _pruned(X_train, y_train, X_test, seed):
             binary = part.binarizer_.transform(X_train.iloc[check_rows])
             truth = y[check_rows] == part.positive_class_
             for k in range(11):
-                shown = _truncated(part.list_, min(k, len(part.rules_)))
+                shown = prefix(part.list_, k, None, None)  # unweighted: counts suffice
                 correct[k] += np.sum((shown.predict(binary) == 1) == truth)
         model = DecisionListClassifier().fit(X_train, y)
-        model.list_ = _truncated(model.list_, min(int(np.argmax(correct)), len(model.rules_)))
+        model.list_ = prefix(model.list_, int(np.argmax(correct)), None, None)
         model.rules_ = model.list_.rules
         return model
 
@@ -252,6 +243,7 @@ LEARNERS = {
     "ours-tuned": _ours(TUNED),
     "ours-exact": _ours(rule_search="exact"),
     "ours-pruned": _pruned,
+    "ours-validated": _ours(validation_folds=3),
     "ripper": _ripper,
     "greedy-rule-list": _greedy_rule_list,
     "corels": _corels,
@@ -271,11 +263,13 @@ def _available(name: str) -> bool:
     return True
 
 
-def run_table(name, X, y, learners, log):
+def run_table(name, X, y, learners, log, splits=SPLITS):
     rows = []
-    for seed in SPLITS:
+    for seed in range(splits):
         X_train, X_test, y_train, y_test = train_test_split(
             X, y, train_size=0.64, stratify=y, random_state=seed)
+        values, counts = np.unique(y_train, return_counts=True)
+        minority = values[np.argmin(counts)]
         for learner in learners:
             try:
                 out = LEARNERS[learner](X_train, y_train, X_test, seed)
@@ -283,6 +277,7 @@ def run_table(name, X, y, learners, log):
                 out = {"pred": None, "error": f"{type(exc).__name__}: {exc}"[:200]}
             pred = out.pop("pred")
             out["accuracy"] = None if pred is None else float(np.mean(pred == y_test))
+            out["minority"] = None if pred is None else float(np.mean(pred == minority))
             row = {"table": name, "split": seed, "learner": learner, **out}
             rows.append(row)
             log.write(json.dumps(row) + "\n")
@@ -363,10 +358,25 @@ def summarise(rows: list, learners: list) -> pd.DataFrame:
     return frame.groupby(["table", "learner"]).agg(
         accuracy=("accuracy", "mean"), rules=("rules", "mean"),
         conditions=("conditions", "mean"), cpu=("cpu", "mean"), wall=("wall", "mean"),
+        minority=("minority", "mean"),
         failed=("accuracy", lambda a: int(a.isna().sum()))).reset_index()
 
 
 CONCEPTS = ("monks-1", "monks-3", "mux6", "corral")
+
+
+def _gaps(acc, by_table, peers, mine) -> list:
+    """Per table: ``mine`` against the best peer, with the paired standard error."""
+    lines = ["", f"| table | {mine} | best peer | gap | paired SE of the gap | within 3 points |",
+             "|---|---|---|---|---|---|"]
+    for table, row in by_table.iterrows():
+        best = row[peers].idxmax()
+        diff = acc.loc[table, mine] - acc.loc[table, best]
+        se = diff.std(ddof=1) / np.sqrt(len(diff))
+        lines.append(f"| {table} | {row[mine]:.3f} | {row[best]:.3f} ({best}) | "
+                     f"{row[mine] - row[best]:+.3f} | {se:.3f} | "
+                     f"{'yes' if row[mine] >= row[best] - 0.03 - 1e-9 else 'NO'} |")
+    return lines
 
 
 def done_when(rows: list, learners: list) -> list:
@@ -386,15 +396,9 @@ def done_when(rows: list, learners: list) -> list:
             verdict = "met" if mean["ours"] >= mean[peer] else "NOT met"
             lines.append(f"- mean test accuracy: ours {mean['ours']:.3f} vs {peer} "
                          f"{mean[peer]:.3f}: {verdict}")
-    lines += ["", "| table | ours | best peer | gap | paired SE of the gap | within 3 points |",
-              "|---|---|---|---|---|---|"]
-    for table, row in by_table.iterrows():
-        best = row[peers].idxmax()
-        diff = acc.loc[table, "ours"] - acc.loc[table, best]
-        se = diff.std(ddof=1) / np.sqrt(len(diff))
-        lines.append(f"| {table} | {row['ours']:.3f} | {row[best]:.3f} ({best}) | "
-                     f"{row['ours'] - row[best]:+.3f} | {se:.3f} | "
-                     f"{'yes' if row['ours'] >= row[best] - 0.03 - 1e-9 else 'NO'} |")
+    for mine in ("ours", "ours-validated"):
+        if mine in acc.columns:
+            lines += _gaps(acc, by_table, peers, mine)
     rules = frame.pivot_table(index="table", columns="learner", values="rules").mean()
     if "ripper" in rules:
         lines += ["", f"- rules on average: ours {rules['ours']:.2f} vs RIPPER "
@@ -446,7 +450,8 @@ def markdown(args, rows, learners, speed, started, load_before) -> str:
              f"jobs (load average {load_before[0]:.1f} at the start, {os.getloadavg()[0]:.1f} at "
              f"the end); Python {platform.python_version()}; {_versions()}. "
              f"{time.perf_counter() - started:.0f} s in all.", "",
-             f"5 stratified 64/36 splits (random_state 0..4); ours-tuned = GridSearchCV over "
+             f"{args.splits} stratified 64/36 splits (random_state 0..{args.splits - 1}); "
+             f"ours-tuned = GridSearchCV over "
              f"`{TUNED}` (3 folds of the training split).", "",
              "## Mean test accuracy", "",
              "| table | " + " | ".join(learners) + " | best peer |",
@@ -457,13 +462,16 @@ def markdown(args, rows, learners, speed, started, load_before) -> str:
         lines.append(f"| {table} | " + " | ".join(cell(table, learner, "accuracy", ".3f")
                                                   for learner in learners)
                      + (f" | {best:.3f} |" if peers else " | - |"))
-    means = summary.groupby("learner")[["accuracy", "rules", "conditions", "cpu"]].mean()
+    means = summary.groupby("learner")[["accuracy", "rules", "conditions", "minority",
+                                        "cpu"]].mean()
     lines.append("| **mean** | " + " | ".join(
         f"**{means.loc[learner, 'accuracy']:.3f}**" if learner in means.index else "-"
         for learner in learners) + " | |")
     for field, title, fmt in (("rules", "Rules (default not counted; trees: leaves)", ".1f"),
                               ("conditions", "Mean conditions per rule (trees: leaf depth)",
                                ".2f"),
+                              ("minority", "Share of test rows predicted as the training "
+                               "split's minority class", ".3f"),
                               ("cpu", "Fit CPU seconds", ".3f")):
         lines += ["", f"## {title}", "", "| table | " + " | ".join(learners) + " |",
                   "|---|" + "---|" * len(learners)]
@@ -491,8 +499,10 @@ def main() -> None:
                         "raw rows go to PATH.jsonl)")
     parser.add_argument("--learners", nargs="+", choices=list(LEARNERS),
                         default=[name for name in LEARNERS
-                                 if name not in ("ours-exact", "ours-pruned")])
+                                 if name not in ("ours-exact", "ours-pruned", "ours-validated")])
     parser.add_argument("--tables", nargs="+", help="only these tables (default: all)")
+    parser.add_argument("--splits", type=int, default=SPLITS,
+                        help=f"stratified splits, random_state 0..N-1 (default {SPLITS})")
     parser.add_argument("--speed", action="store_true", help="also run the speed cases")
     parser.add_argument("--speed-case", help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -511,7 +521,7 @@ def main() -> None:
     with open(log_path, "w") as log:
         for name in names:
             X, y = tables[name]
-            rows += run_table(name, X, y, learners, log)
+            rows += run_table(name, X, y, learners, log, args.splits)
             done = summarise(rows, learners)
             print(done[done.table == name].to_string(index=False), flush=True)
     speed = {case: run_speed_case(case) for case in ("100k-x-2000", "tic-tac-toe-3",

@@ -62,3 +62,12 @@ def test_dlist_rule_search_penalty_and_time_limit_flags(capsys):
     with pytest.raises(SystemExit):
         main(["dlist", "--dataset", "titanic", "--penalty", "-1"])
     assert "--penalty: must be a number >= 0 or none" in capsys.readouterr().err
+
+
+def test_dlist_validation_folds_flag(capsys, tmp_path):
+    out = tmp_path / "list.json"
+    assert main(["dlist", "--dataset", "hepa", "--penalty", "none", "--validation-folds", "3",
+                 "-o", str(out)]) == 0
+    assert "stopped: validation" in capsys.readouterr().out
+    model = load_list(out)
+    assert model.get_params()["validation_folds"] == 3 and model.stop_reason_ == "validation"

@@ -72,6 +72,10 @@ def register(subparsers) -> None:
                         help="weight of each rule's description length, the log of the number "
                         "of conditions of at most its k features out of d: a rule joins only "
                         "if its log-likelihood gain exceeds it (default: 1; none: no penalty)")
+    parser.add_argument("--validation-folds", type=int, default=None, metavar="F",
+                        help="also check the list's length on F held-out folds: keep the "
+                        "shortest prefix within one standard error of the best held-out "
+                        "log-likelihood (default: off)")
     parser.add_argument("--max-rules", type=int, default=10, metavar="K",
                         help="most rules (default: 10)")
     parser.add_argument("--min-conjunction", type=int, default=1, metavar="M",
@@ -122,6 +126,7 @@ def build_model(args, y):
         rule_search=args.rule_search, rule_beam_width=args.rule_beam_width,
         penalty=args.penalty, max_rules=args.max_rules, min_conjunction=args.min_conjunction,
         max_conjunction=args.max_conjunction, min_support=args.min_support,
+        validation_folds=args.validation_folds,
         time_limit=command_seconds_left(args, args.time_limit),
         monotone=args.monotone, mode=args.mode,
         binarizer=binarizer_argument(args, args.binarizer),

@@ -37,6 +37,7 @@ from occamlearn.estimators._display import ModelDisplayMixin
 from occamlearn.estimators._list_literals import RuleLiterals, within_deadline
 from occamlearn.estimators._record import fit_date
 from occamlearn.lists import RULE_SEARCHES, learn_decision_list
+from occamlearn.lists.crossfit import choose_length, prefix
 from occamlearn.stopping import Deadline
 
 __all__ = ["DecisionListClassifier"]
@@ -108,6 +109,16 @@ class DecisionListClassifier(ClassifierMixin, ModelDisplayMixin, BaseEstimator):
     class_weight : dict, "balanced" or None, default=None
         Weights of the classes, as in scikit-learn: ``{label: weight}``, or "balanced"
         (``n_samples / (n_classes * np.bincount(y))``); they multiply ``sample_weight``.
+    validation_folds : int >= 2 or None, default=None
+        Also check the list's length on held-out rows (``occamlearn.lists.crossfit``): the
+        same search runs on all but one of ``validation_folds`` stratified folds, every
+        prefix of its list is scored on the fold left out (log-likelihood), and the list
+        keeps the shortest prefix whose held-out score is within one standard error of the
+        best; ``stop_reason_`` is then "validation". Costs ``validation_folds`` more
+        searches, each stopped at the list's length. None (the default): the length is the
+        penalty's alone (why: ``lists.crossfit``).
+    random_state : int, RandomState or None, default=0
+        Shuffles the validation folds (the same folds for the same data and seed).
     time_limit : float or None, default=60
         Seconds ``fit`` may take; past it the list found so far is returned, with
         ``stop_reason_ == "time_limit"``. None or 0: no limit. A table so wide that
@@ -132,7 +143,9 @@ class DecisionListClassifier(ClassifierMixin, ModelDisplayMixin, BaseEstimator):
     log_likelihoods_ : training log-likelihood after 0, 1, ..., K rules
     rule_costs_ : description cost of each rule (nats; 0 without a penalty)
     stop_reason_ : why the list is not longer ("max_rules", "pure", "min_support",
-        "min_gain", "monotone", "penalty" or "time_limit")
+        "min_gain", "monotone", "penalty", "validation" or "time_limit")
+    held_out_log_likelihoods_ : summed held-out log-likelihood of the prefixes of 0, 1, ...
+        rules (``validation_folds``), or None when no validation ran
     classes_, positive_class_, n_features_in_, feature_names_in_ (DataFrame input only)
     binarizer_ : the fitted binariser, or None
     fitted_at_ : when ``fit`` ran (ISO 8601, UTC); ``to_record()`` holds it all as plain data
@@ -156,6 +169,8 @@ class DecisionListClassifier(ClassifierMixin, ModelDisplayMixin, BaseEstimator):
         "binarizer": [HasMethods(["fit", "transform"]), StrOptions(set(LIST_BINARIZERS)), None],
         "positive_class": "no_validation",
         "class_weight": CLASS_WEIGHT,
+        "validation_folds": [Interval(Integral, 2, None, closed="left"), None],
+        "random_state": ["random_state"],
         "time_limit": [Interval(Real, 0, None, closed="left"), None],
     }
 
@@ -163,7 +178,8 @@ class DecisionListClassifier(ClassifierMixin, ModelDisplayMixin, BaseEstimator):
                  rule_beam_width=5, max_rules=10, min_conjunction=1, max_conjunction=4,
                  penalty=1.0, min_support=1, min_gain=1e-8, monotone=False,
                  mode="probabilistic", binarizer="readable", positive_class=None,
-                 class_weight=None, time_limit=DEFAULT_TIME_LIMIT):
+                 class_weight=None, validation_folds=None, random_state=0,
+                 time_limit=DEFAULT_TIME_LIMIT):
         self.direction = direction
         self.search = search
         self.beam_width = beam_width
@@ -180,6 +196,8 @@ class DecisionListClassifier(ClassifierMixin, ModelDisplayMixin, BaseEstimator):
         self.binarizer = binarizer
         self.positive_class = positive_class
         self.class_weight = class_weight
+        self.validation_folds = validation_folds
+        self.random_state = random_state
         self.time_limit = time_limit
 
     # -- fitting ----------------------------------------------------------------------------
@@ -206,27 +224,52 @@ class DecisionListClassifier(ClassifierMixin, ModelDisplayMixin, BaseEstimator):
         self.fitted_at_ = fit_date()
         self.feature_names_ = np.asarray([str(n) for n in data.feature_names], dtype=object)
         max_conjunction = min(self.max_conjunction, max(1, X_bin.shape[1]))
-        result = learn_decision_list(
-            X_bin, (y_index == positive).astype(np.uint8), direction=self.direction,
-            search=self.search, beam_width=self.beam_width, max_rules=self.max_rules,
+        labels = (y_index == positive).astype(np.uint8)
+        options = dict(
+            direction=self.direction, search=self.search, beam_width=self.beam_width,
             min_conjunction=min(self.min_conjunction, max_conjunction),
             max_conjunction=max_conjunction, min_support=self.min_support,
             min_gain=self.min_gain, monotone=self.monotone, mode=self.mode,
-            feature_names=self.feature_names_, sample_weight=data.weight,
             rule_search=self.rule_search, rule_beam_width=self.rule_beam_width,
             penalty=self.penalty, deadline=deadline)
+        result = learn_decision_list(X_bin, labels, max_rules=self.max_rules,
+                                     feature_names=self.feature_names_,
+                                     sample_weight=data.weight, **options)
+        self._keep_validated_prefix(result, X_bin, labels, data.weight, options)
         self.classes_ = classes
         self.positive_class_ = classes[positive]
         self._positive_index_ = positive
-        self.list_ = result.decision_list
         self.rules_ = self.list_.rules
         self.default_probability_ = self.list_.default_probability
         self.direction_ = result.direction
-        self.log_likelihoods_ = result.log_likelihoods
-        self.log_likelihood_ = result.log_likelihood
-        self.rule_costs_ = result.costs
-        self.stop_reason_ = result.stop_reason
+        self.log_likelihood_ = self.log_likelihoods_[-1]
         return self
+
+    def _keep_validated_prefix(self, result, X_bin, labels, weight, options) -> None:
+        """Set ``list_``, ``log_likelihoods_``, ``rule_costs_``, ``stop_reason_`` and
+        ``held_out_log_likelihoods_``: the searched list, or its prefix chosen on held-out
+        rows (``lists.crossfit``; the folds search in the direction the full search chose)."""
+        decision_list, k, totals = result.decision_list, len(result.rules), None
+        if self.validation_folds is not None and result.stop_reason != "time_limit":
+            if self.direction == "both":
+                options = {**options, "direction": result.direction}
+
+            def fit_list(rows, max_rules):
+                return learn_decision_list(
+                    X_bin[rows], labels[rows], max_rules=max_rules,
+                    sample_weight=None if weight is None else weight[rows],
+                    **options).decision_list
+
+            k, totals = choose_length(fit_list, X_bin, labels, weight, len(result.rules),
+                                      self.validation_folds, self.random_state,
+                                      options["deadline"])
+            k = len(result.rules) if k is None else k
+        self.held_out_log_likelihoods_ = None if totals is None else tuple(totals.tolist())
+        self.list_ = prefix(decision_list, k, X_bin, labels, weight)
+        self.log_likelihoods_ = tuple(result.log_likelihoods[:k + 1])
+        self.rule_costs_ = tuple(result.costs[:k])
+        self.stop_reason_ = (result.stop_reason if k == len(result.rules)
+                             else "validation")
 
     def _positive_index(self, classes) -> int:
         if len(classes) != 2:

@@ -33,6 +33,8 @@ majority class (hepa, spect), its rules are not noise; the rates of their region
 few rows. Shrinking those rates (m-estimates toward the parent region's or the training rate,
 m = 1..8) moved hepa and spect by at most 0.7 points, and lost mux6 at m = 8. Both remedies
 were measured and neither was adopted (``benchmarks/results/dlist_selection_bias.md``).
+Choosing the length on held-out folds instead (``crossfit``) is an option, not the default:
+it trades append for hepa (the reasons are in ``crossfit``).
 
 The weight ``penalty`` scales the cost (0 or None: no penalty, the paper's plain greedy
 search, which stops only on ``min_gain``, purity or ``max_rules``).
