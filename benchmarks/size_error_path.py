@@ -163,6 +163,9 @@ def main(argv=None):
     if args.worker:
         import json
 
+        from occamlearn.trees.mpdt.error_budget.bnb_kernels import warm_up
+
+        warm_up()  # loaded before the clock starts, as the forked runs of the parent have it
         print(json.dumps(run_table(args.worker[0], float(args.worker[1]), False)))
         return 0
     job = run_table if args.every_threshold else run
