@@ -39,7 +39,7 @@ def worker(source: str, name: str, limit: float) -> dict:
 
         X, y, k = training_matrix(name)
     from occamlearn.stopping import Deadline, ProgressSink
-    from occamlearn.trees.mpdt.bnb.branch_and_bound import minimum_tree_branch_and_bound
+    from occamlearn.trees.mpdt.bnb.branch_and_bound import find_minimum_tree_branch_and_bound
 
     bounds = []
     cpu, wall = time.process_time(), time.perf_counter()
@@ -48,7 +48,7 @@ def worker(source: str, name: str, limit: float) -> dict:
         if lower is not None:
             bounds.append((round(time.process_time() - cpu, 2), lower))
 
-    result = minimum_tree_branch_and_bound(X, y, k, deadline=Deadline.after(limit),
+    result = find_minimum_tree_branch_and_bound(X, y, k, deadline=Deadline.after(limit),
                                            progress=ProgressSink(report))
     return {"matrix": f"{source}:{name}", "size": result.upper_bound,
             "lower": result.lower_bound, "status": result.status,

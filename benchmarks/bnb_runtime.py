@@ -38,11 +38,11 @@ CERTIFIED = {"mux6": 15, "corral": 13, "irish": 9, "iris": 15, "zoo": 15, "hayes
 
 def run_branch_and_bound(name: str, time_limit: float) -> dict:
     from occamlearn.stopping import Deadline
-    from occamlearn.trees.mpdt.bnb.branch_and_bound import minimum_tree_branch_and_bound
+    from occamlearn.trees.mpdt.bnb.branch_and_bound import find_minimum_tree_branch_and_bound
 
     X, y, k = training_matrix(name)
     start, cpu = time.perf_counter(), time.process_time()
-    result = minimum_tree_branch_and_bound(X, y, k, deadline=Deadline.after(time_limit))
+    result = find_minimum_tree_branch_and_bound(X, y, k, deadline=Deadline.after(time_limit))
     seconds, cpu = time.perf_counter() - start, time.process_time() - cpu
     return {"rows": len(y), "features": X.shape[1], "size": result.upper_bound,
             "lb": result.lower_bound, "status": result.status, "seconds": seconds,

@@ -35,10 +35,10 @@ def _limit(function, seconds: float) -> dict:
 def fit(kind: str, name: str, arg: int, seconds: float):
     X, y, k = training_matrix(name)
     if kind == "bnb":
-        from occamlearn.trees.mpdt.bnb.branch_and_bound import minimum_tree_branch_and_bound
+        from occamlearn.trees.mpdt.bnb.branch_and_bound import find_minimum_tree_branch_and_bound
 
-        return lambda: minimum_tree_branch_and_bound(
-            X, y, k, **_limit(minimum_tree_branch_and_bound, seconds))
+        return lambda: find_minimum_tree_branch_and_bound(
+            X, y, k, **_limit(find_minimum_tree_branch_and_bound, seconds))
     if kind == "dtmax":
         from occamlearn.stopping import Deadline
         from occamlearn.trees.dtmax.data import OrderedData

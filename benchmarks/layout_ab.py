@@ -5,7 +5,7 @@ Each run is a fresh process with ``PYTHONPATH`` set to one of two source trees (
 ``--head``), in the order base, head, base, head, ... (``--repeats`` pairs), after one warm-up
 run of each so that both read their compiled kernels from numba's disk cache. The runs:
 
-* ``bnb``: ``minimum_tree_branch_and_bound`` (the pure branch and bound) on small matrices of
+* ``bnb``: ``find_minimum_tree_branch_and_bound`` (the pure branch and bound) on small matrices of
   ``mpdt_runtime.training_matrix``;
 * ``frontier``: the size-error frontier (``size_error_path``'s walk) on small matrices;
 * ``all_minimum``: ``find_minimum_trees`` drawing and counting minimum trees by the branch
@@ -39,8 +39,8 @@ kind, name, limit = {kind!r}, {name!r}, {limit!r}
 X, y, k = training_matrix(name)
 start = time.perf_counter()
 if kind == "bnb":
-    from occamlearn.trees.mpdt.bnb.branch_and_bound import minimum_tree_branch_and_bound
-    r = minimum_tree_branch_and_bound(X, y, k, deadline=Deadline.after(limit))
+    from occamlearn.trees.mpdt.bnb.branch_and_bound import find_minimum_tree_branch_and_bound
+    r = find_minimum_tree_branch_and_bound(X, y, k, deadline=Deadline.after(limit))
     answer = (r.upper_bound, r.status)
 elif kind == "frontier":
     try:

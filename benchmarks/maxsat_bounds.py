@@ -61,9 +61,9 @@ def run_bound(name, method, time_limit):
         lower, upper, status, extra = (result.lower_bound, result.upper_bound, result.status,
                                        "")
     elif method == "bnb":
-        from occamlearn.trees.mpdt.bnb.branch_and_bound import minimum_tree_branch_and_bound
+        from occamlearn.trees.mpdt.bnb.branch_and_bound import find_minimum_tree_branch_and_bound
 
-        result = minimum_tree_branch_and_bound(
+        result = find_minimum_tree_branch_and_bound(
             X, y, k, deadline=Deadline.after(time_limit),
             progress=ProgressSink(lambda ub, lb, seconds, tree: first.setdefault(lb, seconds)))
         lower, upper, status, extra = (result.lower_bound, result.upper_bound, result.status,

@@ -13,7 +13,7 @@ a search starts):
 (The two-class two-leaf test and the one-split-per-partition rule have no switch.) For each
 frozen readable-default matrix (``readable_matrices``, after the column reductions
 ``find_minimum_tree`` applies) and each configuration this runs the branch and bound alone
-(``minimum_tree_branch_and_bound``) in a fresh process for ``--seconds`` and records the
+(``find_minimum_tree_branch_and_bound``) in a fresh process for ``--seconds`` and records the
 lower bound it had proven at 10, 30 and 60 s (in nodes) and the time it took to prove the
 minimum (``-`` when it did not). A name ending in ``:all`` is the dataset's whole table
 through the default binariser and the majority filter (what ``occamlearn fit --dataset
@@ -53,7 +53,7 @@ def worker(name: str, config: str, seconds: float) -> dict:
     """One run in this process: the trace of (seconds, size, lower bound) and the stats."""
     from occamlearn.stopping import Deadline, ProgressSink
     from occamlearn.trees.mpdt.bnb import kernels
-    from occamlearn.trees.mpdt.bnb.branch_and_bound import minimum_tree_branch_and_bound
+    from occamlearn.trees.mpdt.bnb.branch_and_bound import find_minimum_tree_branch_and_bound
     from occamlearn.trees.mpdt.bnb.engines import CompiledRowSetSearch
     from occamlearn.trees.mpdt.minimum import _column_reduction, find_minimum_tree
 
@@ -73,7 +73,7 @@ def worker(name: str, config: str, seconds: float) -> dict:
                 "lower": found.lower_bound, "stats": {}}
     reduction = _column_reduction(X, y)
     X = reduction.reduce(X) if reduction is not None else X
-    found = minimum_tree_branch_and_bound(X, y, n_classes, deadline=Deadline.after(seconds),
+    found = find_minimum_tree_branch_and_bound(X, y, n_classes, deadline=Deadline.after(seconds),
                                           progress=sink)
     return {"trace": trace, "optimal": found.status == "optimal", "size": found.upper_bound,
             "lower": found.lower_bound,

@@ -1,6 +1,6 @@
 """Which side of a split the branch and bound solves first: base against head, in CPU seconds.
 
-Each run is the compiled branch and bound alone (``minimum_tree_branch_and_bound``, what the
+Each run is the compiled branch and bound alone (``find_minimum_tree_branch_and_bound``, what the
 default portfolio's first round runs) in a fresh process, with its kernels loaded before the
 clock starts, on one matrix of ``mpdt_bounds_ablation.matrix`` (``haber:all`` is what
 ``occamlearn fit --dataset haber`` searches). It records the CPU seconds of the process (not
@@ -33,7 +33,7 @@ def worker(name: str, seconds: float) -> dict:
 
     from occamlearn.stopping import Deadline, ProgressSink
     from occamlearn.trees.mpdt.bnb import kernels
-    from occamlearn.trees.mpdt.bnb.branch_and_bound import minimum_tree_branch_and_bound
+    from occamlearn.trees.mpdt.bnb.branch_and_bound import find_minimum_tree_branch_and_bound
     from occamlearn.trees.mpdt.minimum import _column_reduction
 
     kernels.warm_up()
@@ -43,7 +43,7 @@ def worker(name: str, seconds: float) -> dict:
     start, trace = time.process_time(), []
     sink = ProgressSink(lambda upper, lower, at, tree: trace.append(
         (time.process_time() - start, upper, lower)))
-    found = minimum_tree_branch_and_bound(X, y, n_classes, deadline=Deadline.after(seconds),
+    found = find_minimum_tree_branch_and_bound(X, y, n_classes, deadline=Deadline.after(seconds),
                                           progress=sink)
     return {"optimal": found.status == "optimal", "lower": found.lower_bound,
             "upper": found.upper_bound, "cpu": time.process_time() - start,

@@ -3,7 +3,7 @@
 For each matrix (``readable_matrices``, after the column reductions ``find_minimum_tree``
 applies) this measures, in one process:
 
-* the branch and bound alone (``minimum_tree_branch_and_bound``): the lower bound it has
+* the branch and bound alone (``find_minimum_tree_branch_and_bound``): the lower bound it has
   proven at each moment (one deepening step per 2 nodes) and its calls, up to ``--seconds``;
 * the static bounds at the root: the incompatibility bound (pairwise leaf-incompatible rows)
   and Witty's pair bound (Staus, Komusiewicz, Sommer and Sorge): every pair of rows of
@@ -108,10 +108,10 @@ def engine_trace(engine: str, X, y, n_classes, seconds: float) -> tuple[list, di
     """One engine alone ("bnb": the branch and bound, "subsets": incremental examples): its
     (seconds, upper, lower) reports and its stats."""
     from occamlearn.stopping import Deadline, ProgressSink
-    from occamlearn.trees.mpdt.bnb.branch_and_bound import minimum_tree_branch_and_bound
+    from occamlearn.trees.mpdt.bnb.branch_and_bound import find_minimum_tree_branch_and_bound
     from occamlearn.trees.mpdt.bnb.subsets import find_minimum_tree_incremental
 
-    run = {"bnb": minimum_tree_branch_and_bound,
+    run = {"bnb": find_minimum_tree_branch_and_bound,
            "subsets": find_minimum_tree_incremental}[engine]
     trace = []
     sink = ProgressSink(lambda upper, lower, at, tree: trace.append((at, upper, lower)))

@@ -114,11 +114,11 @@ def _copy_warm_cache(target: Path) -> None:
 FIT = """
 import json, numpy as np
 from occamlearn.stopping import Deadline
-from occamlearn.trees.mpdt.bnb.branch_and_bound import minimum_tree_branch_and_bound
+from occamlearn.trees.mpdt.bnb.branch_and_bound import find_minimum_tree_branch_and_bound
 rng = np.random.default_rng(5)
 X = np.unique(rng.integers(0, 2, size=(100, 12)), axis=0)
 y = rng.integers(0, 3, size=X.shape[0])
-found = minimum_tree_branch_and_bound(X, y, 3, deadline=Deadline.after(60))
+found = find_minimum_tree_branch_and_bound(X, y, 3, deadline=Deadline.after(60))
 print(json.dumps({"size": found.upper_bound, "status": found.status,
                   "engine": found.stats["engine"], "pure": bool(found.tree.is_pure_on(X, y))}))
 """

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from reference_search import AccuracyAtDepth, PureSize, SizeWithinBudget, solve
 
 from occamlearn.trees.exact.data import group_examples
-from occamlearn.trees.mpdt.bnb.branch_and_bound import minimum_tree_branch_and_bound
+from occamlearn.trees.mpdt.bnb.branch_and_bound import find_minimum_tree_branch_and_bound
 from occamlearn.trees.mpdt.error_budget.bnb import find_minimum_tree_with_errors_bnb
 from occamlearn.trees.weights import integer_weights
 
@@ -66,7 +66,7 @@ def test_pure_size_equals_brute_force(data):
     X, y, n_classes, weight = data
     y = conflict_free(X, y, weight)
     pure = min(v for v, e in fronts(X, y, weight, n_classes)(X.shape[1]).items() if e == 0)
-    result = minimum_tree_branch_and_bound(X, y, n_classes, sample_weight=weight)
+    result = find_minimum_tree_branch_and_bound(X, y, n_classes, sample_weight=weight)
     assert result.status == "optimal"
     assert result.tree.n_nodes == 2 * pure - 1
     positive = weight > 0
@@ -130,8 +130,8 @@ def repeated(X, y, weight):
 def test_pure_size_integer_weights_equal_repeated_rows(data):
     X, y, n_classes, weight = data
     y = conflict_free(X, y, weight)
-    weighted = minimum_tree_branch_and_bound(X, y, n_classes, sample_weight=weight)
-    plain = minimum_tree_branch_and_bound(*repeated(X, y, weight), n_classes)
+    weighted = find_minimum_tree_branch_and_bound(X, y, n_classes, sample_weight=weight)
+    plain = find_minimum_tree_branch_and_bound(*repeated(X, y, weight), n_classes)
     assert weighted.tree.n_nodes == plain.tree.n_nodes
     assert weighted.status == plain.status == "optimal"
 
@@ -166,7 +166,7 @@ def test_depth_integer_weights_equal_repeated_rows(data, depth, prefer_small):
 def test_weights_are_checked():
     X, y = np.array([[0], [1]]), np.array([0, 1])
     with pytest.raises(ValueError, match="sample_weight must hold one finite value"):
-        minimum_tree_branch_and_bound(X, y, 2, sample_weight=[1.0])
+        find_minimum_tree_branch_and_bound(X, y, 2, sample_weight=[1.0])
     with pytest.raises(ValueError, match="finite and >= 0"):
         max_accuracy_on_matrix(X, y, 2, 1, sample_weight=[1.0, np.nan])
     with pytest.raises(ValueError, match="positive weight"):

@@ -45,7 +45,7 @@ import numpy as np
 
 from occamlearn.model.tree import Tree
 from occamlearn.stopping import CLOCK, Deadline, ProgressSink
-from occamlearn.trees.mpdt.bnb.branch_and_bound import minimum_tree_branch_and_bound
+from occamlearn.trees.mpdt.bnb.branch_and_bound import find_minimum_tree_branch_and_bound
 from occamlearn.trees.mpdt.bnb.subsets import find_minimum_tree_incremental
 from occamlearn.trees.mpdt.maxsat_route.search import find_minimum_tree_maxsat
 from occamlearn.trees.mpdt.result import MinimumTreeResult
@@ -76,7 +76,7 @@ def find_minimum_tree_bnb(X, y, n_classes: int, *, deadline: Deadline | None = N
     """The branch and bound alone, as a ``MinimumTreeResult`` (the method ``"bnb"``)."""
     start = CLOCK()
     sink = ProgressSink(None if progress is None else progress.report)
-    found = minimum_tree_branch_and_bound(X, y, n_classes, deadline=deadline, progress=sink)
+    found = find_minimum_tree_branch_and_bound(X, y, n_classes, deadline=deadline, progress=sink)
     if found.tree is None:
         raise RuntimeError("the branch and bound stopped before its greedy tree was built")
     lower = max(found.lower_bound, lower_bound or 1)
@@ -147,7 +147,7 @@ def _run_engine(engine: str, X, y, n_classes, turn: Deadline, bounds: _Bounds,
     """One turn of ``engine`` under the deadline ``turn``, reporting into ``bounds``."""
     sink = bounds.engine_sink(engine)
     if engine == "branch-and-bound":
-        found = minimum_tree_branch_and_bound(X, y, n_classes, deadline=turn, progress=sink,
+        found = find_minimum_tree_branch_and_bound(X, y, n_classes, deadline=turn, progress=sink,
                                               upper_bound_tree=bounds.tree)
         bounds.offer(engine, tree=found.tree, lower=found.lower_bound)
         if found.stats.get("interrupted"):  # it caught Ctrl-C: the whole portfolio stops

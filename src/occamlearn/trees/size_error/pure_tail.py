@@ -76,7 +76,7 @@ def pure_tail(search, deadline: Deadline, max_levels: int = MAX_LEVELS) -> dict:
     pure-tree search per margin level, within ``deadline``) and seed the fronts with the
     first level's tree. Returns what was done, for the stats. Raises ``Stop`` if the deadline
     is up before the first search starts, KeyboardInterrupt after a Ctrl-C inside one."""
-    from occamlearn.trees.mpdt.bnb.branch_and_bound import minimum_tree_branch_and_bound
+    from occamlearn.trees.mpdt.bnb.branch_and_bound import find_minimum_tree_branch_and_bound
     from occamlearn.trees.mpdt.error_budget.bnb_engine import FORCED
 
     view, root = search.view, search.view.root
@@ -91,7 +91,7 @@ def pure_tail(search, deadline: Deadline, max_levels: int = MAX_LEVELS) -> dict:
                 raise Stop
             break
         engines = []
-        result = minimum_tree_branch_and_bound(view.groups.patterns[patterns], label[patterns],
+        result = find_minimum_tree_branch_and_bound(view.groups.patterns[patterns], label[patterns],
                                                search.n_classes, deadline=deadline,
                                                on_search=engines.append)
         if level == 0 and engines:

@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from occamlearn.stopping import Deadline, ProgressSink
-from occamlearn.trees.mpdt.bnb.branch_and_bound import minimum_tree_branch_and_bound
+from occamlearn.trees.mpdt.bnb.branch_and_bound import find_minimum_tree_branch_and_bound
 from occamlearn.trees.mpdt.minimum import find_minimum_tree
 
 
@@ -36,7 +36,7 @@ def assert_pure(tree, X, y):
 @given(small_data())
 def test_size_equals_brute_force(data):
     X, y, n_classes = data
-    result = minimum_tree_branch_and_bound(X, y, n_classes)
+    result = find_minimum_tree_branch_and_bound(X, y, n_classes)
     assert result.status == "optimal"
     assert result.tree.n_nodes == minimum_tree_size(X, y)
     assert result.lower_bound == result.upper_bound == result.tree.n_nodes
@@ -48,7 +48,7 @@ def test_size_equals_brute_force(data):
 @given(small_data(min_rows=6, max_rows=10))
 def test_size_equals_maxsat(data):
     X, y, n_classes = data
-    ours = minimum_tree_branch_and_bound(X, y, n_classes)
+    ours = find_minimum_tree_branch_and_bound(X, y, n_classes)
     theirs = find_minimum_tree(X, y, n_classes, solver="lsu")
     assert theirs.status == "optimal"
     assert ours.tree.n_nodes == theirs.tree.n_nodes
@@ -93,7 +93,7 @@ def check_stopped(result, X, y, n_classes):
 def test_time_limit_holds():
     X, y, n_classes = hard_instance()
     start = time.perf_counter()
-    result = minimum_tree_branch_and_bound(X, y, n_classes, deadline=Deadline.after(0.5))
+    result = find_minimum_tree_branch_and_bound(X, y, n_classes, deadline=Deadline.after(0.5))
     assert time.perf_counter() - start <= 0.5 * 1.1 + 1.0
     check_stopped(result, X, y, n_classes)
     assert result.status == "feasible"
@@ -102,7 +102,7 @@ def test_time_limit_holds():
 
 def test_should_stop_immediately_returns_a_pure_tree():
     X, y, n_classes = hard_instance(seed=1)
-    result = minimum_tree_branch_and_bound(X, y, n_classes, deadline=stopped_deadline())
+    result = find_minimum_tree_branch_and_bound(X, y, n_classes, deadline=stopped_deadline())
     check_stopped(result, X, y, n_classes)
     assert result.status == "feasible"
 
@@ -111,7 +111,7 @@ def test_should_stop_immediately_returns_a_pure_tree():
 @given(small_data(min_rows=10, max_rows=14), st.integers(1, 6))
 def test_lower_bound_when_stopped_is_proven(data, polls):
     X, y, n_classes = data
-    result = minimum_tree_branch_and_bound(X, y, n_classes, deadline=StopAfter(polls))
+    result = find_minimum_tree_branch_and_bound(X, y, n_classes, deadline=StopAfter(polls))
     minimum = minimum_tree_size(X, y)
     assert result.lower_bound <= minimum <= result.upper_bound
     assert_pure(result.tree, X, y)
@@ -121,10 +121,10 @@ def test_lower_bound_when_stopped_is_proven(data, polls):
 
 def test_lower_bound_of_a_stopped_hard_search_is_below_the_optimum():
     X, y, n_classes = hard_instance(rows=60, features=12, n_classes=2, seed=3)
-    exact = minimum_tree_branch_and_bound(X, y, n_classes)
+    exact = find_minimum_tree_branch_and_bound(X, y, n_classes)
     assert exact.status == "optimal"
     for limit in (0.0, 0.01, 0.05):
-        stopped = minimum_tree_branch_and_bound(X, y, n_classes,
+        stopped = find_minimum_tree_branch_and_bound(X, y, n_classes,
                                                 deadline=Deadline.after(limit))
         assert stopped.lower_bound <= exact.upper_bound <= stopped.upper_bound
 
@@ -133,16 +133,16 @@ def test_conflicting_rows_raise():
     X = np.array([[0, 1], [0, 1], [1, 0], [1, 1], [1, 1]])
     y = np.array([0, 1, 0, 1, 0])
     with pytest.raises(ValueError, match="2 groups"):
-        minimum_tree_branch_and_bound(X, y, 2)
+        find_minimum_tree_branch_and_bound(X, y, 2)
 
 
 def test_upper_bound_tree_smaller_than_greedy_is_the_first_incumbent():
     X, y, n_classes = hard_instance(rows=60, features=12, n_classes=2, seed=3)
-    optimum = minimum_tree_branch_and_bound(X, y, n_classes)
+    optimum = find_minimum_tree_branch_and_bound(X, y, n_classes)
     greedy = optimum.trace[0][1]
     assert optimum.tree.n_nodes < greedy
     seen = []
-    result = minimum_tree_branch_and_bound(X, y, n_classes, upper_bound_tree=optimum.tree,
+    result = find_minimum_tree_branch_and_bound(X, y, n_classes, upper_bound_tree=optimum.tree,
                                            progress=ProgressSink(lambda *args: seen.append(args)))
     assert result.trace[0][1] == optimum.tree.n_nodes
     assert seen[0][0] == optimum.tree.n_nodes and seen[0][3] is not None
@@ -153,7 +153,7 @@ def test_progress_reports_improving_bounds_and_feature_names():
     X, y, n_classes = hard_instance(rows=60, features=12, n_classes=2, seed=3)
     seen = []
     names = tuple(f"f{j}" for j in range(X.shape[1]))
-    result = minimum_tree_branch_and_bound(X, y, n_classes, feature_names=names,
+    result = find_minimum_tree_branch_and_bound(X, y, n_classes, feature_names=names,
                                            progress=ProgressSink(lambda *args: seen.append(args)))
     uppers = [s[0] for s in seen]
     lowers = [s[1] for s in seen]
@@ -164,7 +164,7 @@ def test_progress_reports_improving_bounds_and_feature_names():
 
 def test_single_class_and_bool_input():
     X = np.array([[True, False], [False, True]])
-    result = minimum_tree_branch_and_bound(X, np.array([1, 1]), 2)
+    result = find_minimum_tree_branch_and_bound(X, np.array([1, 1]), 2)
     assert result.tree.n_nodes == 1 and result.tree.label[0] == 1
     assert result.status == "optimal" and result.lower_bound == 1
 
@@ -175,7 +175,7 @@ def test_python_and_compiled_engines_agree_with_brute_force(data):
     X, y, n_classes = data
     minimum = minimum_tree_size(X, y)
     for engine in ("python", "compiled"):
-        result = minimum_tree_branch_and_bound(X, y, n_classes, engine=engine, quick_calls=0)
+        result = find_minimum_tree_branch_and_bound(X, y, n_classes, engine=engine, quick_calls=0)
         assert result.stats["engine"] == engine
         assert result.status == "optimal" and result.tree.n_nodes == minimum
         assert_pure(result.tree, X, y)
@@ -190,7 +190,7 @@ def test_compiled_engine_grows_or_clears_its_table(monkeypatch, memory_bytes):
     monkeypatch.setattr(bnb_search.CompiledRowSetSearch, "MEMORY_BYTES", memory_bytes)
     rows = 60 if memory_bytes > 2**20 else 24  # without a memo the search is exponential
     X, y, n_classes = hard_instance(rows=rows, features=12, n_classes=2, seed=3)
-    results = [branch_and_bound.minimum_tree_branch_and_bound(X, y, n_classes, engine=engine,
+    results = [branch_and_bound.find_minimum_tree_branch_and_bound(X, y, n_classes, engine=engine,
                                                               quick_calls=0)
                for engine in ("python", "compiled")]
     assert results[0].tree.n_nodes == results[1].tree.n_nodes
@@ -209,7 +209,7 @@ def test_compiled_table_grows_up_to_its_memory_cap(monkeypatch):
     monkeypatch.setattr(bnb_search.CompiledRowSetSearch, "MEMORY_BYTES", 512 * 16)
     monkeypatch.setattr(pair_bound, "SEED_SECONDS", 0.0)  # its bounds leave less to store
     X, y, n_classes = hard_instance(rows=24, features=12, n_classes=2, seed=3)
-    result = branch_and_bound.minimum_tree_branch_and_bound(X, y, n_classes, engine="compiled",
+    result = branch_and_bound.find_minimum_tree_branch_and_bound(X, y, n_classes, engine="compiled",
                                                             quick_calls=0)
     assert result.status == "optimal" and result.tree.n_nodes == minimum_tree_size(X, y)
     assert result.stats["table_capacity"] == 512
@@ -219,7 +219,7 @@ def test_compiled_table_grows_up_to_its_memory_cap(monkeypatch):
 @pytest.mark.parametrize("engine", ["python", "compiled"])
 def test_ctrl_c_returns_the_incumbent_marked_interrupted(engine):
     X, y, n_classes = hard_instance(seed=2)
-    result = minimum_tree_branch_and_bound(X, y, n_classes,
+    result = find_minimum_tree_branch_and_bound(X, y, n_classes,
                                            deadline=StopAfter(0, KeyboardInterrupt),
                                            engine=engine, quick_calls=0)
     assert result.stats["interrupted"] and result.status == "feasible"

@@ -16,7 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from occamlearn.model.tree import Tree
-from occamlearn.trees.mpdt.bnb.branch_and_bound import minimum_tree_branch_and_bound
+from occamlearn.trees.mpdt.bnb.branch_and_bound import find_minimum_tree_branch_and_bound
 from occamlearn.trees.mpdt.bnb.engines import CompiledRowSetSearch, RowSetSearch, prepare_rows
 from occamlearn.trees.mpdt.bnb.neighbourhoods import smaller_trees
 
@@ -56,7 +56,7 @@ def test_turns_with_the_deepening_keep_the_brute_force_minimum(data, slice_calls
     minimum = minimum_tree_size(X, y)
     turns = {"after_calls": 0, "slice_calls": slice_calls, "share": share}
     for engine in ENGINES:
-        result = minimum_tree_branch_and_bound(X, y, n_classes, engine=engine, quick_calls=0,
+        result = find_minimum_tree_branch_and_bound(X, y, n_classes, engine=engine, quick_calls=0,
                                                improve_calls=0, neighbourhood=turns)
         assert result.status == "optimal" and result.tree.n_nodes == minimum, engine
         assert np.array_equal(result.tree.predict(X), y), engine

@@ -66,7 +66,7 @@ def test_the_search_with_pair_bounds_on_the_root_sides_keeps_the_minimum(data):
     saved = branch_and_bound.PAIR_AFTER_CALLS, pair_bound.SEED_SECONDS
     branch_and_bound.PAIR_AFTER_CALLS, pair_bound.SEED_SECONDS = 0, 5.0
     try:
-        result = branch_and_bound.minimum_tree_branch_and_bound(
+        result = branch_and_bound.find_minimum_tree_branch_and_bound(
             X, y, n_classes, engine="compiled", quick_calls=0, improve_calls=0)
     finally:
         branch_and_bound.PAIR_AFTER_CALLS, pair_bound.SEED_SECONDS = saved

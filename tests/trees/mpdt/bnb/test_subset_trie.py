@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from numba import njit
 
 from occamlearn.trees.mpdt.bnb import engines, kernels, memo_table, subset_trie
-from occamlearn.trees.mpdt.bnb.branch_and_bound import minimum_tree_branch_and_bound
+from occamlearn.trees.mpdt.bnb.branch_and_bound import find_minimum_tree_branch_and_bound
 from occamlearn.trees.mpdt.bnb.engines import prepare_rows
 
 
@@ -164,7 +164,7 @@ def test_compiled_search_with_the_trie_is_exact(data, max_rows, min_budget, node
     X, y = X[order], y[order]
     searches = []
     with _trie_settings(max_rows, min_budget, nodes, work, reductions):
-        result = minimum_tree_branch_and_bound(X, y, n_classes, engine="compiled",
+        result = find_minimum_tree_branch_and_bound(X, y, n_classes, engine="compiled",
                                                quick_calls=0, improve_calls=0,
                                                on_search=searches.append)
     assert result.status == "optimal"
@@ -214,7 +214,7 @@ def test_every_reduction_switch_gives_the_same_minimum(data):
     minimum = minimum_tree_size(X, y)
     for reductions in ((False, False, False), (True, True, True)):
         with _trie_settings(0, 3, 64, 4096, reductions):
-            result = minimum_tree_branch_and_bound(X, y, n_classes, engine="compiled",
+            result = find_minimum_tree_branch_and_bound(X, y, n_classes, engine="compiled",
                                                    quick_calls=0, improve_calls=0)
         assert result.tree.n_nodes == minimum and result.status == "optimal"
 
@@ -228,7 +228,7 @@ def test_a_hard_search_evicts_and_still_proves_the_minimum():
     _, first, inverse = np.unique(X, axis=0, return_index=True, return_inverse=True)
     y = y[first][inverse.ravel()]
     with _trie_settings(12, 2, 64, 4096, (True, True, True)):
-        result = minimum_tree_branch_and_bound(X, y, 2, engine="compiled", quick_calls=0,
+        result = find_minimum_tree_branch_and_bound(X, y, 2, engine="compiled", quick_calls=0,
                                                improve_calls=0)
     assert result.stats["subset_evictions"] > 0 and result.stats["subset_hits"] > 0
     assert result.status == "optimal"
@@ -243,7 +243,7 @@ def test_the_trie_switch_is_honoured(on):
     X = X[keep]
     y = (X[:, 0] ^ X[:, 1] ^ X[:, 2]) | (X[:, 3] & X[:, 4])
     with _trie_settings(16 if on else 0, 2, 4096, 4096, (True, True, True)):
-        result = minimum_tree_branch_and_bound(X, y, 2, engine="compiled", quick_calls=0,
+        result = find_minimum_tree_branch_and_bound(X, y, 2, engine="compiled", quick_calls=0,
                                                improve_calls=0)
     assert (result.stats["subset_queries"] > 0) == on
     assert result.tree.n_nodes == minimum_tree_size(X, y)

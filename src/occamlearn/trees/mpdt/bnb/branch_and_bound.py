@@ -103,7 +103,7 @@ from occamlearn.trees.mpdt.bnb.engines import (
 from occamlearn.trees.mpdt.bnb.neighbourhoods import smaller_trees
 from occamlearn.trees.recursion import deep_recursion
 
-__all__ = ["BranchAndBoundResult", "minimum_tree_branch_and_bound"]
+__all__ = ["BranchAndBoundResult", "find_minimum_tree_branch_and_bound"]
 
 IMPROVE_CALLS = 2000  # calls allowed to each subtree of the greedy tree when improving it
 # Below this many seconds left no numba is imported (about 1 s to load numba and the cached
@@ -121,7 +121,7 @@ PAIR_AFTER_CALLS = 200_000
 
 @dataclass(frozen=True)
 class BranchAndBoundResult:
-    """Outcome of ``minimum_tree_branch_and_bound``; sizes in nodes (2 * leaves - 1)."""
+    """Outcome of ``find_minimum_tree_branch_and_bound``; sizes in nodes (2 * leaves - 1)."""
 
     tree: Tree | None
     status: str  # "optimal" | "feasible" | "unknown"
@@ -206,7 +206,7 @@ def _check_pure(tree: Tree, X, y, origin: str = "found") -> Tree:
     return tree.with_counts(X, y)
 
 
-def minimum_tree_branch_and_bound(X, y, n_classes=None, *, deadline: Deadline | None = None,
+def find_minimum_tree_branch_and_bound(X, y, n_classes=None, *, deadline: Deadline | None = None,
                                   progress: ProgressSink | None = None, sample_weight=None,
                                   upper_bound_tree=None, feature_names=(),
                                   on_search=None, engine: str | None = None,

@@ -130,11 +130,11 @@ def _solve_subset(engine, X, y, n_classes, deadline: Deadline, incumbent: Tree, 
     size, or the bound it proves, is still a lower bound for the full data, and the tree is a
     full-data optimum if it is pure on every row."""
     if engine == "bnb":
-        from occamlearn.trees.mpdt.bnb.branch_and_bound import minimum_tree_branch_and_bound
+        from occamlearn.trees.mpdt.bnb.branch_and_bound import find_minimum_tree_branch_and_bound
 
         sink = None if on_lower is None else ProgressSink(
             lambda upper, bound, seconds, tree: bound is not None and on_lower(bound))
-        found = minimum_tree_branch_and_bound(X, y, n_classes, deadline=deadline,
+        found = find_minimum_tree_branch_and_bound(X, y, n_classes, deadline=deadline,
                                               progress=sink, upper_bound_tree=incumbent)
         if found.stats.get("interrupted"):  # it caught Ctrl-C: this search stops too
             raise KeyboardInterrupt
