@@ -5,8 +5,8 @@ folders of its own: new and empty for a cold run (what a fresh install sees), a 
 complete cache for a warm one. Three parts:
 
 1. ``families``: CPU and wall seconds to compile each kernel family into an empty cache, each
-   alone in its process (``python -m occamlearn.trees.compiling.compile_child FAMILY``, the compile child
-   a fit starts), and ``occamlearn warm-up`` on an empty cache (all of them, one process);
+   alone in its process (``python -m occamlearn.trees.compiling.compile_child FAMILY``, the compile
+   child a fit starts), and ``occamlearn warm-up`` on an empty cache (all of them, one process);
 2. ``haber``: ``occamlearn fit --dataset haber`` (the default 60 s limit) cold ``--repeats``
    times and warm once: wall and CPU seconds, the result line (proven or not);
 3. ``mux6``: ``occamlearn fit --dataset mux6`` cold: whether a compile process is still

@@ -45,7 +45,8 @@ def fit(kind: str, name: str, arg: int, seconds: float):
         from occamlearn.trees.dtmax.entry import find_most_accurate_tree
 
         data = OrderedData.from_matrix(X, y, k)
-        return lambda: find_most_accurate_tree(data, max_depth=arg, deadline=Deadline.after(seconds))
+        return lambda: find_most_accurate_tree(data, max_depth=arg,
+                                               deadline=Deadline.after(seconds))
     from occamlearn.trees.exact.data import group_examples
     from occamlearn.trees.mpdt.error_budget.bnb import find_minimum_tree_with_errors_bnb
 

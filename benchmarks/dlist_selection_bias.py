@@ -1,4 +1,5 @@
-"""Two remedies for selection-biased rule rates, measured on the held-out splits of ``dlist_accuracy.py``.
+"""Two remedies for selection-biased rule rates, measured on the held-out splits of
+``dlist_accuracy.py``.
 
 On hepa and spect the default list scores below the majority class: a region the search
 picked has a training rate biased by being picked (issue 34). This script measures two

@@ -129,8 +129,8 @@ def main(argv=None) -> None:
                 lines.append(f"| {case} | {depth} | {name} | {result['note']} |")
                 continue
             cells = " | ".join(f"{bound_at(result, c):g}" for c in args.checkpoints)
-            end = (f"{result['errors']:g} ({'optimal' if result['status'] == 'optimal' else result['lower']:})"
-                   f", {result['seconds']:.1f} s")
+            proof = "optimal" if result["status"] == "optimal" else result["lower"]
+            end = f"{result['errors']:g} ({proof}), {result['seconds']:.1f} s"
             lines.append(f"| {case} | {depth} | {name} | {cells} | {end} |")
     text = "\n".join(lines) + "\n"
     print(text)

@@ -1,8 +1,8 @@
 """DT(max) -- most accurate tree of depth <= d -- occamlearn against STreeD.
 
 ``--solver dp`` (the default; "auto" is the same) times occamlearn's search as
-``trees.dtmax.entry.find_most_accurate_tree`` picks it (MurTree's compiled search on these 0/1 matrices),
-``--solver maxsat`` (or a back-end name) its MaxSAT route.
+``trees.dtmax.entry.find_most_accurate_tree`` picks it (MurTree's compiled search on these 0/1
+matrices), ``--solver maxsat`` (or a back-end name) its MaxSAT route.
 
 Protocol: every bundled dataset, ``FeatureBinarizer(encoding="binary")`` fitted on a stratified
 64 % training split (``random_state=0``), no conflict filtering (DT(max) handles noise), depths
@@ -12,11 +12,11 @@ cost_complexity=0)`` -- its default cost_complexity=0.01 would trade accuracy fo
 same binary matrix with the same time limit. When both prove optimality their training
 accuracies must be equal: that is the correctness check (column "agree").
 
-Each tool fits 20 rows of the matrix first in the same process (a warm-up: compiled kernels
-are loaded, lazily imported modules imported), then the timed fit; ``--cold`` times the first
-fit instead. STreeD is a benchmark-only tool (``pip install ../shared/tools/pystreed-1.4.0-*.whl``), never a
-dependency. Each occamlearn run is a subprocess (``--worker``), so a run that overruns its limit
-while encoding is killed and reported, and memory does not accumulate. Run by hand::
+Each tool fits 20 rows of the matrix first in the same process (a warm-up: compiled kernels are
+loaded, lazily imported modules imported), then the timed fit; ``--cold`` times the first fit
+instead. STreeD is a benchmark-only tool (``pip install ../shared/tools/pystreed-1.4.0-*.whl``),
+never a dependency. Each occamlearn run is a subprocess (``--worker``), so a run that overruns its
+limit while encoding is killed and reported, and memory does not accumulate. Run by hand::
 
     python benchmarks/dtmax_runtime.py --markdown benchmarks/results/dtmax_runtime.md
 """

@@ -14,7 +14,8 @@ run of each so that both read their compiled kernels from numba's disk cache. Th
 The table gives each run's median wall seconds for base and head and their ratio. On a shared
 machine the ratio of alternated runs is the number to read, not the seconds.
 
-    python benchmarks/layout_ab.py --base /tmp/base/src --head src --out benchmarks/results/layout_ab.md
+    python benchmarks/layout_ab.py --base /tmp/base/src --head src \
+        --out benchmarks/results/layout_ab.md
 """
 
 from __future__ import annotations

@@ -66,7 +66,8 @@ def main(argv=None) -> None:
         return done.stdout.strip() or "not a git checkout"
 
     lines = [f"Command: `{' '.join([Path(sys.executable).name, *sys.argv])}`", "",
-             f"Head {args.head_src} ({args.head_label or commit(args.head_src)}); base {args.base_src} "
+             f"Head {args.head_src} ({args.head_label or commit(args.head_src)}); "
+             f"base {args.base_src} "
              f"({args.base_label or commit(args.base_src)}). Shared machine (2 cores).", "",
              f"Matrices: {args.matrices}; runner {args.runner}; time limit {args.time_limit:g} s; "
              f"started {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, load "

@@ -338,7 +338,8 @@ def render(args, command, results, runners, datasets, started, finished):
         if peers:  # (no peer columns in a run without peers)
             cells.append(f"{best} {runs[best]['seconds']:.1f} s" if best else "none proved")
             if best and runs.get("auto") and "error" not in runs["auto"]:
-                cells.append(f"{_charged(runs['auto'], limit) / max(runs[best]['seconds'], 0.01):.2f}")
+                ratio = _charged(runs["auto"], limit) / max(runs[best]["seconds"], 0.01)
+                cells.append(f"{ratio:.2f}")
             else:
                 cells.append("–")
         problems = check_dataset(name, runs)
@@ -428,8 +429,9 @@ def cold_line(results, done, limit):
         worst = max(worst, ratio)
         parts.append(f"{n} {_cell(cold, limit)[1]} / {_cell(warm, limit)[1]} s = {ratio:.2f}×"
                      + ("" if _proven(cold) else " (cold not proven)"))
+    verdict = "MET" if parts and worst <= 1.3 else "NOT MET"
     return (f"- Target: empty cache within 1.3× of a warm one (in-call seconds, unproven = "
-            f"limit, under 1 s = 1 s): {'MET' if parts and worst <= 1.3 else 'NOT MET'} ({'; '.join(parts)}).")
+            f"limit, under 1 s = 1 s): {verdict} ({'; '.join(parts)}).")
 
 
 def targets(results, limit, peer_certified, complete, peers, best_peer_seconds):

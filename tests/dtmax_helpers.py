@@ -1,5 +1,5 @@
-"""DT(max) on a 0/1 matrix for tests of other modules: ``trees.dtmax.entry.find_most_accurate_tree`` with
-its tree as a ``model.tree.Tree`` over the matrix's columns."""
+"""DT(max) on a 0/1 matrix for tests of other modules: ``trees.dtmax.entry.find_most_accurate_tree``
+with its tree as a ``model.tree.Tree`` over the matrix's columns."""
 
 from __future__ import annotations
 

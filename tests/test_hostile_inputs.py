@@ -271,7 +271,8 @@ def test_predict_warns_when_no_label_is_a_class(capsys, tmp_path, model_path, tr
     assert code == 0 and "warning" not in err and "accuracy: 1.0000" in err
 
 
-# -- the command line -------------------------------------------------------------------------------
+# -- the command line
+# -------------------------------------------------------------------------------
 def test_fit_checks_the_output_path_before_any_work(capsys, train_csv):
     started = time.perf_counter()
     code, out, err = _run(["fit", train_csv, "-o", "/nonexistent/dir/model.json"], capsys)
@@ -421,7 +422,8 @@ def test_a_missing_model_file_is_reported_without_heavy_imports(tmp_path):
     assert "no such model file" in done.stderr
 
 
-# -- external solvers and their answers ---------------------------------------------------------------
+# -- external solvers and their answers
+# ---------------------------------------------------------------
 def test_a_failed_external_solver_is_an_error_not_a_greedy_tree(capsys, monkeypatch, fitted):
     from occamlearn.maxsat.external import ExternalSolverError
 

@@ -124,7 +124,8 @@ def test_lsu_with_a_costly_first_model_returns_in_time():
         wcnf.append([-j], weight=1)
     with LinearSatUnsat() as backend:
         began = time.perf_counter()
-        result = backend.solve(wcnf, deadline=Deadline.after(LIMIT), phases=list(range(1, 2 * n + 1)))
+        result = backend.solve(wcnf, deadline=Deadline.after(LIMIT),
+                               phases=list(range(1, 2 * n + 1)))
         elapsed = time.perf_counter() - began
     assert elapsed < LIMIT + MARGIN
     assert result.status == "feasible" and n <= result.cost <= 2 * n
@@ -179,7 +180,8 @@ def test_minimum_tree_encodes_nothing_once_the_deadline_has_passed(bundled_binar
 
     X, y, k = bundled_binary("monks-1", unique=True)
     began = time.perf_counter()
-    result = find_minimum_tree(X, y, k, method="maxsat", deadline=Deadline.after(1e-3))  # the greedy bound
+    # the greedy bound
+    result = find_minimum_tree(X, y, k, method="maxsat", deadline=Deadline.after(1e-3))
     assert time.perf_counter() - began < LIMIT + MARGIN
     assert result.status == "feasible" and result.stats["encodings"] == 0
     assert result.tree.n_nodes == result.stats["greedy_size"] == result.upper_bound
@@ -372,7 +374,8 @@ def test_error_budget_encoding_stops_at_the_deadline(monkeypatch, within):
     budget = group_examples(X, y).forced_errors() + 3
     limit = 0.5
     began = time.perf_counter()
-    result = error_budget.find_minimum_tree_with_errors(X, y, 2, budget, deadline=Deadline.after(limit))
+    result = error_budget.find_minimum_tree_with_errors(X, y, 2, budget,
+                                                        deadline=Deadline.after(limit))
     assert within(limit, time.perf_counter() - began)
     assert "encoding_skipped" not in result.stats
     assert_within_budget(result, X, y, budget)

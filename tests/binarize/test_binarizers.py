@@ -107,7 +107,8 @@ def test_output_is_the_conditions(binarizer):
     )
     np.testing.assert_array_equal(out, expected_array)
     # and they survive JSON
-    restored = [condition_from_dict(json.loads(json.dumps(c.to_dict()))) for c in binarizer.conditions_]
+    restored = [condition_from_dict(json.loads(json.dumps(c.to_dict())))
+                for c in binarizer.conditions_]
     assert restored == binarizer.conditions_
 
 

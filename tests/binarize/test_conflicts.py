@@ -35,8 +35,8 @@ def test_majority_keeps_most_frequent_label_and_smallest_on_ties():
 
 def test_dataframes_keep_their_index():
     X = pd.DataFrame(
-        {"c": pd.Categorical(["a", "b", "a", "a"]), "v": [1.0, 2.0, 1.0, 1.0]}, index=[10, 11, 12, 13]
-    )
+        {"c": pd.Categorical(["a", "b", "a", "a"]), "v": [1.0, 2.0, 1.0, 1.0]},
+        index=[10, 11, 12, 13])
     y = pd.Series(["no", "yes", "yes", "yes"], index=X.index)
     groups = find_conflicts(X, y)
     assert [g.tolist() for g in groups] == [[0, 2, 3]]

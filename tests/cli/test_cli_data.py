@@ -29,7 +29,8 @@ def test_binarize_csv_writes_matrix(tmp_path, capsys, encoding, expected):
     data = tmp_path / "data.csv"
     data.write_text("size,color,label\n1,red,a\n2,blue,b\n3,red,a\n2,red,b\n")
     out = tmp_path / "out.csv"
-    code = main(["binarize", str(data), "--target", "label", "--encoding", encoding, "-o", str(out)])
+    code = main(["binarize", str(data), "--target", "label", "--encoding", encoding,
+                 "-o", str(out)])
     assert code == 0
     assert capsys.readouterr().out.splitlines() == expected
     written = pd.read_csv(out)

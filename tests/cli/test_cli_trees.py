@@ -109,8 +109,8 @@ def test_fit_max_depth_keeps_conflicts_and_round_trips(capsys, tmp_path):
     # most accurate tree is that leaf; depth 2 leaves only the error forced by the conflict
     # of rows 0 and 4, with the smallest such tree (2 decisions: b, then a under b = 1)
     assert main(["fit", str(path), "-q", "--max-depth", "1"]) == 0
-    assert "1 nodes, depth 0 (at most 1), status optimal, 2 training errors (proven minimum: 2)" in \
-        capsys.readouterr().out
+    assert ("1 nodes, depth 0 (at most 1), status optimal, 2 training errors "
+            "(proven minimum: 2)") in capsys.readouterr().out
     assert main(["fit", str(path), "-q", "--max-depth", "2", "-o", str(model)]) == 0
     assert "size: 5 nodes, depth 2 (at most 2), status optimal, 1 training errors" in \
         capsys.readouterr().out

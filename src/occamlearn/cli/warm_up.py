@@ -1,10 +1,10 @@
 """``occamlearn warm-up``: compile the numba kernels of the exact searches now.
 
-Without it nothing is lost: a fit that needs kernels compiles the families it uses in a
-background process while it searches with its Python engine, and switches when they are
-ready (``occamlearn.trees.compiling.kernel_cache``); that process ends with the fit's. Running this once
-after installing (or after upgrading) makes every fit start on the compiled engines. It shows
-each family as it goes, with its seconds. Nothing is compiled at install time.
+Without it nothing is lost: a fit that needs kernels compiles the families it uses in a background
+process while it searches with its Python engine, and switches when they are ready
+(``occamlearn.trees.compiling.kernel_cache``); that process ends with the fit's. Running this once
+after installing (or after upgrading) makes every fit start on the compiled engines. It shows each
+family as it goes, with its seconds. Nothing is compiled at install time.
 """
 
 from __future__ import annotations

@@ -69,12 +69,12 @@ NUMERIC = ("continuous", "discrete")
 class TableColumns:
     """The training table for the searches: ``data`` (codes as ranks, class indices,
     weights); ``tests[f][c]`` what "code of f >= c" tests, as ``(meaning, swapped)`` -- a
-    ``Condition`` (every-threshold mode) or a binary feature index, and whether the
-    condition holds on the *low* side (``test`` reads it for a search's rank threshold); ``X`` the kept rows of the table, ``weight`` theirs
-    (None unweighted); ``binarizer`` the fitted binariser whose features the tree tests
-    (None in every-threshold mode and for 0/1 input), ``X_bin`` its 0/1 matrix and
-    ``feature_names`` its feature names; ``over``: None when an optimum is over every
-    threshold and category of the table, else what it is over, in words."""
+    ``Condition`` (every-threshold mode) or a binary feature index, and whether the condition holds
+    on the *low* side (``test`` reads it for a search's rank threshold); ``X`` the kept rows of the
+    table, ``weight`` theirs (None unweighted); ``binarizer`` the fitted binariser whose features
+    the tree tests (None in every-threshold mode and for 0/1 input), ``X_bin`` its 0/1 matrix and
+    ``feature_names`` its feature names; ``over``: None when an optimum is over every threshold and
+    category of the table, else what it is over, in words."""
 
     data: OrderedData
     tests: tuple

@@ -1,10 +1,10 @@
 """``MaxAccuracyTreeClassifier``: the most accurate decision tree within a depth or leaf bound.
 
-A scikit-learn facade over ``trees.dtmax.entry.find_most_accurate_tree``: the table as ordered columns
-(``_dtmax_columns``: every threshold of the table as given, or exactly a binariser's
+A scikit-learn facade over ``trees.dtmax.entry.find_most_accurate_tree``: the table as ordered
+columns (``_dtmax_columns``: every threshold of the table as given, or exactly a binariser's
 features) -> the one DT(max) entry point, which picks the search -> the fitted attributes
-(``_dtmax_fitted.set_fitted``). Unlike a pure tree it exists on noisy data (identical rows
-with different labels), so no conflict filter is applied.
+(``_dtmax_fitted.set_fitted``). Unlike a pure tree it exists on noisy data (identical rows with
+different labels), so no conflict filter is applied.
 """
 
 from __future__ import annotations

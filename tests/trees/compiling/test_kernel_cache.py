@@ -195,8 +195,8 @@ def test_broken_cache_falls_back_to_python_and_is_reset(expected_size, tmp_path)
 def test_killed_compile_leaves_a_cache_the_next_fit_can_use(expected_size, tmp_path):
     env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path),
            "PYTHONPATH": os.pathsep.join([SRC, os.environ.get("PYTHONPATH", "")])}
-    child = subprocess.Popen([sys.executable, "-m", "occamlearn.trees.compiling.compile_child", "bnb"],
-                             env=env)
+    child = subprocess.Popen(
+        [sys.executable, "-m", "occamlearn.trees.compiling.compile_child", "bnb"], env=env)
     try:
         for _ in range(600):  # until the child holds the lock and wrote a first kernel
             if _lock(tmp_path).exists() and any(tmp_path.rglob("*.nbc")):
@@ -318,8 +318,9 @@ def test_child_compiles_only_its_families_at_low_priority(monkeypatch, tmp_path)
 def _child_log(cache: Path, *names: str) -> list[dict]:
     env = {**os.environ, "NUMBA_CACHE_DIR": str(cache),
            "PYTHONPATH": os.pathsep.join([SRC, os.environ.get("PYTHONPATH", "")])}
-    done = subprocess.run([sys.executable, "-m", "occamlearn.trees.compiling.compile_child", *names],
-                          env=env, capture_output=True, text=True, timeout=300)
+    done = subprocess.run(
+        [sys.executable, "-m", "occamlearn.trees.compiling.compile_child", *names],
+        env=env, capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
     assert not any(cache.rglob("occamlearn-compile*.lock"))  # released
     return _events(cache)

@@ -59,7 +59,8 @@ def test_known_minima_on_full_data(name, size):
 
 def test_iris_three_classes_lsu_and_rc2_agree():
     X, y, k = binarised("iris", 45)
-    sizes = {find_minimum_tree(X, y, k, method="maxsat", solver=s).tree.n_nodes for s in ("lsu", "rc2")}
+    sizes = {find_minimum_tree(X, y, k, method="maxsat", solver=s).tree.n_nodes
+             for s in ("lsu", "rc2")}
     assert len(sizes) == 1
     result = find_minimum_tree(X, y, k, method="maxsat")
     assert result.status == "optimal" and result.tree.is_pure_on(X, y)

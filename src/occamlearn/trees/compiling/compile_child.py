@@ -1,5 +1,8 @@
-"""The background compile child of ``kernel_cache``: ``python -m occamlearn.trees.compiling.compile_child
-[--parent PID] FAMILY ...`` compiles those kernel families into numba's disk cache and exits.
+"""The background compile child of ``kernel_cache``:
+
+    python -m occamlearn.trees.compiling.compile_child [--parent PID] FAMILY ...
+
+compiles those kernel families into numba's disk cache and exits.
 
 What it promises the fit that started it (``kernel_cache.start_background_compile``):
 

@@ -62,8 +62,8 @@ from occamlearn import stopping
 from occamlearn.trees.compiling.kernel_sources import sources_key
 
 __all__ = ["COMPILE_SECONDS", "KERNEL_MODULES", "KernelsUnavailable", "KernelsWhenReady",
-           "compile_early", "compiling", "foreground_compile_fits", "kernels_ready", "load", "start_background_compile",
-           "warm_up_all"]
+           "compile_early", "compiling", "foreground_compile_fits", "kernels_ready", "load",
+           "start_background_compile", "warm_up_all"]
 
 KERNEL_MODULES = {
     "bnb": "occamlearn.trees.mpdt.bnb.kernels",

@@ -107,7 +107,8 @@ class DTmaxEncoding:
         return decode_complete_tree(
             depth=self.depth, column=self.columns.column[chosen] if n_internal else chosen,
             flipped=self.columns.flipped[chosen] if n_internal else chosen.astype(bool),
-            leaf_class=leaf_class, groups=self.groups, n_classes=self.n_classes, n_features=self.n_features, feature_names=feature_names)
+            leaf_class=leaf_class, groups=self.groups, n_classes=self.n_classes,
+            n_features=self.n_features, feature_names=feature_names)
 
     # -- reading variables back -------------------------------------------------------------
     def _feature_ids(self, node: int) -> list[int]:

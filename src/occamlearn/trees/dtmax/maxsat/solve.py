@@ -70,9 +70,9 @@ class _Search:
                                  self.as_nested(tree))
 
     def backend_for(self, wcnf) -> str:
-        """``solver``, or for ``BACKEND_AUTO``: LSU unless weights are large. LSU counts a weight w as w
-        copies of a literal, so heavily duplicated rows (titanic: 1408 rows, 14 distinct)
-        make its totalizer huge, while RC2's stratification handles weights natively."""
+        """``solver``, or for ``BACKEND_AUTO``: LSU unless weights are large. LSU counts a weight w
+        as w copies of a literal, so heavily duplicated rows (titanic: 1408 rows, 14 distinct) make
+        its totalizer huge, while RC2's stratification handles weights natively."""
         if self.solver != BACKEND_AUTO:
             return self.solver
         return "rc2" if sum(wcnf.wght) > 2 * len(wcnf.wght) else "lsu"

@@ -45,31 +45,31 @@ compiled engine; a proof with each rule): one split per unordered partition, cla
 before the memo, and a split whose pure side lies inside a larger pure side of another
 column is dropped (Witty's largest pure side).
 
-Search. Splits at a node are tried in increasing order of their lower bound, each partition
-once (identical and complementary columns on S give the same one), stopping when the next
-bound reaches the best found. A split solves its side with fewer rows first, within the
-budget minus the other side's known bound, and then the other side within the budget minus
-the first side's value (``kernels._first_side`` says why this order costs fewer calls). The root does iterative deepening on its proven lower bound
-(measured: each step costs 2-3x the previous, the last dominates), so the lower bound
-reported grows anytime. The incumbent is a greedy information-gain tree (or the caller's
+Search. Splits at a node are tried in increasing order of their lower bound, each partition once
+(identical and complementary columns on S give the same one), stopping when the next bound reaches
+the best found. A split solves its side with fewer rows first, within the budget minus the other
+side's known bound, and then the other side within the budget minus the first side's value
+(``kernels._first_side`` says why this order costs fewer calls). The root does iterative deepening
+on its proven lower bound (measured: each step costs 2-3x the previous, the last dominates), so the
+lower bound reported grows anytime. The incumbent is a greedy information-gain tree (or the caller's
 ``upper_bound_tree`` if smaller), improved before the deepening by replacing its subtrees,
-bottom-up, by minimum ones where a solve limited to ``IMPROVE_CALLS`` calls finds one. Once
-the deepening has spent ``NEIGHBOURHOOD["after_calls"]`` calls, a search for smaller trees
-(``neighbourhoods``: limited solves, and splits opened two levels deep where they run out)
-takes turns with it on the same memo (``Turns``): the deepening's last step, which searches
-for a tree at the minimum, costs as much as all the steps before it, and is skipped when the
-other search has found that tree (measured on back at the paper's bits, branch and bound
-alone: proven in 2.7 M calls instead of 9.8 M).
+bottom-up, by minimum ones where a solve limited to ``IMPROVE_CALLS`` calls finds one. Once the
+deepening has spent ``NEIGHBOURHOOD["after_calls"]`` calls, a search for smaller trees
+(``neighbourhoods``: limited solves, and splits opened two levels deep where they run out) takes
+turns with it on the same memo (``Turns``): the deepening's last step, which searches for a tree at
+the minimum, costs as much as all the steps before it, and is skipped when the other search has
+found that tree (measured on back at the paper's bits, branch and bound alone: proven in 2.7 M calls
+instead of 9.8 M).
 
 Two engines run the same recursion: ``RowSetSearch`` in Python on integer bitsets and dicts, and
 ``CompiledRowSetSearch``, which runs ``bnb_kernels.solve`` (numba) on uint64 word bitsets with an
-array hash table as memo, returning every few thousand calls so the deadline is polled. The
-compiled engine runs when its kernels are in numba's disk cache (about a second to load); on
-first use the Python engine searches while a background process compiles them, then the
-compiled engine takes over from the incumbent, the proven bound and the Python memo
-(``engine_switch``, ``kernel_cache``). On a stop, time limit or KeyboardInterrupt the incumbent is returned as "feasible"
-with the proven bound; on Ctrl-C ``stats["interrupted"]`` is True and the exception is not
-re-raised, so scripts stop cleanly with a result.
+array hash table as memo, returning every few thousand calls so the deadline is polled. The compiled
+engine runs when its kernels are in numba's disk cache (about a second to load); on first use the
+Python engine searches while a background process compiles them, then the compiled engine takes over
+from the incumbent, the proven bound and the Python memo (``engine_switch``, ``kernel_cache``). On a
+stop, time limit or KeyboardInterrupt the incumbent is returned as "feasible" with the proven bound;
+on Ctrl-C ``stats["interrupted"]`` is True and the exception is not re-raised, so scripts stop
+cleanly with a result.
 
 Weights change nothing here (a tree is pure whatever its rows weigh) except that rows of
 weight 0 are dropped. The two engines (Python and compiled) are ``engines``, their kernels

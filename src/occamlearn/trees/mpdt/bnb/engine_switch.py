@@ -1,18 +1,18 @@
 """Which engine the branch and bound runs, and the switch from Python to compiled kernels.
 
-The compiled engine (``CompiledRowSetSearch``) needs the numba kernels of ``bnb.kernels``:
-about a second to load from the disk cache, seconds to tens of seconds to compile the first
-time. ``choose_engine`` takes the compiled engine when the cache is complete; otherwise the
-Python engine (``RowSetSearch``, with the compiled incompatibility bound, a kernel that
-compiles in about a second) searches while ``occamlearn.trees.compiling.kernel_cache`` compiles the rest
-in the background. Its poll then also asks "are the kernels ready?", so the search stops at
-its next poll; the caller switches to the compiled engine, which starts from
-the incumbent, the proven lower bound and, through ``carry_over``, every row set the Python
-search solved or bounded. Why that is sound: the memo of both engines maps a row set to the
-same thing (exact minimum leaves with a minimum split column, or a proven lower bound), the
-split columns are indexed the same way (both engines take the columns of ``prepare_rows`` in
-order), and a Python entry's bound always went through the incompatibility bound when the
-search used it, which is what the compiled memo's BOUNDED flag records.
+The compiled engine (``CompiledRowSetSearch``) needs the numba kernels of ``bnb.kernels``: about a
+second to load from the disk cache, seconds to tens of seconds to compile the first time.
+``choose_engine`` takes the compiled engine when the cache is complete; otherwise the Python engine
+(``RowSetSearch``, with the compiled incompatibility bound, a kernel that compiles in about a
+second) searches while ``occamlearn.trees.compiling.kernel_cache`` compiles the rest in the
+background. Its poll then also asks "are the kernels ready?", so the search stops at its next poll;
+the caller switches to the compiled engine, which starts from the incumbent, the proven lower bound
+and, through ``carry_over``, every row set the Python search solved or bounded. Why that is sound:
+the memo of both engines maps a row set to the same thing (exact minimum leaves with a minimum split
+column, or a proven lower bound), the split columns are indexed the same way (both engines take the
+columns of ``prepare_rows`` in order), and a Python entry's bound always went through the
+incompatibility bound when the search used it, which is what the compiled memo's BOUNDED flag
+records.
 """
 
 from __future__ import annotations

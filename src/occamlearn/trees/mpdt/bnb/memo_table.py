@@ -1,13 +1,13 @@
 """The memo of the compiled branch and bound (``kernels.solve``): row sets to leaf counts.
 
-A row set is a (words,) uint64 bitset over the distinct rows. The memo is an open-addressing
-hash table in one (capacity, words + 1) uint64 array, so that a probe touches one cache line:
-the key words, then a meta word: bit 63 used, bit 62 exact (else the value is a proven lower
-bound), bit 61 incompatibility bound computed, bits 32-60 split column + 1, bits 0-31 the
-value in leaves. Hashing and probing: ``trees.exact.row_set_table``. The table never evicts: at 70 % full a GROWABLE table asks
-to grow (``counters[FLAG] = FLAG_FULL``; the caller copies it into a larger one with
-``rehash``); a full table that may not grow (memory cap) takes no new entries: the memo is
-only a cache.
+A row set is a (words,) uint64 bitset over the distinct rows. The memo is an open-addressing hash
+table in one (capacity, words + 1) uint64 array, so that a probe touches one cache line: the key
+words, then a meta word: bit 63 used, bit 62 exact (else the value is a proven lower bound), bit 61
+incompatibility bound computed, bits 32-60 split column + 1, bits 0-31 the value in leaves. Hashing
+and probing: ``trees.exact.row_set_table``. The table never evicts: at 70 % full a GROWABLE table
+asks to grow (``counters[FLAG] = FLAG_FULL``; the caller copies it into a larger one with
+``rehash``); a full table that may not grow (memory cap) takes no new entries: the memo is only a
+cache.
 
 ``counters`` is the search's int64 array (``new_counters``; its indices are below, the
 table uses ENTRIES, FLAG and GROWABLE).
@@ -21,8 +21,8 @@ from numba import njit
 from occamlearn.trees.compiling.kernel_sources import key_cache_to_sources
 from occamlearn.trees.exact.row_set_table import USED, find_slot, hash_key
 
-__all__ = ["BOUNDED", "EXACT", "NO_FLAGS", "USED", "VALUE_MASK", "insert", "lookup", "new_counters", "new_table",
-           "rehash", "slot", "slot_hashed", "store", "warm_up_table"]
+__all__ = ["BOUNDED", "EXACT", "NO_FLAGS", "USED", "VALUE_MASK", "insert", "lookup", "new_counters",
+           "new_table", "rehash", "slot", "slot_hashed", "store", "warm_up_table"]
 
 # the search's counters: indices into one int64 array
 ENTRIES, CALLS, CALL_LIMIT, FLAG, BOUND_CALLS, BOUND_GAINS, GROWABLE = 0, 1, 2, 3, 4, 5, 6

@@ -11,11 +11,10 @@ examples (Avellaneda, AAAI 2020), with any exact search run on the subset:
 2. find a minimum pure tree of the subset (branch and bound, or the MaxSAT search), seeded
    with the full-data incumbent as upper bound (it is pure on the subset too) and, for MaxSAT,
    with the previous subset minimum as lower bound (the subset only grows);
-3. its size is a lower bound for the full data (reported to the progress sink); if the tree is pure on all
-   rows it is optimal; otherwise add counterexamples (misclassified rows: one per leaf that
-   misclassifies, a random one, then random misclassified rows up to ``max_added``, 32 by
-   default: on tic-tac-toe 79 in 30 s against 69 with 8, spect 49 against 47 in 20 s) and
-   repeat.
+3. its size is a lower bound for the full data (reported to the progress sink); if the tree is pure
+   on all rows it is optimal; otherwise add counterexamples (misclassified rows: one per leaf that
+   misclassifies, a random one, then random misclassified rows up to ``max_added``, 32 by default:
+   on tic-tac-toe 79 in 30 s against 69 with 8, spect 49 against 47 in 20 s) and repeat.
 
 A subset search stopped by the time limit still reports the bound it proved on the subset,
 which is also valid for the full data. The upper bound is the smallest greedy tree of the full
