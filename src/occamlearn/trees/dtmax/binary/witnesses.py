@@ -142,7 +142,6 @@ def learn(items, n, target, data, witnesses, counters):
     classes[:] = 0
     size = 0
     leaf_class = np.empty(4, dtype=np.int64)
-    added = np.empty(4, dtype=np.bool_)
     next_item, at = items[0], 0
     while True:
         bit = np.uint64(1) << np.uint64(size)
