@@ -13,7 +13,8 @@ weighted errors first, then fewest decision nodes (``prefer_small``; otherwise t
 the errors alone, a test is taken only where it makes fewer errors, and the search prunes
 everything once a tree makes only the errors forced by conflicting rows). ``kernels`` holds
 the search, with its depth-2 pair counts, difference counting, memo of row sets with bounds
-from failed searches and the similarity bound; ``search`` feeds it in slices of work between
+from failed searches, the similarity bound and witnesses (rows no depth-2 tree classifies
+without an error, ``witnesses``); ``search`` feeds it in slices of work between
 which the deadline is polled. Only *useful* columns are searched: constant, duplicate and
 complementary ones are dropped first (``exact.data.reduce_columns``).
 
