@@ -98,6 +98,7 @@ from occamlearn.trees.dtmax.binary.pair_counts import (
     _useful_of_counts,
 )
 from occamlearn.trees.dtmax.binary.witnesses import bound as witness_bound
+from occamlearn.trees.dtmax.binary.witnesses import error_free_at_depth2
 from occamlearn.trees.dtmax.binary.witnesses import learn as learn_witness
 
 __all__ = ["search", "solve_shallow", "warm_up"]
@@ -403,6 +404,9 @@ def _solve2(node, node_side, n, n_other, side, ub, data, ws, scale, decision, sl
     if _out_of_work(counters):
         return ABORTED
     witnessed = witness_bound(key, ub, witnesses, counters)
+    if witnessed == 0 and ub <= scale and n <= 64 and not error_free_at_depth2(
+            items, n, data, witnesses):
+        witnessed = scale                   # it must be error-free and cannot be
     if witnessed:
         _store(slots, counters, key, two, witnessed, BOUND, NO_TEST)
         return witnessed

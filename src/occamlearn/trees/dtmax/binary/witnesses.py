@@ -127,6 +127,24 @@ def _error_free_depth2(full, ones, classes, out):
 
 
 @njit(cache=True)
+def error_free_at_depth2(items, n, data, witnesses):
+    """Whether some tree of depth <= 2 errs on none of ``items[:n]`` (n <= 64), by word
+    operations on their rows as bits (``_error_free_depth2``; the store's scratch)."""
+    X, label, weight, forced, indptr, indices = data
+    ones, classes, out = witnesses[4], witnesses[5], witnesses[6]
+    ones[:] = 0
+    classes[:] = 0
+    for i in range(n):
+        item = items[i]
+        bit = np.uint64(1) << np.uint64(i)
+        for a in range(indptr[item], indptr[item + 1]):
+            ones[indices[a]] |= bit
+        classes[label[item]] |= bit
+    full = (np.uint64(1) << np.uint64(n)) - np.uint64(1) if n < 64 else ~np.uint64(0)
+    return _error_free_depth2(full, ones, classes, out)
+
+
+@njit(cache=True)
 def learn(items, n, target, data, witnesses, counters):
     """Store a witness of ``items[:n]`` (no tree of depth <= 2 is error-free on them; each
     costs >= ``target`` = ``scale``), found by refinement (module doc), if one of at most the
