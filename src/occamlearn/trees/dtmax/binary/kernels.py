@@ -42,7 +42,8 @@ row set S if it is below ``ub``, else a proven lower bound >= ``ub``.
   error are kept; a later depth-2 side holding all of them costs at least ``scale``, read
   off its bitset key instead of counting its pairs. Learning stops while the witnesses
   learnt outnumber twice the sides they bounded, plus 8 (on small tables a count is
-  cheaper than learning).
+  cheaper than learning). A side of at most 64 rows that must be error-free is checked
+  directly, by word operations on its rows as bits (``witnesses.error_free_at_depth2``).
 * **Similarity bound** (MurTree, section 4.5). Removing rows of weight W from a row set
   lowers the optimum by at most W errors: the optimal tree of the smaller set misclassifies
   at most W more on the larger. So for the children of test f, the cost of the same child of
