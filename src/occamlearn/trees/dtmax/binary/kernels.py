@@ -442,7 +442,7 @@ def _solve2(node, node_side, n, n_other, side, ub, data, ws, scale, decision, sl
     cost = _depth2(pairs[which], totals, useful, n_useful, two, scale, decision, out, quad)
     _store(slots, counters, key, two, cost, EXACT, out[0])
     if cost >= scale >= ub and witnesses[3][0] <= 2 * counters[WITNESSED] + 8:
-        learn_witness(items, n, scale, data, witnesses, counters)   # (module doc)
+        learn_witness(items, n, key, scale, data, witnesses, counters)   # (module doc)
     return cost
 
 

@@ -16,7 +16,8 @@ at depth 2 (best >= ``scale``), each after a count of its rows. The rows that ma
 tend to recur in the sides of other tests (every side of a test g at a node is the node's
 rows with one value of g: a few rows share the values of many features). So after such a
 failure the search learns a witness (``learn``), by refinement from counterexamples: W
-starts with one row of T; while some depth-2 tree errs on no row of W (found with word
+starts with the rows of the last witness that T holds (hard rows recur), else one row of
+T; while some depth-2 tree errs on no row of W (found with word
 operations, W's rows being bits), that tree is applied to T from after the row last taken,
 and the first row of T in one of its leaves with another class than W has there joins W
 (one exists: the tree errs on T, since no depth-2 tree is error-free on T; if it errs only
@@ -144,13 +145,24 @@ def error_free_at_depth2(items, n, data, witnesses):
     return _error_free_depth2(full, ones, classes, out)
 
 
+@njit(cache=True, inline="always")
+def _take(item, size, rows, ones, classes, label, indptr, indices):
+    """Row ``item`` joins W as its bit ``size``."""
+    bit = np.uint64(1) << np.uint64(size)
+    for a in range(indptr[item], indptr[item + 1]):
+        ones[indices[a]] |= bit
+    classes[label[item]] |= bit
+    rows[size] = item
+
+
 @njit(cache=True)
-def learn(items, n, target, data, witnesses, counters):
-    """Store a witness of ``items[:n]`` (no tree of depth <= 2 is error-free on them; each
-    costs >= ``target`` = ``scale``), found by refinement (module doc), if one of at most the
-    store's row width (<= 64) exists. W's rows are bits of one word: the store's scratch
-    (ones (features,), classes (classes,), out (3,)) holds which of them have x_f = 1 and
-    which class, so that whether some depth-2 tree is error-free on W takes word operations
+def learn(items, n, key, target, data, witnesses, counters):
+    """Store a witness of ``items[:n]`` (bitset ``key``; no tree of depth <= 2 is
+    error-free on them, each costs >= ``target`` = ``scale``), found by refinement (module
+    doc) from the rows of the last witness that it holds, if one of at most the store's row
+    width (<= 64) exists. W's rows are bits of one word: the store's scratch (ones
+    (features,), classes (classes,), out (3,)) holds which of them have x_f = 1 and which
+    class, so that whether some depth-2 tree is error-free on W takes word operations
     (``_error_free_depth2``), no count."""
     X, label, weight, forced, indptr, indices = data
     rows_of, lengths, costs, stored, ones, classes, out = witnesses
@@ -159,15 +171,19 @@ def learn(items, n, target, data, witnesses, counters):
     ones[:] = 0
     classes[:] = 0
     size = 0
+    if stored[0] > 0:                   # the last witness's rows here: hard rows, often
+        last = (stored[0] - 1) % rows_of.shape[0]
+        for i in range(lengths[last]):
+            item = rows_of[last, i]
+            if (key[item >> 6] >> np.uint64(item & 63)) & np.uint64(1):
+                _take(item, size, rows, ones, classes, label, indptr, indices)
+                size += 1
+    if size == 0:
+        _take(items[0], size, rows, ones, classes, label, indptr, indices)
+        size = 1
     leaf_class = np.empty(4, dtype=np.int64)
-    next_item, at = items[0], 0
+    at = 0
     while True:
-        bit = np.uint64(1) << np.uint64(size)
-        for a in range(indptr[next_item], indptr[next_item + 1]):
-            ones[indices[a]] |= bit
-        classes[label[next_item]] |= bit
-        rows[size] = next_item
-        size += 1
         full = (np.uint64(1) << np.uint64(size)) - np.uint64(1) if size < 64 else ~np.uint64(0)
         counters[WORK] += size + ones.shape[0]
         if not _error_free_depth2(full, ones, classes, out):
@@ -195,3 +211,5 @@ def learn(items, n, target, data, witnesses, counters):
             next_item = fallback
         if next_item < 0:
             return                  # (cannot happen: no depth-2 tree is error-free on T)
+        _take(next_item, size, rows, ones, classes, label, indptr, indices)
+        size += 1
