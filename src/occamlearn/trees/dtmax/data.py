@@ -91,15 +91,45 @@ class OrderedData:
         n, n_features = X.shape
         rank = np.empty((n_features, n), dtype=np.int32)
         order = np.empty((n_features, n), dtype=np.int32)
+        two = _two_valued(X, y)
         values = []
         for f in range(n_features):
+            if two[f] is not None:
+                rank[f], low_high = two[f]
+                values.append(low_high)
+                continue
             distinct, inverse = np.unique(X[:, f], return_inverse=True)
             group = _end_runs_merged(inverse, y, len(distinct))
             rank[f] = group[inverse]
             order[f] = np.argsort(rank[f], kind="stable")
             starts = np.r_[True, group[1:] != group[:-1]] if len(group) else np.zeros(0, bool)
             values.append(distinct[starts])
+        flags = [f for f in range(n_features) if two[f] is not None]
+        if flags:                         # a stable sort of 0/1 ranks: one radix pass each
+            order[flags] = np.argsort(rank[flags].astype(np.int8), axis=1, kind="stable")
         return cls(rank, order, y, weight, int(n_classes), tuple(values))
+
+
+def _two_valued(X: np.ndarray, y: np.ndarray) -> list:
+    """Per column of ``X``, (ranks, values) if it takes at most two values, else None:
+    what ``np.unique`` and ``_end_runs_merged`` give such a column, without a sort. Its
+    ranks are 0 for the low value and 1 for the high one, unless every row has one label:
+    then both values are one end run, one rank 0 (``_end_runs_merged``: a value whose rows
+    all have the label of the lowest value's rows starts no cut)."""
+    if X.shape[0] == 0:
+        return [None] * X.shape[1]
+    low, high = X.min(axis=0), X.max(axis=0)
+    two = ((X == low) | (X == high)).all(axis=0)
+    one_label = bool(np.all(y == y[0]))
+    columns = []
+    for f in range(X.shape[1]):
+        if not two[f]:
+            columns.append(None)
+        elif low[f] == high[f] or one_label:
+            columns.append((0, low[f:f + 1].copy()))
+        else:
+            columns.append((X[:, f] == high[f], np.array([low[f], high[f]])))
+    return columns
 
 
 def _end_runs_merged(inverse: np.ndarray, y: np.ndarray, n_values: int) -> np.ndarray:

@@ -100,7 +100,9 @@ def greedy_tree(data: OrderedData, max_depth, max_leaves=None) -> tuple:
         return ("leaf", int(np.argmax(totals)))
     model = DecisionTreeClassifier(max_depth=max_depth, max_leaf_nodes=max_leaves,
                                    random_state=0)
-    model.fit(data.rank.T, data.y, sample_weight=data.weight)
+    # ranks are exact in float32 (fewer than 2**24 rows); the data is checked already
+    model.fit(np.asarray(data.rank.T, dtype=np.float32), data.y, sample_weight=data.weight,
+              check_input=False)
     t = model.tree_
 
     def node(i: int) -> tuple:
@@ -171,7 +173,7 @@ def find_most_accurate_tree(data: OrderedData, *, max_depth: int | None,
         from occamlearn.trees.dtmax.binary.solve import binary_search
 
         result = binary_search(data, max_depth, prefer_small=prefer_small, incumbent=greedy,
-                               deadline=deadline)
+                               incumbent_errors=greedy_errors, deadline=deadline)
     elif kernels_ready(ORDERED_KERNELS, deadline):
         from occamlearn.trees.dtmax.ordered.solve import ordered_search
 

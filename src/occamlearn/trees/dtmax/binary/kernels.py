@@ -37,6 +37,13 @@ row set S if it is below ``ub``, else a proven lower bound >= ``ub``.
   fewest-tests question when the best trees are error-free: a test whose two children need
   more tests between them than the incumbent has is dropped after two counts instead of
   two searches.
+* **Witnesses** (``witnesses``). When a depth-2 side that had to be error-free (its budget
+  at most ``scale``) is not, a few of its rows that no depth-2 tree classifies without an
+  error are kept; a later depth-2 side holding all of them costs at least ``scale``, read
+  off its bitset key instead of counting its pairs. Learning stops while the witnesses
+  learnt outnumber twice the sides they bounded, plus 8 (on small tables a count is
+  cheaper than learning). A side of at most 64 rows that must be error-free is checked
+  directly, by word operations on its rows as bits (``witnesses.error_free_at_depth2``).
 * **Similarity bound** (MurTree, section 4.5). Removing rows of weight W from a row set
   lowers the optimum by at most W errors: the optimal tree of the smaller set misclassifies
   at most W more on the larger. So for the children of test f, the cost of the same child of
@@ -77,6 +84,7 @@ from occamlearn.trees.dtmax.binary.memo import (
     TIME_UP,
     TOP_COST,
     TOP_FEATURE,
+    WITNESSED,
     WORK,
     WORK_LIMIT,
     _key_of,
@@ -90,6 +98,9 @@ from occamlearn.trees.dtmax.binary.pair_counts import (
     _subtract,
     _useful_of_counts,
 )
+from occamlearn.trees.dtmax.binary.witnesses import bound as witness_bound
+from occamlearn.trees.dtmax.binary.witnesses import error_free_at_depth2
+from occamlearn.trees.dtmax.binary.witnesses import learn as learn_witness
 
 __all__ = ["search", "solve_shallow", "warm_up"]
 
@@ -315,7 +326,7 @@ def _floor_from_counts(items, n, counts, present, n_present, data, ws, scratch, 
     (classes + 1, features): its last row gets the forced errors per feature."""
     X, label, weight, forced, indptr, indices = data
     (lists, keys, order, errors, singles, totals, pairs, presents, n_presents, quad, out,
-     seen, useful, prev_lists, prev_n, prev_cost, state, bit_space) = ws
+     seen, useful, prev_lists, prev_n, prev_cost, state, bit_space, witnesses) = ws
     leaf_errors, _, stuck = _leaf(items, n, label, weight, forced, totals)
     if leaf_errors == stuck:
         return leaf_errors * scale
@@ -345,7 +356,7 @@ def _depth3_children_floors(n_zero, n_one, low_zero, low_one, upper, level, data
     (``pairs[2]``), and only if the smaller one's floor leaves the test below ``upper``."""
     X, label, weight, forced, indptr, indices = data
     (lists, keys, order, errors, singles, totals, pairs, presents, n_presents, quad, out,
-     seen, useful, prev_lists, prev_n, prev_cost, state, bit_space) = ws
+     seen, useful, prev_lists, prev_n, prev_cost, state, bit_space, witnesses) = ws
     below = level + 1
     small = 0 if n_zero <= n_one else 1
     n_small, n_large = (n_zero, n_one) if small == 0 else (n_one, n_zero)
@@ -375,7 +386,7 @@ def _solve2(node, node_side, n, n_other, side, ub, data, ws, scale, decision, sl
     """
     X, label, weight, forced, indptr, indices = data
     (lists, keys, order, errors, singles, totals, pairs, presents, n_presents, quad, out,
-     seen, useful, prev_lists, prev_n, prev_cost, state, bit_space) = ws
+     seen, useful, prev_lists, prev_n, prev_cost, state, bit_space, witnesses) = ws
     level = node + 1
     items = lists[level, side]
     leaf_errors, _, stuck = _leaf(items, n, label, weight, forced, totals)
@@ -393,6 +404,13 @@ def _solve2(node, node_side, n, n_other, side, ub, data, ws, scale, decision, sl
     counters[WORK] += n
     if _out_of_work(counters):
         return ABORTED
+    witnessed = witness_bound(key, ub, witnesses, counters)
+    if witnessed == 0 and ub <= scale and n <= 64 and not error_free_at_depth2(
+            items, n, data, witnesses):
+        witnessed = scale                   # it must be error-free and cannot be
+    if witnessed:
+        _store(slots, counters, key, two, witnessed, BOUND, NO_TEST)
+        return witnessed
     counters[SUBPROBLEMS] += 1
     if n <= n_other if side == 0 else n < n_other:           # the smaller child: count it
         if state[0] != side:
@@ -423,6 +441,8 @@ def _solve2(node, node_side, n, n_other, side, ub, data, ws, scale, decision, sl
     counters[WORK] += n_useful * n_useful
     cost = _depth2(pairs[which], totals, useful, n_useful, two, scale, decision, out, quad)
     _store(slots, counters, key, two, cost, EXACT, out[0])
+    if cost >= scale >= ub and witnesses[3][0] <= 2 * counters[WITNESSED] + 8:
+        learn_witness(items, n, key, scale, data, witnesses, counters)   # (module doc)
     return cost
 
 
@@ -441,7 +461,7 @@ def search(level, side, n, depth, ub, data, ws, scale, decision, slots, counters
     >= ``ub``; ``ABORTED`` when out of work (nothing partial is stored)."""
     X, label, weight, forced, indptr, indices = data
     (lists, keys, order, errors, singles, totals, pairs, presents, n_presents, quad, out,
-     seen, useful, prev_lists, prev_n, prev_cost, state, bit_space) = ws
+     seen, useful, prev_lists, prev_n, prev_cost, state, bit_space, witnesses) = ws
     items = lists[level, side]
     leaf_errors, _, stuck = _leaf(items, n, label, weight, forced, totals)
     leaf_cost = leaf_errors * scale
@@ -576,7 +596,7 @@ def solve_shallow(items, depth, data, ws, scale, decision, counters):
     (-1: a leaf)."""
     X, label, weight, forced, indptr, indices = data
     (lists, keys, order, errors, singles, totals, pairs, presents, n_presents, quad, out,
-     seen, useful, prev_lists, prev_n, prev_cost, state, bit_space) = ws
+     seen, useful, prev_lists, prev_n, prev_cost, state, bit_space, witnesses) = ws
     n = items.shape[0]
     counters[ROOT], counters[LEFT], counters[RIGHT] = -1, -1, -1
     leaf_errors, _, stuck = _leaf(items, n, label, weight, forced, totals)

@@ -21,7 +21,8 @@ __all__ = ["grow_memo", "new_memo"]
 WORK, WORK_LIMIT, ENTRIES, FULL, ABORT, TOP_COST, TOP_FEATURE, ROOT, LEFT, RIGHT = range(10)
 SUBPROBLEMS, HITS, PRUNED, GROWABLE, SLICE_START, FIRST_STORE = 10, 11, 12, 13, 14, 15
 TIME_UP = 16       # set by the caller's timer thread at the deadline, read by the kernels
-N_COUNTERS = 17
+WITNESSED = 17     # depth-2 subproblems bounded by a witness (``witnesses``)
+N_COUNTERS = 18
 USED = np.uint64(1 << 63)
 DEPTH_MASK = np.uint64(0xFF)
 

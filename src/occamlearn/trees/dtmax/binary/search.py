@@ -29,6 +29,7 @@ import numpy as np
 
 from occamlearn.stopping import Deadline
 from occamlearn.trees.dtmax.binary import kernels, memo
+from occamlearn.trees.dtmax.binary.witnesses import new_witnesses
 
 __all__ = ["PAIR_COUNT_BYTES", "CompiledDepthSearch", "fits_in_memory"]
 
@@ -95,6 +96,7 @@ class CompiledDepthSearch:
             np.zeros((levels, 2), dtype=np.int64),                      # prev_cost
             np.zeros(2, dtype=np.int64),                                # state
             self._bit_space(weight.astype(np.int64), indptr, n_features, n_classes),
+            new_witnesses(n_features, n_classes),
         )
         self.slots = memo.new_memo(n_items, MEMO_ROWS)
         self.counters = np.zeros(memo.N_COUNTERS, dtype=np.int64)
@@ -181,6 +183,7 @@ class CompiledDepthSearch:
                 "cache_hits": int(counters[memo.HITS]),
                 "pruned": int(counters[memo.PRUNED]),
                 "memo_entries": int(counters[memo.ENTRIES]),
+                "witnessed": int(counters[memo.WITNESSED]),
                 "work": int(counters[memo.WORK])}
 
     # -- the search and its tree --------------------------------------------------------------

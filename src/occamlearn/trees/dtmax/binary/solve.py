@@ -13,7 +13,8 @@ weighted errors first, then fewest decision nodes (``prefer_small``; otherwise t
 the errors alone, a test is taken only where it makes fewer errors, and the search prunes
 everything once a tree makes only the errors forced by conflicting rows). ``kernels`` holds
 the search, with its depth-2 pair counts, difference counting, memo of row sets with bounds
-from failed searches and the similarity bound; ``search`` feeds it in slices of work between
+from failed searches, the similarity bound and witnesses (rows no depth-2 tree classifies
+without an error, ``witnesses``); ``search`` feeds it in slices of work between
 which the deadline is polled. Only *useful* columns are searched: constant, duplicate and
 complementary ones are dropped first (``exact.data.reduce_columns``).
 
@@ -49,12 +50,13 @@ def _over_thresholds(nested: tuple) -> tuple:
 
 
 def binary_search(data: OrderedData, max_depth: int, *, prefer_small: bool = True,
-                  incumbent: tuple | None = None,
+                  incumbent: tuple | None = None, incumbent_errors: float | None = None,
                   deadline: Deadline | None = None) -> DtmaxResult:
     """The most accurate tree of depth <= ``max_depth`` over ``data``, whose every feature
     takes at most two values (ranks 0 and 1) and whose weights are whole numbers;
     ``incumbent``: a nested tree within the depth whose cost bounds the search from above
-    (every tree it prunes costs at least as much), returned if none is better."""
+    (every tree it prunes costs at least as much), returned if none is better;
+    ``incumbent_errors``: its weighted errors on ``data``, if the caller has them."""
     from occamlearn.trees.dtmax.binary import search as search_module
     from occamlearn.trees.dtmax.binary.search import CompiledDepthSearch
 
@@ -69,12 +71,18 @@ def binary_search(data: OrderedData, max_depth: int, *, prefer_small: bool = Tru
                                  int(prefer_small), deadline, depth)
     ub = search_module.INFINITE
     if incumbent is not None:
-        ub = int(round(nested_errors(incumbent, data.rank, data.y, data.weight))) * scale \
-            + int(prefer_small) * nested_tests(incumbent) + 1
-    _, subtree = search.solve_top(depth, ub)
-    tree = incumbent if subtree is None else _over_thresholds(
-        original_columns(subtree, columns))
-    errors = nested_errors(tree, data.rank, data.y, data.weight)
+        if incumbent_errors is None:
+            incumbent_errors = nested_errors(incumbent, data.rank, data.y, data.weight)
+        ub = int(round(incumbent_errors)) * scale + int(prefer_small) * nested_tests(
+            incumbent) + 1
+    cost, subtree = search.solve_top(depth, ub)
+    if subtree is None:
+        tree, errors = incumbent, incumbent_errors
+    else:
+        tree = _over_thresholds(original_columns(subtree, columns))
+        # a tree has fewer than ``scale`` tests, so its cost's quotient is its errors
+        errors = float(cost // scale) if not search.stopped else nested_errors(
+            tree, data.rank, data.y, data.weight)
     forced = float(groups.forced_errors())
     proven = not search.stopped or (not prefer_small and errors <= forced)
     lower = errors if proven else forced

@@ -1,0 +1,215 @@
+"""Witnesses of the compiled DT(max) search (``kernels``): a few rows that no tree of depth
+<= 2 classifies without an error, a lower bound for every row set that holds them.
+
+**The bound.** The best cost is monotone in the row set: if W is a subset of T (both sets of
+the search's *items*, which never split), then best(W, d) <= best(T, d). Proof: the best tree
+of T, applied to W, errs on a subset of the rows it errs on in T, and has no more tests (a
+test that no longer separates W's rows can be replaced by its non-empty side, one test
+fewer; costs are errors * scale + tests * decision). So a witness W with best(W, 2) >= c
+proves best(T, 2) >= c for every T containing W, checked in |W| bit reads of T's bitset key
+(the memo's, ``memo._key_of``), instead of counting T's pairs.
+
+**Where they come from.** Under ``prefer_small`` the costly part of the search is proving
+that no smaller tree is as accurate; when the best trees make no error, most depth-2
+subproblems of a depth-3 node end by showing that the side cannot be split without an error
+at depth 2 (best >= ``scale``), each after a count of its rows. The rows that make it so
+tend to recur in the sides of other tests (every side of a test g at a node is the node's
+rows with one value of g: a few rows share the values of many features). So after such a
+failure the search learns a witness (``learn``), by refinement from counterexamples: W
+starts with the rows of the last witness that T holds (hard rows recur), else one row of
+T; while some depth-2 tree errs on no row of W (found with word
+operations, W's rows being bits), that tree is applied to T from after the row last taken,
+and the first row of T in one of its leaves with another class than W has there joins W
+(one exists: the tree errs on T, since no depth-2 tree is error-free on T; if it errs only
+in leaves empty in W, a row of such a leaf joins). Each round adds a row of T, so this ends
+with no depth-2 tree error-free on W: best(W, 2) >= scale. At most ``witness_rows`` rows are
+taken; past that nothing is stored. The last ``n_witnesses`` witnesses are kept (a ring).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from occamlearn.trees.dtmax.binary.memo import WITNESSED, WORK
+
+__all__ = ["new_witnesses"]
+
+N_WITNESSES = 256
+WITNESS_ROWS = 32
+
+
+def new_witnesses(n_features: int, n_classes: int, n_witnesses: int = N_WITNESSES,
+                  witness_rows: int = WITNESS_ROWS) -> tuple:
+    """An empty store: (items (witnesses x rows), lengths, costs, [witnesses ever stored]),
+    then ``learn``'s scratch: (features,) and (classes,) words, 3 tests."""
+    return (np.zeros((n_witnesses, min(witness_rows, 64)), dtype=np.int64),
+            np.zeros(n_witnesses, dtype=np.int64), np.zeros(n_witnesses, dtype=np.int64),
+            np.zeros(1, dtype=np.int64), np.zeros(n_features, dtype=np.uint64),
+            np.zeros(n_classes, dtype=np.uint64), np.zeros(3, dtype=np.int64))
+
+
+@njit(cache=True)
+def bound(key, ub, witnesses, counters):
+    """The cost of a stored witness that the row set with bitset ``key`` holds and that is
+    at least ``ub`` (a lower bound on that set's best depth-2 tree: module doc), else 0."""
+    items, lengths, costs, stored = witnesses[:4]
+    for w in range(min(stored[0], items.shape[0])):
+        if costs[w] < ub:
+            continue
+        inside = True
+        for i in range(lengths[w]):
+            item = items[w, i]
+            if not (key[item >> 6] >> np.uint64(item & 63)) & np.uint64(1):
+                inside = False
+                break
+        if inside:
+            counters[WITNESSED] += 1
+            return costs[w]
+    counters[WORK] += min(stored[0], items.shape[0])
+    return 0
+
+
+@njit(cache=True, inline="always")
+def _leaf_of(X, item, root, zero_test, one_test):
+    """The leaf (0-3) of a depth-2 tree (-1: no test) that ``item`` reaches."""
+    if root < 0:
+        return 0
+    side = np.int64(X[item, root])
+    test = one_test if side else zero_test
+    if test < 0:
+        return 2 * side
+    return 2 * side + np.int64(X[item, test])
+
+
+@njit(cache=True, inline="always")
+def _pure(rows, classes):
+    """Whether the rows (bits of W) hold one class at most (``classes[k]``: class k's bits)."""
+    for k in range(classes.shape[0]):
+        if rows & ~classes[k] == 0:
+            return True
+    return False
+
+
+@njit(cache=True)
+def _one_test(rows, ones, classes):
+    """-1 if ``rows`` (bits) is pure, else a test whose both sides are, else -2."""
+    if _pure(rows, classes):
+        return -1
+    for f in range(ones.shape[0]):
+        split = rows & ones[f]
+        if split != 0 and split != rows and _pure(split, classes) and _pure(
+                rows & ~split, classes):
+            return f
+    return -2
+
+
+@njit(cache=True)
+def _error_free_depth2(full, ones, classes, out):
+    """Whether some tree of depth <= 2 errs on none of the rows ``full`` (bits of W;
+    ``ones[f]``: those with x_f = 1); if so one such tree in ``out`` (root, zero side's
+    test, one side's test; -1: none)."""
+    out[0], out[1], out[2] = -1, -1, -1
+    if _pure(full, classes):
+        return True
+    for h in range(ones.shape[0]):
+        one = full & ones[h]
+        if one == 0 or one == full:
+            continue
+        zero_test = _one_test(full & ~one, ones, classes)
+        if zero_test == -2:
+            continue
+        one_test = _one_test(one, ones, classes)
+        if one_test == -2:
+            continue
+        out[0], out[1], out[2] = h, zero_test, one_test
+        return True
+    return False
+
+
+@njit(cache=True)
+def error_free_at_depth2(items, n, data, witnesses):
+    """Whether some tree of depth <= 2 errs on none of ``items[:n]`` (n <= 64), by word
+    operations on their rows as bits (``_error_free_depth2``; the store's scratch)."""
+    X, label, weight, forced, indptr, indices = data
+    ones, classes, out = witnesses[4], witnesses[5], witnesses[6]
+    ones[:] = 0
+    classes[:] = 0
+    for i in range(n):
+        item = items[i]
+        bit = np.uint64(1) << np.uint64(i)
+        for a in range(indptr[item], indptr[item + 1]):
+            ones[indices[a]] |= bit
+        classes[label[item]] |= bit
+    full = (np.uint64(1) << np.uint64(n)) - np.uint64(1) if n < 64 else ~np.uint64(0)
+    return _error_free_depth2(full, ones, classes, out)
+
+
+@njit(cache=True, inline="always")
+def _take(item, size, rows, ones, classes, label, indptr, indices):
+    """Row ``item`` joins W as its bit ``size``."""
+    bit = np.uint64(1) << np.uint64(size)
+    for a in range(indptr[item], indptr[item + 1]):
+        ones[indices[a]] |= bit
+    classes[label[item]] |= bit
+    rows[size] = item
+
+
+@njit(cache=True)
+def learn(items, n, key, target, data, witnesses, counters):
+    """Store a witness of ``items[:n]`` (bitset ``key``; no tree of depth <= 2 is
+    error-free on them, each costs >= ``target`` = ``scale``), found by refinement (module
+    doc) from the rows of the last witness that it holds, if one of at most the store's row
+    width (<= 64) exists. W's rows are bits of one word: the store's scratch (ones
+    (features,), classes (classes,), out (3,)) holds which of them have x_f = 1 and which
+    class, so that whether some depth-2 tree is error-free on W takes word operations
+    (``_error_free_depth2``), no count."""
+    X, label, weight, forced, indptr, indices = data
+    rows_of, lengths, costs, stored, ones, classes, out = witnesses
+    slot = stored[0] % rows_of.shape[0]
+    rows = rows_of[slot]
+    ones[:] = 0
+    classes[:] = 0
+    size = 0
+    if stored[0] > 0:                   # the last witness's rows here: hard rows, often
+        last = (stored[0] - 1) % rows_of.shape[0]
+        for i in range(lengths[last]):
+            item = rows_of[last, i]
+            if (key[item >> 6] >> np.uint64(item & 63)) & np.uint64(1):
+                _take(item, size, rows, ones, classes, label, indptr, indices)
+                size += 1
+    if size == 0:
+        _take(items[0], size, rows, ones, classes, label, indptr, indices)
+        size = 1
+    leaf_class = np.empty(4, dtype=np.int64)
+    at = 0
+    while True:
+        full = (np.uint64(1) << np.uint64(size)) - np.uint64(1) if size < 64 else ~np.uint64(0)
+        counters[WORK] += size + ones.shape[0]
+        if not _error_free_depth2(full, ones, classes, out):
+            lengths[slot], costs[slot] = size, target
+            stored[0] += 1
+            return
+        if size == rows.shape[0]:
+            return                              # too wide: nothing stored
+        root, zero_test, one_test = out[0], out[1], out[2]
+        leaf_class[:] = -1                      # the tree errs on none of W: a class a leaf
+        for i in range(size):
+            leaf_class[_leaf_of(X, rows[i], root, zero_test, one_test)] = label[rows[i]]
+        next_item, fallback = -1, -1    # a row of T the tree errs on, after the last one
+        for step in range(n):
+            at = at + 1 if at + 1 < n else 0
+            item = items[at]
+            leaf = _leaf_of(X, item, root, zero_test, one_test)
+            if leaf_class[leaf] < 0:
+                fallback = item if fallback < 0 else fallback
+            elif leaf_class[leaf] != label[item]:
+                next_item = item
+                break
+        counters[WORK] += step + 1
+        if next_item < 0:           # the tree errs in a leaf empty in W: a row of it
+            next_item = fallback
+        if next_item < 0:
+            return                  # (cannot happen: no depth-2 tree is error-free on T)
+        _take(next_item, size, rows, ones, classes, label, indptr, indices)
+        size += 1
