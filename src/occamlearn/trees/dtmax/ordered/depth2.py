@@ -45,6 +45,14 @@ from numba import njit
 
 from occamlearn.trees.compiling.kernel_sources import key_cache_to_sources
 from occamlearn.trees.dtmax.ordered.bounds import range_bound
+from occamlearn.trees.dtmax.ordered.depth2_blocks import (
+    BLOCK_ROWS,
+    BLOCKS,
+    FINE,
+    block_bound,
+    block_sides,
+    block_starts,
+)
 from occamlearn.trees.dtmax.ordered.depth2_pairs import TREE_FIELDS
 from occamlearn.trees.dtmax.ordered.depth2_pairs import (
     depth2_from_pair_counts as _depth2_from_pair_counts,
@@ -160,11 +168,13 @@ def _best_single_tests(ranks, labels, weights, totals, n_classes):
 
 @njit(cache=True)
 def _best_tests_of_sides(keys, label_bits, id_bits, weights, features, side, totals, tol,
-                         found, penalty):
-    """Best depth <= 1 subtree of each side (``side[local id]`` 0 or 1; ``totals[s]`` the
-    class weights of side s; rows by their ``keys`` of ``_node_columns``), over the features in ``features`` (the most promising first:
-    a low best early lets the pass skip more). Fills ``found[s]`` (feature or -1 for a leaf,
-    threshold rank, low label, high label) and returns the two costs.
+                         found, penalty, n_sides=2):
+    """Best depth <= 1 subtree of each side (``side[local id]`` from 0 to ``n_sides``;
+    ``totals[s]`` the class weights of side s; rows by their ``keys`` of ``_node_columns``),
+    over the features in ``features`` (the most promising first: a low best early lets the
+    pass skip more). Rows of side ``n_sides`` (a row in no block, ``depth2_blocks``) are
+    passed over. Fills ``found[s]`` (feature or -1 for a leaf, threshold rank, low label,
+    high label) and returns the costs of the sides.
 
     A position of side s is evaluated only once the weight ``moved[s]`` passed since the
     start exceeds ``limit[s]``: the errors of a split fall by at most the weight that crosses
@@ -174,30 +184,32 @@ def _best_tests_of_sides(keys, label_bits, id_bits, weights, features, side, tot
     - moved`` no later position of the side beats the best: the side is done.
     """
     n_classes = totals.shape[1]
-    best = np.empty(2)
-    weight = np.empty(2)
-    for s in range(2):
+    every = n_sides + 1
+    best = np.empty(every)
+    weight = np.empty(every)
+    for s in range(every):
         best[s], label = _leaf(totals[s])
         found[s, 0], found[s, 1], found[s, 2], found[s, 3] = -1, -1, label, label
         weight[s] = totals[s].sum()
-    acc = np.zeros((2, n_classes), dtype=weights.dtype)
-    prev = np.empty(2, dtype=np.int64)
-    moved = np.zeros(2, dtype=weights.dtype)
-    limit = np.empty(2)
+    acc = np.zeros((every, n_classes), dtype=weights.dtype)
+    prev = np.empty(every, dtype=np.int64)
+    moved = np.zeros(every, dtype=weights.dtype)
+    limit = np.empty(every)
     m = keys.shape[1]
     label_mask = (np.int64(1) << label_bits) - 1
     id_mask = (np.int64(1) << id_bits) - 1
     rank_shift = label_bits + id_bits
     for g in features:
-        if best[0] <= tol and best[1] <= tol:
-            break
         acc[:] = 0
         prev[:] = -1
         moved[:] = 0
-        for s in range(2):
+        done = 1                                  # the side of rows in no block
+        limit[n_sides] = np.inf
+        for s in range(n_sides):
             limit[s] = tol if weight[s] > tol and best[s] > tol else np.inf
-        if limit[0] == np.inf and limit[1] == np.inf:
-            continue
+            done += int(limit[s] == np.inf)
+        if done == every:                         # and so for every later feature
+            break
         g_keys, g_weights = keys[g], weights[g]
         for p in range(m):     # as kernels.side_subtrees: why two loops, module doc
             key = g_keys[p]
@@ -212,19 +224,21 @@ def _best_tests_of_sides(keys, label_bits, id_bits, weights, features, side, tot
                 if low_e + penalty >= best[s] - tol \
                         or e - best[s] >= weight[s] - moved[s] - tol:
                     limit[s] = np.inf
-                    if limit[1 - s] == np.inf:
+                    done += 1
+                    if done == every:
                         break
                 else:
                     limit[s] = moved[s] + (e - best[s]) - tol
             acc[s, key & label_mask] += g_weights[p]
             moved[s] += g_weights[p]
             prev[s] = rk
-    return best[0], best[1]
+    return best[:n_sides]
 
 
 @njit(cache=True)
 def best_depth2(order, rank, y, w, n_classes, upper, lower, tol, penalty,
-                sweep_fraction=SWEEP_FRACTION, sweep_min=SWEEP_MIN):
+                sweep_fraction=SWEEP_FRACTION, sweep_min=SWEEP_MIN, block_rows=BLOCK_ROWS,
+                blocks=BLOCKS, fine=FINE):
     """The best tree of depth <= 2 of the node (rows ``order``), exactly, if one costs less
     than ``upper``; ``lower`` is known to bound every tree from below (a tree reaching it
     ends the search). Each test costs ``penalty`` besides its errors (``search``'s
@@ -248,13 +262,17 @@ def best_depth2(order, rank, y, w, n_classes, upper, lower, tol, penalty,
                                                            penalty, tol)
         return cost, True, tree, evaluations, True
     cost, found, tree, evaluations = _depth2_by_sweeps(order, rank, y, w, n_classes, upper,
-                                                       lower, tol, penalty)
+                                                       lower, tol, penalty, block_rows, blocks,
+                                                       fine)
     return cost, found, tree, evaluations, False
 
 
 @njit(cache=True)
-def _depth2_by_sweeps(order, rank, y, w, n_classes, upper, lower, tol, penalty):
-    """``best_depth2`` by sweeps: (cost, found, tree, evaluations)."""
+def _depth2_by_sweeps(order, rank, y, w, n_classes, upper, lower, tol, penalty, block_rows,
+                      blocks, fine):
+    """``best_depth2`` by sweeps: (cost, found, tree, evaluations); a root feature's
+    thresholds are first bounded by blocks (``depth2_blocks``) on nodes of ``block_rows``
+    rows or more."""
     n_features, m = order.shape
     tree = np.full(len(TREE_FIELDS), -1, dtype=np.int64)
     ids, ranks, labels, weights, keys = _node_columns(order, rank, y, w, n_classes)
@@ -273,8 +291,9 @@ def _depth2_by_sweeps(order, rank, y, w, n_classes, upper, lower, tol, penalty):
     low = np.empty(m)
     high = np.empty(m)
     side = np.empty(m, dtype=np.uint8)
-    totals = np.empty((2, n_classes))
-    sides = np.empty((2, 4), dtype=np.int64)
+    totals = np.zeros((max(blocks, fine, 2) + 1, n_classes))
+    sides = np.empty((max(blocks, fine, 2) + 1, 4), dtype=np.int64)
+    weight = node_totals.sum()
     stack = np.empty((2 * m + 4, 4), dtype=np.int64)
     start, errors = _best_single_tests(ranks, labels, weights, node_totals, n_classes)
     features = np.argsort(errors)
@@ -287,6 +306,20 @@ def _depth2_by_sweeps(order, rank, y, w, n_classes, upper, lower, tol, penalty):
         n = len(positions)
         if n == 0:
             continue
+        starts, block_errors = np.zeros(2, dtype=np.int64), np.zeros(1)   # no blocks
+        fine_starts, fine_errors = starts, block_errors
+        if blocks > 0 and m >= block_rows and n >= 2 * blocks:
+            starts, block_errors = _blocks(positions, before, weight, blocks, ids[f],
+                                           labels[f], weights[f], keys, label_bits, id_bits,
+                                           weights, features, side, totals, tol, sides)
+            evaluations += 1
+            if block_bound(starts, block_errors, -1, -1, 0, n - 1) + penalty >= best - tol:
+                continue
+            if fine > 0 and n >= 2 * fine:
+                fine_starts, fine_errors = _blocks(positions, before, weight, fine, ids[f],
+                                            labels[f], weights[f], keys, label_bits, id_bits,
+                                            weights, features, side, totals, tol, sides)
+                evaluations += 1
         stack[0, 0], stack[0, 1], stack[0, 2], stack[0, 3] = 0, n - 1, -1, -1
         top = 1
         first = True
@@ -308,6 +341,9 @@ def _depth2_by_sweeps(order, rank, y, w, n_classes, upper, lower, tol, penalty):
                                 before[a] if a >= 0 else 0.0,
                                 low[b] if b >= 0 else -np.inf, high[b] if b >= 0 else 0.0,
                                 before[b] if b >= 0 else 0.0, before[lo], before[hi])
+            bound = max(bound, (low[a] if a >= 0 else 0.0) + (high[b] if b >= 0 else 0.0)
+                        + max(block_bound(starts, block_errors, a, b, lo, hi),
+                              block_bound(fine_starts, fine_errors, a, b, lo, hi)))
             if bound + penalty >= best - tol:
                 continue
             mid = min(max(start[f] - kept, 0), n - 1) if first else (lo + hi) // 2
@@ -319,8 +355,8 @@ def _depth2_by_sweeps(order, rank, y, w, n_classes, upper, lower, tol, penalty):
                 side[ids[f, p]] = s
                 totals[s, labels[f, p]] += weights[f, p]
             low[mid], high[mid] = _best_tests_of_sides(keys, label_bits, id_bits, weights,
-                                                       features, side, totals, tol, sides,
-                                                       penalty)
+                                                       features, side, totals[:3], tol,
+                                                       sides, penalty)
             evaluations += 1
             cost = low[mid] + high[mid] + penalty
             if cost < best - tol:
@@ -337,6 +373,21 @@ def _depth2_by_sweeps(order, rank, y, w, n_classes, upper, lower, tol, penalty):
             stack[top + 1, 2], stack[top + 1, 3] = mid, b
             top += 2
     return best, found, tree, evaluations
+
+
+@njit(cache=True)
+def _blocks(positions, before, weight, k, ids, labels, row_weights, keys, label_bits,
+            id_bits, weights, features, side, totals, tol, sides):
+    """(starts, depth-1 optima) of about ``k`` blocks of one root feature (``depth2_blocks``)
+    from one pass over the node's rows."""
+    starts = block_starts(before, weight, k)
+    k = starts.shape[0] - 1
+    block_sides(positions, starts, ids, side, ids.shape[0])
+    totals[:] = 0.0
+    for p in range(ids.shape[0]):
+        totals[side[ids[p]], labels[p]] += row_weights[p]
+    return starts, _best_tests_of_sides(keys, label_bits, id_bits, weights, features, side,
+                                        totals[:k + 1], tol, sides, 0.0, k)
 
 
 @njit(cache=True)
