@@ -34,6 +34,12 @@ Pruning (each proven where it is used):
   threshold whose cost exceeds the best by ``gap`` rules out every threshold within weight
   ``gap`` of it (neighbourhood pruning), and a range of thresholds between two evaluated ones
   costs at least ``low(a) + high(b)`` (sub-interval pruning).
+* on a node of ``depth2_blocks.BLOCK_ROWS`` rows or more, before a root feature's first
+  threshold is evaluated, one pass with each row's block (8 blocks of the feature's rows) as
+  its side gives the depth-1 optima of the blocks; by superadditivity a range between a and
+  b then costs at least ``low(a) + high(b)`` plus the blocks wholly between them less the
+  largest one a threshold of the range cuts (proof in ``depth2_blocks``), which rules out
+  about half the features of a node of make_classification 5,000 x 20 by the one pass.
 
 Costs are weighted misclassifications (float64); ``tol`` absorbs rounding of float weights.
 """
@@ -248,8 +254,11 @@ def best_depth2(order, rank, y, w, n_classes, upper, lower, tol, penalty,
     Returns (cost, exact, tree, evaluations, by_pairs): when ``exact``, ``cost`` is the
     node's optimum and ``tree`` (int64, ``TREE_FIELDS``) one optimal tree (pair counts always
     give it, the sweeps when it costs less than ``upper``); otherwise no tree costs less than
-    ``upper`` and ``cost`` is ``upper`` (a lower bound). ``evaluations``: root thresholds
-    (sweeps) or (root, child) pairs (pair counts) evaluated; ``by_pairs``: which mode ran.
+    ``upper`` and ``cost`` is ``upper`` (a lower bound). ``evaluations``: passes over the
+    node's rows (sweeps: root thresholds evaluated and block passes) or (root, child) pairs
+    (pair counts) evaluated; ``by_pairs``: which mode ran. Blocks (``depth2_blocks``) bound
+    the sweeps on nodes of ``block_rows`` rows or more, ``blocks`` of them per root feature
+    (and ``fine`` more in a second pass; 0: none).
     """
     n_features, m = order.shape
     values = _local_values(order, rank)
