@@ -35,7 +35,7 @@ Pruning (each proven where it is used):
   ``gap`` of it (neighbourhood pruning), and a range of thresholds between two evaluated ones
   costs at least ``low(a) + high(b)`` (sub-interval pruning).
 * on a node of ``depth2_blocks.BLOCK_ROWS`` rows or more, before a root feature's first
-  threshold is evaluated, one pass with each row's block (8 blocks of the feature's rows) as
+  threshold is evaluated, one pass with each row's block (8 to 32 blocks of the feature's rows) as
   its side gives the depth-1 optima of the blocks; by superadditivity a range between a and
   b then costs at least ``low(a) + high(b)`` plus the blocks wholly between them less the
   largest one a threshold of the range cuts (proof in ``depth2_blocks``), which rules out
@@ -56,6 +56,7 @@ from occamlearn.trees.dtmax.ordered.depth2_blocks import (
     BLOCKS,
     FINE,
     block_bound,
+    block_count,
     block_sides,
     block_starts,
 )
@@ -257,8 +258,8 @@ def best_depth2(order, rank, y, w, n_classes, upper, lower, tol, penalty,
     ``upper`` and ``cost`` is ``upper`` (a lower bound). ``evaluations``: passes over the
     node's rows (sweeps: root thresholds evaluated and block passes) or (root, child) pairs
     (pair counts) evaluated; ``by_pairs``: which mode ran. Blocks (``depth2_blocks``) bound
-    the sweeps on nodes of ``block_rows`` rows or more, ``blocks`` of them per root feature
-    (and ``fine`` more in a second pass; 0: none).
+    the sweeps on nodes of ``block_rows`` rows or more, at least ``blocks`` of them per root
+    feature (``depth2_blocks.block_count``; and ``fine`` more in a second pass; 0: none).
     """
     n_features, m = order.shape
     values = _local_values(order, rank)
@@ -300,8 +301,9 @@ def _depth2_by_sweeps(order, rank, y, w, n_classes, upper, lower, tol, penalty, 
     low = np.empty(m)
     high = np.empty(m)
     side = np.empty(m, dtype=np.uint8)
-    totals = np.zeros((max(blocks, fine, 2) + 1, n_classes))
-    sides = np.empty((max(blocks, fine, 2) + 1, 4), dtype=np.int64)
+    per_feature = block_count(m, blocks)
+    totals = np.zeros((max(per_feature, fine, 2) + 1, n_classes))
+    sides = np.empty((max(per_feature, fine, 2) + 1, 4), dtype=np.int64)
     weight = node_totals.sum()
     stack = np.empty((2 * m + 4, 4), dtype=np.int64)
     start, errors = _best_single_tests(ranks, labels, weights, node_totals, n_classes)
@@ -317,8 +319,8 @@ def _depth2_by_sweeps(order, rank, y, w, n_classes, upper, lower, tol, penalty, 
             continue
         starts, block_errors = np.zeros(2, dtype=np.int64), np.zeros(1)   # no blocks
         fine_starts, fine_errors = starts, block_errors
-        if blocks > 0 and m >= block_rows and n >= 2 * blocks:
-            starts, block_errors = _blocks(positions, before, weight, blocks, ids[f],
+        if per_feature > 0 and m >= block_rows and n >= 2 * per_feature:
+            starts, block_errors = _blocks(positions, before, weight, per_feature, ids[f],
                                            labels[f], weights[f], keys, label_bits, id_bits,
                                            weights, features, side, totals, tol, sides)
             evaluations += 1
