@@ -22,7 +22,8 @@ row's side is its block, ``depth2._best_tests_of_sides`` with K sides), the cost
 one root threshold. On a feature that splits the node no better than a random cut the blocks
 are random samples and their optima add up to nearly the node's depth-1 optimum, above the
 best depth-2 tree, so the feature is ruled out by one pass, where the sub-interval bound needs
-several threshold evaluations.
+several threshold evaluations (make_classification 20,000 x 20 at depth 3: 62,280 -> 43,788
+passes over the depth-2 nodes' rows to the same proof, ``benchmarks/results/dtmax_depth3_ab5.md``).
 """
 
 from __future__ import annotations
