@@ -12,16 +12,11 @@ tried feature by feature by interval search, and each tried root test is answere
 over every feature's sorted rows with running class counts on each side
 (``_best_tests_of_sides``), O(rows x features x classes) per root test.
 
-Why a layout of its own: the pass above is the innermost loop of every search of depth >= 2
-(about 90 % of the time). Reading it through the data's global arrays (``rank[g, row]``,
-``y[row]``, ``w[row]`` for the row ids in ``order[g]``) costs four scattered loads per row;
-``_node_columns`` copies the node's rows once per call into per-feature arrays in sorted order
-(row's local id, rank, class, weight), so the pass reads three of them in sequence and only the
-side of the row (one byte per node row) by id. The copy is O(rows x features), paid once per
-call against the hundreds of root tests a call tries. ``kernels.side_subtrees`` makes the same
-pass over the data's own layout; sharing the per-position step of the two as one njit function
-was measured slower at depth 3 (CPU 1.2-2x on breast_cancer and make_classification 5,000 x
-20, still 6-18 % with ``inline="always"``: ``benchmarks/results/dtmax_anytime_bound.md``,
+The pass reads the node's rows in a layout of its own (``node_columns``, which says why).
+``kernels.side_subtrees`` makes the same pass over the data's own layout; sharing the
+per-position step of the two as one njit function was measured slower at depth 3 (CPU
+1.2-2x on breast_cancer and make_classification 5,000 x 20, still 6-18 % with
+``inline="always"``: ``benchmarks/results/dtmax_anytime_bound.md``,
 section 2), so each keeps its own copy of the loop.
 
 Pruning (each proven where it is used):
@@ -35,8 +30,8 @@ Pruning (each proven where it is used):
   ``gap`` of it (neighbourhood pruning), and a range of thresholds between two evaluated ones
   costs at least ``low(a) + high(b)`` (sub-interval pruning).
 * on a node of ``depth2_blocks.BLOCK_ROWS`` rows or more, before a root feature's first
-  threshold is evaluated, one pass with each row's block (8 to 32 blocks of the feature's rows) as
-  its side gives the depth-1 optima of the blocks; by superadditivity a range between a and
+  threshold is evaluated, one pass with each row's block (8 to 32 blocks of the feature's
+  rows) as its side gives the depth-1 optima of the blocks; by superadditivity a range between a and
   b then costs at least ``low(a) + high(b)`` plus the blocks wholly between them less the
   largest one a threshold of the range cuts (proof in ``depth2_blocks``), which rules out
   about half the features of a node of make_classification 5,000 x 20 by the one pass.
@@ -67,6 +62,12 @@ from occamlearn.trees.dtmax.ordered.depth2_pairs import (
 from occamlearn.trees.dtmax.ordered.depth2_pairs import local_values as _local_values
 from occamlearn.trees.dtmax.ordered.depth2_pairs import pair_counts_work as _pair_counts_work
 from occamlearn.trees.dtmax.ordered.kernels import _leaf, _split_errors, end_run_cuts
+from occamlearn.trees.dtmax.ordered.node_columns import (
+    _best_single_tests,
+    _feature_candidates,
+    _key_layout,
+    _node_columns,
+)
 
 # (its one public kernel is ``best_depth2``: ``trees.compiling.kernel_cache`` checks the disk cache of
 # a family's public kernels, and the others are compiled into it)
@@ -80,97 +81,6 @@ __all__ = ["SWEEP_FRACTION", "SWEEP_MIN", "TREE_FIELDS", "best_depth2", "relabel
 # histogram update.
 SWEEP_FRACTION = 0.15
 SWEEP_MIN = 16
-
-
-@njit(cache=True)
-def _bits(n):
-    """How many bits hold the numbers 0 .. n - 1 (at least one)."""
-    bits = 1
-    while (1 << bits) < n:
-        bits += 1
-    return bits
-
-
-@njit(cache=True)
-def _node_columns(order, rank, y, w, n_classes):
-    """The node's rows for sequential passes: for feature g and position p of ``order[g]``,
-    ``ids[g, p]`` the row's local id (its position in ``order[0]``), ``ranks``, ``labels``
-    and ``weights`` of that row (of ``w``'s type: whole weights as int64 make the running
-    counts integer additions, about 10 % faster than floats), and ``keys[g, p]``: its rank,
-    local id and label in one int64 (``_key_layout``), so that the pass of
-    ``_best_tests_of_sides`` reads two arrays a row instead of four (10-20 % less time a
-    pass on a 6,400-row node of make_classification 20,000 x 20)."""
-    n_features, m = order.shape
-    local = np.empty(rank.shape[1], dtype=np.int32)
-    for p in range(m):
-        local[order[0, p]] = p
-    label_bits, id_bits = _key_layout(m, n_classes, rank.shape[1] + 1)
-    ids = np.empty((n_features, m), dtype=np.int32)
-    ranks = np.empty((n_features, m), dtype=np.int32)
-    labels = np.empty((n_features, m), dtype=np.int32)
-    weights = np.empty((n_features, m), dtype=w.dtype)
-    keys = np.empty((n_features, m), dtype=np.int64)
-    for g in range(n_features):
-        column = rank[g]
-        for p in range(m):
-            r = order[g, p]
-            ids[g, p] = local[r]
-            ranks[g, p] = column[r]
-            labels[g, p] = y[r]
-            weights[g, p] = w[r]
-            keys[g, p] = (np.int64(column[r]) << (label_bits + id_bits)) \
-                | (np.int64(local[r]) << label_bits) | y[r]
-    return ids, ranks, labels, weights, keys
-
-
-@njit(cache=True)
-def _key_layout(m, n_classes, n_values):
-    """(label bits, id bits) of a node's keys: label in the low bits, the local id above it,
-    the rank (below ``n_values``) in the top bits; they fit an int64 while the three widths
-    add up to 63 (tables below 2**28 rows with up to 128 classes always do)."""
-    label_bits, id_bits = _bits(n_classes), _bits(m)
-    if label_bits + id_bits + _bits(n_values) > 63:
-        raise ValueError("a node's rank, row and class do not fit 63 bits: too many rows "
-                         "or classes for the depth-2 solver")
-    return label_bits, id_bits
-
-
-@njit(cache=True)
-def _feature_candidates(ranks, weights):
-    """Of one sorted column: the positions where a new value starts (each a threshold that
-    splits the node) and ``before[i]``, the weight of the rows below position i."""
-    m = ranks.shape[0]
-    positions = np.empty(m, dtype=np.int64)
-    before = np.empty(m)
-    n, cum = 0, 0.0
-    for p in range(m):
-        if p > 0 and ranks[p] != ranks[p - 1]:
-            positions[n] = p
-            before[n] = cum
-            n += 1
-        cum += weights[p]
-    return positions[:n], before[:n]
-
-
-@njit(cache=True)
-def _best_single_tests(ranks, labels, weights, totals, n_classes):
-    """For each feature, the candidate index of its single test with the fewest errors (-1 if
-    the feature does not split the node) and those errors."""
-    n_features, m = ranks.shape
-    position = np.full(n_features, -1, dtype=np.int64)
-    errors = np.full(n_features, np.inf)
-    acc = np.zeros(n_classes)
-    for f in range(n_features):
-        acc[:] = 0.0
-        n = 0
-        for p in range(m):
-            if p > 0 and ranks[f, p] != ranks[f, p - 1]:
-                low_e, high_e, a, b = _split_errors(acc, totals, n_classes)
-                if low_e + high_e < errors[f]:
-                    errors[f], position[f] = low_e + high_e, n
-                n += 1
-            acc[labels[f, p]] += weights[f, p]
-    return position, errors
 
 
 @njit(cache=True)
