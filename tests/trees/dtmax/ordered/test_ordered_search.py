@@ -26,12 +26,20 @@ def tree_depth(nested) -> int:
     return 0 if nested[0] == "leaf" else 1 + max(tree_depth(nested[3]), tree_depth(nested[4]))
 
 
+# (sweep fraction, least sweeps, block rows, blocks, fine blocks): the defaults; sweeps
+# always, with blocks on every node (down to one value a block, and a finer second pass)
+DEPTH2_MODES = [(0.15, 16, 256, 8, 0), (0.0, 0, 0, 2, 0), (0.0, 0, 0, 1, 2)]
+
+
+@pytest.mark.parametrize("mode", DEPTH2_MODES)
 @settings(max_examples=150, deadline=None)
 @given(numeric_weighted_data(max_depth=0), st.floats(0.0, 1.5), st.floats(0.0, 1.0))
-def test_depth2_solver_keeps_its_contract_against_brute_force(data, upper_scale, lower_scale):
+def test_depth2_solver_keeps_its_contract_against_brute_force(mode, data, upper_scale,
+                                                              lower_scale):
     """``best_depth2`` with an upper bound (a tree below it is exact, else a bound >= upper
     that no tree beats) and a known lower bound, on float and whole (int64) weights, in
-    both counting modes (pair counts are exact whatever the bound)."""
+    both counting modes (pair counts are exact whatever the bound) and with the sweeps'
+    block bounds forced on every node."""
     X, y, w, n_classes, _ = data
     d = OrderedData.from_matrix(X, y, n_classes, w)
     optimum = brute_force(X, y, w, n_classes, 2)
@@ -40,7 +48,7 @@ def test_depth2_solver_keeps_its_contract_against_brute_force(data, upper_scale,
     whole = np.all(d.weight == np.round(d.weight))
     weight = d.weight.astype(np.int64) if whole else d.weight
     cost, exact, tree, _, by_pairs = best_depth2(d.order, d.rank, d.y, weight, n_classes,
-                                                 upper, lower, 1e-9, 0.0)
+                                                 upper, lower, 1e-9, 0.0, *mode)
     if exact:
         assert cost == pytest.approx(optimum, abs=1e-9)
         nested = nested_from_depth2(tree)
@@ -83,6 +91,34 @@ def test_depth_two_matches_brute_force_on_continuous_data():
     assert result.errors == pytest.approx(brute_force(X, y, w, 2, 2))
 
 
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 2**16), st.integers(2, 3), st.booleans(), st.sampled_from(
+    [(0.0, 0, 0, 8, 0), (0.0, 0, 0, 4, 0), (0.0, 0, 0, 3, 7), (0.0, 0, 0, 8, 16)]))
+def test_depth2_block_bounds_change_no_answer(seed, n_classes, whole, mode):
+    """On tables of many values (blocks of many thresholds; the tiny tables of the brute-force
+    test have few), the sweeps with blocks forced on every node give what they give without
+    blocks (itself checked against brute force above): the optimum under any upper bound,
+    or the same refutation, with and without a penalty per test."""
+    rng = np.random.default_rng(seed)
+    rows = int(rng.integers(20, 90))
+    X = rng.integers(0, int(rng.integers(8, 60)), size=(rows, 3)).astype(float)
+    y = (rng.random(rows) * n_classes).astype(int)
+    y[(X[:, 0] > X[:, 1]) & (rng.random(rows) < 0.6)] = 0
+    w = rng.integers(1, 4, rows).astype(np.int64) if whole else rng.random(rows) + 0.05
+    d = OrderedData.from_matrix(X, y, n_classes, np.asarray(w, dtype=float))
+    for penalty in (0.0, 1.0):
+        plain = best_depth2(d.order, d.rank, d.y, w, n_classes, np.inf, 0.0, 1e-9, penalty,
+                            0.0, 0, 0, 0, 0)
+        for upper in (np.inf, plain[0] + 0.5, plain[0], 0.8 * plain[0]):
+            without = best_depth2(d.order, d.rank, d.y, w, n_classes, upper, 0.0, 1e-9,
+                                  penalty, 0.0, 0, 0, 0, 0)
+            forced = best_depth2(d.order, d.rank, d.y, w, n_classes, upper, 0.0, 1e-9,
+                                 penalty, *mode)
+            assert forced[1] == without[1]
+            assert forced[0] == pytest.approx(without[0], abs=1e-9)
+            if forced[1]:
+                nested = nested_from_depth2(forced[2])
+                assert nested_errors(nested, d.rank, d.y, w) <= forced[0] + 1e-9
 
 
 @pytest.mark.parametrize("n_classes", [2, 5, 9])

@@ -50,7 +50,7 @@ from __future__ import annotations
 import numpy as np
 
 from occamlearn.trees.dtmax.ordered.depth2 import SWEEP_FRACTION, SWEEP_MIN, best_depth2
-from occamlearn.trees.dtmax.ordered.kernels import split_orders
+from occamlearn.trees.dtmax.ordered.kernels import range_orders
 from occamlearn.trees.exact.stop import Stop
 
 __all__ = ["BLOCK_MIN_ROWS", "BLOCK_ROWS", "FIRST_LEVEL", "FeatureBlocks", "pays"]
@@ -107,15 +107,16 @@ class FeatureBlocks:
         any was computed. ``Stop`` when ``deadline`` has expired between blocks."""
         starts, errors = self._level(self.level_for(a, b))
         todo = np.flatnonzero(self._between(starts, a, b) & np.isnan(errors))
-        d, n = self.data, len(self.thresholds)
-        for j in todo:
+        if len(todo) == 0:
+            return False
+        d = self.data
+        ends = np.append(self.thresholds, np.iinfo(np.int64).max)    # t_n: above every value
+        together, offsets = range_orders(self.order, d.rank, self.f, ends[starts[todo]],
+                                         ends[starts[todo + 1]])
+        for i, j in enumerate(todo):
             if deadline.expired():
                 raise Stop
-            _, rows = split_orders(self.order, d.rank, self.f,
-                                   int(self.thresholds[starts[j]]))
-            if starts[j + 1] < n:
-                rows, _ = split_orders(rows, d.rank, self.f,
-                                       int(self.thresholds[starts[j + 1]]))
+            rows = np.ascontiguousarray(together[:, offsets[i]:offsets[i + 1]])
             errors[j] = 0.0 if rows.shape[1] < 2 else best_depth2(
                 rows, d.rank, d.y, self.weight, d.n_classes, np.inf, 0.0, self.tol, 0.0,
                 SWEEP_FRACTION, SWEEP_MIN)[0]

@@ -12,16 +12,11 @@ tried feature by feature by interval search, and each tried root test is answere
 over every feature's sorted rows with running class counts on each side
 (``_best_tests_of_sides``), O(rows x features x classes) per root test.
 
-Why a layout of its own: the pass above is the innermost loop of every search of depth >= 2
-(about 90 % of the time). Reading it through the data's global arrays (``rank[g, row]``,
-``y[row]``, ``w[row]`` for the row ids in ``order[g]``) costs four scattered loads per row;
-``_node_columns`` copies the node's rows once per call into per-feature arrays in sorted order
-(row's local id, rank, class, weight), so the pass reads three of them in sequence and only the
-side of the row (one byte per node row) by id. The copy is O(rows x features), paid once per
-call against the hundreds of root tests a call tries. ``kernels.side_subtrees`` makes the same
-pass over the data's own layout; sharing the per-position step of the two as one njit function
-was measured slower at depth 3 (CPU 1.2-2x on breast_cancer and make_classification 5,000 x
-20, still 6-18 % with ``inline="always"``: ``benchmarks/results/dtmax_anytime_bound.md``,
+The pass reads the node's rows in a layout of its own (``node_columns``, which says why).
+``kernels.side_subtrees`` makes the same pass over the data's own layout; sharing the
+per-position step of the two as one njit function was measured slower at depth 3 (CPU
+1.2-2x on breast_cancer and make_classification 5,000 x 20, still 6-18 % with
+``inline="always"``: ``benchmarks/results/dtmax_anytime_bound.md``,
 section 2), so each keeps its own copy of the loop.
 
 Pruning (each proven where it is used):
@@ -34,6 +29,12 @@ Pruning (each proven where it is used):
   threshold whose cost exceeds the best by ``gap`` rules out every threshold within weight
   ``gap`` of it (neighbourhood pruning), and a range of thresholds between two evaluated ones
   costs at least ``low(a) + high(b)`` (sub-interval pruning).
+* on a node of ``depth2_blocks.BLOCK_ROWS`` rows or more, before a root feature's first
+  threshold is evaluated, one pass with each row's block (8 to 32 blocks of the feature's
+  rows) as its side gives the depth-1 optima of the blocks; by superadditivity a range between a and
+  b then costs at least ``low(a) + high(b)`` plus the blocks wholly between them less the
+  largest one a threshold of the range cuts (proof in ``depth2_blocks``), which rules out
+  about half the features of a node of make_classification 5,000 x 20 by the one pass.
 
 Costs are weighted misclassifications (float64); ``tol`` absorbs rounding of float weights.
 """
@@ -45,6 +46,15 @@ from numba import njit
 
 from occamlearn.trees.compiling.kernel_sources import key_cache_to_sources
 from occamlearn.trees.dtmax.ordered.bounds import range_bound
+from occamlearn.trees.dtmax.ordered.depth2_blocks import (
+    BLOCK_ROWS,
+    BLOCKS,
+    FINE,
+    block_bound,
+    block_count,
+    block_sides,
+    block_starts,
+)
 from occamlearn.trees.dtmax.ordered.depth2_pairs import TREE_FIELDS
 from occamlearn.trees.dtmax.ordered.depth2_pairs import (
     depth2_from_pair_counts as _depth2_from_pair_counts,
@@ -52,6 +62,12 @@ from occamlearn.trees.dtmax.ordered.depth2_pairs import (
 from occamlearn.trees.dtmax.ordered.depth2_pairs import local_values as _local_values
 from occamlearn.trees.dtmax.ordered.depth2_pairs import pair_counts_work as _pair_counts_work
 from occamlearn.trees.dtmax.ordered.kernels import _leaf, _split_errors, end_run_cuts
+from occamlearn.trees.dtmax.ordered.node_columns import (
+    _best_single_tests,
+    _feature_candidates,
+    _key_layout,
+    _node_columns,
+)
 
 # (its one public kernel is ``best_depth2``: ``trees.compiling.kernel_cache`` checks the disk cache of
 # a family's public kernels, and the others are compiled into it)
@@ -68,103 +84,14 @@ SWEEP_MIN = 16
 
 
 @njit(cache=True)
-def _bits(n):
-    """How many bits hold the numbers 0 .. n - 1 (at least one)."""
-    bits = 1
-    while (1 << bits) < n:
-        bits += 1
-    return bits
-
-
-@njit(cache=True)
-def _node_columns(order, rank, y, w, n_classes):
-    """The node's rows for sequential passes: for feature g and position p of ``order[g]``,
-    ``ids[g, p]`` the row's local id (its position in ``order[0]``), ``ranks``, ``labels``
-    and ``weights`` of that row (of ``w``'s type: whole weights as int64 make the running
-    counts integer additions, about 10 % faster than floats), and ``keys[g, p]``: its rank,
-    local id and label in one int64 (``_key_layout``), so that the pass of
-    ``_best_tests_of_sides`` reads two arrays a row instead of four (10-20 % less time a
-    pass on a 6,400-row node of make_classification 20,000 x 20)."""
-    n_features, m = order.shape
-    local = np.empty(rank.shape[1], dtype=np.int32)
-    for p in range(m):
-        local[order[0, p]] = p
-    label_bits, id_bits = _key_layout(m, n_classes, rank.shape[1] + 1)
-    ids = np.empty((n_features, m), dtype=np.int32)
-    ranks = np.empty((n_features, m), dtype=np.int32)
-    labels = np.empty((n_features, m), dtype=np.int32)
-    weights = np.empty((n_features, m), dtype=w.dtype)
-    keys = np.empty((n_features, m), dtype=np.int64)
-    for g in range(n_features):
-        column = rank[g]
-        for p in range(m):
-            r = order[g, p]
-            ids[g, p] = local[r]
-            ranks[g, p] = column[r]
-            labels[g, p] = y[r]
-            weights[g, p] = w[r]
-            keys[g, p] = (np.int64(column[r]) << (label_bits + id_bits)) \
-                | (np.int64(local[r]) << label_bits) | y[r]
-    return ids, ranks, labels, weights, keys
-
-
-@njit(cache=True)
-def _key_layout(m, n_classes, n_values):
-    """(label bits, id bits) of a node's keys: label in the low bits, the local id above it,
-    the rank (below ``n_values``) in the top bits; they fit an int64 while the three widths
-    add up to 63 (tables below 2**28 rows with up to 128 classes always do)."""
-    label_bits, id_bits = _bits(n_classes), _bits(m)
-    if label_bits + id_bits + _bits(n_values) > 63:
-        raise ValueError("a node's rank, row and class do not fit 63 bits: too many rows "
-                         "or classes for the depth-2 solver")
-    return label_bits, id_bits
-
-
-@njit(cache=True)
-def _feature_candidates(ranks, weights):
-    """Of one sorted column: the positions where a new value starts (each a threshold that
-    splits the node) and ``before[i]``, the weight of the rows below position i."""
-    m = ranks.shape[0]
-    positions = np.empty(m, dtype=np.int64)
-    before = np.empty(m)
-    n, cum = 0, 0.0
-    for p in range(m):
-        if p > 0 and ranks[p] != ranks[p - 1]:
-            positions[n] = p
-            before[n] = cum
-            n += 1
-        cum += weights[p]
-    return positions[:n], before[:n]
-
-
-@njit(cache=True)
-def _best_single_tests(ranks, labels, weights, totals, n_classes):
-    """For each feature, the candidate index of its single test with the fewest errors (-1 if
-    the feature does not split the node) and those errors."""
-    n_features, m = ranks.shape
-    position = np.full(n_features, -1, dtype=np.int64)
-    errors = np.full(n_features, np.inf)
-    acc = np.zeros(n_classes)
-    for f in range(n_features):
-        acc[:] = 0.0
-        n = 0
-        for p in range(m):
-            if p > 0 and ranks[f, p] != ranks[f, p - 1]:
-                low_e, high_e, a, b = _split_errors(acc, totals, n_classes)
-                if low_e + high_e < errors[f]:
-                    errors[f], position[f] = low_e + high_e, n
-                n += 1
-            acc[labels[f, p]] += weights[f, p]
-    return position, errors
-
-
-@njit(cache=True)
 def _best_tests_of_sides(keys, label_bits, id_bits, weights, features, side, totals, tol,
-                         found, penalty):
-    """Best depth <= 1 subtree of each side (``side[local id]`` 0 or 1; ``totals[s]`` the
-    class weights of side s; rows by their ``keys`` of ``_node_columns``), over the features in ``features`` (the most promising first:
-    a low best early lets the pass skip more). Fills ``found[s]`` (feature or -1 for a leaf,
-    threshold rank, low label, high label) and returns the two costs.
+                         found, penalty, n_sides=2):
+    """Best depth <= 1 subtree of each side (``side[local id]`` from 0 to ``n_sides``;
+    ``totals[s]`` the class weights of side s; rows by their ``keys`` of ``_node_columns``),
+    over the features in ``features`` (the most promising first: a low best early lets the
+    pass skip more). Rows of side ``n_sides`` (a row in no block, ``depth2_blocks``) are
+    passed over. Fills ``found[s]`` (feature or -1 for a leaf, threshold rank, low label,
+    high label) and returns the costs of the sides.
 
     A position of side s is evaluated only once the weight ``moved[s]`` passed since the
     start exceeds ``limit[s]``: the errors of a split fall by at most the weight that crosses
@@ -174,30 +101,32 @@ def _best_tests_of_sides(keys, label_bits, id_bits, weights, features, side, tot
     - moved`` no later position of the side beats the best: the side is done.
     """
     n_classes = totals.shape[1]
-    best = np.empty(2)
-    weight = np.empty(2)
-    for s in range(2):
+    every = n_sides + 1
+    best = np.empty(every)
+    weight = np.empty(every)
+    for s in range(every):
         best[s], label = _leaf(totals[s])
         found[s, 0], found[s, 1], found[s, 2], found[s, 3] = -1, -1, label, label
         weight[s] = totals[s].sum()
-    acc = np.zeros((2, n_classes), dtype=weights.dtype)
-    prev = np.empty(2, dtype=np.int64)
-    moved = np.zeros(2, dtype=weights.dtype)
-    limit = np.empty(2)
+    acc = np.zeros((every, n_classes), dtype=weights.dtype)
+    prev = np.empty(every, dtype=np.int64)
+    moved = np.zeros(every, dtype=weights.dtype)
+    limit = np.empty(every)
     m = keys.shape[1]
     label_mask = (np.int64(1) << label_bits) - 1
     id_mask = (np.int64(1) << id_bits) - 1
     rank_shift = label_bits + id_bits
     for g in features:
-        if best[0] <= tol and best[1] <= tol:
-            break
         acc[:] = 0
         prev[:] = -1
         moved[:] = 0
-        for s in range(2):
+        done = 1                                  # the side of rows in no block
+        limit[n_sides] = np.inf
+        for s in range(n_sides):
             limit[s] = tol if weight[s] > tol and best[s] > tol else np.inf
-        if limit[0] == np.inf and limit[1] == np.inf:
-            continue
+            done += int(limit[s] == np.inf)
+        if done == every:                         # and so for every later feature
+            break
         g_keys, g_weights = keys[g], weights[g]
         for p in range(m):     # as kernels.side_subtrees: why two loops, module doc
             key = g_keys[p]
@@ -212,19 +141,21 @@ def _best_tests_of_sides(keys, label_bits, id_bits, weights, features, side, tot
                 if low_e + penalty >= best[s] - tol \
                         or e - best[s] >= weight[s] - moved[s] - tol:
                     limit[s] = np.inf
-                    if limit[1 - s] == np.inf:
+                    done += 1
+                    if done == every:
                         break
                 else:
                     limit[s] = moved[s] + (e - best[s]) - tol
             acc[s, key & label_mask] += g_weights[p]
             moved[s] += g_weights[p]
             prev[s] = rk
-    return best[0], best[1]
+    return best[:n_sides]
 
 
 @njit(cache=True)
 def best_depth2(order, rank, y, w, n_classes, upper, lower, tol, penalty,
-                sweep_fraction=SWEEP_FRACTION, sweep_min=SWEEP_MIN):
+                sweep_fraction=SWEEP_FRACTION, sweep_min=SWEEP_MIN, block_rows=BLOCK_ROWS,
+                blocks=BLOCKS, fine=FINE):
     """The best tree of depth <= 2 of the node (rows ``order``), exactly, if one costs less
     than ``upper``; ``lower`` is known to bound every tree from below (a tree reaching it
     ends the search). Each test costs ``penalty`` besides its errors (``search``'s
@@ -234,8 +165,11 @@ def best_depth2(order, rank, y, w, n_classes, upper, lower, tol, penalty,
     Returns (cost, exact, tree, evaluations, by_pairs): when ``exact``, ``cost`` is the
     node's optimum and ``tree`` (int64, ``TREE_FIELDS``) one optimal tree (pair counts always
     give it, the sweeps when it costs less than ``upper``); otherwise no tree costs less than
-    ``upper`` and ``cost`` is ``upper`` (a lower bound). ``evaluations``: root thresholds
-    (sweeps) or (root, child) pairs (pair counts) evaluated; ``by_pairs``: which mode ran.
+    ``upper`` and ``cost`` is ``upper`` (a lower bound). ``evaluations``: passes over the
+    node's rows (sweeps: root thresholds evaluated and block passes) or (root, child) pairs
+    (pair counts) evaluated; ``by_pairs``: which mode ran. Blocks (``depth2_blocks``) bound
+    the sweeps on nodes of ``block_rows`` rows or more, at least ``blocks`` of them per root
+    feature (``depth2_blocks.block_count``; and ``fine`` more in a second pass; 0: none).
     """
     n_features, m = order.shape
     values = _local_values(order, rank)
@@ -248,13 +182,17 @@ def best_depth2(order, rank, y, w, n_classes, upper, lower, tol, penalty,
                                                            penalty, tol)
         return cost, True, tree, evaluations, True
     cost, found, tree, evaluations = _depth2_by_sweeps(order, rank, y, w, n_classes, upper,
-                                                       lower, tol, penalty)
+                                                       lower, tol, penalty, block_rows, blocks,
+                                                       fine)
     return cost, found, tree, evaluations, False
 
 
 @njit(cache=True)
-def _depth2_by_sweeps(order, rank, y, w, n_classes, upper, lower, tol, penalty):
-    """``best_depth2`` by sweeps: (cost, found, tree, evaluations)."""
+def _depth2_by_sweeps(order, rank, y, w, n_classes, upper, lower, tol, penalty, block_rows,
+                      blocks, fine):
+    """``best_depth2`` by sweeps: (cost, found, tree, evaluations); a root feature's
+    thresholds are first bounded by blocks (``depth2_blocks``) on nodes of ``block_rows``
+    rows or more."""
     n_features, m = order.shape
     tree = np.full(len(TREE_FIELDS), -1, dtype=np.int64)
     ids, ranks, labels, weights, keys = _node_columns(order, rank, y, w, n_classes)
@@ -273,8 +211,10 @@ def _depth2_by_sweeps(order, rank, y, w, n_classes, upper, lower, tol, penalty):
     low = np.empty(m)
     high = np.empty(m)
     side = np.empty(m, dtype=np.uint8)
-    totals = np.empty((2, n_classes))
-    sides = np.empty((2, 4), dtype=np.int64)
+    per_feature = block_count(m, blocks)
+    totals = np.zeros((max(per_feature, fine, 2) + 1, n_classes))
+    sides = np.empty((max(per_feature, fine, 2) + 1, 4), dtype=np.int64)
+    weight = node_totals.sum()
     stack = np.empty((2 * m + 4, 4), dtype=np.int64)
     start, errors = _best_single_tests(ranks, labels, weights, node_totals, n_classes)
     features = np.argsort(errors)
@@ -287,6 +227,20 @@ def _depth2_by_sweeps(order, rank, y, w, n_classes, upper, lower, tol, penalty):
         n = len(positions)
         if n == 0:
             continue
+        starts, block_errors = np.zeros(2, dtype=np.int64), np.zeros(1)   # no blocks
+        fine_starts, fine_errors = starts, block_errors
+        if per_feature > 0 and m >= block_rows and n >= 2 * per_feature:
+            starts, block_errors = _blocks(positions, before, weight, per_feature, ids[f],
+                                           labels[f], weights[f], keys, label_bits, id_bits,
+                                           weights, features, side, totals, tol, sides)
+            evaluations += 1
+            if block_bound(starts, block_errors, -1, -1, 0, n - 1) + penalty >= best - tol:
+                continue
+            if fine > 0 and n >= 2 * fine:
+                fine_starts, fine_errors = _blocks(positions, before, weight, fine, ids[f],
+                                            labels[f], weights[f], keys, label_bits, id_bits,
+                                            weights, features, side, totals, tol, sides)
+                evaluations += 1
         stack[0, 0], stack[0, 1], stack[0, 2], stack[0, 3] = 0, n - 1, -1, -1
         top = 1
         first = True
@@ -308,6 +262,9 @@ def _depth2_by_sweeps(order, rank, y, w, n_classes, upper, lower, tol, penalty):
                                 before[a] if a >= 0 else 0.0,
                                 low[b] if b >= 0 else -np.inf, high[b] if b >= 0 else 0.0,
                                 before[b] if b >= 0 else 0.0, before[lo], before[hi])
+            bound = max(bound, (low[a] if a >= 0 else 0.0) + (high[b] if b >= 0 else 0.0)
+                        + max(block_bound(starts, block_errors, a, b, lo, hi),
+                              block_bound(fine_starts, fine_errors, a, b, lo, hi)))
             if bound + penalty >= best - tol:
                 continue
             mid = min(max(start[f] - kept, 0), n - 1) if first else (lo + hi) // 2
@@ -319,8 +276,8 @@ def _depth2_by_sweeps(order, rank, y, w, n_classes, upper, lower, tol, penalty):
                 side[ids[f, p]] = s
                 totals[s, labels[f, p]] += weights[f, p]
             low[mid], high[mid] = _best_tests_of_sides(keys, label_bits, id_bits, weights,
-                                                       features, side, totals, tol, sides,
-                                                       penalty)
+                                                       features, side, totals[:3], tol,
+                                                       sides, penalty)
             evaluations += 1
             cost = low[mid] + high[mid] + penalty
             if cost < best - tol:
@@ -337,6 +294,21 @@ def _depth2_by_sweeps(order, rank, y, w, n_classes, upper, lower, tol, penalty):
             stack[top + 1, 2], stack[top + 1, 3] = mid, b
             top += 2
     return best, found, tree, evaluations
+
+
+@njit(cache=True)
+def _blocks(positions, before, weight, k, ids, labels, row_weights, keys, label_bits,
+            id_bits, weights, features, side, totals, tol, sides):
+    """(starts, depth-1 optima) of about ``k`` blocks of one root feature (``depth2_blocks``)
+    from one pass over the node's rows."""
+    starts = block_starts(before, weight, k)
+    k = starts.shape[0] - 1
+    block_sides(positions, starts, ids, side, ids.shape[0])
+    totals[:] = 0.0
+    for p in range(ids.shape[0]):
+        totals[side[ids[p]], labels[p]] += row_weights[p]
+    return starts, _best_tests_of_sides(keys, label_bits, id_bits, weights, features, side,
+                                        totals[:k + 1], tol, sides, 0.0, k)
 
 
 @njit(cache=True)

@@ -24,7 +24,7 @@ import numpy as np
 from numba import njit
 
 __all__ = ["candidates", "class_totals", "end_run_cuts", "promising_thresholds",
-           "side_subtrees", "split_orders", "tree_errors"]
+           "range_orders", "side_subtrees", "split_orders", "tree_errors"]
 
 
 @njit(cache=True)
@@ -247,6 +247,42 @@ def split_orders(order, rank, f, thr):
                 low[g, i_low] = r
                 i_low += 1
     return low, high
+
+
+@njit(cache=True)
+def range_orders(order, rank, f, lows, highs):
+    """The sorted columns of the rows whose rank of f lies in each range ``[lows[j],
+    highs[j])`` (disjoint, in increasing order), in one pass over the node: one array, the
+    ranges' rows side by side, and the offsets where each range starts (the last entry the
+    end)."""
+    n_features, m = order.shape
+    k = lows.shape[0]
+    ranks = rank[f]
+    which = np.empty(rank.shape[1], dtype=np.int64)     # each row's range, -1: none
+    offsets = np.zeros(k + 1, dtype=np.int64)
+    j = 0
+    for p in range(m):                                  # order[f] is sorted by rank of f
+        r = order[f, p]
+        while j < k and ranks[r] >= highs[j]:
+            j += 1
+        if j < k and ranks[r] >= lows[j]:
+            which[r] = j
+            offsets[j + 1] += 1
+        else:
+            which[r] = -1
+    for j in range(k):
+        offsets[j + 1] += offsets[j]
+    out = np.empty((n_features, offsets[k]), dtype=order.dtype)
+    fill = np.empty(k, dtype=np.int64)
+    for g in range(n_features):
+        fill[:] = offsets[:k]
+        for p in range(m):
+            r = order[g, p]
+            j = which[r]
+            if j >= 0:
+                out[g, fill[j]] = r
+                fill[j] += 1
+    return out, offsets
 
 
 @njit(cache=True)

@@ -31,7 +31,7 @@ import numpy as np
 
 from occamlearn.stopping import CLOCK, Deadline, ProgressSink
 from occamlearn.trees.dtmax.data import OrderedData, memory_plan
-from occamlearn.trees.dtmax.ordered.kernels import class_totals
+from occamlearn.trees.dtmax.ordered.kernels import class_totals, range_orders
 from occamlearn.trees.dtmax.ordered.search import MEMO_BYTES, OrderedSearch
 from occamlearn.trees.dtmax.result import DtmaxResult, nested_errors, nested_tests
 
@@ -143,3 +143,6 @@ def warm_kernels() -> None:
     for depth in (1, 2, 3):
         for values, small in ((X, False), (few, True)):
             ordered_search(OrderedData.from_matrix(values, y, 2), depth, prefer_small=small)
+    data = OrderedData.from_matrix(X, y, 2)      # blocks run on large nodes only
+    range_orders(data.order, data.rank, 0, np.zeros(1, dtype=np.int64),
+                 np.ones(1, dtype=np.int64))
