@@ -12,10 +12,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from occamlearn.trees import pruning
 from occamlearn.trees.exact import splits
 from occamlearn.trees.exact.data import bitset
 from occamlearn.trees.exact.splits import entropy, greedy_tree
-from occamlearn.trees import pruning
 from occamlearn.trees.pruning import NO_ERRORS_BOUND as INF
 from occamlearn.trees.pruning import min_plus
 
