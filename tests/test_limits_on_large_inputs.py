@@ -54,6 +54,7 @@ def test_greedy_tree_is_the_bitset_greedy(seed, n_patterns, n_columns, n_classes
             patch.setattr(splits, "SMALL_CELLS", 0)
             patch.setattr(splits, "SMALL_BITS", 0)
             patch.setattr(splits, "COUNT_BLOCK_CELLS", 16)
+            patch.setattr(splits, "SPLIT_BLOCK_CELLS", 16)
         _check_greedy_tree(seed, n_patterns, n_columns, n_classes, weights)
 
 

@@ -120,6 +120,7 @@ COUNT_BLOCK_CELLS = 1 << 20
 # SMALL_BITS bits is built as a sum of per-pattern Python ints.
 SMALL_CELLS = 1 << 14
 SMALL_BITS = 1 << 12
+SPLIT_BLOCK_CELLS = 1 << 18  # (node, column, class) cells of one block of ``_best_splits``
 
 
 def _counter(matrix, weights):
@@ -161,11 +162,12 @@ def _best_splits(ones: list, totals: list) -> list:
     those splitting it (-1: none), the lowest of those within 1e-12 of the least. Each side's
     ``entropy`` is -sum_k c_k log2(c_k / n) over its positive class weights c_k (0 log 0
     masked; the caller ignores numpy's division warnings once per tree), for every side,
-    column and node in one array (in blocks of ``COUNT_BLOCK_CELLS`` cells)."""
+    column and node in one array (in blocks of about ``SPLIT_BLOCK_CELLS`` cells, so that
+    the half-dozen temporaries of a block stay a few MB each)."""
     n_columns, n_classes = ones[0].shape if ones else (0, 0)
     if n_columns == 0:  # nothing splits
         return [-1] * len(ones)
-    step = max(1, COUNT_BLOCK_CELLS // (n_columns * n_classes))
+    step = max(1, SPLIT_BLOCK_CELLS // (n_columns * n_classes))
     chosen = []
     for start in range(0, len(ones), step):
         one = np.stack(ones[start:start + step])  # (node, column, class)
