@@ -30,18 +30,13 @@ import os
 import statistics
 import subprocess
 import sys
-import time
 
 from result_file import publish, stamp
 
 
 def inspect(name: str, time_limit: float) -> dict:
-    import warnings
+    from size_error_path import table_path
 
-    from sklearn.model_selection import train_test_split
-
-    from occamlearn import MaxAccuracyTreeClassifier
-    from occamlearn.datasets import load_dataset
     from occamlearn.trees.mpdt.error_budget import bnb_engine
     from occamlearn.trees.mpdt.error_budget.bnb_candidates import (
         ACH,
@@ -61,13 +56,7 @@ def inspect(name: str, time_limit: float) -> dict:
             made.append(self)
 
     frontier.BudgetRowSetSearch = Recorded
-    warnings.simplefilter("ignore")
-    X, y = load_dataset(name)
-    X, _, y, _ = train_test_split(X, y, train_size=0.64, stratify=y, random_state=0)
-    started = time.perf_counter()
-    path = MaxAccuracyTreeClassifier(max_depth=None, time_limit=time_limit).size_error_path(
-        X, y)
-    seconds = time.perf_counter() - started
+    _, _, path, seconds = table_path(name, time_limit)
     search = made[-1]
     search.poll.deadline = None
     root = search.view.root
