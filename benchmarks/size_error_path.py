@@ -74,11 +74,11 @@ def run(name: str, time_limit: float, check: bool) -> dict:
             "check": _check(X, y, k, frontier.errors, frontier.proven) if check else "–"}
 
 
-def run_table(name: str, time_limit: float, check: bool) -> dict:
-    """``size_error_path`` of the default estimator on the raw training split."""
+def table_path(name: str, time_limit: float):
+    """(X, y, path, seconds): ``size_error_path`` of the default estimator on the raw
+    training split of table ``name``, timed."""
     import warnings
 
-    import numpy as np
     from sklearn.model_selection import train_test_split
 
     from occamlearn import MaxAccuracyTreeClassifier
@@ -90,7 +90,14 @@ def run_table(name: str, time_limit: float, check: bool) -> dict:
     start = time.perf_counter()
     path = MaxAccuracyTreeClassifier(max_depth=None, time_limit=time_limit).size_error_path(
         X, y)
-    seconds = time.perf_counter() - start
+    return X, y, path, time.perf_counter() - start
+
+
+def run_table(name: str, time_limit: float, check: bool) -> dict:
+    """``size_error_path`` of the default estimator on the raw training split."""
+    import numpy as np
+
+    X, y, path, seconds = table_path(name, time_limit)
     for model, errors in zip(path.models, path.errors, strict=True):
         if int((model.predict(X) != np.asarray(y)).sum()) != errors:
             return {"error": "a model's errors differ from its point"}

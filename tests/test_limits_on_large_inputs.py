@@ -12,6 +12,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from occamlearn.trees import pruning
+from occamlearn.trees.exact import splits
 from occamlearn.trees.exact.data import bitset
 from occamlearn.trees.exact.splits import entropy, greedy_tree
 from occamlearn.trees.pruning import NO_ERRORS_BOUND as INF
@@ -38,12 +40,25 @@ def _bitset_greedy(rows, columns, class_weights, is_leaf):
 
 
 @settings(max_examples=300, deadline=None)
-@given(st.integers(0, 2**32 - 1), st.integers(1, 40), st.integers(1, 7), st.integers(1, 3),
-       st.sampled_from([(0, 1), (0, 1, 2, 3)]))
-def test_greedy_tree_is_the_bitset_greedy(seed, n_patterns, n_columns, n_classes, weights):
+@given(st.integers(0, 2**32 - 1), st.integers(1, 40), st.integers(0, 7), st.integers(1, 3),
+       st.sampled_from([(0, 1), (0, 1, 2, 3)]), st.booleans())
+def test_greedy_tree_is_the_bitset_greedy(seed, n_patterns, n_columns, n_classes, weights,
+                                          as_if_large):
     """Distinct patterns with class weights (0/1 as in the pure search, or several units per
     class as in the error-budget search, where each unit is a bit): the same tree, node for
-    node, as the information-gain greedy over bitsets, ties to the lowest column."""
+    node, as the information-gain greedy over bitsets, ties to the lowest column. With
+    ``as_if_large`` the counts, the bitsets and the blocks of nodes take the ways of large
+    tables (count_nonzero or blocked products, byte buffers, several blocks a depth)."""
+    with pytest.MonkeyPatch.context() as patch:
+        if as_if_large:
+            patch.setattr(splits, "SMALL_CELLS", 0)
+            patch.setattr(splits, "SMALL_BITS", 0)
+            patch.setattr(splits, "COUNT_BLOCK_CELLS", 16)
+            patch.setattr(splits, "SPLIT_BLOCK_CELLS", 16)
+        _check_greedy_tree(seed, n_patterns, n_columns, n_classes, weights)
+
+
+def _check_greedy_tree(seed, n_patterns, n_columns, n_classes, weights):
     rng = np.random.default_rng(seed)
     matrix = np.unique(rng.integers(0, 2, (n_patterns, n_columns)), axis=0)
     weight = rng.choice(weights, (len(matrix), n_classes))
@@ -64,12 +79,16 @@ def test_greedy_tree_is_the_bitset_greedy(seed, n_patterns, n_columns, n_classes
 
 
 @settings(max_examples=200, deadline=None)
-@given(st.lists(st.integers(0, 30), min_size=1, max_size=9),
-       st.lists(st.integers(0, 30), min_size=1, max_size=9))
-def test_min_plus_is_the_double_loop(left, right):
-    """front[l] = min over a + b = l of left[a] + right[b], choice[l] the least such a."""
+@given(st.lists(st.integers(0, 30), min_size=1, max_size=20),
+       st.lists(st.integers(0, 30), min_size=1, max_size=20), st.booleans())
+def test_min_plus_is_the_double_loop(left, right, vectorised):
+    """front[l] = min over a + b = l of left[a] + right[b], choice[l] the least such a, by
+    numpy's vector operations or, on small fronts, in Python."""
     left, right = np.array([INF, *left]), np.array([INF, *right])
-    front, choice = min_plus(left, right)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(pruning, "SMALL_PRODUCT", 0 if vectorised else 400)
+        front, choice = min_plus(left, right)
+    assert front.dtype == left.dtype and choice.dtype == np.int64
     for leaves in range(2, len(front)):
         pairs = [(left[a] + right[leaves - a], a) for a in range(1, len(left))
                  if 1 <= leaves - a < len(right)]

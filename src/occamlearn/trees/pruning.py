@@ -10,7 +10,8 @@ class of its rows). The fewest errors of a pruning with l leaves obey the min-pl
 since a pruning of v with l >= 2 leaves keeps v's test and prunes its two subtrees with a and
 b = l - a leaves each, independently (the errors of rows add up over the leaves). ``min_plus``
 is one such product, in numpy: one vector operation per leaf count of the shorter side, so a
-whole tree costs about the square of its leaves in compiled loops, not in Python. The error-
+whole tree costs about the square of its leaves in compiled loops, not in Python (small fronts,
+where a vector operation costs more than the pairs it adds, are combined in Python). The error-
 budget branch and bound seeds its memo with the fronts of its greedy start this way, and the
 MaxSAT route with an error budget starts from ``smallest_pruning`` of its greedy tree instead
 of the unpruned tree (which makes only the forced errors, whatever the budget).
@@ -27,11 +28,20 @@ __all__ = ["NO_ERRORS_BOUND", "min_plus", "smallest_pruning"]
 NO_ERRORS_BOUND = 1 << 62  # front[0] and every unreachable entry
 
 
+# Fronts whose product has at most this many pairs are combined in plain Python: numpy's
+# per-call cost passes the loop's there (a greedy tree's fronts are mostly that small).
+SMALL_PRODUCT = 256
+
+
 def min_plus(left: np.ndarray, right: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """(front, choice): front[l] = min over a + b = l of left[a] + right[b] (index 0 of each
     array unused), choice[l] the least such a; one vector operation per a (or per b, taken
-    from the largest down, so that the least a still wins ties) of the shorter side."""
+    from the largest down, so that the least a still wins ties) of the shorter side, or
+    every pair in Python (a increasing, a strict improvement only) when the fronts are
+    small. Both ways add the same numbers and keep the same least a."""
     n_left, n_right = len(left) - 1, len(right) - 1
+    if n_left * n_right <= SMALL_PRODUCT:
+        return _min_plus_pairs(left, right)
     front = np.full(n_left + n_right + 1, NO_ERRORS_BOUND, dtype=left.dtype)
     choice = np.zeros(n_left + n_right + 1, dtype=np.int64)
     if n_left <= n_right:
@@ -49,6 +59,21 @@ def min_plus(left: np.ndarray, right: np.ndarray) -> tuple[np.ndarray, np.ndarra
             front[place] = np.where(better, candidate, front[place])
             choice[place] = np.where(better, np.arange(1, n_left + 1), choice[place])
     return front, choice
+
+
+def _min_plus_pairs(left: np.ndarray, right: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``min_plus`` over every pair, in Python."""
+    lefts, rights = left.tolist(), right.tolist()
+    front = [NO_ERRORS_BOUND] * (len(lefts) + len(rights) - 1)
+    choice = [0] * len(front)
+    pairs = list(enumerate(rights))[1:]
+    for a in range(1, len(lefts)):
+        first = lefts[a]
+        for b, second in pairs:
+            value = first + second
+            if value < front[a + b]:
+                front[a + b], choice[a + b] = value, a
+    return np.array(front, dtype=left.dtype), np.array(choice, dtype=np.int64)
 
 
 def _node_weights(tree: Tree, X, y, weight, n_classes: int) -> np.ndarray:

@@ -56,11 +56,12 @@ def greedy_tree(matrix: np.ndarray, weights: np.ndarray, bit_start: np.ndarray,
     (a matrix product), and only the smaller child is counted, the other being its parent
     minus it, so each pattern is counted in at most log2(patterns) nodes: O(P log P x C)
     for P patterns and C columns, against O(nodes x C) bitset operations of P bits each
-    (the greedy start on 100,000 rows x 320 columns took a minute that way)."""
+    (the greedy start on 100,000 rows x 320 columns took a minute that way). The nodes of
+    one depth choose their splits together (``_grow``), which spares numpy's per-call cost
+    on the many small nodes of small tables; the choice of each node is the same."""
     matrix = np.asarray(matrix)
     weights = np.asarray(weights, dtype=np.float64)
     bit_start = np.asarray(bit_start, dtype=np.int64)
-    n_bytes = (int(bit_start[-1]) + 7) // 8
     everything = np.arange(matrix.shape[0]) if patterns is None \
         else np.asarray(patterns, dtype=np.int64)
     count = _counter(matrix, weights)
@@ -68,30 +69,45 @@ def greedy_tree(matrix: np.ndarray, weights: np.ndarray, bit_start: np.ndarray,
     leaf_rows: dict[int, np.ndarray] = {}  # leaf id -> its patterns
     total = weights[everything].sum(axis=0)
     pending = [(0, everything, total, count(everything) if _splittable(total) else None)]
+    with np.errstate(divide="ignore", invalid="ignore"):  # 0 log 0: masked in _best_split
+        _grow(pending, matrix, count, tops, leaf_rows)
+    return _nested(0, tops, leaf_rows, _bitset_builder(bit_start))
+
+
+def _grow(pending: list, matrix, count, tops: dict, leaf_rows: dict) -> None:
+    """Split the ``pending`` nodes of ``greedy_tree`` down to leaves (ids from 1 up), one
+    depth at a time: the best splits of a depth's nodes are chosen together
+    (``_best_splits``), so numpy's per-call cost is paid per depth, not per node."""
     next_id = 1
     while pending:
-        node, patterns, total, ones = pending.pop()
-        index = -1 if ones is None else _best_split(ones, total)
-        if index < 0:
-            leaf_rows[node] = patterns
-            continue
-        one_mask = matrix[patterns, index] == 1
-        sides = [(patterns[~one_mask], total - ones[index]), (patterns[one_mask], ones[index])]
-        # a side of one class is a leaf and needs no counts; of two sides to count, the
-        # smaller is counted and the other is the parent minus it
-        wanted = [_splittable(side_total) for _, side_total in sides]
-        counts = [None, None]
-        if any(wanted):
-            small = 0 if len(sides[0][0]) <= len(sides[1][0]) else 1
-            counted = small if wanted[small] or wanted[1 - small] else 1 - small
-            counts[counted] = count(sides[counted][0])
-            if wanted[1 - counted]:
-                counts[1 - counted] = ones - counts[counted]
-            counts = [c if w else None for c, w in zip(counts, wanted, strict=True)]
-        tops[node] = (index, next_id, next_id + 1)
-        pending += [(next_id + 1, *sides[1], counts[1]), (next_id, *sides[0], counts[0])]
-        next_id += 2
-    return _nested(0, tops, leaf_rows, bit_start, n_bytes)
+        growing = [item for item in pending if item[3] is not None]
+        chosen = dict(zip((item[0] for item in growing),
+                          _best_splits([item[3] for item in growing],
+                                       [item[2] for item in growing]), strict=True))
+        deeper = []
+        for node, patterns, total, ones in pending:
+            index = chosen.get(node, -1)
+            if index < 0:
+                leaf_rows[node] = patterns
+                continue
+            one_mask = matrix[patterns, index] == 1
+            sides = [(patterns[~one_mask], total - ones[index]),
+                     (patterns[one_mask], ones[index])]
+            # a side of one class is a leaf and needs no counts; of two sides to count, the
+            # smaller is counted and the other is the parent minus it
+            wanted = [_splittable(side_total) for _, side_total in sides]
+            counts = [None, None]
+            if any(wanted):
+                small = 0 if len(sides[0][0]) <= len(sides[1][0]) else 1
+                counted = small if wanted[small] or wanted[1 - small] else 1 - small
+                counts[counted] = count(sides[counted][0])
+                if wanted[1 - counted]:
+                    counts[1 - counted] = ones - counts[counted]
+                counts = [c if w else None for c, w in zip(counts, wanted, strict=True)]
+            tops[node] = (index, next_id, next_id + 1)
+            deeper += [(next_id, *sides[0], counts[0]), (next_id + 1, *sides[1], counts[1])]
+            next_id += 2
+        pending = deeper
 
 
 def _splittable(total) -> bool:
@@ -101,6 +117,12 @@ def _splittable(total) -> bool:
 
 # Rows per block of the count's matrix product: its float copy stays about 10 MB.
 COUNT_BLOCK_CELLS = 1 << 20
+# A matrix of at most this many cells is counted by one float64 product per node (numpy's
+# per-call overhead, not the arithmetic, is then the cost), and a row set of at most
+# SMALL_BITS bits is built as a sum of per-pattern Python ints.
+SMALL_CELLS = 1 << 14
+SMALL_BITS = 1 << 12
+SPLIT_BLOCK_CELLS = 1 << 18  # (node, column, class) cells of one block of ``_best_splits``
 
 
 def _counter(matrix, weights):
@@ -108,7 +130,14 @@ def _counter(matrix, weights):
     each column. With weights 0 or 1 (the pure searches, unweighted rows) a count of the 1s
     among each class's patterns (``count_nonzero`` of a bool block: several times faster
     than a float product), else a float product in blocks (float32 sums whole numbers
-    exactly below 2**24)."""
+    exactly below 2**24). A matrix of at most ``SMALL_CELLS`` cells: one float64 product
+    per call, whole numbers summed exactly below 2**53. Every way gives the same counts."""
+    if matrix.size <= SMALL_CELLS:
+        dense = matrix.astype(np.float64)
+
+        def count(patterns):
+            return (weights[patterns].T @ dense[patterns]).T
+        return count
     ones_only = bool(((weights == 0) | (weights == 1)).all())
     exact = np.float32 if weights.sum() < 2**24 else np.float64
     step = max(1, COUNT_BLOCK_CELLS // max(1, matrix.shape[1]))
@@ -129,28 +158,38 @@ def _counter(matrix, weights):
     return count
 
 
-def _side_entropy(counts) -> np.ndarray:
-    """``entropy`` of each row of ``counts`` (one side per column)."""
-    sums = counts.sum(axis=1, keepdims=True)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        terms = np.where(counts > 0, counts * np.log2(counts / sums), 0.0)
-    return -terms.sum(axis=1)
+def _best_splits(ones: list, totals: list) -> list:
+    """For each node (its (columns, classes) weights ``ones`` of the rows with a 1 in each
+    column, and its class weights ``totals``), the column of least summed side entropy among
+    those splitting it (-1: none), the lowest of those within 1e-12 of the least. Each side's
+    ``entropy`` is -sum_k c_k log2(c_k / n) over its positive class weights c_k (0 log 0
+    masked; the caller ignores numpy's division warnings once per tree), for every side,
+    column and node in one array (in blocks of about ``SPLIT_BLOCK_CELLS`` cells, so that
+    the half-dozen temporaries of a block stay a few MB each)."""
+    n_columns, n_classes = ones[0].shape if ones else (0, 0)
+    if n_columns == 0:  # nothing splits
+        return [-1] * len(ones)
+    step = max(1, SPLIT_BLOCK_CELLS // (n_columns * n_classes))
+    chosen = []
+    for start in range(0, len(ones), step):
+        one = np.stack(ones[start:start + step])  # (node, column, class)
+        total = np.stack(totals[start:start + step])[:, None, :]
+        one_weight = one.sum(axis=2)
+        splits = (one_weight > 0) & (one_weight < total.sum(axis=2))
+        sides = np.stack((one, total - one))  # (side, node, column, class)
+        terms = np.where(sides > 0, sides * np.log2(sides / sides.sum(axis=3, keepdims=True)),
+                         0.0)
+        sums = terms.sum(axis=3)
+        value = np.where(splits, -sums[0] + -sums[1], np.inf)
+        near = value <= value.min(axis=1, keepdims=True) + 1e-12
+        chosen += np.where(splits.any(axis=1), near.argmax(axis=1), -1).tolist()
+    return chosen
 
 
-def _best_split(ones, total) -> int:
-    """The column of least summed side entropy among those splitting the node (-1: none),
-    the lowest of those within 1e-12 of the least."""
-    one_weight = ones.sum(axis=1)
-    splits = (one_weight > 0) & (one_weight < total.sum())
-    if not splits.any():
-        return -1
-    value = np.where(splits, _side_entropy(ones) + _side_entropy(total - ones), np.inf)
-    return int(np.flatnonzero(value <= value.min() + 1e-12)[0])
-
-
-def _nested(root: int, tops: dict, leaf_rows: dict, bit_start, n_bytes: int):
+def _nested(root: int, tops: dict, leaf_rows: dict, bitset_of):
     """The nested tuples of ``greedy_tree``, each node's bitset built once: a leaf's from its
-    patterns' bits, a test's as the union of its children's (children first)."""
+    patterns' bits (``bitset_of``), a test's as the union of its children's (children
+    first)."""
     built: dict[int, tuple] = {}
     order, stack = [], [root]
     while stack:  # parents before children; built in reverse
@@ -164,8 +203,21 @@ def _nested(root: int, tops: dict, leaf_rows: dict, bit_start, n_bytes: int):
             zero_node, one_node = built.pop(zero), built.pop(one)
             built[node] = (zero_node[0] | one_node[0], index, zero_node, one_node)
         else:
-            built[node] = (_bitset_of(leaf_rows[node], bit_start, n_bytes),)
+            built[node] = (bitset_of(leaf_rows[node]),)
     return built[root]
+
+
+def _bitset_builder(bit_start):
+    """``bitset_of(patterns)``: the row set holding every bit of ``patterns``. Up to
+    ``SMALL_BITS`` bits, the sum of the patterns' own bitsets (disjoint, so their union),
+    made once; else set in a byte buffer with numpy."""
+    n_bits = int(bit_start[-1])
+    if n_bits <= SMALL_BITS:
+        owned = [((1 << int(stop - start)) - 1) << int(start)
+                 for start, stop in zip(bit_start[:-1], bit_start[1:], strict=True)]
+        return lambda patterns: sum(map(owned.__getitem__, patterns.tolist()))
+    n_bytes = (n_bits + 7) // 8
+    return lambda patterns: _bitset_of(patterns, bit_start, n_bytes)
 
 
 def _bitset_of(patterns, bit_start, n_bytes: int) -> int:

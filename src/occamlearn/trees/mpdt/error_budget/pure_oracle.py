@@ -98,18 +98,33 @@ def as_search_node(search, pattern_bits: np.ndarray, nested, rows: int):
 def pure_oracle(search, deadline) -> PureOracle | None:
     """The oracle for ``search``, or None when the compiled pure-tree kernels are not in the
     disk cache (they are not compiled here) or F holds one class only."""
-    from occamlearn.trees.compiling import kernel_cache
-
-    if not kernel_cache.kernels_ready("bnb"):
-        return None
-    try:
-        kernel_cache.load("bnb", search=True)
-    except kernel_cache.KernelsUnavailable:
+    if not _search_kernels_loaded():
         return None
     patterns, labels, margins = decided_patterns(search.view.weights)
     if len(np.unique(labels)) < 2:
         return None
     return PureOracle(search, int(margins.min()), patterns, labels, deadline)
+
+
+_LOADED: list = []  # True once the pure-tree search kernels are loaded in this process
+
+
+def _search_kernels_loaded() -> bool:
+    """Load the compiled pure-tree search from the disk cache, once a process: after the
+    first load the kernels are in memory, and the cache's index files (read by
+    ``kernels_ready``, a few pickles a call) need not be read again."""
+    from occamlearn.trees.compiling import kernel_cache
+
+    if _LOADED:
+        return True
+    if not kernel_cache.kernels_ready("bnb"):
+        return False
+    try:
+        kernel_cache.load("bnb", search=True)
+    except kernel_cache.KernelsUnavailable:
+        return False
+    _LOADED.append(True)
+    return True
 
 
 def decided_patterns(weights: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
