@@ -38,7 +38,8 @@ from occamlearn.estimators._list_literals import RuleLiterals, within_deadline
 from occamlearn.estimators._process_exit import freeze_collector_at_exit
 from occamlearn.estimators._record import fit_date
 from occamlearn.lists import RULE_SEARCHES, learn_decision_list
-from occamlearn.lists.crossfit import choose_length, prefix
+from occamlearn.lists.crossfit import choose_learner, choose_length, prefix
+from occamlearn.lists.pruning import grow_and_prune
 from occamlearn.stopping import Deadline
 
 __all__ = ["DecisionListClassifier"]
@@ -171,6 +172,7 @@ class DecisionListClassifier(ClassifierMixin, ModelDisplayMixin, BaseEstimator):
         "positive_class": "no_validation",
         "class_weight": CLASS_WEIGHT,
         "validation_folds": [Interval(Integral, 2, None, closed="left"), None],
+        "pruning": [StrOptions({"none", "held_out", "auto"})],
         "random_state": ["random_state"],
         "time_limit": [Interval(Real, 0, None, closed="left"), None],
     }
@@ -179,7 +181,7 @@ class DecisionListClassifier(ClassifierMixin, ModelDisplayMixin, BaseEstimator):
                  rule_beam_width=5, max_rules=10, min_conjunction=1, max_conjunction=4,
                  penalty=1.0, min_support=1, min_gain=1e-8, monotone=False,
                  mode="probabilistic", binarizer="readable", positive_class=None,
-                 class_weight=None, validation_folds=None, random_state=0,
+                 class_weight=None, validation_folds=None, pruning="none", random_state=0,
                  time_limit=DEFAULT_TIME_LIMIT):
         self.direction = direction
         self.search = search
@@ -198,6 +200,7 @@ class DecisionListClassifier(ClassifierMixin, ModelDisplayMixin, BaseEstimator):
         self.positive_class = positive_class
         self.class_weight = class_weight
         self.validation_folds = validation_folds
+        self.pruning = pruning
         self.random_state = random_state
         self.time_limit = time_limit
 
@@ -234,9 +237,7 @@ class DecisionListClassifier(ClassifierMixin, ModelDisplayMixin, BaseEstimator):
             min_gain=self.min_gain, monotone=self.monotone, mode=self.mode,
             rule_search=self.rule_search, rule_beam_width=self.rule_beam_width,
             penalty=self.penalty, deadline=deadline)
-        result = learn_decision_list(X_bin, labels, max_rules=self.max_rules,
-                                     feature_names=self.feature_names_,
-                                     sample_weight=data.weight, **options)
+        result = self._search(X_bin, labels, data.weight, options)
         self._keep_validated_prefix(result, X_bin, labels, data.weight, options)
         self.classes_ = classes
         self.positive_class_ = classes[positive]
@@ -246,6 +247,35 @@ class DecisionListClassifier(ClassifierMixin, ModelDisplayMixin, BaseEstimator):
         self.direction_ = result.direction
         self.log_likelihood_ = self.log_likelihoods_[-1]
         return self
+
+    def _search(self, X_bin, labels, weight, options):
+        """The list searched on all rows, or grown and pruned (``lists.pruning``), or the one
+        of the two that held-out folds prefer (``pruning="auto"``)."""
+        plain = dict(max_rules=self.max_rules, feature_names=self.feature_names_, **options)
+        pruned = dict(plain, grow_share=2 / 3, random_state=self.random_state)
+        for key in ("search", "beam_width", "min_conjunction"):
+            del pruned[key]
+
+        def unpruned(rows=None):
+            if rows is None:
+                return learn_decision_list(X_bin, labels, sample_weight=weight, **plain)
+            return learn_decision_list(X_bin[rows], labels[rows], **plain,
+                                       sample_weight=None if weight is None else weight[rows])
+
+        def grown_and_pruned(rows=None):
+            if rows is None:
+                return grow_and_prune(X_bin, labels, sample_weight=weight, **pruned)
+            return grow_and_prune(X_bin[rows], labels[rows], **pruned,
+                                  sample_weight=None if weight is None else weight[rows])
+
+        choice = 0 if self.pruning == "none" or self.rule_search == "enumerate" else 1
+        if self.pruning == "auto" and choice:
+            learners = (lambda rows: unpruned(rows).decision_list,
+                        lambda rows: (grown_and_pruned(rows) or unpruned(rows)).decision_list)
+            choice, _ = choose_learner(learners, X_bin, labels, weight, 3, self.random_state,
+                                       options["deadline"])
+        result = grown_and_pruned() if choice else None
+        return result if result is not None else unpruned()
 
     def _keep_validated_prefix(self, result, X_bin, labels, weight, options) -> None:
         """Set ``list_``, ``log_likelihoods_``, ``rule_costs_``, ``stop_reason_`` and

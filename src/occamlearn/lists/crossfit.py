@@ -49,7 +49,7 @@ from dataclasses import replace
 import numpy as np
 from sklearn.model_selection import StratifiedKFold
 
-__all__ = ["choose_length", "prefix"]
+__all__ = ["choose_learner", "choose_length", "prefix"]
 
 
 def prefix(decision_list, k: int, X, y, weight=None):
@@ -96,7 +96,7 @@ def _held_out(decision_list, max_rules: int, X, y, weight) -> np.ndarray:
 
 
 def choose_length(fit_list, X, y, weight, max_rules: int, folds: int, random_state=None,
-                  deadline=None):
+                  deadline=None, select="one_standard_error"):
     """How many rules to keep, and the held-out log-likelihood of each prefix (None, None
     when the deadline passes before every fold is searched, or a class has fewer rows than
     ``folds``).
@@ -119,8 +119,35 @@ def choose_length(fit_list, X, y, weight, max_rules: int, folds: int, random_sta
         return None, None
     totals = scores.sum(axis=1)
     best = int(np.argmax(totals))
+    if select == "best":
+        return best, totals
     for k in range(best + 1):  # the shortest prefix within one standard error of the best
         difference = scores[best] - scores[k]
         if difference.sum() <= np.sqrt(len(difference)) * difference.std():
             return k, totals
     return best, totals
+
+
+def choose_learner(learners, X, y, weight, folds: int, random_state=None, deadline=None):
+    """Which of ``learners`` (a sequence of ``fit(rows) -> DecisionList``) predicts held-out
+    rows best: the index of the one with the largest summed held-out log-likelihood over
+    ``folds`` stratified folds (Laplace rates, as ``choose_length`` scores prefixes; ties to
+    the earlier learner), and the sums; (None, None) when the deadline passes first or a class
+    has fewer rows than ``folds``."""
+    y = np.asarray(y)
+    if np.min(np.bincount(y, minlength=2)) < folds:
+        return None, None
+    scores = np.zeros((len(learners), len(y)))
+    splitter = StratifiedKFold(folds, shuffle=True, random_state=random_state)
+    for fit_rows, check_rows in splitter.split(np.zeros((len(y), 1)), y):
+        for i, fit in enumerate(learners):
+            if deadline is not None and deadline.expired():
+                return None, None
+            fold_list = fit(fit_rows)
+            scores[i, check_rows] = _held_out(
+                fold_list, len(fold_list.rules), X[check_rows], y[check_rows],
+                None if weight is None else weight[check_rows])[-1]
+    if deadline is not None and deadline.expired():
+        return None, None
+    totals = scores.sum(axis=1)
+    return int(np.argmax(totals)), totals
