@@ -38,7 +38,13 @@ from occamlearn.estimators._list_literals import RuleLiterals, within_deadline
 from occamlearn.estimators._process_exit import freeze_collector_at_exit
 from occamlearn.estimators._record import fit_date
 from occamlearn.lists import RULE_SEARCHES, learn_decision_list
-from occamlearn.lists.crossfit import choose_learner, choose_length, prefix
+from occamlearn.lists.crossfit import (
+    choose_learner,
+    choose_length,
+    prefix,
+    shrinkage_factor,
+    shrunk,
+)
 from occamlearn.lists.pruning import grow_and_prune
 from occamlearn.stopping import Deadline
 
@@ -119,8 +125,25 @@ class DecisionListClassifier(ClassifierMixin, ModelDisplayMixin, BaseEstimator):
         best; ``stop_reason_`` is then "validation". Costs ``validation_folds`` more
         searches, each stopped at the list's length. None (the default): the length is the
         penalty's alone (why: ``lists.crossfit``).
+    pruning : {"none", "held_out", "auto"}, default="none"
+        "held_out": rules grown on two thirds of the rows and their literals pruned on the
+        rest (``occamlearn.lists.pruning``); "auto": whichever of the two, grown and pruned
+        or not, 3 held-out folds prefer. Measured and not the default (why:
+        ``lists.pruning``).
+    shrinkage_folds : int >= 2 or None, default=5
+        The list's probabilities are its training rates shrunk toward the training rate of
+        all rows, b + lambda (p - b), by the factor lambda in [0, 1] under which lists
+        learned on all but one of ``shrinkage_folds`` stratified folds best predict the fold
+        left out (``occamlearn.lists.crossfit``): a rule chosen among many conditions for its
+        rate overstates that rate on rows it has not seen, and the folds measure by how
+        much. ``shrinkage_`` is lambda; the text shows each rule's observed rate and the
+        shrunk one it predicts with. Costs ``shrinkage_folds`` more searches, each in the
+        list's direction and stopped at its length; a list of no rules needs none. None:
+        the training rates as they are (then integer weights act exactly as repeated rows;
+        the folds split rows, so a weighted row and its copies may fall in different folds).
     random_state : int, RandomState or None, default=0
-        Shuffles the validation folds (the same folds for the same data and seed).
+        Shuffles the validation, shrinkage and pruning folds (the same folds for the same
+        data and seed).
     time_limit : float or None, default=60
         Seconds ``fit`` may take; past it the list found so far is returned, with
         ``stop_reason_ == "time_limit"``. None or 0: no limit. A table so wide that
@@ -141,11 +164,14 @@ class DecisionListClassifier(ClassifierMixin, ModelDisplayMixin, BaseEstimator):
     rules_ : tuple of Rule, ``list_.rules``
     default_probability_ : float, P(positive) when no rule applies
     direction_ : the direction searched ("positive"/"negative"/None; for "both" the winner)
-    log_likelihood_ : training log-likelihood of ``list_``
-    log_likelihoods_ : training log-likelihood after 0, 1, ..., K rules
+    log_likelihood_ : training log-likelihood of ``list_`` at its training rates (before
+        they are shrunk)
+    log_likelihoods_ : training log-likelihood after 0, 1, ..., K rules (the same rates)
+    shrinkage_ : the factor lambda the rates were shrunk by (1.0: not shrunk; see
+        ``shrinkage_folds``)
     rule_costs_ : description cost of each rule (nats; 0 without a penalty)
     stop_reason_ : why the list is not longer ("max_rules", "pure", "min_support",
-        "min_gain", "monotone", "penalty", "validation" or "time_limit")
+        "min_gain", "monotone", "penalty", "validation", "held_out" or "time_limit")
     held_out_log_likelihoods_ : summed held-out log-likelihood of the prefixes of 0, 1, ...
         rules (``validation_folds``), or None when no validation ran
     classes_, positive_class_, n_features_in_, feature_names_in_ (DataFrame input only)
@@ -173,6 +199,7 @@ class DecisionListClassifier(ClassifierMixin, ModelDisplayMixin, BaseEstimator):
         "class_weight": CLASS_WEIGHT,
         "validation_folds": [Interval(Integral, 2, None, closed="left"), None],
         "pruning": [StrOptions({"none", "held_out", "auto"})],
+        "shrinkage_folds": [Interval(Integral, 2, None, closed="left"), None],
         "random_state": ["random_state"],
         "time_limit": [Interval(Real, 0, None, closed="left"), None],
     }
@@ -181,7 +208,8 @@ class DecisionListClassifier(ClassifierMixin, ModelDisplayMixin, BaseEstimator):
                  rule_beam_width=5, max_rules=10, min_conjunction=1, max_conjunction=4,
                  penalty=1.0, min_support=1, min_gain=1e-8, monotone=False,
                  mode="probabilistic", binarizer="readable", positive_class=None,
-                 class_weight=None, validation_folds=None, pruning="none", random_state=0,
+                 class_weight=None, validation_folds=None, pruning="none",
+                 shrinkage_folds=5, random_state=0,
                  time_limit=DEFAULT_TIME_LIMIT):
         self.direction = direction
         self.search = search
@@ -201,6 +229,7 @@ class DecisionListClassifier(ClassifierMixin, ModelDisplayMixin, BaseEstimator):
         self.class_weight = class_weight
         self.validation_folds = validation_folds
         self.pruning = pruning
+        self.shrinkage_folds = shrinkage_folds
         self.random_state = random_state
         self.time_limit = time_limit
 
@@ -239,6 +268,8 @@ class DecisionListClassifier(ClassifierMixin, ModelDisplayMixin, BaseEstimator):
             penalty=self.penalty, deadline=deadline)
         result = self._search(X_bin, labels, data.weight, options)
         self._keep_validated_prefix(result, X_bin, labels, data.weight, options)
+        self._shrink_rates(X_bin, labels, data.weight,
+                           {**options, "direction": result.direction})
         self.classes_ = classes
         self.positive_class_ = classes[positive]
         self._positive_index_ = positive
@@ -302,6 +333,24 @@ class DecisionListClassifier(ClassifierMixin, ModelDisplayMixin, BaseEstimator):
         self.rule_costs_ = tuple(result.costs[:k])
         self.stop_reason_ = (result.stop_reason if k == len(result.rules)
                              else "validation")
+
+    def _shrink_rates(self, X_bin, labels, weight, options) -> None:
+        """Set ``shrinkage_`` and shrink ``list_``'s rates by it (``lists.crossfit``; the
+        folds search in the list's direction, at most as many rules)."""
+        factor = None
+        if self.shrinkage_folds is not None and self.stop_reason_ != "time_limit":
+
+            def fit_list(rows, max_rules):
+                return learn_decision_list(
+                    X_bin[rows], labels[rows], max_rules=max_rules,
+                    sample_weight=None if weight is None else weight[rows],
+                    **options).decision_list
+
+            factor, _ = shrinkage_factor(fit_list, X_bin, labels, weight, len(self.list_.rules),
+                                         self.shrinkage_folds, self.random_state,
+                                         options["deadline"])
+        self.shrinkage_ = 1.0 if factor is None else factor
+        self.list_ = shrunk(self.list_, self.shrinkage_, labels, weight)
 
     def _positive_index(self, classes) -> int:
         if len(classes) != 2:
