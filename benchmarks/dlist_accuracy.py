@@ -509,7 +509,8 @@ def main() -> None:
                         "raw rows go to PATH.jsonl)")
     parser.add_argument("--learners", nargs="+", choices=list(LEARNERS),
                         default=[name for name in LEARNERS
-                                 if name not in ("ours-exact", "ours-pruned", "ours-validated")])
+                                 if name == "ours" or not name.startswith("ours")
+                                 or name in ("ours-tuned", "ours-unshrunk")])
     parser.add_argument("--tables", nargs="+", help="only these tables (default: all)")
     parser.add_argument("--splits", type=int, default=SPLITS,
                         help=f"stratified splits, random_state 0..N-1 (default {SPLITS})")

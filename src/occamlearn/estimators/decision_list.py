@@ -39,6 +39,8 @@ from occamlearn.estimators._process_exit import freeze_collector_at_exit
 from occamlearn.estimators._record import fit_date
 from occamlearn.lists import RULE_SEARCHES, learn_decision_list
 from occamlearn.lists.crossfit import (
+    SHRINKAGE_FOLDS,
+    SHRINKAGE_MAX_ROWS,
     choose_learner,
     choose_length,
     prefix,
@@ -130,7 +132,7 @@ class DecisionListClassifier(ClassifierMixin, ModelDisplayMixin, BaseEstimator):
         rest (``occamlearn.lists.pruning``); "auto": whichever of the two, grown and pruned
         or not, 3 held-out folds prefer. Measured and not the default (why:
         ``lists.pruning``).
-    shrinkage_folds : int >= 2 or None, default=5
+    shrinkage_folds : int >= 2, "auto" or None, default="auto"
         The list's probabilities are its training rates shrunk toward the training rate of
         all rows, b + lambda (p - b), by the factor lambda in [0, 1] under which lists
         learned on all but one of ``shrinkage_folds`` stratified folds best predict the fold
@@ -138,7 +140,10 @@ class DecisionListClassifier(ClassifierMixin, ModelDisplayMixin, BaseEstimator):
         rate overstates that rate on rows it has not seen, and the folds measure by how
         much. ``shrinkage_`` is lambda; the text shows each rule's observed rate and the
         shrunk one it predicts with. Costs ``shrinkage_folds`` more searches, each in the
-        list's direction and stopped at its length; a list of no rules needs none. None:
+        list's direction and stopped at its length; a list of no rules needs none. "auto":
+        5 folds on tables of at most ``SHRINKAGE_MAX_ROWS`` (10,000) rows, none on larger
+        ones, where the folds cost seconds and a region's rate rests on enough rows that
+        the search's choice hardly moves it (``lists.crossfit``). None:
         the training rates as they are (then integer weights act exactly as repeated rows;
         the folds split rows, so a weighted row and its copies may fall in different folds).
     random_state : int, RandomState or None, default=0
@@ -199,7 +204,8 @@ class DecisionListClassifier(ClassifierMixin, ModelDisplayMixin, BaseEstimator):
         "class_weight": CLASS_WEIGHT,
         "validation_folds": [Interval(Integral, 2, None, closed="left"), None],
         "pruning": [StrOptions({"none", "held_out", "auto"})],
-        "shrinkage_folds": [Interval(Integral, 2, None, closed="left"), None],
+        "shrinkage_folds": [Interval(Integral, 2, None, closed="left"), StrOptions({"auto"}),
+                            None],
         "random_state": ["random_state"],
         "time_limit": [Interval(Real, 0, None, closed="left"), None],
     }
@@ -209,7 +215,7 @@ class DecisionListClassifier(ClassifierMixin, ModelDisplayMixin, BaseEstimator):
                  penalty=1.0, min_support=1, min_gain=1e-8, monotone=False,
                  mode="probabilistic", binarizer="readable", positive_class=None,
                  class_weight=None, validation_folds=None, pruning="none",
-                 shrinkage_folds=5, random_state=0,
+                 shrinkage_folds="auto", random_state=0,
                  time_limit=DEFAULT_TIME_LIMIT):
         self.direction = direction
         self.search = search
@@ -337,8 +343,10 @@ class DecisionListClassifier(ClassifierMixin, ModelDisplayMixin, BaseEstimator):
     def _shrink_rates(self, X_bin, labels, weight, options) -> None:
         """Set ``shrinkage_`` and shrink ``list_``'s rates by it (``lists.crossfit``; the
         folds search in the list's direction, at most as many rules)."""
-        factor = None
-        if self.shrinkage_folds is not None and self.stop_reason_ != "time_limit":
+        factor, folds = None, self.shrinkage_folds
+        if folds == "auto":
+            folds = SHRINKAGE_FOLDS if len(labels) <= SHRINKAGE_MAX_ROWS else None
+        if folds is not None and self.stop_reason_ != "time_limit":
 
             def fit_list(rows, max_rules):
                 return learn_decision_list(
@@ -347,7 +355,7 @@ class DecisionListClassifier(ClassifierMixin, ModelDisplayMixin, BaseEstimator):
                     **options).decision_list
 
             factor, _ = shrinkage_factor(fit_list, X_bin, labels, weight, len(self.list_.rules),
-                                         self.shrinkage_folds, self.random_state,
+                                         folds, self.random_state,
                                          options["deadline"])
         self.shrinkage_ = 1.0 if factor is None else factor
         self.list_ = shrunk(self.list_, self.shrinkage_, labels, weight)

@@ -49,12 +49,15 @@ from dataclasses import replace
 import numpy as np
 from sklearn.model_selection import StratifiedKFold
 
-__all__ = ["SHRINKAGE_GRID", "choose_learner", "choose_length", "prefix", "shrinkage_factor",
+__all__ = ["SHRINKAGE_FOLDS", "SHRINKAGE_GRID", "SHRINKAGE_MAX_ROWS", "choose_learner", "choose_length", "prefix", "shrinkage_factor",
            "shrunk"]
 
 # The shrinkage factors tried, in steps of 0.05 (a finer step moves a probability by less
 # than a row's share on the tables where shrinking matters).
-SHRINKAGE_GRID = np.linspace(0.0, 1.0, 21)
+SHRINKAGE_GRID = np.round(np.linspace(0.0, 1.0, 21), 2)
+# DecisionListClassifier's default: 5 folds on tables of at most 10,000 rows (module docstring).
+SHRINKAGE_FOLDS = 5
+SHRINKAGE_MAX_ROWS = 10_000
 
 
 def prefix(decision_list, k: int, X, y, weight=None):
