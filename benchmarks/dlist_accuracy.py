@@ -22,8 +22,6 @@ Learners (peers installed in the benchmark venv only, never occamlearn dependenc
 * ``ours-unshrunk`` -- ``DecisionListClassifier(shrinkage_folds=None)``: the training rates
   as they are (the default before the rates were shrunk); ``ours-shrunk-3`` -- the factor
   chosen on 3 folds instead of 5 (neither run unless named);
-* ``ours-grow-prune`` / ``ours-grow-prune-auto`` -- ``pruning="held_out"`` / ``"auto"``
-  with unshrunk rates (``occamlearn.lists.pruning``; not run unless named);
 * ``ripper`` -- wittgenstein's ``RIPPER(random_state=s)`` on the raw table (it discretises
   numbers itself), rules for the training split's minority class;
 * ``greedy-rule-list`` -- imodels' ``GreedyRuleListClassifier()`` on the table with categories
@@ -252,8 +250,6 @@ LEARNERS = {
     "ours-validated": _ours(validation_folds=3),
     "ours-unshrunk": _ours(shrinkage_folds=None),
     "ours-shrunk-3": _ours(shrinkage_folds=3),
-    "ours-grow-prune": _ours(pruning="held_out", shrinkage_folds=None),
-    "ours-grow-prune-auto": _ours(pruning="auto", shrinkage_folds=None),
     "ripper": _ripper,
     "greedy-rule-list": _greedy_rule_list,
     "corels": _corels,

@@ -1,5 +1,5 @@
-"""Rates shrunk by a factor chosen on held-out folds (``lists.crossfit.shrinkage_factor`` and
-``shrunk``) and their use by ``DecisionListClassifier``."""
+"""Rates shrunk by a factor chosen on held-out folds (``lists.shrinkage``) and their use by
+``DecisionListClassifier``."""
 
 import math
 
@@ -11,7 +11,7 @@ from sklearn.model_selection import StratifiedKFold
 
 from occamlearn import DecisionListClassifier
 from occamlearn.lists import learn_decision_list
-from occamlearn.lists.crossfit import SHRINKAGE_GRID, shrinkage_factor, shrunk
+from occamlearn.lists.shrinkage import SHRINKAGE_GRID, shrinkage_factor, shrunk
 from occamlearn.model.decision_list import DecisionList
 
 

@@ -38,16 +38,13 @@ from occamlearn.estimators._list_literals import RuleLiterals, within_deadline
 from occamlearn.estimators._process_exit import freeze_collector_at_exit
 from occamlearn.estimators._record import fit_date
 from occamlearn.lists import RULE_SEARCHES, learn_decision_list
-from occamlearn.lists.crossfit import (
+from occamlearn.lists.crossfit import choose_length, prefix
+from occamlearn.lists.shrinkage import (
     SHRINKAGE_FOLDS,
     SHRINKAGE_MAX_ROWS,
-    choose_learner,
-    choose_length,
-    prefix,
     shrinkage_factor,
     shrunk,
 )
-from occamlearn.lists.pruning import grow_and_prune
 from occamlearn.stopping import Deadline
 
 __all__ = ["DecisionListClassifier"]
@@ -127,28 +124,23 @@ class DecisionListClassifier(ClassifierMixin, ModelDisplayMixin, BaseEstimator):
         best; ``stop_reason_`` is then "validation". Costs ``validation_folds`` more
         searches, each stopped at the list's length. None (the default): the length is the
         penalty's alone (why: ``lists.crossfit``).
-    pruning : {"none", "held_out", "auto"}, default="none"
-        "held_out": rules grown on two thirds of the rows and their literals pruned on the
-        rest (``occamlearn.lists.pruning``); "auto": whichever of the two, grown and pruned
-        or not, 3 held-out folds prefer. Measured and not the default (why:
-        ``lists.pruning``).
     shrinkage_folds : int >= 2, "auto" or None, default="auto"
         The list's probabilities are its training rates shrunk toward the training rate of
         all rows, b + lambda (p - b), by the factor lambda in [0, 1] under which lists
         learned on all but one of ``shrinkage_folds`` stratified folds best predict the fold
-        left out (``occamlearn.lists.crossfit``): a rule chosen among many conditions for its
+        left out (``occamlearn.lists.shrinkage``): a rule chosen among many conditions for its
         rate overstates that rate on rows it has not seen, and the folds measure by how
         much. ``shrinkage_`` is lambda; the text shows each rule's observed rate and the
         shrunk one it predicts with. Costs ``shrinkage_folds`` more searches, each in the
         list's direction and stopped at its length; a list of no rules needs none. "auto":
         5 folds on tables of at most ``SHRINKAGE_MAX_ROWS`` (10,000) rows, none on larger
         ones, where the folds cost seconds and a region's rate rests on enough rows that
-        the search's choice hardly moves it (``lists.crossfit``). None:
+        the search's choice hardly moves it (``lists.shrinkage``). None:
         the training rates as they are (then integer weights act exactly as repeated rows;
         the folds split rows, so a weighted row and its copies may fall in different folds).
     random_state : int, RandomState or None, default=0
-        Shuffles the validation, shrinkage and pruning folds (the same folds for the same
-        data and seed).
+        Shuffles the validation and shrinkage folds (the same folds for the same data and
+        seed).
     time_limit : float or None, default=60
         Seconds ``fit`` may take; past it the list found so far is returned, with
         ``stop_reason_ == "time_limit"``. None or 0: no limit. A table so wide that
@@ -176,7 +168,7 @@ class DecisionListClassifier(ClassifierMixin, ModelDisplayMixin, BaseEstimator):
         ``shrinkage_folds``)
     rule_costs_ : description cost of each rule (nats; 0 without a penalty)
     stop_reason_ : why the list is not longer ("max_rules", "pure", "min_support",
-        "min_gain", "monotone", "penalty", "validation", "held_out" or "time_limit")
+        "min_gain", "monotone", "penalty", "validation" or "time_limit")
     held_out_log_likelihoods_ : summed held-out log-likelihood of the prefixes of 0, 1, ...
         rules (``validation_folds``), or None when no validation ran
     classes_, positive_class_, n_features_in_, feature_names_in_ (DataFrame input only)
@@ -203,7 +195,6 @@ class DecisionListClassifier(ClassifierMixin, ModelDisplayMixin, BaseEstimator):
         "positive_class": "no_validation",
         "class_weight": CLASS_WEIGHT,
         "validation_folds": [Interval(Integral, 2, None, closed="left"), None],
-        "pruning": [StrOptions({"none", "held_out", "auto"})],
         "shrinkage_folds": [Interval(Integral, 2, None, closed="left"), StrOptions({"auto"}),
                             None],
         "random_state": ["random_state"],
@@ -214,7 +205,7 @@ class DecisionListClassifier(ClassifierMixin, ModelDisplayMixin, BaseEstimator):
                  rule_beam_width=5, max_rules=10, min_conjunction=1, max_conjunction=4,
                  penalty=1.0, min_support=1, min_gain=1e-8, monotone=False,
                  mode="probabilistic", binarizer="readable", positive_class=None,
-                 class_weight=None, validation_folds=None, pruning="none",
+                 class_weight=None, validation_folds=None,
                  shrinkage_folds="auto", random_state=0,
                  time_limit=DEFAULT_TIME_LIMIT):
         self.direction = direction
@@ -234,7 +225,6 @@ class DecisionListClassifier(ClassifierMixin, ModelDisplayMixin, BaseEstimator):
         self.positive_class = positive_class
         self.class_weight = class_weight
         self.validation_folds = validation_folds
-        self.pruning = pruning
         self.shrinkage_folds = shrinkage_folds
         self.random_state = random_state
         self.time_limit = time_limit
@@ -272,7 +262,9 @@ class DecisionListClassifier(ClassifierMixin, ModelDisplayMixin, BaseEstimator):
             min_gain=self.min_gain, monotone=self.monotone, mode=self.mode,
             rule_search=self.rule_search, rule_beam_width=self.rule_beam_width,
             penalty=self.penalty, deadline=deadline)
-        result = self._search(X_bin, labels, data.weight, options)
+        result = learn_decision_list(X_bin, labels, max_rules=self.max_rules,
+                                     feature_names=self.feature_names_,
+                                     sample_weight=data.weight, **options)
         self._keep_validated_prefix(result, X_bin, labels, data.weight, options)
         self._shrink_rates(X_bin, labels, data.weight,
                            {**options, "direction": result.direction})
@@ -284,35 +276,6 @@ class DecisionListClassifier(ClassifierMixin, ModelDisplayMixin, BaseEstimator):
         self.direction_ = result.direction
         self.log_likelihood_ = self.log_likelihoods_[-1]
         return self
-
-    def _search(self, X_bin, labels, weight, options):
-        """The list searched on all rows, or grown and pruned (``lists.pruning``), or the one
-        of the two that held-out folds prefer (``pruning="auto"``)."""
-        plain = dict(max_rules=self.max_rules, feature_names=self.feature_names_, **options)
-        pruned = dict(plain, grow_share=2 / 3, random_state=self.random_state)
-        for key in ("search", "beam_width", "min_conjunction"):
-            del pruned[key]
-
-        def unpruned(rows=None):
-            if rows is None:
-                return learn_decision_list(X_bin, labels, sample_weight=weight, **plain)
-            return learn_decision_list(X_bin[rows], labels[rows], **plain,
-                                       sample_weight=None if weight is None else weight[rows])
-
-        def grown_and_pruned(rows=None):
-            if rows is None:
-                return grow_and_prune(X_bin, labels, sample_weight=weight, **pruned)
-            return grow_and_prune(X_bin[rows], labels[rows], **pruned,
-                                  sample_weight=None if weight is None else weight[rows])
-
-        choice = 0 if self.pruning == "none" or self.rule_search == "enumerate" else 1
-        if self.pruning == "auto" and choice:
-            learners = (lambda rows: unpruned(rows).decision_list,
-                        lambda rows: (grown_and_pruned(rows) or unpruned(rows)).decision_list)
-            choice, _ = choose_learner(learners, X_bin, labels, weight, 3, self.random_state,
-                                       options["deadline"])
-        result = grown_and_pruned() if choice else None
-        return result if result is not None else unpruned()
 
     def _keep_validated_prefix(self, result, X_bin, labels, weight, options) -> None:
         """Set ``list_``, ``log_likelihoods_``, ``rule_costs_``, ``stop_reason_`` and
@@ -341,7 +304,7 @@ class DecisionListClassifier(ClassifierMixin, ModelDisplayMixin, BaseEstimator):
                              else "validation")
 
     def _shrink_rates(self, X_bin, labels, weight, options) -> None:
-        """Set ``shrinkage_`` and shrink ``list_``'s rates by it (``lists.crossfit``; the
+        """Set ``shrinkage_`` and shrink ``list_``'s rates by it (``lists.shrinkage``; the
         folds search in the list's direction, at most as many rules)."""
         factor, folds = None, self.shrinkage_folds
         if folds == "auto":

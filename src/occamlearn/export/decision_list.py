@@ -191,8 +191,8 @@ def rule_labels(model, width: int = 24) -> list[str]:
 
 def plot_probabilities(model, *, ax=None, decimals: int = 2):
     """Bars of the observed P(positive) for each rule in order and for the default, each bar
-    labelled with its rule's condition and the training rows it covers; a weighted list also
-    marks the weighted probability each rule predicts with (a black tick, labelled).
+    labelled with its rule's condition and the training rows it covers; a weighted (or
+    shrunk) list also marks the probability each rule predicts with (a black tick, labelled).
     Returns the matplotlib Axes."""
     decision_list = _decision_list(model)
     labels = rule_labels(model)

@@ -86,7 +86,7 @@ class DecisionList:
     target_class : 1 or 0, the class the rules characterise in classification mode
     weighted : the probabilities are weighted frequencies (fitted with row weights)
     shrinkage : the probabilities are the training rates shrunk toward the training rate of
-        all rows by this factor in [0, 1] (1: not shrunk; ``lists.crossfit.shrunk``)
+        all rows by this factor in [0, 1] (1: not shrunk; ``lists.shrinkage``)
     """
 
     rules: tuple
