@@ -5,7 +5,8 @@ II-III): table -> binariser (thresholds and categories, each with its negation:
 ``_list_literals.RuleLiterals``) -> binary matrix -> hill climbing or beam search
 in the chosen direction, each rule's condition grown literal by literal and every rule
 charged its description length (``lists.cost``), so that the data choose how many rules and
-how many literals each -> ``DecisionList``. The fitted estimator holds only plain data
+how many literals each -> ``DecisionList``, whose rates are shrunk by a factor held-out folds
+choose (``lists.shrinkage``). The fitted estimator holds only plain data
 (``list_`` is a frozen ``DecisionList``), so it pickles and exports.
 
 Targets must have exactly two classes; ``positive_class`` names the one the list's
@@ -52,6 +53,16 @@ __all__ = ["DecisionListClassifier"]
 # What ``binarizer="readable"`` means for a list: the readable cuts and categories and their
 # negations, so that one conjunction can say "between", "anything but" or "not set".
 LIST_BINARIZERS = {**BINARIZERS, "readable": lambda: RuleLiterals(ThresholdBinarizer())}
+
+def _fold_searcher(X_bin, labels, weight, options):
+    """``fit_list(rows, max_rules)``: the list the same search learns on the training rows
+    ``rows`` (what the held-out folds of ``lists.crossfit`` and ``lists.shrinkage`` call)."""
+    def fit_list(rows, max_rules):
+        return learn_decision_list(X_bin[rows], labels[rows], max_rules=max_rules,
+                                   sample_weight=None if weight is None else weight[rows],
+                                   **options).decision_list
+    return fit_list
+
 
 class DecisionListClassifier(ClassifierMixin, ModelDisplayMixin, BaseEstimator):
     """Ordered probabilistic rules learned greedily, optionally all in one direction.
@@ -286,12 +297,7 @@ class DecisionListClassifier(ClassifierMixin, ModelDisplayMixin, BaseEstimator):
             if self.direction == "both":
                 options = {**options, "direction": result.direction}
 
-            def fit_list(rows, max_rules):
-                return learn_decision_list(
-                    X_bin[rows], labels[rows], max_rules=max_rules,
-                    sample_weight=None if weight is None else weight[rows],
-                    **options).decision_list
-
+            fit_list = _fold_searcher(X_bin, labels, weight, options)
             k, totals = choose_length(fit_list, X_bin, labels, weight, len(result.rules),
                                       self.validation_folds, self.random_state,
                                       options["deadline"])
@@ -310,16 +316,9 @@ class DecisionListClassifier(ClassifierMixin, ModelDisplayMixin, BaseEstimator):
         if folds == "auto":
             folds = SHRINKAGE_FOLDS if len(labels) <= SHRINKAGE_MAX_ROWS else None
         if folds is not None and self.stop_reason_ != "time_limit":
-
-            def fit_list(rows, max_rules):
-                return learn_decision_list(
-                    X_bin[rows], labels[rows], max_rules=max_rules,
-                    sample_weight=None if weight is None else weight[rows],
-                    **options).decision_list
-
-            factor, _ = shrinkage_factor(fit_list, X_bin, labels, weight, len(self.list_.rules),
-                                         folds, self.random_state,
-                                         options["deadline"])
+            factor, _ = shrinkage_factor(_fold_searcher(X_bin, labels, weight, options), X_bin,
+                                         labels, weight, len(self.list_.rules), folds,
+                                         self.random_state, options["deadline"])
         self.shrinkage_ = 1.0 if factor is None else factor
         self.list_ = shrunk(self.list_, self.shrinkage_, labels, weight)
 
