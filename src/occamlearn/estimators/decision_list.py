@@ -137,7 +137,7 @@ class DecisionListClassifier(ClassifierMixin, ModelDisplayMixin, BaseEstimator):
         penalty's alone (why: ``lists.crossfit``).
     shrinkage_folds : int >= 2, "auto" or None, default="auto"
         The list's probabilities are its training rates shrunk toward the training rate of
-        all rows, b + lambda (p - b), by the factor lambda in [0, 1] under which lists
+        all rows, b + lambda (p - b), by the factor lambda in (0, 1] under which lists
         learned on all but one of ``shrinkage_folds`` stratified folds best predict the fold
         left out (``occamlearn.lists.shrinkage``): a rule chosen among many conditions for its
         rate overstates that rate on rows it has not seen, and the folds measure by how

@@ -9,7 +9,7 @@ rows; on spect, regions at 0.39-0.54 held 0.44-0.54. The description-length char
 does not see it -- those rules are not noise, their rates are overstated.
 
 So a list states p'_k = b + lambda (p_k - b) for every rule and its default, b the training
-rate of all rows and lambda in [0, 1] one factor for the whole list: Copas's shrinkage of a
+rate of all rows and lambda in (0, 1] one factor for the whole list: Copas's shrinkage of a
 fitted predictor (*Regression, prediction and shrinkage*, 1983), its factor estimated by
 cross-validation as van Houwelingen and le Cessie estimate theirs (*Predictive value of
 statistical models*, 1990). The training rows are split into ``folds`` stratified folds
@@ -51,8 +51,9 @@ __all__ = ["SHRINKAGE_FOLDS", "SHRINKAGE_GRID", "SHRINKAGE_MAX_ROWS", "shrinkage
            "shrunk"]
 
 # The factors tried, in steps of 0.05 (a finer step moves a rate by less than one row's share
-# on the tables where shrinking matters).
-SHRINKAGE_GRID = np.round(np.linspace(0.0, 1.0, 21), 2)
+# on the tables where shrinking matters), never 0: a list shrunk to nothing would state one
+# rate for every row and lose the order of its regions (its ROC curve).
+SHRINKAGE_GRID = np.round(np.linspace(0.05, 1.0, 20), 2)
 # DecisionListClassifier's default (module docstring).
 SHRINKAGE_FOLDS = 5
 SHRINKAGE_MAX_ROWS = 10_000
