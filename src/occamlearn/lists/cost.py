@@ -36,7 +36,7 @@ were measured and neither was adopted (``benchmarks/results/dlist_selection_bias
 Choosing the length on held-out folds instead (``crossfit``) is an option, not the default:
 it trades append for hepa (the reasons are in ``crossfit``). What the default does is shrink
 the rates by a factor that held-out folds choose (``shrinkage``): the amount comes from the
-data, 1 on the concept tables and about 0.5 on hepa and spect.
+data, 1 or near it on the concept tables and about 0.5 on hepa and spect.
 
 The weight ``penalty`` scales the cost (0 or None: no penalty, the paper's plain greedy
 search, which stops only on ``min_gain``, purity or ``max_rules``).
