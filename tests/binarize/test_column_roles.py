@@ -84,7 +84,7 @@ def test_the_decision_list_has_no_rule_on_an_identifier():
                                          max_conjunction=1).fit(X, y)
     memorised = [r for r in unpenalised.export_text().splitlines()
                  if "customer_id ==" in r or "application_date ==" in r]
-    assert len(memorised) >= 3 and all("(n=1)" in r for r in memorised)
+    assert len(memorised) >= 3 and all("(n=1" in r for r in memorised)
     # the description-length penalty refuses them too: a one-row rule never pays
     penalised = DecisionListClassifier(binarizer=kept).fit(X, y).export_text()
     assert "customer_id ==" not in penalised and "application_date ==" not in penalised

@@ -71,3 +71,16 @@ def test_dlist_validation_folds_flag(capsys, tmp_path):
     assert "stopped: validation" in capsys.readouterr().out
     model = load_list(out)
     assert model.get_params()["validation_folds"] == 3 and model.stop_reason_ == "validation"
+
+
+def test_dlist_shrinkage_folds_flag(capsys, tmp_path):
+    out = tmp_path / "list.json"
+    assert main(["dlist", "--dataset", "hepa", "--shrinkage-folds", "3", "-o", str(out)]) == 0
+    model = load_list(out)
+    assert model.get_params()["shrinkage_folds"] == 3 and model.shrinkage_ < 1.0
+    assert "shrunk" in capsys.readouterr().out
+    assert main(["dlist", "--dataset", "hepa", "--shrinkage-folds", "none"]) == 0
+    assert "shrunk" not in capsys.readouterr().out
+    with pytest.raises(SystemExit):
+        main(["dlist", "--dataset", "hepa", "--shrinkage-folds", "1"])
+    assert "--shrinkage-folds: must be an int >= 2, auto or none" in capsys.readouterr().err

@@ -45,6 +45,20 @@ def penalty_value(text: str) -> float | None:
     return value
 
 
+def shrinkage_folds_value(text: str):
+    """``--shrinkage-folds F``: an int >= 2, ``auto`` or ``none``."""
+    word = text.strip().lower()
+    if word in ("auto", "none"):
+        return None if word == "none" else "auto"
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 2:
+        raise argparse.ArgumentTypeError(f"must be an int >= 2, auto or none; got {text!r}")
+    return value
+
+
 def register(subparsers) -> None:
     parser = subparsers.add_parser(
         "dlist",
@@ -76,6 +90,10 @@ def register(subparsers) -> None:
                         help="also check the list's length on F held-out folds: keep the "
                         "shortest prefix within one standard error of the best held-out "
                         "log-likelihood (default: off)")
+    parser.add_argument("--shrinkage-folds", type=shrinkage_folds_value, default="auto",
+                        metavar="F", help="state each rule's training rate shrunk toward the "
+                        "table's rate by the factor F held-out folds choose (default: auto, "
+                        "5 folds up to 10,000 rows; none: the training rates)")
     parser.add_argument("--max-rules", type=int, default=10, metavar="K",
                         help="most rules (default: 10)")
     parser.add_argument("--min-conjunction", type=int, default=1, metavar="M",
@@ -126,7 +144,7 @@ def build_model(args, y):
         rule_search=args.rule_search, rule_beam_width=args.rule_beam_width,
         penalty=args.penalty, max_rules=args.max_rules, min_conjunction=args.min_conjunction,
         max_conjunction=args.max_conjunction, min_support=args.min_support,
-        validation_folds=args.validation_folds,
+        validation_folds=args.validation_folds, shrinkage_folds=args.shrinkage_folds,
         time_limit=command_seconds_left(args, args.time_limit),
         monotone=args.monotone, mode=args.mode,
         binarizer=binarizer_argument(args, args.binarizer),

@@ -278,6 +278,7 @@ def _set_list(estimator, record: FittedModel) -> None:
     estimator.list_ = record.model
     estimator.rules_ = record.model.rules
     estimator.default_probability_ = record.model.default_probability
+    estimator.shrinkage_ = record.model.shrinkage
     estimator.direction_ = record.direction
     estimator.log_likelihoods_ = tuple(record.log_likelihoods)
     estimator.log_likelihood_ = record.log_likelihood

@@ -5,7 +5,8 @@ II-III): table -> binariser (thresholds and categories, each with its negation:
 ``_list_literals.RuleLiterals``) -> binary matrix -> hill climbing or beam search
 in the chosen direction, each rule's condition grown literal by literal and every rule
 charged its description length (``lists.cost``), so that the data choose how many rules and
-how many literals each -> ``DecisionList``. The fitted estimator holds only plain data
+how many literals each -> ``DecisionList``, whose rates are shrunk by a factor held-out folds
+choose (``lists.shrinkage``). The fitted estimator holds only plain data
 (``list_`` is a frozen ``DecisionList``), so it pickles and exports.
 
 Targets must have exactly two classes; ``positive_class`` names the one the list's
@@ -39,6 +40,12 @@ from occamlearn.estimators._process_exit import freeze_collector_at_exit
 from occamlearn.estimators._record import fit_date
 from occamlearn.lists import RULE_SEARCHES, learn_decision_list
 from occamlearn.lists.crossfit import choose_length, prefix
+from occamlearn.lists.shrinkage import (
+    SHRINKAGE_FOLDS,
+    SHRINKAGE_MAX_ROWS,
+    shrinkage_factor,
+    shrunk,
+)
 from occamlearn.stopping import Deadline
 
 __all__ = ["DecisionListClassifier"]
@@ -46,6 +53,16 @@ __all__ = ["DecisionListClassifier"]
 # What ``binarizer="readable"`` means for a list: the readable cuts and categories and their
 # negations, so that one conjunction can say "between", "anything but" or "not set".
 LIST_BINARIZERS = {**BINARIZERS, "readable": lambda: RuleLiterals(ThresholdBinarizer())}
+
+def _fold_searcher(X_bin, labels, weight, options):
+    """``fit_list(rows, max_rules)``: the list the same search learns on the training rows
+    ``rows`` (what the held-out folds of ``lists.crossfit`` and ``lists.shrinkage`` call)."""
+    def fit_list(rows, max_rules):
+        return learn_decision_list(X_bin[rows], labels[rows], max_rules=max_rules,
+                                   sample_weight=None if weight is None else weight[rows],
+                                   **options).decision_list
+    return fit_list
+
 
 class DecisionListClassifier(ClassifierMixin, ModelDisplayMixin, BaseEstimator):
     """Ordered probabilistic rules learned greedily, optionally all in one direction.
@@ -118,8 +135,23 @@ class DecisionListClassifier(ClassifierMixin, ModelDisplayMixin, BaseEstimator):
         best; ``stop_reason_`` is then "validation". Costs ``validation_folds`` more
         searches, each stopped at the list's length. None (the default): the length is the
         penalty's alone (why: ``lists.crossfit``).
+    shrinkage_folds : int >= 2, "auto" or None, default="auto"
+        The list's probabilities are its training rates shrunk toward the training rate of
+        all rows, b + lambda (p - b), by the factor lambda in (0, 1] under which lists
+        learned on all but one of ``shrinkage_folds`` stratified folds best predict the fold
+        left out (``occamlearn.lists.shrinkage``): a rule chosen among many conditions for its
+        rate overstates that rate on rows it has not seen, and the folds measure by how
+        much. ``shrinkage_`` is lambda; the text shows each rule's observed rate and the
+        shrunk one it predicts with. Costs ``shrinkage_folds`` more searches, each in the
+        list's direction and stopped at its length; a list of no rules needs none. "auto":
+        5 folds on tables of at most ``SHRINKAGE_MAX_ROWS`` (10,000) rows, none on larger
+        ones, where the folds cost seconds and a region's rate rests on enough rows that
+        the search's choice hardly moves it (``lists.shrinkage``). None:
+        the training rates as they are (then integer weights act exactly as repeated rows;
+        the folds split rows, so a weighted row and its copies may fall in different folds).
     random_state : int, RandomState or None, default=0
-        Shuffles the validation folds (the same folds for the same data and seed).
+        Shuffles the validation and shrinkage folds (the same folds for the same data and
+        seed).
     time_limit : float or None, default=60
         Seconds ``fit`` may take; past it the list found so far is returned, with
         ``stop_reason_ == "time_limit"``. None or 0: no limit. A table so wide that
@@ -140,8 +172,11 @@ class DecisionListClassifier(ClassifierMixin, ModelDisplayMixin, BaseEstimator):
     rules_ : tuple of Rule, ``list_.rules``
     default_probability_ : float, P(positive) when no rule applies
     direction_ : the direction searched ("positive"/"negative"/None; for "both" the winner)
-    log_likelihood_ : training log-likelihood of ``list_``
-    log_likelihoods_ : training log-likelihood after 0, 1, ..., K rules
+    log_likelihood_ : training log-likelihood of ``list_`` at its training rates (before
+        they are shrunk)
+    log_likelihoods_ : training log-likelihood after 0, 1, ..., K rules (the same rates)
+    shrinkage_ : the factor lambda the rates were shrunk by (1.0: not shrunk; see
+        ``shrinkage_folds``)
     rule_costs_ : description cost of each rule (nats; 0 without a penalty)
     stop_reason_ : why the list is not longer ("max_rules", "pure", "min_support",
         "min_gain", "monotone", "penalty", "validation" or "time_limit")
@@ -171,6 +206,8 @@ class DecisionListClassifier(ClassifierMixin, ModelDisplayMixin, BaseEstimator):
         "positive_class": "no_validation",
         "class_weight": CLASS_WEIGHT,
         "validation_folds": [Interval(Integral, 2, None, closed="left"), None],
+        "shrinkage_folds": [Interval(Integral, 2, None, closed="left"), StrOptions({"auto"}),
+                            None],
         "random_state": ["random_state"],
         "time_limit": [Interval(Real, 0, None, closed="left"), None],
     }
@@ -179,7 +216,8 @@ class DecisionListClassifier(ClassifierMixin, ModelDisplayMixin, BaseEstimator):
                  rule_beam_width=5, max_rules=10, min_conjunction=1, max_conjunction=4,
                  penalty=1.0, min_support=1, min_gain=1e-8, monotone=False,
                  mode="probabilistic", binarizer="readable", positive_class=None,
-                 class_weight=None, validation_folds=None, random_state=0,
+                 class_weight=None, validation_folds=None,
+                 shrinkage_folds="auto", random_state=0,
                  time_limit=DEFAULT_TIME_LIMIT):
         self.direction = direction
         self.search = search
@@ -198,6 +236,7 @@ class DecisionListClassifier(ClassifierMixin, ModelDisplayMixin, BaseEstimator):
         self.positive_class = positive_class
         self.class_weight = class_weight
         self.validation_folds = validation_folds
+        self.shrinkage_folds = shrinkage_folds
         self.random_state = random_state
         self.time_limit = time_limit
 
@@ -238,6 +277,8 @@ class DecisionListClassifier(ClassifierMixin, ModelDisplayMixin, BaseEstimator):
                                      feature_names=self.feature_names_,
                                      sample_weight=data.weight, **options)
         self._keep_validated_prefix(result, X_bin, labels, data.weight, options)
+        self._shrink_rates(X_bin, labels, data.weight,
+                           {**options, "direction": result.direction})
         self.classes_ = classes
         self.positive_class_ = classes[positive]
         self._positive_index_ = positive
@@ -256,12 +297,7 @@ class DecisionListClassifier(ClassifierMixin, ModelDisplayMixin, BaseEstimator):
             if self.direction == "both":
                 options = {**options, "direction": result.direction}
 
-            def fit_list(rows, max_rules):
-                return learn_decision_list(
-                    X_bin[rows], labels[rows], max_rules=max_rules,
-                    sample_weight=None if weight is None else weight[rows],
-                    **options).decision_list
-
+            fit_list = _fold_searcher(X_bin, labels, weight, options)
             k, totals = choose_length(fit_list, X_bin, labels, weight, len(result.rules),
                                       self.validation_folds, self.random_state,
                                       options["deadline"])
@@ -272,6 +308,19 @@ class DecisionListClassifier(ClassifierMixin, ModelDisplayMixin, BaseEstimator):
         self.rule_costs_ = tuple(result.costs[:k])
         self.stop_reason_ = (result.stop_reason if k == len(result.rules)
                              else "validation")
+
+    def _shrink_rates(self, X_bin, labels, weight, options) -> None:
+        """Set ``shrinkage_`` and shrink ``list_``'s rates by it (``lists.shrinkage``; the
+        folds search in the list's direction, at most as many rules)."""
+        factor, folds = None, self.shrinkage_folds
+        if folds == "auto":
+            folds = SHRINKAGE_FOLDS if len(labels) <= SHRINKAGE_MAX_ROWS else None
+        if folds is not None and self.stop_reason_ != "time_limit":
+            factor, _ = shrinkage_factor(_fold_searcher(X_bin, labels, weight, options), X_bin,
+                                         labels, weight, len(self.list_.rules), folds,
+                                         self.random_state, options["deadline"])
+        self.shrinkage_ = 1.0 if factor is None else factor
+        self.list_ = shrunk(self.list_, self.shrinkage_, labels, weight)
 
     def _positive_index(self, classes) -> int:
         if len(classes) != 2:

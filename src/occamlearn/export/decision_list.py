@@ -83,8 +83,9 @@ def summary_line(model) -> str:
     """``p = P(1); direction negative; 3 rules; log-likelihood -1.234; stopped: max_rules``
     (a weighted list: ``p = P(1), observed; predictions use the weighted p; ...``)."""
     record = as_record(model)
-    which = (f"p = P({record.positive_class}), observed; predictions use the weighted p"
-             if record.model.weighted else f"p = P({record.positive_class})")
+    label = record.model.adjustment
+    which = (f"p = P({record.positive_class}), observed; predictions use the {label} p"
+             if label else f"p = P({record.positive_class})")
     return (f"{which}; direction {record.direction}; "
             f"{len(record.model)} rules; log-likelihood {record.log_likelihood:.3f}; "
             f"stopped: {record.stop_reason}")
@@ -123,8 +124,8 @@ def export_graphviz(model, *, decimals: int = 2, show_counts: bool = True) -> st
 
     def leaf(k, n):
         text = f"p={observed[k]:.{decimals}f}"
-        if decision_list.weighted:
-            text += f"\nweighted {weighted[k]:.{decimals}f}"
+        if decision_list.adjustment:
+            text += f"\n{decision_list.adjustment} {weighted[k]:.{decimals}f}"
         return text + (f"\nn={n}" if show_counts else "")
 
     out = ["digraph DecisionList {", '  node [fontname="Helvetica"];', "  rankdir=TB;"]
@@ -190,8 +191,8 @@ def rule_labels(model, width: int = 24) -> list[str]:
 
 def plot_probabilities(model, *, ax=None, decimals: int = 2):
     """Bars of the observed P(positive) for each rule in order and for the default, each bar
-    labelled with its rule's condition and the training rows it covers; a weighted list also
-    marks the weighted probability each rule predicts with (a black tick, labelled).
+    labelled with its rule's condition and the training rows it covers; a weighted (or
+    shrunk) list also marks the probability each rule predicts with (a black tick, labelled).
     Returns the matplotlib Axes."""
     decision_list = _decision_list(model)
     labels = rule_labels(model)
@@ -201,17 +202,18 @@ def plot_probabilities(model, *, ax=None, decimals: int = 2):
     covered = [r.n_covered for r in decision_list.rules] + [decision_list.n_default]
     bars = ax.bar(range(len(labels)), observed, color=["C0"] * len(decision_list) + ["0.6"],
                   label="observed")
-    weighted = decision_list.probabilities if decision_list.weighted else None
+    label = decision_list.adjustment
+    weighted = decision_list.probabilities if label else None
     for k, (bar, p, n) in enumerate(zip(bars, observed, covered)):
         text = f"{p:.{decimals}f}\nn={n}"
         if weighted is not None:
-            text = f"{p:.{decimals}f} (weighted {weighted[k]:.{decimals}f})\nn={n}"
+            text = f"{p:.{decimals}f} ({label} {weighted[k]:.{decimals}f})\nn={n}"
         ax.text(bar.get_x() + bar.get_width() / 2, max(p, 0 if weighted is None else
                                                       weighted[k]), text,
                 ha="center", va="bottom", fontsize=8)
     if weighted is not None:
         ax.scatter(range(len(labels)), weighted, marker="_", s=400, color="black",
-                   label="weighted (predicts)", zorder=3)
+                   label=f"{label} (predicts)", zorder=3)
         ax.legend(fontsize=8, loc="upper right")
     tilted = len(labels) > 4 or any(len(line) > 12 for text in labels for line in text.split("\n"))
     ax.set_xticks(range(len(labels)), labels, rotation=30 if tilted else 0,

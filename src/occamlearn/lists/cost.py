@@ -34,7 +34,9 @@ few rows. Shrinking those rates (m-estimates toward the parent region's or the t
 m = 1..8) moved hepa and spect by at most 0.7 points, and lost mux6 at m = 8. Both remedies
 were measured and neither was adopted (``benchmarks/results/dlist_selection_bias.md``).
 Choosing the length on held-out folds instead (``crossfit``) is an option, not the default:
-it trades append for hepa (the reasons are in ``crossfit``).
+it trades append for hepa (the reasons are in ``crossfit``). What the default does is shrink
+the rates by a factor that held-out folds choose (``shrinkage``): the amount comes from the
+data, 1 or near it on the concept tables and about 0.5 on hepa and spect.
 
 The weight ``penalty`` scales the cost (0 or None: no penalty, the paper's plain greedy
 search, which stops only on ``min_gain``, purity or ``max_rules``).

@@ -85,6 +85,8 @@ class DecisionList:
     mode : "probabilistic" (predict p >= 0.5) or "classification" (disjunction, Sec. III-B)
     target_class : 1 or 0, the class the rules characterise in classification mode
     weighted : the probabilities are weighted frequencies (fitted with row weights)
+    shrinkage : the probabilities are the training rates shrunk toward the training rate of
+        all rows by this factor in [0, 1] (1: not shrunk; ``lists.shrinkage``)
     """
 
     rules: tuple
@@ -96,6 +98,7 @@ class DecisionList:
     mode: str = "probabilistic"
     target_class: int = 1
     weighted: bool = False
+    shrinkage: float = 1.0
 
     def __post_init__(self):
         rules = tuple(r if isinstance(r, Rule) else Rule.from_dict(r) for r in self.rules)
@@ -103,6 +106,9 @@ class DecisionList:
         object.__setattr__(self, "feature_names", tuple(str(n) for n in self.feature_names))
         object.__setattr__(self, "default_probability", float(self.default_probability))
         object.__setattr__(self, "weighted", bool(self.weighted))
+        object.__setattr__(self, "shrinkage", float(self.shrinkage))
+        if not 0.0 <= self.shrinkage <= 1.0:
+            raise ValueError(f"shrinkage must lie in [0, 1]; got {self.shrinkage}")
         if self.mode not in MODES:
             raise ValueError(f"mode must be one of {MODES}; got {self.mode!r}")
         if self.target_class not in (0, 1):
@@ -126,11 +132,19 @@ class DecisionList:
         return np.array([r.probability for r in self.rules] + [self.default_probability])
 
     @property
+    def adjustment(self) -> str | None:
+        """What makes the probabilities differ from the observed rates: "weighted",
+        "shrunk", "weighted, shrunk", or None when they are the observed rates."""
+        parts = [name for name, on in (("weighted", self.weighted),
+                                       ("shrunk", self.shrinkage != 1.0)) if on]
+        return ", ".join(parts) or None
+
+    @property
     def observed_probabilities(self) -> np.ndarray:
         """The positive rate of the training rows each rule (then the default) covers,
-        unweighted; ``probabilities`` for an unweighted list (the same numbers when it was
-        learned) and where no row is covered."""
-        if not self.weighted:
+        unweighted; ``probabilities`` for a list that states the observed rates (the same
+        numbers when it was learned) and where no row is covered."""
+        if self.adjustment is None:
             return self.probabilities
         counts = [(r.n_positive, r.n_covered) for r in self.rules]
         counts.append((self.n_default_positive, self.n_default))
@@ -198,13 +212,13 @@ class DecisionList:
     # -- rendering and serialisation ----------------------------------------------------------
     def to_text(self, decimals: int = 2, counts: bool = True) -> str:
         """``IF c1 THEN p=0.93 (n=120)`` / ``ELSE IF ...`` / ``ELSE p=0.04 (n=800)``; p is the
-        observed rate, and a weighted list adds its weighted probability:
+        observed rate, and a weighted (or shrunk) list adds the probability it predicts with:
         ``p=0.11 (n=739; weighted 0.60)``."""
-        observed = self.observed_probabilities
+        observed, label = self.observed_probabilities, self.adjustment
 
         def tail(k, n):
             notes = ([f"n={n}"] if counts else []) + (
-                [f"weighted {self.probabilities[k]:.{decimals}f}"] if self.weighted else [])
+                [f"{label} {self.probabilities[k]:.{decimals}f}"] if label else [])
             return f"p={observed[k]:.{decimals}f}" + (f" ({'; '.join(notes)})" if notes else "")
 
         lines = [f"{'IF' if k == 0 else 'ELSE IF'} {self.condition_text(r)} THEN "
@@ -226,6 +240,7 @@ class DecisionList:
             "mode": self.mode,
             "target_class": int(self.target_class),
             **({"weighted": True} if self.weighted else {}),
+            **({"shrinkage": self.shrinkage} if self.shrinkage != 1.0 else {}),
         }
 
     @classmethod
@@ -242,6 +257,7 @@ class DecisionList:
             mode=data.get("mode", "probabilistic"),
             target_class=int(data.get("target_class", 1)),
             weighted=bool(data.get("weighted", False)),
+            shrinkage=float(data.get("shrinkage", 1.0)),
         )
 
 
@@ -284,6 +300,9 @@ def check_list_dict(data, where: str = "list") -> None:
         raise ValueError(f'"{where}.mode" = {data.get("mode")!r} is not one of {MODES}')
     if not isinstance(data.get("weighted", False), bool):
         raise ValueError(f'"{where}.weighted" = {data.get("weighted")!r} is not true or false')
+    if not _is_probability(data.get("shrinkage", 1.0)):
+        raise ValueError(f'"{where}.shrinkage" = {data.get("shrinkage")!r} is not a factor in '
+                         "[0, 1]")
     target = data.get("target_class", 1)
     if not _is_int(target) or target not in (0, 1):
         raise ValueError(f'"{where}.target_class" = {target!r} is not 0 or 1')

@@ -1,0 +1,154 @@
+"""Rates shrunk by a factor chosen on held-out folds (``lists.shrinkage``) and their use by
+``DecisionListClassifier``."""
+
+import math
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from sklearn.model_selection import StratifiedKFold
+
+from occamlearn import DecisionListClassifier
+from occamlearn.lists import learn_decision_list
+from occamlearn.lists.shrinkage import SHRINKAGE_GRID, shrinkage_factor, shrunk
+from occamlearn.model.decision_list import DecisionList
+
+
+def _searcher(X, y, **options):
+    def fit_list(rows, max_rules):
+        return learn_decision_list(X[rows], y[rows], max_rules=max_rules, rule_search="beam",
+                                   max_conjunction=2, **options).decision_list
+    return fit_list
+
+
+def _brute_force_factor(X, y, fit_list, max_rules, folds, seed):
+    """The grid factor with the largest held-out log-likelihood, row by row: each held-out
+    row walks the fold list's conditions itself, each region's rate is counted from the
+    fold's training rows, and ties go to the larger factor."""
+    totals = [0.0] * len(SHRINKAGE_GRID)
+    splitter = StratifiedKFold(folds, shuffle=True, random_state=seed)
+    for fit_rows, check_rows in splitter.split(np.zeros((len(y), 1)), y):
+        rules = [r.features for r in fit_list(fit_rows, max_rules).rules]
+
+        def region(row):
+            for k, features in enumerate(rules):
+                if all(X[row, f] == 1 for f in features):
+                    return k
+            return len(rules)
+
+        counts = {}
+        for row in fit_rows:
+            n, pos = counts.get(region(row), (0, 0))
+            counts[region(row)] = (n + 1, pos + int(y[row]))
+        base = sum(int(y[row]) for row in fit_rows) / len(fit_rows)
+        for i, factor in enumerate(SHRINKAGE_GRID):
+            for row in check_rows:
+                n, pos = counts.get(region(row), (0, 0))
+                q = base + factor * ((pos + 1) / (n + 2) - base)
+                totals[i] += math.log(q if y[row] == 1 else 1 - q)
+    best = max(range(len(totals)), key=lambda i: (round(totals[i], 9), i))
+    return SHRINKAGE_GRID[best]
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 10_000), n=st.integers(20, 60), folds=st.integers(2, 4),
+       direction=st.sampled_from(["positive", "negative", None]))
+def test_the_factor_is_the_brute_force_best_on_the_grid(seed, n, folds, direction):
+    rng = np.random.default_rng(seed)
+    X = (rng.random((n, 5)) < 0.5).astype(np.uint8)
+    y = ((X[:, 0] & X[:, 1]) | (rng.random(n) < 0.3)).astype(np.uint8)
+    y[:folds], y[folds:2 * folds] = 0, 1  # every fold sees both classes
+    fit_list = _searcher(X, y, direction=direction)
+    factor, scores = shrinkage_factor(fit_list, X, y, None, 4, folds, seed)
+    assert factor == pytest.approx(_brute_force_factor(X, y, fit_list, 4, folds, seed))
+    assert len(scores) == len(SHRINKAGE_GRID)
+
+
+@settings(max_examples=30, deadline=None)
+@given(seed=st.integers(0, 10_000), n=st.integers(15, 80),
+       direction=st.sampled_from(["positive", "negative"]), weighted=st.booleans(),
+       monotone=st.booleans())
+def test_every_fitted_list_keeps_its_direction_after_shrinking(seed, n, direction, weighted,
+                                                               monotone):
+    """p_k against the rate the list states for the training rows after rule k, which is
+    what eq. (1) compares once the stated rates are shrunk (the same affine map of both)."""
+    rng = np.random.default_rng(seed)
+    X = (rng.random((n, 6)) < 0.5).astype(np.uint8)
+    y = ((X[:, 0] & X[:, 2]) ^ (rng.random(n) < 0.25)).astype(int)
+    y[:3], y[3:6] = 0, 1
+    weight = rng.integers(1, 4, n).astype(float) if weighted else None
+    model = DecisionListClassifier(binarizer=None, direction=direction, monotone=monotone,
+                                   penalty=None, max_rules=6, shrinkage_folds=3,
+                                   random_state=seed).fit(X, y, sample_weight=weight)
+    stated = model.list_.probabilities
+    fired = model.apply(X)
+    p = model.predict_proba(X)[:, 1]
+    w = np.ones(n) if weight is None else weight
+    sign = 1 if direction == "positive" else -1
+    for k in range(len(model.rules_)):
+        later = (fired == -1) | (fired > k)
+        rate = np.sum(w[later] * p[later]) / np.sum(w[later])
+        assert sign * (stated[k] - rate) >= -1e-9
+        if monotone and k:
+            assert sign * (stated[k - 1] - stated[k]) >= -1e-9
+    assert 0.0 <= model.shrinkage_ <= 1.0
+
+
+def test_rules_grown_on_noise_are_shrunk_and_a_concept_is_not():
+    rng = np.random.default_rng(0)
+    X = (rng.random((150, 8)) < 0.5).astype(np.uint8)
+    noise = (rng.random(150) < 0.4).astype(int)  # independent of X
+    noisy = DecisionListClassifier(binarizer=None, penalty=None, max_rules=5).fit(X, noise)
+    assert len(noisy.rules_) >= 3 and noisy.shrinkage_ <= 0.5
+    # the fitted rates move toward the training rate, the observed ones stay
+    base = noise.mean()
+    observed = noisy.list_.observed_probabilities
+    assert np.all(np.abs(noisy.list_.probabilities - base) <= np.abs(observed - base) + 1e-12)
+    assert "shrunk" in noisy.export_text()
+    concept = (X[:, 1] & X[:, 3]).astype(int)
+    clean = DecisionListClassifier(binarizer=None).fit(X, concept)
+    assert clean.shrinkage_ == 1.0 and clean.score(X, concept) == 1.0
+    assert "shrunk" not in clean.export_text()
+
+
+def test_the_factor_is_the_same_for_the_same_seed_and_none_skips_it():
+    rng = np.random.default_rng(1)
+    X = (rng.random((120, 6)) < 0.5).astype(np.uint8)
+    y = (rng.random(120) < 0.35).astype(int)
+    fits = [DecisionListClassifier(binarizer=None, penalty=None, max_rules=4,
+                                   random_state=3).fit(X, y) for _ in range(2)]
+    assert fits[0].shrinkage_ == fits[1].shrinkage_
+    assert fits[0].list_ == fits[1].list_
+    raw = DecisionListClassifier(binarizer=None, penalty=None, max_rules=4,
+                                 shrinkage_folds=None).fit(X, y)
+    assert raw.shrinkage_ == 1.0
+    assert raw.list_.probabilities.tolist() == raw.list_.observed_probabilities.tolist()
+
+
+def test_a_shrunk_list_round_trips_and_a_bad_factor_is_refused():
+    rng = np.random.default_rng(2)
+    X = (rng.random((100, 5)) < 0.5).astype(np.uint8)
+    y = (rng.random(100) < 0.4).astype(int)
+    fitted = learn_decision_list(X, y, max_rules=3, max_conjunction=2,
+                                 rule_search="beam").decision_list
+    small = shrunk(fitted, 0.25, y)
+    assert small.shrinkage == 0.25
+    assert small.default_probability == pytest.approx(
+        y.mean() + 0.25 * (fitted.default_probability - y.mean()))
+    assert DecisionList.from_dict(small.to_dict()) == small
+    assert "shrinkage" not in fitted.to_dict() and shrunk(fitted, 1.0, y) is fitted
+    with pytest.raises(ValueError, match="shrinkage"):
+        DecisionList.from_dict({**small.to_dict(), "shrinkage": 1.5})
+
+
+def test_a_deadline_that_passes_leaves_the_rates_as_they_are():
+    class Passed:
+        def expired(self):
+            return True
+
+    rng = np.random.default_rng(4)
+    X = (rng.random((80, 5)) < 0.5).astype(np.uint8)
+    y = (rng.random(80) < 0.5).astype(np.uint8)
+    assert shrinkage_factor(_searcher(X, y), X, y, None, 3, 3, 0, Passed()) == (None, None)
+    assert shrinkage_factor(_searcher(X, y), X, y, None, 0, 3, 0) == (None, None)
