@@ -163,21 +163,23 @@ def test_redundant_literals_are_dropped():
 
 @pytest.mark.parametrize(("params", "columns"), [
     ({"rule_search": "exact"}, 300),  # one rule's branch and bound outlasts the limit
-    # lists kept per step, each rule grown by the default beam: about 3 s without a limit on
-    # 3,000 columns (about 1 s on 300, which an idle machine finishes within the limit)
+    # lists kept per step, each rule grown by the default beam: about 6 s without a limit on
+    # 2,000 rows x 3,000 columns (400 rows took about 3 s, which a fast run could finish inside
+    # the limit by max_rules)
     ({"search": "beam"}, 3000),
     # materialised: 1,000 columns take about 9 s to enumerate and search without a limit
     ({"search": "beam", "rule_search": "enumerate", "max_conjunction": 2}, 1000),
 ], ids=["exact", "list-beam", "enumerate"])
 def test_time_limit_returns_the_best_list_so_far(params, columns, within):
     rng = np.random.default_rng(0)
-    X = (rng.random((400, columns)) < 0.5).astype(np.uint8)
-    y = (rng.random(400) < 0.5).astype(np.uint8)
+    rows = 2000 if params == {"search": "beam"} else 400
+    X = (rng.random((rows, columns)) < 0.5).astype(np.uint8)
+    y = (rng.random(rows) < 0.5).astype(np.uint8)
     started = time.perf_counter()
     model = DecisionListClassifier(binarizer=None, penalty=None, time_limit=1,
                                    **params).fit(X, y)
     assert within(1, time.perf_counter() - started)
-    assert model.stop_reason_ == "time_limit" and model.predict(X).shape == (400,)
+    assert model.stop_reason_ == "time_limit" and model.predict(X).shape == (rows,)
     assert model.log_likelihood_ == pytest.approx(model.list_.log_likelihood(X, y))
 
 
