@@ -419,7 +419,8 @@ def done_when(rows: list, learners: list) -> list:
     if len(ttt):
         lines.append(f"- tic-tac-toe: ours {ttt.rules.mean():.1f} rules (at most "
                      f"{ttt.rules.max()}), test accuracy {ttt.accuracy.mean():.3f}: "
-                     f"{'met' if ttt.rules.max() <= 10 and ttt.accuracy.mean() >= 0.97 else 'NOT met'}")
+                     + ("met" if ttt.rules.max() <= 10 and ttt.accuracy.mean() >= 0.97
+                        else "NOT met"))
     cpu = frame.pivot_table(index="table", columns="learner", values="cpu")
     if "ripper" in cpu:
         ratio = cpu["ripper"] / cpu["ours"]

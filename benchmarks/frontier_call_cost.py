@@ -102,7 +102,8 @@ def main(argv=None) -> None:
                 found.setdefault((side, name), []).append(
                     json.loads(done.stdout.strip().splitlines()[-1]))
     lines = ["| dataset | first call, base ms | head ms | head/base | later calls, base ms | "
-             "head ms | head/base | head phases (later calls, ms) |", "|---|" + "---:|" * 6 + "---|"]
+             "head ms | head/base | head phases (later calls, ms) |",
+             "|---|" + "---:|" * 6 + "---|"]
     for name in args.datasets:
         cells = [name]
         for pick in (lambda r: r["calls"][0], lambda r: statistics.median(r["calls"][1:])):
@@ -118,7 +119,8 @@ def main(argv=None) -> None:
                             text=True, cwd=os.path.dirname(os.path.abspath(__file__)))
     header = ["# First call against later calls of the small size-error frontiers", "",
               f"Command: `{command}`  ",
-              f"Commit {commit.stdout.strip() or 'unknown'}; {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}; "
+              f"Commit {commit.stdout.strip() or 'unknown'}; "
+              f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}; "
               f"load average before {load[0]:.1f}, after {os.getloadavg()[0]:.1f} on "
               f"{os.cpu_count()} cores (a machine shared with other jobs: read the ratios). "
               f"Process CPU seconds, medians over {args.rounds} alternated rounds, "

@@ -1,11 +1,11 @@
 """The size-error path certified on every bundled binary matrix, within a time limit each.
 
-For each dataset, ``trees.size_error.frontier.find_size_error_frontier`` (no depth bound, no leaf cap: from one
-leaf to the smallest tree with the fewest errors) runs in its own forked process on the DT(max)
-benchmark's matrix (``dtmax_runtime.binary_training_data``: ``FeatureBinarizer(encoding=
+For each dataset, ``trees.size_error.frontier.find_size_error_frontier`` (no depth bound, no leaf
+cap: from one leaf to the smallest tree with the fewest errors) runs in its own forked process on
+the DT(max) benchmark's matrix (``dtmax_runtime.binary_training_data``: ``FeatureBinarizer(encoding=
 "binary")`` on a stratified 64 % training split, ``random_state=0``, conflicting rows kept), with
-the time limit. Reported: points on the path, how many are proven, seconds, the staircase
-queries, the errors at 1 leaf and at the end, and the curve itself.
+the time limit. Reported: points on the path, how many are proven, seconds, the staircase queries,
+the errors at 1 leaf and at the end, and the curve itself.
 
 ``--every-threshold`` runs instead what a user runs: ``MaxAccuracyTreeClassifier(max_depth=None,
 time_limit=T).size_error_path(X, y)`` on the raw table's training split (every threshold of

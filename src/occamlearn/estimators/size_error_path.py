@@ -1,14 +1,13 @@
 """``MaxAccuracyTreeClassifier``'s size-error trade-off: ``max_leaves`` fits and the whole path.
 
-``size_error_path(X, y)`` is the exact analogue of scikit-learn's
-``cost_complexity_pruning_path``: for L = 1, 2, ... leaves, the fewest weighted training
-errors of any tree with at most L leaves over every threshold of the table as given (or a
-binariser's features: ``_dtmax_columns``), each point certified or bounded
-(``trees.dtmax.entry.find_size_error_curve``), with a fitted model per point. ``SizeErrorPath.select`` picks a point on held-out
-data -- the role ``ccp_alpha`` plays for pruned CART and Algorithm 3 of Alós, Ansótegui and
-Torres plays for minimum trees: the best validation accuracy, ties to fewer leaves.
-A fit with ``max_leaves`` is the path's last point (the same curve, through ``fit``'s one entry
-point), so the two always agree.
+``size_error_path(X, y)`` is the exact analogue of scikit-learn's ``cost_complexity_pruning_path``:
+for L = 1, 2, ... leaves, the fewest weighted training errors of any tree with at most L leaves over
+every threshold of the table as given (or a binariser's features: ``_dtmax_columns``), each point
+certified or bounded (``trees.dtmax.entry.find_size_error_curve``), with a fitted model per point.
+``SizeErrorPath.select`` picks a point on held-out data -- the role ``ccp_alpha`` plays for pruned
+CART and Algorithm 3 of Alós, Ansótegui and Torres plays for minimum trees: the best validation
+accuracy, ties to fewer leaves. A fit with ``max_leaves`` is the path's last point (the same curve,
+through ``fit``'s one entry point), so the two always agree.
 """
 
 from __future__ import annotations

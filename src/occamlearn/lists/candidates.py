@@ -6,10 +6,9 @@ conjunctions of size k - 1 that cover at least ``min_support`` training rows (an
 prune: a conjunction never covers more rows than any of its parts), each new column being the
 bitwise AND of two packed columns -- vectorised over all pairs of a block at once.
 
-``min_conjunction`` leaves the smaller sizes out of the candidate set: the tic-tac-toe example
-needs conjunctions of 2-3 cells *without* the single cells (with them the positive climb takes ``t5 == x``
-first and stops at 90.4 % training accuracy). An explicit list of
-conditions can be given instead.
+``min_conjunction`` leaves the smaller sizes out of the candidate set: the tic-tac-toe example needs
+conjunctions of 2-3 cells *without* the single cells (with them the positive climb takes ``t5 == x``
+first and stops at 90.4 % training accuracy). An explicit list of conditions can be given instead.
 """
 
 from __future__ import annotations

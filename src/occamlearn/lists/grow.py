@@ -8,13 +8,13 @@ positives it covers of the remainder, hence its gain, its score (gain - ``cost.R
 and ``likelihood.refinement_bound``, the most any conjunction containing it can gain.
 
 * **Beam** (``rule_search="beam"``, width B; B = 1 is greedy): level k keeps the B best
-  conjunctions of k literals by score (distinct in the rows they cover), level k + 1 extends
-  each by every literal. The best conjunction seen at any level is the rule, so the number of
-  literals is chosen by the score. A conjunction is not extended when its bound, less the
-  least cost of a longer condition, cannot beat the best found: no extension of it could be
-  the answer, and its place in the beam goes to one whose extensions might. A beam may miss the best conjunction (the first literal of the best pair may
-  score poorly on its own): it is greedy, not exact. It is the default because it is fast
-  and held-out accuracy was no worse than the exact search's
+  conjunctions of k literals by score (distinct in the rows they cover), level k + 1 extends each by
+  every literal. The best conjunction seen at any level is the rule, so the number of literals is
+  chosen by the score. A conjunction is not extended when its bound, less the least cost of a longer
+  condition, cannot beat the best found: no extension of it could be the answer, and its place in
+  the beam goes to one whose extensions might. A beam may miss the best conjunction (the first
+  literal of the best pair may score poorly on its own): it is greedy, not exact. It is the default
+  because it is fast and held-out accuracy was no worse than the exact search's
   (``benchmarks/results/dlist_accuracy_exact.md``).
 * **Exact** (``rule_search="exact"``): depth-first branch and bound over conjunctions in
   increasing literal order (each set of literals is visited once), started with the beam's

@@ -10,14 +10,14 @@ the best is the one with the largest score = likelihood gain - description cost
 
 Where the conditions come from (``RuleSearch.kind``):
 
-* ``"enumerate"`` (``find``) -- every conjunction of ``min_conjunction``..``max_conjunction`` literals
-  with enough support, materialised once (``candidates``): the paper's setting, exact over
+* ``"enumerate"`` (``find``) -- every conjunction of ``min_conjunction``..``max_conjunction``
+  literals with enough support, materialised once (``candidates``): the paper's setting, exact over
   that set, and what an explicit ``conditions=`` list uses;
-* ``"beam"`` (``grow``) -- grown literal by literal by a beam of ``width`` conjunctions (``grow``): no
-  conjunction is built unless it is evaluated. Greedy (width 1) or a small beam; not
-  guaranteed to find the best conjunction;
-* ``"exact"`` (``grow``) -- branch and bound over all conjunctions of up to ``max_conjunction`` literals,
-  pruned by ``likelihood.refinement_bound``: the best score there is (unless the deadline
+* ``"beam"`` (``grow``) -- grown literal by literal by a beam of ``width`` conjunctions (``grow``):
+  no conjunction is built unless it is evaluated. Greedy (width 1) or a small beam; not guaranteed
+  to find the best conjunction;
+* ``"exact"`` (``grow``) -- branch and bound over all conjunctions of up to ``max_conjunction``
+  literals, pruned by ``likelihood.refinement_bound``: the best score there is (unless the deadline
   stops it first).
 
 When nothing can be appended, ``Choice.reason`` says why (``result.STOP_REASONS``).

@@ -1,5 +1,5 @@
-"""The DT(max) entry point (trees.dtmax.entry.find_most_accurate_tree) and its searches on matrices: each
-search exact against brute force (errors, then tests), weighted, the searches agreeing with
+"""The DT(max) entry point (trees.dtmax.entry.find_most_accurate_tree) and its searches on matrices:
+each search exact against brute force (errors, then tests), weighted, the searches agreeing with
 each other and with MaxSAT, honest answers on a deadline, Ctrl-C and a cold kernel cache."""
 
 from __future__ import annotations
@@ -181,8 +181,9 @@ def test_maxsat_reads_every_threshold_of_numeric_columns():
     X = rng.normal(size=(30, 2)).round(1)
     y = ((X[:, 0] > 0.25) ^ (X[:, 1] < -0.3)).astype(int)
     d = data_of(X, y, 2)
-    assert find_most_accurate_tree(d, max_depth=2, method="maxsat").errors == find_most_accurate_tree(
-        d, max_depth=2).errors == threshold_tree_optimum(X, y, np.ones(30), 2, 2)[0]
+    by_maxsat = find_most_accurate_tree(d, max_depth=2, method="maxsat").errors
+    assert by_maxsat == find_most_accurate_tree(d, max_depth=2).errors \
+        == threshold_tree_optimum(X, y, np.ones(30), 2, 2)[0]
 
 
 def slow_binary():
@@ -198,7 +199,8 @@ def test_a_deadline_keeps_the_best_tree_and_an_honest_bound():
     sink = ProgressSink()
     result = find_most_accurate_tree(d, max_depth=4, deadline=Deadline.after(0.3), progress=sink)
     assert nested_errors(result.tree, d.rank, d.y, d.weight) == result.errors
-    exact = find_most_accurate_tree(d, max_depth=3, prefer_small=False)   # depth 3 errs at least as much
+    # depth 3 errs at least as much
+    exact = find_most_accurate_tree(d, max_depth=3, prefer_small=False)
     assert result.errors_lower_bound <= exact.errors
     if result.status == "feasible":
         assert result.unproven in ("errors", "size")
@@ -283,8 +285,9 @@ def test_bad_arguments_are_named():
     with pytest.raises(ValueError, match="only finite numbers"):
         data_of(np.array([[np.nan], [1.0], [2.0]]), np.array([0, 1, 0]), 2)
     with pytest.raises(ValueError, match="ratios of integers"):
-        find_most_accurate_tree(data_of(np.zeros((3, 1)), np.array([0, 1, 0]), 2, [1.0, 0.1234567891234, 1.0]),
-                                max_depth=1)
+        find_most_accurate_tree(
+            data_of(np.zeros((3, 1)), np.array([0, 1, 0]), 2, [1.0, 0.1234567891234, 1.0]),
+            max_depth=1)
 
 
 def test_thresholds_inside_an_end_run_are_left_out_and_lose_nothing():

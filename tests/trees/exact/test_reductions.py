@@ -44,8 +44,9 @@ def threshold_or_binary_data(draw):
     if draw(st.booleans()):
         flags, numeric = draw(st.integers(0, 2)), draw(st.integers(1, 2))
         domain = draw(st.integers(2, 5))
-        table = np.array(draw(st.lists(st.integers(0, domain - 1), min_size=n_rows * (flags + numeric),
-                                       max_size=n_rows * (flags + numeric)))
+        cells = n_rows * (flags + numeric)
+        table = np.array(draw(st.lists(st.integers(0, domain - 1), min_size=cells,
+                                       max_size=cells))
                          ).reshape(n_rows, flags + numeric)
         table[:, :flags] %= 2
         X = thresholds_of(table, flags)[:, :12]

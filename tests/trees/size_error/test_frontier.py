@@ -1,5 +1,5 @@
-"""The size-error frontier (``trees.size_error.frontier``) against every tree enumerated on tiny weighted
-data, with and without a depth bound, and under a time limit."""
+"""The size-error frontier (``trees.size_error.frontier``) against every tree enumerated on tiny
+weighted data, with and without a depth bound, and under a time limit."""
 
 from __future__ import annotations
 

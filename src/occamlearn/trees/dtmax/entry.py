@@ -47,7 +47,8 @@ from occamlearn.trees.weights import integer_weights
 __all__ = ["METHODS", "SizeErrorCurve", "find_most_accurate_tree", "find_size_error_curve"]
 
 METHODS = ("auto", "maxsat")
-ORDERED_KERNELS, BINARY_KERNELS = "dtmax-ordered", "dtmax-dp"  # ``trees.compiling.kernel_cache`` names
+# the families' names in ``trees.compiling.kernel_cache``
+ORDERED_KERNELS, BINARY_KERNELS = "dtmax-ordered", "dtmax-dp"
 # Most bytes of the every-threshold 0/1 matrix the frontier and MaxSAT read (uint8).
 THRESHOLD_MATRIX_BYTES = 512 << 20
 # The size-error frontier's 0/1 matrix keeps every threshold up to this many cells (rows x
@@ -266,11 +267,10 @@ class SizeErrorCurve:
 
 def find_size_error_curve(data: OrderedData, *, max_leaves: int | None, max_depth: int | None,
                           deadline: Deadline | None = None) -> SizeErrorCurve:
-    """The size-error curve of ``data`` over every threshold (``trees.size_error.frontier``, each point
-    certified or bounded), up to ``max_leaves`` or, without it, to the smallest tree with
-    the fewest errors; trees of depth <= ``max_depth`` unless it is None. A table too large
-    for every threshold (``FRONTIER_CELLS``) gets the curve over fewer, named in
-    ``optimal_over``."""
+    """The size-error curve of ``data`` over every threshold (``trees.size_error.frontier``, each
+    point certified or bounded), up to ``max_leaves`` or, without it, to the smallest tree with the
+    fewest errors; trees of depth <= ``max_depth`` unless it is None. A table too large for every
+    threshold (``FRONTIER_CELLS``) gets the curve over fewer, named in ``optimal_over``."""
     from occamlearn.trees.size_error.frontier import find_size_error_frontier
 
     units, scale = integer_weights(data.weight, data.n_rows)

@@ -101,7 +101,8 @@ def test_bound_at_a_stop_never_exceeds_the_optimum(data, polls, prefer_small):
     sink = ProgressSink()
     data = OrderedData.from_matrix(X, y, n_classes, w)
     if prefer_small:                               # the entry: whole weights
-        result = find_most_accurate_tree(data, max_depth=depth, deadline=StopAfter(polls), progress=sink)
+        result = find_most_accurate_tree(data, max_depth=depth, deadline=StopAfter(polls),
+                                         progress=sink)
     else:                                          # the search itself on float weights
         result = ordered_search(data, depth, deadline=StopAfter(polls), progress=sink)
     assert result.errors_lower_bound <= optimum + 1e-9 <= result.errors + 2e-9
@@ -125,8 +126,8 @@ def test_bound_at_every_stop_of_a_longer_search(seed, depth):
     bounds = []
     for polls in range(0, 400, 7):
         sink = ProgressSink()
-        result = find_most_accurate_tree(data, max_depth=depth, deadline=StopAfter(polls), progress=sink,
-                                         prefer_small=False)
+        result = find_most_accurate_tree(data, max_depth=depth, deadline=StopAfter(polls),
+                                         progress=sink, prefer_small=False)
         assert all(lower <= exact.errors for _, _, lower in sink.trace if lower is not None)
         assert result.errors_lower_bound <= exact.errors <= result.errors
         bounds.append(result.errors_lower_bound)

@@ -1,6 +1,6 @@
 """The compiled one-deletion search (``mpdt.error_budget.one_error``) against brute force on
-tiny data: one(S) = min(pure(S), min over deletable r of pure(S - r)), its tree, its bound,
-and the size-error path's phase that uses it (``size_error.frontier``, through ``settle_one_deletion``)."""
+tiny data: one(S) = min(pure(S), min over deletable r of pure(S - r)), its tree, its bound, and the
+size-error path's phase that uses it (``size_error.frontier``, through ``settle_one_deletion``)."""
 
 from __future__ import annotations
 

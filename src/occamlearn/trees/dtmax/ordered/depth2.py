@@ -69,8 +69,8 @@ from occamlearn.trees.dtmax.ordered.node_columns import (
     _node_columns,
 )
 
-# (its one public kernel is ``best_depth2``: ``trees.compiling.kernel_cache`` checks the disk cache of
-# a family's public kernels, and the others are compiled into it)
+# (its one public kernel is ``best_depth2``: ``trees.compiling.kernel_cache`` checks the disk cache
+# of a family's public kernels, and the others are compiled into it)
 __all__ = ["SWEEP_FRACTION", "SWEEP_MIN", "TREE_FIELDS", "best_depth2", "relabelled",
            "warm_up"]
 

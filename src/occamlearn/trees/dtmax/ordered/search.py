@@ -313,12 +313,12 @@ class OrderedSearch:
     def _evaluate(self, order, depth, f, threshold, best, low, high, mid, known, slack,
                   hints=((), ())):
         """Cost and tree of the best tree whose root tests ``f >= threshold``, if it costs
-        less than ``best`` (else a lower bound and None); records each side's bound.
-        ``known``: lower bounds of the two sides from the evaluated thresholds around (the
-        low side only gains rows as the threshold rises, the high side only loses them).
-        ``hints``: depth-2 tree arrays of the low and the high side at the evaluated
-        thresholds around this one, to start depth-2 children from; the children's exact depth-2 arrays (or
-        None) are left in ``children_depth2``."""
+        less than ``best`` (else a lower bound and None); records each side's bound. ``known``:
+        lower bounds of the two sides from the evaluated thresholds around (the low side only gains
+        rows as the threshold rises, the high side only loses them). ``hints``: depth-2 tree arrays
+        of the low and the high side at the evaluated thresholds around this one, to start depth-2
+        children from; the children's exact depth-2 arrays (or None) are left in
+        ``children_depth2``."""
         d = self.data
         self.stats["evaluations"] += 1
         self.children_depth2 = (None, None)
