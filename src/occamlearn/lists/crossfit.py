@@ -103,7 +103,7 @@ def _held_out(decision_list, max_rules: int, X, y, weight) -> np.ndarray:
 
 
 def choose_length(fit_list, X, y, weight, max_rules: int, folds: int, random_state=None,
-                  deadline=None, select="one_standard_error"):
+                  deadline=None):
     """How many rules to keep, and the held-out log-likelihood of each prefix (None, None
     when the deadline passes before every fold is searched, or a class has fewer rows than
     ``folds``).
@@ -126,8 +126,6 @@ def choose_length(fit_list, X, y, weight, max_rules: int, folds: int, random_sta
         return None, None
     totals = scores.sum(axis=1)
     best = int(np.argmax(totals))
-    if select == "best":
-        return best, totals
     for k in range(best + 1):  # the shortest prefix within one standard error of the best
         difference = scores[best] - scores[k]
         if difference.sum() <= np.sqrt(len(difference)) * difference.std():
