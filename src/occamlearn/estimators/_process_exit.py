@@ -4,10 +4,10 @@ Why. Between a script's last statement and the end of its process, CPython tears
 interpreter down, and nearly all of that time is the cyclic garbage collector: finalisation
 runs several full collections, each walking every object the process still holds. After a
 fit that is scikit-learn, scipy, pandas, numba and the loaded kernels, 150,000-200,000
-objects, and the walk took 0.3-1.1 s of wall after the script's last line on the benchmark's
-cases (the "after fit" column of ``benchmarks/results/limits_idle4.md``), outside any
-``time_limit`` the user gave, and more under load. With the collector frozen at exit the same
-teardown takes about a tenth of that.
+objects, and the walk took most of the wall between the script's last line and the end of
+its process, outside any ``time_limit`` the user gave, and more under load. With the
+collector frozen at exit the same teardown takes about a tenth of that
+(``benchmarks/results/limits_exit_ab.md``, base against head).
 
 What ``freeze_collector_at_exit`` changes, and what it keeps. Once per process (the first
 fit) it registers an ``atexit`` handler that calls ``gc.freeze()``:
