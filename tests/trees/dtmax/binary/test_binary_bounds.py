@@ -1,4 +1,4 @@
-"""The depth-3 floor of the 0/1 search (``kernels._floor_from_counts``) never exceeds the cost
+"""The depth-3 floor of the 0/1 search (``floors._floor_from_counts``) never exceeds the cost
 of the best tree of depth <= 3, by brute force over every tree, on small random matrices
 with repeated and conflicting rows, two or three classes, with and without the decision
 cost."""
@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 from bruteforce import best_bounded_tree
 
-from occamlearn.trees.dtmax.binary import kernels
+from occamlearn.trees.dtmax.binary import floors
 from occamlearn.trees.dtmax.binary.pair_counts import _count_pairs
 from occamlearn.trees.dtmax.binary.search import CompiledDepthSearch
 
@@ -45,9 +45,9 @@ def test_the_depth_3_floor_is_at_most_the_best_depth_3_tree(decision):
             search.ws[17]
         n_present = _count_pairs(items, len(items), label, weight, indptr, indices, pairs,
                                  seen, present, bit_space)
-        floor = kernels._floor_from_counts(items, len(items), pairs, present, n_present,
-                                           search.data, search.ws, search.ws[4][1], scale,
-                                           decision, search.counters)
+        floor = floors._floor_from_counts(items, len(items), pairs, present, n_present,
+                                          search.data, search.ws, search.ws[4][1], scale,
+                                          decision, search.counters)
         assert floor <= best, (X.tolist(), y.tolist(), floor, best)
         tight += floor == best
     assert tight > 30                             # and it is often exact
