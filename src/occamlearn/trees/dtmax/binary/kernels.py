@@ -27,10 +27,12 @@ row set S if it is below ``ub``, else a proven lower bound >= ``ub``.
   best depth-2 tree is its first incumbent), and at a depth-4 node from both depth-3
   children's pair counts (``_depth3_children_floors``). The memo's bounds count too.
 * **Witnesses** (``witnesses``: rows no depth-2 tree classifies without an error). A
-  depth-2 side that had to be error-free and is not leaves one (while they pay: learning
-  stops while the witnesses learnt outnumber twice the sides they bounded, plus 8); a later
-  side holding one costs at least ``scale``, read off its bitset key. A side of at most 64
-  rows that must be error-free is checked by word operations (``error_free_at_depth2``).
+  depth-2 side that had to be error-free and is not leaves one (learning stops while those
+  learnt outnumber twice the sides they bounded, plus 8); a later side holding one costs at
+  least ``scale``, read off its bitset key. A side of at most 64 rows that must be
+  error-free (budget <= ``scale``) is solved by word operations, no count
+  (``fewest_error_free_tests``): its best tree errs on none at t <= 3 < ``scale`` tests, so
+  no tree with an error is cheaper, or none does and every tree costs ``scale`` or more.
 * **Stopping.** numba cannot read a clock, so a call returns ``ABORTED`` after
   ``counters[WORK_LIMIT]`` units of work (rows touched, count cells evaluated), when the
   memo is 70 % full (``counters[FULL]``: the caller grows it), or once the caller's timer
@@ -83,7 +85,7 @@ from occamlearn.trees.dtmax.binary.pair_counts import (
     _useful_of_counts,
 )
 from occamlearn.trees.dtmax.binary.witnesses import bound as witness_bound
-from occamlearn.trees.dtmax.binary.witnesses import error_free_at_depth2
+from occamlearn.trees.dtmax.binary.witnesses import fewest_error_free_tests
 from occamlearn.trees.dtmax.binary.witnesses import learn as learn_witness
 
 __all__ = ["search", "solve_shallow", "warm_up"]
@@ -178,9 +180,12 @@ def _solve2(node, node_side, n, n_other, side, ub, data, ws, scale, decision, sl
     if _out_of_work(counters):
         return ABORTED
     witnessed = witness_bound(key, ub, witnesses, counters)
-    if witnessed == 0 and ub <= scale and n <= 64 and not error_free_at_depth2(
-            items, n, data, witnesses):
-        witnessed = scale                   # it must be error-free and cannot be
+    if witnessed == 0 and ub <= scale and n <= 64:    # it must be error-free: (module doc)
+        tests = fewest_error_free_tests(items, n, data, witnesses)
+        if tests >= 0:
+            _store(slots, counters, key, two, tests * decision, EXACT, witnesses[6][0])
+            return tests * decision
+        witnessed = scale
     if witnessed:
         _store(slots, counters, key, two, witnessed, BOUND, NO_TEST)
         return witnessed

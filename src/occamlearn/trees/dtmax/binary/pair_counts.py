@@ -60,13 +60,6 @@ def _count_pairs_rows(items, n, label, weight, indptr, indices, pairs, present, 
                 pairs[k, f, indices[b]] += w
 
 
-@njit(cache=True, inline="always")
-def _keep_lower(side, row, u, cost, test):
-    """``side[row, u], side[row + 1, u] = cost, test`` if ``cost`` is below ``side[row, u]``."""
-    if cost < side[row, u]:
-        side[row, u], side[row + 1, u] = cost, test
-
-
 @njit(cache=True)
 def _depth2(pairs, totals, useful, n_useful, depth, scale, decision, out, quad):
     """Best tree of depth <= ``depth`` (1 or 2) from the pair counts; cost returned, its root
@@ -116,10 +109,20 @@ def _depth2(pairs, totals, useful, n_useful, depth, scale, decision, out, quad):
                         m11, m10 = max(m11, both), max(m10, q10)
                         m01, m00 = max(m01, q01), max(m00, q00)
                     e11, e10, e01, e00 = e11 - m11, e10 - m10, e01 - m01, e00 - m00
-                _keep_lower(side, 0, u, (e11 + e10) * scale + decision, g)  # root f, one side
-                _keep_lower(side, 2, u, (e01 + e00) * scale + decision, g)  # root f, zero side
-                _keep_lower(side, 0, v, (e11 + e01) * scale + decision, f)  # root g, one side
-                _keep_lower(side, 2, v, (e10 + e00) * scale + decision, f)  # root g, zero side
+                # (written out: an inlined helper taking ``side`` costs a reference count
+                # per call, atomic, in this innermost loop)
+                cost = (e11 + e10) * scale + decision                   # root f, one side
+                if cost < side[0, u]:
+                    side[0, u], side[1, u] = cost, g
+                cost = (e01 + e00) * scale + decision                   # root f, zero side
+                if cost < side[2, u]:
+                    side[2, u], side[3, u] = cost, g
+                cost = (e11 + e01) * scale + decision                   # root g, one side
+                if cost < side[0, v]:
+                    side[0, v], side[1, v] = cost, f
+                cost = (e10 + e00) * scale + decision                   # root g, zero side
+                if cost < side[2, v]:
+                    side[2, v], side[3, v] = cost, f
     for u in range(n_useful):
         cost = side[0, u] + side[2, u] + decision
         if cost < best:
