@@ -28,7 +28,8 @@ The floors:
 * ``_similarity_bound`` (MurTree, section 4.5): removing rows of weight W from a row set
   lowers the optimum by at most W errors, since the optimal tree of the smaller set errs at
   most W more on the larger. So the same child of the previous test, minus ``scale`` x the
-  weight of the rows it had and this one lacks, bounds this child.
+  weight of the rows it had and this one lacks, bounds this child. At a depth-3 node that
+  weight comes from the node's pair counts (``_similarity_of_counts``), before any split.
 
 ``tests/trees/dtmax/binary/test_binary_bounds.py`` checks the depth-3 floor against brute
 force over every tree.
@@ -69,11 +70,33 @@ def _similarity_bound(before, n_before, cost_before, items, n, weight, scale):
 
 
 @njit(cache=True)
-def _remember(prev_lists, prev_n, prev_cost, level, side, items, n, cost):
-    """Keep a searched child's rows and cost (or floor): the next test's ``_similarity_bound``."""
-    for i in range(n):
-        prev_lists[level, side, i] = items[i]
-    prev_n[level, side] = n
+def _similarity_of_counts(pairs, before, cost_before, f, side, scale):
+    """``_similarity_bound`` of side ``side`` of test f at a node whose pair counts are
+    ``pairs``, against the same side of test ``before`` (-1: none yet), whose cost (or
+    bound) is ``cost_before``: the rows that side had and this one lacks are those with
+    x_before = side and x_f = 1 - side, whose weight per class is the ones of f (side 0) or
+    of ``before`` (side 1) less the rows with both; no pass over the rows, no split."""
+    if before < 0:
+        return 0
+    low, high = min(before, f), max(before, f)
+    lost = 0
+    for k in range(pairs.shape[0]):
+        lost += pairs[k, f, f] if side == 0 else pairs[k, before, before]
+        lost -= pairs[k, low, high]
+    return cost_before - lost * scale
+
+
+@njit(cache=True)
+def _remember(prev_lists, prev_n, prev_cost, level, side, items, n, cost, test):
+    """Keep a searched child's cost (or floor) for the next test's similarity bound, and
+    which rows it had: at a depth-3 node its ``test`` (``_similarity_of_counts``), else
+    (``test`` -1) its rows (``_similarity_bound``)."""
+    if test >= 0:
+        prev_n[level, side] = test
+    else:
+        for i in range(n):
+            prev_lists[level, side, i] = items[i]
+        prev_n[level, side] = n
     prev_cost[level, side] = cost
 
 

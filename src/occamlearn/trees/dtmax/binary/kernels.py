@@ -58,6 +58,7 @@ from occamlearn.trees.dtmax.binary.floors import (
     _depth3_children_floors,
     _remember,
     _similarity_bound,
+    _similarity_of_counts,
 )
 from occamlearn.trees.dtmax.binary.memo import (
     ABORT,
@@ -81,6 +82,7 @@ from occamlearn.trees.dtmax.binary.pair_counts import (
     _count_pairs,
     _depth2,
     _leaf,
+    _promising_first,
     _subtract,
     _useful_of_counts,
 )
@@ -93,41 +95,6 @@ __all__ = ["search", "solve_shallow", "warm_up"]
 ABORTED = -1
 # typed constants, not literals: each literal type at a call site compiles one more signature
 EXACT, BOUND, NO_TEST = np.int64(1), np.int64(0), np.int64(-1)
-
-
-@njit(cache=True)
-def _promising_first(items, n, label, weight, forced, indptr, indices, totals, singles, order,
-                     errors):
-    """Features splitting ``items[:n]`` into ``order``, fewest depth-1 errors first (a good
-    tree early prunes more); returns how many. ``singles[k, f]``: the weight of class k with
-    x_f = 1; ``singles[classes, f]``: the forced errors there (``_child_floors``)."""
-    singles[:] = 0
-    n_classes = totals.shape[0]
-    for i in range(n):
-        item = items[i]
-        k, w, stuck = label[item], weight[item], forced[item]
-        for a in range(indptr[item], indptr[item + 1]):
-            singles[k, indices[a]] += w
-            singles[n_classes, indices[a]] += stuck
-    total = 0
-    for k in range(totals.shape[0]):
-        total += totals[k]
-    count = 0
-    for f in range(singles.shape[1]):
-        ones, one_largest, zero_largest = 0, 0, 0
-        for k in range(n_classes):
-            ones += singles[k, f]
-            one_largest = max(one_largest, singles[k, f])
-            zero_largest = max(zero_largest, totals[k] - singles[k, f])
-        if 0 < ones < total:
-            order[count] = f
-            errors[count] = total - one_largest - zero_largest
-            count += 1
-    ranked = np.argsort(errors[:count], kind="mergesort")
-    features = order[:count].copy()
-    for u in range(count):
-        order[u] = features[ranked[u]]
-    return count
 
 
 @njit(cache=True)
@@ -294,20 +261,25 @@ def search(level, side, n, depth, ub, data, ws, scale, decision, slots, counters
             low_zero, low_one = _depth1_floors(pairs[0], node_totals, stuck,
                                                singles[level, -1, f], f, node_features,
                                                node_features.shape[0], scale, decision)
+            low_zero = max(low_zero, _similarity_of_counts(pairs[0], prev_n[below, 0],
+                                                           prev_cost[below, 0], f, 0, scale))
+            low_one = max(low_one, _similarity_of_counts(pairs[0], prev_n[below, 1],
+                                                         prev_cost[below, 1], f, 1, scale))
         if low_zero + low_one + decision >= upper:
             counters[PRUNED] += 1
             continue
         n_zero, n_one = _split(items, n, X, f, zeros, ones)
         counters[WORK] += n
-        low_zero = max(low_zero, _similarity_bound(prev_lists[below, 0], prev_n[below, 0],
-                                                   prev_cost[below, 0], zeros, n_zero, weight,
-                                                   scale))
-        low_one = max(low_one, _similarity_bound(prev_lists[below, 1], prev_n[below, 1],
-                                                 prev_cost[below, 1], ones, n_one, weight,
-                                                 scale))
-        if low_zero + low_one + decision >= upper:
-            counters[PRUNED] += 1
-            continue
+        if depth > 3:
+            low_zero = max(low_zero, _similarity_bound(prev_lists[below, 0], prev_n[below, 0],
+                                                       prev_cost[below, 0], zeros, n_zero,
+                                                       weight, scale))
+            low_one = max(low_one, _similarity_bound(prev_lists[below, 1], prev_n[below, 1],
+                                                     prev_cost[below, 1], ones, n_one, weight,
+                                                     scale))
+            if low_zero + low_one + decision >= upper:
+                counters[PRUNED] += 1
+                continue
         if depth == 4:        # both depth-3 children's floors, before either is searched
             low_zero, low_one = _depth3_children_floors(n_zero, n_one, low_zero, low_one,
                                                         upper, level, data, ws, scale,
@@ -333,7 +305,7 @@ def search(level, side, n, depth, ub, data, ws, scale, decision, slots, counters
             if cost == ABORTED:
                 return ABORTED
             _remember(prev_lists, prev_n, prev_cost, below, child, lists[below, child],
-                      n_child, max(cost, low))
+                      n_child, max(cost, low), f if depth == 3 else -1)
             if child == 1:
                 one_cost = cost
             elif cost + low_one + decision >= upper:
