@@ -268,9 +268,11 @@ def _depth3_children_floors(n_zero, n_one, low_zero, low_one, upper, level, data
                             scale, decision, counters):
     """``low_zero``, ``low_one`` raised to the ``_floor_from_counts`` of the two depth-3
     children of a depth-4 node at ``level`` (its pair counts in ``pairs[3]``; the children
-    in ``lists[level + 1]``): the smaller child is counted (``pairs[1]``, whose owner
-    ``state[0]`` is reset), the larger one's counts are the node's minus those
-    (``pairs[2]``), and only if the smaller one's floor leaves the test below ``upper``."""
+    in ``lists[level + 1]``): the smaller child is counted, the larger one's counts are the
+    node's minus those, and only if the smaller one's floor leaves the test below ``upper``
+    (else ``n_presents`` of its slot is -1). The zero child's counts stay in slot 4, the one
+    child's in slot 5 (``pairs``, ``presents``, ``n_presents``), where its search takes them
+    instead of counting its rows again."""
     X, label, weight, forced, indptr, indices = data
     (lists, keys, order, errors, singles, totals, pairs, presents, n_presents, quad, out,
      seen, useful, prev_lists, prev_n, prev_cost, state, bit_space, witnesses) = ws
@@ -278,20 +280,24 @@ def _depth3_children_floors(n_zero, n_one, low_zero, low_one, upper, level, data
     small = 0 if n_zero <= n_one else 1
     n_small, n_large = (n_zero, n_one) if small == 0 else (n_one, n_zero)
     low_small, low_large = (low_zero, low_one) if small == 0 else (low_one, low_zero)
-    state[0] = -1
-    n_small_present = _count_pairs(lists[below, small], n_small, label, weight, indptr,
-                                   indices, pairs[1], seen, presents[1], bit_space)
+    at_small, at_large = 4 + small, 5 - small
+    n_presents[at_small] = _count_pairs(lists[below, small], n_small, label, weight, indptr,
+                                        indices, pairs[at_small], seen, presents[at_small],
+                                        bit_space)
+    n_presents[at_large] = -1
     counters[WORK] += n_small
     low_small = max(low_small, _floor_from_counts(
-        lists[below, small], n_small, pairs[1], presents[1], n_small_present, data, ws,
-        singles[below], scale, decision, counters))
+        lists[below, small], n_small, pairs[at_small], presents[at_small],
+        n_presents[at_small], data, ws, singles[below], scale, decision, counters))
     if low_small + low_large + decision < upper:
-        _subtract(pairs[3], presents[3], n_presents[3], pairs[1], presents[1],
-                  n_small_present, pairs[2], seen)
+        _subtract(pairs[3], presents[3], n_presents[3], pairs[at_small], presents[at_small],
+                  n_presents[at_small], pairs[at_large], seen)
+        presents[at_large, :n_presents[3]] = presents[3, :n_presents[3]]
+        n_presents[at_large] = n_presents[3]
         counters[WORK] += n_presents[3] * n_presents[3]
         low_large = max(low_large, _floor_from_counts(
-            lists[below, 1 - small], n_large, pairs[2], presents[3], n_presents[3], data, ws,
-            singles[below], scale, decision, counters))
+            lists[below, 1 - small], n_large, pairs[at_large], presents[3], n_presents[3],
+            data, ws, singles[below], scale, decision, counters))
     return (low_small, low_large) if small == 0 else (low_large, low_small)
 
 

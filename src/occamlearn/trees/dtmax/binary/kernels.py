@@ -79,6 +79,7 @@ from occamlearn.trees.dtmax.binary.memo import (
     _store,
 )
 from occamlearn.trees.dtmax.binary.pair_counts import (
+    _copy_counts,
     _count_pairs,
     _depth2,
     _leaf,
@@ -200,6 +201,8 @@ def search(level, side, n, depth, ub, data, ws, scale, decision, slots, counters
     (lists, keys, order, errors, singles, totals, pairs, presents, n_presents, quad, out,
      seen, useful, prev_lists, prev_n, prev_cost, state, bit_space, witnesses) = ws
     items = lists[level, side]
+    counted = state[2]              # the slot holding these rows' counts (-1: none)
+    state[2] = -1
     leaf_errors, _, stuck = _leaf(items, n, label, weight, forced, totals)
     leaf_cost = leaf_errors * scale
     if level == 0:
@@ -230,9 +233,14 @@ def search(level, side, n, depth, ub, data, ws, scale, decision, slots, counters
     best, best_test = leaf_cost, -1
     node_features = useful[:0].copy()
     if depth == 3:          # the node's own counts: its best depth-2 tree and a floor
-        n_presents[0] = _count_pairs(items, n, label, weight, indptr, indices, pairs[0], seen,
-                                     presents[0], bit_space)
-        counters[WORK] += n
+        if counted >= 0 and n_presents[counted] >= 0:   # (``_depth3_children_floors``)
+            _copy_counts(pairs[counted], presents[counted], n_presents[counted], pairs[0],
+                         presents[0])
+            n_presents[0] = n_presents[counted]
+        else:
+            n_presents[0] = _count_pairs(items, n, label, weight, indptr, indices, pairs[0],
+                                         seen, presents[0], bit_space)
+            counters[WORK] += n
         state[1] = 1
         n_useful = _useful_of_counts(pairs[0], totals, presents[0], n_presents[0], useful)
         counters[WORK] += n_useful * n_useful
@@ -300,6 +308,7 @@ def search(level, side, n, depth, ub, data, ws, scale, decision, slots, counters
                 cost = _solve2(level, side, n_child, n_other, child, budget, data, ws, scale,
                                decision, slots, counters)
             else:
+                state[2] = 4 + child if depth == 4 else -1
                 cost = search(below, child, n_child, depth - 1, budget, data, ws, scale,
                               decision, slots, counters)
             if cost == ABORTED:

@@ -323,3 +323,16 @@ def _promising_first(items, n, label, weight, forced, indptr, indices, totals, s
     for u in range(count):
         order[u] = features[ranked[u]]
     return count
+
+
+@njit(cache=True)
+def _copy_counts(source, present, n_present, target, target_present):
+    """``target`` = ``source`` on the block of the ``present`` features (listed in
+    ``target_present`` too): a row set's counts moved, in classes x present^2 cells."""
+    for k in range(source.shape[0]):
+        for u in range(n_present):
+            f = present[u]
+            for v in range(n_present):
+                target[k, f, present[v]] = source[k, f, present[v]]
+    for u in range(n_present):
+        target_present[u] = present[u]
