@@ -21,10 +21,10 @@ The floors:
 * ``_depth3_floor`` / ``_floor_from_counts``: a tree of depth <= 3 is a tree of depth <= 2
   (bounded by the best one) or has a root whose sides carry a, b tests; per shape 1 + a + b
   = 3 .. 7 the errors are at least those the shape forces on its sides (proof at the
-  kernel). ``_depth3_children_floors`` applies it to both depth-3 children of a test of a
-  depth-4 node, counting only the smaller child (the larger one's counts are the node's
-  minus those), before either is searched: under ``prefer_small`` this proves most of the
-  fewest-tests question when the best trees are error-free.
+  kernel). ``_depth3_children_floors`` applies it to the one child of a test of a
+  depth-4 node before the zero child is searched (its budget is what that floor leaves),
+  from counts of the smaller child and the node's minus those for the larger one, which the
+  children's searches then reuse.
 * ``_similarity_bound`` (MurTree, section 4.5): removing rows of weight W from a row set
   lowers the optimum by at most W errors, since the optimal tree of the smaller set errs at
   most W more on the larger. So the same child of the previous test, minus ``scale`` x the
@@ -32,7 +32,7 @@ The floors:
   weight comes from the node's pair counts (``_similarity_of_counts``), before any split.
 
 ``tests/trees/dtmax/binary/test_binary_bounds.py`` checks the depth-3 floor against brute
-force over every tree.
+force over every tree, and the similarity bound from counts against the one from rows.
 """
 
 from __future__ import annotations
@@ -264,41 +264,37 @@ def _floor_from_counts(items, n, counts, present, n_present, data, ws, scratch, 
 
 
 @njit(cache=True)
-def _depth3_children_floors(n_zero, n_one, low_zero, low_one, upper, level, data, ws,
-                            scale, decision, counters):
-    """``low_zero``, ``low_one`` raised to the ``_floor_from_counts`` of the two depth-3
-    children of a depth-4 node at ``level`` (its pair counts in ``pairs[3]``; the children
-    in ``lists[level + 1]``): the smaller child is counted, the larger one's counts are the
-    node's minus those, and only if the smaller one's floor leaves the test below ``upper``
-    (else ``n_presents`` of its slot is -1). The zero child's counts stay in slot 4, the one
-    child's in slot 5 (``pairs``, ``presents``, ``n_presents``), where its search takes them
-    instead of counting its rows again."""
+def _depth3_children_floors(n_zero, n_one, low_zero, low_one, level, data, ws, scale,
+                            decision, counters):
+    """(``low_zero``, ``low_one`` raised to the ``_floor_from_counts`` of the one child): the
+    two depth-3 children of a depth-4 node at ``level`` (its pair counts in ``pairs[3]``;
+    the children in ``lists[level + 1]``) get their counts, the smaller one by a count, the
+    larger one as the node's minus those; the zero child's stay in slot 4, the one child's
+    in slot 5 (``pairs``, ``presents``, ``n_presents``), where its search takes them instead
+    of counting its rows again. Only the one child's floor is worked out: the zero child is
+    searched first, with the budget the one child's floor leaves, and the test is dropped
+    once the zero child's cost and that floor reach the best so far (a floor of the zero
+    child could only drop a test before its search: rarely worth a floor per test)."""
     X, label, weight, forced, indptr, indices = data
     (lists, keys, order, errors, singles, totals, pairs, presents, n_presents, quad, out,
      seen, useful, prev_lists, prev_n, prev_cost, state, bit_space, witnesses) = ws
     below = level + 1
     small = 0 if n_zero <= n_one else 1
-    n_small, n_large = (n_zero, n_one) if small == 0 else (n_one, n_zero)
-    low_small, low_large = (low_zero, low_one) if small == 0 else (low_one, low_zero)
+    n_small = n_zero if small == 0 else n_one
     at_small, at_large = 4 + small, 5 - small
     n_presents[at_small] = _count_pairs(lists[below, small], n_small, label, weight, indptr,
                                         indices, pairs[at_small], seen, presents[at_small],
                                         bit_space)
-    n_presents[at_large] = -1
     counters[WORK] += n_small
-    low_small = max(low_small, _floor_from_counts(
-        lists[below, small], n_small, pairs[at_small], presents[at_small],
-        n_presents[at_small], data, ws, singles[below], scale, decision, counters))
-    if low_small + low_large + decision < upper:
-        _subtract(pairs[3], presents[3], n_presents[3], pairs[at_small], presents[at_small],
-                  n_presents[at_small], pairs[at_large], seen)
-        presents[at_large, :n_presents[3]] = presents[3, :n_presents[3]]
-        n_presents[at_large] = n_presents[3]
-        counters[WORK] += n_presents[3] * n_presents[3]
-        low_large = max(low_large, _floor_from_counts(
-            lists[below, 1 - small], n_large, pairs[at_large], presents[3], n_presents[3],
-            data, ws, singles[below], scale, decision, counters))
-    return (low_small, low_large) if small == 0 else (low_large, low_small)
+    _subtract(pairs[3], presents[3], n_presents[3], pairs[at_small], presents[at_small],
+              n_presents[at_small], pairs[at_large], seen)
+    presents[at_large, :n_presents[3]] = presents[3, :n_presents[3]]
+    n_presents[at_large] = n_presents[3]
+    counters[WORK] += n_presents[3] * n_presents[3]
+    low_one = max(low_one, _floor_from_counts(lists[below, 1], n_one, pairs[5], presents[5],
+                                              n_presents[5], data, ws, singles[below], scale,
+                                              decision, counters))
+    return low_zero, low_one
 
 
 # numba keys its cache to this file alone: also to the modules whose kernels these call

@@ -24,8 +24,8 @@ row set S if it is below ``ub``, else a proven lower bound >= ``ub``.
   floors (``floors``: proofs there) may drop it: from the node's single counts
   (``_child_floors``), the similarity bound against the previous test's children
   (``_similarity_bound``), at a depth-3 node from its pair counts (``_depth1_floors``; its
-  best depth-2 tree is its first incumbent), and at a depth-4 node from both depth-3
-  children's pair counts (``_depth3_children_floors``). The memo's bounds count too.
+  best depth-2 tree is its first incumbent), and at a depth-4 node the one child's from
+  its pair counts (``_depth3_children_floors``). The memo's bounds count too.
 * **Witnesses** (``witnesses``: rows no depth-2 tree classifies without an error). A
   depth-2 side that had to be error-free and is not leaves one (learning stops while those
   learnt outnumber twice the sides they bounded, plus 8); a later side holding one costs at
@@ -288,10 +288,10 @@ def search(level, side, n, depth, ub, data, ws, scale, decision, slots, counters
             if low_zero + low_one + decision >= upper:
                 counters[PRUNED] += 1
                 continue
-        if depth == 4:        # both depth-3 children's floors, before either is searched
+        if depth == 4:        # the children's counts, the one child's floor: before a search
             low_zero, low_one = _depth3_children_floors(n_zero, n_one, low_zero, low_one,
-                                                        upper, level, data, ws, scale,
-                                                        decision, counters)
+                                                        level, data, ws, scale, decision,
+                                                        counters)
             if low_zero + low_one + decision >= upper:
                 counters[PRUNED] += 1
                 continue
