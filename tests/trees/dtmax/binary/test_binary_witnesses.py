@@ -60,9 +60,10 @@ def test_witnesses_have_no_error_free_depth2_tree():
     assert stored > 0                        # the tests above did read witnesses
 
 
-def test_error_free_at_depth2_agrees_with_brute_force():
-    """The word-operation check that some depth-2 tree errs on none of up to 64 rows."""
-    from occamlearn.trees.dtmax.binary.witnesses import error_free_at_depth2
+def test_fewest_error_free_tests_agrees_with_brute_force():
+    """The word-operation count of the fewest tests of a depth-2 tree that errs on none of up
+    to 64 rows (-1: no such tree), against every tree."""
+    from occamlearn.trees.dtmax.binary.witnesses import fewest_error_free_tests
 
     rng = np.random.default_rng(3)
     answers = set()
@@ -77,11 +78,11 @@ def test_error_free_at_depth2_agrees_with_brute_force():
         C[np.arange(n_rows), y] = 1
         search = CompiledDepthSearch(X.astype(np.uint8), C, 8, 1, None, 2)
         items = np.arange(len(search.label), dtype=np.int64)
-        found = error_free_at_depth2(items, len(items), search.data, search.ws[-1])
-        expected = best_bounded_tree(X, y, n_classes, 2)[0] == n_rows
-        assert found == expected
-        answers.add(bool(found))
-    assert answers == {True, False}
+        found = fewest_error_free_tests(items, len(items), search.data, search.ws[-1])
+        correct, tests = best_bounded_tree(X, y, n_classes, 2)
+        assert found == (tests if correct == n_rows else -1), (X.tolist(), y.tolist())
+        answers.add(int(found))
+    assert answers == {-1, 0, 1, 2, 3}
 
 
 def test_a_search_that_prunes_with_witnesses_agrees_with_the_ordered_search():

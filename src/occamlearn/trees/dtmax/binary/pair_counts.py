@@ -9,7 +9,9 @@ depth <= 2 under every root test, in O(classes x features^2) without a search. C
 than a leaf. A row set's counts can also be the difference of its parent's and its
 sibling's (``_subtract``): the search counts only the smaller child. The counting pass is
 per row (p^2 / 2 cells for a row with p features) or, when that costs more, by bitsets:
-each feature's rows as bits and a popcount per pair of features (``_count_pairs``).
+each feature's rows as bits and a popcount per pair of features (``_count_pairs``). A node's
+single counts (per class, the weight with x_f = 1) also order its tests, fewest depth-1
+errors first (``_promising_first``).
 """
 
 from __future__ import annotations
@@ -58,13 +60,6 @@ def _count_pairs_rows(items, n, label, weight, indptr, indices, pairs, present, 
             pairs[k, f, f] += w
             for b in range(a + 1, indptr[item + 1]):
                 pairs[k, f, indices[b]] += w
-
-
-@njit(cache=True, inline="always")
-def _keep_lower(side, row, u, cost, test):
-    """``side[row, u], side[row + 1, u] = cost, test`` if ``cost`` is below ``side[row, u]``."""
-    if cost < side[row, u]:
-        side[row, u], side[row + 1, u] = cost, test
 
 
 @njit(cache=True)
@@ -116,10 +111,20 @@ def _depth2(pairs, totals, useful, n_useful, depth, scale, decision, out, quad):
                         m11, m10 = max(m11, both), max(m10, q10)
                         m01, m00 = max(m01, q01), max(m00, q00)
                     e11, e10, e01, e00 = e11 - m11, e10 - m10, e01 - m01, e00 - m00
-                _keep_lower(side, 0, u, (e11 + e10) * scale + decision, g)  # root f, one side
-                _keep_lower(side, 2, u, (e01 + e00) * scale + decision, g)  # root f, zero side
-                _keep_lower(side, 0, v, (e11 + e01) * scale + decision, f)  # root g, one side
-                _keep_lower(side, 2, v, (e10 + e00) * scale + decision, f)  # root g, zero side
+                # (written out: an inlined helper taking ``side`` costs a reference count
+                # per call, atomic, in this innermost loop)
+                cost = (e11 + e10) * scale + decision                   # root f, one side
+                if cost < side[0, u]:
+                    side[0, u], side[1, u] = cost, g
+                cost = (e01 + e00) * scale + decision                   # root f, zero side
+                if cost < side[2, u]:
+                    side[2, u], side[3, u] = cost, g
+                cost = (e11 + e01) * scale + decision                   # root g, one side
+                if cost < side[0, v]:
+                    side[0, v], side[1, v] = cost, f
+                cost = (e10 + e00) * scale + decision                   # root g, zero side
+                if cost < side[2, v]:
+                    side[2, v], side[3, v] = cost, f
     for u in range(n_useful):
         cost = side[0, u] + side[2, u] + decision
         if cost < best:
@@ -283,3 +288,51 @@ def _clear(pairs, present, n_present):
             f = present[u]
             for v in range(n_present):
                 pairs[k, f, present[v]] = 0
+
+
+@njit(cache=True)
+def _promising_first(items, n, label, weight, forced, indptr, indices, totals, singles, order,
+                     errors):
+    """Features splitting ``items[:n]`` into ``order``, fewest depth-1 errors first (a good
+    tree early prunes more); returns how many. ``singles[k, f]``: the weight of class k with
+    x_f = 1; ``singles[classes, f]``: the forced errors there (``_child_floors``)."""
+    singles[:] = 0
+    n_classes = totals.shape[0]
+    for i in range(n):
+        item = items[i]
+        k, w, stuck = label[item], weight[item], forced[item]
+        for a in range(indptr[item], indptr[item + 1]):
+            singles[k, indices[a]] += w
+            singles[n_classes, indices[a]] += stuck
+    total = 0
+    for k in range(totals.shape[0]):
+        total += totals[k]
+    count = 0
+    for f in range(singles.shape[1]):
+        ones, one_largest, zero_largest = 0, 0, 0
+        for k in range(n_classes):
+            ones += singles[k, f]
+            one_largest = max(one_largest, singles[k, f])
+            zero_largest = max(zero_largest, totals[k] - singles[k, f])
+        if 0 < ones < total:
+            order[count] = f
+            errors[count] = total - one_largest - zero_largest
+            count += 1
+    ranked = np.argsort(errors[:count], kind="mergesort")
+    features = order[:count].copy()
+    for u in range(count):
+        order[u] = features[ranked[u]]
+    return count
+
+
+@njit(cache=True)
+def _copy_counts(source, present, n_present, target, target_present):
+    """``target`` = ``source`` on the block of the ``present`` features (listed in
+    ``target_present`` too): a row set's counts moved, in classes x present^2 cells."""
+    for k in range(source.shape[0]):
+        for u in range(n_present):
+            f = present[u]
+            for v in range(n_present):
+                target[k, f, present[v]] = source[k, f, present[v]]
+    for u in range(n_present):
+        target_present[u] = present[u]

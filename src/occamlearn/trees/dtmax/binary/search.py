@@ -41,7 +41,7 @@ INFINITE = np.int64(1) << np.int64(62)
 POLL_WORK = 16_000_000
 MEMO_ROWS = 1 << 12            # the memo's first size (entries, a power of two) ...
 MEMO_BYTES = 1 << 30           # ... it grows 4x at 70 % full up to this, then takes no more
-PAIR_COUNT_BYTES = 1 << 30     # the four (classes, features, features) count tables
+PAIR_COUNT_BYTES = 3 << 29     # the six (classes, features, features) count tables
 BIT_SCRATCH_BYTES = 1 << 26    # the bitset pair count's (features, words) scratch, at most
 # What a bitset word operation (and, popcount, add) costs in cell additions of the row pass
 # of the pair count: the count takes the cheaper (measured on the bundled matrices, mushr's
@@ -51,7 +51,7 @@ BIT_WORD_COST = 3
 
 def fits_in_memory(n_features: int, n_classes: int) -> bool:
     """Whether the pair-count tables of this engine fit ``PAIR_COUNT_BYTES``."""
-    return 4 * n_classes * n_features ** 2 * 8 <= PAIR_COUNT_BYTES
+    return 6 * n_classes * n_features ** 2 * 8 <= PAIR_COUNT_BYTES
 
 
 class CompiledDepthSearch:
@@ -84,9 +84,9 @@ class CompiledDepthSearch:
             np.zeros(n_features, dtype=np.int64),                       # errors
             np.zeros((levels, n_classes + 1, n_features), dtype=np.int64),  # singles
             np.zeros(n_classes, dtype=np.int64),                        # totals
-            np.zeros((4, n_classes, n_features, n_features), dtype=np.int64),  # pairs
-            np.zeros((4, n_features), dtype=np.int64),                  # presents
-            np.zeros(4, dtype=np.int64),                                # n_presents
+            np.zeros((6, n_classes, n_features, n_features), dtype=np.int64),  # pairs
+            np.zeros((6, n_features), dtype=np.int64),                  # presents
+            np.zeros(6, dtype=np.int64),                                # n_presents
             np.zeros((4, n_classes), dtype=np.int64),                   # quad
             np.zeros(3, dtype=np.int64),                                # out
             np.zeros(n_features, dtype=np.uint8),                       # seen
@@ -94,7 +94,7 @@ class CompiledDepthSearch:
             np.zeros((levels, 2, n_items), dtype=np.int64),             # prev_lists
             np.zeros((levels, 2), dtype=np.int64),                      # prev_n
             np.zeros((levels, 2), dtype=np.int64),                      # prev_cost
-            np.zeros(2, dtype=np.int64),                                # state
+            np.array([0, 0, -1], dtype=np.int64),                       # state
             self._bit_space(weight.astype(np.int64), indptr, n_features, n_classes),
             new_witnesses(n_features, n_classes),
         )

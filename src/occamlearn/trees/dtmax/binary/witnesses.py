@@ -93,13 +93,26 @@ def _pure(rows, classes):
 
 @njit(cache=True)
 def _one_test(rows, ones, classes):
-    """-1 if ``rows`` (bits) is pure, else a test whose both sides are, else -2."""
-    if _pure(rows, classes):
+    """-1 if ``rows`` (bits) is pure, else the first test whose both sides are, else -2.
+
+    Rows of three classes or more have no such test. Rows of two classes a and b have one
+    iff the test's ones among them are exactly a's rows or exactly b's (each side then holds
+    one class, and neither is empty): one comparison per test."""
+    a, b = -1, -1
+    for k in range(classes.shape[0]):
+        if rows & classes[k]:
+            if a < 0:
+                a = k
+            elif b < 0:
+                b = k
+            else:
+                return -2
+    if b < 0:
         return -1
+    of_a, of_b = rows & classes[a], rows & classes[b]
     for f in range(ones.shape[0]):
         split = rows & ones[f]
-        if split != 0 and split != rows and _pure(split, classes) and _pure(
-                rows & ~split, classes):
+        if split == of_a or split == of_b:
             return f
     return -2
 
@@ -128,9 +141,49 @@ def _error_free_depth2(full, ones, classes, out):
 
 
 @njit(cache=True)
-def error_free_at_depth2(items, n, data, witnesses):
-    """Whether some tree of depth <= 2 errs on none of ``items[:n]`` (n <= 64), by word
-    operations on their rows as bits (``_error_free_depth2``; the store's scratch)."""
+def _fewest_error_free_tests(full, ones, classes, out):
+    """The fewest tests of a tree of depth <= 2 that errs on none of the rows ``full`` (bits
+    of W; ``ones[f]``: those with x_f = 1), -1 if none does; such a tree in ``out`` (root,
+    zero side's test, one side's test; -1: none).
+
+    A tree of depth <= 2 with t tests is, by t: a leaf (t = 0: W pure); a root h with two
+    pure sides (1); a root h with one side pure, the other split by one test into pure sides
+    (2); a root h whose sides are both split so (3). A side with no row is pure and a test
+    that leaves a side empty can be dropped for one test fewer, so only tests that split
+    are tried; the passes go by t, each ending at its first tree."""
+    out[0], out[1], out[2] = -1, -1, -1
+    if _pure(full, classes):
+        return 0
+    for h in range(ones.shape[0]):
+        one = full & ones[h]
+        if one != 0 and one != full and _pure(one, classes) and _pure(full & ~one, classes):
+            out[0] = h
+            return 1
+    for h in range(ones.shape[0]):
+        one = full & ones[h]
+        if one == 0 or one == full:
+            continue
+        zero_pure, one_pure = _pure(full & ~one, classes), _pure(one, classes)
+        if zero_pure and not one_pure:
+            test = _one_test(one, ones, classes)
+            if test >= 0:
+                out[0], out[2] = h, test
+                return 2
+        elif one_pure and not zero_pure:
+            test = _one_test(full & ~one, ones, classes)
+            if test >= 0:
+                out[0], out[1] = h, test
+                return 2
+    if _error_free_depth2(full, ones, classes, out):
+        return 3
+    return -1
+
+
+@njit(cache=True)
+def fewest_error_free_tests(items, n, data, witnesses):
+    """The fewest tests of a tree of depth <= 2 that errs on none of ``items[:n]`` (n <=
+    64), -1 if none does, by word operations on their rows as bits
+    (``_fewest_error_free_tests``; the store's scratch, its ``out`` gets the tree)."""
     X, label, weight, forced, indptr, indices = data
     ones, classes, out = witnesses[4], witnesses[5], witnesses[6]
     ones[:] = 0
@@ -142,7 +195,7 @@ def error_free_at_depth2(items, n, data, witnesses):
             ones[indices[a]] |= bit
         classes[label[item]] |= bit
     full = (np.uint64(1) << np.uint64(n)) - np.uint64(1) if n < 64 else ~np.uint64(0)
-    return _error_free_depth2(full, ones, classes, out)
+    return _fewest_error_free_tests(full, ones, classes, out)
 
 
 @njit(cache=True, inline="always")
