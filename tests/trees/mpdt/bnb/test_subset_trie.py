@@ -107,6 +107,33 @@ def test_evicting_and_capped_queries_stay_sound(data, capacity, work):
                 assert (found > limit) or _best_below(present, query, limit) == 0
 
 
+@settings(max_examples=150, deadline=None)
+@given(stored_sets(), st.integers(28, 200), st.randoms())
+def test_a_query_answers_alike_whatever_the_insertion_order(data, capacity, rng):
+    """The same sets stored in two random orders into tries that may evict: each answer is
+    0 or a stored subset's value above the limit, and both tries answer a value above the
+    limit whenever a set above it was stored since their second-to-last eviction (which sets
+    survive depends on the order; the early stop never hides a surviving one)."""
+    n, stored, queries = data
+    words = (n + 63) // 64
+    shuffled = list(stored)
+    rng.shuffle(shuffled)
+    for order in (stored, shuffled):
+        trie, counters = _fresh(capacity)
+        kept = []
+        for members, value in order:
+            _remember(trie, counters, _words(members, words), value)
+            kept.append((members, value, counters[memo_table.TRIE_EVICTIONS]))
+        for query, limit in queries:
+            evictions = counters[memo_table.TRIE_EVICTIONS]
+            found = _subset_bound(trie, counters, _words(query, words), limit)
+            assert found == 0 or any(members <= query and value == found > limit
+                                     for members, value in order)
+            present = [(members, value) for members, value, at in kept
+                       if at + 1 >= evictions]
+            assert found > limit or _best_below(present, query, limit) == 0
+
+
 def test_an_older_pool_hit_is_copied_into_the_active_pool():
     trie, counters = _fresh(4 * 4)  # pools of 7 and 8 nodes: three sets of 3 rows evict
     first = _words({1, 2, 3}, 1)
