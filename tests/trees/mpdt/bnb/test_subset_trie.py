@@ -60,15 +60,21 @@ def _best_below(stored, query, limit):
 
 @settings(max_examples=200, deadline=None)
 @given(stored_sets())
-def test_queries_equal_the_brute_force_without_eviction(data):
+def test_queries_find_a_stored_subset_above_the_limit_iff_one_exists(data):
+    """Without eviction or a visit cap: a query answers a value above its limit exactly when
+    some stored subset of the query has one, and that value is a stored subset's (the walk
+    stops at the first such value, so not necessarily the largest)."""
     n, stored, queries = data
     words = (n + 63) // 64
     trie, counters = _fresh(4 * 13 * len(stored) + 8)  # room for every set: no eviction
     for members, value in stored:
         _remember(trie, counters, _words(members, words), value)
     for query, limit in queries:
-        assert _subset_bound(trie, counters, _words(query, words), limit) == \
-            _best_below(stored, query, limit)
+        found = _subset_bound(trie, counters, _words(query, words), limit)
+        best = _best_below(stored, query, limit)
+        assert (found > limit) == (best > limit) and found <= best
+        assert found == 0 or any(members <= query and value == found
+                                 for members, value in stored)
     assert counters[memo_table.TRIE_EVICTIONS] == 0
 
 
@@ -77,8 +83,8 @@ def test_queries_equal_the_brute_force_without_eviction(data):
 def test_evicting_and_capped_queries_stay_sound(data, capacity, work):
     """With a trie too small for every set, and queries cut short: an answer is always the
     value of a stored subset above the limit (never more than the brute force over every set
-    ever stored); with queries not cut short, a set stored since the second-to-last eviction
-    (its pool was not emptied since) is always found."""
+    ever stored); with queries not cut short, a query with a set above its limit stored since
+    the second-to-last eviction (its pool was not emptied since) always finds a value."""
     n, stored, queries = data
     words = (n + 63) // 64
     for capped in (False, True):
@@ -98,7 +104,34 @@ def test_evicting_and_capped_queries_stay_sound(data, capacity, work):
             if not capped:
                 present = [(members, value) for members, value, at in kept
                            if at + 1 >= evictions]
-                assert found >= _best_below(present, query, limit)
+                assert (found > limit) or _best_below(present, query, limit) == 0
+
+
+@settings(max_examples=150, deadline=None)
+@given(stored_sets(), st.integers(28, 200), st.randoms())
+def test_a_query_answers_alike_whatever_the_insertion_order(data, capacity, rng):
+    """The same sets stored in two random orders into tries that may evict: each answer is
+    0 or a stored subset's value above the limit, and both tries answer a value above the
+    limit whenever a set above it was stored since their second-to-last eviction (which sets
+    survive depends on the order; the early stop never hides a surviving one)."""
+    n, stored, queries = data
+    words = (n + 63) // 64
+    shuffled = list(stored)
+    rng.shuffle(shuffled)
+    for order in (stored, shuffled):
+        trie, counters = _fresh(capacity)
+        kept = []
+        for members, value in order:
+            _remember(trie, counters, _words(members, words), value)
+            kept.append((members, value, counters[memo_table.TRIE_EVICTIONS]))
+        for query, limit in queries:
+            evictions = counters[memo_table.TRIE_EVICTIONS]
+            found = _subset_bound(trie, counters, _words(query, words), limit)
+            assert found == 0 or any(members <= query and value == found > limit
+                                     for members, value in order)
+            present = [(members, value) for members, value, at in kept
+                       if at + 1 >= evictions]
+            assert found > limit or _best_below(present, query, limit) == 0
 
 
 def test_an_older_pool_hit_is_copied_into_the_active_pool():

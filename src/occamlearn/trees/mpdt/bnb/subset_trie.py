@@ -19,9 +19,12 @@ Layout. A set T is the path of its rows in increasing order from a root; node n 
 increasing row order), ``PARENT``, ``VALUE`` (the largest value stored for the set ending
 here, 0 if none) and ``BEST`` (at least the largest ``VALUE`` in n's subtree, n included).
 ``subset_bound(S, limit)`` walks, depth first, only into children whose row is in S and whose
-``BEST`` exceeds the best answer so far (at first ``limit``): every node it reaches spells a
-subset of S, and a subtree it skips holds no value above what it already has. ``BEST`` may
-overstate (a path left half inserted by an eviction): that costs visits, never an answer.
+``BEST`` exceeds ``limit``: every node it reaches spells a subset of S, and a subtree it skips
+holds no value above the limit. It stops at the first value above the limit: the caller only
+asks whether S fails its budget, and the larger values cost the rest of the walk (measured:
+the walks that went on to the largest value made the queries dear enough to be paused on
+back's readable matrix). ``BEST`` may overstate (a path left half inserted by an eviction):
+that costs visits, never an answer.
 
 Memory planned, evicting when full. The node array is allocated once
 (``new_trie(capacity)``; ``engines.CompiledRowSetSearch`` sizes it from its memory cap) and
@@ -196,15 +199,15 @@ def _judge_window(counters):
 
 @njit(cache=True, no_cpython_wrapper=True)
 def subset_bound(trie, counters, rows, limit):
-    """The largest value above ``limit`` stored for a subset of ``rows``, else 0 (module
-    docstring: why it is a lower bound on the leaves of ``rows``). A value found in the
-    older pool is copied into the active one."""
+    """A value above ``limit`` stored for a subset of ``rows`` (the first the walk meets,
+    the active pool first), else 0 (module docstring: why it is a lower bound on the leaves
+    of ``rows``). A value found in the older pool is copied into the active one."""
     counters[TRIE_QUERIES] += 1
     half = trie.shape[0] // 2
     found, found_at = limit, NO_NODE
     work = counters[TRIE_WORK]
-    for pool in range(2):
-        root = _root(trie, pool)
+    for turn in range(2):
+        root = _root(trie, counters[TRIE_ACTIVE] if turn == 0 else 1 - counters[TRIE_ACTIVE])
         parent, child = root, trie[root, CHILD]
         if trie[root, BEST] <= found:
             continue
@@ -220,9 +223,12 @@ def subset_bound(trie, counters, rows, limit):
                     (rows[element >> 6] >> np.uint64(element & 63)) & np.uint64(1):
                 if trie[child, VALUE] > found:
                     found, found_at = np.int64(trie[child, VALUE]), child
+                    break  # the first value above the limit: enough to prune
                 parent, child = child, trie[child, CHILD]
             else:
                 child = trie[child, SIBLING]
+        if found_at != NO_NODE:
+            break
     counters[TRIE_VISITS] += counters[TRIE_WORK] - work
     if counters[TRIE_QUERIES] - counters[TRIE_WINDOW] >= WINDOW_QUERIES:
         _judge_window(counters)
