@@ -228,15 +228,21 @@ class BudgetRowSetSearch:
         """best(rows, budget) if it is <= ub, else a proven lower bound > ub."""
         entry = self.memo.get(rows)
         if entry is None:
+            if self.small is not None and budget >= self.static(rows)[ERR1]:
+                # one leaf answers: the entry's small trees wait until a search needs them
+                # (``entry``), as the greedy start's do; a kernel call here would be spent on
+                # a side that fits its budget with one leaf
+                self.entry(rows, small=False)
+                return 1
             if self.small is not None:  # a new entry costs a small-tree kernel call
                 self.poll.check()
             entry = self.entry(rows)
-        elif self.small_later and rows in self.small_later:  # an entry of the greedy start
+        elif budget >= entry[ERR1]:
+            return 1
+        elif self.small_later and rows in self.small_later:  # its small trees waited
             self.small_later.discard(rows)
             self.poll.check()
             self.small.store(self, rows, entry)
-        if budget >= entry[ERR1]:
-            return 1
         lower, upper = self.lower, self.upper
         bound = lower(entry, budget)
         if bound > ub:
@@ -282,12 +288,18 @@ class BudgetRowSetSearch:
         memo_get = memo.get
         solve = self.solve
         for (split_bound, index, left_budget, left, right, left_entry,
-             right_entry, low) in candidates:
+             right_entry, low, left_bound, right_bound) in candidates:
             if split_bound >= best:
                 failed = min(failed, split_bound)
                 break
             right_budget = budget - left_budget
-            right_bound = lower(memo_get(right) or right_entry, right_budget)
+            # the candidate's side bounds hold (``split_candidates``: similarity included);
+            # the memo may have raised them since
+            right_bound = max(right_bound, lower(memo_get(right) or right_entry,
+                                                 right_budget))
+            if left_bound > best - 1 - right_bound:
+                failed = min(failed, left_bound + right_bound)
+                continue
             left_value = solve(left, left_budget, best - 1 - right_bound)
             left_entry = memo[left]  # made by solve
             if left_value > best - 1 - right_bound:
@@ -299,6 +311,9 @@ class BudgetRowSetSearch:
             # has a smaller left budget, so chains of skips end) and is tried or pruned with
             # a bound below this candidate's value. Skipping keeps ``failed`` a valid bound.
             if left_budget > low and left_entry[ACH][left_value][0] < left_budget:
+                continue
+            if right_bound > best - 1 - left_value:
+                failed = min(failed, left_value + right_bound)
                 continue
             right_value = solve(right, right_budget, best - 1 - left_value)
             if right_value > best - 1 - left_value:
