@@ -14,8 +14,7 @@ does, keeps the error-budget search it ran (``BudgetRowSetSearch``), and reads a
 * the root's candidates at b* (split and budget division) whose summed side bounds are below
   the fewest leaves found, i.e. those the query must still search, with the share of their
   side bounds that come from the static bounds alone (class count or small trees, at most
-  four leaves a side), the share raised by a neighbouring split's side and not stored (the
-  similarity bound, ``bnb_candidates.similar_lowers``) and the largest side bound among them.
+  four leaves a side) and the largest side bound among them.
 
 Run by hand, one table at a time in its own process::
 
@@ -79,14 +78,14 @@ def inspect(name: str, time_limit: float) -> dict:
     incompatibility = (search.incompatibility_bound(root, stall)
                        if search.kernels is not None else None)
     candidates, failed = split_candidates(search, root, entry, stall, upper)
-    side_bounds, static_only, at_cap, similar = [], 0, 0, 0
-    for _, _, left_budget, _, _, left_entry, right_entry, _, *sides in candidates:
+    side_bounds, static_only, at_cap = [], 0, 0
+    for _, _, left_budget, _, _, left_entry, right_entry, _ in candidates:
+        sides = (search.lower(left_entry, left_budget),
+                 search.lower(right_entry, stall - left_budget))
         side_bounds.extend(sides)
         for side_entry, side_budget, value in ((left_entry, left_budget, sides[0]),
                                                (right_entry, stall - left_budget, sides[1])):
-            if value > search.lower(side_entry, side_budget):  # a neighbour's, not stored
-                similar += 1
-            elif not any(b >= side_budget and v >= value
+            if not any(b >= side_budget and v >= value
                        for b, v in (side_entry[LO] or {}).items()):
                 static_only += 1
                 at_cap += value == 4  # the static bounds stop at four leaves
@@ -99,7 +98,6 @@ def inspect(name: str, time_limit: float) -> dict:
         "open_candidates": len(candidates), "least_left_out_bound": failed,
         "side_bounds_static_share": round(static_only / max(1, len(side_bounds)), 3),
         "side_bounds_at_static_cap_share": round(at_cap / max(1, len(side_bounds)), 3),
-        "side_bounds_similarity_share": round(similar / max(1, len(side_bounds)), 3),
         "largest_side_bound": max(side_bounds, default=None),
         "median_side_bound": statistics.median(side_bounds) if side_bounds else None,
     })

@@ -59,11 +59,6 @@ interval of budgets. A greedy tree's subtrees seed the fronts (upper bounds ever
   once per row set that gets a memo entry, whose fronts also get the trees behind E_S(2) and
   E_S(3) (it settles the two levels above the leaves that the search otherwise enumerates
   in Python);
-* similarity (``bnb_candidates.similar_lowers``): best(B, b) >= best(A, b + w(A \\ B)) for
-  any row set A, w(A \\ B) the weight of A's rows outside B (a tree for B within b makes at
-  most w(A \\ B) more errors on A); a candidate's side reads it from the same side of the
-  neighbouring splits once they were searched (adjacent thresholds of a column cut nearly
-  the same rows; a side that holds the other has w(A \\ B) = 0);
 * one-step look-ahead: a failed call stores min over candidates of their proven bounds.
 
 The root loop is iterative deepening on the proven lower bound, after the incumbent: the

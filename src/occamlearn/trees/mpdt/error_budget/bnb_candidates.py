@@ -20,7 +20,6 @@ INF = 1 << 62
 ENTRY_FIELDS = range(9)
 N, ERR1, FORCED, LABEL, CLASS_ERR, LO, ACH, BOUNDED, SPLITS = ENTRY_FIELDS
 FEW_BUDGETS = 3  # budget divisions of a split below which ``lower`` is called per budget
-NEIGHBOURS = (-1, 1)  # the splits whose sides bound a split's sides by similarity
 
 
 def _first(candidate):
@@ -68,7 +67,6 @@ def split_candidates(search, rows: int, entry: list, budget: int, best: int
                                   distinct_splits(rows, search.columns)
                                   for item in (index, None, None)]
     columns = search.columns
-    sides = []
     for at in range(0, len(splits), 3):
         index, left_entry, right_entry = splits[at], splits[at + 1], splits[at + 2]
         right = rows & columns[index]
@@ -77,9 +75,6 @@ def split_candidates(search, rows: int, entry: list, budget: int, best: int
             left_entry = _child_entry(search, splits, at + 1, left)
         if right_entry is None:
             right_entry = _child_entry(search, splits, at + 2, right)
-        sides.append((index, left, right, left_entry, right_entry))
-    last_side = len(sides) - 1
-    for at, (index, left, right, left_entry, right_entry) in enumerate(sides):
         low = max(left_entry[FORCED], budget - right_entry[ERR1])
         high = min(budget - right_entry[FORCED], left_entry[ERR1])
         if low > high:  # budget > err(left) + err(right): two leaves fit
@@ -105,40 +100,25 @@ def split_candidates(search, rows: int, entry: list, budget: int, best: int
             rights = [lower(right_entry, b) for b in range(budget - high, budget - low + 1)]
         else:
             rights = _lowers(right_entry, budget - high, budget - low)
-        # the neighbouring splits' searched sides (adjacent thresholds of a column cut
-        # nearly the same rows) bound these sides by similarity (``similar_lowers``)
-        for near in NEIGHBOURS:
-            near += at
-            if near < 0 or near > last_side:
-                continue
-            _, near_left, near_right, near_left_entry, near_right_entry = sides[near]
-            if near_left_entry[LO] and low < left_err1:
-                lefts = similar_lowers(search, left, left_entry, lefts, low, high,
-                                       near_left, near_left_entry)
-            if near_right_entry[LO] and budget - high < right_err1:
-                rights = similar_lowers(search, right, right_entry, rights, budget - high,
-                                        budget - low, near_right, near_right_entry)
         for offset in range(last + 1):
             left_budget = low + offset
             if lefts is not None:
-                left_value = lefts[offset]
+                value = lefts[offset]
             elif left_budget >= left_err1:
-                left_value = 1
+                value = 1
             else:
-                left_value = (2 if left_budget >= left_two else
-                              3 if left_budget >= left_three else 4)
+                value = 2 if left_budget >= left_two else 3 if left_budget >= left_three else 4
             right_budget = budget - left_budget
             if rights is not None:
-                right_value = rights[last - offset]
+                value += rights[last - offset]
             elif right_budget >= right_err1:
-                right_value = 1
+                value += 1
             else:
-                right_value = (2 if right_budget >= right_two else
-                               3 if right_budget >= right_three else 4)
-            value = left_value + right_value
+                value += (2 if right_budget >= right_two else
+                          3 if right_budget >= right_three else 4)
             if value < best:
                 append((value, index, left_budget, left, right, left_entry, right_entry,
-                        low, left_value, right_value))
+                        low))
             elif value < failed:
                 failed = value
     candidates.sort(key=_first)
@@ -176,41 +156,4 @@ def _lowers(entry, low: int, high: int) -> list[int]:
                 running = stored[at][1]
             at += 1
         values[b - low] = bound if bound > running else running
-    return values
-
-
-def similar_lowers(search, rows: int, entry, values, low: int, high: int, near: int,
-                   near_entry: list):
-    """Lower bounds on best(``rows``, b) for b = ``low`` .. ``high``: the side's own
-    ``values`` (None: its static bounds, computed here), raised by the bounds of the
-    searched row set ``near`` (memo entry ``near_entry``), or ``values`` itself unchanged
-    when ``near`` cannot raise them. A raised bound is stored in the side's memo entry, if
-    it has one, so that it carries on to the side's own neighbours.
-
-    **Similarity bound.** For row sets A, B and d = w(A \\ B) (the weight of the rows of A
-    outside B): best(B, b) >= best(A, b + d). Proof: a tree T with best(B, b) leaves makes
-    at most b errors on B, so at most b on A ∩ B ⊆ B (each row keeps its leaf and the
-    leaf its label), and at most d more on the rows of A \\ B; so T, a tree with
-    best(B, b) leaves, makes at most b + d errors on A, and best(A, b + d) <= best(B, b).
-    (If b + d is below A's forced errors, no tree fits A within b + d, so none fits B
-    within b: the bound is infinite, and so is best(B, b).) This is MurTree's similarity
-    bound read on the budget: a row set that differs from a searched one by d rows needs,
-    at budget b, at least the leaves the searched one was proven to need at b + d."""
-    missing = near & ~rows
-    if search.one_unit:
-        shift = missing.bit_count()
-    else:
-        shift = sum(search.class_weights(missing))
-    top = min(high, near_entry[ERR1] - 1 - shift)  # from there on ``near`` gives 1 leaf
-    if top < low:
-        return values
-    if values is None:
-        values = _lowers(entry, low, high)
-    near_values = _lowers(near_entry, low + shift, top + shift)
-    store = entry[LO] is not None  # a memo entry (a list), not a static one
-    for offset, value in enumerate(near_values):
-        if value > values[offset]:
-            values[offset] = value
-            if store:
-                search.store_lower(entry, low + offset, value)
     return values

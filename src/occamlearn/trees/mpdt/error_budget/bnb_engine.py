@@ -288,18 +288,12 @@ class BudgetRowSetSearch:
         memo_get = memo.get
         solve = self.solve
         for (split_bound, index, left_budget, left, right, left_entry,
-             right_entry, low, left_bound, right_bound) in candidates:
+             right_entry, low) in candidates:
             if split_bound >= best:
                 failed = min(failed, split_bound)
                 break
             right_budget = budget - left_budget
-            # the candidate's side bounds hold (``split_candidates``: similarity included);
-            # the memo may have raised them since
-            right_bound = max(right_bound, lower(memo_get(right) or right_entry,
-                                                 right_budget))
-            if left_bound > best - 1 - right_bound:
-                failed = min(failed, left_bound + right_bound)
-                continue
+            right_bound = lower(memo_get(right) or right_entry, right_budget)
             left_value = solve(left, left_budget, best - 1 - right_bound)
             left_entry = memo[left]  # made by solve
             if left_value > best - 1 - right_bound:
@@ -311,9 +305,6 @@ class BudgetRowSetSearch:
             # has a smaller left budget, so chains of skips end) and is tried or pruned with
             # a bound below this candidate's value. Skipping keeps ``failed`` a valid bound.
             if left_budget > low and left_entry[ACH][left_value][0] < left_budget:
-                continue
-            if right_bound > best - 1 - left_value:
-                failed = min(failed, left_value + right_bound)
                 continue
             right_value = solve(right, right_budget, best - 1 - left_value)
             if right_value > best - 1 - left_value:
