@@ -44,7 +44,10 @@ it gets no small trees: its entry keeps the class-count bounds, which are weaker
 memory left: ``occamlearn.memory``). The rate
 starts at ``SECONDS_PER_STEP`` (the slowest measured) and follows the calls that are timed.
 The entries of the greedy start get theirs only when a search first visits them
-(``BudgetRowSetSearch.entry``), so that the first tree waits for no kernel call.
+(``BudgetRowSetSearch.entry``), so that the first tree waits for no kernel call; so do the
+entries a search makes for a side whose budget one leaf meets (``BudgetRowSetSearch.solve``:
+the answer is 1 whatever the small trees say, and most sides of a split are first asked at
+such a budget).
 """
 
 from __future__ import annotations
