@@ -28,6 +28,9 @@ which cost more than a small table's searches.
 
 from __future__ import annotations
 
+import numbers
+import threading
+
 import numpy as np
 from sklearn.utils import check_random_state
 
@@ -45,22 +48,52 @@ def stratified_folds(y, folds: int, random_state=None) -> list:
     labels ``y``, shuffled with ``random_state``: what ``StratifiedKFold(folds, shuffle=True,
     random_state=random_state).split(X, y)`` yields. Every class needs at least ``folds``
     rows (the callers check)."""
-    rng = check_random_state(random_state)
+    rng = _seeded(random_state)
     y = np.asarray(y)
-    _, first, inverse = np.unique(y, return_index=True, return_inverse=True)
-    order = np.argsort(np.argsort(first))  # classes numbered by first appearance
-    encoded = order[inverse.ravel()]
-    n_classes = len(first)
-    ordered = np.sort(encoded)
-    allocation = np.array([np.bincount(ordered[i::folds], minlength=n_classes)
-                           for i in range(folds)])
+    encoded = _by_first_appearance(y)
+    counts = np.bincount(encoded)
+    # scikit-learn deals the sorted labels round robin: fold i gets positions i, i + folds,
+    # ... of them, so class k (positions start_k .. end_k - 1) gives fold i the positions
+    # congruent to i in that range
+    end = np.cumsum(counts)
+    start = end - counts
+    i = np.arange(folds)[:, None]
+    allocation = (np.maximum(0, (end[None] - i + folds - 1) // folds)
+                  - np.maximum(0, (start[None] - i + folds - 1) // folds))
     test_folds = np.empty(len(y), dtype=np.int64)
-    for k in range(n_classes):
+    for k in range(len(counts)):
         for_class = np.arange(folds).repeat(allocation[:, k])
         rng.shuffle(for_class)
         test_folds[encoded == k] = for_class
     return [(np.flatnonzero(test_folds != i), np.flatnonzero(test_folds == i))
             for i in range(folds)]
+
+
+def _by_first_appearance(y) -> np.ndarray:
+    """Each label's class number, classes numbered in the order they first appear."""
+    other = y != y[0]
+    rest = y[other]
+    if not len(rest) or (rest == rest[0]).all():  # one or two classes: no sort needed
+        return other.astype(np.int64)
+    _, first, inverse = np.unique(y, return_index=True, return_inverse=True)
+    return np.argsort(np.argsort(first))[inverse.ravel()]
+
+
+def _seeded(random_state):
+    """``check_random_state(random_state)``; for an int seed, this thread's generator
+    re-seeded: the same draws as a new ``RandomState(seed)`` (``seed`` resets the state as
+    the constructor does), without drawing the entropy a new generator's initial state
+    takes, which costs more than a small table's searches."""
+    if isinstance(random_state, numbers.Integral) and not isinstance(random_state, bool):
+        rng = getattr(_generators, "rng", None)
+        if rng is None:
+            rng = _generators.rng = np.random.RandomState()
+        rng.seed(random_state)
+        return rng
+    return check_random_state(random_state)
+
+
+_generators = threading.local()
 
 
 class FoldSearch:
