@@ -202,9 +202,10 @@ _GROWERS = {"beam": (_beam,), "exact": (_beam, _exact)}
 
 def _compiled_best(problem, remainder, search, cost, max_literals, deadline):
     """``_beam`` for one rule in one compiled call (``level_kernels.grow_best``), as
-    (pool, stats); None where the Python loop runs instead: the numpy engine, more than one
-    rule kept, or a problem so large that a level takes long enough for the deadline, which
-    the loop checks before each level, to matter."""
+    (pool, stats), the rule without its redundant literals (``_without_redundant``); None
+    where the Python loop runs instead: the numpy engine, more than one rule kept, or a
+    problem so large that a level takes long enough for the deadline, which the loop checks
+    before each level, to matter."""
     levels = levels_of(problem, deadline)
     if not isinstance(levels, CompiledLevels) or problem.literals.size > COMPILED_MAX_WORDS \
             or (deadline is not None and deadline.expired()):
@@ -234,11 +235,10 @@ def grow_rules(problem, remainder, search, keep: int = 1, deadline=None) -> Choi
     compiled = None if search.kind != "beam" or keep != 1 else \
         _compiled_best(problem, remainder, search, cost, max_literals, deadline)
     if compiled is not None:
-        pool, stats = compiled
+        pool, stats = compiled  # its rule has lost its redundant literals already
         if not pool.items:
             return Choice((), why_none(remainder, stats, search))
-        return Choice((_without_redundant(problem, remainder, pool.items[0], cost,
-                                          problem.min_conjunction),))
+        return Choice((pool.items[0],))
     pool = _Pool(keep, 0.0 if search.cost else search.min_gain)
     stats, timed_out = NO_STATS, False
     for grow in _GROWERS[search.kind]:

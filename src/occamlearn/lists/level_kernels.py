@@ -240,8 +240,9 @@ def grow_best(literals, rows0, positives0, n, pos, table, sign, min_support, min
 
     rows0, positives0 : (w,) the remainder's packed rows and positives; n, pos their counts
     costs : ``RuleCost``'s table (cost of k literals at index min(k, len - 1))
-    Returns (found, the rule's sorted literals, its packed rows, covered, positive, gain,
-    cost, stats): stats as ``score_level``'s, merged over the levels.
+    Returns (found, the rule's sorted literals less the redundant ones, its packed rows,
+    covered, positive, gain, cost, stats): stats as ``score_level``'s, merged over the
+    levels.
     """
     m, w = literals.shape[0], rows0.shape[0]
     top_cost = len(costs) - 1
@@ -300,8 +301,40 @@ def grow_best(literals, rows0, positives0, n, pos, table, sign, min_support, min
         keep = np.flatnonzero(first_bound - costs[min(level + 1, top_cost)] > threshold)
         index = keep if len(keep) < m else np.arange(m)
     stats = np.array([1.0 if supported else 0.0, free_top, top])
-    return (n_best > 0, best_literals[:n_best].copy(), best_rows, best_covered, best_positive,
+    kept = best_literals[:n_best].copy()
+    n_kept = _without_redundant(literals, rows0, kept, n_best, best_rows, min_literals)
+    if n_kept < n_best:
+        best_cost = costs[min(n_kept, top_cost)]
+    return (n_best > 0, kept[:n_kept].copy(), best_rows, best_covered, best_positive,
             best_gain, best_cost, stats)
+
+
+@njit(cache=True)
+def _without_redundant(literals, rows0, kept, n_kept, rows, min_literals):
+    """``grow._without_redundant`` on the first ``n_kept`` entries of ``kept`` (edited in
+    place): drop, first in order, a literal whose removal leaves the rule's ``rows`` of the
+    remainder ``rows0`` unchanged, until none can go; returns how many are left."""
+    w = rows0.shape[0]
+    dropped = True
+    while dropped and n_kept > max(1, min_literals):
+        dropped = False
+        for a in range(n_kept):
+            same = True
+            for word in range(w):
+                value = rows0[word]
+                for o in range(n_kept):
+                    if o != a:
+                        value &= literals[kept[o], word]
+                if value != rows[word]:
+                    same = False
+                    break
+            if same:
+                for o in range(a, n_kept - 1):
+                    kept[o] = kept[o + 1]
+                n_kept -= 1
+                dropped = True
+                break
+    return n_kept
 
 
 _warm = {"done": False}
