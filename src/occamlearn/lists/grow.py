@@ -23,6 +23,13 @@ and ``likelihood.refinement_bound``, the most any conjunction containing it can 
   more. So the result is the best score over every conjunction of up to ``max_conjunction``
   literals -- the enumerated optimum -- unless the deadline stops the search first.
 
+With the compiled levels and one rule kept (hill climbing, the default), a rule's whole beam
+runs in one compiled call (``level_kernels.grow_best``: the same levels, picks, members and
+literal narrowing as ``_beam`` with a pool of one, so the same rule), because on small tables
+the Python around each level cost more than the level itself. The deadline is then checked
+between rules, not between levels, so only problems of at most ``COMPILED_MAX_WORDS`` packed
+words take that path.
+
 A literal that removes no row of a conjunction is skipped: the result covers the same rows at
 a higher cost, and everything inside it is also inside the conjunction without it. For the
 same reason a found rule loses every literal whose removal leaves its rows of the remainder

@@ -9,6 +9,9 @@ fast-math, so every gain, score and bound is the same number to the last bit, an
 break ties the same way (best score first, then lower flat index): the searches find the same
 lists with either engine (``tests/lists/test_level_kernels.py`` compares them).
 
+``grow_best`` runs every level of one rule's beam (hill climbing's pool of one rule) in a
+single call, the Python loop of ``grow._beam`` translated step for step.
+
 They cover unweighted problems (integer counts, ``likelihood.CountXLogX`` table); weighted
 ones keep the numpy engine. numba caches them on disk (``cache=True``); they call no other
 module's kernels, so numba's own key (this file) is the whole of their source. ``levels``

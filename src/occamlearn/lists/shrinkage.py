@@ -33,9 +33,10 @@ concept; its rates stay on their side of 0.5) and 0.45-0.65 on hepa and spect (5
 
 What it changes: the stated probabilities, and through them the predictions; no rule and no
 length (``log_likelihood_`` stays the training one). What it costs: ``folds`` more searches,
-each in one direction on (folds - 1) / folds of the rows, stopped at the list's length; a list
-of no rules needs none. ``DecisionListClassifier`` uses 5 folds on tables of at most
-``SHRINKAGE_MAX_ROWS`` rows: on 3 folds the fold lists, learned on two thirds of the rows,
+each in one direction on (folds - 1) / folds of the rows, stopped at the list's length, on the
+rows the full search packed (``folds.FoldSearch``); a list of no rules needs none.
+``DecisionListClassifier`` uses 5 folds on tables of at most ``SHRINKAGE_MAX_ROWS`` rows: on
+3 folds the fold lists, learned on two thirds of the rows,
 understate the rules of the smallest tables (measured in
 ``benchmarks/results/dlist_accuracy_shrunk_30splits.md``); above 10,000 rows the folds cost
 seconds while a region's rate rests on enough rows that its overstatement is small.
