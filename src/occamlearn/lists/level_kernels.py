@@ -359,8 +359,10 @@ def warm_up() -> float:
     pick_expandable(out[3], out[6], out[0], out[7], 1.0, 0.0, 2)
     next_members(literals, np.arange(2, dtype=np.int64), rows, positives, out[0], out[3],
                  out[6], out[7], 1.0, 0.0, 2, np.zeros((5, 1), dtype=np.uint64), 1)
-    grow_best(literals, rows[0], positives[0], 3, 1, table, 1, 1.0, 1e-8,
-              np.array([0.0, 0.5, 1.0]), True, 1, 2, False, 0, 0, 2)
+    costs = np.array([0.0, 0.5, 1.0])
+    costs.flags.writeable = False  # as ``cost.rule_cost`` shares them: numba types it apart
+    grow_best(literals, rows[0], positives[0], 3, 1, table, 1, 1.0, 1e-8, costs, True, 1, 2,
+              False, 0, 0, 2)
     _warm["done"] = True
     return time.perf_counter() - start
 
