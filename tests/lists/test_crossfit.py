@@ -6,6 +6,7 @@ import pytest
 from occamlearn import DecisionListClassifier
 from occamlearn.lists import learn_decision_list
 from occamlearn.lists.crossfit import choose_length, prefix
+from occamlearn.lists.folds import FoldSearch
 
 
 def _noisy_table(seed, n=160, d=8):
@@ -42,11 +43,7 @@ def test_a_prefix_refits_its_default_and_stays_directional(seed, direction):
 
 
 def _searcher(X, y, **options):
-    def fit_list(rows, max_rules):
-        return learn_decision_list(X[rows], y[rows], max_rules=max_rules,
-                                   rule_search="beam", max_conjunction=2,
-                                   **options).decision_list
-    return fit_list
+    return FoldSearch.on(X, y, rule_search="beam", max_conjunction=2, **options)
 
 
 @pytest.mark.parametrize("seed", range(3))
@@ -56,23 +53,23 @@ def test_held_out_rows_cut_a_list_grown_on_noise(seed):
     y = (rng.random(200) < 0.3).astype(np.uint8)  # independent of X
     full = learn_decision_list(X, y, max_rules=8, max_conjunction=2, rule_search="beam")
     assert len(full.rules) >= 4  # without a penalty the search fits the noise
-    k, totals = choose_length(_searcher(X, y), X, y, None, len(full.rules), 3, seed)
+    k, totals = choose_length(_searcher(X, y), len(full.rules), 3, seed)
     assert k <= 1 and len(totals) == len(full.rules) + 1
 
 
 def test_held_out_rows_keep_a_real_rule():
     X, y = _noisy_table(0, n=300)
     full = learn_decision_list(X, y, max_rules=5, max_conjunction=2, rule_search="beam")
-    k, totals = choose_length(_searcher(X, y), X, y, None, len(full.rules), 3, 0)
+    k, totals = choose_length(_searcher(X, y), len(full.rules), 3, 0)
     assert k >= 1 and totals[k] > totals[0]
-    assert choose_length(_searcher(X, y), X, y, None, len(full.rules), 3, 0)[0] == k
+    assert choose_length(_searcher(X, y), len(full.rules), 3, 0)[0] == k
 
 
 def test_too_few_rows_of_a_class_for_the_folds_skips_the_check():
     X, y = _noisy_table(1)
     y = np.zeros_like(y)
     y[:2] = 1
-    assert choose_length(_searcher(X, y), X, y, None, 3, 3, 0) == (None, None)
+    assert choose_length(_searcher(X, y), 3, 3, 0) == (None, None)
 
 
 def test_the_estimator_keeps_a_prefix_and_says_so():
@@ -103,10 +100,11 @@ def test_a_deadline_that_passes_leaves_the_length_to_the_penalty():
     X, y = _noisy_table(3)
     calls = []
 
-    def fit_list(rows, max_rules):
-        calls.append(len(rows))
-        return learn_decision_list(X[rows], y[rows], max_rules=max_rules,
-                                   rule_search="beam").decision_list
+    class Counted(FoldSearch):
+        def fit_list(self, rows, max_rules):
+            calls.append(len(rows))
+            return super().fit_list(rows, max_rules)
 
-    assert choose_length(fit_list, X, y, None, 3, 3, 0, Deadline.for_fit(1e-9)) == (None, None)
+    searches = Counted.on(X, y, rule_search="beam")
+    assert choose_length(searches, 3, 3, 0, Deadline.for_fit(1e-9)) == (None, None)
     assert calls == []

@@ -11,25 +11,23 @@ from sklearn.model_selection import StratifiedKFold
 
 from occamlearn import DecisionListClassifier
 from occamlearn.lists import learn_decision_list
+from occamlearn.lists.folds import FoldSearch
 from occamlearn.lists.shrinkage import SHRINKAGE_GRID, shrinkage_factor, shrunk
 from occamlearn.model.decision_list import DecisionList
 
 
 def _searcher(X, y, **options):
-    def fit_list(rows, max_rules):
-        return learn_decision_list(X[rows], y[rows], max_rules=max_rules, rule_search="beam",
-                                   max_conjunction=2, **options).decision_list
-    return fit_list
+    return FoldSearch.on(X, y, rule_search="beam", max_conjunction=2, **options)
 
 
-def _brute_force_factor(X, y, fit_list, max_rules, folds, seed):
+def _brute_force_factor(X, y, searches, max_rules, folds, seed):
     """The grid factor with the largest held-out log-likelihood, row by row: each held-out
     row walks the fold list's conditions itself, each region's rate is counted from the
     fold's training rows, and ties go to the larger factor."""
     totals = [0.0] * len(SHRINKAGE_GRID)
     splitter = StratifiedKFold(folds, shuffle=True, random_state=seed)
     for fit_rows, check_rows in splitter.split(np.zeros((len(y), 1)), y):
-        rules = [r.features for r in fit_list(fit_rows, max_rules).rules]
+        rules = [r.features for r in searches.fit_list(fit_rows, max_rules).rules]
 
         def region(row):
             for k, features in enumerate(rules):
@@ -59,9 +57,9 @@ def test_the_factor_is_the_brute_force_best_on_the_grid(seed, n, folds, directio
     X = (rng.random((n, 5)) < 0.5).astype(np.uint8)
     y = ((X[:, 0] & X[:, 1]) | (rng.random(n) < 0.3)).astype(np.uint8)
     y[:folds], y[folds:2 * folds] = 0, 1  # every fold sees both classes
-    fit_list = _searcher(X, y, direction=direction)
-    factor, scores = shrinkage_factor(fit_list, X, y, None, 4, folds, seed)
-    assert factor == pytest.approx(_brute_force_factor(X, y, fit_list, 4, folds, seed))
+    searches = _searcher(X, y, direction=direction)
+    factor, scores = shrinkage_factor(searches, 4, folds, seed)
+    assert factor == pytest.approx(_brute_force_factor(X, y, searches, 4, folds, seed))
     assert len(scores) == len(SHRINKAGE_GRID)
 
 
@@ -150,5 +148,5 @@ def test_a_deadline_that_passes_leaves_the_rates_as_they_are():
     rng = np.random.default_rng(4)
     X = (rng.random((80, 5)) < 0.5).astype(np.uint8)
     y = (rng.random(80) < 0.5).astype(np.uint8)
-    assert shrinkage_factor(_searcher(X, y), X, y, None, 3, 3, 0, Passed()) == (None, None)
-    assert shrinkage_factor(_searcher(X, y), X, y, None, 0, 3, 0) == (None, None)
+    assert shrinkage_factor(_searcher(X, y), 3, 3, 0, Passed()) == (None, None)
+    assert shrinkage_factor(_searcher(X, y), 0, 3, 0) == (None, None)

@@ -38,8 +38,9 @@ from occamlearn.estimators._display import ModelDisplayMixin
 from occamlearn.estimators._list_literals import RuleLiterals, within_deadline
 from occamlearn.estimators._process_exit import freeze_collector_at_exit
 from occamlearn.estimators._record import fit_date
-from occamlearn.lists import RULE_SEARCHES, learn_decision_list
+from occamlearn.lists import RULE_SEARCHES, prepare, search_problem
 from occamlearn.lists.crossfit import choose_length, prefix
+from occamlearn.lists.folds import FoldSearch
 from occamlearn.lists.shrinkage import (
     SHRINKAGE_FOLDS,
     SHRINKAGE_MAX_ROWS,
@@ -53,15 +54,6 @@ __all__ = ["DecisionListClassifier"]
 # What ``binarizer="readable"`` means for a list: the readable cuts and categories and their
 # negations, so that one conjunction can say "between", "anything but" or "not set".
 LIST_BINARIZERS = {**BINARIZERS, "readable": lambda: RuleLiterals(ThresholdBinarizer())}
-
-def _fold_searcher(X_bin, labels, weight, options):
-    """``fit_list(rows, max_rules)``: the list the same search learns on the training rows
-    ``rows`` (what the held-out folds of ``lists.crossfit`` and ``lists.shrinkage`` call)."""
-    def fit_list(rows, max_rules):
-        return learn_decision_list(X_bin[rows], labels[rows], max_rules=max_rules,
-                                   sample_weight=None if weight is None else weight[rows],
-                                   **options).decision_list
-    return fit_list
 
 
 class DecisionListClassifier(ClassifierMixin, ModelDisplayMixin, BaseEstimator):
@@ -266,19 +258,22 @@ class DecisionListClassifier(ClassifierMixin, ModelDisplayMixin, BaseEstimator):
         self.feature_names_ = np.asarray([str(n) for n in data.feature_names], dtype=object)
         max_conjunction = min(self.max_conjunction, max(1, X_bin.shape[1]))
         labels = (y_index == positive).astype(np.uint8)
-        options = dict(
+        min_conjunction = min(self.min_conjunction, max_conjunction)
+        search = dict(
             direction=self.direction, search=self.search, beam_width=self.beam_width,
-            min_conjunction=min(self.min_conjunction, max_conjunction),
-            max_conjunction=max_conjunction, min_support=self.min_support,
-            min_gain=self.min_gain, monotone=self.monotone, mode=self.mode,
-            rule_search=self.rule_search, rule_beam_width=self.rule_beam_width,
-            penalty=self.penalty, deadline=deadline)
-        result = learn_decision_list(X_bin, labels, max_rules=self.max_rules,
-                                     feature_names=self.feature_names_,
-                                     sample_weight=data.weight, **options)
-        self._keep_validated_prefix(result, X_bin, labels, data.weight, options)
-        self._shrink_rates(X_bin, labels, data.weight,
-                           {**options, "direction": result.direction})
+            min_support=self.min_support, min_gain=self.min_gain, monotone=self.monotone,
+            mode=self.mode, rule_search=self.rule_search,
+            rule_beam_width=self.rule_beam_width, penalty=self.penalty, deadline=deadline)
+        problem = prepare(X_bin, labels, min_conjunction, max_conjunction, self.min_support,
+                          None, self.feature_names_, data.weight)
+        result = search_problem(problem, max_rules=self.max_rules, **search)
+        # the held-out folds search in the direction the full search chose
+        folds = FoldSearch(problem, X_bin, labels, data.weight,
+                           {**search, "direction": result.direction,
+                            "min_conjunction": min_conjunction,
+                            "max_conjunction": max_conjunction})
+        self._keep_validated_prefix(result, folds)
+        self._shrink_rates(folds)
         self.classes_ = classes
         self.positive_class_ = classes[positive]
         self._positive_index_ = positive
@@ -288,39 +283,33 @@ class DecisionListClassifier(ClassifierMixin, ModelDisplayMixin, BaseEstimator):
         self.log_likelihood_ = self.log_likelihoods_[-1]
         return self
 
-    def _keep_validated_prefix(self, result, X_bin, labels, weight, options) -> None:
+    def _keep_validated_prefix(self, result, folds) -> None:
         """Set ``list_``, ``log_likelihoods_``, ``rule_costs_``, ``stop_reason_`` and
         ``held_out_log_likelihoods_``: the searched list, or its prefix chosen on held-out
         rows (``lists.crossfit``; the folds search in the direction the full search chose)."""
         decision_list, k, totals = result.decision_list, len(result.rules), None
         if self.validation_folds is not None and result.stop_reason != "time_limit":
-            if self.direction == "both":
-                options = {**options, "direction": result.direction}
-
-            fit_list = _fold_searcher(X_bin, labels, weight, options)
-            k, totals = choose_length(fit_list, X_bin, labels, weight, len(result.rules),
-                                      self.validation_folds, self.random_state,
-                                      options["deadline"])
+            k, totals = choose_length(folds, len(result.rules), self.validation_folds,
+                                      self.random_state, folds.options["deadline"])
             k = len(result.rules) if k is None else k
         self.held_out_log_likelihoods_ = None if totals is None else tuple(totals.tolist())
-        self.list_ = prefix(decision_list, k, X_bin, labels, weight)
+        self.list_ = prefix(decision_list, k, folds.X, folds.labels, folds.weight)
         self.log_likelihoods_ = tuple(result.log_likelihoods[:k + 1])
         self.rule_costs_ = tuple(result.costs[:k])
         self.stop_reason_ = (result.stop_reason if k == len(result.rules)
                              else "validation")
 
-    def _shrink_rates(self, X_bin, labels, weight, options) -> None:
+    def _shrink_rates(self, searches) -> None:
         """Set ``shrinkage_`` and shrink ``list_``'s rates by it (``lists.shrinkage``; the
         folds search in the list's direction, at most as many rules)."""
         factor, folds = None, self.shrinkage_folds
         if folds == "auto":
-            folds = SHRINKAGE_FOLDS if len(labels) <= SHRINKAGE_MAX_ROWS else None
+            folds = SHRINKAGE_FOLDS if len(searches.labels) <= SHRINKAGE_MAX_ROWS else None
         if folds is not None and self.stop_reason_ != "time_limit":
-            factor, _ = shrinkage_factor(_fold_searcher(X_bin, labels, weight, options), X_bin,
-                                         labels, weight, len(self.list_.rules), folds,
-                                         self.random_state, options["deadline"])
+            factor, _ = shrinkage_factor(searches, len(self.list_.rules), folds,
+                                         self.random_state, searches.options["deadline"])
         self.shrinkage_ = 1.0 if factor is None else factor
-        self.list_ = shrunk(self.list_, self.shrinkage_, labels, weight)
+        self.list_ = shrunk(self.list_, self.shrinkage_, searches.labels, searches.weight)
 
     def _positive_index(self, classes) -> int:
         if len(classes) != 2:

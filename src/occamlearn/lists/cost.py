@@ -45,6 +45,7 @@ search, which stops only on ``min_gain``, purity or ``max_rules``).
 from __future__ import annotations
 
 import math
+from functools import lru_cache
 
 import numpy as np
 
@@ -75,6 +76,11 @@ class RuleCost:
         ``n_features``, the largest condition there is)."""
         return float(self._table[min(int(k), len(self._table) - 1)])
 
+    @property
+    def costs(self) -> np.ndarray:
+        """The cost of 0, 1, ..., ``n_features`` literals (read-only when shared)."""
+        return self._table
+
     def table(self, sizes) -> np.ndarray:
         """The cost of each condition in ``sizes`` (an array of literal counts)."""
         return self._table[np.minimum(np.asarray(sizes, dtype=np.int64), len(self._table) - 1)]
@@ -88,10 +94,19 @@ class RuleCost:
 
 
 def rule_cost(n_features: int, penalty) -> RuleCost:
-    """``RuleCost`` for ``penalty``: a number >= 0, or None (no penalty)."""
+    """``RuleCost`` for ``penalty``: a number >= 0, or None (no penalty); one object per
+    (``n_features``, penalty), shared (its table is read-only), since every search of a fit
+    and of its held-out folds asks for the same one."""
     if penalty is None:
-        return RuleCost(n_features, 0.0)
+        return _shared_cost(int(n_features), 0.0)
     if isinstance(penalty, bool) or not isinstance(penalty, (int, float)) or penalty < 0 \
             or not math.isfinite(penalty):
         raise ValueError(f"penalty must be a number >= 0 or None; got {penalty!r}")
-    return RuleCost(n_features, float(penalty))
+    return _shared_cost(int(n_features), float(penalty))
+
+
+@lru_cache(maxsize=64)
+def _shared_cost(n_features: int, penalty: float) -> RuleCost:
+    cost = RuleCost(n_features, penalty)
+    cost._table.flags.writeable = False
+    return cost

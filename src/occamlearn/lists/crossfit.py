@@ -54,7 +54,8 @@ from __future__ import annotations
 from dataclasses import replace
 
 import numpy as np
-from sklearn.model_selection import StratifiedKFold
+
+from occamlearn.lists.folds import stratified_folds
 
 __all__ = ["choose_length", "prefix"]
 
@@ -102,24 +103,23 @@ def _held_out(decision_list, max_rules: int, X, y, weight) -> np.ndarray:
     return out if weight is None else out * weight
 
 
-def choose_length(fit_list, X, y, weight, max_rules: int, folds: int, random_state=None,
-                  deadline=None):
+def choose_length(searches, max_rules: int, folds: int, random_state=None, deadline=None):
     """How many rules to keep, and the held-out log-likelihood of each prefix (None, None
     when the deadline passes before every fold is searched, or a class has fewer rows than
     ``folds``).
 
-    ``fit_list(rows, max_rules)`` learns a list on the training rows ``rows`` (indices) with
-    at most ``max_rules`` rules and returns its ``DecisionList``.
+    ``searches`` (``folds.FoldSearch``) learns a list of at most ``max_rules`` rules on the
+    training rows of each fold (``fit_list``); its ``X``, ``labels`` and ``weight`` are the
+    rows the held-out folds are drawn from.
     """
-    y = np.asarray(y)
+    X, y, weight = searches.X, np.asarray(searches.labels), searches.weight
     if max_rules == 0 or np.min(np.bincount(y, minlength=2)) < folds:
         return None, None
     scores = np.zeros((max_rules + 1, len(y)))
-    splitter = StratifiedKFold(folds, shuffle=True, random_state=random_state)
-    for fit_rows, check_rows in splitter.split(np.zeros((len(y), 1)), y):
+    for fit_rows, check_rows in stratified_folds(y, folds, random_state):
         if deadline is not None and deadline.expired():
             return None, None
-        fold_list = fit_list(fit_rows, max_rules)
+        fold_list = searches.fit_list(fit_rows, max_rules)
         scores[:, check_rows] = _held_out(fold_list, max_rules, X[check_rows], y[check_rows],
                                           None if weight is None else weight[check_rows])
     if deadline is not None and deadline.expired():  # the last fold may have been cut short

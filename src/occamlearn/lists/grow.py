@@ -23,6 +23,13 @@ and ``likelihood.refinement_bound``, the most any conjunction containing it can 
   more. So the result is the best score over every conjunction of up to ``max_conjunction``
   literals -- the enumerated optimum -- unless the deadline stops the search first.
 
+With the compiled levels and one rule kept (hill climbing, the default), a rule's whole beam
+runs in one compiled call (``level_kernels.grow_best``: the same levels, picks, members and
+literal narrowing as ``_beam`` with a pool of one, so the same rule), because on small tables
+the Python around each level cost more than the level itself. The deadline is then checked
+between rules, not between levels, so only problems of at most ``COMPILED_MAX_WORDS`` packed
+words take that path.
+
 A literal that removes no row of a conjunction is skipped: the result covers the same rows at
 a higher cost, and everything inside it is also inside the conjunction without it. For the
 same reason a found rule loses every literal whose removal leaves its rows of the remainder
@@ -33,11 +40,15 @@ from __future__ import annotations
 
 import numpy as np
 
-from occamlearn.lists.cost import RuleCost
-from occamlearn.lists.levels import levels_of
+from occamlearn.lists.cost import rule_cost
+from occamlearn.lists.levels import SIGN, CompiledLevels, levels_of
 from occamlearn.lists.rules import NO_STATS, Choice, Found, Scores, merge_stats, why_none
 
-__all__ = ["grow_rules"]
+__all__ = ["COMPILED_MAX_WORDS", "grow_rules"]
+
+# Up to this many packed words of literals (2 MB) a rule is grown in one compiled call: a
+# level there takes well under a millisecond, so the deadline is checked between rules only.
+COMPILED_MAX_WORDS = 1 << 18
 
 
 class _Pool:
@@ -54,6 +65,12 @@ class _Pool:
         if len(self.items) < self.keep:
             return self.floor
         return max(self.floor, self.items[-1].score)
+
+    def rejects(self, score: float) -> bool:
+        """Whether a rule scoring ``score`` cannot enter: the pool is full and its last
+        scores more (strictly; a tie may still win on fewer or lower literals). Such a rule
+        would be ordered after every kept one, including any covering the same rows."""
+        return len(self.items) == self.keep and score < self.items[-1].score
 
     def offer(self, found: Found) -> None:
         key = found.rows.tobytes()
@@ -120,6 +137,8 @@ def _beam(problem, remainder, search, cost, pool, max_literals, min_literals, de
         d = len(literals.index)
         for flat in levels.pick_top(score, scores.eligible, pool.keep):
             b, i = divmod(int(flat), d)
+            if pool.rejects(float(score[b, i])):
+                break  # best first: the rest score no more
             j = int(literals.index[i])
             pool.offer(Found(tuple(sorted(chosen[b] + (j,))), rows[b] & literals.all[j],
                              covered[b, i].item(), positive[b, i].item(),
@@ -188,12 +207,46 @@ def _exact(problem, remainder, search, cost, pool, max_literals, min_literals, d
 _GROWERS = {"beam": (_beam,), "exact": (_beam, _exact)}
 
 
+def _compiled_best(problem, remainder, search, cost, max_literals, deadline):
+    """``_beam`` for one rule in one compiled call (``level_kernels.grow_best``), as
+    (pool, stats), the rule without its redundant literals (``_without_redundant``); None
+    where the Python loop runs instead: the numpy engine, more than one rule kept, or a
+    problem so large that a level takes long enough for the deadline, which the loop checks
+    before each level, to matter."""
+    levels = levels_of(problem, deadline)
+    if not isinstance(levels, CompiledLevels) or problem.literals.size > COMPILED_MAX_WORDS \
+            or (deadline is not None and deadline.expired()):
+        return None
+    previous = remainder.previous
+    monotone = bool(search.monotone and previous is not None and search.direction is not None)
+    prev_n, prev_pos = previous if monotone else (0, 0)
+    found, literals, rows, covered, positive, gain, cost_level, stats = \
+        levels.kernels.grow_best(
+            problem.literals, remainder.rows, remainder.positives, int(remainder.n),
+            int(remainder.pos), problem.xlogx.table, SIGN[search.direction],
+            float(search.min_support), float(search.min_gain), cost.costs, bool(search.cost),
+            problem.min_conjunction, max_literals, monotone, int(prev_n), int(prev_pos),
+            search.width)
+    pool = _Pool(1, 0.0)
+    if found:
+        pool.items.append(Found(tuple(literals.tolist()), rows, int(covered), int(positive),
+                                float(gain), float(cost_level)))
+    return pool, (bool(stats[0]), float(stats[1]), float(stats[2]))
+
+
 def grow_rules(problem, remainder, search, keep: int = 1, deadline=None) -> Choice:
     """The ``keep`` best rules grown on ``remainder`` (``search.kind`` "beam" or "exact"),
     best first, or none and the reason."""
-    cost = search.cost or RuleCost(problem.n_features, 0.0)
-    pool = _Pool(keep, 0.0 if search.cost else search.min_gain)
+    cost = search.cost or rule_cost(problem.n_features, None)
     max_literals = min(problem.max_conjunction, problem.n_features)
+    compiled = None if search.kind != "beam" or keep != 1 else \
+        _compiled_best(problem, remainder, search, cost, max_literals, deadline)
+    if compiled is not None:
+        pool, stats = compiled  # its rule has lost its redundant literals already
+        if not pool.items:
+            return Choice((), why_none(remainder, stats, search))
+        return Choice((pool.items[0],))
+    pool = _Pool(keep, 0.0 if search.cost else search.min_gain)
     stats, timed_out = NO_STATS, False
     for grow in _GROWERS[search.kind]:
         grown, timed_out = grow(problem, remainder, search, cost, pool, max_literals,
@@ -219,7 +272,7 @@ def _without_redundant(problem, remainder, found: Found, cost, min_literals: int
             for other in kept:
                 if other != literal:
                     rows = rows & problem.literals[other]
-            if np.array_equal(rows, found.rows):
+            if (rows == found.rows).all():
                 kept.remove(literal)
                 dropped = True
                 break

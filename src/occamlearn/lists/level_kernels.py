@@ -9,6 +9,9 @@ fast-math, so every gain, score and bound is the same number to the last bit, an
 break ties the same way (best score first, then lower flat index): the searches find the same
 lists with either engine (``tests/lists/test_level_kernels.py`` compares them).
 
+``grow_best`` runs every level of one rule's beam (hill climbing's pool of one rule) in a
+single call, the Python loop of ``grow._beam`` translated step for step.
+
 They cover unweighted problems (integer counts, ``likelihood.CountXLogX`` table); weighted
 ones keep the numpy engine. numba caches them on disk (``cache=True``); they call no other
 module's kernels, so numba's own key (this file) is the whole of their source. ``levels``
@@ -22,7 +25,8 @@ import time
 import numpy as np
 from numba import njit
 
-__all__ = ["next_members", "pick_expandable", "pick_top", "score_level", "warm_up"]
+__all__ = ["grow_best", "next_members", "pick_expandable", "pick_top", "score_level",
+           "warm_up"]
 
 _M1 = np.uint64(0x5555555555555555)
 _M2 = np.uint64(0x3333333333333333)
@@ -214,6 +218,128 @@ def next_members(literals, index, rows, positives, covered, score, shrinks, boun
             n_seen)
 
 
+@njit(cache=True)
+def _better(score, literals, best_score, best_literals, n_best):
+    """Whether a rule (score, sorted literals) orders before the best so far (``grow``'s
+    pool order: higher score, then fewer literals, then lower literals)."""
+    if n_best == 0 or score > best_score:
+        return True
+    if score < best_score:
+        return False
+    if len(literals) != n_best:
+        return len(literals) < n_best
+    for k in range(n_best):
+        if literals[k] != best_literals[k]:
+            return literals[k] < best_literals[k]
+    return False
+
+
+@njit(cache=True)
+def grow_best(literals, rows0, positives0, n, pos, table, sign, min_support, min_gain,
+              costs, penalised, min_literals, max_literals, monotone, prev_n, prev_pos,
+              width):
+    """``grow._beam`` for a pool of one rule (hill climbing), every level in one call: the
+    same ``score_level``, picks, members and literal narrowing, in the same order.
+
+    rows0, positives0 : (w,) the remainder's packed rows and positives; n, pos their counts
+    costs : ``RuleCost``'s table (cost of k literals at index min(k, len - 1))
+    Returns (found, the rule's sorted literals less the redundant ones, its packed rows,
+    covered, positive, gain, cost, stats): stats as ``score_level``'s, merged over the
+    levels.
+    """
+    m, w = literals.shape[0], rows0.shape[0]
+    top_cost = len(costs) - 1
+    floor = 0.0 if penalised else min_gain
+    index = np.arange(m)
+    rows = rows0.reshape(1, w).copy()
+    positives = positives0.reshape(1, w).copy()
+    parents = np.array([float(n)])
+    members = np.zeros((1, max_literals), np.int64)  # literals of each member, in order added
+    seen = np.empty((1 + width * max_literals, w), np.uint64)
+    seen[0] = rows0
+    n_seen = 1
+    supported, free_top, top = False, -np.inf, -np.inf
+    best_literals = np.zeros(max_literals, np.int64)
+    best_rows = np.zeros(w, np.uint64)
+    n_best, best_score, best_covered, best_positive, best_gain, best_cost = \
+        0, -np.inf, 0, 0, 0.0, 0.0
+    first_bound = np.zeros(m)
+    for level in range(1, max_literals + 1):
+        cost_level = costs[min(level, top_cost)]
+        cost_next = costs[min(level + 1, top_cost)]
+        (covered, positive, gain, score, free_gain, eligible, shrinks, bound,
+         stats) = score_level(literals, index, rows, positives, parents, n, pos, table, sign,
+                              min_support, min_gain, cost_level, penalised,
+                              level >= min_literals, monotone, prev_n, prev_pos, cost_next)
+        supported = supported or stats[0] != 0.0
+        free_top = max(free_top, stats[1])
+        top = max(top, stats[2])
+        d = index.shape[0]
+        for flat in pick_top(score, eligible, 1):
+            b, i = flat // d, flat % d
+            candidate = np.sort(np.append(members[b, :level - 1], index[i]))
+            value = gain[b, i] - cost_level
+            if _better(value, candidate, best_score, best_literals, n_best):
+                n_best = level
+                best_literals[:level] = candidate
+                best_score, best_gain, best_cost = value, gain[b, i], cost_level
+                best_covered, best_positive = covered[b, i], positive[b, i]
+                best_rows = rows[b] & literals[index[i]]
+        if level == max_literals:
+            break
+        threshold = floor if n_best == 0 else max(floor, best_score)
+        rows, positives, parents, extends, added, n_seen = next_members(
+            literals, index, rows, positives, covered, score, shrinks, bound, min_support,
+            threshold, width, seen, n_seen)
+        if rows.shape[0] == 0:
+            break
+        grown = np.zeros((rows.shape[0], max_literals), np.int64)
+        for k in range(rows.shape[0]):
+            grown[k, :level] = members[extends[k], :level]
+            grown[k, level - 1] = added[k]
+        members = grown
+        if level == 1:
+            first_bound = bound[0] + cost_next
+        threshold = floor if n_best == 0 else max(floor, best_score)
+        keep = np.flatnonzero(first_bound - costs[min(level + 1, top_cost)] > threshold)
+        index = keep if len(keep) < m else np.arange(m)
+    stats = np.array([1.0 if supported else 0.0, free_top, top])
+    kept = best_literals[:n_best].copy()
+    n_kept = _without_redundant(literals, rows0, kept, n_best, best_rows, min_literals)
+    if n_kept < n_best:
+        best_cost = costs[min(n_kept, top_cost)]
+    return (n_best > 0, kept[:n_kept].copy(), best_rows, best_covered, best_positive,
+            best_gain, best_cost, stats)
+
+
+@njit(cache=True)
+def _without_redundant(literals, rows0, kept, n_kept, rows, min_literals):
+    """``grow._without_redundant`` on the first ``n_kept`` entries of ``kept`` (edited in
+    place): drop, first in order, a literal whose removal leaves the rule's ``rows`` of the
+    remainder ``rows0`` unchanged, until none can go; returns how many are left."""
+    w = rows0.shape[0]
+    dropped = True
+    while dropped and n_kept > max(1, min_literals):
+        dropped = False
+        for a in range(n_kept):
+            same = True
+            for word in range(w):
+                value = rows0[word]
+                for o in range(n_kept):
+                    if o != a:
+                        value &= literals[kept[o], word]
+                if value != rows[word]:
+                    same = False
+                    break
+            if same:
+                for o in range(a, n_kept - 1):
+                    kept[o] = kept[o + 1]
+                n_kept -= 1
+                dropped = True
+                break
+    return n_kept
+
+
 _warm = {"done": False}
 
 
@@ -233,6 +359,10 @@ def warm_up() -> float:
     pick_expandable(out[3], out[6], out[0], out[7], 1.0, 0.0, 2)
     next_members(literals, np.arange(2, dtype=np.int64), rows, positives, out[0], out[3],
                  out[6], out[7], 1.0, 0.0, 2, np.zeros((5, 1), dtype=np.uint64), 1)
+    costs = np.array([0.0, 0.5, 1.0])
+    costs.flags.writeable = False  # as ``cost.rule_cost`` shares them: numba types it apart
+    grow_best(literals, rows[0], positives[0], 3, 1, table, 1, 1.0, 1e-8, costs, True, 1, 2,
+              False, 0, 0, 2)
     _warm["done"] = True
     return time.perf_counter() - start
 

@@ -25,11 +25,11 @@ import numpy as np
 from occamlearn.lists.likelihood import refinement_bound
 from occamlearn.lists.rules import Scores, pick_top, scored
 
-__all__ = ["CompiledLevels", "NumpyLevels", "levels_for", "levels_of", "load_kernels"]
+__all__ = ["SIGN", "CompiledLevels", "NumpyLevels", "levels_for", "levels_of", "load_kernels"]
 
 LOAD_MIN_SECONDS = 10.0
 _loaded: dict = {}  # "kernels": the loaded module, once load_kernels succeeded
-_SIGN = {"positive": 1, "negative": -1, None: 0}
+SIGN = {"positive": 1, "negative": -1, None: 0}
 
 
 class NumpyLevels:
@@ -119,7 +119,7 @@ class CompiledLevels(NumpyLevels):
         (covered, positive, gain, score, free_gain, eligible, shrinks, self._bound,
          stats) = self.kernels.score_level(
             literals.all, literals.index, rows, positives, parents, int(remainder.n),
-            int(remainder.pos), problem.xlogx.table, _SIGN[search.direction],
+            int(remainder.pos), problem.xlogx.table, SIGN[search.direction],
             float(search.min_support), float(search.min_gain), cost(level),
             bool(search.cost), level >= min_literals, monotone, int(prev_n), int(prev_pos),
             cost.at_least(level + 1))

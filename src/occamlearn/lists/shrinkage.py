@@ -33,9 +33,10 @@ concept; its rates stay on their side of 0.5) and 0.45-0.65 on hepa and spect (5
 
 What it changes: the stated probabilities, and through them the predictions; no rule and no
 length (``log_likelihood_`` stays the training one). What it costs: ``folds`` more searches,
-each in one direction on (folds - 1) / folds of the rows, stopped at the list's length; a list
-of no rules needs none. ``DecisionListClassifier`` uses 5 folds on tables of at most
-``SHRINKAGE_MAX_ROWS`` rows: on 3 folds the fold lists, learned on two thirds of the rows,
+each in one direction on (folds - 1) / folds of the rows, stopped at the list's length, on the
+rows the full search packed (``folds.FoldSearch``); a list of no rules needs none.
+``DecisionListClassifier`` uses 5 folds on tables of at most ``SHRINKAGE_MAX_ROWS`` rows: on
+3 folds the fold lists, learned on two thirds of the rows,
 understate the rules of the smallest tables (measured in
 ``benchmarks/results/dlist_accuracy_shrunk_30splits.md``); above 10,000 rows the folds cost
 seconds while a region's rate rests on enough rows that its overstatement is small.
@@ -46,7 +47,8 @@ from __future__ import annotations
 from dataclasses import replace
 
 import numpy as np
-from sklearn.model_selection import StratifiedKFold
+
+from occamlearn.lists.folds import stratified_folds
 
 __all__ = ["SHRINKAGE_FOLDS", "SHRINKAGE_GRID", "SHRINKAGE_MAX_ROWS", "shrinkage_factor",
            "shrunk"]
@@ -60,50 +62,37 @@ SHRINKAGE_FOLDS = 5
 SHRINKAGE_MAX_ROWS = 10_000
 
 
-def _region_counts(decision_list, X, y, weight):
-    """(rows, positives) of ``X`` reaching each rule of ``decision_list``, then the default
-    (totals of ``weight`` when given)."""
-    fired = decision_list.apply(X)
-    k = len(decision_list.rules)
-    region = np.where(fired == -1, k, fired)
-    w = np.ones(len(region)) if weight is None else np.asarray(weight, dtype=np.float64)
-    return (np.bincount(region, weights=w, minlength=k + 1),
-            np.bincount(region, weights=w * (np.asarray(y) == 1), minlength=k + 1))
-
-
 def _base_rate(y, weight) -> float:
     w = np.ones(len(y)) if weight is None else np.asarray(weight, dtype=np.float64)
     total = float(w.sum())
     return float(np.dot(w, np.asarray(y) == 1) / total) if total > 0 else 0.5
 
 
-def shrinkage_factor(fit_list, X, y, weight, max_rules: int, folds: int, random_state=None,
-                     deadline=None):
+def shrinkage_factor(searches, max_rules: int, folds: int, random_state=None, deadline=None):
     """The factor lambda in ``SHRINKAGE_GRID`` whose shrunk rates give the held-out rows the
     largest log-likelihood (ties to the larger factor), and that log-likelihood per factor;
     (None, None) when the deadline passes first or a class has fewer rows than ``folds``.
 
-    ``fit_list(rows, max_rules)`` learns a list on the training rows ``rows``. On each fold
-    the list learned on the other folds states, for each of its regions, b + lambda (t - b):
-    t the region's training rate with one pseudo-row of each class (Laplace), b the rate of
-    all the rows it was learned on.
+    ``searches`` (``folds.FoldSearch``) learns a list on the training rows of each fold
+    (``fit_list``) and counts the held-out rows of each of its regions (``region_counts``).
+    On each fold the list learned on the other folds states, for each of its regions,
+    b + lambda (t - b): t the region's training rate with one pseudo-row of each class
+    (Laplace), b the rate of all the rows it was learned on.
     """
-    y = np.asarray(y)
+    y, weight = np.asarray(searches.labels), searches.weight
     if max_rules == 0 or np.min(np.bincount(y, minlength=2)) < folds:
         return None, None
     grid = SHRINKAGE_GRID[:, None]
     scores = np.zeros(len(SHRINKAGE_GRID))
-    splitter = StratifiedKFold(folds, shuffle=True, random_state=random_state)
-    for fit_rows, check_rows in splitter.split(np.zeros((len(y), 1)), y):
+    for fit_rows, check_rows in stratified_folds(y, folds, random_state):
         if deadline is not None and deadline.expired():
             return None, None
-        fold_list = fit_list(fit_rows, max_rules)
+        fold_list = searches.fit_list(fit_rows, max_rules)
         n = np.array([r.n_covered for r in fold_list.rules] + [fold_list.n_default], float)
         p = fold_list.probabilities
         t = (p * n + 1.0) / (n + 2.0)
         b = _base_rate(y[fit_rows], None if weight is None else weight[fit_rows])
-        rows, positives = _region_counts(fold_list, X[check_rows], y[check_rows],
-                                         None if weight is None else weight[check_rows])
+        rows, positives = searches.region_counts(fold_list, check_rows)
         q = b + grid * (t[None] - b)
         scores += (positives * np.log(q) + (rows - positives) * np.log1p(-q)).sum(axis=1)
     if deadline is not None and deadline.expired():  # the last fold may have been cut short

@@ -1,0 +1,169 @@
+"""The same search on all but one fold of the training rows, on rows packed once.
+
+Both held-out checks of a fitted list (``shrinkage``, ``crossfit``) split the training rows
+into stratified folds and learn a list on each fold's complement with the search that learned
+the list itself. ``FoldSearch`` runs those searches on the full search's ``SearchProblem``:
+the packed literal columns are shared, and a fold's problem differs only in ``all_rows`` and
+``positives`` (the fold's rows, packed as a mask), its row and positive counts and their
+``xlogx`` table. No row is copied, validated or packed again.
+
+Why the masked problem is the same search as the fold's rows packed alone: every number a
+grown-rule search (``grow``, ``hill``, ``beam``) reads is a count of rows inside its remainder
+-- popcounts of ``literal & rows`` and ``literal & positives`` -- and its remainder starts at
+``all_rows`` and only loses rows (``Remainder.without``), so a bit of a literal column outside
+the fold is ANDed away before anything counts it. Where a search compares row sets (rules and
+beam members distinct in the rows they cover), two masked sets are equal exactly when the
+fold's rows they hold are. The literals keep their indices, so ties go the same way. Hence
+the same counts, the same floats, the same rules and rates (``tests/lists/test_folds.py``
+checks it against packing the fold's rows alone). Two problems are not masked: enumerated
+candidates (``rule_search="enumerate"`` or explicit ``conditions``) are filtered by their
+support over all packed rows, and weighted counts are float sums whose order the mask could
+change; those folds pack their rows alone, as before.
+
+``stratified_folds`` is scikit-learn's ``StratifiedKFold(folds, shuffle=True,
+random_state=...)`` in a few numpy calls (the same folds for the same seed, and the same draws
+from a ``RandomState`` passed in; tested against scikit-learn), without its input checks,
+which cost more than a small table's searches.
+"""
+
+from __future__ import annotations
+
+import numbers
+import threading
+
+import numpy as np
+from sklearn.utils import check_random_state
+
+from occamlearn.lists.bits import pack_vector, popcount_rows
+from occamlearn.lists.problem import SearchProblem
+
+__all__ = ["FoldSearch", "stratified_folds"]
+
+# The options of ``learn_decision_list`` that shape the problem, not the search.
+_PROBLEM_OPTIONS = ("min_conjunction", "max_conjunction", "conditions")
+
+
+def stratified_folds(y, folds: int, random_state=None) -> list:
+    """(fit rows, held-out rows) index arrays of each of ``folds`` stratified folds of the
+    labels ``y``, shuffled with ``random_state``: what ``StratifiedKFold(folds, shuffle=True,
+    random_state=random_state).split(X, y)`` yields. Every class needs at least ``folds``
+    rows (the callers check)."""
+    rng = _seeded(random_state)
+    y = np.asarray(y)
+    encoded = _by_first_appearance(y)
+    counts = np.bincount(encoded)
+    # scikit-learn deals the sorted labels round robin: fold i gets positions i, i + folds,
+    # ... of them, so class k (positions start_k .. end_k - 1) gives fold i the positions
+    # congruent to i in that range
+    end = np.cumsum(counts)
+    start = end - counts
+    i = np.arange(folds)[:, None]
+    allocation = (np.maximum(0, (end[None] - i + folds - 1) // folds)
+                  - np.maximum(0, (start[None] - i + folds - 1) // folds))
+    test_folds = np.empty(len(y), dtype=np.int64)
+    for k in range(len(counts)):
+        for_class = np.arange(folds).repeat(allocation[:, k])
+        rng.shuffle(for_class)
+        test_folds[encoded == k] = for_class
+    return [(np.flatnonzero(test_folds != i), np.flatnonzero(test_folds == i))
+            for i in range(folds)]
+
+
+def _by_first_appearance(y) -> np.ndarray:
+    """Each label's class number, classes numbered in the order they first appear."""
+    other = y != y[0]
+    rest = y[other]
+    if not len(rest) or (rest == rest[0]).all():  # one or two classes: no sort needed
+        return other.astype(np.int64)
+    _, first, inverse = np.unique(y, return_index=True, return_inverse=True)
+    return np.argsort(np.argsort(first))[inverse.ravel()]
+
+
+def _seeded(random_state):
+    """``check_random_state(random_state)``; for an int seed, this thread's generator
+    re-seeded: the same draws as a new ``RandomState(seed)`` (``seed`` resets the state as
+    the constructor does), without drawing the entropy a new generator's initial state
+    takes, which costs more than a small table's searches."""
+    if isinstance(random_state, numbers.Integral) and not isinstance(random_state, bool):
+        rng = getattr(_generators, "rng", None)
+        if rng is None:
+            rng = _generators.rng = np.random.RandomState()
+        rng.seed(random_state)
+        return rng
+    return check_random_state(random_state)
+
+
+_generators = threading.local()
+
+
+class FoldSearch:
+    """The search ``options`` (``learn_decision_list``'s keywords but ``max_rules``) on
+    subsets of the rows of ``problem``, the packed ``X_bin`` / ``labels`` / ``weight``."""
+
+    def __init__(self, problem: SearchProblem, X_bin, labels, weight, options: dict):
+        self.problem, self.X, self.labels, self.weight = problem, X_bin, labels, weight
+        self.options = options
+        self.masked = (problem.weight is None and problem.conditions is None
+                       and options.get("rule_search", "enumerate") != "enumerate")
+
+    @classmethod
+    def on(cls, X_bin, labels, weight=None, **options) -> FoldSearch:
+        """``FoldSearch`` over ``X_bin`` packed by ``problem.prepare`` with ``options``."""
+        from occamlearn.lists import prepare
+
+        problem = prepare(X_bin, labels, options.get("min_conjunction", 1),
+                          options.get("max_conjunction", 1), options.get("min_support", 1),
+                          options.get("conditions"), None, weight)
+        return cls(problem, np.asarray(X_bin), np.asarray(labels), weight, options)
+
+    def fit_list(self, rows, max_rules: int):
+        """The list the search learns on the training rows ``rows`` (indices)."""
+        from occamlearn.lists import learn_decision_list, search_problem
+
+        if not self.masked:
+            return learn_decision_list(
+                self.X[rows], self.labels[rows], max_rules=max_rules,
+                sample_weight=None if self.weight is None else self.weight[rows],
+                **self.options).decision_list
+        search = {k: v for k, v in self.options.items() if k not in _PROBLEM_OPTIONS}
+        return search_problem(self._masked(rows), max_rules=max_rules,
+                              **search).decision_list
+
+    def _masked(self, rows) -> SearchProblem:
+        problem = self.problem
+        inside = np.zeros(len(self.labels), dtype=bool)
+        inside[rows] = True
+        mask = pack_vector(inside)
+        positives = problem.positives & mask
+        n_rows, n_positive = popcount_rows(np.stack([mask, positives]))
+        return SearchProblem(int(n_rows), int(n_positive), mask, positives, problem.literals,
+                             problem.n_features, problem.feature_names,
+                             problem.min_conjunction, problem.max_conjunction,
+                             problem.min_support)
+
+    def region_counts(self, decision_list, rows):
+        """(rows, positives) of the rows ``rows`` (indices) reaching each rule of
+        ``decision_list``, then its default, as float64 (totals of the weights when the
+        search is weighted)."""
+        k = len(decision_list.rules)
+        if self.weight is not None:
+            fired = decision_list.apply(self.X[rows])
+            region = np.where(fired == -1, k, fired)
+            w = self.weight[rows]
+            return (np.bincount(region, weights=w, minlength=k + 1),
+                    np.bincount(region, weights=w * (self.labels[rows] == 1), minlength=k + 1))
+        inside = np.zeros(len(self.labels), dtype=bool)
+        inside[rows] = True
+        left = pack_vector(inside)
+        literals = self.problem.literals
+        sets = np.empty((2 * (k + 1), len(left)), dtype=np.uint64)
+        for r, rule in enumerate(decision_list.rules):
+            covered = left.copy()
+            for f in rule.features:
+                covered &= literals[f]
+            sets[2 * r] = covered
+            left &= ~covered
+        sets[2 * k] = left
+        sets[1::2] = sets[0::2] & self.problem.positives
+        counts = popcount_rows(sets).astype(np.float64)
+        return counts[0::2], counts[1::2]

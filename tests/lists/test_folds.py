@@ -1,0 +1,115 @@
+"""The held-out folds' searches on the full search's packed rows (``lists.folds``): the same
+folds as scikit-learn draws, and the same lists as searching each fold's rows packed alone."""
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from sklearn.model_selection import StratifiedKFold
+
+from occamlearn.lists import learn_decision_list
+from occamlearn.lists.folds import FoldSearch, stratified_folds
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 10_000), n=st.integers(15, 120), folds=st.integers(2, 5),
+       labels=st.sampled_from(["01", "10", "text", "three"]), instance=st.booleans())
+def test_the_folds_are_scikit_learns(seed, n, folds, labels, instance):
+    rng = np.random.default_rng(seed)
+    y = (rng.random(n) < rng.uniform(0.2, 0.8)).astype(int)
+    y[:folds], y[folds:2 * folds] = 0, 1
+    rng.shuffle(y)
+    if labels == "10":
+        y = 1 - y  # the class seen first is numbered first, whatever its label
+    elif labels == "text":
+        y = np.where(y == 1, "yes", "no")
+    elif labels == "three":  # classes numbered by first appearance, not by value
+        y = np.where(rng.random(n) < 0.3, 2, y)
+        y[2 * folds:3 * folds] = 2
+        y = np.where(rng.random(n) < 0.5, y, 2 - y) if seed % 2 else y
+    ours_state = np.random.RandomState(seed) if instance else seed
+    theirs_state = np.random.RandomState(seed) if instance else seed
+    ours = stratified_folds(y, folds, ours_state)
+    splitter = StratifiedKFold(folds, shuffle=True, random_state=theirs_state)
+    theirs = list(splitter.split(np.zeros((n, 1)), y))
+    assert len(ours) == len(theirs)
+    for (fit_a, check_a), (fit_b, check_b) in zip(ours, theirs):
+        assert fit_a.tolist() == fit_b.tolist() and check_a.tolist() == check_b.tolist()
+    if instance:  # the same draws were taken from the generator passed in
+        assert ours_state.random_sample() == theirs_state.random_sample()
+
+
+@st.composite
+def fold_problems(draw):
+    n = draw(st.integers(8, 150))
+    d = draw(st.integers(1, 8))
+    rng = np.random.default_rng(draw(st.integers(0, 10_000)))
+    X = (rng.random((n, d)) < rng.uniform(0.2, 0.8)).astype(np.uint8)
+    y = ((X[:, 0] & X[:, -1]) ^ (rng.random(n) < 0.25)).astype(np.uint8)
+    rows = np.flatnonzero(rng.random(n) < draw(st.floats(0.3, 0.95)))
+    max_conjunction = draw(st.integers(1, min(d, 4)))
+    options = {
+        "direction": draw(st.sampled_from(("positive", "negative", None, "both"))),
+        "search": draw(st.sampled_from(("hill", "beam"))),
+        "beam_width": draw(st.integers(1, 3)),
+        "rule_search": draw(st.sampled_from(("beam", "exact"))),
+        "rule_beam_width": draw(st.integers(1, 4)),
+        "max_conjunction": max_conjunction,
+        "min_conjunction": draw(st.integers(1, max_conjunction)),
+        "min_support": draw(st.integers(1, 4)),
+        "penalty": draw(st.sampled_from((None, 0.5, 1.0))),
+    }
+    if options["direction"] is not None:
+        options["monotone"] = draw(st.booleans())
+    return X, y, rows, options, draw(st.integers(1, 6))
+
+
+@settings(max_examples=60, deadline=None)
+@given(case=fold_problems())
+def test_a_masked_fold_learns_the_list_of_its_rows_packed_alone(case):
+    X, y, rows, options, max_rules = case
+    searches = FoldSearch.on(X, y, **options)
+    assert searches.masked
+    masked = searches.fit_list(rows, max_rules)
+    alone = learn_decision_list(X[rows], y[rows], max_rules=max_rules, **options).decision_list
+    assert masked.to_dict() == alone.to_dict()
+
+
+@settings(max_examples=40, deadline=None)
+@given(case=fold_problems(), weighted=st.booleans())
+def test_region_counts_are_the_held_out_rows_of_each_region(case, weighted):
+    X, y, rows, options, max_rules = case
+    weight = np.random.default_rng(len(rows)).integers(1, 4, len(y)).astype(float) \
+        if weighted else None
+    searches = FoldSearch.on(X, y, weight, **options)
+    assert searches.masked != weighted  # weighted folds pack their rows alone
+    held_out = np.setdiff1d(np.arange(len(y)), rows)
+    fold_list = searches.fit_list(rows, max_rules)
+    counts, positives = searches.region_counts(fold_list, held_out)
+    k = len(fold_list.rules)
+    w = np.ones(len(y)) if weight is None else weight
+    for region in range(k + 1):
+        inside = [r for r in held_out if _region(fold_list, X[r]) == region]
+        assert counts[region] == pytest.approx(w[inside].sum())
+        assert positives[region] == pytest.approx(w[inside][y[inside] == 1].sum())
+
+
+def _region(decision_list, row):
+    for k, rule in enumerate(decision_list.rules):
+        if all(row[f] == 1 for f in rule.features):
+            return k
+    return len(decision_list.rules)
+
+
+def test_enumerated_candidates_pack_each_fold_alone():
+    """Enumerated candidates are filtered by their support over the packed rows, so a mask
+    would keep candidates the fold's rows do not support: those folds are not masked."""
+    rng = np.random.default_rng(3)
+    X = (rng.random((60, 5)) < 0.5).astype(np.uint8)
+    y = (X[:, 0] | X[:, 1]).astype(np.uint8)
+    searches = FoldSearch.on(X, y, rule_search="enumerate", max_conjunction=2, min_support=5)
+    assert not searches.masked
+    rows = np.arange(0, 60, 2)
+    alone = learn_decision_list(X[rows], y[rows], max_rules=3, rule_search="enumerate",
+                                max_conjunction=2, min_support=5).decision_list
+    assert searches.fit_list(rows, 3) == alone
