@@ -5,6 +5,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from list_options import draw_list_options
 from sklearn.model_selection import StratifiedKFold
 
 from occamlearn.lists import learn_decision_list
@@ -47,20 +48,7 @@ def fold_problems(draw):
     X = (rng.random((n, d)) < rng.uniform(0.2, 0.8)).astype(np.uint8)
     y = ((X[:, 0] & X[:, -1]) ^ (rng.random(n) < 0.25)).astype(np.uint8)
     rows = np.flatnonzero(rng.random(n) < draw(st.floats(0.3, 0.95)))
-    max_conjunction = draw(st.integers(1, min(d, 4)))
-    options = {
-        "direction": draw(st.sampled_from(("positive", "negative", None, "both"))),
-        "search": draw(st.sampled_from(("hill", "beam"))),
-        "beam_width": draw(st.integers(1, 3)),
-        "rule_search": draw(st.sampled_from(("beam", "exact"))),
-        "rule_beam_width": draw(st.integers(1, 4)),
-        "max_conjunction": max_conjunction,
-        "min_conjunction": draw(st.integers(1, max_conjunction)),
-        "min_support": draw(st.integers(1, 4)),
-        "penalty": draw(st.sampled_from((None, 0.5, 1.0))),
-    }
-    if options["direction"] is not None:
-        options["monotone"] = draw(st.booleans())
+    options = draw_list_options(draw, d)
     return X, y, rows, options, draw(st.integers(1, 6))
 
 

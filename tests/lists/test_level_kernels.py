@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from list_options import draw_list_options
 
 from occamlearn import DecisionListClassifier, load_dataset
 from occamlearn.lists import learn_decision_list, levels
@@ -41,21 +42,8 @@ def grown_lists(draw):
     X = (rng.random((n, d)) < rng.uniform(0.1, 0.9)).astype(np.uint8)
     X[:, : d // 2] = X[:, : d // 2] & X[:, d - d // 2:]  # nested columns: repeated row sets
     y = (rng.random(n) < rng.uniform(0.1, 0.9)).astype(np.uint8)
-    max_conjunction = draw(st.integers(1, min(d, 4)))
-    options = {
-        "direction": draw(st.sampled_from(("positive", "negative", None, "both"))),
-        "search": draw(st.sampled_from(("hill", "beam"))),
-        "beam_width": draw(st.integers(1, 3)),
-        "rule_search": draw(st.sampled_from(("beam", "exact"))),
-        "rule_beam_width": draw(st.integers(1, 4)),
-        "max_conjunction": max_conjunction,
-        "min_conjunction": draw(st.integers(1, max_conjunction)),
-        "min_support": draw(st.integers(1, 4)),
-        "penalty": draw(st.sampled_from((None, 0.5, 1.0))),
-        "max_rules": draw(st.integers(1, 6)),
-    }
-    if options["direction"] is not None:
-        options["monotone"] = draw(st.booleans())
+    options = draw_list_options(draw, d)
+    options["max_rules"] = draw(st.integers(1, 6))
     return X, y, options
 
 
