@@ -2,11 +2,13 @@
 the paper's counts."""
 
 import json
+import math
+from fractions import Fraction
 
 import numpy as np
 import pandas as pd
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from sklearn.model_selection import train_test_split
 from sklearn.pipeline import make_pipeline
@@ -288,3 +290,28 @@ def test_shortest_between_lies_in_the_gap(a, b):
     low, high = min(a, b), max(a, b)
     assert low < shortest_between(low, high) <= high
     assert low <= shortest_between(low, high, closed="left") < high
+
+
+def _roundest_in_gap(low: float, high: float) -> float:
+    """Brute force of ``shortest_between(low, high)``: from the coarsest decimal step down, the
+    multiples of the step in ``(low, high]`` (exact fractions of the printed values), and of
+    those the one nearest the middle, a tie to the even multiple."""
+    lo, hi = Fraction(repr(low)), Fraction(repr(high))
+    middle = (lo + hi) / 2
+    for e in range(6, -12, -1):
+        step = Fraction(10) ** e
+        inside = [j for j in range(math.floor(lo / step), math.ceil(hi / step) + 1)
+                  if lo < j * step <= hi]
+        if inside:
+            best = min(inside, key=lambda j: (abs(j - middle / step), j % 2))
+            return float(best * step)
+    raise AssertionError("no decimal in the gap")
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(-5000, 5000), st.integers(1, 30), st.sampled_from([-3, -1, 0, 2]))
+@example(212, 5, -3)  # (0.212, 0.217]: a tie at 0.2145, to the even 0.214
+def test_shortest_between_is_the_roundest_number_nearest_the_middle(start, width, exponent):
+    low, high = float(Fraction(start) * Fraction(10) ** exponent), float(
+        Fraction(start + width) * Fraction(10) ** exponent)
+    assert shortest_between(low, high) == _roundest_in_gap(low, high)
