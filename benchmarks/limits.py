@@ -12,7 +12,7 @@ rule ``limit * 1.1 + 1``; the seconds to the first tree (from the fit's trace, w
 one); the peak RSS against 2 GB; the status and size returned. A case without a time limit
 (an estimator that has none) says n/a.
 
-    python benchmarks/limits.py --load 0 2 --out benchmarks/results/limits.md
+    python benchmarks/limits.py --load 2 --out benchmarks/results/limits_loaded6.md
 
 What the columns around the fit hold. Before the fit: the interpreter, then ``sklearn.base``
 (which imports scipy.stats and pandas itself: most of the 2-3 s of ``from occamlearn import
