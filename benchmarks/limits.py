@@ -115,17 +115,22 @@ def _cli_report(stdout: str) -> dict:
             "status": size.group(2) if size else "?", "size": size.group(1) if size else ""}
 
 
-def measure(name: str) -> dict:
+def measure(name: str, src: str | None = None) -> dict:
     """Run ``name`` in a child process; wall time and the child's report. A ``cli`` case runs
     the command ``occamlearn ARGS`` (as ``python -m occamlearn``), whose ``--time-limit``
-    counts from its start."""
+    counts from its start. ``src``: the source tree the child imports occamlearn from (None:
+    this process's ``PYTHONPATH``)."""
     case = CASES[name]
+    env = None if src is None else {**os.environ, "PYTHONPATH": src}
     start = time.perf_counter()
     row = {"case": name, "time_limit": case.time_limit, "load_before": os.getloadavg()[0]}
+    if src is not None:
+        row["src"] = src
     command = ([sys.executable, "-m", "occamlearn", *case.build()] if case.method == "cli"
                else [sys.executable, __file__, "--case", name])
     try:
-        done = subprocess.run(command, capture_output=True, text=True, timeout=case.hard_limit)
+        done = subprocess.run(command, capture_output=True, text=True, timeout=case.hard_limit,
+                              env=env)
     except subprocess.TimeoutExpired:
         row.update(wall_seconds=time.perf_counter() - start,
                    error=f"killed at the hard limit of {case.hard_limit:g} s")
@@ -172,16 +177,20 @@ def _number(value, digits: int = 1) -> str:
 
 
 def table(rows: list[dict]) -> str:
-    lines = ["| case | load | load avg | time_limit (s) | fit (s) | fit kept | before fit (s) | "
+    with_src = any("src" in row for row in rows)
+    lines = ["| case | " + ("src | " if with_src else "")
+             + "load | load avg | time_limit (s) | fit (s) | fit kept | before fit (s) | "
              "after fit (s) | wall (s) | wall kept | first tree (s) | peak RSS (MB) | status | "
              "size |",
-             "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
+             "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
+             + ("---|" if with_src else "")]
     for row in rows:
         limit, rss = row["time_limit"], row.get("peak_rss_mb")
         fit_kept, wall_kept = _verdicts(row)
         memory = "" if rss is None else f"{rss:.0f}" + ("" if rss < MEMORY_BAR_MB else " **over**")
         lines.append(
-            f"| {row['case']} | {row['load']} | {_number(row.get('load_before'))}-"
+            f"| {row['case']} | " + (f"{row.get('src', '')} | " if with_src else "")
+            + f"{row['load']} | {_number(row.get('load_before'))}-"
             f"{_number(row.get('load_after'))} | {'none' if limit is None else f'{limit:g}'} | "
             f"{_number(row.get('fit_seconds'))} | {fit_kept} | "
             f"{_number(row.get('before_fit_seconds'))} | "
@@ -218,6 +227,9 @@ def main(argv=None) -> int:
     parser.add_argument("--cases", nargs="+", choices=sorted(CASES), default=list(CASES))
     parser.add_argument("--load", nargs="+", type=int, default=[0],
                         help="busy-loop processes beside each run (e.g. 0 2)")
+    parser.add_argument("--src", nargs="+", default=[None],
+                        help="source trees to import occamlearn from, alternated case by "
+                             "case (e.g. a base checkout's src and src)")
     parser.add_argument("--out", help="write the Markdown table here too")
     args = parser.parse_args(argv)
     if args.case:
@@ -226,14 +238,15 @@ def main(argv=None) -> int:
     header, rows = _header(argv), []
     for load in args.load:
         for name in args.cases:  # one at a time, each its own process
-            loops = _busy_loops(load)
-            try:
-                rows.append({**measure(name), "load": load})
-            finally:
-                for loop in loops:
-                    loop.kill()
-                    loop.wait()
-            print(json.dumps(rows[-1]), file=sys.stderr, flush=True)
+            for src in args.src:  # base and head alternated, in one sitting
+                loops = _busy_loops(load)
+                try:
+                    rows.append({**measure(name, src), "load": load})
+                finally:
+                    for loop in loops:
+                        loop.kill()
+                        loop.wait()
+                print(json.dumps(rows[-1]), file=sys.stderr, flush=True)
     legend = "\n".join(f"- `{name}`: {CASES[name].what}" for name in args.cases)
     emit(header + table(rows) + "\nCases:\n" + legend + "\n", args.out)
     return 0
