@@ -14,11 +14,16 @@ one); the peak RSS against 2 GB; the status and size returned. A case without a 
 
     python benchmarks/limits.py --load 2 --out benchmarks/results/limits_loaded6.md
 
+``--src A B`` runs each case once per source tree, alternated (base against head in one
+sitting; the table gets a ``src`` column).
+
 What the columns around the fit hold. Before the fit: the interpreter, then ``sklearn.base``
-(which imports scipy.stats and pandas itself: most of the 2-3 s of ``from occamlearn import
-MinimumPureTreeClassifier`` on a near-idle machine, and the user's own cost), our estimator
-modules (no numba, no compiled kernel, no search: ``fit`` imports those under its deadline),
-the case's data. After the fit: the ``atexit`` handlers, then the interpreter's teardown.
+(which imports scipy.stats, scipy.optimize and pandas itself: 0.66-0.70 of the 0.8-1.0
+CPU-seconds before an idle fit, and the user's own cost), our estimator modules (0.06-0.07
+CPU-s: no numba, no compiled kernel, no search, no scikit-learn tree: ``fit`` imports those
+under its deadline), the case's data; ``startup_parts.py`` times these apart
+(``benchmarks/results/startup_parts.md``: beside two busy loops each CPU-second of them took
+2-4 s of wall). After the fit: the ``atexit`` handlers, then the interpreter's teardown.
 That teardown was mostly the cyclic garbage collector's passes over every object (0.3-1.1 s
 idle, several seconds under load); a fitted process now freezes the collector at exit
 (``estimators._process_exit``), so what is left is releasing the objects. The ``occamlearn``
@@ -63,7 +68,7 @@ def run_case(name: str) -> dict:
     if case.time_limit is not None and "time_limit" in estimator.get_params():
         estimator.set_params(time_limit=case.time_limit)
     limited = "time_limit" in estimator.get_params()
-    start = time.perf_counter()
+    before_fit_cpu, start = time.process_time(), time.perf_counter()
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # what was dropped or folded is read off the model
         if case.method == "size_error_path":
@@ -74,7 +79,7 @@ def run_case(name: str) -> dict:
     seconds = time.perf_counter() - start
     out = {"fit_seconds": seconds, "limited": limited, "startup_seconds": started_up,
            "before_fit_seconds": _seconds_since_process_start() - seconds,
-           "peak_rss_mb": _peak_rss_mb()}
+           "before_fit_cpu_seconds": before_fit_cpu, "peak_rss_mb": _peak_rss_mb()}
     if case.method == "size_error_path":
         out.update(status=path.status, size=f"{len(path)} points")
     elif hasattr(model, "tree_"):
@@ -94,7 +99,7 @@ def _peak_rss_mb() -> float:
 def _run_fits(pairs, X, fit_options, started_up) -> dict:
     """Fit each ``(estimator, y)`` in turn in this process (each with its own defaults): the
     process's peak RSS after each, so the fit that raised it is named."""
-    start, parts = time.perf_counter(), []
+    before_fit_cpu, start, parts = time.process_time(), time.perf_counter(), []
     for estimator, y in pairs:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
@@ -104,7 +109,8 @@ def _run_fits(pairs, X, fit_options, started_up) -> dict:
     seconds = time.perf_counter() - start
     return {"fit_seconds": seconds, "limited": False, "startup_seconds": started_up,
             "before_fit_seconds": _seconds_since_process_start() - seconds,
-            "peak_rss_mb": _peak_rss_mb(), "status": "; ".join(parts), "size": ""}
+            "before_fit_cpu_seconds": before_fit_cpu, "peak_rss_mb": _peak_rss_mb(),
+            "status": "; ".join(parts), "size": ""}
 
 
 def _cli_report(stdout: str) -> dict:
@@ -115,17 +121,22 @@ def _cli_report(stdout: str) -> dict:
             "status": size.group(2) if size else "?", "size": size.group(1) if size else ""}
 
 
-def measure(name: str) -> dict:
+def measure(name: str, src: str | None = None) -> dict:
     """Run ``name`` in a child process; wall time and the child's report. A ``cli`` case runs
     the command ``occamlearn ARGS`` (as ``python -m occamlearn``), whose ``--time-limit``
-    counts from its start."""
+    counts from its start. ``src``: the source tree the child imports occamlearn from (None:
+    this process's ``PYTHONPATH``)."""
     case = CASES[name]
+    env = None if src is None else {**os.environ, "PYTHONPATH": src}
     start = time.perf_counter()
     row = {"case": name, "time_limit": case.time_limit, "load_before": os.getloadavg()[0]}
+    if src is not None:
+        row["src"] = src
     command = ([sys.executable, "-m", "occamlearn", *case.build()] if case.method == "cli"
                else [sys.executable, __file__, "--case", name])
     try:
-        done = subprocess.run(command, capture_output=True, text=True, timeout=case.hard_limit)
+        done = subprocess.run(command, capture_output=True, text=True, timeout=case.hard_limit,
+                              env=env)
     except subprocess.TimeoutExpired:
         row.update(wall_seconds=time.perf_counter() - start,
                    error=f"killed at the hard limit of {case.hard_limit:g} s")
@@ -172,19 +183,25 @@ def _number(value, digits: int = 1) -> str:
 
 
 def table(rows: list[dict]) -> str:
-    lines = ["| case | load | load avg | time_limit (s) | fit (s) | fit kept | before fit (s) | "
+    with_src = any("src" in row for row in rows)
+    lines = ["| case | " + ("src | " if with_src else "")
+             + "load | load avg | time_limit (s) | fit (s) | fit kept | before fit (s) | "
+             "before fit CPU (s) | "
              "after fit (s) | wall (s) | wall kept | first tree (s) | peak RSS (MB) | status | "
              "size |",
-             "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
+             "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
+             + ("---|" if with_src else "")]
     for row in rows:
         limit, rss = row["time_limit"], row.get("peak_rss_mb")
         fit_kept, wall_kept = _verdicts(row)
         memory = "" if rss is None else f"{rss:.0f}" + ("" if rss < MEMORY_BAR_MB else " **over**")
         lines.append(
-            f"| {row['case']} | {row['load']} | {_number(row.get('load_before'))}-"
+            f"| {row['case']} | " + (f"{row.get('src', '')} | " if with_src else "")
+            + f"{row['load']} | {_number(row.get('load_before'))}-"
             f"{_number(row.get('load_after'))} | {'none' if limit is None else f'{limit:g}'} | "
             f"{_number(row.get('fit_seconds'))} | {fit_kept} | "
             f"{_number(row.get('before_fit_seconds'))} | "
+            f"{_number(row.get('before_fit_cpu_seconds'), 2)} | "
             f"{_number(row.get('after_fit_seconds'))} | {row['wall_seconds']:.1f} | "
             f"{wall_kept} | {_number(row.get('first_tree_seconds'))} | {memory} | "
             f"{row.get('status', '')} | {row.get('size', '')} |")
@@ -204,7 +221,7 @@ def _header(argv) -> str:
             f"busy-loop processes run beside the case (ours), `load avg` the machine's 1-minute "
             f"load average when the case started and ended (everything else on the machine); "
             f"before fit = the seconds from the process's start to the fit's (interpreter, "
-            f"imports, data); after fit = wall - before fit - "
+            f"imports, data), before fit CPU its CPU seconds; after fit = wall - before fit - "
             f"fit (the process's exit, and starting it). A `cli-` case runs `python -m "
             f"occamlearn fit ...`, whose --time-limit counts from the command's start (its fit "
             f"gets what start-up and reading left; before and after fit are not split there)."
@@ -218,6 +235,9 @@ def main(argv=None) -> int:
     parser.add_argument("--cases", nargs="+", choices=sorted(CASES), default=list(CASES))
     parser.add_argument("--load", nargs="+", type=int, default=[0],
                         help="busy-loop processes beside each run (e.g. 0 2)")
+    parser.add_argument("--src", nargs="+", default=[None],
+                        help="source trees to import occamlearn from, alternated case by "
+                             "case (e.g. a base checkout's src and src)")
     parser.add_argument("--out", help="write the Markdown table here too")
     args = parser.parse_args(argv)
     if args.case:
@@ -226,14 +246,15 @@ def main(argv=None) -> int:
     header, rows = _header(argv), []
     for load in args.load:
         for name in args.cases:  # one at a time, each its own process
-            loops = _busy_loops(load)
-            try:
-                rows.append({**measure(name), "load": load})
-            finally:
-                for loop in loops:
-                    loop.kill()
-                    loop.wait()
-            print(json.dumps(rows[-1]), file=sys.stderr, flush=True)
+            for src in args.src:  # base and head alternated, in one sitting
+                loops = _busy_loops(load)
+                try:
+                    rows.append({**measure(name, src), "load": load})
+                finally:
+                    for loop in loops:
+                        loop.kill()
+                        loop.wait()
+                print(json.dumps(rows[-1]), file=sys.stderr, flush=True)
     legend = "\n".join(f"- `{name}`: {CASES[name].what}" for name in args.cases)
     emit(header + table(rows) + "\nCases:\n" + legend + "\n", args.out)
     return 0

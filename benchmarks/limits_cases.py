@@ -113,15 +113,15 @@ def _numeric(rows: int, columns: int, seed: int = 0, informative: int | None = N
                                n_redundant=0 if columns < 10 else 2, random_state=seed)
 
 
-def _estimator(kind: str, **options):
-    from occamlearn import (
-        DecisionListClassifier,
-        MaxAccuracyTreeClassifier,
-        MinimumPureTreeClassifier,
-    )
+ESTIMATORS = {"mpdt": "MinimumPureTreeClassifier", "dtmax": "MaxAccuracyTreeClassifier",
+              "dlist": "DecisionListClassifier"}
 
-    return {"mpdt": MinimumPureTreeClassifier, "dtmax": MaxAccuracyTreeClassifier,
-            "dlist": DecisionListClassifier}[kind](**options)
+
+def _estimator(kind: str, **options):
+    """``kind``'s estimator, importing that one only (as a user's script would)."""
+    import occamlearn
+
+    return getattr(occamlearn, ESTIMATORS[kind])(**options)
 
 
 def _fit(kind, data, **options):
@@ -130,6 +130,7 @@ def _fit(kind, data, **options):
         X, y, *weight = data()
         return _estimator(kind, **options), X, y, (
             {"sample_weight": weight[0]} if weight else {})
+    build.kind, build.data = kind, data  # read by startup_parts.py, which times them apart
     return build
 
 

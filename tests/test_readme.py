@@ -57,3 +57,27 @@ def test_readme_examples_print_what_the_readme_shows():
         if got != _lines(expected):
             pytest.fail(f"README.md python block at line {line} printed:\n{out.getvalue()}\n"
                         f"but the README shows:\n{expected}")
+
+
+ROOT = README.parent
+NAMED_FILE = re.compile(r"`([\w./*-]+\.(?:md|py))`")
+
+
+def _named_file_exists(name: str) -> bool:
+    """A file the README names in backquotes: a path from the repository root (``tests/``,
+    ``benchmarks/``), a result file under ``benchmarks/results/`` (globs such as
+    ``table5*.md`` included), or a module named by its path's tail under ``src/``."""
+    if name.startswith(("tests/", "benchmarks/", "src/")):
+        return any(ROOT.glob(name))
+    if name.endswith(".md") and any((ROOT / "benchmarks" / "results").glob(name)):
+        return True
+    return any(path.as_posix().endswith("/" + name) for path in (ROOT / "src").rglob(name))
+
+
+def test_every_file_the_readme_names_exists():
+    """The README backs its measured claims with result files and tests by name: each named
+    file must exist (a renamed or removed result would leave a claim without its backing)."""
+    names = set(NAMED_FILE.findall(README.read_text())) - {"README.md", "_name.py"}  # patterns
+    assert len(names) > 20
+    missing = sorted(name for name in names if not _named_file_exists(name))
+    assert missing == [], missing

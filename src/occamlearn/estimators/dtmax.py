@@ -30,9 +30,13 @@ from occamlearn.estimators._progress import watching_interrupts
 from occamlearn.estimators.size_error_path import SizeErrorPath, size_error_path
 from occamlearn.maxsat.backends import BACKENDS
 from occamlearn.stopping import Deadline
-from occamlearn.trees.dtmax.entry import METHODS, find_most_accurate_tree
-from occamlearn.trees.dtmax.maxsat.solve import BACKEND_AUTO
 
+# The engine's names of ``method`` (``trees.dtmax.entry.METHODS``) and of the automatic
+# ``solver`` (``trees.dtmax.maxsat.solve.BACKEND_AUTO``), written here so that importing the
+# estimator does not import the engine, which imports scikit-learn's trees and neighbours
+# (0.05-0.06 CPU-s): ``fit`` imports it, under its deadline. A test holds them equal.
+METHOD_NAMES = frozenset({"auto", "maxsat"})
+SOLVER_AUTO = "auto"
 # Names of ``method`` that older versions had (their model files keep them): both now mean
 # "auto", which searches every threshold itself.
 FORMER_METHODS = ("dp", "ordered")
@@ -142,8 +146,8 @@ class MaxAccuracyTreeClassifier(ClassifierMixin, FittedTreeMixin, BaseEstimator)
         "max_depth": [Interval(Integral, 1, None, closed="left"), None],
         "max_leaves": [Interval(Integral, 1, None, closed="left"), None],
         "binarizer": [HasMethods(["fit", "transform"]), StrOptions(set(ENCODINGS)), None],
-        "method": [StrOptions(set(METHODS) | set(FORMER_METHODS))],
-        "solver": [StrOptions(set(BACKENDS) | {BACKEND_AUTO})],
+        "method": [StrOptions(set(METHOD_NAMES) | set(FORMER_METHODS))],
+        "solver": [StrOptions(set(BACKENDS) | {SOLVER_AUTO})],
         "sat_solver": [StrOptions(set(SAT_SOLVERS))],
         "time_limit": [Interval(Real, 0, None, closed="left"), None],
         "prefer_small": ["boolean"],
@@ -177,6 +181,8 @@ class MaxAccuracyTreeClassifier(ClassifierMixin, FittedTreeMixin, BaseEstimator)
             raise ValueError("max_depth=None needs max_leaves: without either bound the most "
                              "accurate tree is simply the largest. Pass max_depth or "
                              "max_leaves.")
+        from occamlearn.trees.dtmax.entry import find_most_accurate_tree
+
         columns = table_columns(self, X, y, sample_weight, self.class_weight)
         progress = search_progress(self, columns)
         with watching_interrupts(deadline, progress):

@@ -22,7 +22,6 @@ from occamlearn.estimators._dtmax_columns import table_columns
 from occamlearn.estimators._dtmax_fitted import set_fitted
 from occamlearn.estimators._process_exit import freeze_collector_at_exit
 from occamlearn.stopping import Deadline
-from occamlearn.trees.dtmax.entry import find_size_error_curve
 
 __all__ = ["SizeErrorPath", "size_error_path"]
 
@@ -100,6 +99,9 @@ def size_error_path(estimator, X, y, sample_weight=None) -> SizeErrorPath:
     work = clone(estimator)  # reads the data (n_features_in_...); the estimator stays unfitted
     deadline = Deadline.for_fit(no_limit_as_none(work.time_limit))
     freeze_collector_at_exit()  # the process's exit skips the collector
+    # the engine (and scikit-learn's trees it imports) is imported here, under the deadline
+    from occamlearn.trees.dtmax.entry import find_size_error_curve
+
     columns = table_columns(work, X, y, sample_weight, work.class_weight)
     curve = find_size_error_curve(columns.data, max_leaves=work.max_leaves,
                                   max_depth=work.max_depth, deadline=deadline)
