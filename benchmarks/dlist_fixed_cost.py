@@ -10,6 +10,11 @@ the ratios come from one run on one (possibly shared) machine:
 * ``binarise`` -- ``RuleLiterals(ThresholdBinarizer()).fit_transform`` (the default literals);
 * ``search`` -- ``learn_decision_list`` on the already binary matrix with the default's
   options (both directions, beam-grown rules, MDL penalty);
+* ``folds`` -- the shrinkage's held-out folds (``lists.shrinkage.shrinkage_factor`` over a
+  ``lists.folds.FoldSearch`` on the same packed problem: 5 searches in the chosen direction,
+  stopped at the list's length);
+* ``rest`` -- ``fit`` less the four parts above (scikit-learn's parameter checks, cloning,
+  label encoding, packing, the fitted attributes);
 * ``ripper`` -- ``wittgenstein.RIPPER(random_state=s).fit`` as in ``dlist_accuracy.py``.
 
 Each is the mean CPU time of ``--repeats`` calls per split (after one warm-up call), on the
@@ -36,13 +41,15 @@ from sklearn.model_selection import train_test_split
 from occamlearn import DecisionListClassifier
 from occamlearn.estimators._base import validate_table
 from occamlearn.estimators.decision_list import LIST_BINARIZERS
-from occamlearn.lists import learn_decision_list
+from occamlearn.lists import learn_decision_list, prepare
+from occamlearn.lists.folds import FoldSearch
 from occamlearn.lists.levels import load_kernels
+from occamlearn.lists.shrinkage import SHRINKAGE_FOLDS, shrinkage_factor
 
 sys.path.insert(0, os.path.dirname(__file__))
 from dlist_accuracy import SPLITS, _commit, _versions, two_class_tables  # noqa: E402
 
-PARTS = ("fit", "validate", "binarise", "search", "ripper")
+PARTS = ("fit", "validate", "binarise", "search", "folds", "ripper")
 
 
 def _cpu(call, repeats: int) -> float:
@@ -63,12 +70,16 @@ def _calls(X, y) -> dict:
     options = {"direction": "both", "max_rules": 10, "max_conjunction": 4,
                "rule_search": "beam", "penalty": 1.0}
     values, counts = np.unique(y, return_counts=True)
+    searches = FoldSearch(prepare(binary, positive, 1, options["max_conjunction"]), binary,
+                          positive, None, {**{k: v for k, v in options.items() if k != "max_rules"},
+                                           "direction": model.direction_, "deadline": None})
     frame = X.astype({c: str for c in X.columns if isinstance(X[c].dtype, pd.CategoricalDtype)})
     return {
         "fit": lambda: DecisionListClassifier().fit(X, y),
         "validate": lambda: validate_table(DecisionListClassifier(), X, y, reset=True),
         "binarise": lambda: LIST_BINARIZERS["readable"]().fit_transform(X),
         "search": lambda: learn_decision_list(binary, positive, **options),
+        "folds": lambda: shrinkage_factor(searches, len(model.rules_), SHRINKAGE_FOLDS, 0),
         "ripper": lambda: wittgenstein.RIPPER(random_state=0).fit(
             frame, y, pos_class=values[np.argmin(counts)]),
     }
@@ -90,6 +101,8 @@ def run(tables, repeats: int) -> pd.DataFrame:
         print(row, flush=True)
         rows.append(row)
     frame = pd.DataFrame(rows).set_index("table")
+    frame.insert(list(frame.columns).index("ripper"), "rest", frame["fit"] - frame["validate"]
+                 - frame["binarise"] - frame["search"] - frame["folds"])
     frame["ripper / fit"] = frame["ripper"] / frame["fit"]
     frame["ripper / search"] = frame["ripper"] / frame["search"]
     frame["ripper / (validate + binarise)"] = frame["ripper"] / (frame["validate"]
