@@ -1,6 +1,7 @@
-"""``training_columns`` reads a DataFrame's plain numeric columns in one pass per dtype: each
-column's spec, cleaned values and errors from ``fit_column`` are those of reading its Series
-alone, on drawn tables of every numpy numeric dtype, with missing values, infinities,
+"""``training_columns`` reads a DataFrame's plain numeric columns in one pass per dtype and its
+category columns from their codes: each column's spec, cleaned values and errors from
+``fit_column`` are those of reading its Series alone, on drawn tables of every numpy numeric
+dtype and of categories of numbers, text, flags and a mix, with missing values, infinities,
 constant and 0/1 columns and every override."""
 
 import warnings
@@ -11,10 +12,16 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from occamlearn.binarize import ThresholdBinarizer
-from occamlearn.binarize._columns import ReadNumbers, fit_column, training_columns
+from occamlearn.binarize._columns import (
+    ReadCategories,
+    ReadNumbers,
+    fit_column,
+    training_columns,
+)
 
 DTYPES = ["int8", "int64", "uint16", "uint64", "float32", "float64", "bool", "Int64",
-          "category", "object"]
+          "category", "object categories", "int categories", "float categories", "mixed categories",
+          "bool categories", "object"]
 VALUES = [0.0, 1.0, 2.0, -3.0, 0.5, 1e300, np.nan, np.inf, -np.inf, -0.0]
 
 
@@ -28,7 +35,7 @@ def frames(draw):
         values = np.array([VALUES[k] for k in picks])
         if dtype == "bool":
             column = pd.Series(values == 1.0)
-        elif dtype.startswith(("int", "uint")):
+        elif dtype.startswith(("int", "uint")) and not dtype.endswith("categories"):
             finite = np.where(np.isfinite(values), values, 2.0)
             column = pd.Series((np.abs(finite) % 4).astype(dtype))
         elif dtype == "Int64":
@@ -36,6 +43,19 @@ def frames(draw):
                                for v in values], dtype="Int64")
         elif dtype == "category":
             column = pd.Categorical([None if np.isnan(v) else str(v) for v in values])
+        elif dtype == "object categories":
+            column = pd.Categorical(pd.Series([None if np.isnan(v) else str(v)
+                                               for v in values], dtype=object))
+        elif dtype == "int categories":
+            column = pd.Categorical([None if not np.isfinite(v) else int(abs(v) % 3)
+                                     for v in values], categories=[2, 0, 1, 7])
+        elif dtype == "float categories":
+            column = pd.Categorical([None if np.isnan(v) else v for v in values])
+        elif dtype == "mixed categories":
+            column = pd.Categorical([None if np.isnan(v) else ("a" if v < 0 else 1)
+                                     for v in values], categories=[1, "a", "b"])
+        elif dtype == "bool categories":
+            column = pd.Categorical([None if np.isnan(v) else bool(v > 0) for v in values])
         elif dtype == "object":
             column = pd.Series([None if np.isnan(v) else float(v) for v in values],
                                dtype=object)
@@ -70,6 +90,10 @@ def test_columns_read_at_once_are_read_as_the_series(table):
                  and override != "categorical")
         finite = not plain or not np.isinf(series.to_numpy(dtype=np.float64)).any()
         assert isinstance(read[j], ReadNumbers) == (plain and finite)
+        categories = getattr(series.dtype, "categories", pd.Index([1]))
+        assert isinstance(read[j], ReadCategories) == (
+            isinstance(series.dtype, pd.CategoricalDtype) and override != "continuous"
+            and categories.inferred_type in ("integer", "floating", "boolean", "string"))
         assert _fitted(name, j, read[j], override) == _fitted(name, j, series, override)
 
 

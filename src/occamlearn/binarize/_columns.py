@@ -70,6 +70,7 @@ from occamlearn.model.conditions import missing_mask
 
 __all__ = [
     "ColumnSpec",
+    "ReadCategories",
     "ReadNumbers",
     "check_range",
     "check_unique_names",
@@ -143,10 +144,23 @@ class ReadNumbers:
     dtype_kind: str
 
 
+@dataclass(frozen=True)
+class ReadCategories:
+    """A training column of a pandas category dtype already read as text
+    (``training_columns``): its values as objects, None where missing, the categories its
+    present rows use (in category order) and whether any row is missing."""
+
+    values: np.ndarray
+    domain: tuple
+    missing: bool
+
+
 def training_columns(X, overrides: list) -> list:
     """The columns of the DataFrame ``X`` for ``fit_column``: each column of a numpy bool,
     integer or float dtype as ``ReadNumbers``, unless ``overrides`` (one entry per column)
-    forces it categorical or it holds +-inf; every other column as a Series.
+    forces it categorical or it holds +-inf; each column of a category dtype whose
+    categories are numbers or all text as ``ReadCategories``, unless forced continuous;
+    every other column as a Series.
 
     Why this is what ``fit_column`` reads from the Series: such a column is not textual
     (its dtype is neither object, string nor category) and not dates (nor datetime64, nor
@@ -156,13 +170,23 @@ def training_columns(X, overrides: list) -> list:
     in one call instead of one Series at a time, whose per-column cost exceeds the
     conversion on small tables (``tests/binarize/test_training_columns.py`` checks the
     specs, values and errors against the Series).
+
+    Why a category column's reading is that of its Series: its reading is "text" (its
+    categories are not datetime64, so it is not read as dates), its values are
+    ``to_numpy(dtype=object)`` with None where its code is -1 (categories are never
+    missing values, so those are exactly the rows ``missing_mask`` finds), and a category
+    is in the Series' domain when a present value equals it, that is when its code is used:
+    categories are distinct, and numbers or text (not a mix, where ``True == 1``) are
+    equal only when they are the same category.
     """
     dtypes = list(X.dtypes)
     plain: dict = {}
+    columns: list = [None] * len(dtypes)
     for j, (dtype, override) in enumerate(zip(dtypes, overrides)):
         if isinstance(dtype, np.dtype) and dtype.kind in "biuf" and override != "categorical":
             plain.setdefault(dtype, []).append(j)
-    columns: list = [None] * len(dtypes)
+        elif override != "continuous" and _plain_categories(dtype):
+            columns[j] = _read_categories(X.iloc[:, j])
     for dtype, positions in plain.items():
         block = np.ascontiguousarray(X.iloc[:, positions].to_numpy(dtype=dtype).T,
                                      dtype=np.float64)
@@ -171,6 +195,29 @@ def training_columns(X, overrides: list) -> list:
             if ok:
                 columns[j] = ReadNumbers(values, dtype.kind)
     return [X.iloc[:, j] if column is None else column for j, column in enumerate(columns)]
+
+
+def _plain_categories(dtype) -> bool:
+    """A category dtype whose categories are numbers or all text (``training_columns``)."""
+    if not isinstance(dtype, pd.CategoricalDtype):
+        return False
+    categories = dtype.categories.dtype
+    if isinstance(categories, pd.StringDtype):
+        return True
+    return isinstance(categories, np.dtype) and (
+        categories.kind in "biuf"
+        or categories.kind == "O" and dtype.categories.inferred_type == "string")
+
+
+def _read_categories(column) -> ReadCategories:
+    codes = column.cat.codes.to_numpy()
+    absent = codes < 0
+    values = column.to_numpy(dtype=object)
+    if absent.any():
+        values[absent] = None
+    used = np.bincount(codes[~absent], minlength=len(column.cat.categories)) > 0
+    domain = tuple(c for c, u in zip(column.cat.categories, used) if u)
+    return ReadCategories(values, domain, bool(absent.any()))
 
 
 def _to_float(name: str, column, *, allow_inf: bool = False) -> np.ndarray:
@@ -255,7 +302,11 @@ def _reading_of(name: str, column, override: str | None) -> str:
 def fit_column(name, index, column, *, override: str | None) -> tuple[ColumnSpec, np.ndarray]:
     """Classify one training column; return its spec and its cleaned values (missing ones as
     NaN in numeric columns, None in categorical ones). ``column`` is a Series, a 1-D array
-    or ``ReadNumbers`` (``training_columns``)."""
+    or ``ReadNumbers`` / ``ReadCategories`` (``training_columns``)."""
+    if isinstance(column, ReadCategories):
+        informative = len(column.domain) > 1 or (len(column.domain) == 1 and column.missing)
+        return ColumnSpec(name, index, "categorical" if informative else "constant",
+                          column.domain, missing=column.missing), column.values
     if isinstance(column, ReadNumbers):
         return _numeric_spec(name, index, column.values, override, dates=False,
                              is_bool=column.dtype_kind == "b",
