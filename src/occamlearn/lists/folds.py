@@ -129,11 +129,15 @@ class FoldSearch:
         return search_problem(self._masked(rows), max_rules=max_rules,
                               **search).decision_list
 
-    def _masked(self, rows) -> SearchProblem:
-        problem = self.problem
+    def _row_mask(self, rows) -> np.ndarray:
+        """The rows ``rows`` (indices) as a packed mask over the problem's rows."""
         inside = np.zeros(len(self.labels), dtype=bool)
         inside[rows] = True
-        mask = pack_vector(inside)
+        return pack_vector(inside)
+
+    def _masked(self, rows) -> SearchProblem:
+        problem = self.problem
+        mask = self._row_mask(rows)
         positives = problem.positives & mask
         n_rows, n_positive = popcount_rows(np.stack([mask, positives]))
         return SearchProblem(int(n_rows), int(n_positive), mask, positives, problem.literals,
@@ -152,9 +156,7 @@ class FoldSearch:
             w = self.weight[rows]
             return (np.bincount(region, weights=w, minlength=k + 1),
                     np.bincount(region, weights=w * (self.labels[rows] == 1), minlength=k + 1))
-        inside = np.zeros(len(self.labels), dtype=bool)
-        inside[rows] = True
-        left = pack_vector(inside)
+        left = self._row_mask(rows)
         literals = self.problem.literals
         sets = np.empty((2 * (k + 1), len(left)), dtype=np.uint64)
         for r, rule in enumerate(decision_list.rules):
