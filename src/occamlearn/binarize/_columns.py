@@ -185,8 +185,10 @@ def training_columns(X, overrides: list) -> list:
     for j, (dtype, override) in enumerate(zip(dtypes, overrides)):
         if isinstance(dtype, np.dtype) and dtype.kind in "biuf" and override != "categorical":
             plain.setdefault(dtype, []).append(j)
-        elif override != "continuous" and _plain_categories(dtype):
-            columns[j] = _read_categories(X.iloc[:, j])
+    series = _series_of(X, len(dtypes) - sum(map(len, plain.values())))
+    for j, (dtype, override) in enumerate(zip(dtypes, overrides)):
+        if override != "continuous" and _plain_categories(dtype):
+            columns[j] = _read_categories(series(j))
     for dtype, positions in plain.items():
         block = np.ascontiguousarray(X.iloc[:, positions].to_numpy(dtype=dtype).T,
                                      dtype=np.float64)
@@ -194,7 +196,17 @@ def training_columns(X, overrides: list) -> list:
         for j, values, ok in zip(positions, block, finite):
             if ok:
                 columns[j] = ReadNumbers(values, dtype.kind)
-    return [X.iloc[:, j] if column is None else column for j, column in enumerate(columns)]
+    return [series(j) if column is None else column for j, column in enumerate(columns)]
+
+
+def _series_of(X, wanted: int):
+    """Column position -> Series of ``X``, for about ``wanted`` columns: all made at once
+    by ``items`` (a fifth of ``iloc``'s cost per column) when they are at least a quarter
+    of the columns, else each by ``iloc`` when asked for."""
+    if 4 * wanted < X.shape[1]:
+        return lambda j: X.iloc[:, j]
+    every = [column for _, column in X.items()]
+    return every.__getitem__
 
 
 def _plain_categories(dtype) -> bool:
@@ -210,13 +222,14 @@ def _plain_categories(dtype) -> bool:
 
 
 def _read_categories(column) -> ReadCategories:
-    codes = column.cat.codes.to_numpy()
+    categorical = column.array  # the Categorical: its codes and categories without copies
+    codes = categorical.codes
     absent = codes < 0
     values = column.to_numpy(dtype=object)
     if absent.any():
         values[absent] = None
-    used = np.bincount(codes[~absent], minlength=len(column.cat.categories)) > 0
-    domain = tuple(c for c, u in zip(column.cat.categories, used) if u)
+    used = np.bincount(codes[~absent], minlength=len(categorical.categories)) > 0
+    domain = tuple(c for c, u in zip(categorical.categories, used) if u)
     return ReadCategories(values, domain, bool(absent.any()))
 
 
