@@ -172,3 +172,13 @@ def test_a_time_limit_on_a_wide_table_still_returns_rules():
     y = (X["c0"] > 0).astype(int)
     model = DecisionListClassifier(time_limit=2).fit(X, y)
     assert model.rules_, model.stop_reason_
+
+
+def test_a_binariser_passed_in_is_cloned_and_a_named_one_fitted_itself():
+    X, y = load_dataset("corral")
+    mine = RuleLiterals(ThresholdBinarizer())
+    model = DecisionListClassifier(binarizer=mine).fit(X, y)
+    assert model.binarizer_ is not mine and not hasattr(mine, "binarizer_")
+    named = DecisionListClassifier().fit(X, y)
+    assert named.binarizer == "readable" and isinstance(named.binarizer_, RuleLiterals)
+    assert named.feature_names_.tolist() == model.feature_names_.tolist()
