@@ -5,7 +5,8 @@ into stratified folds and learn a list on each fold's complement with the search
 the list itself. ``FoldSearch`` runs those searches on the full search's ``SearchProblem``:
 the packed literal columns are shared, and a fold's problem differs only in ``all_rows`` and
 ``positives`` (the fold's rows, packed as a mask), its row and positive counts and their
-``xlogx`` table. No row is copied, validated or packed again.
+``xlogx`` table (and it has no feature names: its lists are only scored). No row is copied,
+validated or packed again.
 
 Why the masked problem is the same search as the fold's rows packed alone: every number a
 grown-rule search (``grow``, ``hill``, ``beam``) reads is a count of rows inside its remainder
@@ -140,10 +141,11 @@ class FoldSearch:
         mask = self._row_mask(rows)
         positives = problem.positives & mask
         n_rows, n_positive = popcount_rows(np.stack([mask, positives]))
+        # no feature names: a fold's lists are scored, never shown, and a DecisionList
+        # checks its names (a str of each) at every construction
         return SearchProblem(int(n_rows), int(n_positive), mask, positives, problem.literals,
-                             problem.n_features, problem.feature_names,
-                             problem.min_conjunction, problem.max_conjunction,
-                             problem.min_support)
+                             problem.n_features, (), problem.min_conjunction,
+                             problem.max_conjunction, problem.min_support)
 
     def region_counts(self, decision_list, rows):
         """(rows, positives) of the rows ``rows`` (indices) reaching each rule of
