@@ -12,13 +12,14 @@ from hypothesis import strategies as st
 
 from occamlearn import DecisionListClassifier, load_dataset, load_model, save_model
 from occamlearn.binarize import ThresholdBinarizer
-from occamlearn.estimators._list_literals import RuleLiterals
+from occamlearn.estimators._list_literals import _OPPOSITE, RuleLiterals, negation
 from occamlearn.export.decision_list import (
     export_graphviz,
     export_text,
     plot_probabilities,
     summary_line,
 )
+from occamlearn.model.conditions import Condition
 
 
 @st.composite
@@ -63,6 +64,25 @@ def _weighted_titanic():
     X, y = load_dataset("titanic")
     rng = np.random.default_rng(0)
     return X, y, rng.integers(1, 4, len(y))
+
+
+@settings(max_examples=200, deadline=None)
+@given(op=st.sampled_from(["==", "!=", "<", ">=", "<=", ">"]),
+       value=st.one_of(st.integers(-3, 3), st.floats(-1e4, 1e4), st.text(max_size=2),
+                       st.just(np.float32(1.5)), st.just(np.int64(7))),
+       index=st.one_of(st.none(), st.integers(0, 5), st.just(np.int64(2))),
+       missing=st.sampled_from([None, True, False]), dates=st.booleans(),
+       domain=st.sampled_from([None, (1, 2)]))
+def test_a_negation_is_the_condition_its_constructor_makes(op, value, index, missing, dates,
+                                                          domain):
+    condition = Condition("c", op, value, index, domain=domain, missing=missing, dates=dates)
+    made = Condition("c", _OPPOSITE[op], condition.value, condition.index,
+                     missing=None if missing is None else not missing, dates=dates)
+    negated = negation(condition)
+    assert negated == made and hash(negated) == hash(made) and str(negated) == str(made)
+    assert negated.__dict__ == made.__dict__ and type(negated) is Condition
+    assert negated.to_dict() == made.to_dict()
+    assert condition.op == op and condition.missing is missing  # the original untouched
 
 
 @pytest.mark.parametrize("weights", ["class_weight", "sample_weight"])
@@ -152,3 +172,13 @@ def test_a_time_limit_on_a_wide_table_still_returns_rules():
     y = (X["c0"] > 0).astype(int)
     model = DecisionListClassifier(time_limit=2).fit(X, y)
     assert model.rules_, model.stop_reason_
+
+
+def test_a_binariser_passed_in_is_cloned_and_a_named_one_fitted_itself():
+    X, y = load_dataset("corral")
+    mine = RuleLiterals(ThresholdBinarizer())
+    model = DecisionListClassifier(binarizer=mine).fit(X, y)
+    assert model.binarizer_ is not mine and not hasattr(mine, "binarizer_")
+    named = DecisionListClassifier().fit(X, y)
+    assert named.binarizer == "readable" and isinstance(named.binarizer_, RuleLiterals)
+    assert named.feature_names_.tolist() == model.feature_names_.tolist()

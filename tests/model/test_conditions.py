@@ -141,3 +141,14 @@ def test_describe_words_bits_and_conjunctions():
     assert both.describe(negate=True) == "not ((2.5 <= w < 3.0 or w >= 4.5) & c == red)"
     assert Condition("t", "between", (1, 2)).describe(negate=True) == "t < 1 or t > 2"
     assert Condition("x", "<=", 4).describe(negate=True) == "x > 4"
+
+
+@settings(max_examples=200, deadline=None)
+@given(op=st.sampled_from(["==", "!=", "<", ">=", "<=", ">"]),
+       value=st.one_of(st.integers(-3, 3), st.floats(-1e4, 1e4), st.text(max_size=2),
+                       st.booleans(), st.just(np.float32(0.1)), st.just(np.int64(7))),
+       missing=st.sampled_from([None, True, False]), dates=st.booleans())
+def test_a_comparison_prints_what_it_says_of_a_present_value(op, value, missing, dates):
+    condition = Condition("c", op, value, 0, missing=missing, dates=dates)
+    said = condition._present_text(False) + (" or missing" if missing else "")
+    assert str(condition) == said

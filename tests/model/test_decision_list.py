@@ -76,3 +76,12 @@ def test_invalid_lists_raise(make, match):
 def test_wrong_width_input_is_rejected():
     with pytest.raises(ValueError, match="expects 3 binary features"):
         small_list().predict(np.zeros((2, 4)))
+
+
+@pytest.mark.parametrize("names", [(), ("a", "b"), ["a", "b"], np.array(["a", "b"], dtype=object),
+                                   (np.str_("a"), "b"), (1, "b")])
+def test_feature_names_become_a_tuple_of_plain_text(names):
+    decision_list = DecisionList((), 0.5, len(names), feature_names=names)
+    assert type(decision_list.feature_names) is tuple
+    assert all(type(n) is str for n in decision_list.feature_names)
+    assert decision_list.feature_names == tuple(str(n) for n in names)

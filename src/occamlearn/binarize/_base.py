@@ -33,7 +33,13 @@ from sklearn.utils.validation import (
     check_is_fitted,
 )
 
-from occamlearn.binarize._columns import ColumnSpec, clean_column, fit_column, read_columns
+from occamlearn.binarize._columns import (
+    ColumnSpec,
+    clean_column,
+    fit_column,
+    read_columns,
+    training_columns,
+)
 from occamlearn.binarize.column_roles import (
     identifier_reason,
     kept_categories,
@@ -65,7 +71,7 @@ class BaseBinarizer(TransformerMixin, BaseEstimator, metaclass=ABCMeta):
         """Column name -> forced kind, from the ``continuous``/``categorical`` lists."""
         forced: dict[str, str] = {}
         for kind in ("continuous", "categorical"):
-            for ref in self.get_params()[kind] or ():
+            for ref in getattr(self, kind) or ():
                 if isinstance(ref, (int, np.integer)) and not isinstance(ref, bool):
                     if not 0 <= ref < len(names):
                         raise ValueError(
@@ -96,8 +102,10 @@ class BaseBinarizer(TransformerMixin, BaseEstimator, metaclass=ABCMeta):
         the cuts labels can need and spreads thinned cuts by weight. Rows of weight 0 are
         left out altogether, as if absent."""
         X, labels, weight = _rows_that_count(X, y, sample_weight)
-        names, columns = read_columns(self, X, reset=True)
+        names, columns = read_columns(self, X, reset=True, split=False)
         forced = self._overrides(names)
+        if columns is None:  # a DataFrame: its plain numeric columns read in one pass
+            columns = training_columns(X, [forced.get(name) for name in names])
         owner = type(self).__name__
         specs, learned, dropped, identifiers, folded = [], [], [], {}, {}
         for index, (name, column) in enumerate(zip(names, columns)):
@@ -144,7 +152,7 @@ class BaseBinarizer(TransformerMixin, BaseEstimator, metaclass=ABCMeta):
         conditions = []
         for column in learned:
             found = self._column_conditions(column.capped, column.values) \
-                if len(pd.unique(column.values)) > 1 else []
+                if column.distinct_count() > 1 else []
             conditions.extend(with_missing_rules(found, column.spec, self.missing_sides))
         return conditions
 
@@ -242,6 +250,14 @@ class FitColumn:
     values: np.ndarray
     labels: np.ndarray | None
     weight: np.ndarray | None
+
+    def distinct_count(self) -> int:
+        """How many distinct values ``values`` holds: for categories and flags the length of
+        the domain ``fit_column`` read from these same present values (every distinct one,
+        before any is folded); for ordered columns counted (their domain is only the range)."""
+        if self.spec.kind in ("categorical", "binary"):
+            return len(self.spec.domain)
+        return len(pd.unique(self.values))
 
 
 def _rows_that_count(X, y, sample_weight):

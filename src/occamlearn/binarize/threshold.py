@@ -41,7 +41,6 @@ from numbers import Integral
 from typing import ClassVar
 
 import numpy as np
-import pandas as pd
 from sklearn.base import _fit_context
 from sklearn.utils._param_validation import Interval, StrOptions
 
@@ -177,7 +176,7 @@ class ThresholdBinarizer(BaseBinarizer):
         for column in learned:
             if id(column) not in cuts:
                 found = self._column_conditions(column.capped, column.values) \
-                    if len(pd.unique(column.values)) > 1 else []
+                    if column.distinct_count() > 1 else []
             else:
                 found = self._cut_conditions(column.capped, printed[id(column)])
             conditions.extend(with_missing_rules(found, column.spec, self.missing_sides))

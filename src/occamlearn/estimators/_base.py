@@ -253,7 +253,8 @@ def _take_rows(X, rows: np.ndarray):
 
 def prepare_training_data(estimator, X, y, *, binarizer, on_conflict: str,
                           sample_weight=None, class_weight=None,
-                          binarize_with_labels: bool = False) -> TrainingData:
+                          binarize_with_labels: bool = False,
+                          fresh_binarizer: bool = False) -> TrainingData:
     """Validate ``X, y``, encode labels, fit a clone of ``binarizer`` and handle conflicts.
 
     ``binarizer=None`` means ``X`` is already 0/1 (anything else is a ValueError naming the
@@ -266,6 +267,8 @@ def prepare_training_data(estimator, X, y, *, binarizer, on_conflict: str,
     ``binarize_with_labels`` fits the binariser with the labels (and the weights, where its
     ``fit`` takes them): ``ThresholdBinarizer`` then keeps every cut a tree can need, so a
     tree search over its features is exact over every threshold (``binarize.cut_points``).
+    ``fresh_binarizer``: ``binarizer`` was made for this fit alone, so it is fitted itself
+    instead of a clone (what a clone would be: nothing else holds it).
     """
     if y is None:
         raise ValueError(f"{type(estimator).__name__} requires y to be passed, but the target "
@@ -281,7 +284,7 @@ def prepare_training_data(estimator, X, y, *, binarizer, on_conflict: str,
         fitted = None
         X_bin = check_binary_matrix(X, getattr(estimator, "feature_names_in_", None))
     else:
-        fitted = clone(binarizer)
+        fitted = binarizer if fresh_binarizer else clone(binarizer)
         X_bin = np.asarray(_fit_binarizer(fitted, X, y_index if binarize_with_labels else None,
                                           weight), dtype=np.uint8)
     feature_names = _binary_feature_names(fitted, estimator, X_bin.shape[1])

@@ -45,10 +45,23 @@ _OPPOSITE = {"==": "!=", "!=": "==", "<": ">=", ">=": "<", "<=": ">", ">": "<="}
 
 
 def negation(condition: Condition) -> Condition:
-    """The comparison that holds exactly where ``condition`` does not (module docstring)."""
-    missing = None if condition.missing is None else not condition.missing
-    return Condition(condition.column, _OPPOSITE[condition.op], condition.value,
-                     condition.index, missing=missing, dates=condition.dates)
+    """The comparison that holds exactly where ``condition`` does not (module docstring).
+
+    It is ``Condition(column, opposite op, value, index, missing=not missing, dates=dates)``,
+    made as a copy of ``condition``'s fields with its operator, ``missing``, ``domain`` and
+    ``edges`` set, without the checks ``Condition.__post_init__`` makes (they cost more
+    than the rest of a small table's negations). They hold for the copy because they held
+    for ``condition``, whose column, value, index and dates it keeps (already plain), and
+    the fields set stay valid: the operator becomes another order or equality operator (no
+    interval, bit or missing operator has an opposite, so no check of theirs applies),
+    ``missing`` stays None, True or False, and ``domain`` and ``edges`` are None, as the
+    constructor call leaves them.
+    """
+    negated = object.__new__(Condition)
+    negated.__dict__.update(condition.__dict__, op=_OPPOSITE[condition.op], domain=None,
+                            edges=None, missing=None if condition.missing is None
+                            else not condition.missing)
+    return negated
 
 
 class RuleLiterals(TransformerMixin, BaseEstimator):

@@ -250,7 +250,8 @@ class DecisionListClassifier(ClassifierMixin, ModelDisplayMixin, BaseEstimator):
         data = prepare_training_data(self, X, y, binarizer=binarizer,
                                      on_conflict="relax",  # a probabilistic list keeps every row
                                      sample_weight=sample_weight,
-                                     class_weight=self.class_weight)
+                                     class_weight=self.class_weight,
+                                     fresh_binarizer=binarizer is not self.binarizer)
         classes, y_index, X_bin = data.classes, data.y, data.X_bin
         positive = self._positive_index(classes)
         self.binarizer_ = data.binarizer

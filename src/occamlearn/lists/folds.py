@@ -5,7 +5,8 @@ into stratified folds and learn a list on each fold's complement with the search
 the list itself. ``FoldSearch`` runs those searches on the full search's ``SearchProblem``:
 the packed literal columns are shared, and a fold's problem differs only in ``all_rows`` and
 ``positives`` (the fold's rows, packed as a mask), its row and positive counts and their
-``xlogx`` table. No row is copied, validated or packed again.
+``xlogx`` table (and it has no feature names: its lists are only scored). No row is copied,
+validated or packed again.
 
 Why the masked problem is the same search as the fold's rows packed alone: every number a
 grown-rule search (``grow``, ``hill``, ``beam``) reads is a count of rows inside its remainder
@@ -129,17 +130,22 @@ class FoldSearch:
         return search_problem(self._masked(rows), max_rules=max_rules,
                               **search).decision_list
 
-    def _masked(self, rows) -> SearchProblem:
-        problem = self.problem
+    def _row_mask(self, rows) -> np.ndarray:
+        """The rows ``rows`` (indices) as a packed mask over the problem's rows."""
         inside = np.zeros(len(self.labels), dtype=bool)
         inside[rows] = True
-        mask = pack_vector(inside)
+        return pack_vector(inside)
+
+    def _masked(self, rows) -> SearchProblem:
+        problem = self.problem
+        mask = self._row_mask(rows)
         positives = problem.positives & mask
         n_rows, n_positive = popcount_rows(np.stack([mask, positives]))
+        # no feature names: a fold's lists are scored, never shown, and a DecisionList
+        # checks its names (a str of each) at every construction
         return SearchProblem(int(n_rows), int(n_positive), mask, positives, problem.literals,
-                             problem.n_features, problem.feature_names,
-                             problem.min_conjunction, problem.max_conjunction,
-                             problem.min_support)
+                             problem.n_features, (), problem.min_conjunction,
+                             problem.max_conjunction, problem.min_support)
 
     def region_counts(self, decision_list, rows):
         """(rows, positives) of the rows ``rows`` (indices) reaching each rule of
@@ -152,9 +158,7 @@ class FoldSearch:
             w = self.weight[rows]
             return (np.bincount(region, weights=w, minlength=k + 1),
                     np.bincount(region, weights=w * (self.labels[rows] == 1), minlength=k + 1))
-        inside = np.zeros(len(self.labels), dtype=bool)
-        inside[rows] = True
-        left = pack_vector(inside)
+        left = self._row_mask(rows)
         literals = self.problem.literals
         sets = np.empty((2 * (k + 1), len(left)), dtype=np.uint64)
         for r, rule in enumerate(decision_list.rules):

@@ -302,7 +302,12 @@ class Condition:
         return f"{self._text(lo)} <= {self.column} < {self._text(hi)}"
 
     def __str__(self) -> str:
-        if self.op == "bit":
+        if self.op in _COMPARISONS:  # ``_present_text(False)`` in one step: the common case
+            value = self.value
+            shown = repr(value) if type(value) is float and not self.dates \
+                else _format(value, self.dates)
+            text = f"{self.column} {self.op} {shown}"
+        elif self.op == "bit":
             text = f"bit {self.value} of code({self.column})"
         elif self.op == "missing":
             return f"{self.column} is missing"

@@ -103,7 +103,9 @@ class DecisionList:
     def __post_init__(self):
         rules = tuple(r if isinstance(r, Rule) else Rule.from_dict(r) for r in self.rules)
         object.__setattr__(self, "rules", rules)
-        object.__setattr__(self, "feature_names", tuple(str(n) for n in self.feature_names))
+        names = self.feature_names
+        if type(names) is not tuple or set(map(type, names)) - {str}:  # else already so
+            object.__setattr__(self, "feature_names", tuple(str(n) for n in names))
         object.__setattr__(self, "default_probability", float(self.default_probability))
         object.__setattr__(self, "weighted", bool(self.weighted))
         object.__setattr__(self, "shrinkage", float(self.shrinkage))
