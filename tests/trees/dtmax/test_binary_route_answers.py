@@ -52,6 +52,9 @@ def answer(X, y, depth: int, weight=None) -> dict:
 
     model = MaxAccuracyTreeClassifier(max_depth=depth, time_limit=60, binarizer=None)
     model.fit(X, y, sample_weight=weight)
+    kept = slice(None) if weight is None else weight > 0
+    assert model.solve_stats_["misclassified_rows"] == int(
+        (model.predict(X[kept]) != y[kept]).sum())
     return {"tree": model.tree_.to_dict(), "errors": float(model.training_errors_),
             "lower": float(model.errors_lower_bound_), "status": model.status_,
             "nodes": int(model.n_nodes_)}
