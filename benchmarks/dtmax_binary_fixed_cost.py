@@ -18,6 +18,7 @@ import os
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -96,11 +97,9 @@ def main(argv=None) -> None:
                      f"{' vs '.join(sorted(answers))} |")
     b, h = (sum(best[s].values()) * 1e3 for s in ("base", "head"))
     lines.append(f"| **total** | {b:.1f} | {h:.1f} | {h / b:.2f} | |")
-    text = "\n".join(lines) + "\n"
-    print(text)
+    print("\n".join(lines))
     if args.out:
-        with open(args.out, "w") as f:
-            f.write(text)
+        Path(args.out).write_text("\n".join(lines) + "\n")
 
 
 def _commit() -> str:
