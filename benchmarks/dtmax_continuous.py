@@ -215,7 +215,7 @@ def _table(title: str, rows: list, tools: list, runs: dict, key, limit: float) -
     """A Markdown table of ``rows`` (each a table name) with totals and ratios to ours."""
     lines = [f"## {title}\n", "| table | rows | " + " | ".join(tools) + " |",
              "|---|---|" + "---|" * len(tools)]
-    totals = dict.fromkeys(tools, 0.0)
+    totals, cpu = dict.fromkeys(tools, 0.0), dict.fromkeys(tools, 0.0)
     short = []
     for name in rows:
         cells = [runs[key(tool, name)] for tool in tools]
@@ -223,15 +223,18 @@ def _table(title: str, rows: list, tools: list, runs: dict, key, limit: float) -
         lines.append(f"| {name} | {n} | " + " | ".join(_cell(r) for r in cells) + " |")
         for tool, run in zip(tools, cells):
             totals[tool] += run["seconds"] if run.get("seconds") is not None else limit
+            cpu[tool] += run["cpu"] if run.get("cpu") is not None else limit
         ours = runs[key("ours", name)].get("accuracy")
         for tool, run in zip(tools, cells):
             if tool != "ours" and ours is not None and run.get("accuracy") is not None \
                     and ours < run["accuracy"] - 1e-12:
                 short.append(f"{name}: ours {ours:.4f} < {tool} {run['accuracy']:.4f}")
-    lines.append("| **total** | | " + " | ".join(f"{totals[t]:.2f} s" for t in tools) + " |")
+    lines.append("| **total** | | " + " | ".join(f"{totals[t]:.2f} s (cpu {cpu[t]:.3f})"
+                                                 for t in tools) + " |")
     for tool in tools:
         if tool != "ours" and totals[tool] > 0:
-            lines.append(f"\nours / {tool} total: {totals['ours'] / totals[tool]:.2f}x")
+            lines.append(f"\nours / {tool} total: {totals['ours'] / totals[tool]:.2f}x "
+                         f"(cpu {cpu['ours'] / max(cpu[tool], 1e-9):.2f}x)")
     lines.append("\nTraining accuracy below a peer's: "
                  + ("; ".join(short) if short else "none") + ".\n")
     return lines

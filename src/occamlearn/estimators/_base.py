@@ -150,9 +150,16 @@ def encode_labels(y) -> tuple[np.ndarray, np.ndarray]:
     """``(classes, y_index)``: sorted distinct labels and each row's index into them.
 
     Text labels work; continuous targets raise sklearn's "Unknown label type" ValueError.
+    A 1-D array of integers or booleans is what ``check_classification_targets`` always
+    accepts ("binary" or "multiclass"), so it is asked only when it would warn (more than
+    20 rows, more than half of them distinct classes).
     """
-    check_classification_targets(y)
+    integers = isinstance(y, np.ndarray) and y.ndim == 1 and y.dtype.kind in "biu"
+    if not integers:
+        check_classification_targets(y)
     classes, y_index = np.unique(y, return_inverse=True)
+    if integers and len(classes) > 2 and len(y) > 20 and len(classes) > round(0.5 * len(y)):
+        check_classification_targets(y)            # its warning: regression-like labels
     return classes, y_index.astype(np.int64)
 
 

@@ -233,11 +233,14 @@ def table_columns(estimator, X, y, sample_weight=None, class_weight=None) -> Tab
             names = tuple(str(n) for n in fitted.get_feature_names_out())
             over = restriction_of(fitted) if isinstance(fitted, ThresholdBinarizer) else (
                 f"the binariser's {X_bin.shape[1]} features")
-        matrix, chains = column_chains(X_bin, getattr(fitted, "conditions_", None))
-        codes = list(matrix.T)
-        tests = [{c: (int(chain[c - 1]), False) for c in range(1, len(chain) + 1)}
-                 for chain in chains]
-    matrix = np.column_stack(codes) if codes else np.zeros((len(y_index), 0))
+        if fitted is None:                # 0/1 columns as given: each its own test
+            matrix, tests = X_bin, tuple({1: (j, False)} for j in range(X_bin.shape[1]))
+        else:
+            matrix, chains = column_chains(X_bin, getattr(fitted, "conditions_", None))
+            tests = [{c: (int(chain[c - 1]), False) for c in range(1, len(chain) + 1)}
+                     for chain in chains]
+    if X_bin is None:
+        matrix = np.column_stack(codes) if codes else np.zeros((len(y_index), 0))
     data = OrderedData.from_matrix(matrix, y_index, len(classes), weight)
     return TableColumns(data, tuple(tests), classes, X, weight, fitted, X_bin, names, specs,
                         handle_unknown, over)

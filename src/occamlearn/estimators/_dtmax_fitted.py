@@ -65,6 +65,14 @@ def _traces(trace) -> dict:
     return {"trace": errors, "bound_trace": bounds}
 
 
+def _misclassified(tree) -> int:
+    """Training rows the tree misclassifies, from its counts (rows of each class at each
+    node): at each leaf, its rows not of its label."""
+    leaves = np.flatnonzero(tree.is_leaf)
+    counts = tree.counts[leaves]
+    return int(counts.sum() - counts[np.arange(len(leaves)), tree.label[leaves]].sum())
+
+
 def set_fitted(estimator, columns: TableColumns, result: DtmaxResult,
                progress: ProgressSink | None, deadline: Deadline) -> None:
     """Every fitted attribute of ``estimator`` from ``result`` (the one place they are
@@ -89,7 +97,7 @@ def set_fitted(estimator, columns: TableColumns, result: DtmaxResult,
     over = "; ".join(part for part in (columns.over, result.optimal_over) if part) or None
     estimator.optimal_over_ = over
     stats = dict(result.stats, optimal_over=over or "every threshold", unproven=result.unproven,
-                 misclassified_rows=int((estimator.tree_.predict(X_bin) != y).sum()),
+                 misclassified_rows=_misclassified(estimator.tree_),
                  n_rows=columns.data.n_rows, n_features=columns.data.n_features,
                  n_thresholds=columns.data.n_thresholds,
                  n_binary_features=(columns.data.n_thresholds if columns.X_bin is None

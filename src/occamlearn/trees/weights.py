@@ -46,6 +46,11 @@ def integer_weights(sample_weight, n_rows: int) -> tuple[np.ndarray, int]:
         raise ValueError(f"sample_weight has {weight.size} entries; X has {n_rows} rows.")
     if not np.isfinite(weight).all() or (weight < 0).any():
         raise ValueError("sample_weight must be finite and non-negative.")
+    whole = weight.astype(np.int64)
+    # Whole numbers whose float sum is within MAX_TOTAL (exact: below 2**53) are their own
+    # units at scale 1, what the fractions below come to; others take the general path.
+    if np.array_equal(whole, weight) and weight.sum() <= MAX_TOTAL:
+        return whole, 1
     values = np.unique(weight)
     fractions = [Fraction(float(v)).limit_denominator(MAX_DENOMINATOR) for v in values]
     off = [float(v) for v, f in zip(values, fractions, strict=True)

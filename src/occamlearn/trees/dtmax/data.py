@@ -30,25 +30,42 @@ tree over those columns maps back to (feature, threshold) (``ThresholdMatrix.nes
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 
 __all__ = ["OrderedData", "ThresholdMatrix", "memory_plan", "threshold_matrix"]
 
+# Integer types whose every value is a float64 exactly: a matrix of one of these (a 0/1
+# matrix as uint8) is read without a float copy, and reads as its float64 copy would.
+EXACT_INTEGERS = tuple(np.dtype(t) for t in (np.bool_, np.uint8, np.int8, np.uint16,
+                                             np.int16, np.uint32, np.int32))
+
 
 @dataclass(frozen=True)
 class OrderedData:
     """Ranks (features x rows, int32: ``rank[f]`` is contiguous, as every pass reads one
-    feature), sorted row ids per feature (features x rows, int32),
-    class indices, row weights and each feature's distinct values (``values[f][t]`` is the
-    value of rank t)."""
+    feature), class indices, row weights and each feature's distinct values (``values[f][t]``
+    is the value of rank t); ``order``, the sorted row ids per feature, is made when first
+    read (the 0/1 search never reads it)."""
 
     rank: np.ndarray
-    order: np.ndarray
     y: np.ndarray
     weight: np.ndarray
     n_classes: int
     values: tuple
+
+    @cached_property
+    def order(self) -> np.ndarray:
+        """Row ids sorted by each feature's rank, stably (features x rows, int32). A stable
+        sort's result depends only on the keys, so the ranks are sorted in the narrowest
+        integer type that holds them (8 or 16 bits: numpy's radix sort)."""
+        rank = self.rank
+        top = int(rank.max(initial=0))
+        narrow = np.int8 if top <= np.iinfo(np.int8).max else (
+            np.int16 if top <= np.iinfo(np.int16).max else np.int32)
+        return np.argsort(rank.astype(narrow, copy=False), axis=1, kind="stable").astype(
+            np.int32, copy=False)
 
     @property
     def n_rows(self) -> int:
@@ -72,14 +89,16 @@ class OrderedData:
     def from_matrix(cls, X, y, n_classes: int, sample_weight=None) -> OrderedData:
         """``X``: numeric matrix (rows x features), ``y``: class indices in
         ``range(n_classes)``; ``sample_weight``: one non-negative finite float per row."""
-        X = np.asarray(X, dtype=np.float64)
+        X = np.asarray(X)
+        if X.dtype not in EXACT_INTEGERS:    # those are read as they are (``EXACT_INTEGERS``)
+            X = X.astype(np.float64, copy=False)
         y = np.asarray(y)
         if X.ndim != 2:
             raise ValueError(f"X must be a 2-D matrix; got shape {X.shape}.")
         if y.shape != (X.shape[0],):
             raise ValueError(f"y must hold one class index per row of X ({X.shape[0]}); got "
                              f"shape {y.shape}.")
-        if not np.isfinite(X).all():
+        if X.dtype == np.float64 and not np.isfinite(X).all():
             row, col = np.argwhere(~np.isfinite(X))[0]
             raise ValueError(f"X holds {X[row, col]!r} at row {row}, column {col}: only "
                              "finite numbers can be ordered.")
@@ -87,49 +106,44 @@ class OrderedData:
             raise ValueError(f"y must hold class indices in range({n_classes}).")
         weight = check_weights(sample_weight, X.shape[0])
         kept = weight > 0
-        X, y, weight = X[kept], y[kept].astype(np.int64), weight[kept]
+        if kept.all():                   # the data's own y and weights, not the caller's
+            y, weight = y.astype(np.int64), weight.copy()
+        else:
+            X, y, weight = X[kept], y[kept].astype(np.int64), weight[kept]
         n, n_features = X.shape
-        rank = np.empty((n_features, n), dtype=np.int32)
-        order = np.empty((n_features, n), dtype=np.int32)
-        two = _two_valued(X, y)
-        values = []
-        for f in range(n_features):
-            if two[f] is not None:
-                rank[f], low_high = two[f]
-                values.append(low_high)
-                continue
-            distinct, inverse = np.unique(X[:, f], return_inverse=True)
+        two, two_rank, two_values = _two_valued(X, y)
+        rank = two_rank.astype(np.int32)
+        values = list(two_values)
+        for f in np.flatnonzero(~two):
+            distinct, inverse = np.unique(X[:, f].astype(np.float64), return_inverse=True)
             group = _end_runs_merged(inverse, y, len(distinct))
             rank[f] = group[inverse]
-            order[f] = np.argsort(rank[f], kind="stable")
             starts = np.r_[True, group[1:] != group[:-1]] if len(group) else np.zeros(0, bool)
-            values.append(distinct[starts])
-        flags = [f for f in range(n_features) if two[f] is not None]
-        if flags:                         # a stable sort of 0/1 ranks: one radix pass each
-            order[flags] = np.argsort(rank[flags].astype(np.int8), axis=1, kind="stable")
-        return cls(rank, order, y, weight, int(n_classes), tuple(values))
+            values[f] = distinct[starts]
+        return cls(rank, y, weight, int(n_classes), tuple(values))
 
 
-def _two_valued(X: np.ndarray, y: np.ndarray) -> list:
-    """Per column of ``X``, (ranks, values) if it takes at most two values, else None:
-    what ``np.unique`` and ``_end_runs_merged`` give such a column, without a sort. Its
-    ranks are 0 for the low value and 1 for the high one, unless every row has one label:
-    then both values are one end run, one rank 0 (``_end_runs_merged``: a value whose rows
-    all have the label of the lowest value's rows starts no cut)."""
-    if X.shape[0] == 0:
-        return [None] * X.shape[1]
-    low, high = X.min(axis=0), X.max(axis=0)
-    two = ((X == low) | (X == high)).all(axis=0)
-    one_label = bool(np.all(y == y[0]))
-    columns = []
-    for f in range(X.shape[1]):
-        if not two[f]:
-            columns.append(None)
-        elif low[f] == high[f] or one_label:
-            columns.append((0, low[f:f + 1].copy()))
-        else:
-            columns.append((X[:, f] == high[f], np.array([low[f], high[f]])))
-    return columns
+def _two_valued(X: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray, list]:
+    """(which columns of ``X`` take at most two values; their ranks, columns x rows, zero
+    for the other columns; per column its values, None for the others): what ``np.unique``
+    and ``_end_runs_merged`` give such a column, without a sort. Its ranks are 0 for the low
+    value and 1 for the high one, unless every row has one label: then both values are one
+    end run, one rank 0 (``_end_runs_merged``: a value whose rows all have the label of the
+    lowest value's rows starts no cut)."""
+    n_rows, n_features = X.shape
+    if n_rows == 0:
+        return np.zeros(n_features, bool), np.zeros((n_features, 0), bool), [None] * n_features
+    columns = np.ascontiguousarray(X.T)      # each column's values contiguous
+    low, high = columns.min(axis=1), columns.max(axis=1)
+    is_high = columns == high[:, None]
+    two = (is_high | (columns == low[:, None])).all(axis=1)
+    low, high = low.astype(np.float64), high.astype(np.float64)
+    split = two & (low != high) & (not bool(np.all(y == y[0])))   # two ranks
+    two_rank = is_high & split[:, None]                 # of the other columns: zeros
+    values = [None] * n_features
+    for f in np.flatnonzero(two).tolist():
+        values[f] = np.array([low[f], high[f]]) if split[f] else low[f:f + 1].copy()
+    return two, two_rank, values
 
 
 def _end_runs_merged(inverse: np.ndarray, y: np.ndarray, n_values: int) -> np.ndarray:

@@ -99,20 +99,51 @@ def greedy_tree(data: OrderedData, max_depth, max_leaves=None) -> tuple:
     if max_depth == 0 or max_leaves == 1 or data.n_features == 0:
         totals = np.bincount(data.y, weights=data.weight, minlength=data.n_classes)
         return ("leaf", int(np.argmax(totals)))
-    model = DecisionTreeClassifier(max_depth=max_depth, max_leaf_nodes=max_leaves,
-                                   random_state=0)
     # ranks are exact in float32 (fewer than 2**24 rows); the data is checked already
-    model.fit(np.asarray(data.rank.T, dtype=np.float32), data.y, sample_weight=data.weight,
-              check_input=False)
-    t = model.tree_
+    X = np.asarray(data.rank.T, dtype=np.float32)
+    built = _built_tree(X, data.y, data.weight, max_depth) if max_leaves is None else None
+    if built is None:
+        model = DecisionTreeClassifier(max_depth=max_depth, max_leaf_nodes=max_leaves,
+                                       random_state=0)
+        model.fit(X, data.y, sample_weight=data.weight, check_input=False)
+        built = model.tree_, model.classes_
+    t, classes = built
 
     def node(i: int) -> tuple:
         if t.children_left[i] < 0:
-            return ("leaf", int(model.classes_[np.argmax(t.value[i][0])]))
+            return ("leaf", int(classes[np.argmax(t.value[i][0])]))
         return ("test", int(t.feature[i]), int(np.floor(t.threshold[i])) + 1,
                 node(t.children_left[i]), node(t.children_right[i]))
 
     return node(0)
+
+
+def _built_tree(X: np.ndarray, y: np.ndarray, weight: np.ndarray, max_depth) -> tuple | None:
+    """(tree, classes) of ``DecisionTreeClassifier(max_depth=max_depth, random_state=0)
+    .fit(X, y, sample_weight=weight, check_input=False)``, built by scikit-learn's own tree
+    builder without the estimator around it: ``fit`` validates its parameters, the labels and
+    the weights each time (as long as the build on a small table), all known good here. The
+    builder is called with what ``fit`` passes it at those settings (``_classes._fit``:
+    Gini, the best splitter over every feature, at least 2 rows to split and 1 in a leaf,
+    no weight or impurity floor, the random state seeded 0; tests compare the two). None
+    when this scikit-learn's builder takes other arguments: ``fit`` then builds it."""
+    try:
+        from sklearn.tree._criterion import Gini
+        from sklearn.tree._splitter import BestSplitter
+        from sklearn.tree._tree import DepthFirstTreeBuilder, Tree
+
+        classes, encoded = np.unique(y, return_inverse=True)
+        n_classes = np.array([len(classes)], dtype=np.intp)
+        splitter = BestSplitter(Gini(1, n_classes), X.shape[1], 1, 0.0,
+                                np.random.RandomState(0), None)
+        tree = Tree(X.shape[1], n_classes, 1)
+        depth = np.iinfo(np.int32).max if max_depth is None else int(max_depth)
+        DepthFirstTreeBuilder(splitter, 2, 1, 0.0, depth, 0.0).build(
+            tree, X, np.ascontiguousarray(encoded.reshape(-1, 1), dtype=np.float64),
+            np.ascontiguousarray(weight, dtype=np.float64), None)
+    except (ImportError, TypeError, ValueError, AttributeError):
+        return None
+    return tree, classes
 
 
 def _compile(family: str) -> None:

@@ -9,9 +9,10 @@
   where the last slice stopped, if more); between slices the deadline is polled and a full
   memo is grown (``MEMO_BYTES`` caps it; past that it stops taking
   entries, which costs speed, never exactness);
-* a timer thread sets ``counters[TIME_UP]`` at the deadline, which the compiled search reads
-  at every subproblem (it runs without the GIL), so a slice of any size ends at the
-  deadline: slices need no time cap, and none is walked again for one;
+* an alarm (``alarms``: one thread the process keeps) sets ``counters[TIME_UP]`` at the
+  deadline, which the compiled search reads at every subproblem (it runs without the GIL),
+  so a slice of any size ends at the deadline: slices need no time cap, and none is walked
+  again for one;
 * the tree is rebuilt top-down: each node's best test is in the memo (or recomputed, under
   the same deadline), and nodes of depth <= 2 come straight from the depth-2 solver.
 
@@ -23,12 +24,11 @@ is then marked stopped too: the tree is within the depth but no longer proven be
 
 from __future__ import annotations
 
-import threading
-
 import numpy as np
 
 from occamlearn.stopping import Deadline
 from occamlearn.trees.dtmax.binary import kernels, memo
+from occamlearn.trees.dtmax.binary.alarms import Alarm, set_alarm
 from occamlearn.trees.dtmax.binary.witnesses import new_witnesses
 
 __all__ = ["PAIR_COUNT_BYTES", "CompiledDepthSearch", "fits_in_memory"]
@@ -66,7 +66,11 @@ class CompiledDepthSearch:
         first = np.r_[True, pattern[1:] != pattern[:-1]]
         forced = np.where(first, (C.sum(axis=1) - C.max(axis=1))[pattern], 0)
         X_items = np.ascontiguousarray(X[pattern], dtype=np.uint8)
-        rows, columns = np.nonzero(X_items)
+        # np.nonzero(X_items)'s (row, column) pairs from the flat positions of a bool view,
+        # in the same row-major order (mushr's 5,199 x 54: 1.0 ms -> 0.3 ms)
+        flat, width = np.flatnonzero(X_items != 0), max(X_items.shape[1], 1)
+        rows = flat // width
+        columns = flat - rows * width
         indptr = np.zeros(len(pattern) + 1, dtype=np.int64)
         np.cumsum(np.bincount(rows, minlength=len(pattern)), out=indptr[1:])
         self.pattern, self.label = pattern, label.astype(np.int64)
@@ -166,16 +170,13 @@ class CompiledDepthSearch:
         """Whether the deadline has passed (polled between slices of work)."""
         return self.deadline is not None and self.deadline.expired()
 
-    def _timer(self) -> threading.Timer | None:
-        """A started timer that sets ``counters[TIME_UP]`` at the deadline (None without
-        one)."""
+    def _timer(self) -> Alarm | None:
+        """An alarm that sets ``counters[TIME_UP]`` at the deadline (None without one)."""
         if self.deadline is None or not self.deadline.limited:
             return None
-        timer = threading.Timer(self.deadline.remaining(), self.counters.__setitem__,
-                                (memo.TIME_UP, 1))
-        timer.daemon = True
-        timer.start()
-        return timer
+        counters = self.counters
+        return set_alarm(self.deadline.remaining(), lambda: counters.__setitem__(
+            memo.TIME_UP, 1))
 
     def statistics(self) -> dict:
         counters = self.counters
