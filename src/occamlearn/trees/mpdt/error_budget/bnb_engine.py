@@ -228,18 +228,16 @@ class BudgetRowSetSearch:
         """best(rows, budget) if it is <= ub, else a proven lower bound > ub."""
         entry = self.memo.get(rows)
         if entry is None:
-            if self.small is not None and budget >= self.static(rows)[ERR1]:
-                # one leaf answers: the entry's small trees wait until a search needs them
-                # (``entry``), as the greedy start's do; a kernel call here would be spent on
-                # a side that fits its budget with one leaf
-                self.entry(rows, small=False)
-                return 1
-            if self.small is not None:  # a new entry costs a small-tree kernel call
+            # where one leaf answers, the new entry's small trees wait until a search needs
+            # them (``entry``), as the greedy start's do: a kernel call here would be spent
+            # on a side that fits its budget with one leaf
+            one_leaf = budget >= self.static(rows)[ERR1]
+            if self.small is not None and not one_leaf:  # a small-tree kernel call follows
                 self.poll.check()
-            entry = self.entry(rows)
-        elif budget >= entry[ERR1]:
+            entry = self.entry(rows, small=not one_leaf)
+        if budget >= entry[ERR1]:
             return 1
-        elif self.small_later and rows in self.small_later:  # its small trees waited
+        if self.small_later and rows in self.small_later:  # its small trees waited
             self.small_later.discard(rows)
             self.poll.check()
             self.small.store(self, rows, entry)
