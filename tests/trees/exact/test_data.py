@@ -66,3 +66,17 @@ def test_reduced_columns_are_the_plain_reading():
         assert reduced.flipped.tolist() == flipped
         assert reduced.matrix.dtype == np.uint8 and reduced.matrix.flags.c_contiguous
         assert np.array_equal(reduced.matrix, matrix.reshape(n, len(kept)))
+
+
+def test_both_validators_name_a_bad_shape():
+    from occamlearn.trees.dtmax.data import OrderedData
+    from occamlearn.trees.exact.data import validate_binary_data
+
+    with pytest.raises(ValueError, match=r"X must be a 2-D 0/1 matrix; got .* shape \(3,\)"):
+        validate_binary_data(np.zeros(3), np.zeros(3, dtype=int), 2)
+    with pytest.raises(ValueError, match=r"X must be a 2-D matrix; got .* shape \(3,\)"):
+        OrderedData.from_matrix(np.zeros(3), np.zeros(3, dtype=int), 2)
+    for validate in (lambda X, y: validate_binary_data(X, y, 2),
+                     lambda X, y: OrderedData.from_matrix(X, y, 2)):
+        with pytest.raises(ValueError, match=r"one class index per row of X \(3\); got shape"):
+            validate(np.zeros((3, 2)), np.zeros(2, dtype=int))

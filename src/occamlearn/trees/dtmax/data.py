@@ -34,6 +34,8 @@ from functools import cached_property
 
 import numpy as np
 
+from occamlearn.trees.exact.data import check_shapes
+
 __all__ = ["OrderedData", "ThresholdMatrix", "memory_plan", "threshold_matrix"]
 
 # Integer types whose every value is a float64 exactly: a matrix of one of these (a 0/1
@@ -93,11 +95,7 @@ class OrderedData:
         if X.dtype not in EXACT_INTEGERS:    # those are read as they are (``EXACT_INTEGERS``)
             X = X.astype(np.float64, copy=False)
         y = np.asarray(y)
-        if X.ndim != 2:
-            raise ValueError(f"X must be a 2-D matrix; got shape {X.shape}.")
-        if y.shape != (X.shape[0],):
-            raise ValueError(f"y must hold one class index per row of X ({X.shape[0]}); got "
-                             f"shape {y.shape}.")
+        check_shapes(X, y, "a 2-D matrix")
         if X.dtype == np.float64 and not np.isfinite(X).all():
             row, col = np.argwhere(~np.isfinite(X))[0]
             raise ValueError(f"X holds {X[row, col]!r} at row {row}, column {col}: only "

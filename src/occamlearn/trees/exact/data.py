@@ -26,8 +26,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-__all__ = ["ExampleGroups", "ReducedColumns", "bitset", "distinct_rows", "group_examples",
-           "original_columns", "reduce_columns", "validate_binary_data"]
+__all__ = ["ExampleGroups", "ReducedColumns", "bitset", "check_shapes", "distinct_rows",
+           "group_examples", "original_columns", "reduce_columns", "validate_binary_data"]
 
 def _zero_one(X: np.ndarray) -> bool:
     """Whether ``X`` holds only 0 and 1 (min/max where the dtype allows: no temporaries)."""
@@ -38,15 +38,21 @@ def _zero_one(X: np.ndarray) -> bool:
     return bool(np.isin(X, (0, 1)).all())
 
 
+def check_shapes(X: np.ndarray, y: np.ndarray, what: str) -> None:
+    """Raise unless ``X`` is 2-D (``what`` names what it must be) and ``y`` holds one class
+    index per row of it: the shape check every search's input validation starts with."""
+    if X.ndim != 2:
+        raise ValueError(f"X must be {what}; got an array of shape {X.shape}.")
+    if y.shape != (X.shape[0],):
+        raise ValueError(f"y must hold one class index per row of X ({X.shape[0]}); "
+                         f"got shape {y.shape}.")
+
+
 def validate_binary_data(X, y, n_classes: int) -> tuple[np.ndarray, np.ndarray]:
     """Check and convert (X, y): 0/1 matrix, class indices in 0..n_classes-1."""
     X = np.asarray(X)
     y = np.asarray(y)
-    if X.ndim != 2:
-        raise ValueError(f"X must be a 2-d 0/1 matrix; got an array of shape {X.shape}.")
-    if y.shape != (X.shape[0],):
-        raise ValueError(f"y must have one class index per row of X ({X.shape[0]}); "
-                         f"got shape {y.shape}.")
+    check_shapes(X, y, "a 2-D 0/1 matrix")
     if X.size and not _zero_one(X):
         raise ValueError("X must contain only 0/1 values; got "
                          f"{sorted(set(np.unique(X).tolist()) - {0, 1})[:5]}.")
