@@ -5,7 +5,8 @@ Both branch and bounds bound the leaves of a row set by rows that cannot share a
 holding rows a and c holds every row that agrees with both wherever they agree (it lies in
 their smallest common subcube), so what decides is which other rows lie there. The pure
 search asks whether one of another class does; the error-budget search, how much they
-weigh. ``in_subcube`` is that test, inlined into both kernels.
+weigh. ``in_subcube`` is that test, inlined into the error-budget kernels; the pure search's
+bound (``mpdt.bnb.node_bounds``) runs the same test over a contiguous copy of the rows.
 """
 
 from __future__ import annotations

@@ -15,9 +15,6 @@ import numpy as np
 from numba import njit
 
 from occamlearn.trees.compiling.kernel_sources import key_cache_to_sources
-
-# private name: kernel_cache treats public dispatchers as entry points, this one is inlined
-from occamlearn.trees.exact.packed import in_subcube as _in_subcube
 from occamlearn.trees.mpdt.bnb.memo_table import (
     BOUND_CALLS,
     BOUND_GAINS,
@@ -39,16 +36,6 @@ BOUND_MAX_ROWS = 256  # above this the bound costs more than it prunes (measured
 ONE, NO_SPLIT = np.int64(1), np.int64(-1)
 
 
-@njit(cache=True, inline="always")
-def _spans_other_class(packed, labels, rows, a, b):
-    """True if some row of ``rows`` with a class other than a's agrees with a and b on every
-    feature where a and b agree (it lies in their smallest common subcube)."""
-    for c in rows:
-        if labels[c] != labels[a] and _in_subcube(packed, c, a, b):
-            return True
-    return False
-
-
 @njit(cache=True)
 def incompatibility_lower_bound(packed, labels, rows, n_classes, max_work):
     """Size of a greedy set of pairwise leaf-incompatible rows among ``rows``.
@@ -57,11 +44,28 @@ def incompatibility_lower_bound(packed, labels, rows, n_classes, max_work):
     greedy clique inside each class. After about ``max_work`` row comparisons it returns the
     set found so far: still pairwise incompatible, so still a valid (weaker) bound. This caps
     the cost on large row sets (mushr: 5,199 rows), where a full greedy takes seconds.
+
+    The test of a pair (a, b) of class k: some row of another class agrees with a wherever a
+    and b agree. Why it is written this way. Per class, the other classes' rows are copied
+    into one contiguous array first (no label test, no index into ``packed`` per row), and a
+    row that witnessed a pair is swapped to the front: a row lying between a and one chosen
+    row often lies between a and the next (``benchmarks/results/mpdt_bounds7_incompat.md``).
+    Neither changes the answer: the test asks only whether a witness exists, and ``work``
+    counts ``len(rows)`` per pair tested as a scan of all of ``rows`` would, so the cap stops
+    the greedy at the same row.
     """
+    words = packed.shape[1]
     total = 0
     work = 0
     chosen = np.empty(rows.shape[0], dtype=np.int64)
+    others = np.empty((rows.shape[0], words), dtype=np.uint64)
     for k in range(n_classes):
+        n_others = 0
+        for c in rows:
+            if labels[c] != k:
+                for w in range(words):
+                    others[n_others, w] = packed[c, w]
+                n_others += 1
         n_chosen = 0
         for a in rows:
             if labels[a] != k:
@@ -69,9 +73,23 @@ def incompatibility_lower_bound(packed, labels, rows, n_classes, max_work):
             fits = True
             for i in range(n_chosen):
                 work += rows.shape[0]
-                if not _spans_other_class(packed, labels, rows, a, chosen[i]):
+                b = chosen[i]
+                witness = -1
+                for o in range(n_others):
+                    inside = True
+                    for w in range(words):
+                        if (others[o, w] ^ packed[a, w]) & ~(packed[a, w] ^ packed[b, w]):
+                            inside = False
+                            break
+                    if inside:
+                        witness = o
+                        break
+                if witness < 0:  # a and b may share a leaf
                     fits = False
                     break
+                if witness > 0:  # to the front
+                    for w in range(words):
+                        others[0, w], others[witness, w] = others[witness, w], others[0, w]
             if fits:
                 chosen[n_chosen] = a
                 n_chosen += 1
