@@ -81,3 +81,22 @@ def test_every_file_the_readme_names_exists():
     assert len(names) > 20
     missing = sorted(name for name in names if not _named_file_exists(name))
     assert missing == [], missing
+
+
+BENCHMARKS = ROOT / "benchmarks"
+
+
+def _benchmark_rows(text: str) -> set[str]:
+    """The script names of the benchmarks README's table (first cell of each row)."""
+    return set(re.findall(r"^\| `([^`]+\.py)` \|", text, flags=re.MULTILINE))
+
+
+def test_every_benchmark_script_has_a_row_in_the_benchmarks_readme():
+    if not (BENCHMARKS / "README.md").exists():
+        pytest.skip("benchmarks/ is not part of this checkout")
+    rows = _benchmark_rows((BENCHMARKS / "README.md").read_text())
+    scripts = {path.name for path in BENCHMARKS.glob("*.py")}
+    assert not scripts - rows, f"benchmarks without a README row: {sorted(scripts - rows)}"
+    assert not rows - scripts, f"README rows without a script: {sorted(rows - scripts)}"
+    # the check can fail: a table missing one script's row
+    assert scripts - _benchmark_rows("| `limits.py` | ... |")
