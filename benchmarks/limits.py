@@ -12,7 +12,7 @@ rule ``limit * 1.1 + 1``; the seconds to the first tree (from the fit's trace, w
 one); the peak RSS against 2 GB; the status and size returned. A case without a time limit
 (an estimator that has none) says n/a.
 
-    python benchmarks/limits.py --load 2 --out benchmarks/results/limits_loaded6.md
+    python benchmarks/limits.py --load 2 --out benchmarks/results/limits_loaded7.md
 
 ``--src A B`` runs each case once per source tree, alternated (base against head in one
 sitting; the table gets a ``src`` column).
