@@ -74,11 +74,11 @@ KERNEL_MODULES = {
 }
 # CPU seconds to compile each family into an empty cache, alone in its process (a family that
 # calls another's helpers compiles them too, unless they are cached), and all of them in one
-# process (``occamlearn warm-up``), measured (benchmarks/results/cold_start.md). For messages,
-# never for decisions.
-COMPILE_SECONDS = {"bnb": 13, "error-budget": 9, "one-error": 26, "dtmax-dp": 21,
-                   "dtmax-ordered": 42}
-COMPILE_ALL_SECONDS = 85
+# process (``occamlearn warm-up``), measured on an idle machine
+# (benchmarks/results/cold_start_idle7.md). For messages, never for decisions.
+COMPILE_SECONDS = {"bnb": 7, "error-budget": 4, "one-error": 11, "dtmax-dp": 19,
+                   "dtmax-ordered": 17}
+COMPILE_ALL_SECONDS = 46
 POLL_SECONDS = 0.25  # between two looks at the disk cache while a Python search runs
 # A search compiles a small kernel in the foreground (the incompatibility bound: 1-2 CPU s,
 # up to four times that on a loaded machine) only with at least this many seconds left
