@@ -303,10 +303,7 @@ class Condition:
 
     def __str__(self) -> str:
         if self.op in _COMPARISONS:  # ``_present_text(False)`` in one step: the common case
-            value = self.value
-            shown = repr(value) if type(value) is float and not self.dates \
-                else _format(value, self.dates)
-            text = f"{self.column} {self.op} {shown}"
+            text = f"{self.column} {self.op} {_format(self.value, self.dates)}"
         elif self.op == "bit":
             text = f"bit {self.value} of code({self.column})"
         elif self.op == "missing":
