@@ -41,6 +41,16 @@ def _fresh(capacity, work=1 << 30):
     return subset_trie.new_trie(capacity), counters
 
 
+def _store(trie, counters, stored, n_words):
+    """Store each (set, value) of ``stored`` in turn; return (set, value, evictions when it
+    was stored) for each."""
+    kept = []
+    for members, value in stored:
+        _remember(trie, counters, _words(members, n_words), value)
+        kept.append((members, value, counters[memo_table.TRIE_EVICTIONS]))
+    return kept
+
+
 @st.composite
 def stored_sets(draw):
     """(universe size, [(set, value)] in insertion order, [(query set, limit)])."""
@@ -89,10 +99,7 @@ def test_evicting_and_capped_queries_stay_sound(data, capacity, work):
     words = (n + 63) // 64
     for capped in (False, True):
         trie, counters = _fresh(capacity, work if capped else 1 << 30)
-        kept = []  # (set, value, evictions when it was stored)
-        for members, value in stored:
-            _remember(trie, counters, _words(members, words), value)
-            kept.append((members, value, counters[memo_table.TRIE_EVICTIONS]))
+        kept = _store(trie, counters, stored, words)
         for query, limit in queries:
             evictions = counters[memo_table.TRIE_EVICTIONS]
             found = _subset_bound(trie, counters, _words(query, words), limit)
@@ -120,10 +127,7 @@ def test_a_query_answers_alike_whatever_the_insertion_order(data, capacity, rng)
     rng.shuffle(shuffled)
     for order in (stored, shuffled):
         trie, counters = _fresh(capacity)
-        kept = []
-        for members, value in order:
-            _remember(trie, counters, _words(members, words), value)
-            kept.append((members, value, counters[memo_table.TRIE_EVICTIONS]))
+        kept = _store(trie, counters, order, words)
         for query, limit in queries:
             evictions = counters[memo_table.TRIE_EVICTIONS]
             found = _subset_bound(trie, counters, _words(query, words), limit)
