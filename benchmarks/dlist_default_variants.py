@@ -33,6 +33,9 @@ column, each with its negation):
 * ``cuts-4``, ``cuts-8`` -- 4 / 8 quantile cuts per numeric column;
 * ``cuts-sqrt-n`` -- floor(sqrt(n)) cuts (at most 32): a quantile threshold estimated from n
   rows is known to about 1 / sqrt(n) (Rissanen's precision of a fitted parameter);
+* ``cuts-mdl`` -- of 4, 8, 16 or 32 quantile cuts, the count whose (unshrunk) list has the
+  shortest description: the largest training log-likelihood less the rules' charges
+  (``lists.cost``), fewer cuts on a tie;
 * ``uniform-8`` -- ``FeatureBinarizer(encoding="threshold")`` (cuts at 7 evenly spaced values
   of each numeric column) with negations (``RuleLiterals``);
 * ``uniform-8-bare`` -- the same without negations (only ``col < edge`` literals).
@@ -76,7 +79,8 @@ LITERALS = {
     "uniform-8": lambda n: RuleLiterals(FeatureBinarizer(encoding="threshold")),
     "uniform-8-bare": lambda n: FeatureBinarizer(encoding="threshold"),
 }
-VARIANTS = HELD_OUT + tuple(LITERALS)
+VARIANTS = HELD_OUT + tuple(LITERALS)[:3] + ("cuts-mdl",) + tuple(LITERALS)[3:]
+MDL_CUTS = (4, 8, 16, 32)
 GRID0 = np.append(0.0, SHRINKAGE_GRID)  # lambda = 0: the empty list
 
 
@@ -180,10 +184,30 @@ def split_scores(X_train, X_test, y_train, y_test, check: bool) -> list:
     if check:  # the reimplemented default is DecisionListClassifier()
         reference = DecisionListClassifier().fit(X_train, y_train).score(X_test, y_test)
         assert abs(reference - scores[0]) < 1e-12, (reference, scores[0])
-    for make in LITERALS.values():
+    for name, make in LITERALS.items():
         model = DecisionListClassifier(binarizer=make(len(y_train)))
         scores.append(model.fit(X_train, y_train).score(X_test, y_test))
+        if name == "cuts-sqrt-n":
+            model = DecisionListClassifier(binarizer=_literals(mdl_cuts(X_train, y_train)))
+            scores.append(model.fit(X_train, y_train).score(X_test, y_test))
     return scores
+
+
+def _literals(cuts: int):
+    return RuleLiterals(ThresholdBinarizer(max_thresholds=cuts))
+
+
+def mdl_cuts(X, y) -> int:
+    """The count of quantile cuts in ``MDL_CUTS`` whose unshrunk list has the largest
+    training log-likelihood less its rules' charges (fewer cuts on a tie)."""
+    best, best_score = MDL_CUTS[0], -np.inf
+    for cuts in MDL_CUTS:
+        model = DecisionListClassifier(binarizer=_literals(cuts), shrinkage_folds=None)
+        model.fit(X, y)
+        score = model.log_likelihood_ - sum(model.rule_costs_)
+        if score > best_score + 1e-9:
+            best, best_score = cuts, score
+    return best
 
 
 def run(tables, splits: int, check: bool) -> dict:
