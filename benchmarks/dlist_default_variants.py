@@ -51,12 +51,9 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-import time
-import warnings
 from dataclasses import replace
 
 import numpy as np
-from sklearn.model_selection import train_test_split
 
 from occamlearn import DecisionListClassifier
 from occamlearn.binarize import FeatureBinarizer, ThresholdBinarizer
@@ -67,7 +64,8 @@ from occamlearn.lists.shrinkage import SHRINKAGE_GRID, shrunk
 
 sys.path.insert(0, os.path.dirname(__file__))
 from dlist_accuracy import two_class_tables  # noqa: E402
-from result_file import publish, stamp  # noqa: E402
+from dlist_shrinkage_variants import run_splits  # noqa: E402
+from result_file import publish_run  # noqa: E402
 
 HELD_OUT = ("default", "unshrunk", "prior-fallback", "prefix-ll", "acc-lambda", "prefix-acc",
             "post-mean", "two-factors", "laplace")
@@ -211,17 +209,8 @@ def mdl_cuts(X, y) -> int:
 
 
 def run(tables, splits: int, check: bool) -> dict:
-    accuracy = {}
-    for name, (X, y) in tables.items():
-        scores = np.zeros((len(VARIANTS), splits))
-        for s in range(splits):
-            X_train, X_test, y_train, y_test = train_test_split(
-                X, y, train_size=0.64, stratify=y, random_state=s)
-            scores[:, s] = split_scores(X_train, X_test, y_train, y_test, check)
-        accuracy[name] = scores
-        print(name, " ".join(f"{v} {m:.3f}" for v, m in zip(VARIANTS, scores.mean(axis=1))),
-              flush=True)
-    return accuracy
+    return run_splits(tables, splits, VARIANTS,
+                      lambda *split: split_scores(*split, check))
 
 
 def markdown(accuracy: dict, splits: int) -> str:
@@ -266,15 +255,8 @@ def main():
     tables = two_class_tables()
     if args.tables:
         tables = {k: tables[k] for k in args.tables}
-    started, load = time.perf_counter(), os.getloadavg()[0]
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        accuracy = run(tables, args.splits, args.check)
-    command = "python benchmarks/dlist_default_variants.py " + " ".join(sys.argv[1:])
-    text = (f"# Variants of the default decision list\n\nCommand: `{command}`\n\n"
-            f"{stamp(load, os.getloadavg()[0])} {time.perf_counter() - started:.0f} s.\n\n"
-            + markdown(accuracy, args.splits))
-    publish(text, args.out)
+    publish_run("Variants of the default decision list", "dlist_default_variants.py", args.out,
+                lambda: markdown(run(tables, args.splits, args.check), args.splits))
 
 
 if __name__ == "__main__":
