@@ -27,8 +27,6 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-import time
-import warnings
 
 import numpy as np
 from sklearn.model_selection import train_test_split
@@ -39,7 +37,7 @@ from occamlearn.lists.shrinkage import SHRINKAGE_GRID, shrunk
 
 sys.path.insert(0, os.path.dirname(__file__))
 from dlist_accuracy import two_class_tables  # noqa: E402
-from result_file import publish, stamp  # noqa: E402
+from result_file import publish_run  # noqa: E402
 
 VARIANTS = ("default", "unshrunk", "folds-10", "one-se")
 
@@ -93,19 +91,25 @@ def fit_variant(variant, X, y):
     return model
 
 
-def run(tables, splits: int) -> dict:
+def run_splits(tables, splits: int, variants, score_split) -> dict:
+    """table -> (variants, splits) test accuracies on stratified 64/36 splits (random_state
+    0, 1, ...); ``score_split(X_train, X_test, y_train, y_test)`` gives one split's, one per
+    variant."""
     accuracy = {}
     for name, (X, y) in tables.items():
-        scores = np.zeros((len(VARIANTS), splits))
+        scores = np.zeros((len(variants), splits))
         for s in range(splits):
-            X_train, X_test, y_train, y_test = train_test_split(
-                X, y, train_size=0.64, stratify=y, random_state=s)
-            for v, variant in enumerate(VARIANTS):
-                scores[v, s] = fit_variant(variant, X_train, y_train).score(X_test, y_test)
+            scores[:, s] = score_split(*train_test_split(X, y, train_size=0.64, stratify=y,
+                                                         random_state=s))
         accuracy[name] = scores
-        print(name, " ".join(f"{v} {m:.3f}" for v, m in zip(VARIANTS, scores.mean(axis=1))),
+        print(name, " ".join(f"{v} {m:.3f}" for v, m in zip(variants, scores.mean(axis=1))),
               flush=True)
     return accuracy
+
+
+def run(tables, splits: int) -> dict:
+    return run_splits(tables, splits, VARIANTS, lambda X_train, X_test, y_train, y_test: [
+        fit_variant(v, X_train, y_train).score(X_test, y_test) for v in VARIANTS])
 
 
 def markdown(accuracy: dict, splits: int) -> str:
@@ -137,15 +141,9 @@ def main():
     tables = two_class_tables()
     if args.tables:
         tables = {k: tables[k] for k in args.tables}
-    started, load = time.perf_counter(), os.getloadavg()[0]
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        accuracy = run(tables, args.splits)
-    command = "python benchmarks/dlist_shrinkage_variants.py " + " ".join(sys.argv[1:])
-    text = (f"# Shrinkage variants of the default decision list\n\nCommand: `{command}`\n\n"
-            f"{stamp(load, os.getloadavg()[0])} {time.perf_counter() - started:.0f} s.\n\n"
-            + markdown(accuracy, args.splits))
-    publish(text, args.out)
+    publish_run("Shrinkage variants of the default decision list",
+                "dlist_shrinkage_variants.py", args.out,
+                lambda: markdown(run(tables, args.splits), args.splits))
 
 
 if __name__ == "__main__":

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import os
 import subprocess
+import sys
 import time
+import warnings
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -30,3 +32,16 @@ def publish(text: str, out: str | None) -> None:
     if out:
         with open(out, "w", encoding="utf-8") as handle:
             handle.write(text)
+
+
+def publish_run(title: str, script: str, out: str | None, work) -> None:
+    """Publish ``work()``'s markdown under ``# title``, the command that ran ``script`` (its
+    arguments as given) and the stamp, the load read before and after; warnings silenced
+    while it runs (the peers' and the tables' own)."""
+    started, load = time.perf_counter(), os.getloadavg()[0]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        body = work()
+    command = f"python benchmarks/{script} " + " ".join(sys.argv[1:])
+    publish(f"# {title}\n\nCommand: `{command}`\n\n{stamp(load, os.getloadavg()[0])} "
+            f"{time.perf_counter() - started:.0f} s.\n\n" + body, out)
