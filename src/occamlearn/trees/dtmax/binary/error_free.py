@@ -79,6 +79,7 @@ def _pure(rows, nz, n_nz, classes):
 def _one_test(rows, nz, n_nz, columns, classes):
     """-1 if ``rows`` is pure, else the first test whose both sides are, else -2 (module
     doc: one comparison of words per test, ending at the first word that differs)."""
+    # (witnesses._one_test: the same on one scalar word; this array form there: hepa 1.22x slower)
     a, b = -1, -1
     for k in range(classes.shape[0]):
         for i in range(n_nz):
