@@ -50,7 +50,7 @@ def test_witnesses_have_no_error_free_depth2_tree():
         C[np.arange(n_rows), y] = 1
         search = CompiledDepthSearch(X.astype(np.uint8), C, 2 ** depth, 1, None, depth)
         search.solve_top(depth)
-        rows_of, lengths, _, count = search.ws[-1][:4]
+        rows_of, lengths, _, count = search.ws[-2][:4]
         for w in range(min(int(count[0]), len(lengths))):
             items = rows_of[w, :lengths[w]]
             W_X, W_y = search.X[items], search.label[items]
@@ -78,7 +78,7 @@ def test_fewest_error_free_tests_agrees_with_brute_force():
         C[np.arange(n_rows), y] = 1
         search = CompiledDepthSearch(X.astype(np.uint8), C, 8, 1, None, 2)
         items = np.arange(len(search.label), dtype=np.int64)
-        found = fewest_error_free_tests(items, len(items), search.data, search.ws[-1])
+        found = fewest_error_free_tests(items, len(items), search.data, search.ws[-2])
         correct, tests = best_bounded_tree(X, y, n_classes, 2)
         assert found == (tests if correct == n_rows else -1), (X.tolist(), y.tolist())
         answers.add(int(found))

@@ -243,7 +243,7 @@ def _floor_from_counts(items, n, counts, present, n_present, data, ws, scratch, 
     (classes + 1, features): its last row gets the forced errors per feature."""
     X, label, weight, forced, indptr, indices = data
     (lists, keys, order, errors, singles, totals, pairs, presents, n_presents, quad, out,
-     seen, useful, prev_lists, prev_n, prev_cost, state, bit_space, witnesses) = ws
+     seen, useful, prev_lists, prev_n, prev_cost, state, bit_space, witnesses, error_free) = ws
     leaf_errors, _, stuck = _leaf(items, n, label, weight, forced, totals)
     if leaf_errors == stuck:
         return leaf_errors * scale
@@ -277,7 +277,7 @@ def _depth3_children_floors(n_zero, n_one, low_zero, low_one, level, data, ws, s
     child could only drop a test before its search: rarely worth a floor per test)."""
     X, label, weight, forced, indptr, indices = data
     (lists, keys, order, errors, singles, totals, pairs, presents, n_presents, quad, out,
-     seen, useful, prev_lists, prev_n, prev_cost, state, bit_space, witnesses) = ws
+     seen, useful, prev_lists, prev_n, prev_cost, state, bit_space, witnesses, error_free) = ws
     below = level + 1
     small = 0 if n_zero <= n_one else 1
     n_small = n_zero if small == 0 else n_one

@@ -29,10 +29,13 @@ row set S if it is below ``ub``, else a proven lower bound >= ``ub``.
 * **Witnesses** (``witnesses``: rows no depth-2 tree classifies without an error). A
   depth-2 side that had to be error-free and is not leaves one (learning stops while those
   learnt outnumber twice the sides they bounded, plus 8); a later side holding one costs at
-  least ``scale``, read off its bitset key. A side of at most 64 rows that must be
-  error-free (budget <= ``scale``) is solved by word operations, no count
-  (``fewest_error_free_tests``): its best tree errs on none at t <= 3 < ``scale`` tests, so
-  no tree with an error is cheaper, or none does and every tree costs ``scale`` or more.
+  least ``scale``, read off its bitset key. A side that must be error-free (budget <=
+  ``scale``) is solved by word operations, no count: its best tree errs on none at t <= 3
+  < ``scale`` tests, so no tree with an error is cheaper, or none does and every tree costs
+  ``scale`` or more. At most 64 rows: on its own rows as bits
+  (``witnesses.fewest_error_free_tests``); more: on the memo key's words against
+  per-search bitsets of the features (``error_free``), stopping once more tests than the
+  budget allows are needed (a bound >= the budget, stored as such).
 * **Stopping.** numba cannot read a clock, so a call returns ``ABORTED`` after
   ``counters[WORK_LIMIT]`` units of work (rows touched, count cells evaluated), when the
   memo is 70 % full (``counters[FULL]``: the caller grows it), or once the caller's timer
@@ -52,6 +55,8 @@ import numpy as np
 from numba import njit
 
 from occamlearn.trees.compiling.kernel_sources import key_cache_to_sources
+from occamlearn.trees.dtmax.binary.error_free import NO_TREE
+from occamlearn.trees.dtmax.binary.error_free import fewest_error_free_tests as fewest_words
 from occamlearn.trees.dtmax.binary.floors import (
     _child_floors,
     _depth1_floors,
@@ -129,7 +134,7 @@ def _solve2(node, node_side, n, n_other, side, ub, data, ws, scale, decision, sl
     """
     X, label, weight, forced, indptr, indices = data
     (lists, keys, order, errors, singles, totals, pairs, presents, n_presents, quad, out,
-     seen, useful, prev_lists, prev_n, prev_cost, state, bit_space, witnesses) = ws
+     seen, useful, prev_lists, prev_n, prev_cost, state, bit_space, witnesses, error_free) = ws
     level = node + 1
     items = lists[level, side]
     leaf_errors, _, stuck = _leaf(items, n, label, weight, forced, totals)
@@ -154,6 +159,19 @@ def _solve2(node, node_side, n, n_other, side, ub, data, ws, scale, decision, sl
             _store(slots, counters, key, two, tests * decision, EXACT, witnesses[6][0])
             return tests * decision
         witnessed = scale
+    elif witnessed == 0 and ub <= scale:              # the same, on the key's words
+        most = min(3, (ub - 1) // decision) if decision > 0 else 3
+        tests = fewest_words(key, most, error_free)
+        counters[WORK] += n
+        if tests != NO_TREE:        # its fewest tests, or more than ``most``: >= ub
+            if tests <= most:
+                _store(slots, counters, key, two, tests * decision, EXACT, error_free[4][0])
+            else:
+                _store(slots, counters, key, two, tests * decision, BOUND, NO_TEST)
+            return tests * decision
+        witnessed = scale
+        if witnesses[3][0] <= 2 * counters[WITNESSED] + 8:
+            learn_witness(items, n, key, scale, data, witnesses, counters)
     if witnessed:
         _store(slots, counters, key, two, witnessed, BOUND, NO_TEST)
         return witnessed
@@ -199,7 +217,7 @@ def search(level, side, n, depth, ub, data, ws, scale, decision, slots, counters
     >= ``ub``; ``ABORTED`` when out of work (nothing partial is stored)."""
     X, label, weight, forced, indptr, indices = data
     (lists, keys, order, errors, singles, totals, pairs, presents, n_presents, quad, out,
-     seen, useful, prev_lists, prev_n, prev_cost, state, bit_space, witnesses) = ws
+     seen, useful, prev_lists, prev_n, prev_cost, state, bit_space, witnesses, error_free) = ws
     items = lists[level, side]
     counted = state[2]              # the slot holding these rows' counts (-1: none)
     state[2] = -1
@@ -347,7 +365,7 @@ def solve_shallow(items, depth, data, ws, scale, decision, counters):
     (-1: a leaf)."""
     X, label, weight, forced, indptr, indices = data
     (lists, keys, order, errors, singles, totals, pairs, presents, n_presents, quad, out,
-     seen, useful, prev_lists, prev_n, prev_cost, state, bit_space, witnesses) = ws
+     seen, useful, prev_lists, prev_n, prev_cost, state, bit_space, witnesses, error_free) = ws
     n = items.shape[0]
     counters[ROOT], counters[LEFT], counters[RIGHT] = -1, -1, -1
     leaf_errors, _, stuck = _leaf(items, n, label, weight, forced, totals)

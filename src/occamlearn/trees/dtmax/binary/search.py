@@ -29,6 +29,7 @@ import numpy as np
 from occamlearn.stopping import Deadline
 from occamlearn.trees.dtmax.binary import kernels, memo
 from occamlearn.trees.dtmax.binary.alarms import Alarm, set_alarm
+from occamlearn.trees.dtmax.binary.error_free import new_error_free_bits
 from occamlearn.trees.dtmax.binary.witnesses import new_witnesses
 
 __all__ = ["PAIR_COUNT_BYTES", "CompiledDepthSearch", "fits_in_memory"]
@@ -101,6 +102,7 @@ class CompiledDepthSearch:
             np.array([0, 0, -1], dtype=np.int64),                       # state
             self._bit_space(weight.astype(np.int64), indptr, n_features, n_classes),
             new_witnesses(n_features, n_classes),
+            new_error_free_bits(X_items, self.label, n_classes),
         )
         self.slots = memo.new_memo(n_items, MEMO_ROWS)
         self.counters = np.zeros(memo.N_COUNTERS, dtype=np.int64)
