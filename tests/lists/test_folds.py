@@ -101,3 +101,32 @@ def test_enumerated_candidates_pack_each_fold_alone():
     alone = learn_decision_list(X[rows], y[rows], max_rules=3, rule_search="enumerate",
                                 max_conjunction=2, min_support=5).decision_list
     assert searches.fit_list(rows, 3) == alone
+
+
+def _rates_of_the_list(searches, rows, held_out, max_rules):
+    """``region_rates`` as the Python hill climb's ``DecisionList`` gives them."""
+    fold_list = searches.fit_list(rows, max_rules)
+    n = np.array([r.n_covered for r in fold_list.rules] + [fold_list.n_default], float)
+    counts, positives = searches.region_counts(fold_list, held_out)
+    return n, fold_list.probabilities, counts, positives
+
+
+@settings(max_examples=80, deadline=None)
+@given(case=fold_problems(), direction=st.sampled_from(("positive", "negative", None)),
+       compiled=st.booleans())
+def test_region_rates_of_one_compiled_climb_are_the_lists(case, direction, compiled):
+    """The compiled climb (``FoldSearch._climbed``) gives the same floats, bit for bit, as
+    the hill climb's list and ``region_counts``; any other search takes that path itself."""
+    X, y, rows, options, max_rules = case
+    options = {**options, "direction": direction}
+    if compiled:
+        options.update(search="hill", rule_search="beam")
+    if direction is None:
+        options.pop("monotone", None)
+    searches = FoldSearch.on(X, y, **options)
+    held_out = np.setdiff1d(np.arange(len(y)), rows)
+    fast = searches.region_rates(rows, held_out, max_rules)
+    if compiled:
+        assert searches._climbed(rows, held_out, max_rules) is not None
+    for ours, theirs in zip(fast, _rates_of_the_list(searches, rows, held_out, max_rules)):
+        assert ours.dtype == np.float64 and ours.tolist() == theirs.tolist()

@@ -36,6 +36,10 @@ import numpy as np
 from sklearn.utils import check_random_state
 
 from occamlearn.lists.bits import pack_vector, popcount_rows
+from occamlearn.lists.cost import rule_cost
+from occamlearn.lists.grow import COMPILED_MAX_WORDS
+from occamlearn.lists.levels import SIGN, CompiledLevels, levels_of
+from occamlearn.lists.likelihood import CountXLogX
 from occamlearn.lists.problem import SearchProblem
 
 __all__ = ["FoldSearch", "stratified_folds"]
@@ -129,6 +133,61 @@ class FoldSearch:
         search = {k: v for k, v in self.options.items() if k not in _PROBLEM_OPTIONS}
         return search_problem(self._masked(rows), max_rules=max_rules,
                               **search).decision_list
+
+    def region_rates(self, fit_rows, check_rows, max_rules: int):
+        """What a held-out fold needs of the list the search learns on ``fit_rows``: the
+        rows of each of its regions (rules, then the default), their rates (its
+        ``probabilities``), and the rows of ``check_rows`` reaching each region and their
+        positives (``region_counts``), as four float64 arrays."""
+        climbed = self._climbed(fit_rows, check_rows, max_rules)
+        if climbed is not None:
+            return climbed
+        fold_list = self.fit_list(fit_rows, max_rules)
+        n = np.array([r.n_covered for r in fold_list.rules] + [fold_list.n_default], float)
+        rows, positives = self.region_counts(fold_list, check_rows)
+        return n, fold_list.probabilities, rows, positives
+
+    def _climbed(self, fit_rows, check_rows, max_rules: int):
+        """``region_rates`` from one compiled call (``level_kernels.climb_counts``) instead
+        of a Python hill climb, a ``DecisionList`` and ``region_counts``; None where that
+        call would not be the same search: a list beam, a rule search other than the beam,
+        the numpy engine, or so many packed words that the climb (which cannot look at the
+        deadline) could do more work than ``COMPILED_MAX_WORDS`` lets one compiled rule do.
+
+        Why the same numbers: ``hill.hill_climb`` with a compiled rule search calls
+        ``grow_best`` on its remainder for each rule (``grow._compiled_best``) and stops when
+        the remainder is pure, none is found or ``max_rules`` are; the kernel runs that loop
+        with the same arguments (``search_problem``'s cost, ``problem.xlogx`` of the fold's
+        rows, the monotone constraint from the second rule on), and the rates are the
+        quotients ``make_list`` forms, in float64 as Python's ints divide."""
+        options = self.options
+        direction = options.get("direction", "positive")
+        if not self.masked or options.get("search", "hill") != "hill" \
+                or options.get("rule_search") != "beam" or direction not in SIGN \
+                or max(max_rules, 1) * self.problem.literals.size > COMPILED_MAX_WORDS:
+            return None
+        levels = levels_of(self.problem, options.get("deadline"))
+        if not isinstance(levels, CompiledLevels):
+            return None
+        problem = self.problem
+        mask = self._row_mask(fit_rows)
+        positives = problem.positives & mask
+        n_rows, n_positive = (int(c) for c in popcount_rows(np.stack([mask, positives])))
+        cost = rule_cost(problem.n_features, options.get("penalty"))
+        k, covered, positive, n_rest, pos_rest, held, held_positive = \
+            levels.kernels.climb_counts(
+                problem.literals, mask, positives, n_rows, n_positive,
+                CountXLogX(n_rows).table, SIGN[direction],
+                float(options.get("min_support", 1)), float(options.get("min_gain", 1e-8)),
+                cost.costs, bool(cost), problem.min_conjunction,
+                min(problem.max_conjunction, problem.n_features),
+                bool(options.get("monotone", False) and direction is not None),
+                int(options.get("rule_beam_width", 5)), int(max_rules),
+                self._row_mask(check_rows), problem.positives)
+        default = pos_rest / n_rest if n_rest else n_positive / max(n_rows, 1)
+        rates = np.append(positive / covered, float(default))
+        return (np.append(covered, n_rest).astype(np.float64), rates,
+                held.astype(np.float64), held_positive.astype(np.float64))
 
     def _row_mask(self, rows) -> np.ndarray:
         """The rows ``rows`` (indices) as a packed mask over the problem's rows."""

@@ -10,7 +10,9 @@ break ties the same way (best score first, then lower flat index): the searches 
 lists with either engine (``tests/lists/test_level_kernels.py`` compares them).
 
 ``grow_best`` runs every level of one rule's beam (hill climbing's pool of one rule) in a
-single call, the Python loop of ``grow._beam`` translated step for step.
+single call, the Python loop of ``grow._beam`` translated step for step; ``climb_counts`` runs
+a whole hill climb of such rules (``hill.hill_climb``'s loop) and counts the rows of another
+row set that reach each rule: what a held-out fold needs (``folds.FoldSearch.region_rates``).
 
 They cover unweighted problems (integer counts, ``likelihood.CountXLogX`` table); weighted
 ones keep the numpy engine. numba caches them on disk (``cache=True``); they call no other
@@ -25,8 +27,8 @@ import time
 import numpy as np
 from numba import njit
 
-__all__ = ["grow_best", "next_members", "pick_expandable", "pick_top", "score_level",
-           "warm_up"]
+__all__ = ["climb_counts", "grow_best", "next_members", "pick_expandable", "pick_top",
+           "score_level", "warm_up"]
 
 _M1 = np.uint64(0x5555555555555555)
 _M2 = np.uint64(0x3333333333333333)
@@ -340,6 +342,61 @@ def _without_redundant(literals, rows0, kept, n_kept, rows, min_literals):
     return n_kept
 
 
+@njit(cache=True)
+def _count_and(a, b):
+    """Set bits of ``a & b`` (two packed row sets)."""
+    total = 0
+    for word in range(a.shape[0]):
+        total += _bits_set(a[word] & b[word])
+    return total
+
+
+@njit(cache=True)
+def climb_counts(literals, rows0, positives0, n, pos, table, sign, min_support, min_gain,
+                 costs, penalised, min_literals, max_literals, monotone, width, max_rules,
+                 check, labels):
+    """``hill.hill_climb`` with ``grow_best`` for every rule (no deadline, no ``to_beat``),
+    on the remainder ``rows0`` / ``positives0`` (n rows, pos positives), as counts: what
+    the rows ``check`` (packed) and their positives (``check & labels``) do on its list.
+
+    Returns (k rules, covered (k,), positive (k,) of the climb's rows, the remainder's
+    (n, pos) after them, held (k + 1,) and held_positive (k + 1,): the rows of ``check``
+    each rule takes, in order, then the rest (the default's region)).
+    """
+    w = rows0.shape[0]
+    rows, positives = rows0.copy(), positives0.copy()
+    left = check.copy()
+    covered = np.zeros(max_rules, np.int64)
+    positive = np.zeros(max_rules, np.int64)
+    held = np.zeros(max_rules + 1, np.int64)
+    held_positive = np.zeros(max_rules + 1, np.int64)
+    k, prev_n, prev_pos = 0, 0, 0
+    while k < max_rules and pos != 0 and pos != n:  # hill_climb's loop; pure stops it
+        found, kept, rule_rows, c, p, _, _, _ = grow_best(
+            literals, rows, positives, n, pos, table, sign, min_support, min_gain, costs,
+            penalised, min_literals, max_literals, monotone and k > 0, prev_n, prev_pos,
+            width)
+        if not found:
+            break
+        taken = left.copy()
+        for literal in kept:
+            for word in range(w):
+                taken[word] &= literals[literal, word]
+        held[k] = _count_and(taken, taken)
+        held_positive[k] = _count_and(taken, labels)
+        for word in range(w):
+            left[word] &= ~taken[word]
+            rows[word] &= ~rule_rows[word]
+            positives[word] &= ~rule_rows[word]
+        covered[k], positive[k] = c, p
+        n, pos, prev_n, prev_pos = n - c, pos - p, c, p
+        k += 1
+    held[k] = _count_and(left, left)
+    held_positive[k] = _count_and(left, labels)
+    return (k, covered[:k].copy(), positive[:k].copy(), n, pos, held[:k + 1].copy(),
+            held_positive[:k + 1].copy())
+
+
 _warm = {"done": False}
 
 
@@ -363,6 +420,8 @@ def warm_up() -> float:
     costs.flags.writeable = False  # as ``cost.rule_cost`` shares them: numba types it apart
     grow_best(literals, rows[0], positives[0], 3, 1, table, 1, 1.0, 1e-8, costs, True, 1, 2,
               False, 0, 0, 2)
+    climb_counts(literals, rows[0], positives[0], 3, 1, table, 1, 1.0, 1e-8, costs, True, 1,
+                 2, False, 2, 3, rows[0], positives[0])
     _warm["done"] = True
     return time.perf_counter() - start
 
