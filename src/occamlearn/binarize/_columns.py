@@ -61,6 +61,7 @@ from occamlearn.binarize._values import (
     warn_new_missing,
 )
 from occamlearn.binarize._values import where as _where
+from occamlearn.binarize.fit_checks import record_frame_features
 from occamlearn.binarize.printed_numbers import (  # noqa: F401 - re-exported, as before
     date_between,
     shortest_between,
@@ -111,7 +112,8 @@ def read_columns(estimator, X, *, reset: bool, split: bool = True) -> tuple[list
     """
     if _is_frame(X):
         check_unique_names(X)
-        validate_data(estimator, X, skip_check_array=True, reset=reset)
+        if not (reset and record_frame_features(estimator, X)):
+            validate_data(estimator, X, skip_check_array=True, reset=reset)
         n_rows, n_cols = X.shape
         if n_rows == 0 or n_cols == 0:
             which = "0 sample(s)" if n_rows == 0 else "0 feature(s)"

@@ -38,6 +38,7 @@ from occamlearn.binarize import (
     find_conflicts,
     kept_rows,
 )
+from occamlearn.binarize.fit_checks import record_frame_features
 from occamlearn.estimators._display import ModelDisplayMixin
 from occamlearn.maxsat.solvers import SAT_SOLVERS
 
@@ -125,7 +126,9 @@ def validate_table(estimator, X, y=None, *, reset: bool):
     """
     if _is_dataframe(X):
         check_unique_names(X)
-        if y is None:
+        if reset and record_frame_features(estimator, X):
+            pass  # what validate_data records, without its narwhals look-up
+        elif y is None:
             validate_data(estimator, X, skip_check_array=True, reset=reset)
         else:
             validate_data(estimator, X, y, skip_check_array=True, reset=reset)
