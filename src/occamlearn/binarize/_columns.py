@@ -192,8 +192,10 @@ def training_columns(X, overrides: list) -> list:
         if override != "continuous" and _plain_categories(dtype):
             columns[j] = _read_categories(series(j))
     for dtype, positions in plain.items():
-        block = np.ascontiguousarray(X.take(positions, axis=1).to_numpy(dtype=dtype).T,
-                                     dtype=np.float64)
+        whole = len(positions) == X.shape[1]  # every column: no copy of the frame first
+        block = np.ascontiguousarray(
+            (X if whole else X.take(positions, axis=1)).to_numpy(dtype=dtype).T,
+            dtype=np.float64)
         finite = ~np.isinf(block).any(axis=1)
         for j, values, ok in zip(positions, block, finite):
             if ok:

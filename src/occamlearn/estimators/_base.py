@@ -139,14 +139,23 @@ def validate_table(estimator, X, y=None, *, reset: bool):
             )
         if y is None:
             return X
-        y = column_or_1d(y, warn=True)
-        y = check_array(y, ensure_2d=False, dtype=None, input_name="y")
-        check_consistent_length(X, y)
+        if not _plain_labels(y):
+            y = column_or_1d(y, warn=True)
+            y = check_array(y, ensure_2d=False, dtype=None, input_name="y")
+        if len(y) != X.shape[0]:
+            check_consistent_length(X, y)  # its error
         return X, y
     params = {"dtype": None, "ensure_all_finite": False}
     if y is None:
         return validate_data(estimator, X, reset=reset, **params)
     return validate_data(estimator, X, y, reset=reset, y_numeric=False, **params)
+
+
+def _plain_labels(y) -> bool:
+    """Whether ``y`` is a 1-D numpy array of booleans or integers with rows: what
+    ``column_or_1d`` and ``check_array(y, ensure_2d=False, dtype=None)`` return unchanged
+    (no column to flatten, nothing to convert, nothing non-finite, at least one row)."""
+    return type(y) is np.ndarray and y.ndim == 1 and y.dtype.kind in "biu" and len(y) > 0
 
 
 def encode_labels(y) -> tuple[np.ndarray, np.ndarray]:
