@@ -12,7 +12,8 @@ lists with either engine (``tests/lists/test_level_kernels.py`` compares them).
 ``grow_best`` runs every level of one rule's beam (hill climbing's pool of one rule) in a
 single call, the Python loop of ``grow._beam`` translated step for step; ``climb_counts`` runs
 a whole hill climb of such rules (``hill.hill_climb``'s loop) and counts the rows of another
-row set that reach each rule: what a held-out fold needs (``folds.FoldSearch.region_rates``).
+row set that reach each rule: what a held-out fold needs (``folds.FoldSearch``), and
+``climb_folds`` runs it on every fold in one call.
 
 They cover unweighted problems (integer counts, ``likelihood.CountXLogX`` table); weighted
 ones keep the numpy engine. numba caches them on disk (``cache=True``); they call no other
@@ -27,8 +28,8 @@ import time
 import numpy as np
 from numba import njit
 
-__all__ = ["climb_counts", "grow_best", "next_members", "pick_expandable", "pick_top",
-           "score_level", "warm_up"]
+__all__ = ["climb_counts", "climb_folds", "grow_best", "next_members", "pick_expandable",
+           "pick_top", "score_level", "warm_up"]
 
 _M1 = np.uint64(0x5555555555555555)
 _M2 = np.uint64(0x3333333333333333)
@@ -397,6 +398,41 @@ def climb_counts(literals, rows0, positives0, n, pos, table, sign, min_support, 
             held_positive[:k + 1].copy())
 
 
+@njit(cache=True)
+def climb_folds(literals, fit, check, labels, n_rows, n_positive, tables, sign, min_support,
+                min_gain, costs, penalised, min_literals, max_literals, monotone, width,
+                max_rules):
+    """``climb_counts`` on each fold f: its climb on the rows ``fit[f]`` (``n_rows[f]`` rows,
+    ``n_positive[f]`` positives, x log x table ``tables[f]``), counted on ``check[f]``.
+
+    Returns (k (F,), covered (F, max_rules), positive (F, max_rules), rest (F, 2): the
+    remainder's (n, pos), held (F, max_rules + 1), held_positive (F, max_rules + 1)); fold
+    f's first k[f] entries (k[f] + 1 for the held counts) are its climb's, the rest 0.
+    """
+    folds, w = fit.shape[0], fit.shape[1]
+    k = np.zeros(folds, np.int64)
+    covered = np.zeros((folds, max_rules), np.int64)
+    positive = np.zeros((folds, max_rules), np.int64)
+    rest = np.zeros((folds, 2), np.int64)
+    held = np.zeros((folds, max_rules + 1), np.int64)
+    held_positive = np.zeros((folds, max_rules + 1), np.int64)
+    for f in range(folds):
+        positives = np.empty(w, np.uint64)
+        for word in range(w):
+            positives[word] = fit[f, word] & labels[word]
+        k_f, c, p, n_rest, pos_rest, h, hp = climb_counts(
+            literals, fit[f], positives, n_rows[f], n_positive[f], tables[f, :n_rows[f] + 1],
+            sign, min_support, min_gain, costs, penalised, min_literals, max_literals,
+            monotone, width, max_rules, check[f], labels)
+        k[f] = k_f
+        covered[f, :k_f] = c
+        positive[f, :k_f] = p
+        rest[f, 0], rest[f, 1] = n_rest, pos_rest
+        held[f, :k_f + 1] = h
+        held_positive[f, :k_f + 1] = hp
+    return k, covered, positive, rest, held, held_positive
+
+
 _warm = {"done": False}
 
 
@@ -420,8 +456,8 @@ def warm_up() -> float:
     costs.flags.writeable = False  # as ``cost.rule_cost`` shares them: numba types it apart
     grow_best(literals, rows[0], positives[0], 3, 1, table, 1, 1.0, 1e-8, costs, True, 1, 2,
               False, 0, 0, 2)
-    climb_counts(literals, rows[0], positives[0], 3, 1, table, 1, 1.0, 1e-8, costs, True, 1,
-                 2, False, 2, 3, rows[0], positives[0])
+    climb_folds(literals, rows, rows, positives[0], np.array([3]), np.array([1]), table[None],
+                1, 1.0, 1e-8, costs, True, 1, 2, False, 2, 3)
     _warm["done"] = True
     return time.perf_counter() - start
 
