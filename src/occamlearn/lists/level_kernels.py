@@ -10,9 +10,9 @@ break ties the same way (best score first, then lower flat index): the searches 
 lists with either engine (``tests/lists/test_level_kernels.py`` compares them).
 
 ``grow_best`` runs every level of one rule's beam (hill climbing's pool of one rule) in a
-single call, the Python loop of ``grow._beam`` translated step for step; ``climb_counts`` runs
-a whole hill climb of such rules (``hill.hill_climb``'s loop) and counts the rows of another
-row set that reach each rule: what a held-out fold needs (``folds.FoldSearch``), and
+single call, the Python loop of ``grow._beam`` translated step for step; ``climb`` runs a
+whole hill climb of such rules (``hill.hill_climb``'s loop) and counts the rows of another row
+set that reach each rule (what a held-out fold needs: ``folds.FoldSearch``), and
 ``climb_folds`` runs it on every fold in one call.
 
 They cover unweighted problems (integer counts, ``likelihood.CountXLogX`` table); weighted
@@ -28,7 +28,7 @@ import time
 import numpy as np
 from numba import njit
 
-__all__ = ["climb_counts", "climb_folds", "grow_best", "next_members", "pick_expandable",
+__all__ = ["climb", "climb_folds", "grow_best", "next_members", "pick_expandable",
            "pick_top", "score_level", "warm_up"]
 
 _M1 = np.uint64(0x5555555555555555)
@@ -353,31 +353,51 @@ def _count_and(a, b):
 
 
 @njit(cache=True)
-def climb_counts(literals, rows0, positives0, n, pos, table, sign, min_support, min_gain,
-                 costs, penalised, min_literals, max_literals, monotone, width, max_rules,
-                 check, labels):
-    """``hill.hill_climb`` with ``grow_best`` for every rule (no deadline, no ``to_beat``),
-    on the remainder ``rows0`` / ``positives0`` (n rows, pos positives), as counts: what
-    the rows ``check`` (packed) and their positives (``check & labels``) do on its list.
+def climb(literals, rows0, positives0, n, pos, table, sign, min_support, min_gain, costs,
+          penalised, min_literals, max_literals, monotone, width, max_rules, to_beat, check,
+          labels):
+    """``hill.hill_climb`` with ``grow_best`` for every rule, on the remainder ``rows0`` /
+    ``positives0`` (n rows, pos positives), without a deadline: the same loop, with the same
+    stops (``max_rules`` rules, a pure remainder, no rule found, or ``to_beat`` out of reach:
+    the rules' log-likelihood less their costs, summed in the same order, <= ``to_beat``),
+    and the rows of ``check`` (packed; positives ``check & labels``) each rule takes.
 
-    Returns (k rules, covered (k,), positive (k,) of the climb's rows, the remainder's
-    (n, pos) after them, held (k + 1,) and held_positive (k + 1,): the rows of ``check``
-    each rule takes, in order, then the rest (the default's region)).
+    Returns (k rules; their literals (max_rules, max_literals) and how many (max_rules,);
+    covered, positive, gain, cost (max_rules,); the remainder's n and pos after them; held
+    and held_positive (max_rules + 1,): the rows of ``check`` each rule takes, in order, then
+    the rest; why it stopped: 0 max_rules, 1 pure, 2 no rule (``stats``: the last
+    ``grow_best``'s), 3 outscored; stats (3,)). Entries past k (k + 1 for held) are 0.
     """
     w = rows0.shape[0]
     rows, positives = rows0.copy(), positives0.copy()
     left = check.copy()
+    rule_literals = np.zeros((max_rules, max(max_literals, 1)), np.int64)
+    n_literals = np.zeros(max_rules, np.int64)
     covered = np.zeros(max_rules, np.int64)
     positive = np.zeros(max_rules, np.int64)
+    gains = np.zeros(max_rules)
+    paid = np.zeros(max_rules)
     held = np.zeros(max_rules + 1, np.int64)
     held_positive = np.zeros(max_rules + 1, np.int64)
-    k, prev_n, prev_pos = 0, 0, 0
-    while k < max_rules and pos != 0 and pos != n:  # hill_climb's loop; pure stops it
-        found, kept, rule_rows, c, p, _, _, _ = grow_best(
+    stats = np.zeros(3)
+    k, prev_n, prev_pos, reason = 0, 0, 0, 0
+    rules_ll = 0.0
+    while k < max_rules:
+        cost_sum = 0.0
+        for r in range(k):
+            cost_sum += paid[r]
+        if rules_ll - cost_sum <= to_beat:
+            reason = 3
+            break
+        if pos == 0 or pos == n:
+            reason = 1
+            break
+        found, kept, rule_rows, c, p, gain, cost, stats = grow_best(
             literals, rows, positives, n, pos, table, sign, min_support, min_gain, costs,
             penalised, min_literals, max_literals, monotone and k > 0, prev_n, prev_pos,
             width)
         if not found:
+            reason = 2
             break
         taken = left.copy()
         for literal in kept:
@@ -389,20 +409,23 @@ def climb_counts(literals, rows0, positives0, n, pos, table, sign, min_support, 
             left[word] &= ~taken[word]
             rows[word] &= ~rule_rows[word]
             positives[word] &= ~rule_rows[word]
-        covered[k], positive[k] = c, p
+        rule_literals[k, :len(kept)] = kept
+        n_literals[k] = len(kept)
+        covered[k], positive[k], gains[k], paid[k] = c, p, gain, cost
+        rules_ll += table[p] + table[c - p] - table[c]
         n, pos, prev_n, prev_pos = n - c, pos - p, c, p
         k += 1
     held[k] = _count_and(left, left)
     held_positive[k] = _count_and(left, labels)
-    return (k, covered[:k].copy(), positive[:k].copy(), n, pos, held[:k + 1].copy(),
-            held_positive[:k + 1].copy())
+    return (k, rule_literals, n_literals, covered, positive, gains, paid, n, pos, held,
+            held_positive, reason, stats)
 
 
 @njit(cache=True)
 def climb_folds(literals, fit, check, labels, n_rows, n_positive, tables, sign, min_support,
                 min_gain, costs, penalised, min_literals, max_literals, monotone, width,
                 max_rules):
-    """``climb_counts`` on each fold f: its climb on the rows ``fit[f]`` (``n_rows[f]`` rows,
+    """``climb`` on each fold f: its climb on the rows ``fit[f]`` (``n_rows[f]`` rows,
     ``n_positive[f]`` positives, x log x table ``tables[f]``), counted on ``check[f]``.
 
     Returns (k (F,), covered (F, max_rules), positive (F, max_rules), rest (F, 2): the
@@ -420,16 +443,14 @@ def climb_folds(literals, fit, check, labels, n_rows, n_positive, tables, sign, 
         positives = np.empty(w, np.uint64)
         for word in range(w):
             positives[word] = fit[f, word] & labels[word]
-        k_f, c, p, n_rest, pos_rest, h, hp = climb_counts(
-            literals, fit[f], positives, n_rows[f], n_positive[f], tables[f, :n_rows[f] + 1],
-            sign, min_support, min_gain, costs, penalised, min_literals, max_literals,
-            monotone, width, max_rules, check[f], labels)
-        k[f] = k_f
-        covered[f, :k_f] = c
-        positive[f, :k_f] = p
-        rest[f, 0], rest[f, 1] = n_rest, pos_rest
-        held[f, :k_f + 1] = h
-        held_positive[f, :k_f + 1] = hp
+        out = climb(literals, fit[f], positives, n_rows[f], n_positive[f],
+                    tables[f, :n_rows[f] + 1], sign, min_support, min_gain, costs, penalised,
+                    min_literals, max_literals, monotone, width, max_rules, -np.inf,
+                    check[f], labels)
+        k[f] = out[0]
+        covered[f], positive[f] = out[3], out[4]
+        rest[f, 0], rest[f, 1] = out[7], out[8]
+        held[f], held_positive[f] = out[9], out[10]
     return k, covered, positive, rest, held, held_positive
 
 
