@@ -1,5 +1,7 @@
 """The shortcuts of scikit-learn's fit checks record what scikit-learn itself records."""
 
+import re
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -57,3 +59,25 @@ def test_param_names_once_are_scikit_learns(cls):
     names = cls._get_param_names()
     names.append("changed by a caller")
     assert "changed by a caller" not in cls._get_param_names()
+
+
+VALUES = {"max_rules": (1, 10, True, 1.0, -1, "1", None),
+          "penalty": (1.0, 1, 0, True, -1.0, "a", None, np.float64(1.0)),
+          "direction": ("both", "positive", "x", None, 1),
+          "binarizer": ("readable", "nope", None, ThresholdBinarizer())}
+
+
+@settings(max_examples=300, deadline=None)
+@given(params=st.fixed_dictionaries({name: st.sampled_from(values)
+                                     for name, values in VALUES.items()}))
+def test_params_checked_once_refuse_what_scikit_learn_refuses(params):
+    """Whatever sets passed before (the cache is the process's), a set is refused exactly
+    when scikit-learn's own check refuses it, with its message."""
+    estimator = DecisionListClassifier(**params)
+    try:
+        BaseEstimator._validate_params(estimator)
+    except ValueError as error:
+        with pytest.raises(type(error), match=re.escape(str(error))):
+            estimator._validate_params()
+        return
+    estimator._validate_params()

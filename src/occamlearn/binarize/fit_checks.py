@@ -10,6 +10,12 @@ names are its ``columns``.
 
 * ``ParamNamesOnce`` -- a mixin whose ``_get_param_names`` is scikit-learn's, computed once
   per class (a copy is returned, so a caller may change it).
+* ``ParamsCheckedOnce`` -- also ``_validate_params`` (scikit-learn's check of every parameter
+  against the class's ``_parameter_constraints``, at each ``fit``) once per class and set of
+  plain values: the check reads nothing but those two, so values that passed pass again.
+  Only values of the exact types None, bool, int, float and str are remembered (with their
+  types, so ``1``, ``1.0`` and ``True`` are different values), at most ``CHECKED_MOST``
+  sets; any other value (an estimator, a dict, an array) is checked every time.
 * ``record_frame_features`` -- what ``validate_data(estimator, X, skip_check_array=True,
   reset=True)`` does to ``estimator`` for a ``pandas.DataFrame`` whose column names are all
   ``str``, distinct and at least one: ``feature_names_in_`` the names as an object array (what
@@ -27,7 +33,11 @@ import numpy as np
 import pandas as pd
 from sklearn.base import BaseEstimator
 
-__all__ = ["ParamNamesOnce", "record_frame_features"]
+__all__ = ["CHECKED_MOST", "ParamNamesOnce", "ParamsCheckedOnce", "record_frame_features"]
+
+CHECKED_MOST = 1024
+_PLAIN = (type(None), bool, int, float, str)
+_checked: set = set()
 
 
 @cache
@@ -41,6 +51,24 @@ class ParamNamesOnce:
     @classmethod
     def _get_param_names(cls) -> list:
         return list(_param_names(cls))
+
+
+class ParamsCheckedOnce(ParamNamesOnce):
+    """``_validate_params`` once per class and set of plain values (module docstring)."""
+
+    def _validate_params(self):
+        params = self.get_params(deep=False)
+        key = None
+        if all(type(value) in _PLAIN for value in params.values()):
+            key = (type(self), *sorted((name, type(value), value)
+                                       for name, value in params.items()))
+            if key in _checked:
+                return
+        super()._validate_params()
+        if key is not None:
+            if len(_checked) >= CHECKED_MOST:
+                _checked.clear()
+            _checked.add(key)
 
 
 def record_frame_features(estimator, X) -> bool:
