@@ -101,3 +101,39 @@ def test_enumerated_candidates_pack_each_fold_alone():
     alone = learn_decision_list(X[rows], y[rows], max_rules=3, rule_search="enumerate",
                                 max_conjunction=2, min_support=5).decision_list
     assert searches.fit_list(rows, 3) == alone
+
+
+def _rates_of_the_lists(searches, fold_of, folds, max_rules):
+    """``fold_region_rates`` as the Python hill climb's ``DecisionList`` gives them."""
+    rates = []
+    for i in range(folds):
+        fold_list = searches.fit_list(np.flatnonzero(fold_of != i), max_rules)
+        n = np.array([r.n_covered for r in fold_list.rules] + [fold_list.n_default], float)
+        counts, positives = searches.region_counts(fold_list, np.flatnonzero(fold_of == i))
+        rates.append((n, fold_list.probabilities, counts, positives))
+    return rates
+
+
+@settings(max_examples=80, deadline=None)
+@given(case=fold_problems(), direction=st.sampled_from(("positive", "negative", None)),
+       compiled=st.booleans(), folds=st.integers(2, 5))
+def test_fold_region_rates_of_one_compiled_call_are_the_lists(case, direction, compiled,
+                                                              folds):
+    """The compiled climbs (``FoldSearch._climbed``) give the same floats, bit for bit, as
+    the hill climb's lists and ``region_counts``; any other search takes that path itself."""
+    X, y, _, options, max_rules = case
+    options = {**options, "direction": direction}
+    if compiled:
+        options.update(search="hill", rule_search="beam")
+    if direction is None:
+        options.pop("monotone", None)
+    searches = FoldSearch.on(X, y, **options)
+    fold_of = np.random.default_rng(len(y)).integers(0, folds, len(y))
+    fast = searches.fold_region_rates(fold_of, folds, max_rules)
+    if compiled:
+        assert searches._climbed(fold_of, folds, max_rules) is not None
+    expected = _rates_of_the_lists(searches, fold_of, folds, max_rules)
+    assert len(fast) == folds
+    for ours_fold, their_fold in zip(fast, expected):
+        for ours, theirs in zip(ours_fold, their_fold):
+            assert ours.dtype == np.float64 and ours.tolist() == theirs.tolist()

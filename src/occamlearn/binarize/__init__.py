@@ -11,6 +11,8 @@
 * ``read_columns`` / ``clean_column`` / ``check_unique_names`` / ``date_between`` -- how every
   binariser reads a table's columns, published for the estimators that read columns themselves;
   ``restriction_text`` -- how a binariser says which thresholds it left out.
+* ``fit_checks`` -- scikit-learn's bookkeeping at ``fit`` (parameter names, a DataFrame's
+  feature names) without its per-call costs, for the binarisers and the estimators.
 """
 
 from occamlearn.binarize._base import restriction_text

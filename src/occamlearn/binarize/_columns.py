@@ -61,6 +61,7 @@ from occamlearn.binarize._values import (
     warn_new_missing,
 )
 from occamlearn.binarize._values import where as _where
+from occamlearn.binarize.fit_checks import record_frame_features
 from occamlearn.binarize.printed_numbers import (  # noqa: F401 - re-exported, as before
     date_between,
     shortest_between,
@@ -111,7 +112,8 @@ def read_columns(estimator, X, *, reset: bool, split: bool = True) -> tuple[list
     """
     if _is_frame(X):
         check_unique_names(X)
-        validate_data(estimator, X, skip_check_array=True, reset=reset)
+        if not (reset and record_frame_features(estimator, X)):
+            validate_data(estimator, X, skip_check_array=True, reset=reset)
         n_rows, n_cols = X.shape
         if n_rows == 0 or n_cols == 0:
             which = "0 sample(s)" if n_rows == 0 else "0 feature(s)"
@@ -190,8 +192,10 @@ def training_columns(X, overrides: list) -> list:
         if override != "continuous" and _plain_categories(dtype):
             columns[j] = _read_categories(series(j))
     for dtype, positions in plain.items():
-        block = np.ascontiguousarray(X.take(positions, axis=1).to_numpy(dtype=dtype).T,
-                                     dtype=np.float64)
+        whole = len(positions) == X.shape[1]  # every column: no copy of the frame first
+        block = np.ascontiguousarray(
+            (X if whole else X.take(positions, axis=1)).to_numpy(dtype=dtype).T,
+            dtype=np.float64)
         finite = ~np.isinf(block).any(axis=1)
         for j, values, ok in zip(positions, block, finite):
             if ok:

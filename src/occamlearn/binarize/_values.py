@@ -54,7 +54,7 @@ def column_label(label) -> str:
 
 def check_unique_names(X) -> None:
     """ValueError naming the repeated column names of a DataFrame."""
-    columns = pd.Index(X.columns)
+    columns = X.columns if isinstance(X.columns, pd.Index) else pd.Index(X.columns)
     if columns.has_duplicates:
         repeated = list(dict.fromkeys(columns[columns.duplicated()]))
         raise ValueError(f"X repeats the column name(s) {', '.join(map(repr, repeated))}: "

@@ -38,6 +38,7 @@ from occamlearn.binarize import (
     find_conflicts,
     kept_rows,
 )
+from occamlearn.binarize.fit_checks import record_frame_features
 from occamlearn.estimators._display import ModelDisplayMixin
 from occamlearn.maxsat.solvers import SAT_SOLVERS
 
@@ -125,7 +126,9 @@ def validate_table(estimator, X, y=None, *, reset: bool):
     """
     if _is_dataframe(X):
         check_unique_names(X)
-        if y is None:
+        if reset and record_frame_features(estimator, X):
+            pass  # what validate_data records, without its narwhals look-up
+        elif y is None:
             validate_data(estimator, X, skip_check_array=True, reset=reset)
         else:
             validate_data(estimator, X, y, skip_check_array=True, reset=reset)
@@ -136,14 +139,23 @@ def validate_table(estimator, X, y=None, *, reset: bool):
             )
         if y is None:
             return X
-        y = column_or_1d(y, warn=True)
-        y = check_array(y, ensure_2d=False, dtype=None, input_name="y")
-        check_consistent_length(X, y)
+        if not _plain_labels(y):
+            y = column_or_1d(y, warn=True)
+            y = check_array(y, ensure_2d=False, dtype=None, input_name="y")
+        if len(y) != X.shape[0]:
+            check_consistent_length(X, y)  # its error
         return X, y
     params = {"dtype": None, "ensure_all_finite": False}
     if y is None:
         return validate_data(estimator, X, reset=reset, **params)
     return validate_data(estimator, X, y, reset=reset, y_numeric=False, **params)
+
+
+def _plain_labels(y) -> bool:
+    """Whether ``y`` is a 1-D numpy array of booleans or integers with rows: what
+    ``column_or_1d`` and ``check_array(y, ensure_2d=False, dtype=None)`` return unchanged
+    (no column to flatten, nothing to convert, nothing non-finite, at least one row)."""
+    return type(y) is np.ndarray and y.ndim == 1 and y.dtype.kind in "biu" and len(y) > 0
 
 
 def encode_labels(y) -> tuple[np.ndarray, np.ndarray]:

@@ -24,6 +24,7 @@ from sklearn.utils._param_validation import HasMethods, Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted
 
 from occamlearn.binarize import ThresholdBinarizer
+from occamlearn.binarize.fit_checks import ParamsCheckedOnce
 from occamlearn.estimators._base import (
     BINARIZERS,
     CLASS_WEIGHT,
@@ -56,7 +57,7 @@ __all__ = ["DecisionListClassifier"]
 LIST_BINARIZERS = {**BINARIZERS, "readable": lambda: RuleLiterals(ThresholdBinarizer())}
 
 
-class DecisionListClassifier(ClassifierMixin, ModelDisplayMixin, BaseEstimator):
+class DecisionListClassifier(ParamsCheckedOnce, ClassifierMixin, ModelDisplayMixin, BaseEstimator):
     """Ordered probabilistic rules learned greedily, optionally all in one direction.
 
     Each rule is a conjunction of binary features (literals), grown literal by literal; the

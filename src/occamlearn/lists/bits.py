@@ -78,6 +78,13 @@ def pack_vector(mask) -> np.ndarray:
     return _to_words(np.packbits(mask != 0)[None, :], len(mask))[0]
 
 
+def pack_rows(masks) -> np.ndarray:
+    """``pack_vector`` of each row of a boolean (m, n) matrix, as one (m, ceil(n/64))
+    array."""
+    masks = np.asarray(masks)
+    return _to_words(np.packbits(masks != 0, axis=1), masks.shape[1])
+
+
 def unpack_vector(words: np.ndarray, n_rows: int) -> np.ndarray:
     """Inverse of ``pack_vector``: a boolean vector of length ``n_rows``."""
     return np.unpackbits(np.ascontiguousarray(words).view(np.uint8))[:n_rows].astype(bool)

@@ -35,10 +35,14 @@ import threading
 import numpy as np
 from sklearn.utils import check_random_state
 
-from occamlearn.lists.bits import pack_vector, popcount_rows
+from occamlearn.lists.bits import pack_rows, pack_vector, popcount_rows
+from occamlearn.lists.cost import rule_cost
+from occamlearn.lists.grow import COMPILED_MAX_WORDS
+from occamlearn.lists.levels import SIGN, CompiledLevels, levels_of
+from occamlearn.lists.likelihood import CountXLogX
 from occamlearn.lists.problem import SearchProblem
 
-__all__ = ["FoldSearch", "stratified_folds"]
+__all__ = ["FoldSearch", "fold_numbers", "stratified_folds"]
 
 # The options of ``learn_decision_list`` that shape the problem, not the search.
 _PROBLEM_OPTIONS = ("min_conjunction", "max_conjunction", "conditions")
@@ -49,6 +53,13 @@ def stratified_folds(y, folds: int, random_state=None) -> list:
     labels ``y``, shuffled with ``random_state``: what ``StratifiedKFold(folds, shuffle=True,
     random_state=random_state).split(X, y)`` yields. Every class needs at least ``folds``
     rows (the callers check)."""
+    fold_of = fold_numbers(y, folds, random_state)
+    return [(np.flatnonzero(fold_of != i), np.flatnonzero(fold_of == i))
+            for i in range(folds)]
+
+
+def fold_numbers(y, folds: int, random_state=None) -> np.ndarray:
+    """The held-out fold of each row in ``stratified_folds(y, folds, random_state)``."""
     rng = _seeded(random_state)
     y = np.asarray(y)
     encoded = _by_first_appearance(y)
@@ -66,8 +77,7 @@ def stratified_folds(y, folds: int, random_state=None) -> list:
         for_class = np.arange(folds).repeat(allocation[:, k])
         rng.shuffle(for_class)
         test_folds[encoded == k] = for_class
-    return [(np.flatnonzero(test_folds != i), np.flatnonzero(test_folds == i))
-            for i in range(folds)]
+    return test_folds
 
 
 def _by_first_appearance(y) -> np.ndarray:
@@ -129,6 +139,80 @@ class FoldSearch:
         search = {k: v for k, v in self.options.items() if k not in _PROBLEM_OPTIONS}
         return search_problem(self._masked(rows), max_rules=max_rules,
                               **search).decision_list
+
+    def fold_region_rates(self, fold_of, folds: int, max_rules: int, deadline=None):
+        """For each fold i (the rows with ``fold_of == i`` held out), what its held-out
+        check needs of the list the search learns on the other rows: the rows of each of
+        the list's regions (rules, then the default), their rates (its ``probabilities``),
+        and the held-out rows reaching each region and their positives (``region_counts``),
+        as four float64 arrays; None when ``deadline`` passes before every fold is
+        searched (it is read before each)."""
+        if deadline is not None and deadline.expired():
+            return None
+        climbed = self._climbed(fold_of, folds, max_rules)
+        if climbed is not None:
+            return climbed
+        rates = []
+        for i in range(folds):
+            if i and deadline is not None and deadline.expired():
+                return None
+            fit_rows, check_rows = np.flatnonzero(fold_of != i), np.flatnonzero(fold_of == i)
+            fold_list = self.fit_list(fit_rows, max_rules)
+            n = np.array([r.n_covered for r in fold_list.rules] + [fold_list.n_default], float)
+            rates.append((n, fold_list.probabilities,
+                          *self.region_counts(fold_list, check_rows)))
+        return rates
+
+    def _climbed(self, fold_of, folds: int, max_rules: int):
+        """``fold_region_rates`` from one compiled call (``level_kernels.climb_folds``)
+        instead of a Python hill climb, a ``DecisionList`` and ``region_counts`` per fold;
+        None where that call would not be the same search: a list beam, a rule search
+        other than the beam, the numpy engine, or so many packed words that the climbs
+        (which cannot look at the deadline) could do more work than ``COMPILED_MAX_WORDS``
+        lets one compiled rule do.
+
+        Why the same numbers: ``hill.hill_climb`` with a compiled rule search calls
+        ``grow_best`` on its remainder for each rule (``grow._compiled_best``) and stops when
+        the remainder is pure, none is found or ``max_rules`` are; the kernel runs that loop
+        with the same arguments (``search_problem``'s cost, ``problem.xlogx`` of the fold's
+        rows, the monotone constraint from the second rule on), and the rates are the
+        quotients ``make_list`` forms, in float64 as Python's ints divide."""
+        options, problem = self.options, self.problem
+        direction = options.get("direction", "positive")
+        if not self.masked or options.get("search", "hill") != "hill" \
+                or options.get("rule_search") != "beam" or direction not in SIGN \
+                or folds * max(max_rules, 1) * problem.literals.size > COMPILED_MAX_WORDS:
+            return None
+        levels = levels_of(problem, options.get("deadline"))
+        if not isinstance(levels, CompiledLevels):
+            return None
+        held_out = pack_rows(fold_of[None] == np.arange(folds)[:, None])
+        fit = problem.all_rows & ~held_out
+        positive_rows = np.asarray(self.labels) == 1
+        n_rows = len(fold_of) - np.bincount(fold_of, minlength=folds)
+        n_positive = int(positive_rows.sum()) - np.bincount(fold_of[positive_rows],
+                                                             minlength=folds)
+        tables = np.zeros((folds, int(n_rows.max()) + 1))
+        for i in range(folds):
+            tables[i, :n_rows[i] + 1] = CountXLogX(n_rows[i]).table
+        cost = rule_cost(problem.n_features, options.get("penalty"))
+        k, covered, positive, rest, held, held_positive = levels.kernels.climb_folds(
+            problem.literals, fit, held_out, problem.positives, n_rows, n_positive, tables,
+            SIGN[direction], float(options.get("min_support", 1)),
+            float(options.get("min_gain", 1e-8)), cost.costs, bool(cost),
+            problem.min_conjunction, min(problem.max_conjunction, problem.n_features),
+            bool(options.get("monotone", False) and direction is not None),
+            int(options.get("rule_beam_width", 5)), int(max_rules))
+        rates = []
+        for i in range(folds):
+            n_rest, pos_rest = int(rest[i, 0]), int(rest[i, 1])
+            default = pos_rest / n_rest if n_rest else int(n_positive[i]) / max(int(n_rows[i]), 1)
+            c, p = covered[i, :k[i]], positive[i, :k[i]]
+            rates.append((np.append(c, n_rest).astype(np.float64),
+                          np.append(p / c, float(default)),
+                          held[i, :k[i] + 1].astype(np.float64),
+                          held_positive[i, :k[i] + 1].astype(np.float64)))
+        return rates
 
     def _row_mask(self, rows) -> np.ndarray:
         """The rows ``rows`` (indices) as a packed mask over the problem's rows."""

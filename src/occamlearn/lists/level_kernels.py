@@ -10,7 +10,10 @@ break ties the same way (best score first, then lower flat index): the searches 
 lists with either engine (``tests/lists/test_level_kernels.py`` compares them).
 
 ``grow_best`` runs every level of one rule's beam (hill climbing's pool of one rule) in a
-single call, the Python loop of ``grow._beam`` translated step for step.
+single call, the Python loop of ``grow._beam`` translated step for step; ``climb`` runs a
+whole hill climb of such rules (``hill.hill_climb``'s loop) and counts the rows of another row
+set that reach each rule (what a held-out fold needs: ``folds.FoldSearch``), and
+``climb_folds`` runs it on every fold in one call.
 
 They cover unweighted problems (integer counts, ``likelihood.CountXLogX`` table); weighted
 ones keep the numpy engine. numba caches them on disk (``cache=True``); they call no other
@@ -25,8 +28,8 @@ import time
 import numpy as np
 from numba import njit
 
-__all__ = ["grow_best", "next_members", "pick_expandable", "pick_top", "score_level",
-           "warm_up"]
+__all__ = ["climb", "climb_folds", "grow_best", "next_members", "pick_expandable",
+           "pick_top", "score_level", "warm_up"]
 
 _M1 = np.uint64(0x5555555555555555)
 _M2 = np.uint64(0x3333333333333333)
@@ -340,6 +343,117 @@ def _without_redundant(literals, rows0, kept, n_kept, rows, min_literals):
     return n_kept
 
 
+@njit(cache=True)
+def _count_and(a, b):
+    """Set bits of ``a & b`` (two packed row sets)."""
+    total = 0
+    for word in range(a.shape[0]):
+        total += _bits_set(a[word] & b[word])
+    return total
+
+
+@njit(cache=True)
+def climb(literals, rows0, positives0, n, pos, table, sign, min_support, min_gain, costs,
+          penalised, min_literals, max_literals, monotone, width, max_rules, to_beat, check,
+          labels):
+    """``hill.hill_climb`` with ``grow_best`` for every rule, on the remainder ``rows0`` /
+    ``positives0`` (n rows, pos positives), without a deadline: the same loop, with the same
+    stops (``max_rules`` rules, a pure remainder, no rule found, or ``to_beat`` out of reach:
+    the rules' log-likelihood less their costs, summed in the same order, <= ``to_beat``),
+    and the rows of ``check`` (packed; positives ``check & labels``) each rule takes.
+
+    Returns (k rules; their literals (max_rules, max_literals) and how many (max_rules,);
+    covered, positive, gain, cost (max_rules,); the remainder's n and pos after them; held
+    and held_positive (max_rules + 1,): the rows of ``check`` each rule takes, in order, then
+    the rest; why it stopped: 0 max_rules, 1 pure, 2 no rule (``stats``: the last
+    ``grow_best``'s), 3 outscored; stats (3,)). Entries past k (k + 1 for held) are 0.
+    """
+    w = rows0.shape[0]
+    rows, positives = rows0.copy(), positives0.copy()
+    left = check.copy()
+    rule_literals = np.zeros((max_rules, max(max_literals, 1)), np.int64)
+    n_literals = np.zeros(max_rules, np.int64)
+    covered = np.zeros(max_rules, np.int64)
+    positive = np.zeros(max_rules, np.int64)
+    gains = np.zeros(max_rules)
+    paid = np.zeros(max_rules)
+    held = np.zeros(max_rules + 1, np.int64)
+    held_positive = np.zeros(max_rules + 1, np.int64)
+    stats = np.zeros(3)
+    k, prev_n, prev_pos, reason = 0, 0, 0, 0
+    rules_ll = 0.0
+    while k < max_rules:
+        cost_sum = 0.0
+        for r in range(k):
+            cost_sum += paid[r]
+        if rules_ll - cost_sum <= to_beat:
+            reason = 3
+            break
+        if pos == 0 or pos == n:
+            reason = 1
+            break
+        found, kept, rule_rows, c, p, gain, cost, stats = grow_best(
+            literals, rows, positives, n, pos, table, sign, min_support, min_gain, costs,
+            penalised, min_literals, max_literals, monotone and k > 0, prev_n, prev_pos,
+            width)
+        if not found:
+            reason = 2
+            break
+        taken = left.copy()
+        for literal in kept:
+            for word in range(w):
+                taken[word] &= literals[literal, word]
+        held[k] = _count_and(taken, taken)
+        held_positive[k] = _count_and(taken, labels)
+        for word in range(w):
+            left[word] &= ~taken[word]
+            rows[word] &= ~rule_rows[word]
+            positives[word] &= ~rule_rows[word]
+        rule_literals[k, :len(kept)] = kept
+        n_literals[k] = len(kept)
+        covered[k], positive[k], gains[k], paid[k] = c, p, gain, cost
+        rules_ll += table[p] + table[c - p] - table[c]
+        n, pos, prev_n, prev_pos = n - c, pos - p, c, p
+        k += 1
+    held[k] = _count_and(left, left)
+    held_positive[k] = _count_and(left, labels)
+    return (k, rule_literals, n_literals, covered, positive, gains, paid, n, pos, held,
+            held_positive, reason, stats)
+
+
+@njit(cache=True)
+def climb_folds(literals, fit, check, labels, n_rows, n_positive, tables, sign, min_support,
+                min_gain, costs, penalised, min_literals, max_literals, monotone, width,
+                max_rules):
+    """``climb`` on each fold f: its climb on the rows ``fit[f]`` (``n_rows[f]`` rows,
+    ``n_positive[f]`` positives, x log x table ``tables[f]``), counted on ``check[f]``.
+
+    Returns (k (F,), covered (F, max_rules), positive (F, max_rules), rest (F, 2): the
+    remainder's (n, pos), held (F, max_rules + 1), held_positive (F, max_rules + 1)); fold
+    f's first k[f] entries (k[f] + 1 for the held counts) are its climb's, the rest 0.
+    """
+    folds, w = fit.shape[0], fit.shape[1]
+    k = np.zeros(folds, np.int64)
+    covered = np.zeros((folds, max_rules), np.int64)
+    positive = np.zeros((folds, max_rules), np.int64)
+    rest = np.zeros((folds, 2), np.int64)
+    held = np.zeros((folds, max_rules + 1), np.int64)
+    held_positive = np.zeros((folds, max_rules + 1), np.int64)
+    for f in range(folds):
+        positives = np.empty(w, np.uint64)
+        for word in range(w):
+            positives[word] = fit[f, word] & labels[word]
+        out = climb(literals, fit[f], positives, n_rows[f], n_positive[f],
+                    tables[f, :n_rows[f] + 1], sign, min_support, min_gain, costs, penalised,
+                    min_literals, max_literals, monotone, width, max_rules, -np.inf,
+                    check[f], labels)
+        k[f] = out[0]
+        covered[f], positive[f] = out[3], out[4]
+        rest[f, 0], rest[f, 1] = out[7], out[8]
+        held[f], held_positive[f] = out[9], out[10]
+    return k, covered, positive, rest, held, held_positive
+
+
 _warm = {"done": False}
 
 
@@ -363,6 +477,8 @@ def warm_up() -> float:
     costs.flags.writeable = False  # as ``cost.rule_cost`` shares them: numba types it apart
     grow_best(literals, rows[0], positives[0], 3, 1, table, 1, 1.0, 1e-8, costs, True, 1, 2,
               False, 0, 0, 2)
+    climb_folds(literals, rows, rows, positives[0], np.array([3]), np.array([1]), table[None],
+                1, 1.0, 1e-8, costs, True, 1, 2, False, 2, 3)
     _warm["done"] = True
     return time.perf_counter() - start
 

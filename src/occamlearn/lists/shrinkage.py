@@ -48,7 +48,7 @@ from dataclasses import replace
 
 import numpy as np
 
-from occamlearn.lists.folds import stratified_folds
+from occamlearn.lists.folds import fold_numbers
 
 __all__ = ["SHRINKAGE_FOLDS", "SHRINKAGE_GRID", "SHRINKAGE_MAX_ROWS", "shrinkage_factor",
            "shrunk"]
@@ -73,8 +73,8 @@ def shrinkage_factor(searches, max_rules: int, folds: int, random_state=None, de
     largest log-likelihood (ties to the larger factor), and that log-likelihood per factor;
     (None, None) when the deadline passes first or a class has fewer rows than ``folds``.
 
-    ``searches`` (``folds.FoldSearch``) learns a list on the training rows of each fold
-    (``fit_list``) and counts the held-out rows of each of its regions (``region_counts``).
+    ``searches`` (``folds.FoldSearch``) learns a list on the training rows of each fold and
+    counts the held-out rows of each of its regions (``fold_region_rates``).
     On each fold the list learned on the other folds states, for each of its regions,
     b + lambda (t - b): t the region's training rate with one pseudo-row of each class
     (Laplace), b the rate of all the rows it was learned on.
@@ -84,15 +84,14 @@ def shrinkage_factor(searches, max_rules: int, folds: int, random_state=None, de
         return None, None
     grid = SHRINKAGE_GRID[:, None]
     scores = np.zeros(len(SHRINKAGE_GRID))
-    for fit_rows, check_rows in stratified_folds(y, folds, random_state):
-        if deadline is not None and deadline.expired():
-            return None, None
-        fold_list = searches.fit_list(fit_rows, max_rules)
-        n = np.array([r.n_covered for r in fold_list.rules] + [fold_list.n_default], float)
-        p = fold_list.probabilities
+    fold_of = fold_numbers(y, folds, random_state)
+    rates = searches.fold_region_rates(fold_of, folds, max_rules, deadline)
+    if rates is None:
+        return None, None
+    for i, (n, p, rows, positives) in enumerate(rates):
         t = (p * n + 1.0) / (n + 2.0)
+        fit_rows = fold_of != i
         b = _base_rate(y[fit_rows], None if weight is None else weight[fit_rows])
-        rows, positives = searches.region_counts(fold_list, check_rows)
         q = b + grid * (t[None] - b)
         scores += (positives * np.log(q) + (rows - positives) * np.log1p(-q)).sum(axis=1)
     if deadline is not None and deadline.expired():  # the last fold may have been cut short

@@ -1,0 +1,39 @@
+"""``validate_table``'s shortcut for plain label arrays returns what scikit-learn's label
+checks return, and raises what they raise."""
+
+import re
+
+import numpy as np
+import pandas as pd
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from sklearn.utils.validation import check_array, check_consistent_length, column_or_1d
+
+from occamlearn import DecisionListClassifier
+from occamlearn.estimators._base import _plain_labels, validate_table
+
+
+def _their_labels(X, y):
+    y = column_or_1d(y, warn=True)
+    y = check_array(y, ensure_2d=False, dtype=None, input_name="y")
+    check_consistent_length(X, y)
+    return y
+
+
+@settings(max_examples=100, deadline=None)
+@given(rows=st.integers(1, 6), extra=st.integers(-2, 2),
+       dtype=st.sampled_from(["int64", "int8", "uint8", "bool", "float64"]),
+       step=st.integers(1, 2))
+def test_plain_labels_pass_as_scikit_learn_passes_them(rows, extra, dtype, step):
+    X = pd.DataFrame({"a": np.arange(rows)})
+    y = (np.arange(step * max(rows + extra, 0)) % 3).astype(dtype)[::step]
+    try:
+        expected = _their_labels(X, y)
+    except ValueError as error:
+        with pytest.raises(ValueError, match=re.escape(str(error)[:40])):
+            validate_table(DecisionListClassifier(), X, y, reset=True)
+        return
+    _, ours = validate_table(DecisionListClassifier(), X, y, reset=True)
+    assert _plain_labels(y) == (dtype != "float64")
+    assert ours.dtype == expected.dtype and ours.tolist() == expected.tolist()
