@@ -94,7 +94,6 @@ def test_kernel_modules_depend_on_the_modules_they_call():
                                      "trees/mpdt/bnb/split_reductions.py",
                                      "trees/mpdt/bnb/subset_trie.py"}
     assert names(modules["error-budget"]) == {"trees/mpdt/error_budget/bnb_kernels.py",
-                                              "trees/mpdt/error_budget/small_tree_kernels.py",
                                               "trees/exact/packed.py"}
     assert {"trees/dtmax/binary/memo.py", "trees/dtmax/binary/pair_counts.py"} <= \
         names(modules["dtmax-dp"])

@@ -55,10 +55,9 @@ def _search(X, y, n_classes, weight):
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.one_of(duplicated_data(), duplicated_data(weights=HEAVY)))
-def test_kernels_are_the_fewest_errors_up_to_four_leaves(data):
-    """On the root and on both sides of every column, (e1, e2, e3) of ``small_tree_errors``
-    and E(4) of ``four_leaf_errors`` are the brute-force curve for 1..4 leaves, in the
-    search's units."""
+def test_kernel_is_the_fewest_errors_up_to_three_leaves(data):
+    """On the root and on both sides of every column, (e1, e2, e3) is the brute-force curve
+    for 1..3 leaves, in the search's units."""
     X, y, n_classes, weight = data
     search, scale = _search(X, y, n_classes, weight)
     halves = (weight * 2).astype(np.int64)  # the strategy's weights are halves
@@ -69,11 +68,10 @@ def test_kernels_are_the_fewest_errors_up_to_four_leaves(data):
         sides += [(one, X[:, feature] == 1), (root ^ one, X[:, feature] == 0)]
     for rows, mask in sides:
         e1, e2, _, e3, *_ = search.small.errors(rows).tolist()
-        e4 = search.small.four_errors(rows)[0]
-        curve = brute_curve(X[mask], y[mask], n_classes, halves[mask], 4)
+        curve = brute_curve(X[mask], y[mask], n_classes, halves[mask], 3)
         # search units -> weights: times search.unit / scale; halves: twice that
-        assert [2 * e * search.unit for e in (e1, e2, e3, e4)] == \
-            [c * scale for c in curve], (rows, [e1, e2, e3, e4], curve)
+        assert [2 * e * search.unit for e in (e1, e2, e3)] == [c * scale for c in curve], \
+            (rows, [e1, e2, e3], curve)
 
 
 @settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -231,118 +229,3 @@ def test_the_memory_left_is_read_again_when_tables_may_not_fit(monkeypatch, shar
         assert search.small.max_work() <= share_bytes // 8
         search.small.calls += 1
     assert len(read) == reads  # 100 calls: at calls 0 and MEMORY_RECHECK_CALLS, or all
-
-
-@st.composite
-def wide_data(draw):
-    """(X, y, n_classes, weight): 4-10 rows over 3-5 features, 2-3 classes, weights 1-3:
-    room for every shape of a four-leaf tree (a balanced one and chains on three columns)."""
-    n_classes = draw(st.sampled_from([2, 3]))
-    n_rows, n_features = draw(st.integers(4, 10)), draw(st.integers(3, 5))
-    X = np.array(draw(st.lists(st.integers(0, 1), min_size=n_rows * n_features,
-                               max_size=n_rows * n_features))).reshape(n_rows, n_features)
-    y = np.array(draw(st.lists(st.integers(0, n_classes - 1), min_size=n_rows,
-                               max_size=n_rows)))
-    weight = np.array(draw(st.lists(st.integers(1, 3), min_size=n_rows, max_size=n_rows)),
-                      dtype=float)
-    return X, y, n_classes, weight
-
-
-@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(wide_data(), st.integers(0, 12))
-def test_four_leaf_kernel_on_wider_tables(data, budget):
-    """On tables wide enough for every four-leaf shape: ``four_leaf_errors`` is the
-    brute-force fewest errors with at most four leaves, or its target when that is lower; a
-    call given one step less than the work it reports computes nothing (-1). What
-    ``store_four`` stores at a budget keeps ``lower`` at most the brute-force best(S, b) at
-    every budget, and every tree in the fronts (the four-leaf one among them, which it
-    stores when it beats three leaves within the budget) rebuilds to a tree with at most
-    its leaves and errors."""
-    from occamlearn.model.tree import Tree
-
-    X, y, n_classes, weight = data
-    search, scale = _search(X, y, n_classes, weight)
-    root = search.view.root
-    curve = brute_curve(X, y, n_classes, weight.astype(np.int64), 2 * len(y) + 1)
-    exact = curve[3] * scale // search.unit  # E(4) in the search's units
-    kernel = search.small.four_kernel
-    for target in (1 << 62, budget + 1):
-        found = search.small._call(kernel, root, target, 1 << 62).tolist()
-        assert found[0] == min(exact, target), (found, curve)
-        work = found[1]
-        assert search.small._call(kernel, root, target, work - 1).tolist()[0] == -1
-        assert search.small._call(kernel, root, target, work).tolist() == found
-    entry = search.entry(root)
-    e4 = search.small.store_four(search, root, entry, budget)
-    assert e4 == min(exact, budget + 1)
-    if exact <= budget and exact < entry[4][3]:
-        assert entry[6][4][0] == exact
-    for b in range(entry[FORCED], entry[ERR1] + 1):
-        limit = b * search.unit
-        best = next(leaves for leaves, e in enumerate(curve, 1) if e * scale <= limit)
-        assert best >= search.lower(entry, b), (b, best)
-    groups = search.view.groups
-    patterns = groups.patterns[groups.pattern]
-    for leaves, (errors, *_rest) in entry[6].items():
-        tree = Tree.from_nested(search.nested(root, leaves), X.shape[1], n_classes)
-        made = int(groups.count[tree.predict(patterns) != groups.label].sum())
-        assert tree.n_leaves <= leaves
-        assert made <= errors * search.unit
-
-
-@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(wide_data())
-def test_path_with_the_four_leaf_bound_is_the_brute_force_curve(data):
-    """On the wider tables, where the search asks row sets below their three-leaf errors, the
-    path is the brute-force curve and each tree makes its point's errors."""
-    X, y, n_classes, weight = data
-    path = find_size_error_frontier(X, y, n_classes, sample_weight=weight,
-                                    use_pure_tail=False)
-    assert path.status == "optimal"
-    curve = brute_curve(X, y, n_classes, weight.astype(np.int64), len(path.errors))
-    assert path.errors.tolist() == curve
-    for tree, errors in zip(path.trees, path.errors, strict=True):
-        assert weight[tree.predict(X) != y].sum() == errors
-
-
-def test_the_four_leaf_bound_is_asked_and_raises_bounds():
-    """A noisy table of 40 rows and 7 columns: the search asks the four-leaf bound, it
-    passes the budget asked at least once, and the path is the brute-force curve."""
-    rng = np.random.default_rng(7)
-    X = rng.integers(0, 2, size=(40, 7))
-    y = ((X[:, 0] & X[:, 1]) | (X[:, 2] ^ X[:, 3]) ^ (rng.random(40) < 0.15)).astype(int)
-    path = find_size_error_frontier(X, y, 2, use_pure_tail=False)
-    assert path.stats["four_leaf_calls"] > 0 and path.stats["four_leaf_gains"] > 0
-    assert path.errors.tolist() == brute_curve(X, y, 2, np.ones(40, dtype=np.int64),
-                                               len(path.errors))
-
-
-def test_the_four_leaf_bound_is_asked_only_on_large_row_sets(monkeypatch):
-    """The search asks the four-leaf bound only of row sets holding at least
-    ``FOUR_ROOT_SHARE`` of the root's weight (here it would ask smaller ones too: at share 0
-    they are asked), and the path stays the brute-force curve."""
-    from occamlearn.trees.mpdt.error_budget import bnb_engine
-    from occamlearn.trees.mpdt.error_budget.small_trees import SmallTrees
-
-    rng = np.random.default_rng(11)
-    X = rng.integers(0, 2, size=(60, 8))
-    y = ((X[:, 0] & X[:, 1]) | (X[:, 2] ^ X[:, 3]) ^ (rng.random(60) < 0.2)).astype(int)
-    asked = []
-    store_four = SmallTrees.store_four
-
-    def recorded(self, search, rows, entry, budget):
-        asked.append(entry[0] / search.static(search.view.root)[0])
-        return store_four(self, search, rows, entry, budget)
-
-    monkeypatch.setattr(SmallTrees, "store_four", recorded)
-    curve = brute_curve(X, y, 2, np.ones(60, dtype=np.int64), 12)
-    gate = bnb_engine.FOUR_ROOT_SHARE
-    for share in (0.0, gate):
-        monkeypatch.setattr(bnb_engine, "FOUR_ROOT_SHARE", share)
-        asked.clear()
-        path = find_size_error_frontier(X, y, 2, use_pure_tail=False, max_leaves=12)
-        assert path.status == "optimal"
-        assert path.errors.tolist() == curve[:len(path.errors)]
-        assert asked and min(asked) >= share
-        if share == 0.0:
-            assert min(asked) < gate  # the gate has work to do

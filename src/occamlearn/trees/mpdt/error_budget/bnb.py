@@ -59,11 +59,6 @@ interval of budgets. A greedy tree's subtrees seed the fronts (upper bounds ever
   once per row set that gets a memo entry, whose fronts also get the trees behind E_S(2) and
   E_S(3) (it settles the two levels above the leaves that the search otherwise enumerates
   in Python);
-* at most four leaves (``small_trees.store_four``, compiled): the same rule for l = 4, once
-  per row set of at least half the root's weight, when a search first asks it at a budget
-  below E_S(3): E_S(4) when at most that budget (with its tree, which then answers at
-  once), else budget + 1, a lower bound on E_S(4) (the recursion over the root's split
-  and its proof: ``small_tree_kernels``);
 * one-step look-ahead: a failed call stores min over candidates of their proven bounds.
 
 The root loop is iterative deepening on the proven lower bound, after the incumbent: the

@@ -80,14 +80,13 @@ def split_candidates(search, rows: int, entry: list, budget: int, best: int
         if low > high:  # budget > err(left) + err(right): two leaves fit
             low = high = left_entry[ERR1]
         # with two classes, a side with no stored bound has bound 1 from its err1 up, then
-        # 2, 3, 4, 5 below its class_err[2], [3], [4] (fewest errors with two, three, four
-        # leaves, once ``small_trees`` filled them in; else 0) down to its forced errors:
-        # counted inline;
+        # 2, 3, 4 below its class_err[2], [3] (fewest errors with two, three leaves, once
+        # ``small_trees`` filled them in; else 0) down to its forced errors: counted inline;
         # else from ``_lowers`` (``lower`` itself for a few budgets, ``_lowers`` is one pass
         # for many)
         left_err1, right_err1 = left_entry[ERR1], right_entry[ERR1]
-        left_two, left_three, left_four = left_entry[CLASS_ERR][2:5]
-        right_two, right_three, right_four = right_entry[CLASS_ERR][2:5]
+        left_two, left_three = left_entry[CLASS_ERR][2], left_entry[CLASS_ERR][3]
+        right_two, right_three = right_entry[CLASS_ERR][2], right_entry[CLASS_ERR][3]
         last = high - low
         if two and not left_entry[LO]:
             lefts = None
@@ -108,8 +107,7 @@ def split_candidates(search, rows: int, entry: list, budget: int, best: int
             elif left_budget >= left_err1:
                 value = 1
             else:
-                value = (2 if left_budget >= left_two else 3 if left_budget >= left_three
-                         else 4 if left_budget >= left_four else 5)
+                value = 2 if left_budget >= left_two else 3 if left_budget >= left_three else 4
             right_budget = budget - left_budget
             if rights is not None:
                 value += rights[last - offset]
@@ -117,8 +115,7 @@ def split_candidates(search, rows: int, entry: list, budget: int, best: int
                 value += 1
             else:
                 value += (2 if right_budget >= right_two else
-                          3 if right_budget >= right_three else
-                          4 if right_budget >= right_four else 5)
+                          3 if right_budget >= right_three else 4)
             if value < best:
                 append((value, index, left_budget, left, right, left_entry, right_entry,
                         low))

@@ -52,20 +52,9 @@ BOUND_MAX_PATTERNS = 1000
 # Seconds per step of the bound's kernel (one pattern scanned by a witness test) until its
 # calls are timed; a call's work is capped at ``Deadline.step_seconds()`` (1 % of the limit).
 BOUND_SECONDS_PER_STEP = 2e-8
-# The four-leaf bound (``small_trees.store_four``) is asked only on row sets holding at least
-# FOUR_ROOT_SHARE of the root's weight: a call costs one pass over S's pair counts per column
-# (hepa, 279 columns: 10 ms), the enumeration it spares grows with S's searches below it, and
-# most row sets asked are small (spect: 59,000 of 65,000 calls on 16-63 of 170 rows, 99 %
-# raising a bound, 5 of 32 CPU s, slower than enumerating their four-leaf trees). It is kept
-# after FOUR_TRIAL calls only if at least one call in FOUR_GAIN_RATIO passed the budget that
-# asked for it (hepa: 1000 of 1271).
-FOUR_ROOT_SHARE = 0.5
-FOUR_TRIAL = 200
-FOUR_GAIN_RATIO = 4
 
 # Indices into a row set's memo entry (a list, for speed): ``bnb_candidates``'.
 N, ERR1, FORCED, LABEL, CLASS_ERR, LO, ACH, BOUNDED, SPLITS = ENTRY_FIELDS
-THREE, FOUR = 3, 4  # indices into CLASS_ERR: (bounds on) the fewest errors with 3, 4 leaves
 
 
 class BudgetRowSetSearch:
@@ -104,10 +93,6 @@ class BudgetRowSetSearch:
         self.use_incompatibility, self.kernels = False, None
         self.small = None
         self.small_later: set[int] = set()  # entries whose small trees wait (``entry``)
-        self.four_tried: set[int] = set()  # row sets given their four-leaf bound (``solve``)
-        self.four_gains = 0  # of those, the ones whose bound passed the budget asked
-        # the least weight of a row set asked for its four-leaf bound (``FOUR_ROOT_SHARE``)
-        self.four_min = FOUR_ROOT_SHARE * self.static(view.root)[N]
         self.use_kernels(use_incompatibility, use_small_trees)
 
     def use_kernels(self, use_incompatibility: bool, use_small_trees: bool) -> None:
@@ -152,7 +137,7 @@ class BudgetRowSetSearch:
         for count in ordered:
             kept += count
             class_err.append(n - kept)
-        class_err += [0] * (6 - len(class_err))  # indices 2-5 always there (``small_trees``)
+        class_err += [0] * (5 - len(class_err))  # indices 2-4 always there (``small_trees``)
         found = (n, n - ordered[0], forced,
                  counts.index(ordered[0]), class_err, None)
         self.statics[rows] = found
@@ -233,10 +218,6 @@ class BudgetRowSetSearch:
         self.bound_pace.record(CLOCK() - started, int(work))
         return int(bound)
 
-    def four_pays(self) -> bool:
-        calls = len(self.four_tried)
-        return calls < FOUR_TRIAL or self.four_gains * FOUR_GAIN_RATIO >= calls
-
     def bound_pays(self) -> bool:
         return self.use_incompatibility and (
             self.bound_calls < BOUND_TRIAL
@@ -286,22 +267,6 @@ class BudgetRowSetSearch:
             if pure.exact:
                 self.seed_fronts(pure.node(rows))
                 return bound
-            if bound >= known:
-                return known
-        if budget < entry[CLASS_ERR][THREE] and self.small is not None \
-                and entry[N] >= self.four_min and rows not in self.four_tried \
-                and self.four_pays():
-            # more than three leaves needed (``small_trees``' exact E_S(3) > budget): the
-            # exact E_S(4) may prove five, before the splits below enumerate the four-leaf
-            # trees one by one
-            self.four_tried.add(rows)
-            self.poll.check()
-            if self.small.store_four(self, rows, entry, budget) > budget:
-                self.four_gains += 1
-                bound = lower(entry, budget)
-                if bound > ub:
-                    return bound
-            known = upper(entry, budget)  # the four-leaf tree, if it fits the budget
             if bound >= known:
                 return known
         if budget not in entry[BOUNDED] and self.bound_pays():
@@ -409,6 +374,4 @@ class BudgetRowSetSearch:
                 "incompatibility_bounds": self.bound_calls,
                 "incompatibility_gains": self.bound_gains,
                 "small_tree_calls": self.small.calls if self.small is not None else 0,
-                "four_leaf_calls": self.small.four_calls if self.small is not None else 0,
-                "four_leaf_gains": self.four_gains,
                 "small_tree_skipped": self.small.skipped if self.small is not None else 0}

@@ -9,8 +9,7 @@ three leaves, E_S(1) >= E_S(2) >= E_S(3), take one compiled pass over S's patter
 (``bnb_kernels.small_tree_errors``: class counts per column and per pair of columns, as
 MurTree's depth-two solver by Demirović et al. counts them), and settle those levels.
 
-**Bounds.** best(S, b) >= 3 when E_S(2) > b, best(S, b) >= 4 when E_S(3) > b and
-best(S, b) >= 5 when E_S(4) > b (``store_four``, see Four leaves). Proof: a
+**Bounds.** best(S, b) >= 3 when E_S(2) > b and best(S, b) >= 4 when E_S(3) > b. Proof: a
 tree with at most l leaves makes at least E_S(l) errors, by the definition of E_S(l) as a
 minimum over all such trees; so a tree within budget b < E_S(l) has more than l leaves (and,
 best being non-increasing in the budget, so has one within any smaller budget). The minima
@@ -31,16 +30,6 @@ query they answer returns at once. The 3-leaf tree is stored only when it makes 
 than the 2-leaf one, and with it the 2-leaf tree of its split child, in that child's entry
 (``pending`` until the entry exists): the rebuilt tree then makes at most the stored errors,
 also when the child's own small trees were skipped (see Time).
-
-**Four leaves.** E_S(4) costs a pair-count table per column of S
-(``small_tree_kernels.four_leaf_errors``), so it is computed only where it can settle a query:
-once per row set holding at least half the root's weight (``bnb_engine``'s ``FOUR_ROOT_SHARE``:
-on small row sets enumerating the four-leaf trees is cheaper), when a search asks it at a
-budget b below its E_S(3) (where the bounds above stop at four leaves). The kernel then answers
-E_S(4) if it is at most b, else b + 1 (a lower bound: it prunes what cannot fall below b + 1);
-either goes into ``class_err[4]``, and a four-leaf tree within b is stored in the fronts as the
-three-leaf one is. The search stops asking when fewer than one call in ``FOUR_GAIN_RATIO``
-raises a bound (``bnb_engine``).
 
 Row sets hold all groups of a pattern or none (``exact.bits``), but the kernel does not rely
 on it: it sums the weights of the bits it is given.
@@ -78,10 +67,6 @@ ERROR_BUDGET_KERNELS = ("error-budget", "bnb", "one-error")
 # Seconds per step of ``small_tree_errors`` before calls are timed: the slowest measured
 # (breast_cancer's root, loaded 2-core machine); calls of at least TIMED_WORK steps are timed.
 SECONDS_PER_STEP = 4e-8
-# the same for ``four_leaf_errors``, whose steps (table rows zeroed and subtracted, splits
-# skipped by the target) are far cheaper: 1.1e-9 s per step measured on hepa's row sets
-# (10-160 ms a call), taken twice
-FOUR_SECONDS_PER_STEP = 2e-9
 TIMED_WORK = 100_000
 MEMORY_SHARE = 0.25  # of the memory left, the most one call's pair-count table may take
 MEMORY_RECHECK_CALLS = 64  # calls between two reads of the memory left, while tables are small
@@ -122,7 +107,6 @@ class SmallTrees:
     def __init__(self, view, kernels, deadline=None):
         groups = view.groups
         self.kernel = kernels.small_tree_errors
-        self.four_kernel = kernels.four_leaf_errors
         group = view.group_of_bit
         self.bit_pattern = groups.pattern[group].astype(np.int64)
         self.bit_class = groups.label[group].astype(np.int64)
@@ -146,10 +130,7 @@ class SmallTrees:
         self.skipped = 0  # calls above their work budget (no small trees stored)
         self.deadline = deadline
         self.pace = KernelPace(SECONDS_PER_STEP)
-        self.four_pace = KernelPace(FOUR_SECONDS_PER_STEP)
-        self.four_calls = 0
-        # row set -> the trees a parent's stored tree rebuilds through, until it has an entry
-        self.pending: dict[int, list] = {}
+        self.pending: dict[int, tuple] = {}  # row set -> its 2-leaf tree (errors, column)
 
     def max_work(self) -> int:
         """The steps one call may take: ``step_seconds`` at the measured pace, and no more
@@ -168,86 +149,22 @@ class SmallTrees:
             self.memory_read_at = self.calls
         return min(self.pace.budget(self.deadline), self.memory_cells)
 
-    def _call(self, kernel, rows: int, *args) -> np.ndarray:
-        bits = np.flatnonzero(np.unpackbits(
-            np.frombuffer(rows.to_bytes(self.n_bytes, "little"), dtype=np.uint8),
-            bitorder="little"))
-        return kernel(bits, self.bit_pattern, self.bit_class, self.bit_units,
-                      self.ones_start, self.ones_index, self.n_patterns, self.n_features,
-                      self.n_classes, *args)
-
     def errors(self, rows: int, max_work: int = KernelPace.NO_LIMIT) -> np.ndarray:
         """``small_tree_errors`` on the bit row set ``rows`` (its result, as the kernel
         documents it), e2 = e3 = -1 when the work would pass ``max_work``."""
         self.calls += 1
+        bits = np.flatnonzero(np.unpackbits(
+            np.frombuffer(rows.to_bytes(self.n_bytes, "little"), dtype=np.uint8),
+            bitorder="little"))
         started = CLOCK()
-        found = self._call(self.kernel, rows, max_work)
+        found = self.kernel(bits, self.bit_pattern, self.bit_class, self.bit_units,
+                            self.ones_start, self.ones_index, self.n_patterns,
+                            self.n_features, self.n_classes, max_work)
         if found[1] < 0:
             self.skipped += 1
         elif found[6] >= TIMED_WORK:
             self.pace.record(CLOCK() - started, int(found[6]))
         return found
-
-    def four_errors(self, rows: int, target: int = KernelPace.NO_LIMIT,
-                    max_work: int = KernelPace.NO_LIMIT) -> list[int]:
-        """``four_leaf_errors`` on the bit row set ``rows`` (its result, as the kernel
-        documents it): E_S(4) if below ``target``, else ``target``; -1 when the work would
-        pass ``max_work``."""
-        self.four_calls += 1
-        started = CLOCK()
-        found = self._call(self.four_kernel, rows, target, max_work).tolist()
-        if found[0] >= 0 and found[1] >= TIMED_WORK:
-            self.four_pace.record(CLOCK() - started, found[1])
-        return found
-
-    def store_four(self, search, rows: int, entry: list, budget: int) -> int:
-        """Put a lower bound on E_S(4) into ``entry``'s ``class_err[4]`` (read by ``lower``
-        as best(S, b) >= 5 when it passes b): E_S(4) itself when at most ``budget``, else
-        budget + 1; returns it, or -1 when the call is over its work budget (the budget of
-        ``max_work`` at this kernel's own pace; its tables, three of columns^2 x classes
-        cells, at most the memory share of ``max_work``, counted in cells: the work counts
-        at least two such tables). The four-leaf tree found below E_S(3) is stored in the
-        fronts (through its children's entries, as ``store`` does for three leaves). Called
-        by the search for a row set once its exact E_S(3) passes a budget asked
-        (``BudgetRowSetSearch.solve``)."""
-        self.max_work()  # the memory share, read again if due
-        e4, _, kind, i, a, ea, b, eb, c = self.four_errors(
-            rows, budget + 1, min(self.four_pace.budget(self.deadline),
-                                  self.memory_cells * 2 // 3))
-        class_err = entry[CLASS_ERR]
-        if e4 > class_err[4]:
-            entry[CLASS_ERR] = [*class_err[:4], e4, *class_err[5:]]
-        if kind == 1:  # two leaves a side
-            zero, _ = self._side(search, rows, i, 0)
-            one, _ = self._side(search, rows, i, 1)
-            search.store_tree(entry, 4, e4, i, 2, 2)
-            self._store(search, zero, (2, ea, a, 1, 1))
-            self._store(search, one, (2, eb, b, 1, 1))
-        elif kind > 1:  # a leaf on one side, three leaves on the other
-            chain, chain_side = self._side(search, rows, i, 1 if kind == 2 else 0)
-            search.store_tree(entry, 4, e4, i, 3 - 2 * chain_side, 1 + 2 * chain_side)
-            split, split_side = self._side(search, chain, a, b)
-            self._store(search, chain, (3, ea, a, 2 - split_side, 1 + split_side))
-            self._store(search, split, (2, eb, c, 1, 1))
-        return e4
-
-    def _side(self, search, rows: int, column: int, kernel_side: int) -> tuple[int, int]:
-        """(the rows of ``rows`` on the kernel's side ``kernel_side`` of ``column``, that
-        side in the search's terms: 0 for its zero side, 1 for its one side); the kernel's
-        columns are oriented to have few 1s (``flipped``)."""
-        side = kernel_side ^ int(self.flipped[column])
-        one = rows & search.columns[column]
-        return (one if side == 1 else rows ^ one), side
-
-    def _store(self, search, rows: int, tree: tuple) -> None:
-        """Store ``tree`` (leaves, errors, column, left leaves, right leaves) in the fronts of
-        ``rows``, now or once its entry exists (``settle_pending``): a parent's stored tree
-        is rebuilt through it."""
-        known = search.memo.get(rows)
-        if known is None:
-            self.pending.setdefault(rows, []).append(tree)
-        else:
-            search.store_tree(known, *tree)
 
     def store(self, search, rows: int, entry: list) -> None:
         found = [int(v) for v in self.errors(rows, self.max_work())]
@@ -257,15 +174,22 @@ class SmallTrees:
         if e2 < e1:
             search.store_tree(entry, 2, e2, f2, 1, 1)
         if e3 < e2:
-            child, side3 = self._side(search, rows, f3, side3)
+            side3 ^= int(self.flipped[f3])  # the search's zero side is the column's 0
             search.store_tree(entry, 3, e3, f3, 1 + (side3 == 0), 1 + (side3 == 1))
-            self._store(search, child, (2, child3, g3, 1, 1))
+            one_side = rows & search.columns[f3]
+            child = one_side if side3 == 1 else rows ^ one_side
+            known = search.memo.get(child)
+            if known is None:  # the tree is rebuilt through the child's entry
+                self.pending[child] = (child3, g3)
+            else:
+                search.store_tree(known, 2, child3, g3, 1, 1)
         # class_err[l] bounds the errors of a tree with l leaves (``BudgetRowSetSearch.
         # lower``); E_S(l) is the exact minimum, so at least the class-count bound there
         class_err = entry[CLASS_ERR]
         entry[CLASS_ERR] = [class_err[0], e1, e2, e3, *class_err[4:]]
 
     def settle_pending(self, search, rows: int, entry: list) -> None:
-        """Store in ``rows``'s new ``entry`` the trees a parent's stored tree uses."""
-        for tree in self.pending.pop(rows, ()):
-            search.store_tree(entry, *tree)
+        """Store in ``rows``'s new ``entry`` the 2-leaf tree a parent's 3-leaf tree uses."""
+        found = self.pending.pop(rows, None)
+        if found is not None:
+            search.store_tree(entry, 2, found[0], found[1], 1, 1)
