@@ -59,7 +59,7 @@ def new_error_free_bits(X: np.ndarray, label: np.ndarray, n_classes: int) -> tup
             np.zeros(words, dtype=np.int64), np.full(1, -1, dtype=np.int64))
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _pure(rows, nz, n_nz, classes):
     """Whether the rows (bits; non-zero only in the words ``nz[:n_nz]``) hold one class at
     most."""
@@ -75,7 +75,7 @@ def _pure(rows, nz, n_nz, classes):
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _one_test(rows, nz, n_nz, columns, classes):
     """-1 if ``rows`` is pure, else the first test whose both sides are, else -2 (module
     doc: one comparison of words per test, ending at the first word that differs)."""
@@ -110,7 +110,7 @@ def _one_test(rows, nz, n_nz, columns, classes):
     return -2
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _sides(key, nz, n_nz, columns, h, sides):
     """``sides[0]``, ``sides[1]`` = the rows of ``key`` with x_h = 0, 1; whether h splits
     them (neither side empty)."""
