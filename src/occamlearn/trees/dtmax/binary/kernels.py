@@ -57,6 +57,7 @@ from numba import njit
 from occamlearn.trees.compiling.kernel_sources import key_cache_to_sources
 from occamlearn.trees.dtmax.binary.error_free import NO_TREE
 from occamlearn.trees.dtmax.binary.error_free import fewest_error_free_tests as fewest_words
+from occamlearn.trees.dtmax.binary.error_free_sides import error_free_side
 from occamlearn.trees.dtmax.binary.floors import (
     _child_floors,
     _depth1_floors,
@@ -258,6 +259,8 @@ def search(level, side, n, depth, ub, data, ws, scale, decision, slots, counters
     # bits of one word, and so each side of a test, solved by word operations; if no tree of
     # depth <= 2 is error-free on it, neither are counts needed (module doc)
     as_bits = depth == 3 and ub <= scale and n <= 64
+    # more rows: each side from the words of the node's key (``error_free_sides``)
+    as_words = depth == 3 and ub <= scale and n > 64
     node_bits = rows_as_bits(items, n, data, witnesses) if as_bits else np.uint64(0)
     bit_ones, bit_classes, bit_out, row_tests = (witnesses[4], witnesses[5], witnesses[6],
                                                  witnesses[7])
@@ -315,7 +318,7 @@ def search(level, side, n, depth, ub, data, ws, scale, decision, slots, counters
             counters[PRUNED] += 1
             continue
         counters[WORK] += n
-        if as_bits:
+        if as_bits or as_words:
             if _out_of_work(counters):
                 return ABORTED
             n_zero, n_one = 0, 0
@@ -352,6 +355,10 @@ def search(level, side, n, depth, ub, data, ws, scale, decision, slots, counters
                 cost = error_free_side_cost(one_bits if child else node_bits & ~one_bits,
                                             bit_ones, bit_classes, bit_out, row_tests, scale,
                                             decision)
+            elif as_words:
+                cost = error_free_side(key, f, child, keys[below], lists[below, child], budget,
+                                       data, witnesses, error_free, scale, decision, slots,
+                                       counters)
             elif depth == 3:
                 cost = _solve2(level, side, n_child, n_other, child, budget, data, ws, scale,
                                decision, slots, counters)
