@@ -35,7 +35,11 @@ row set S if it is below ``ub``, else a proven lower bound >= ``ub``.
   ``scale`` or more. At most 64 rows: on its own rows as bits
   (``witnesses.fewest_error_free_tests``); more: on the memo key's words against
   per-search bitsets of the features (``error_free``), stopping once more tests than the
-  budget allows are needed (a bound >= the budget, stored as such).
+  budget allows are needed (a bound >= the budget, stored as such). A depth-3 node whose
+  budget is at most ``scale`` has such sides only: of at most 64 rows, it is searched on
+  its rows as one word (and without counts when no depth-2 tree is error-free on it, so
+  that its depth-2 best is no incumbent); of more, each side comes from the words of its
+  key (``error_free_sides``), not from a split of its rows.
 * **Stopping.** numba cannot read a clock, so a call returns ``ABORTED`` after
   ``counters[WORK_LIMIT]`` units of work (rows touched, count cells evaluated), when the
   memo is 70 % full (``counters[FULL]``: the caller grows it), or once the caller's timer
