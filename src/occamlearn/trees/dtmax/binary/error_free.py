@@ -60,69 +60,77 @@ def new_error_free_bits(X: np.ndarray, label: np.ndarray, n_classes: int) -> tup
 
 
 @njit(cache=True)
-def _pure(rows, nz, n_nz, classes):
-    """Whether the rows (bits; non-zero only in the words ``nz[:n_nz]``) hold one class at
-    most."""
-    seen = -1
-    for k in range(classes.shape[0]):
+def _error_free_root(key, nz, n_nz, columns, classes, sides, tests):
+    """The first root h (-1: none) of a tree of depth <= 2 with ``tests`` tests (1-3) that
+    errs on none of the rows of ``key`` (non-zero only in the words ``nz[:n_nz]``; module
+    doc: 1, both sides pure; 2, one side pure and the other split by one test into pure
+    sides; 3, each side pure or so split); the sides of h in ``sides``. One loop, no call
+    per side or test: each call with an array is a reference count."""
+    n_features, n_classes = columns.shape[0], classes.shape[0]
+    first = np.empty(2, dtype=np.int64)      # each side's first two classes (-2: a third)
+    second = np.empty(2, dtype=np.int64)
+    for h in range(n_features):
+        zero_rows, one_rows = False, False
         for i in range(n_nz):
             w = nz[i]
-            if rows[w] & classes[k, w]:
-                if seen >= 0:
-                    return False
-                seen = k
+            one = key[w] & columns[h, w]
+            sides[1, w] = one
+            sides[0, w] = key[w] & ~one
+            zero_rows = zero_rows or sides[0, w] != 0
+            one_rows = one_rows or one != 0
+        if not (zero_rows and one_rows):
+            continue                     # h does not split the rows
+        first[:] = -1
+        second[:] = -1
+        for side in range(2):
+            for k in range(n_classes):
+                for i in range(n_nz):
+                    w = nz[i]
+                    if sides[side, w] & classes[k, w]:
+                        if first[side] < 0:
+                            first[side] = k
+                        elif second[side] < 0:
+                            second[side] = k
+                        else:
+                            second[side] = -2
+                        break
+                if second[side] == -2:
+                    break
+        pure = (second[0] == -1) + (second[1] == -1)
+        if tests == 1 and pure < 2 or tests == 2 and pure != 1 or tests == 3 and (
+                second[0] == -2 or second[1] == -2):
+            continue
+        if tests == 1:
+            return h
+        split_both = True
+        for side in range(2):
+            a, b = first[side], second[side]
+            if b == -1:
+                continue
+            if b == -2:
+                split_both = False
                 break
-    return True
-
-
-@njit(cache=True)
-def _one_test(rows, nz, n_nz, columns, classes):
-    """-1 if ``rows`` is pure, else the first test whose both sides are, else -2 (module
-    doc: one comparison of words per test, ending at the first word that differs)."""
-    # (witnesses._one_test: the same on one scalar word; this array form there: hepa 1.22x slower)
-    a, b = -1, -1
-    for k in range(classes.shape[0]):
-        for i in range(n_nz):
-            w = nz[i]
-            if rows[w] & classes[k, w]:
-                if a < 0:
-                    a = k
-                elif b < 0:
-                    b = k
-                else:
-                    return -2
+            found = False
+            for f in range(n_features):
+                as_a, as_b = True, True
+                for i in range(n_nz):
+                    w = nz[i]
+                    split = sides[side, w] & columns[f, w]
+                    if as_a and split != sides[side, w] & classes[a, w]:
+                        as_a = False
+                    if as_b and split != sides[side, w] & classes[b, w]:
+                        as_b = False
+                    if not (as_a or as_b):
+                        break
+                if as_a or as_b:
+                    found = True
+                    break
+            if not found:
+                split_both = False
                 break
-    if b < 0:
-        return -1
-    for f in range(columns.shape[0]):
-        as_a, as_b = True, True
-        for i in range(n_nz):
-            w = nz[i]
-            split = rows[w] & columns[f, w]
-            if as_a and split != rows[w] & classes[a, w]:
-                as_a = False
-            if as_b and split != rows[w] & classes[b, w]:
-                as_b = False
-            if not (as_a or as_b):
-                break
-        if as_a or as_b:
-            return f
-    return -2
-
-
-@njit(cache=True)
-def _sides(key, nz, n_nz, columns, h, sides):
-    """``sides[0]``, ``sides[1]`` = the rows of ``key`` with x_h = 0, 1; whether h splits
-    them (neither side empty)."""
-    zero_rows, one_rows = False, False
-    for i in range(n_nz):
-        w = nz[i]
-        one = key[w] & columns[h, w]
-        sides[1, w] = one
-        sides[0, w] = key[w] & ~one
-        zero_rows = zero_rows or sides[0, w] != 0
-        one_rows = one_rows or one != 0
-    return zero_rows and one_rows
+        if split_both:
+            return h
+    return -1
 
 
 @njit(cache=True)
@@ -139,31 +147,19 @@ def fewest_error_free_tests(key, most, bits):
         if key[w]:
             nz[n_nz] = w
             n_nz += 1
-    if _pure(key, nz, n_nz, classes):
+    seen = 0
+    for k in range(classes.shape[0]):
+        for i in range(n_nz):
+            if key[nz[i]] & classes[k, nz[i]]:
+                seen += 1
+                break
+    if seen <= 1:
         return 0
-    if most < 1:
-        return most + 1
-    for h in range(columns.shape[0]):
-        if _sides(key, nz, n_nz, columns, h, sides) and _pure(
-                sides[0], nz, n_nz, classes) and _pure(sides[1], nz, n_nz, classes):
-            out[0] = h
-            return 1
-    if most < 2:
-        return most + 1
-    for h in range(columns.shape[0]):
-        if not _sides(key, nz, n_nz, columns, h, sides):
-            continue
-        zero_pure = _pure(sides[0], nz, n_nz, classes)
-        if zero_pure != _pure(sides[1], nz, n_nz, classes) and _one_test(
-                sides[1 if zero_pure else 0], nz, n_nz, columns, classes) >= 0:
-            out[0] = h
-            return 2
-    if most < 3:
-        return most + 1
-    for h in range(columns.shape[0]):
-        if _sides(key, nz, n_nz, columns, h, sides) and _one_test(
-                sides[0], nz, n_nz, columns, classes) != -2 and _one_test(
-                sides[1], nz, n_nz, columns, classes) != -2:
-            out[0] = h
-            return 3
+    for tests in range(1, 4):
+        if most < tests:
+            return most + 1
+        root = _error_free_root(key, nz, n_nz, columns, classes, sides, tests)
+        if root >= 0:
+            out[0] = root
+            return tests
     return NO_TREE

@@ -117,22 +117,37 @@ def _child_floors(singles, totals, stuck, f, scale, decision):
             min((one_total - one_largest) * scale, one_stuck * scale + decision))
 
 
-@njit(cache=True, inline="always")
-def _quadrants(pairs, totals, f, g):
-    """(weight, leaf errors) of the node's rows in each quadrant x_f, x_g = 11, 10, 01, 00:
-    the four weights, then the four leaf errors, from the pair counts (``_depth1_floors``)."""
-    low, high = min(f, g), max(f, g)
-    s11, s10, s01, s00 = 0, 0, 0, 0
-    m11, m10, m01, m00 = 0, 0, 0, 0
-    for k in range(totals.shape[0]):
-        both = pairs[k, low, high]
-        q10 = pairs[k, f, f] - both              # x_f = 1, x_g = 0
-        q01 = pairs[k, g, g] - both              # x_f = 0, x_g = 1
-        q00 = totals[k] - pairs[k, f, f] - q01
-        s11, s10, s01, s00 = s11 + both, s10 + q10, s01 + q01, s00 + q00
-        m11, m10 = max(m11, both), max(m10, q10)
-        m01, m00 = max(m01, q01), max(m00, q00)
-    return s11, s10, s01, s00, s11 - m11, s10 - m10, s01 - m01, s00 - m00
+@njit(cache=True)
+def _tests_under(pairs, totals, f, features, n_features):
+    """(least leaf errors of the one side of f under one test g, the same of the zero side,
+    least leaf errors of one half of the one side over the tests g that split it, the same
+    of the zero side; 1 << 62: none) over ``features[:n_features]`` (g = f gives the
+    sides' own leaves), from the node's pair counts: per g the quadrants x_f, x_g = 11,
+    10, 01, 00, their weights and leaf errors. (Each g written out in this loop, not a
+    helper per g: a call with an array is a reference count.)"""
+    big = np.int64(1) << 62
+    best_one, best_zero, chain_one, chain_zero = big, big, big, big
+    for u in range(n_features):
+        g = features[u]
+        low, high = min(f, g), max(f, g)
+        s11, s10, s01, s00 = 0, 0, 0, 0
+        m11, m10, m01, m00 = 0, 0, 0, 0
+        for k in range(totals.shape[0]):
+            both = pairs[k, low, high]
+            q10 = pairs[k, f, f] - both              # x_f = 1, x_g = 0
+            q01 = pairs[k, g, g] - both              # x_f = 0, x_g = 1
+            q00 = totals[k] - pairs[k, f, f] - q01
+            s11, s10, s01, s00 = s11 + both, s10 + q10, s01 + q01, s00 + q00
+            m11, m10 = max(m11, both), max(m10, q10)
+            m01, m00 = max(m01, q01), max(m00, q00)
+        e11, e10, e01, e00 = s11 - m11, s10 - m10, s01 - m01, s00 - m00
+        best_one = min(best_one, e11 + e10)
+        best_zero = min(best_zero, e01 + e00)
+        if s11 > 0 and s10 > 0:                      # g splits the one side
+            chain_one = min(chain_one, min(e11, e10))
+        if s01 > 0 and s00 > 0:
+            chain_zero = min(chain_zero, min(e01, e00))
+    return best_one, best_zero, chain_one, chain_zero
 
 
 @njit(cache=True)
@@ -150,17 +165,8 @@ def _depth1_floors(pairs, totals, stuck, one_stuck, f, features, n_features, sca
       g and the half), and at least the side's forced errors;
     * three decisions and the forced errors."""
     n_classes = totals.shape[0]
-    big = np.int64(1) << 62
-    best_zero, best_one, chain_zero, chain_one = big, big, big, big
-    for u in range(n_features):
-        g = features[u]
-        s11, s10, s01, s00, e11, e10, e01, e00 = _quadrants(pairs, totals, f, g)
-        best_one = min(best_one, e11 + e10)
-        best_zero = min(best_zero, e01 + e00)
-        if s11 > 0 and s10 > 0:                      # g splits the one side
-            chain_one = min(chain_one, min(e11, e10))
-        if s01 > 0 and s00 > 0:
-            chain_zero = min(chain_zero, min(e01, e00))
+    best_one, best_zero, chain_one, chain_zero = _tests_under(pairs, totals, f, features,
+                                                              n_features)
     one_leaf, zero_leaf, one_largest, zero_largest = 0, 0, 0, 0
     for k in range(n_classes):
         one, zero = pairs[k, f, f], totals[k] - pairs[k, f, f]
@@ -212,17 +218,8 @@ def _depth3_floor(pairs, totals, useful, n_useful, one_stuck, stuck, shallow, sc
             s1, m1 = s1 + one, max(m1, one)
             s0, m0 = s0 + totals[k] - one, max(m0, totals[k] - one)
         leaf1, leaf0 = s1 - m1, s0 - m0
-        single1, single0, chain1, chain0 = leaf1, leaf0, big, big
-        for v in range(n_useful):
-            h = useful[v]
-            if h == g:
-                continue
-            s11, s10, s01, s00, e11, e10, e01, e00 = _quadrants(pairs, totals, g, h)
-            single1, single0 = min(single1, e11 + e10), min(single0, e01 + e00)
-            if s11 > 0 and s10 > 0:
-                chain1 = min(chain1, min(e11, e10))
-            if s01 > 0 and s00 > 0:
-                chain0 = min(chain0, min(e01, e00))
+        single1, single0, chain1, chain0 = _tests_under(pairs, totals, g, useful, n_useful)
+        single1, single0 = min(single1, leaf1), min(single0, leaf0)
         forced1 = one_stuck[g]
         forced0 = stuck - forced1
         chain1, chain0 = max(chain1, forced1), max(chain0, forced0)

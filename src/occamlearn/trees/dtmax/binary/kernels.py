@@ -35,7 +35,11 @@ row set S if it is below ``ub``, else a proven lower bound >= ``ub``.
   ``scale`` or more. At most 64 rows: on its own rows as bits
   (``witnesses.fewest_error_free_tests``); more: on the memo key's words against
   per-search bitsets of the features (``error_free``), stopping once more tests than the
-  budget allows are needed (a bound >= the budget, stored as such).
+  budget allows are needed (a bound >= the budget, stored as such). A depth-3 node whose
+  budget is at most ``scale`` has such sides only: of at most 64 rows, it is searched on
+  its rows as one word (and without counts when no depth-2 tree is error-free on it, so
+  that its depth-2 best is no incumbent); of more, each side comes from the words of its
+  key (``error_free_sides``), not from a split of its rows.
 * **Stopping.** numba cannot read a clock, so a call returns ``ABORTED`` after
   ``counters[WORK_LIMIT]`` units of work (rows touched, count cells evaluated), when the
   memo is 70 % full (``counters[FULL]``: the caller grows it), or once the caller's timer
@@ -57,6 +61,7 @@ from numba import njit
 from occamlearn.trees.compiling.kernel_sources import key_cache_to_sources
 from occamlearn.trees.dtmax.binary.error_free import NO_TREE
 from occamlearn.trees.dtmax.binary.error_free import fewest_error_free_tests as fewest_words
+from occamlearn.trees.dtmax.binary.error_free_sides import error_free_side
 from occamlearn.trees.dtmax.binary.floors import (
     _child_floors,
     _depth1_floors,
@@ -93,7 +98,11 @@ from occamlearn.trees.dtmax.binary.pair_counts import (
     _useful_of_counts,
 )
 from occamlearn.trees.dtmax.binary.witnesses import bound as witness_bound
-from occamlearn.trees.dtmax.binary.witnesses import fewest_error_free_tests
+from occamlearn.trees.dtmax.binary.witnesses import (
+    error_free_side_cost,
+    fewest_error_free_tests,
+    rows_as_bits,
+)
 from occamlearn.trees.dtmax.binary.witnesses import learn as learn_witness
 
 __all__ = ["search", "solve_shallow", "warm_up"]
@@ -250,7 +259,22 @@ def search(level, side, n, depth, ub, data, ws, scale, decision, slots, counters
     node_totals = totals.copy()             # (``totals`` is the children's scratch)
     best, best_test = leaf_cost, -1
     node_features = useful[:0].copy()
-    if depth == 3:          # the node's own counts: its best depth-2 tree and a floor
+    # a depth-3 node of <= 64 rows whose every tree must be error-free: its rows are the
+    # bits of one word, and so each side of a test, solved by word operations; if no tree of
+    # depth <= 2 is error-free on it, neither are counts needed (module doc)
+    as_bits = depth == 3 and ub <= scale and n <= 64
+    # more rows: each side from the words of the node's key (``error_free_sides``)
+    as_words = depth == 3 and ub <= scale and n > 64
+    node_bits = rows_as_bits(items, n, data, witnesses) if as_bits else np.uint64(0)
+    bit_ones, bit_classes, bit_out, row_tests = (witnesses[4], witnesses[5], witnesses[6],
+                                                 witnesses[7])
+    if as_bits:
+        counters[WORK] += n
+        as_bits = error_free_side_cost(node_bits, bit_ones, bit_classes, bit_out, row_tests,
+                                       scale, decision) >= scale
+        if as_bits:                   # every error-free tree has 3 tests or more
+            floor = max(floor, min(scale, 3 * decision))
+    if depth == 3 and not as_bits:  # the node's own counts: its best depth-2 tree, a floor
         if counted >= 0 and n_presents[counted] >= 0:   # (``_depth3_children_floors``)
             _copy_counts(pairs[counted], presents[counted], n_presents[counted], pairs[0],
                          presents[0])
@@ -277,30 +301,38 @@ def search(level, side, n, depth, ub, data, ws, scale, decision, slots, counters
     prev_n[below, 0] = -1
     prev_n[below, 1] = -1
     zeros, ones = lists[below, 0], lists[below, 1]
+    # (views taken once, not per test: each view of an array is a reference count)
+    node_singles, node_pairs, node_order = singles[level], pairs[0], order[level]
+    prev_zeros, prev_ones = prev_lists[below, 0], prev_lists[below, 1]
     for u in range(n_order):
         if best <= floor:
             break
-        f = order[level, u]
-        low_zero, low_one = _child_floors(singles[level], node_totals, stuck, f, scale,
+        f = node_order[u]
+        low_zero, low_one = _child_floors(node_singles, node_totals, stuck, f, scale,
                                           decision)
-        if depth == 3 and low_zero + low_one + decision < upper:
-            low_zero, low_one = _depth1_floors(pairs[0], node_totals, stuck,
-                                               singles[level, -1, f], f, node_features,
+        if depth == 3 and not as_bits and low_zero + low_one + decision < upper:
+            low_zero, low_one = _depth1_floors(node_pairs, node_totals, stuck,
+                                               node_singles[-1, f], f, node_features,
                                                node_features.shape[0], scale, decision)
-            low_zero = max(low_zero, _similarity_of_counts(pairs[0], prev_n[below, 0],
+            low_zero = max(low_zero, _similarity_of_counts(node_pairs, prev_n[below, 0],
                                                            prev_cost[below, 0], f, 0, scale))
-            low_one = max(low_one, _similarity_of_counts(pairs[0], prev_n[below, 1],
+            low_one = max(low_one, _similarity_of_counts(node_pairs, prev_n[below, 1],
                                                          prev_cost[below, 1], f, 1, scale))
         if low_zero + low_one + decision >= upper:
             counters[PRUNED] += 1
             continue
-        n_zero, n_one = _split(items, n, X, f, zeros, ones)
         counters[WORK] += n
+        if as_bits or as_words:
+            if _out_of_work(counters):
+                return ABORTED
+            n_zero, n_one = 0, 0
+        else:
+            n_zero, n_one = _split(items, n, X, f, zeros, ones)
         if depth > 3:
-            low_zero = max(low_zero, _similarity_bound(prev_lists[below, 0], prev_n[below, 0],
+            low_zero = max(low_zero, _similarity_bound(prev_zeros, prev_n[below, 0],
                                                        prev_cost[below, 0], zeros, n_zero,
                                                        weight, scale))
-            low_one = max(low_one, _similarity_bound(prev_lists[below, 1], prev_n[below, 1],
+            low_one = max(low_one, _similarity_bound(prev_ones, prev_n[below, 1],
                                                      prev_cost[below, 1], ones, n_one, weight,
                                                      scale))
             if low_zero + low_one + decision >= upper:
@@ -322,7 +354,16 @@ def search(level, side, n, depth, ub, data, ws, scale, decision, slots, counters
             else:
                 n_child, n_other, low = n_one, n_zero, low_one
                 budget = upper - zero_cost - decision
-            if depth == 3:
+            if as_bits:
+                one_bits = node_bits & bit_ones[f]
+                cost = error_free_side_cost(one_bits if child else node_bits & ~one_bits,
+                                            bit_ones, bit_classes, bit_out, row_tests, scale,
+                                            decision)
+            elif as_words:
+                cost = error_free_side(key, f, child, keys[below], lists[below, child], budget,
+                                       data, witnesses, error_free, scale, decision, slots,
+                                       counters)
+            elif depth == 3:
                 cost = _solve2(level, side, n_child, n_other, child, budget, data, ws, scale,
                                decision, slots, counters)
             else:
@@ -331,7 +372,7 @@ def search(level, side, n, depth, ub, data, ws, scale, decision, slots, counters
                               decision, slots, counters)
             if cost == ABORTED:
                 return ABORTED
-            _remember(prev_lists, prev_n, prev_cost, below, child, lists[below, child],
+            _remember(prev_lists, prev_n, prev_cost, below, child, ones if child else zeros,
                       n_child, max(cost, low), f if depth == 3 else -1)
             if child == 1:
                 one_cost = cost

@@ -78,11 +78,13 @@ def _depth2(pairs, totals, useful, n_useful, depth, scale, decision, out, quad):
     side = np.empty((4, n_useful), dtype=np.int64)
     for u in range(n_useful):
         f = useful[u]
-        for k in range(n_classes):
-            quad[0, k] = pairs[k, f, f]
-            quad[1, k] = totals[k] - pairs[k, f, f]
-        side[0, u], side[1, u] = _errors(quad[0]) * scale, -1
-        side[2, u], side[3, u] = _errors(quad[1]) * scale, -1
+        one_total, one_largest, zero_total, zero_largest = 0, 0, 0, 0
+        for k in range(n_classes):    # (written out, not ``_errors``: a reference count)
+            one, zero = pairs[k, f, f], totals[k] - pairs[k, f, f]
+            one_total, one_largest = one_total + one, max(one_largest, one)
+            zero_total, zero_largest = zero_total + zero, max(zero_largest, zero)
+        side[0, u], side[1, u] = (one_total - one_largest) * scale, -1
+        side[2, u], side[3, u] = (zero_total - zero_largest) * scale, -1
     if depth >= 2:
         for u in range(n_useful):
             f = useful[u]

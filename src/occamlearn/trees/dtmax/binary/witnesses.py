@@ -42,11 +42,13 @@ WITNESS_ROWS = 32
 def new_witnesses(n_features: int, n_classes: int, n_witnesses: int = N_WITNESSES,
                   witness_rows: int = WITNESS_ROWS) -> tuple:
     """An empty store: (items (witnesses x rows), lengths, costs, [witnesses ever stored]),
-    then ``learn``'s scratch: (features,) and (classes,) words, 3 tests."""
+    then the word operations' scratch: (features,) and (classes,) words, 3 tests, and per
+    row (64,) a word of its tests with x_f = 1 (used only with at most 64 features)."""
     return (np.zeros((n_witnesses, min(witness_rows, 64)), dtype=np.int64),
             np.zeros(n_witnesses, dtype=np.int64), np.zeros(n_witnesses, dtype=np.int64),
             np.zeros(1, dtype=np.int64), np.zeros(n_features, dtype=np.uint64),
-            np.zeros(n_classes, dtype=np.uint64), np.zeros(3, dtype=np.int64))
+            np.zeros(n_classes, dtype=np.uint64), np.zeros(3, dtype=np.int64),
+            np.zeros(64, dtype=np.uint64))
 
 
 @njit(cache=True)
@@ -82,66 +84,108 @@ def _leaf_of(X, item, root, zero_test, one_test):
     return 2 * side + np.int64(X[item, test])
 
 
+# the index of a word's lowest bit: DE_BRUIJN[((w & -w) * DE_BRUIJN_WORD) >> 58]
+DE_BRUIJN_WORD = np.uint64(0x022FDD63CC95386D)
+DE_BRUIJN = np.zeros(64, dtype=np.int64)
+for _bit in range(64):
+    DE_BRUIJN[((0x022FDD63CC95386D << _bit) & (2 ** 64 - 1)) >> 58] = _bit
+FILTER_ROWS = 3
+
+
 @njit(cache=True, inline="always")
-def _pure(rows, classes):
-    """Whether the rows (bits of W) hold one class at most (``classes[k]``: class k's bits)."""
-    for k in range(classes.shape[0]):
-        if rows & ~classes[k] == 0:
-            return True
-    return False
+def _lowest(word):
+    """The index of the lowest set bit of ``word`` (not 0)."""
+    return DE_BRUIJN[((word & (~word + np.uint64(1))) * DE_BRUIJN_WORD) >> np.uint64(58)]
 
 
 @njit(cache=True)
-def _one_test(rows, ones, classes):
-    """-1 if ``rows`` (bits) is pure, else the first test whose both sides are, else -2.
+def _error_free_root(full, ones, classes, row_tests, out, tests):
+    """The first root h (-1: none) of a tree of depth 2 that errs on none of the rows
+    ``full`` (bits of W; ``ones[f]``: those with x_f = 1) whose sides are: one pure and the
+    other split by one test into pure sides (``tests`` 2), or each pure or so split (3);
+    the tree in ``out`` (root, zero side's test, one side's test; -1: none).
 
-    Rows of three classes or more have no such test. Rows of two classes a and b have one
-    iff the test's ones among them are exactly a's rows or exactly b's (each side then holds
-    one class, and neither is empty): one comparison per test."""
-    a, b = -1, -1
-    for k in range(classes.shape[0]):
-        if rows & classes[k]:
-            if a < 0:
-                a = k
-            elif b < 0:
-                b = k
-            else:
-                return -2
-    if b < 0:
-        return -1
-    of_a, of_b = rows & classes[a], rows & classes[b]
-    for f in range(ones.shape[0]):
-        split = rows & ones[f]
-        if split == of_a or split == of_b:
-            return f
-    return -2
-
-
-@njit(cache=True)
-def _error_free_depth2(full, ones, classes, out):
-    """Whether some tree of depth <= 2 errs on none of the rows ``full`` (bits of W;
-    ``ones[f]``: those with x_f = 1); if so one such tree in ``out`` (root, zero side's
-    test, one side's test; -1: none)."""
-    out[0], out[1], out[2] = -1, -1, -1
-    if _pure(full, classes):
-        return True
-    for h in range(ones.shape[0]):
+    A side of three classes or more has no such test. A side of two classes a and b has one
+    iff the test's ones among its rows are exactly a's rows or exactly b's (each side then
+    holds one class, and neither is empty): one comparison per test. With at most 64 tests
+    only some are compared: such a test takes one value on a's rows and the other on b's,
+    so it is among the tests where a's first row and b's first row differ and where each of
+    the next ``FILTER_ROWS`` rows of a class agrees with its class's first row
+    (``row_tests[i]``: the tests with x_f = 1 of row i); they go in increasing order.
+    (One loop, no call per side: each call with an array is a reference count.)"""
+    n_features, n_classes = ones.shape[0], classes.shape[0]
+    for h in range(n_features):
         one = full & ones[h]
         if one == 0 or one == full:
             continue
-        zero_test = _one_test(full & ~one, ones, classes)
-        if zero_test == -2:
-            continue
-        one_test = _one_test(one, ones, classes)
-        if one_test == -2:
-            continue
-        out[0], out[1], out[2] = h, zero_test, one_test
-        return True
-    return False
+        if tests == 2:                     # exactly one side pure
+            pure = 0
+            for k in range(n_classes):
+                if one & ~classes[k] == 0:
+                    pure += 1
+                if (full & ~one) & ~classes[k] == 0:
+                    pure += 1
+            if pure != 1:
+                continue
+        found = 0                          # sides pure or split by a test
+        pure = 0                           # of them pure
+        for side in range(2):
+            rows = one if side else full & ~one
+            out[1 + side] = -1
+            a, b, many = -1, -1, False
+            for k in range(n_classes):
+                if rows & classes[k]:
+                    if a < 0:
+                        a = k
+                    elif b < 0:
+                        b = k
+                    else:
+                        many = True
+                        break
+            if many:
+                break
+            if b < 0:
+                found += 1
+                pure += 1
+                continue
+            of_a, of_b = rows & classes[a], rows & classes[b]
+            if n_features > 64:
+                candidates = np.uint64(0)
+                for f in range(n_features):
+                    split = rows & ones[f]
+                    if split == of_a or split == of_b:
+                        out[1 + side] = f
+                        break
+            else:
+                first_a, first_b = row_tests[_lowest(of_a)], row_tests[_lowest(of_b)]
+                candidates = first_a ^ first_b
+                rest_a, rest_b = of_a & (of_a - np.uint64(1)), of_b & (of_b - np.uint64(1))
+                for _ in range(FILTER_ROWS):
+                    if rest_a:
+                        candidates &= ~(first_a ^ row_tests[_lowest(rest_a)])
+                        rest_a &= rest_a - np.uint64(1)
+                    if rest_b:
+                        candidates &= ~(first_b ^ row_tests[_lowest(rest_b)])
+                        rest_b &= rest_b - np.uint64(1)
+                while candidates:
+                    f = _lowest(candidates)
+                    candidates &= candidates - np.uint64(1)
+                    split = rows & ones[f]
+                    if split == of_a or split == of_b:
+                        out[1 + side] = f
+                        break
+            if out[1 + side] < 0:
+                break
+            found += 1
+        if found == 2 and (tests == 3 or pure == 1):
+            out[0] = h
+            return h
+    out[0], out[1], out[2] = -1, -1, -1
+    return -1
 
 
 @njit(cache=True)
-def _fewest_error_free_tests(full, ones, classes, out):
+def _fewest_error_free_tests(full, ones, classes, out, row_tests):
     """The fewest tests of a tree of depth <= 2 that errs on none of the rows ``full`` (bits
     of W; ``ones[f]``: those with x_f = 1), -1 if none does; such a tree in ``out`` (root,
     zero side's test, one side's test; -1: none).
@@ -152,31 +196,66 @@ def _fewest_error_free_tests(full, ones, classes, out):
     that leaves a side empty can be dropped for one test fewer, so only tests that split
     are tried; the passes go by t, each ending at its first tree."""
     out[0], out[1], out[2] = -1, -1, -1
-    if _pure(full, classes):
-        return 0
-    for h in range(ones.shape[0]):
-        one = full & ones[h]
-        if one != 0 and one != full and _pure(one, classes) and _pure(full & ~one, classes):
-            out[0] = h
-            return 1
+    n_classes = classes.shape[0]
+    for k in range(n_classes):
+        if full & ~classes[k] == 0:
+            return 0
     for h in range(ones.shape[0]):
         one = full & ones[h]
         if one == 0 or one == full:
             continue
-        zero_pure, one_pure = _pure(full & ~one, classes), _pure(one, classes)
-        if zero_pure and not one_pure:
-            test = _one_test(one, ones, classes)
-            if test >= 0:
-                out[0], out[2] = h, test
-                return 2
-        elif one_pure and not zero_pure:
-            test = _one_test(full & ~one, ones, classes)
-            if test >= 0:
-                out[0], out[1] = h, test
-                return 2
-    if _error_free_depth2(full, ones, classes, out):
-        return 3
+        zero = full & ~one
+        pure = 0
+        for k in range(n_classes):
+            if one & ~classes[k] == 0:
+                pure += 1
+            if zero & ~classes[k] == 0:
+                pure += 1
+        if pure == 2:
+            out[0] = h
+            return 1
+    for tests in range(2, 4):
+        if _error_free_root(full, ones, classes, row_tests, out, tests) >= 0:
+            return tests
     return -1
+
+
+@njit(cache=True)
+def _error_free_depth2(full, ones, classes, out, row_tests):
+    """Whether some tree of depth <= 2 errs on none of the rows ``full`` (bits of W); if
+    so one such tree in ``out`` (``_error_free_root``)."""
+    out[0], out[1], out[2] = -1, -1, -1
+    for k in range(classes.shape[0]):
+        if full & ~classes[k] == 0:
+            return True
+    return _error_free_root(full, ones, classes, row_tests, out, 3) >= 0
+
+
+@njit(cache=True, inline="always")
+def _take(item, size, row_tests, ones, classes, label, indptr, indices):
+    """Row ``item`` joins the rows as their bit ``size``: in ``ones`` of its tests with x_f
+    = 1, its class's word and (with at most 64 tests) its word of tests ``row_tests``."""
+    bit = np.uint64(1) << np.uint64(size)
+    tests = np.uint64(0)
+    for a in range(indptr[item], indptr[item + 1]):
+        ones[indices[a]] |= bit
+        tests |= np.uint64(1) << np.uint64(indices[a] & 63)
+    classes[label[item]] |= bit
+    row_tests[size] = tests
+
+
+@njit(cache=True)
+def rows_as_bits(items, n, data, witnesses):
+    """``items[:n]`` (n <= 64) as the bits of one word, item ``items[i]`` bit i, into the
+    store's scratch: ``witnesses[4][f]`` those with x_f = 1, ``witnesses[5][k]`` those of
+    class k; the word of all n bits."""
+    X, label, weight, forced, indptr, indices = data
+    ones, classes, row_tests = witnesses[4], witnesses[5], witnesses[7]
+    ones[:] = 0
+    classes[:] = 0
+    for i in range(n):
+        _take(items[i], i, row_tests, ones, classes, label, indptr, indices)
+    return (np.uint64(1) << np.uint64(n)) - np.uint64(1) if n < 64 else ~np.uint64(0)
 
 
 @njit(cache=True)
@@ -184,28 +263,21 @@ def fewest_error_free_tests(items, n, data, witnesses):
     """The fewest tests of a tree of depth <= 2 that errs on none of ``items[:n]`` (n <=
     64), -1 if none does, by word operations on their rows as bits
     (``_fewest_error_free_tests``; the store's scratch, its ``out`` gets the tree)."""
-    X, label, weight, forced, indptr, indices = data
-    ones, classes, out = witnesses[4], witnesses[5], witnesses[6]
-    ones[:] = 0
-    classes[:] = 0
-    for i in range(n):
-        item = items[i]
-        bit = np.uint64(1) << np.uint64(i)
-        for a in range(indptr[item], indptr[item + 1]):
-            ones[indices[a]] |= bit
-        classes[label[item]] |= bit
-    full = (np.uint64(1) << np.uint64(n)) - np.uint64(1) if n < 64 else ~np.uint64(0)
-    return _fewest_error_free_tests(full, ones, classes, out)
+    full = rows_as_bits(items, n, data, witnesses)
+    return _fewest_error_free_tests(full, witnesses[4], witnesses[5], witnesses[6],
+                                     witnesses[7])
 
 
-@njit(cache=True, inline="always")
-def _take(item, size, rows, ones, classes, label, indptr, indices):
-    """Row ``item`` joins W as its bit ``size``."""
-    bit = np.uint64(1) << np.uint64(size)
-    for a in range(indptr[item], indptr[item + 1]):
-        ones[indices[a]] |= bit
-    classes[label[item]] |= bit
-    rows[size] = item
+@njit(cache=True)
+def error_free_side_cost(rows, ones, classes, out, row_tests, scale, decision):
+    """The best cost of a tree of depth <= 2 on the rows ``rows`` (bits of the word of
+    ``rows_as_bits``; its scratch ``witnesses[4:8]`` the other arguments) if it errs on none
+    of them (its fewest tests * ``decision``), else ``scale``: a lower bound (every tree
+    that errs costs ``scale`` or more)."""
+    tests = _fewest_error_free_tests(rows, ones, classes, out, row_tests)
+    return tests * decision if tests >= 0 else scale
+
+
 
 
 @njit(cache=True)
@@ -218,7 +290,7 @@ def learn(items, n, key, target, data, witnesses, counters):
     class, so that whether some depth-2 tree is error-free on W takes word operations
     (``_error_free_depth2``), no count."""
     X, label, weight, forced, indptr, indices = data
-    rows_of, lengths, costs, stored, ones, classes, out = witnesses
+    rows_of, lengths, costs, stored, ones, classes, out, row_tests = witnesses
     slot = stored[0] % rows_of.shape[0]
     rows = rows_of[slot]
     ones[:] = 0
@@ -229,17 +301,19 @@ def learn(items, n, key, target, data, witnesses, counters):
         for i in range(lengths[last]):
             item = rows_of[last, i]
             if (key[item >> 6] >> np.uint64(item & 63)) & np.uint64(1):
-                _take(item, size, rows, ones, classes, label, indptr, indices)
+                _take(item, size, row_tests, ones, classes, label, indptr, indices)
+                rows[size] = item
                 size += 1
     if size == 0:
-        _take(items[0], size, rows, ones, classes, label, indptr, indices)
+        _take(items[0], size, row_tests, ones, classes, label, indptr, indices)
+        rows[size] = items[0]
         size = 1
     leaf_class = np.empty(4, dtype=np.int64)
     at = 0
     while True:
         full = (np.uint64(1) << np.uint64(size)) - np.uint64(1) if size < 64 else ~np.uint64(0)
         counters[WORK] += size + ones.shape[0]
-        if not _error_free_depth2(full, ones, classes, out):
+        if not _error_free_depth2(full, ones, classes, out, row_tests):
             lengths[slot], costs[slot] = size, target
             stored[0] += 1
             return
@@ -264,5 +338,6 @@ def learn(items, n, key, target, data, witnesses, counters):
             next_item = fallback
         if next_item < 0:
             return                  # (cannot happen: no depth-2 tree is error-free on T)
-        _take(next_item, size, rows, ones, classes, label, indptr, indices)
+        _take(next_item, size, row_tests, ones, classes, label, indptr, indices)
+        rows[size] = next_item
         size += 1
