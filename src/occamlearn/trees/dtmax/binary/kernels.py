@@ -108,6 +108,7 @@ from occamlearn.trees.dtmax.binary.witnesses import learn as learn_witness
 __all__ = ["search", "solve_shallow", "warm_up"]
 
 ABORTED = -1
+INFINITE_COST = np.int64(1) << np.int64(62)   # above every cost (as ``search.INFINITE``)
 # typed constants, not literals: each literal type at a call site compiles one more signature
 EXACT, BOUND, NO_TEST = np.int64(1), np.int64(0), np.int64(-1)
 
@@ -297,6 +298,9 @@ def search(level, side, n, depth, ub, data, ws, scale, decision, slots, counters
                                      presents[3], bit_space)
         counters[WORK] += n
     upper = min(ub, best)
+    # the least bound over every root test tried, for a depth-3 node whose depth-2 tree is
+    # at or above ``ub`` (below: the store)
+    failed = INFINITE_COST
     below = level + 1
     prev_n[below, 0] = -1
     prev_n[below, 1] = -1
@@ -320,6 +324,7 @@ def search(level, side, n, depth, ub, data, ws, scale, decision, slots, counters
                                                          prev_cost[below, 1], f, 1, scale))
         if low_zero + low_one + decision >= upper:
             counters[PRUNED] += 1
+            failed = min(failed, low_zero + low_one + decision)
             continue
         counters[WORK] += n
         if as_bits or as_words:
@@ -337,6 +342,7 @@ def search(level, side, n, depth, ub, data, ws, scale, decision, slots, counters
                                                      scale))
             if low_zero + low_one + decision >= upper:
                 counters[PRUNED] += 1
+                failed = min(failed, low_zero + low_one + decision)
                 continue
         if depth == 4:        # the children's counts, the one child's floor: before a search
             low_zero, low_one = _depth3_children_floors(n_zero, n_one, low_zero, low_one,
@@ -344,6 +350,7 @@ def search(level, side, n, depth, ub, data, ws, scale, decision, slots, counters
                                                         counters)
             if low_zero + low_one + decision >= upper:
                 counters[PRUNED] += 1
+                failed = min(failed, low_zero + low_one + decision)
                 continue
         zero_cost, one_cost, pruned = 0, 0, False
         for child in range(2):              # the zero side, then the one side
@@ -377,6 +384,7 @@ def search(level, side, n, depth, ub, data, ws, scale, decision, slots, counters
             if child == 1:
                 one_cost = cost
             elif cost + low_one + decision >= upper:
+                failed = min(failed, cost + low_one + decision)
                 pruned = True
                 break
             else:
@@ -384,17 +392,33 @@ def search(level, side, n, depth, ub, data, ws, scale, decision, slots, counters
         if pruned:
             counters[PRUNED] += 1
             continue
+        failed = min(failed, zero_cost + one_cost + decision)
         if zero_cost + one_cost + decision < upper:
             best = upper = zero_cost + one_cost + decision
             best_test = f
             if level == 0 and best < counters[TOP_COST]:   # the best of every slice
                 counters[TOP_COST] = best
                 counters[TOP_FEATURE] = f
-    if best_test >= 0 or leaf_cost < ub:
+    # Exact: a tree below ``ub``, or one at the node's floor. A depth-3 node's depth-2 tree
+    # at or above ``ub`` is not proven best (trees from ``ub`` up to it were pruned): its
+    # cost and each tried root test's bound (pruned: its sides' floors or costs, each a
+    # lower bound; searched: its sides' costs) bound the node, the least of them from below
+    # (the best tree is a depth-2 tree or has one of those roots; a test that splits no row
+    # is no better than the depth-2 tree of its one side).
+    if best < ub or best <= floor:
         _store(slots, counters, key, depth, best, EXACT, best_test)
         if level == 0:
             counters[ROOT] = best_test
         return best
+    if best_test >= 0:
+        low = max(ub, min(best, failed))
+        if low >= best:
+            _store(slots, counters, key, depth, best, EXACT, best_test)
+            if level == 0:
+                counters[ROOT] = best_test
+            return best
+        _store(slots, counters, key, depth, low, BOUND, NO_TEST)
+        return low
     _store(slots, counters, key, depth, ub, BOUND, NO_TEST)
     return ub
 
