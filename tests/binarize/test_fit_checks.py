@@ -81,3 +81,26 @@ def test_params_checked_once_refuse_what_scikit_learn_refuses(params):
             estimator._validate_params()
         return
     estimator._validate_params()
+
+
+BINARIZER_VALUES = {"max_thresholds": ("auto", 1, 64, 0, True, 2.0, "x", None),
+                    "sides": ("upper", "both", "lower", 1),
+                    "drop_identifiers": (True, False, 1, "yes"),
+                    "max_categories": (64, 1, 0, None, 1.5),
+                    "continuous": (None, ["a"], "a")}
+
+
+@settings(max_examples=300, deadline=None)
+@given(params=st.fixed_dictionaries({name: st.sampled_from(values)
+                                     for name, values in BINARIZER_VALUES.items()}))
+def test_a_binarizers_params_checked_once_refuse_what_scikit_learn_refuses(params):
+    """ThresholdBinarizer's check remembered as DecisionListClassifier's is: a set is
+    refused exactly when scikit-learn's own check refuses it, whatever passed before."""
+    estimator = ThresholdBinarizer(**params)
+    try:
+        BaseEstimator._validate_params(estimator)
+    except ValueError as error:
+        with pytest.raises(type(error), match=re.escape(str(error))):
+            estimator._validate_params()
+        return
+    estimator._validate_params()
