@@ -137,3 +137,14 @@ def test_fold_region_rates_of_one_compiled_call_are_the_lists(case, direction, c
     for ours_fold, their_fold in zip(fast, expected):
         for ours, theirs in zip(ours_fold, their_fold):
             assert ours.dtype == np.float64 and ours.tolist() == theirs.tolist()
+
+
+@settings(max_examples=100, deadline=None)
+@given(small=st.integers(0, 5000), extra=st.integers(0, 5000))
+def test_a_folds_xlogx_table_is_the_prefix_of_a_larger_ones(small, extra):
+    """The compiled folds take each fold's table as the prefix of the largest fold's:
+    the same floats as the fold's own table."""
+    from occamlearn.lists.likelihood import CountXLogX
+
+    larger = CountXLogX(small + extra).table
+    assert larger[:small + 1].tobytes() == CountXLogX(small).table.tobytes()

@@ -192,9 +192,10 @@ class FoldSearch:
         n_rows = len(fold_of) - np.bincount(fold_of, minlength=folds)
         n_positive = int(positive_rows.sum()) - np.bincount(fold_of[positive_rows],
                                                              minlength=folds)
-        tables = np.zeros((folds, int(n_rows.max()) + 1))
-        for i in range(folds):
-            tables[i, :n_rows[i] + 1] = CountXLogX(n_rows[i]).table
+        # fold i's CountXLogX(n_rows[i]).table, zeros after it: the prefix of the largest
+        # fold's table (xlogx is elementwise, so its first n + 1 entries are that table)
+        whole = CountXLogX(int(n_rows.max())).table
+        tables = np.where(np.arange(len(whole))[None] <= n_rows[:, None], whole[None], 0.0)
         cost = rule_cost(problem.n_features, options.get("penalty"))
         k, covered, positive, rest, held, held_positive = levels.kernels.climb_folds(
             problem.literals, fit, held_out, problem.positives, n_rows, n_positive, tables,
