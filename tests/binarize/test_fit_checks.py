@@ -67,36 +67,24 @@ VALUES = {"max_rules": (1, 10, True, 1.0, -1, "1", None),
           "binarizer": ("readable", "nope", None, ThresholdBinarizer())}
 
 
-@settings(max_examples=300, deadline=None)
-@given(params=st.fixed_dictionaries({name: st.sampled_from(values)
-                                     for name, values in VALUES.items()}))
-def test_params_checked_once_refuse_what_scikit_learn_refuses(params):
-    """Whatever sets passed before (the cache is the process's), a set is refused exactly
-    when scikit-learn's own check refuses it, with its message."""
-    estimator = DecisionListClassifier(**params)
-    try:
-        BaseEstimator._validate_params(estimator)
-    except ValueError as error:
-        with pytest.raises(type(error), match=re.escape(str(error))):
-            estimator._validate_params()
-        return
-    estimator._validate_params()
-
-
 BINARIZER_VALUES = {"max_thresholds": ("auto", 1, 64, 0, True, 2.0, "x", None),
                     "sides": ("upper", "both", "lower", 1),
                     "drop_identifiers": (True, False, 1, "yes"),
                     "max_categories": (64, 1, 0, None, 1.5),
                     "continuous": (None, ["a"], "a")}
+CHECKED = {DecisionListClassifier: VALUES, ThresholdBinarizer: BINARIZER_VALUES}
 
 
+@pytest.mark.parametrize("cls", list(CHECKED))
 @settings(max_examples=300, deadline=None)
-@given(params=st.fixed_dictionaries({name: st.sampled_from(values)
-                                     for name, values in BINARIZER_VALUES.items()}))
-def test_a_binarizers_params_checked_once_refuse_what_scikit_learn_refuses(params):
-    """ThresholdBinarizer's check remembered as DecisionListClassifier's is: a set is
-    refused exactly when scikit-learn's own check refuses it, whatever passed before."""
-    estimator = ThresholdBinarizer(**params)
+@given(data=st.data())
+def test_params_checked_once_refuse_what_scikit_learn_refuses(cls, data):
+    """Whatever sets passed before (the cache is the process's), a set is refused exactly
+    when scikit-learn's own check refuses it, with its message (DecisionListClassifier and,
+    through BaseBinarizer, ThresholdBinarizer)."""
+    params = data.draw(st.fixed_dictionaries({name: st.sampled_from(values)
+                                              for name, values in CHECKED[cls].items()}))
+    estimator = cls(**params)
     try:
         BaseEstimator._validate_params(estimator)
     except ValueError as error:
