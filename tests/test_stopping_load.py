@@ -14,7 +14,7 @@ from occamlearn.stopping import Deadline, finishing_seconds, machine_slowdown
 def test_slowdown_is_the_load_per_core_between_1_and_the_cap(monkeypatch, load, cores,
                                                              expected):
     monkeypatch.setattr(stopping.os, "getloadavg", lambda: (load, load, load))
-    monkeypatch.setattr(stopping.os, "cpu_count", lambda: cores)
+    monkeypatch.setattr(stopping, "machine_cores", lambda: cores)
     assert machine_slowdown() == expected
 
 
@@ -27,9 +27,16 @@ def test_the_fixed_part_of_the_reserve_scales_the_share_does_not():
 
 def test_for_fit_reads_the_load_when_not_given(monkeypatch):
     monkeypatch.setattr(stopping.os, "getloadavg", lambda: (8.0, 8.0, 8.0))
-    monkeypatch.setattr(stopping.os, "cpu_count", lambda: 2)
+    monkeypatch.setattr(stopping, "machine_cores", lambda: 2)
     loaded = Deadline.for_fit(60.0)
     assert loaded.at - loaded.started == pytest.approx(60.0 - 1.2 - 1.2)
     idle = Deadline.for_fit(60.0, slowdown=1.0)
     assert idle.at - idle.started == pytest.approx(60.0 - 1.5)
     assert Deadline.for_fit(None).at is None
+
+
+def test_the_cores_are_os_cpu_count_read_once(monkeypatch):
+    cores = stopping.machine_cores()
+    assert cores == (stopping.os.cpu_count() or 1)
+    monkeypatch.setattr(stopping.os, "cpu_count", lambda: 10**6)
+    assert stopping.machine_cores() == cores  # remembered, not read again

@@ -67,13 +67,24 @@ VALUES = {"max_rules": (1, 10, True, 1.0, -1, "1", None),
           "binarizer": ("readable", "nope", None, ThresholdBinarizer())}
 
 
+BINARIZER_VALUES = {"max_thresholds": ("auto", 1, 64, 0, True, 2.0, "x", None),
+                    "sides": ("upper", "both", "lower", 1),
+                    "drop_identifiers": (True, False, 1, "yes"),
+                    "max_categories": (64, 1, 0, None, 1.5),
+                    "continuous": (None, ["a"], "a")}
+CHECKED = {DecisionListClassifier: VALUES, ThresholdBinarizer: BINARIZER_VALUES}
+
+
+@pytest.mark.parametrize("cls", list(CHECKED))
 @settings(max_examples=300, deadline=None)
-@given(params=st.fixed_dictionaries({name: st.sampled_from(values)
-                                     for name, values in VALUES.items()}))
-def test_params_checked_once_refuse_what_scikit_learn_refuses(params):
+@given(data=st.data())
+def test_params_checked_once_refuse_what_scikit_learn_refuses(cls, data):
     """Whatever sets passed before (the cache is the process's), a set is refused exactly
-    when scikit-learn's own check refuses it, with its message."""
-    estimator = DecisionListClassifier(**params)
+    when scikit-learn's own check refuses it, with its message (DecisionListClassifier and,
+    through BaseBinarizer, ThresholdBinarizer)."""
+    params = data.draw(st.fixed_dictionaries({name: st.sampled_from(values)
+                                              for name, values in CHECKED[cls].items()}))
+    estimator = cls(**params)
     try:
         BaseEstimator._validate_params(estimator)
     except ValueError as error:

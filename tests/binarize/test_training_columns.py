@@ -8,7 +8,7 @@ import warnings
 
 import numpy as np
 import pandas as pd
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from occamlearn.binarize import ThresholdBinarizer
@@ -114,3 +114,30 @@ def test_a_number_seen_once_beside_missing_values_is_no_condition():
         warnings.simplefilter("ignore")
         conditions = ThresholdBinarizer().fit(frame).conditions_
     assert [str(c) for c in conditions] == ["x is missing", "f == 1"]
+
+
+@settings(max_examples=200, deadline=None)
+@given(n=st.integers(1, 40), width=st.integers(1, 5),
+       dtype=st.sampled_from(["int8", "int64", "uint8", "uint64", "bool", "float64"]),
+       values=st.lists(st.sampled_from([0, 1, 1, 0, 2, -1, 0.5]), min_size=200,
+                       max_size=200),
+       override=st.sampled_from([None, "continuous"]))
+@example(n=3, width=1, dtype="float64", values=[0, 0.5, 1] + [0] * 197, override=None)
+def test_zero_one_columns_known_from_the_block_are_read_as_the_series(n, width, dtype,
+                                                                       values, override):
+    """Columns of a numpy integer or bool dtype mostly holding 0 and 1 (the distinct values
+    ``training_columns`` knows from the block's least and largest): spec and values as the
+    Series', whether 0 and 1 are both there, one is, or another value is too (0.5: in a
+    float column, which is not read this way)."""
+    drawn = np.array(values[:n * width]).reshape(n, width)
+    if dtype == "bool":
+        drawn = drawn == 1
+    elif dtype.startswith("uint"):
+        drawn = np.abs(drawn)
+    frame = pd.DataFrame(drawn.astype(dtype), columns=[f"c{j}" for j in range(width)])
+    read = training_columns(frame, [override] * width)
+    for j, name in enumerate(frame.columns):
+        assert _fitted(name, j, read[j], override) == _fitted(name, j, frame[name], override)
+        known = read[j].distinct
+        series_values = frame[name].to_numpy(dtype=np.float64)
+        assert known is None or np.array_equal(known, np.unique(series_values))

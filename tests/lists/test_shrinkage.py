@@ -150,3 +150,44 @@ def test_a_deadline_that_passes_leaves_the_rates_as_they_are():
     y = (rng.random(80) < 0.5).astype(np.uint8)
     assert shrinkage_factor(_searcher(X, y), 3, 3, 0, Passed()) == (None, None)
     assert shrinkage_factor(_searcher(X, y), 0, 3, 0) == (None, None)
+
+
+def _per_fold_scores(rates, y, weight, fold_of):
+    """The held-out scores fold by fold: each fold's base rate from its fit rows by
+    ``_base_rate`` and its regions scored as an array of their own."""
+    from occamlearn.lists.shrinkage import _base_rate
+
+    grid, scores = SHRINKAGE_GRID[:, None], np.zeros(len(SHRINKAGE_GRID))
+    for i, (n, p, rows, positives) in enumerate(rates):
+        t = (p * n + 1.0) / (n + 2.0)
+        fit_rows = fold_of != i
+        b = _base_rate(y[fit_rows], None if weight is None else weight[fit_rows])
+        q = b + grid * (t[None] - b)
+        scores += (positives * np.log(q) + (rows - positives) * np.log1p(-q)).sum(axis=1)
+    return scores
+
+
+@settings(max_examples=200, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), n=st.integers(2, 400), folds=st.integers(2, 6),
+       weighted=st.booleans(), regions=st.lists(st.integers(1, 12), min_size=6, max_size=6))
+def test_the_scores_of_all_folds_at_once_are_the_per_fold_floats(seed, n, folds, weighted,
+                                                                  regions):
+    """``fold_base_rates`` and ``held_out_scores`` against the fold-by-fold loop, bit for
+    bit, on drawn labels, folds, weights and region counts (lists of 0-11 rules)."""
+    from occamlearn.lists.shrinkage import fold_base_rates, held_out_scores
+
+    rng = np.random.default_rng(seed)
+    y = (rng.random(n) < rng.random()).astype(np.uint8)
+    fold_of = rng.integers(0, folds, n)
+    weight = rng.integers(0, 5, n) * rng.random(n) if weighted else None
+    rates = []
+    for i in range(folds):
+        k = regions[i]
+        rows_in = rng.integers(0, 30, k).astype(np.float64)
+        positive_share = np.where(rows_in > 0, rng.integers(0, 31, k) % (rows_in + 1), 0)
+        rates.append((rows_in, positive_share / np.maximum(rows_in, 1),
+                      rng.integers(0, 9, k).astype(np.float64),
+                      rng.integers(0, 9, k).astype(np.float64) // 2))
+    expected = _per_fold_scores(rates, y, weight, fold_of)
+    got = held_out_scores(rates, fold_base_rates(y, weight, fold_of, folds))
+    assert got.tobytes() == expected.tobytes()

@@ -20,7 +20,8 @@ VALUES = [-1.5, 0.0, 0.5, 2.0, 9.0, np.nan]
 @settings(max_examples=150, deadline=None)
 @given(st.lists(st.sampled_from(VALUES), min_size=1, max_size=12),
        st.lists(st.tuples(st.sampled_from(["<", "<=", ">", ">=", "==", "!=", "missing"]),
-                          st.sampled_from([-1.0, 0, 0.5, 1, 2.0, 10]),
+                          st.sampled_from([-1.0, 0, 0.5, 1, 2.0, 10, True, False,
+                                           2 ** 53 + 1, -(2 ** 53)]),
                           st.sampled_from([None, False, True])), min_size=1, max_size=10))
 def test_conditions_in_bulk_equal_one_at_a_time(column, specs):
     frame = pd.DataFrame({"x": column, "y": column[::-1]})

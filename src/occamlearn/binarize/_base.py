@@ -47,13 +47,13 @@ from occamlearn.binarize.column_roles import (
     warn_identifiers,
 )
 from occamlearn.binarize.cut_points import label_codes
-from occamlearn.binarize.fit_checks import ParamNamesOnce
+from occamlearn.binarize.fit_checks import ParamsCheckedOnce
 from occamlearn.model.conditions import Condition, evaluate_all, missing_mask
 
 __all__ = ["BaseBinarizer", "FitColumn", "restriction_text", "with_missing_rules"]
 
 
-class BaseBinarizer(ParamNamesOnce, TransformerMixin, BaseEstimator, metaclass=ABCMeta):
+class BaseBinarizer(ParamsCheckedOnce, TransformerMixin, BaseEstimator, metaclass=ABCMeta):
     """Table -> 0/1 matrix, one ``Condition`` per output column.
 
     Subclasses implement ``_column_conditions(spec, values) -> list[Condition]``.

@@ -144,6 +144,11 @@ class ReadNumbers:
 
     values: np.ndarray
     dtype_kind: str
+    distinct: np.ndarray | None = None  # np.unique(values) when known from the block
+
+
+_ZERO_ONE = np.array([0.0, 1.0])
+_ZERO_ONE.flags.writeable = False
 
 
 @dataclass(frozen=True)
@@ -197,10 +202,22 @@ def training_columns(X, overrides: list) -> list:
             (X if whole else X.take(positions, axis=1)).to_numpy(dtype=dtype).T,
             dtype=np.float64)
         finite = ~np.isinf(block).any(axis=1)
-        for j, values, ok in zip(positions, block, finite):
+        zero_one = _zero_one_rows(block, dtype.kind)
+        for j, values, ok, binary in zip(positions, block, finite, zero_one):
             if ok:
-                columns[j] = ReadNumbers(values, dtype.kind)
+                columns[j] = ReadNumbers(values, dtype.kind, _ZERO_ONE if binary else None)
     return [series(j) if column is None else column for j, column in enumerate(columns)]
+
+
+def _zero_one_rows(block: np.ndarray, kind: str) -> np.ndarray:
+    """For each row of ``block`` (one column's values as float64, converted from a numpy
+    bool or integer dtype of ``kind``), whether its distinct values are exactly 0 and 1.
+    Such values are whole numbers, never NaN; whole numbers whose least is 0 and largest
+    is 1 are 0 and 1 alone, both present, so ``np.unique`` of the row is ``[0.0, 1.0]``
+    (a conversion never gives -0.0). Float columns are not read this way (all False)."""
+    if kind not in "biu" or block.shape[1] == 0:
+        return np.zeros(len(block), dtype=bool)
+    return (block.min(axis=1) == 0.0) & (block.max(axis=1) == 1.0)
 
 
 def _series_of(X, wanted: int):
@@ -327,7 +344,7 @@ def fit_column(name, index, column, *, override: str | None) -> tuple[ColumnSpec
     if isinstance(column, ReadNumbers):
         return _numeric_spec(name, index, column.values, override, dates=False,
                              is_bool=column.dtype_kind == "b",
-                             frame_float=column.dtype_kind == "f")
+                             frame_float=column.dtype_kind == "f", distinct=column.distinct)
     reading = _reading_of(name, column, override)
     if reading in ("text", "mixed text"):
         values = _to_objects(name, column)
@@ -347,11 +364,13 @@ def fit_column(name, index, column, *, override: str | None) -> tuple[ColumnSpec
 
 
 def _numeric_spec(name, index, values, override, *, dates: bool, is_bool: bool,
-                  frame_float: bool) -> tuple[ColumnSpec, np.ndarray]:
+                  frame_float: bool, distinct=None) -> tuple[ColumnSpec, np.ndarray]:
     """``fit_column`` for a column read as numbers (``values``, NaN where missing);
-    ``is_bool``: of a bool dtype, ``frame_float``: a DataFrame column of a float dtype."""
+    ``is_bool``: of a bool dtype, ``frame_float``: a DataFrame column of a float dtype;
+    ``distinct``: its present values' ``np.unique`` when already known (None: computed)."""
     absent = np.isnan(values)
-    distinct = np.unique(values[~absent])
+    if distinct is None:
+        distinct = np.unique(values[~absent])
     if distinct.size == 0 or (distinct.size < 2 and not absent.any()):
         kind = "constant"
     elif override == "continuous" or dates:

@@ -192,9 +192,10 @@ class FoldSearch:
         n_rows = len(fold_of) - np.bincount(fold_of, minlength=folds)
         n_positive = int(positive_rows.sum()) - np.bincount(fold_of[positive_rows],
                                                              minlength=folds)
-        tables = np.zeros((folds, int(n_rows.max()) + 1))
-        for i in range(folds):
-            tables[i, :n_rows[i] + 1] = CountXLogX(n_rows[i]).table
+        # fold i's CountXLogX(n_rows[i]).table, zeros after it: the prefix of the largest
+        # fold's table (xlogx is elementwise, so its first n + 1 entries are that table)
+        whole = CountXLogX(int(n_rows.max())).table
+        tables = np.where(np.arange(len(whole))[None] <= n_rows[:, None], whole[None], 0.0)
         cost = rule_cost(problem.n_features, options.get("penalty"))
         k, covered, positive, rest, held, held_positive = levels.kernels.climb_folds(
             problem.literals, fit, held_out, problem.positives, n_rows, n_positive, tables,
@@ -203,16 +204,7 @@ class FoldSearch:
             problem.min_conjunction, min(problem.max_conjunction, problem.n_features),
             bool(options.get("monotone", False) and direction is not None),
             int(options.get("rule_beam_width", 5)), int(max_rules))
-        rates = []
-        for i in range(folds):
-            n_rest, pos_rest = int(rest[i, 0]), int(rest[i, 1])
-            default = pos_rest / n_rest if n_rest else int(n_positive[i]) / max(int(n_rows[i]), 1)
-            c, p = covered[i, :k[i]], positive[i, :k[i]]
-            rates.append((np.append(c, n_rest).astype(np.float64),
-                          np.append(p / c, float(default)),
-                          held[i, :k[i] + 1].astype(np.float64),
-                          held_positive[i, :k[i] + 1].astype(np.float64)))
-        return rates
+        return _fold_rates(k, covered, positive, rest, held, held_positive, n_rows, n_positive)
 
     def _row_mask(self, rows) -> np.ndarray:
         """The rows ``rows`` (indices) as a packed mask over the problem's rows."""
@@ -255,3 +247,27 @@ class FoldSearch:
         sets[1::2] = sets[0::2] & self.problem.positives
         counts = popcount_rows(sets).astype(np.float64)
         return counts[0::2], counts[1::2]
+
+
+def _fold_rates(k, covered, positive, rest, held, held_positive, n_rows, n_positive) -> list:
+    """``climb_folds``' counts as ``fold_region_rates`` gives them: for fold i, the rows of
+    its ``k[i]`` rules and its default (``rest[i, 0]``) and their rates as ``make_list``
+    forms them (a rule's positives over its rows; the default's, or with no row left the
+    fold's base rate), and the held-out rows and positives of each region, as float64.
+    All folds in a few array operations, each fold's arrays a view of their first
+    ``k[i] + 1`` columns. The counts are below 2 ** 53, so float64 holds them and each
+    quotient is the correctly rounded one that Python's division of the two ints gives."""
+    folds = len(k)
+    padded = np.zeros((folds, 1), np.int64)
+    counts = np.concatenate([covered, padded], axis=1).astype(np.float64)
+    with np.errstate(divide="ignore", invalid="ignore"):  # columns past k[i] are 0 / 0
+        rates = np.concatenate([positive / covered, padded], axis=1)
+    n_rest, pos_rest = rest[:, 0], rest[:, 1]
+    default = np.where(n_rest > 0, pos_rest / np.maximum(n_rest, 1),
+                       n_positive / np.maximum(n_rows, 1))
+    every = np.arange(folds)
+    counts[every, k] = n_rest
+    rates[every, k] = default
+    held, held_positive = held.astype(np.float64), held_positive.astype(np.float64)
+    return [(counts[i, :k[i] + 1], rates[i, :k[i] + 1], held[i, :k[i] + 1],
+             held_positive[i, :k[i] + 1]) for i in range(folds)]

@@ -134,11 +134,23 @@ def check_binary(X, name: str = "X") -> np.ndarray:
     return X
 
 
+def _all_zero_one(y: np.ndarray) -> bool:
+    """``np.isin(y, (0, 1)).all()`` for a non-empty 1-D ``y``: for a bool dtype always; for
+    an integer dtype exactly when its least value is >= 0 and its largest <= 1 (integers
+    in [0, 1] are 0 and 1), two reductions instead of ``isin``'s sort-based test; for any
+    other dtype by ``isin`` itself."""
+    if y.dtype.kind == "b":
+        return True
+    if y.dtype.kind in "iu":
+        return bool(y.min() >= 0) and bool(y.max() <= 1)
+    return bool(np.isin(y, (0, 1)).all())
+
+
 def _check_labels(y, n_rows: int) -> np.ndarray:
     y = np.asarray(y).ravel()
     if len(y) != n_rows:
         raise ValueError(f"y has {len(y)} entries; X has {n_rows} rows")
-    if len(y) and not np.isin(y, (0, 1)).all():
+    if len(y) and not _all_zero_one(y):
         raise ValueError(f"y must hold 0/1 labels (1 = the positive class); got values "
                          f"{np.unique(y)[:5].tolist()}")
     return y.astype(bool)

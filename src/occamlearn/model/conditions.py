@@ -413,6 +413,27 @@ def evaluate_all(conditions, X, n_rows: int | None = None) -> np.ndarray:
     return np.ascontiguousarray(out)
 
 
+def _exact_float(value) -> bool:
+    """A Python bool, float, or int that float64 holds exactly: compared with a float64
+    array, each is converted to that float64 (NEP 50), so comparing with it is comparing
+    with ``float(value)``."""
+    return type(value) in (bool, float) or type(value) is int and abs(value) <= 2 ** 53
+
+
+def _evaluate_float_labels(values, members, ks, out) -> None:
+    """``out[:, ks]`` for the ``==`` / ``!=`` conditions ``members`` of one float64 column
+    whose values are all ``_exact_float``: one broadcast comparison. ``evaluate`` compares
+    the column with each value (``_compare``: ``np.equal`` / ``np.not_equal``, where NaN is
+    unequal to everything), then writes each condition's ``missing`` on the NaN rows; so
+    here, with ``!=`` as the negation of ``==`` (which differ only on those rows)."""
+    equal = values[:, None] == np.array([float(c.value) for c in members])[None, :]
+    result = equal ^ np.array([c.op == "!=" for c in members])[None, :]
+    absent = np.isnan(values)
+    if absent.any():
+        result[absent] = np.array([bool(c.missing) for c in members])[None, :]
+    out[:, ks] = result
+
+
 def _evaluate_labels(X, conditions, ks, column, index, out) -> None:
     """``out[:, ks]`` for the ``==`` / ``!=`` conditions ``conditions[ks]`` of one column. A text or
     object column is factorised once and each condition compares its value with the column's
@@ -420,6 +441,9 @@ def _evaluate_labels(X, conditions, ks, column, index, out) -> None:
     hash alike compare alike, so this is ``evaluate``'s result; missing rows then take each
     condition's ``missing`` value, as there."""
     values = _column_values(X, column, index)
+    if values.dtype.kind == "f" and all(_exact_float(conditions[k].value) for k in ks):
+        _evaluate_float_labels(values, [conditions[k] for k in ks], ks, out)
+        return
     try:
         factorised = pd.factorize(values) if values.dtype.kind == "O" else None
     except TypeError:  # unhashable cells: compared row by row
