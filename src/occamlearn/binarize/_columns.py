@@ -192,21 +192,32 @@ def training_columns(X, overrides: list) -> list:
     for j, (dtype, override) in enumerate(zip(dtypes, overrides)):
         if isinstance(dtype, np.dtype) and dtype.kind in "biuf" and override != "categorical":
             plain.setdefault(dtype, []).append(j)
-    series = _series_of(X, len(dtypes) - sum(map(len, plain.values())))
+    read_alone = sum(len(p) for p in plain.values()
+                     if len(p) < len(dtypes) and len(p) <= _FEW_COLUMNS)
+    series = _series_of(X, len(dtypes) - sum(map(len, plain.values())) + read_alone)
     for j, (dtype, override) in enumerate(zip(dtypes, overrides)):
         if override != "continuous" and _plain_categories(dtype):
             columns[j] = _read_categories(series(j))
     for dtype, positions in plain.items():
-        whole = len(positions) == X.shape[1]  # every column: no copy of the frame first
-        block = np.ascontiguousarray(
-            (X if whole else X.take(positions, axis=1)).to_numpy(dtype=dtype).T,
-            dtype=np.float64)
+        if len(positions) == X.shape[1]:  # every column: no copy of the frame first
+            rows = X.to_numpy(dtype=dtype).T
+        elif len(positions) <= _FEW_COLUMNS:  # a few: their Series, no frame made for them
+            rows = np.array([series(j).to_numpy(dtype=dtype) for j in positions])
+        else:
+            rows = X.take(positions, axis=1).to_numpy(dtype=dtype).T
+        block = np.ascontiguousarray(rows, dtype=np.float64)
         finite = ~np.isinf(block).any(axis=1)
         zero_one = _zero_one_rows(block, dtype.kind)
         for j, values, ok, binary in zip(positions, block, finite, zero_one):
             if ok:
                 columns[j] = ReadNumbers(values, dtype.kind, _ZERO_ONE if binary else None)
     return [series(j) if column is None else column for j, column in enumerate(columns)]
+
+
+# Up to this many columns of one dtype in a frame of several dtypes are read from their
+# Series: ``DataFrame.take`` builds a frame first, which cost more than the conversion on
+# small tables (irish: two takes of 1-2 columns took a tenth of the binarising).
+_FEW_COLUMNS = 16
 
 
 def _zero_one_rows(block: np.ndarray, kind: str) -> np.ndarray:

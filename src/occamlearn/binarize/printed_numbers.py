@@ -93,17 +93,92 @@ _EXACT_RANGE = (1e-6, 1e15)
 _EXPONENTS = 40  # as ``shortest_between``: at most 40 decimal steps below the top one
 
 
+# 10**j for the exponents the steps reach: the top step is at most 10**17 (magnitudes below
+# 1e15) and the last at least 10**-43 (magnitudes from 1e-6, 40 steps down). Looked up
+# rather than raised per cell: ``np.power`` cost most of ``shortest_between_many``'s time.
+_POWERS_OF_TEN = np.power(10.0, np.arange(64, dtype=np.int64))
+
+
 def _scaled(k: np.ndarray, e: np.ndarray) -> np.ndarray:
     """The doubles nearest to ``k * 10**e`` (exact for the ranges above)."""
-    up = np.power(10.0, np.maximum(e, 0))
-    down = np.power(10.0, np.maximum(-e, 0))
+    up = _POWERS_OF_TEN[np.maximum(e, 0)]
+    down = _POWERS_OF_TEN[np.maximum(-e, 0)]
     return k * up / down
+
+
+# cells of the first pass's (gaps x steps) block: its temporaries stay a few hundred KiB
+_BLOCK_CELLS = 1 << 14
+
+
+def _settle_at(lo, hi, middle, e):
+    """One decimal step ``10**e`` per gap (arrays of one shape): ``found`` where a multiple of
+    the step lies in ``(lo, hi]``, and ``value``, the multiple nearest ``middle``, where
+    ``settled`` (found, no near tie between two multiples, and inside the gap in floats)."""
+    step_k = _scaled(np.ones(e.shape), e)
+    first = np.floor(lo / step_k) + 1
+    first = np.where(_scaled(first - 1, e) > lo, first - 1, first)
+    first = np.where(_scaled(first, e) <= lo, first + 1, first)
+    last = np.floor(hi / step_k)
+    last = np.where(_scaled(last + 1, e) <= hi, last + 1, last)
+    last = np.where(_scaled(last, e) > hi, last - 1, last)
+    found = first <= last
+    ratio = middle / step_k
+    below = np.floor(ratio)
+    near_tie = (np.abs(ratio - below - 0.5) < 1e-9 * np.maximum(1, np.abs(ratio))) & (
+        below >= first) & (below + 1 <= last)  # two candidates equally near the middle
+    if near_tie.any():
+        near_tie &= ~_exact_tie(lo, hi, e, step_k)
+    k = np.clip(np.rint(ratio), first, last)
+    value = _scaled(k, e)
+    settled = found & ~near_tie & (lo < value) & (value <= hi)
+    return found, settled, value
+
+
+def _exact_tie(lo, hi, e, step_k):
+    """Where the middle of a gap with whole-number ends lies exactly halfway between two
+    multiples of a step ``10**e >= 1``; there ``np.rint(middle / step)`` is the definition's
+    multiple, so the tie needs no decimal arithmetic.
+
+    Proof. The ends are whole and below 1e15 in magnitude, so ``lo + hi`` is exact (below
+    2**53), and ``10**e`` (e <= 17 < 23) and its double are exact; ``np.fmod`` is exact. The
+    middle ``(lo + hi) / 2`` is ``(j + 1/2) * 10**e`` for a whole ``j`` exactly when
+    ``lo + hi`` is an odd multiple of ``10**e``: ``|fmod(lo + hi, 2 * 10**e)| == 10**e``.
+    Then ``middle / 10**e = j + 1/2`` is a double (below 2**52), so the float middle
+    (``lo / 2 + hi / 2``, exact for whole ends) divided by the step gives it exactly, and
+    ``np.rint`` rounds it half to even, as ``shortest_between`` rounds the exact quotient
+    (``ROUND_HALF_EVEN``) before trying its candidates nearest first: a near tie has both
+    ``j`` and ``j + 1`` inside the gap, so the rounded one is returned."""
+    whole = (lo == np.floor(lo)) & (hi == np.floor(hi)) & (e >= 0)
+    return whole & (np.abs(np.fmod(lo + hi, 2 * step_k)) == step_k)
+
+
+def _first_steps(low, high, middle, top, todo, out):
+    """The first ``steps`` decimal steps of every gap in ``todo`` in one block of shape
+    (gaps, steps) rather than one pass per step: each cell is computed exactly as the
+    step-by-step loop computes it (``_settle_at`` elementwise), and a gap takes the cell of
+    its first step that finds a multiple, so ``out`` gets the loop's values. ``steps``
+    reaches down to the step below the gap's width (where the loop must stop: a multiple
+    of a step no wider than the gap lies in it), capped by ``_BLOCK_CELLS``; returns the
+    gaps no step of the block found, for the loop."""
+    width = high[todo] - low[todo]
+    need = int(np.max(top[todo] - np.floor(np.log10(width)))) + 2
+    steps = max(1, min(need, _EXPONENTS, _BLOCK_CELLS // todo.size))
+    e = top[todo][:, None] - np.arange(steps)[None, :]
+    found, settled, value = _settle_at(low[todo][:, None], high[todo][:, None],
+                                       middle[todo][:, None], e)
+    first = np.argmax(found, axis=1)  # a gap's first finding step (0 where none)
+    rows = np.arange(todo.size)
+    any_found = found[rows, first]
+    take = any_found & settled[rows, first]
+    out[todo[take]] = value[rows, first][take]
+    return todo[~any_found], steps
 
 
 def shortest_between_many(low: np.ndarray, high: np.ndarray) -> np.ndarray:
     """``shortest_between(low[i], high[i])`` (``closed="right"``) for arrays of gaps, in
     numpy: per gap, from the coarsest decimal step down, the multiples of the step inside
-    ``(low, high]``, and among them the one nearest the middle."""
+    ``(low, high]``, and among them the one nearest the middle. The first steps of all
+    gaps are taken in one block (``_first_steps``), the gaps left over step by step."""
     low = np.asarray(low, dtype=np.float64)
     high = np.asarray(high, dtype=np.float64)
     out = np.full(low.shape, np.nan)
@@ -116,28 +191,14 @@ def shortest_between_many(low: np.ndarray, high: np.ndarray) -> np.ndarray:
     top = np.floor(np.log10(nonzero)).astype(np.int64) + 2
     middle = low / 2 + high / 2
     todo = np.flatnonzero(simple)
-    for drop in range(_EXPONENTS):
+    start = 0
+    if todo.size:
+        todo, start = _first_steps(low, high, middle, top, todo, out)
+    for drop in range(start, _EXPONENTS):
         if todo.size == 0:
             break
-        e = top[todo] - drop
-        lo, hi = low[todo], high[todo]
-        step_k = _scaled(np.ones(todo.size), e)
-        first = np.floor(lo / step_k) + 1
-        first = np.where(_scaled(first - 1, e) > lo, first - 1, first)
-        first = np.where(_scaled(first, e) <= lo, first + 1, first)
-        last = np.floor(hi / step_k)
-        last = np.where(_scaled(last + 1, e) <= hi, last + 1, last)
-        last = np.where(_scaled(last, e) > hi, last - 1, last)
-        found = first <= last
-        if not found.any():
-            continue
-        ratio = middle[todo] / step_k
-        below = np.floor(ratio)
-        near_tie = (np.abs(ratio - below - 0.5) < 1e-9 * np.maximum(1, np.abs(ratio))) & (
-            below >= first) & (below + 1 <= last)  # two candidates equally near the middle
-        k = np.clip(np.rint(ratio), first, last)
-        value = _scaled(k, e)
-        settled = found & ~near_tie & (lo < value) & (value <= hi)
+        found, settled, value = _settle_at(low[todo], high[todo], middle[todo],
+                                           top[todo] - drop)
         out[todo[settled]] = value[settled]
         todo = todo[~found]  # near ties and surprises go to the exact path below
     rest = np.flatnonzero(np.isnan(out))
