@@ -22,16 +22,18 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from occamlearn.trees.compiling.kernel_sources import key_cache_to_sources
 from occamlearn.trees.dtmax.binary.error_free import NO_TREE
 from occamlearn.trees.dtmax.binary.error_free import fewest_error_free_tests as fewest_words
 from occamlearn.trees.dtmax.binary.memo import (
-    ABORT,
-    FULL,
-    TIME_UP,
+    ABORTED,
+    BOUND,
+    EXACT,
+    NO_TEST,
     WITNESSED,
     WORK,
-    WORK_LIMIT,
     _lookup,
+    _out_of_work,
     _store,
 )
 from occamlearn.trees.dtmax.binary.witnesses import _lowest, fewest_error_free_tests
@@ -39,9 +41,6 @@ from occamlearn.trees.dtmax.binary.witnesses import bound as witness_bound
 from occamlearn.trees.dtmax.binary.witnesses import learn as learn_witness
 
 __all__ = ["error_free_side"]
-
-ABORTED = -1
-EXACT, BOUND, NO_TEST = np.int64(1), np.int64(0), np.int64(-1)
 
 
 @njit(cache=True)
@@ -73,8 +72,7 @@ def error_free_side(node_key, f, one, key, items, ub, data, witnesses, error_fre
     if value >= 0 and (exact or value >= ub):
         return value
     counters[WORK] += key.shape[0]
-    if counters[WORK] > counters[WORK_LIMIT] or counters[FULL] or counters[TIME_UP]:
-        counters[ABORT] = 1
+    if _out_of_work(counters):
         return ABORTED
     witnessed = witness_bound(key, ub, witnesses, counters)
     if witnessed == 0:
@@ -107,3 +105,6 @@ def error_free_side(node_key, f, one, key, items, ub, data, witnesses, error_fre
         witnessed = scale
     _store(slots, counters, key, two, witnessed, BOUND, NO_TEST)
     return witnessed
+
+
+key_cache_to_sources(__name__)  # its kernel calls memo's, witnesses' and error_free's

@@ -71,21 +71,22 @@ from occamlearn.trees.dtmax.binary.floors import (
     _similarity_of_counts,
 )
 from occamlearn.trees.dtmax.binary.memo import (
-    ABORT,
-    FULL,
+    ABORTED,
+    BOUND,
+    EXACT,
     LEFT,
+    NO_TEST,
     PRUNED,
     RIGHT,
     ROOT,
     SUBPROBLEMS,
-    TIME_UP,
     TOP_COST,
     TOP_FEATURE,
     WITNESSED,
     WORK,
-    WORK_LIMIT,
     _key_of,
     _lookup,
+    _out_of_work,
     _store,
 )
 from occamlearn.trees.dtmax.binary.pair_counts import (
@@ -107,10 +108,7 @@ from occamlearn.trees.dtmax.binary.witnesses import learn as learn_witness
 
 __all__ = ["search", "solve_shallow", "warm_up"]
 
-ABORTED = -1
 INFINITE_COST = np.int64(1) << np.int64(62)   # above every cost (as ``search.INFINITE``)
-# typed constants, not literals: each literal type at a call site compiles one more signature
-EXACT, BOUND, NO_TEST = np.int64(1), np.int64(0), np.int64(-1)
 
 
 @njit(cache=True)
@@ -126,14 +124,6 @@ def _split(items, n, X, f, zeros, ones):
             zeros[n_zero] = item
             n_zero += 1
     return n_zero, n_one
-
-
-@njit(cache=True)
-def _out_of_work(counters):
-    if counters[WORK] > counters[WORK_LIMIT] or counters[FULL] or counters[TIME_UP]:
-        counters[ABORT] = 1
-        return True
-    return False
 
 
 @njit(cache=True)

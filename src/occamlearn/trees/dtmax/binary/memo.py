@@ -25,6 +25,9 @@ WITNESSED = 17     # depth-2 subproblems bounded by a witness (``witnesses``)
 N_COUNTERS = 18
 USED = np.uint64(1 << 63)
 DEPTH_MASK = np.uint64(0xFF)
+# a stored value's kind, typed (each literal type at a call site compiles one more signature)
+EXACT, BOUND, NO_TEST = np.int64(1), np.int64(0), np.int64(-1)
+ABORTED = -1       # what a search call returns when out of work (nothing partial is stored)
 
 
 def new_memo(n_items: int, capacity: int = 1 << 12) -> np.ndarray:
@@ -97,6 +100,16 @@ def grow_memo(slots, bigger):
             to = _find(bigger, key, np.int64(slots[at, words] & DEPTH_MASK))
             for w in range(words + 3):
                 bigger[to, w] = slots[at, w]
+
+
+@njit(cache=True)
+def _out_of_work(counters):
+    """Whether a search must stop now (its work, a full memo or the deadline's flag); then
+    ``counters[ABORT]`` is set."""
+    if counters[WORK] > counters[WORK_LIMIT] or counters[FULL] or counters[TIME_UP]:
+        counters[ABORT] = 1
+        return True
+    return False
 
 
 @njit(cache=True)

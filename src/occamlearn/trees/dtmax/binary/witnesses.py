@@ -31,6 +31,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from occamlearn.trees.compiling.kernel_sources import key_cache_to_sources
 from occamlearn.trees.dtmax.binary.memo import WITNESSED, WORK
 
 __all__ = ["new_witnesses"]
@@ -341,3 +342,6 @@ def learn(items, n, key, target, data, witnesses, counters):
         _take(next_item, size, row_tests, ones, classes, label, indptr, indices)
         rows[size] = next_item
         size += 1
+
+
+key_cache_to_sources(__name__)  # its kernels read memo's counter indices
