@@ -107,6 +107,18 @@ def test_the_greedy_tree_is_made_on_the_0_1_route_only_when_it_could_count(monke
     assert counted.calls == (0 if prefer_small else 1)
 
 
+def test_a_listener_hears_the_greedy_tree_first_even_when_the_search_is_fast(monkeypatch):
+    rng = np.random.default_rng(4)
+    X = rng.integers(0, 2, (60, 6))
+    d = data_of(X, X[:, 0] ^ X[:, 1] | (rng.random(60) < 0.1), 2)
+    counted, heard = Counted(), []
+    monkeypatch.setattr(entry, "greedy_tree", counted)
+    sink = ProgressSink(callback=lambda upper, lower, seconds, model: heard.append(model))
+    result = find_most_accurate_tree(d, max_depth=3, progress=sink)
+    assert counted.calls == 1 and result.status == "optimal"
+    assert heard[0] == greedy_tree(d, 3)
+
+
 def test_a_0_1_search_stopped_in_its_first_slice_keeps_the_greedy_tree_if_better():
     """A deadline already past: the search stops at once, and the answer is no worse than
     the greedy tree, made after the search."""

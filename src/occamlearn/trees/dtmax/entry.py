@@ -11,8 +11,10 @@ caller holds no routing rule. What it does, in order:
    exact cost.
 2. The first tree: scikit-learn's greedy tree within the same bounds on the ranks, reported
    to ``progress`` and kept if nothing better is found in time. It is made at once, except on
-   the 0/1 route with ``prefer_small`` (``binary.solve``): there it is made only if the search
-   does not end within its first slice of work (about a quarter of a second) or stops early.
+   the 0/1 route with ``prefer_small`` when nobody listens to ``progress`` (no callback):
+   there it is made only if the search does not end within its first slice of work (about a
+   quarter of a second) or stops early (a deadline within that first slice then also waits
+   for it, as a deadline shorter than the greedy tree itself always did).
    A search that ends is optimal, and an optimal tree of the fewest errors, then tests, is
    never worse than the greedy one (over the same tests, within the same depth), so the
    greedy tree could not be kept; as the search's upper bound it saved nothing on the
@@ -202,7 +204,7 @@ def find_most_accurate_tree(data: OrderedData, *, max_depth: int | None,
     caller = _CallerUnits(sink, scale)
     binary = (not leaves_bind(max_depth, max_leaves) and method != "maxsat"
               and data.is_binary and _binary_fits(data))
-    if not (binary and prefer_small):
+    if not (binary and prefer_small) or sink.callback is not None:
         first()                           # at once (module doc, 2.)
     if leaves_bind(max_depth, max_leaves):
         curve = find_size_error_curve(data, max_leaves=max_leaves, max_depth=max_depth,
