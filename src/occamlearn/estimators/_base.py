@@ -145,10 +145,25 @@ def validate_table(estimator, X, y=None, *, reset: bool):
         if len(y) != X.shape[0]:
             check_consistent_length(X, y)  # its error
         return X, y
+    if reset and y is not None and _plain_matrix(X) and _plain_labels(y) and len(y) == len(X):
+        # what validate_data does to these (check_X_y returns them as they are): a cost of
+        # 0.1-0.2 ms a fit, mostly narwhals asking whether X is a DataFrame
+        estimator.n_features_in_ = X.shape[1]
+        if hasattr(estimator, "feature_names_in_"):
+            del estimator.feature_names_in_
+        return X, y
     params = {"dtype": None, "ensure_all_finite": False}
     if y is None:
         return validate_data(estimator, X, reset=reset, **params)
     return validate_data(estimator, X, y, reset=reset, y_numeric=False, **params)
+
+
+def _plain_matrix(X) -> bool:
+    """Whether ``X`` is a 2-D numpy array of booleans, integers or floats with rows and
+    columns: what ``check_array(X, dtype=None, ensure_all_finite=False)`` returns as it is
+    (no conversion, nothing to refuse; missing values pass)."""
+    return (type(X) is np.ndarray and X.ndim == 2 and X.dtype.kind in "biuf"
+            and X.shape[0] > 0 and X.shape[1] > 0)
 
 
 def _plain_labels(y) -> bool:

@@ -15,6 +15,7 @@ from typing import ClassVar
 from sklearn.base import BaseEstimator, ClassifierMixin, _fit_context
 from sklearn.utils._param_validation import HasMethods, Interval, StrOptions
 
+from occamlearn.binarize.fit_checks import ParamsCheckedOnce
 from occamlearn.estimators._base import (
     CLASS_WEIGHT,
     DEFAULT_TIME_LIMIT,
@@ -44,7 +45,8 @@ FORMER_METHODS = ("dp", "ordered")
 __all__ = ["MaxAccuracyTreeClassifier"]
 
 
-class MaxAccuracyTreeClassifier(ClassifierMixin, FittedTreeMixin, BaseEstimator):
+class MaxAccuracyTreeClassifier(ParamsCheckedOnce, ClassifierMixin, FittedTreeMixin,
+                                BaseEstimator):
     """Decision tree within a depth (and leaf) bound with the fewest training errors.
 
     DT(max) of Hu, Siala, Hebrard and Huguet (IJCAI 2020), the baseline of the MaxSAT paper

@@ -9,8 +9,18 @@ caller holds no routing rule. What it does, in order:
    rows, fractions are scaled to a common denominator), so every search is exact and
    ``prefer_small``'s lexicographic cost (fewest weighted errors, then fewest tests) is one
    exact cost.
-2. The first tree, at once: scikit-learn's greedy tree within the same bounds on the ranks,
-   reported to ``progress`` and kept if nothing better is found in time.
+2. The first tree: scikit-learn's greedy tree within the same bounds on the ranks, reported
+   to ``progress`` and kept if nothing better is found in time. It is made at once, except on
+   the 0/1 route with ``prefer_small`` when nobody listens to ``progress`` (no callback):
+   there it is made only if the search does not end within its first slice of work (about a
+   quarter of a second) or stops early (a deadline within that first slice then also waits
+   for it, as a deadline shorter than the greedy tree itself always did).
+   A search that ends is optimal, and an optimal tree of the fewest errors, then tests, is
+   never worse than the greedy one (over the same tests, within the same depth), so the
+   greedy tree could not be kept; as the search's upper bound it saved nothing on the
+   bundled matrices (the same trees, search CPU 156.8 ms without it vs 156.9 ms with it),
+   while making it cost 10.9 ms of their 21 fits' ~200 ms
+   (``benchmarks/results/dtmax_binary_ab_dtbin12.md``).
 3. The search, by what the question and the data are:
 
    * ``max_leaves`` binding (fewer than ``2 ** max_depth`` leaves, or no depth bound): the
@@ -190,32 +200,37 @@ def find_most_accurate_tree(data: OrderedData, *, max_depth: int | None,
     started = CLOCK()
     units, scale = integer_weights(data.weight, data.n_rows)
     data = replace(data, weight=units.astype(np.float64))
-    greedy = greedy_tree(data, max_depth, max_leaves)
-    greedy_errors = nested_errors(greedy, data.rank, data.y, data.weight)
-    sink.report(greedy_errors / scale, None, deadline.elapsed(), greedy)
+    first = _FirstTree(data, max_depth, max_leaves, sink, deadline, scale)
     caller = _CallerUnits(sink, scale)
+    binary = (not leaves_bind(max_depth, max_leaves) and method != "maxsat"
+              and data.is_binary and _binary_fits(data))
+    if not (binary and prefer_small) or sink.callback is not None:
+        first()                           # at once (module doc, 2.)
     if leaves_bind(max_depth, max_leaves):
         curve = find_size_error_curve(data, max_leaves=max_leaves, max_depth=max_depth,
                                       deadline=deadline)
         result = curve.point(len(curve.errors) - 1)
     elif method == "maxsat":
-        result = _maxsat(data, max_depth, greedy, scale, prefer_small, solver, sat_solver,
+        result = _maxsat(data, max_depth, first()[0], scale, prefer_small, solver, sat_solver,
                          deadline, caller)
-    elif data.is_binary and _binary_fits(data) and kernels_ready(BINARY_KERNELS, deadline):
+    elif binary and kernels_ready(BINARY_KERNELS, deadline):
         from occamlearn.trees.dtmax.binary.solve import binary_search
 
-        result = binary_search(data, max_depth, prefer_small=prefer_small, incumbent=greedy,
-                               incumbent_errors=greedy_errors, deadline=deadline)
+        result = binary_search(data, max_depth, prefer_small=prefer_small, incumbent=first,
+                               deadline=deadline)
     elif kernels_ready(ORDERED_KERNELS, deadline):
         from occamlearn.trees.dtmax.ordered.solve import ordered_search
 
-        result = ordered_search(data, max_depth, incumbent=greedy, deadline=deadline,
+        result = ordered_search(data, max_depth, incumbent=first()[0], deadline=deadline,
                                 progress=caller, prefer_small=prefer_small)
     else:
+        greedy, greedy_errors = first()
         result = DtmaxResult(greedy, greedy_errors, 0.0, "feasible", "errors", "greedy",
                              {"note": "the search's kernels were still compiling"})
-    if (result.errors, nested_tests(result.tree)) > (greedy_errors, nested_tests(greedy)):
-        result = _keep_greedy(result, greedy, greedy_errors)   # a search stopped early
+    if first.made or result.status != "optimal":
+        greedy, greedy_errors = first()
+        if (result.errors, nested_tests(result.tree)) > (greedy_errors, nested_tests(greedy)):
+            result = _keep_greedy(result, greedy, greedy_errors)   # a search stopped early
     stats = dict(result.stats, search=result.search, total_seconds=CLOCK() - started)
     if scale != 1:
         stats["weight_scale"] = scale
@@ -223,6 +238,26 @@ def find_most_accurate_tree(data: OrderedData, *, max_depth: int | None,
                      errors_lower_bound=result.errors_lower_bound / scale, stats=stats)
     sink.report(result.errors, result.errors_lower_bound, deadline.elapsed(), result.tree)
     return result
+
+
+class _FirstTree:
+    """The greedy tree (``greedy_tree``) and its weighted errors, made when first asked for
+    and then reported to ``sink`` (in the caller's units: errors / ``scale``)."""
+
+    def __init__(self, data: OrderedData, max_depth, max_leaves, sink: ProgressSink,
+                 deadline: Deadline, scale: int):
+        self.data, self.max_depth, self.max_leaves = data, max_depth, max_leaves
+        self.sink, self.deadline, self.scale = sink, deadline, scale
+        self.made: tuple | None = None
+
+    def __call__(self) -> tuple:
+        """(nested tree, weighted errors)."""
+        if self.made is None:
+            data = self.data
+            tree = greedy_tree(data, self.max_depth, self.max_leaves)
+            self.made = (tree, nested_errors(tree, data.rank, data.y, data.weight))
+            self.sink.report(self.made[1] / self.scale, None, self.deadline.elapsed(), tree)
+        return self.made
 
 
 def _keep_greedy(result: DtmaxResult, greedy: tuple, errors: float) -> DtmaxResult:

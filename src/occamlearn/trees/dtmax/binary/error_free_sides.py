@@ -40,7 +40,7 @@ from occamlearn.trees.dtmax.binary.witnesses import _lowest, fewest_error_free_t
 from occamlearn.trees.dtmax.binary.witnesses import bound as witness_bound
 from occamlearn.trees.dtmax.binary.witnesses import learn as learn_witness
 
-__all__ = ["error_free_side"]
+__all__ = ["error_free_on_words", "error_free_side"]
 
 
 @njit(cache=True)
@@ -89,22 +89,38 @@ def error_free_side(node_key, f, one, key, items, ub, data, witnesses, error_fre
                 _store(slots, counters, key, two, tests * decision, EXACT, witnesses[6][0])
                 return tests * decision
         else:
-            most = min(3, (ub - 1) // decision) if decision > 0 else 3
-            tests = fewest_words(key, most, error_free)
-            counters[WORK] += 64 * n_words
-            if tests != NO_TREE:        # its fewest tests, or more than ``most``: >= ub
-                if tests <= most:
-                    _store(slots, counters, key, two, tests * decision, EXACT,
-                           error_free[4][0])
-                else:
-                    _store(slots, counters, key, two, tests * decision, BOUND, NO_TEST)
-                return tests * decision
-            if witnesses[3][0] <= 2 * counters[WITNESSED] + 8:
-                learn_witness(items, _rows_of(key, items), key, scale, data, witnesses,
-                              counters)
+            return error_free_on_words(key, items, -1, 64 * n_words, ub, data, witnesses,
+                                       error_free, scale, decision, slots, counters)
         witnessed = scale
     _store(slots, counters, key, two, witnessed, BOUND, NO_TEST)
     return witnessed
+
+
+@njit(cache=True)
+def error_free_on_words(key, items, n, work, ub, data, witnesses, error_free, scale, decision,
+                        slots, counters):
+    """A side with memo key ``key`` whose budget ``ub`` is at most ``scale`` and that no
+    stored witness bounds, answered on its key's words (``error_free.
+    fewest_error_free_tests``, ``work`` units): its fewest error-free tests if at most
+    ``most`` (exact), more (a bound >= ub) or none (``scale``, a bound: every tree errs;
+    a witness is then learnt from its rows: ``items[:n]``, or found from the key if ``n`` <
+    0); the value stored and returned. ``kernels._solve2`` and ``error_free_side`` share
+    it."""
+    two = np.int64(2)
+    most = min(3, (ub - 1) // decision) if decision > 0 else 3
+    tests = fewest_words(key, most, error_free)
+    counters[WORK] += work
+    if tests != NO_TREE:                # its fewest tests, or more than ``most``: >= ub
+        if tests <= most:
+            _store(slots, counters, key, two, tests * decision, EXACT, error_free[4][0])
+        else:
+            _store(slots, counters, key, two, tests * decision, BOUND, NO_TEST)
+        return tests * decision
+    if witnesses[3][0] <= 2 * counters[WITNESSED] + 8:
+        learn_witness(items, n if n >= 0 else _rows_of(key, items), key, scale, data,
+                      witnesses, counters)
+    _store(slots, counters, key, two, scale, BOUND, NO_TEST)
+    return scale
 
 
 key_cache_to_sources(__name__)  # its kernel calls memo's, witnesses' and error_free's

@@ -59,9 +59,7 @@ import numpy as np
 from numba import njit
 
 from occamlearn.trees.compiling.kernel_sources import key_cache_to_sources
-from occamlearn.trees.dtmax.binary.error_free import NO_TREE
-from occamlearn.trees.dtmax.binary.error_free import fewest_error_free_tests as fewest_words
-from occamlearn.trees.dtmax.binary.error_free_sides import error_free_side
+from occamlearn.trees.dtmax.binary.error_free_sides import error_free_on_words, error_free_side
 from occamlearn.trees.dtmax.binary.floors import (
     _child_floors,
     _depth1_floors,
@@ -160,18 +158,8 @@ def _solve2(node, node_side, n, n_other, side, ub, data, ws, scale, decision, sl
             return tests * decision
         witnessed = scale
     elif witnessed == 0 and ub <= scale:              # the same, on the key's words
-        most = min(3, (ub - 1) // decision) if decision > 0 else 3
-        tests = fewest_words(key, most, error_free)
-        counters[WORK] += n
-        if tests != NO_TREE:        # its fewest tests, or more than ``most``: >= ub
-            if tests <= most:
-                _store(slots, counters, key, two, tests * decision, EXACT, error_free[4][0])
-            else:
-                _store(slots, counters, key, two, tests * decision, BOUND, NO_TEST)
-            return tests * decision
-        witnessed = scale
-        if witnesses[3][0] <= 2 * counters[WITNESSED] + 8:
-            learn_witness(items, n, key, scale, data, witnesses, counters)
+        return error_free_on_words(key, items, n, n, ub, data, witnesses, error_free, scale,
+                                   decision, slots, counters)
     if witnessed:
         _store(slots, counters, key, two, witnessed, BOUND, NO_TEST)
         return witnessed

@@ -139,8 +139,12 @@ class CompiledDepthSearch:
             self.slots = bigger
         self.counters[memo.FULL] = 0
 
-    def run(self, items: np.ndarray, depth: int, ub: int):
-        """``best(items, depth, ub)``, or None if the deadline came first."""
+    def run(self, items: np.ndarray, depth: int, ub: int, slow=None):
+        """``best(items, depth, ub)``, or None if the deadline came first; ``slow``: None or
+        a function returning an upper bound, called once if the first slice does not end
+        the search, which then goes on below the lesser of the two bounds (a slice's answer
+        below its ``ub`` is exact and one at or above it a bound, whichever ``ub`` earlier
+        slices had: what they stored in the memo holds for any)."""
         counters = self.counters
         if depth <= 2:
             return int(kernels.solve_shallow(items, depth, self.data, self.ws, self.scale,
@@ -156,6 +160,8 @@ class CompiledDepthSearch:
                                   self.decision, self.slots, counters)
             if cost != kernels.ABORTED:
                 return int(cost)
+            if slow is not None:
+                ub, slow = min(ub, int(slow())), None
             # A slice first walks down again to where the last one stopped; the next one is
             # at least 4x that walk, so it always makes progress (a slice smaller than the
             # walk would never reach new work) and walking costs at most a fifth of it.
@@ -190,28 +196,35 @@ class CompiledDepthSearch:
                 "work": int(counters[memo.WORK])}
 
     # -- the search and its tree --------------------------------------------------------------
-    def solve_top(self, depth: int, ub: int = INFINITE) -> tuple[int, tuple]:
+    def solve_top(self, depth: int, ub: int = INFINITE, slow=None) -> tuple[int, tuple]:
         """(cost, nested tree over the columns of ``X``) of all rows if some tree costs less
         than ``ub`` (an incumbent's cost + 1: what it prunes is proven no better), else (a
-        bound >= ub, None); ``stopped`` is set if the deadline ended the search (the tree is
-        then the best found)."""
+        bound >= ub, None); ``slow`` as in ``run`` (its bound then counts as ``ub``);
+        ``stopped`` is set if the deadline ended the search (the tree is then the best
+        found)."""
         timer = self._timer()
         try:
-            return self._solve_top(depth, ub)
+            return self._solve_top(depth, ub, slow)
         finally:
             if timer is not None:
                 timer.cancel()
 
-    def _solve_top(self, depth: int, ub: int) -> tuple[int, tuple]:
+    def _solve_top(self, depth: int, ub: int, slow) -> tuple[int, tuple]:
         items = np.arange(len(self.label), dtype=np.int64)
         counters = self.counters
         counters[memo.TOP_COST], counters[memo.TOP_FEATURE] = INFINITE, -1
+        bound = [ub]
+
+        def slow_bound() -> int:
+            bound[0] = min(ub, int(slow()))
+            return bound[0]
+
         try:
-            cost = self.run(items, depth, ub)
+            cost = self.run(items, depth, ub, None if slow is None else slow_bound)
         except KeyboardInterrupt:            # Ctrl-C between slices: as a deadline
             cost = None
         if cost is not None:
-            return cost, (self.subtree(items, depth) if cost < ub else None)
+            return cost, (self.subtree(items, depth) if cost < bound[0] else None)
         self.stopped = True                  # the best top test so far, if any
         top_cost, top_test = int(counters[memo.TOP_COST]), int(counters[memo.TOP_FEATURE])
         if top_test < 0:

@@ -50,14 +50,13 @@ def _over_thresholds(nested: tuple) -> tuple:
 
 
 def binary_search(data: OrderedData, max_depth: int, *, prefer_small: bool = True,
-                  incumbent: tuple | None = None, incumbent_errors: float | None = None,
-                  deadline: Deadline | None = None) -> DtmaxResult:
+                  incumbent=None, deadline: Deadline | None = None) -> DtmaxResult:
     """The most accurate tree of depth <= ``max_depth`` over ``data``, whose every feature
-    takes at most two values (ranks 0 and 1) and whose weights are whole numbers;
-    ``incumbent``: a nested tree within the depth whose cost bounds the search from above
-    (every tree it prunes costs at least as much), returned if none is better;
-    ``incumbent_errors``: its weighted errors on ``data``, if the caller has them."""
-    from occamlearn.trees.dtmax.binary import search as search_module
+    takes at most two values (ranks 0 and 1) and whose weights are whole numbers.
+    ``incumbent``: None, or a function returning (a nested tree within the depth, its weighted
+    errors on ``data``), asked for only if the search does not end within its first slice of
+    work; from then on its cost bounds the search from above (every tree it prunes costs at
+    least as much), and it is returned if none is better."""
     from occamlearn.trees.dtmax.binary.search import CompiledDepthSearch
 
     started = CLOCK()
@@ -71,15 +70,15 @@ def binary_search(data: OrderedData, max_depth: int, *, prefer_small: bool = Tru
     depth = int(max_depth) if columns.n_kept else 0
     search = CompiledDepthSearch(columns.matrix, groups.class_weights(data.n_classes), scale,
                                  int(prefer_small), deadline, depth)
-    ub = search_module.INFINITE
-    if incumbent is not None:
-        if incumbent_errors is None:
-            incumbent_errors = nested_errors(incumbent, data.rank, data.y, data.weight)
-        ub = int(round(incumbent_errors)) * scale + int(prefer_small) * nested_tests(
-            incumbent) + 1
-    cost, subtree = search.solve_top(depth, ub)
-    if subtree is None:
-        tree, errors = incumbent, incumbent_errors
+
+    def incumbent_bound() -> int:
+        tree, errors = incumbent()
+        return int(round(errors)) * scale + int(prefer_small) * nested_tests(tree) + 1
+
+    cost, subtree = search.solve_top(depth, slow=None if incumbent is None
+                                     else incumbent_bound)
+    if subtree is None:                  # (only below an incumbent's bound)
+        tree, errors = incumbent()
     else:
         tree = _over_thresholds(original_columns(subtree, columns))
         # a tree has fewer than ``scale`` tests, so its cost's quotient is its errors
