@@ -213,17 +213,18 @@ def run(tables, splits: int, check: bool) -> dict:
                       lambda *split: split_scores(*split, check))
 
 
-def markdown(accuracy: dict, splits: int) -> str:
-    short = [v for v in VARIANTS]
+def markdown(accuracy: dict, splits: int, variants=VARIANTS) -> str:
+    """Mean accuracies (all splits, the first 5) and paired differences from ``variants[0]``."""
+    short = list(variants)
     head = "| table | " + " | ".join(short) + " |"
-    rule = "|---" * (len(VARIANTS) + 1) + "|"
+    rule = "|---" * (len(variants) + 1) + "|"
     mean = [f"## Mean test accuracy, {splits} splits (random_state 0..{splits - 1})", "",
             head, rule]
     first = [f"## Mean test accuracy on the benchmark's {min(5, splits)} splits "
              "(random_state 0..4, the first of the above)", "", head, rule]
     paired = ["## Paired difference from the default, mean (SE), "
               f"{splits} splits", "", "| table | " + " | ".join(short[1:]) + " |",
-              "|---" * len(VARIANTS) + "|"]
+              "|---" * len(variants) + "|"]
     totals, totals5 = [], []
     for name, scores in accuracy.items():
         totals.append(scores.mean(axis=1))
@@ -231,7 +232,7 @@ def markdown(accuracy: dict, splits: int) -> str:
         mean.append(f"| {name} | " + " | ".join(f"{m:.3f}" for m in totals[-1]) + " |")
         first.append(f"| {name} | " + " | ".join(f"{m:.3f}" for m in totals5[-1]) + " |")
         cells = []
-        for v in range(1, len(VARIANTS)):
+        for v in range(1, len(variants)):
             d = scores[v] - scores[0]
             se = d.std(ddof=1) / np.sqrt(splits) if splits > 1 else 0.0
             cells.append(f"{d.mean():+.3f} ({se:.3f})")
