@@ -35,8 +35,16 @@ variant changing one thing for every table:
 
 The first 5 splits are the benchmark's; their means are listed apart.
 
+``--count-conditions`` instead prints, on each of the benchmark's 5 splits of the named
+tables, what each way of counting charges a condition of at most 1, 2 and 3 literals (nats):
+``lists.cost``'s log M_k, the structured count, and the distinct row sets of the training
+rows that conditions of at most 1 and 2 literals select (the number a code needs when the
+decoder knows X, as in supervised MDL; k = 3 is too many sets to list), with the gain of the
+best conjunction of exactly k literals on the full training split (no charge).
+
     python benchmarks/dlist_growth_variants.py --splits 30 \\
         --out benchmarks/results/dlist_variants_lacc9.md
+    python benchmarks/dlist_growth_variants.py --count-conditions --tables append
 """
 
 from __future__ import annotations
@@ -49,6 +57,7 @@ import sys
 from contextlib import contextmanager
 
 import numpy as np
+from sklearn.model_selection import train_test_split
 
 import occamlearn.lists as lists_api
 import occamlearn.lists.folds as fold_module
@@ -213,15 +222,54 @@ def split_scores(X_train, X_test, y_train, y_test) -> list:
     return scores
 
 
+def distinct_row_sets(X_bin) -> tuple:
+    """How many distinct non-empty proper row sets conditions of at most 1 and of at most 2
+    literals select on the rows of ``X_bin``."""
+    packed = np.packbits(X_bin.astype(bool), axis=0).T
+    n = X_bin.shape[0]
+    trivial = {bytes(np.packbits(np.zeros(n, bool))), bytes(np.packbits(np.ones(n, bool)))}
+    single = {bytes(row) for row in packed} - trivial
+    pairs = set(single)
+    for i in range(len(packed)):
+        pairs |= {bytes(row) for row in packed[i][None] & packed[i + 1:]}
+    return len(single), len(pairs - trivial)
+
+
+def count_conditions(tables) -> str:
+    lines = ["| table | split | d | charge k<=1,2,3 (lists.cost) | structured | distinct row "
+             "sets k<=1,2 | best gain k=1,2,3 (uncharged) |", "|---" * 7 + "|"]
+    for name, (X, y) in tables.items():
+        for s in range(5):
+            X_train, _, y_train, _ = train_test_split(X, y, train_size=0.64, stratify=y,
+                                                      random_state=s)
+            raw = DecisionListClassifier(shrinkage_folds=None).fit(X_train, y_train)
+            X_bin = np.asarray(raw.binarizer_.transform(X_train))
+            labels = (np.asarray(y_train) == raw.positive_class_).astype(np.uint8)
+            d, cost = X_bin.shape[1], rule_cost(X_bin.shape[1], 1.0)
+            structured = structured_cost(list(raw.feature_names_))
+            gain = [best_of_length(X_bin, labels, raw.direction_, k) for k in (1, 2, 3)]
+            lines.append(
+                f"| {name} | {s} | {d} | " + ", ".join(f"{cost(k):.2f}" for k in (1, 2, 3))
+                + " | " + ", ".join(f"{structured(k):.2f}" for k in (1, 2, 3)) + " | "
+                + ", ".join(f"{np.log(m):.2f}" for m in distinct_row_sets(X_bin)) + " | "
+                + ", ".join("-" if g is None else f"{g[1]:.2f}" for g in gain) + " |")
+    return "\n".join(lines) + "\n"
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--splits", type=int, default=30)
     parser.add_argument("--tables", nargs="+")
     parser.add_argument("--out", metavar="PATH.md")
+    parser.add_argument("--count-conditions", action="store_true",
+                        help="print what each count of conditions charges instead")
     args = parser.parse_args()
     tables = two_class_tables()
     if args.tables:
         tables = {k: tables[k] for k in args.tables}
+    if args.count_conditions:
+        print(count_conditions(tables))
+        return
     publish_run("Variants of how the default decision list grows its rules",
                 "dlist_growth_variants.py", args.out,
                 lambda: markdown(run_splits(tables, args.splits, VARIANTS, split_scores),
