@@ -45,6 +45,14 @@ best conjunction of exactly k literals on the full training split (no charge).
     python benchmarks/dlist_growth_variants.py --splits 30 \\
         --out benchmarks/results/dlist_variants_lacc9.md
     python benchmarks/dlist_growth_variants.py --count-conditions --tables append
+
+``--tree-leaves`` prints, on each of the benchmark's 5 splits of the named tables (numeric
+columns only), every leaf of scikit-learn's depth-3 tree that predicts the minority class, as a
+first rule of a list: the training rows and positives it covers, its likelihood gain
+(``likelihood.gains``) and its charge (``lists.cost``, by its literals after redundant ones are
+dropped), beside the default list's first rule.
+
+    python benchmarks/dlist_growth_variants.py --tree-leaves --tables append
 """
 
 from __future__ import annotations
@@ -256,6 +264,73 @@ def count_conditions(tables) -> str:
     return "\n".join(lines) + "\n"
 
 
+def tree_paths(tree, columns) -> list:
+    """(condition text, row test, literals) of each leaf whose majority is class 1, the tests
+    on one column merged into the tightest bounds (redundant ones dropped)."""
+    t, leaves = tree.tree_, []
+
+    def walk(node, bounds):
+        if t.children_left[node] == -1:
+            if np.argmax(t.value[node][0]) == 1:
+                leaves.append(dict(bounds))
+            return
+        j, threshold = int(t.feature[node]), float(t.threshold[node])
+        low, high = bounds.get(j, (-np.inf, np.inf))
+        walk(t.children_left[node], {**bounds, j: (low, min(high, threshold))})
+        walk(t.children_right[node], {**bounds, j: (max(low, threshold), high)})
+    walk(0, {})
+    paths = []
+    for bounds in leaves:
+        text = " AND ".join(
+            " AND ".join(([f"{columns[j]} > {low:.3g}"] if low > -np.inf else [])
+                         + ([f"{columns[j]} <= {high:.3g}"] if high < np.inf else []))
+            for j, (low, high) in sorted(bounds.items()))
+        size = sum((low > -np.inf) + (high < np.inf) for low, high in bounds.values())
+
+        def test(X, bounds=bounds):
+            inside = np.ones(len(X), bool)
+            for j, (low, high) in bounds.items():
+                inside &= (X[:, j] > low) & (X[:, j] <= high)
+            return inside
+        paths.append((text, test, size))
+    return paths
+
+
+def tree_leaves(tables) -> str:
+    from sklearn.tree import DecisionTreeClassifier
+
+    from occamlearn.lists.likelihood import gains
+
+    lines = ["| table | split | rule | literals | rows, positives | gain | charge | gain - "
+             "charge |", "|---" * 8 + "|"]
+    for name, (X, y) in tables.items():
+        for s in range(5):
+            X_train, _, y_train, _ = train_test_split(X, y, train_size=0.64, stratify=y,
+                                                      random_state=s)
+            ours = DecisionListClassifier(shrinkage_folds=None).fit(X_train, y_train)
+            labels = (np.asarray(y_train) == ours.positive_class_).astype(np.uint8)
+            cost = rule_cost(len(ours.feature_names_), 1.0)
+            values = np.asarray(X_train, dtype=float)
+            tree = DecisionTreeClassifier(max_depth=3, random_state=0).fit(values, labels)
+            rows = [(f"ours: {ours.list_.condition_text(ours.rules_[0])}"
+                     if ours.rules_ else "ours: none", None, 0)]
+            rows += [(f"tree-3: {text}", test, size)
+                     for text, test, size in tree_paths(tree, list(X_train.columns))]
+            for text, test, size in rows:
+                if test is None:
+                    if not ours.rules_:
+                        continue
+                    rule = ours.rules_[0]
+                    n, pos, size = rule.n_covered, rule.n_positive, len(rule.features)
+                else:
+                    inside = test(values)
+                    n, pos = int(inside.sum()), int(labels[inside].sum())
+                gain = float(gains(np.array(n), np.array(pos), len(labels), int(labels.sum())))
+                lines.append(f"| {name} | {s} | {text} | {size} | {n}, {pos} | {gain:.2f} | "
+                             f"{cost(size):.2f} | {gain - cost(size):.2f} |")
+    return "\n".join(lines) + "\n"
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--splits", type=int, default=30)
@@ -263,12 +338,17 @@ def main():
     parser.add_argument("--out", metavar="PATH.md")
     parser.add_argument("--count-conditions", action="store_true",
                         help="print what each count of conditions charges instead")
+    parser.add_argument("--tree-leaves", action="store_true",
+                        help="print the depth-3 tree's class-1 leaves as first rules instead")
     args = parser.parse_args()
     tables = two_class_tables()
     if args.tables:
         tables = {k: tables[k] for k in args.tables}
     if args.count_conditions:
         print(count_conditions(tables))
+        return
+    if args.tree_leaves:
+        print(tree_leaves(tables))
         return
     publish_run("Variants of how the default decision list grows its rules",
                 "dlist_growth_variants.py", args.out,
