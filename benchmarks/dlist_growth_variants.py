@@ -57,7 +57,6 @@ dropped), beside the default list's first rule.
 
 from __future__ import annotations
 
-import argparse
 import math
 import os
 import re
@@ -75,9 +74,8 @@ from occamlearn.lists.cost import RuleCost, rule_cost
 from occamlearn.lists.folds import stratified_folds
 
 sys.path.insert(0, os.path.dirname(__file__))
-from dlist_accuracy import two_class_tables  # noqa: E402
 from dlist_default_variants import markdown  # noqa: E402
-from dlist_shrinkage_variants import run_splits  # noqa: E402
+from dlist_shrinkage_variants import named_tables, run_splits, split_arguments  # noqa: E402
 from result_file import publish_run  # noqa: E402
 
 PARAMS = {"default": {}, "unshrunk": {"shrinkage_folds": None},
@@ -243,24 +241,31 @@ def distinct_row_sets(X_bin) -> tuple:
     return len(single), len(pairs - trivial)
 
 
-def count_conditions(tables) -> str:
-    lines = ["| table | split | d | charge k<=1,2,3 (lists.cost) | structured | distinct row "
-             "sets k<=1,2 | best gain k=1,2,3 (uncharged) |", "|---" * 7 + "|"]
+def benchmark_fits(tables):
+    """(table, split, X_train, the unshrunk default fitted on it, its 0/1 labels) on each of
+    the benchmark's 5 splits."""
     for name, (X, y) in tables.items():
         for s in range(5):
             X_train, _, y_train, _ = train_test_split(X, y, train_size=0.64, stratify=y,
                                                       random_state=s)
             raw = DecisionListClassifier(shrinkage_folds=None).fit(X_train, y_train)
-            X_bin = np.asarray(raw.binarizer_.transform(X_train))
-            labels = (np.asarray(y_train) == raw.positive_class_).astype(np.uint8)
-            d, cost = X_bin.shape[1], rule_cost(X_bin.shape[1], 1.0)
-            structured = structured_cost(list(raw.feature_names_))
-            gain = [best_of_length(X_bin, labels, raw.direction_, k) for k in (1, 2, 3)]
-            lines.append(
-                f"| {name} | {s} | {d} | " + ", ".join(f"{cost(k):.2f}" for k in (1, 2, 3))
-                + " | " + ", ".join(f"{structured(k):.2f}" for k in (1, 2, 3)) + " | "
-                + ", ".join(f"{np.log(m):.2f}" for m in distinct_row_sets(X_bin)) + " | "
-                + ", ".join("-" if g is None else f"{g[1]:.2f}" for g in gain) + " |")
+            yield name, s, X_train, raw, (np.asarray(y_train) == raw.positive_class_).astype(
+                np.uint8)
+
+
+def count_conditions(tables) -> str:
+    lines = ["| table | split | d | charge k<=1,2,3 (lists.cost) | structured | distinct row "
+             "sets k<=1,2 | best gain k=1,2,3 (uncharged) |", "|---" * 7 + "|"]
+    for name, s, X_train, raw, labels in benchmark_fits(tables):
+        X_bin = np.asarray(raw.binarizer_.transform(X_train))
+        d, cost = X_bin.shape[1], rule_cost(X_bin.shape[1], 1.0)
+        structured = structured_cost(list(raw.feature_names_))
+        gain = [best_of_length(X_bin, labels, raw.direction_, k) for k in (1, 2, 3)]
+        lines.append(
+            f"| {name} | {s} | {d} | " + ", ".join(f"{cost(k):.2f}" for k in (1, 2, 3))
+            + " | " + ", ".join(f"{structured(k):.2f}" for k in (1, 2, 3)) + " | "
+            + ", ".join(f"{np.log(m):.2f}" for m in distinct_row_sets(X_bin)) + " | "
+            + ", ".join("-" if g is None else f"{g[1]:.2f}" for g in gain) + " |")
     return "\n".join(lines) + "\n"
 
 
@@ -303,47 +308,37 @@ def tree_leaves(tables) -> str:
 
     lines = ["| table | split | rule | literals | rows, positives | gain | charge | gain - "
              "charge |", "|---" * 8 + "|"]
-    for name, (X, y) in tables.items():
-        for s in range(5):
-            X_train, _, y_train, _ = train_test_split(X, y, train_size=0.64, stratify=y,
-                                                      random_state=s)
-            ours = DecisionListClassifier(shrinkage_folds=None).fit(X_train, y_train)
-            labels = (np.asarray(y_train) == ours.positive_class_).astype(np.uint8)
-            cost = rule_cost(len(ours.feature_names_), 1.0)
-            values = np.asarray(X_train, dtype=float)
-            tree = DecisionTreeClassifier(max_depth=3, random_state=0).fit(values, labels)
-            rows = [(f"ours: {ours.list_.condition_text(ours.rules_[0])}"
-                     if ours.rules_ else "ours: none", None, 0)]
-            rows += [(f"tree-3: {text}", test, size)
-                     for text, test, size in tree_paths(tree, list(X_train.columns))]
-            for text, test, size in rows:
-                if test is None:
-                    if not ours.rules_:
-                        continue
-                    rule = ours.rules_[0]
-                    n, pos, size = rule.n_covered, rule.n_positive, len(rule.features)
-                else:
-                    inside = test(values)
-                    n, pos = int(inside.sum()), int(labels[inside].sum())
-                gain = float(gains(np.array(n), np.array(pos), len(labels), int(labels.sum())))
-                lines.append(f"| {name} | {s} | {text} | {size} | {n}, {pos} | {gain:.2f} | "
-                             f"{cost(size):.2f} | {gain - cost(size):.2f} |")
+    for name, s, X_train, ours, labels in benchmark_fits(tables):
+        cost = rule_cost(len(ours.feature_names_), 1.0)
+        values = np.asarray(X_train, dtype=float)
+        tree = DecisionTreeClassifier(max_depth=3, random_state=0).fit(values, labels)
+        rows = [(f"ours: {ours.list_.condition_text(ours.rules_[0])}"
+                 if ours.rules_ else "ours: none", None, 0)]
+        rows += [(f"tree-3: {text}", test, size)
+                 for text, test, size in tree_paths(tree, list(X_train.columns))]
+        for text, test, size in rows:
+            if test is None:
+                if not ours.rules_:
+                    continue
+                rule = ours.rules_[0]
+                n, pos, size = rule.n_covered, rule.n_positive, len(rule.features)
+            else:
+                inside = test(values)
+                n, pos = int(inside.sum()), int(labels[inside].sum())
+            gain = float(gains(np.array(n), np.array(pos), len(labels), int(labels.sum())))
+            lines.append(f"| {name} | {s} | {text} | {size} | {n}, {pos} | {gain:.2f} | "
+                         f"{cost(size):.2f} | {gain - cost(size):.2f} |")
     return "\n".join(lines) + "\n"
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--splits", type=int, default=30)
-    parser.add_argument("--tables", nargs="+")
-    parser.add_argument("--out", metavar="PATH.md")
+    parser = split_arguments(__doc__)
     parser.add_argument("--count-conditions", action="store_true",
                         help="print what each count of conditions charges instead")
     parser.add_argument("--tree-leaves", action="store_true",
                         help="print the depth-3 tree's class-1 leaves as first rules instead")
     args = parser.parse_args()
-    tables = two_class_tables()
-    if args.tables:
-        tables = {k: tables[k] for k in args.tables}
+    tables = named_tables(args.tables)
     if args.count_conditions:
         print(count_conditions(tables))
         return
