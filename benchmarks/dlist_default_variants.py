@@ -48,7 +48,6 @@ The first 5 splits are the benchmark's; their means are listed apart.
 
 from __future__ import annotations
 
-import argparse
 import os
 import sys
 from dataclasses import replace
@@ -63,8 +62,7 @@ from occamlearn.lists.folds import FoldSearch, stratified_folds
 from occamlearn.lists.shrinkage import SHRINKAGE_GRID, shrunk
 
 sys.path.insert(0, os.path.dirname(__file__))
-from dlist_accuracy import two_class_tables  # noqa: E402
-from dlist_shrinkage_variants import run_splits  # noqa: E402
+from dlist_shrinkage_variants import named_tables, run_splits, split_arguments  # noqa: E402
 from result_file import publish_run  # noqa: E402
 
 HELD_OUT = ("default", "unshrunk", "prior-fallback", "prefix-ll", "acc-lambda", "prefix-acc",
@@ -213,17 +211,18 @@ def run(tables, splits: int, check: bool) -> dict:
                       lambda *split: split_scores(*split, check))
 
 
-def markdown(accuracy: dict, splits: int) -> str:
-    short = [v for v in VARIANTS]
+def markdown(accuracy: dict, splits: int, variants=VARIANTS) -> str:
+    """Mean accuracies (all splits, the first 5) and paired differences from ``variants[0]``."""
+    short = list(variants)
     head = "| table | " + " | ".join(short) + " |"
-    rule = "|---" * (len(VARIANTS) + 1) + "|"
+    rule = "|---" * (len(variants) + 1) + "|"
     mean = [f"## Mean test accuracy, {splits} splits (random_state 0..{splits - 1})", "",
             head, rule]
     first = [f"## Mean test accuracy on the benchmark's {min(5, splits)} splits "
              "(random_state 0..4, the first of the above)", "", head, rule]
     paired = ["## Paired difference from the default, mean (SE), "
               f"{splits} splits", "", "| table | " + " | ".join(short[1:]) + " |",
-              "|---" * len(VARIANTS) + "|"]
+              "|---" * len(variants) + "|"]
     totals, totals5 = [], []
     for name, scores in accuracy.items():
         totals.append(scores.mean(axis=1))
@@ -231,7 +230,7 @@ def markdown(accuracy: dict, splits: int) -> str:
         mean.append(f"| {name} | " + " | ".join(f"{m:.3f}" for m in totals[-1]) + " |")
         first.append(f"| {name} | " + " | ".join(f"{m:.3f}" for m in totals5[-1]) + " |")
         cells = []
-        for v in range(1, len(VARIANTS)):
+        for v in range(1, len(variants)):
             d = scores[v] - scores[0]
             se = d.std(ddof=1) / np.sqrt(splits) if splits > 1 else 0.0
             cells.append(f"{d.mean():+.3f} ({se:.3f})")
@@ -244,17 +243,12 @@ def markdown(accuracy: dict, splits: int) -> str:
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--splits", type=int, default=30)
-    parser.add_argument("--tables", nargs="+")
+    parser = split_arguments(__doc__)
     parser.add_argument("--check", action="store_true",
                         help="assert the reimplemented default scores as "
                              "DecisionListClassifier() on every split")
-    parser.add_argument("--out", metavar="PATH.md")
     args = parser.parse_args()
-    tables = two_class_tables()
-    if args.tables:
-        tables = {k: tables[k] for k in args.tables}
+    tables = named_tables(args.tables)
     publish_run("Variants of the default decision list", "dlist_default_variants.py", args.out,
                 lambda: markdown(run(tables, args.splits, args.check), args.splits))
 

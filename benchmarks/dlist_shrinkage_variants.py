@@ -132,15 +132,24 @@ def markdown(accuracy: dict, splits: int) -> str:
     return "\n".join(lines) + "\n"
 
 
-def main():
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+def split_arguments(doc: str) -> argparse.ArgumentParser:
+    """The options every paired-splits script takes: --splits, --tables, --out."""
+    parser = argparse.ArgumentParser(description=doc.split("\n")[0])
     parser.add_argument("--splits", type=int, default=30)
     parser.add_argument("--tables", nargs="+")
     parser.add_argument("--out", metavar="PATH.md")
-    args = parser.parse_args()
+    return parser
+
+
+def named_tables(names) -> dict:
+    """``dlist_accuracy``'s tables, only those in ``names`` unless it is empty."""
     tables = two_class_tables()
-    if args.tables:
-        tables = {k: tables[k] for k in args.tables}
+    return {k: tables[k] for k in names} if names else tables
+
+
+def main():
+    args = split_arguments(__doc__).parse_args()
+    tables = named_tables(args.tables)
     publish_run("Shrinkage variants of the default decision list",
                 "dlist_shrinkage_variants.py", args.out,
                 lambda: markdown(run(tables, args.splits), args.splits))
