@@ -391,8 +391,18 @@ def evaluate_all(conditions, X, n_rows: int | None = None) -> np.ndarray:
             labels.setdefault((c.column, c.index), []).append(k)
         else:
             out[:, k] = c.evaluate(X)
+    float_labels = []  # (values, ks) of float columns compared with exact floats
     for (column, index), ks in labels.items():
-        _evaluate_labels(X, conditions, ks, column, index, out)
+        values = _column_values(X, column, index)
+        if values.dtype.kind == "f" and all(_exact_float(conditions[k].value) for k in ks):
+            float_labels.append((values, ks))
+        else:
+            _evaluate_labels(X, conditions, ks, column, index, out)
+    if len(float_labels) == 1:
+        values, ks = float_labels[0]
+        _evaluate_float_labels(values, [conditions[k] for k in ks], ks, out)
+    elif float_labels:
+        _evaluate_float_label_columns(float_labels, conditions, out)
     for (column, index, op, dates), ks in groups.items():
         values = _column_values(X, column, index)
         if dates:
@@ -432,6 +442,26 @@ def _evaluate_float_labels(values, members, ks, out) -> None:
     if absent.any():
         result[absent] = np.array([bool(c.missing) for c in members])[None, :]
     out[:, ks] = result
+
+
+def _evaluate_float_label_columns(groups, conditions, out) -> None:
+    """``_evaluate_float_labels`` for every column of ``groups`` ((values, ks) pairs) in one
+    comparison: the columns stacked as rows of one block (float kinds stack to the widest,
+    which holds each exactly, and ``_evaluate_float_labels`` compares each with float64
+    values, so in the wider of the two kinds, as here), one row of it per condition, each
+    compared with its condition's value, ``!=`` flipped and the NaN rows set to
+    ``missing`` -- each cell the same operation on the same two numbers as there."""
+    ks = [k for _, group in groups for k in group]
+    members = [conditions[k] for k in ks]
+    block = np.stack([values for values, _ in groups])
+    if len(ks) > len(groups):  # a column with several conditions: its row repeated
+        block = block[np.repeat(np.arange(len(groups)), [len(group) for _, group in groups])]
+    result = block == np.array([float(c.value) for c in members])[:, None]
+    result ^= np.array([c.op == "!=" for c in members])[:, None]
+    absent = np.isnan(block)
+    if absent.any():
+        result = np.where(absent, np.array([bool(c.missing) for c in members])[:, None], result)
+    out[:, ks] = result.T
 
 
 def _evaluate_labels(X, conditions, ks, column, index, out) -> None:
