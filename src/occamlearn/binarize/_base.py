@@ -143,7 +143,7 @@ class BaseBinarizer(ParamsCheckedOnce, TransformerMixin, BaseEstimator, metaclas
         self.columns_ = specs
         self.dropped_columns_ = dropped
         self.identifier_columns_ = list(identifiers)
-        self.conditions_ = self._learn_conditions(learned, _num_samples(X))
+        self.conditions_ = self._learn_conditions(learned, _row_count(X))
         self.folded_columns_ = {name: n_categories for name, (n_categories, _) in folded.items()}
         return self
 
@@ -183,7 +183,7 @@ class BaseBinarizer(ParamsCheckedOnce, TransformerMixin, BaseEstimator, metaclas
             kept = self._kept_columns
         finally:
             del self._kept_columns
-        n_rows = _num_samples(X)
+        n_rows = _row_count(X)
         if any(len(values) != n_rows for values in kept.values()):
             return self.transform(X)
         return evaluate_all(self.conditions_, kept, n_rows=n_rows)
@@ -261,12 +261,20 @@ class FitColumn:
         return len(pd.unique(self.values))
 
 
+def _row_count(X) -> int:
+    """scikit-learn's ``_num_samples(X)``: for a ``pandas.DataFrame`` its ``shape[0]``,
+    which that function returns for it (the frame has a shape of two ints, and its ``fit``
+    attribute, if any, is a column, which is not callable), without its attribute look-ups
+    (a frame's missing attribute is searched among its column names)."""
+    return X.shape[0] if type(X) is pd.DataFrame else _num_samples(X)
+
+
 def _rows_that_count(X, y, sample_weight):
     """``(X, label codes or None, weights or None)`` with the rows of weight 0 left out;
     a ValueError when ``y`` or ``sample_weight`` does not have one entry per row."""
     if y is None and sample_weight is None:
         return X, None, None
-    n_rows = _num_samples(X)
+    n_rows = _row_count(X)
     labels = None
     if y is not None:
         labels = label_codes(y)
