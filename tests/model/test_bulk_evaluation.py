@@ -12,7 +12,8 @@ from hypothesis import strategies as st
 
 from occamlearn import MaxAccuracyTreeClassifier, MinimumPureTreeClassifier, load_model, save_model
 from occamlearn.binarize import ThresholdBinarizer
-from occamlearn.model.conditions import Condition, evaluate_all
+from occamlearn.model.bulk_evaluation import evaluate_all
+from occamlearn.model.conditions import Condition
 
 VALUES = [-1.5, 0.0, 0.5, 2.0, 9.0, np.nan]
 

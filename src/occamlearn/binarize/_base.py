@@ -48,7 +48,8 @@ from occamlearn.binarize.column_roles import (
 )
 from occamlearn.binarize.cut_points import label_codes
 from occamlearn.binarize.fit_checks import ParamsCheckedOnce
-from occamlearn.model.conditions import Condition, evaluate_all, missing_mask
+from occamlearn.model.bulk_evaluation import evaluate_all
+from occamlearn.model.conditions import Condition, missing_mask
 
 __all__ = ["BaseBinarizer", "FitColumn", "restriction_text", "with_missing_rules"]
 
