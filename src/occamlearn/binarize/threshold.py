@@ -51,7 +51,7 @@ from occamlearn.binarize.printed_numbers import (
     shortest_between,
     shortest_between_many,
 )
-from occamlearn.model.conditions import Condition
+from occamlearn.model.conditions import Condition, comparison
 
 __all__ = ["AUTO_MAX_CELLS", "AUTO_MAX_FEATURES", "LABEL_BLIND_THRESHOLDS",
            "ThresholdBinarizer", "threshold_condition"]
@@ -217,17 +217,17 @@ class ThresholdBinarizer(BaseBinarizer):
         return gaps
 
     def _cut_conditions(self, spec, thresholds: list) -> list[Condition]:
-        conditions = [Condition(spec.name, ">=", t, spec.index) for t in thresholds]
+        conditions = [comparison(spec.name, ">=", t, spec.index) for t in thresholds]
         if self.sides == "both":
-            conditions += [Condition(spec.name, "<", t, spec.index) for t in thresholds]
+            conditions += [comparison(spec.name, "<", t, spec.index) for t in thresholds]
         return conditions
 
     def _column_conditions(self, spec, values) -> list[Condition]:
         name, index = spec.name, spec.index
         if spec.kind == "binary":
-            return [Condition(name, "==", 1, index)]
+            return [comparison(name, "==", 1, index)]
         # every category, so a rule can name either side
-        return [Condition(name, "==", v, index) for v in spec.domain]
+        return [comparison(name, "==", v, index) for v in spec.domain]
 
 
 def _printed_thresholds(chosen) -> dict:

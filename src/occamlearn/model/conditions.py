@@ -35,7 +35,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-__all__ = ["Condition", "Conjunction", "condition_from_dict"]
+__all__ = ["Condition", "Conjunction", "comparison", "condition_from_dict"]
 
 _COMPARISONS = {
     "==": np.equal,
@@ -368,6 +368,23 @@ class Conjunction:
         if set(data) != {"all"}:
             raise ValueError(f"not a conjunction dict: {data!r}")
         return cls(tuple(Condition.from_dict(d) for d in data["all"]))
+
+
+def comparison(column: str, op: str, value, index: int | None) -> Condition:
+    """``Condition(column, op, value, index)`` for a comparison operator, made without
+    ``__post_init__`` when ``value`` is None, a bool, an int, a float or a str and ``index``
+    an int or None (a binariser's thresholds and flags, by the dozen per fit): then no check
+    of ``__post_init__`` fails (the operator is known, not an interval, bit or missing test,
+    ``missing`` is None and ``dates`` False) and none of its conversions changes a field
+    (the value is plain, the index an int, ``domain`` and ``edges`` None). Any other
+    ``value`` or ``index`` goes through the constructor."""
+    if op not in _COMPARISONS or type(value) not in _PLAIN \
+            or not (index is None or type(index) is int):
+        return Condition(column, op, value, index)
+    made = object.__new__(Condition)
+    made.__dict__.update(column=column, op=op, value=value, index=index, domain=None,
+                         edges=None, missing=None, dates=False)
+    return made
 
 
 def condition_from_dict(data: dict) -> Condition | Conjunction:
