@@ -70,6 +70,7 @@ from occamlearn.binarize.printed_numbers import (  # noqa: F401 - re-exported, a
 from occamlearn.model.conditions import missing_mask
 
 __all__ = [
+    "ZERO_ONE",
     "ColumnSpec",
     "ReadCategories",
     "ReadNumbers",
@@ -147,8 +148,8 @@ class ReadNumbers:
     distinct: np.ndarray | None = None  # np.unique(values) when known from the block
 
 
-_ZERO_ONE = np.array([0.0, 1.0])
-_ZERO_ONE.flags.writeable = False
+ZERO_ONE = np.array([0.0, 1.0])
+ZERO_ONE.flags.writeable = False
 
 
 @dataclass(frozen=True)
@@ -206,11 +207,13 @@ def training_columns(X, overrides: list) -> list:
         else:
             rows = X.take(positions, axis=1).to_numpy(dtype=dtype).T
         block = np.ascontiguousarray(rows, dtype=np.float64)
-        finite = ~np.isinf(block).any(axis=1)
+        # a bool or integer converted to float64 is finite (uint64's largest is far below
+        # float64's): only float columns can hold the infinities fit_column refuses
+        finite = ~np.isinf(block).any(axis=1) if dtype.kind == "f" else [True] * len(block)
         zero_one = _zero_one_rows(block, dtype.kind)
         for j, values, ok, binary in zip(positions, block, finite, zero_one):
             if ok:
-                columns[j] = ReadNumbers(values, dtype.kind, _ZERO_ONE if binary else None)
+                columns[j] = ReadNumbers(values, dtype.kind, ZERO_ONE if binary else None)
     return [series(j) if column is None else column for j, column in enumerate(columns)]
 
 
