@@ -1,12 +1,17 @@
 """The binarisers' shortcuts past scikit-learn's and pandas' generic look-ups answer what
 those look-ups answer."""
 
+import warnings
+
 import numpy as np
 import pandas as pd
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from sklearn.utils.validation import _num_samples
 
+from occamlearn.binarize import FeatureBinarizer, QuantileBinarizer, ThresholdBinarizer
+from occamlearn.binarize import _base as binarize_base
 from occamlearn.binarize._base import _row_count
 from occamlearn.binarize._columns import column_dtypes
 
@@ -36,3 +41,74 @@ def test_column_dtypes_are_the_frames(kinds, rows):
                           for j, kind in enumerate(kinds)}, index=range(rows))
     assert column_dtypes(frame) == list(frame.dtypes)
     assert column_dtypes(frame.iloc[:, ::-1]) == list(frame.iloc[:, ::-1].dtypes)
+
+
+FLAG_DTYPES = ["int64", "int8", "uint8", "bool", "float64"]
+
+
+@st.composite
+def flag_frames(draw):
+    """Frames of 0/1 columns of numpy dtypes, and others: constant, 0/1/2, NaN."""
+    n = draw(st.integers(1, 25))
+    columns = {}
+    for j in range(draw(st.integers(1, 5))):
+        dtype = draw(st.sampled_from(FLAG_DTYPES))
+        values = np.array(draw(st.lists(st.sampled_from([0, 1, 1, 0, 2]), min_size=n,
+                                        max_size=n)))
+        if draw(st.booleans()):
+            values = np.minimum(values, 1)
+        column = pd.Series(values == 1) if dtype == "bool" else pd.Series(values.astype(dtype))
+        if dtype == "float64" and draw(st.booleans()):
+            column[0] = np.nan
+        columns[f"c{j}"] = column
+    return pd.DataFrame(columns)
+
+
+def _same_fit(ours, theirs) -> None:
+    assert sorted(vars(ours)) == sorted(vars(theirs))
+    for name, value in vars(theirs).items():
+        if isinstance(value, np.ndarray):
+            assert np.array_equal(vars(ours)[name], value) and vars(ours)[name].dtype == value.dtype
+        else:
+            assert vars(ours)[name] == value, name
+
+
+@settings(max_examples=80, deadline=None)
+@given(frame=flag_frames(), make=st.sampled_from([ThresholdBinarizer, QuantileBinarizer,
+                                                  FeatureBinarizer]),
+       labelled=st.booleans(), weighted=st.booleans(), seed=st.integers(0, 3))
+def test_flag_columns_fit_as_the_general_loop_fits_them(frame, make, labelled, weighted,
+                                                        seed):
+    """0/1 columns of numpy bool and integer dtypes skip ``fit_column`` (``_base._is_flag``):
+    every fitted attribute and the matrix are those of the loop without the shortcut, with
+    labels and weights (some zero) or without, for every binariser."""
+    rng = np.random.default_rng(seed)
+    y = rng.integers(0, 2, len(frame))
+    weight = rng.integers(0, 3, len(frame)).astype(float) if weighted else None
+    if weight is not None and not weight.any():
+        weight[0] = 1.0
+
+    def fitted(shortcut: bool):
+        with warnings.catch_warnings(), pytest.MonkeyPatch.context() as patch:
+            warnings.simplefilter("ignore")
+            if not shortcut:
+                patch.setattr(binarize_base, "_is_flag", lambda column: False)
+            binarizer = make()
+            try:
+                if make is ThresholdBinarizer and (labelled or weighted):
+                    binarizer.fit(frame, y, sample_weight=weight)
+                    matrix = binarizer.transform(frame)
+                elif labelled:
+                    matrix = binarizer.fit(frame, y).transform(frame)
+                else:
+                    matrix = binarizer.fit_transform(frame)
+            except ValueError as error:
+                return str(error), None
+            return binarizer, matrix
+
+    ours, theirs = fitted(True), fitted(False)
+    if theirs[1] is None:
+        assert ours == theirs
+        return
+    _same_fit(ours[0], theirs[0])
+    assert np.array_equal(ours[1], theirs[1])

@@ -34,7 +34,9 @@ from sklearn.utils.validation import (
 )
 
 from occamlearn.binarize._columns import (
+    ZERO_ONE,
     ColumnSpec,
+    ReadNumbers,
     clean_column,
     fit_column,
     read_columns,
@@ -111,6 +113,13 @@ class BaseBinarizer(ParamsCheckedOnce, TransformerMixin, BaseEstimator, metaclas
         owner = type(self).__name__
         specs, learned, dropped, identifiers, folded = [], [], [], {}, {}
         for index, (name, column) in enumerate(zip(names, columns)):
+            if _is_flag(column) and name not in forced:  # what the loop makes of it
+                spec = ColumnSpec(name, index, "binary", (0, 1))
+                specs.append(spec)
+                if getattr(self, "_kept_columns", None) is not None:
+                    self._kept_columns[name] = column.values
+                learned.append(FitColumn(spec, spec, column.values, labels, weight))
+                continue
             spec, values = fit_column(name, index, column, override=forced.get(name))
             why = None if name in forced or not self.drop_identifiers else (
                 identifier_reason(spec, values))
@@ -260,6 +269,18 @@ class FitColumn:
         if self.spec.kind in ("categorical", "binary"):
             return len(self.spec.domain)
         return len(pd.unique(self.values))
+
+
+def _is_flag(column) -> bool:
+    """Whether ``column`` (``training_columns``) was read from a numpy bool or integer dtype
+    whose values are 0 and 1, both present. ``_fit`` then skips ``fit_column`` and the masks
+    of missing rows, for what they would give: such values hold no NaN, so ``fit_column``'s
+    spec is ``binary`` with domain ``(0, 1)``, no missing value and no dates, its values
+    are the column's own, every row is present (the values, labels and weights kept are all
+    of them, in order), the spec is its own capped spec (only categories are capped) and
+    no binary column looks like an identifier (``identifier_reason``)."""
+    return type(column) is ReadNumbers and column.distinct is ZERO_ONE \
+        and column.dtype_kind in "biu"
 
 
 def _row_count(X) -> int:
