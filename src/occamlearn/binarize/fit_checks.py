@@ -41,6 +41,7 @@ __all__ = ["CHECKED_MOST", "ParamNamesOnce", "ParamsCheckedOnce", "plain_clone",
 
 CHECKED_MOST = 1024
 _PLAIN = (type(None), bool, int, float, str)
+_PLAIN_TYPES = frozenset(_PLAIN)
 _checked: set = set()
 
 
@@ -61,11 +62,12 @@ class ParamsCheckedOnce(ParamNamesOnce):
     """``_validate_params`` once per class and set of plain values (module docstring)."""
 
     def _validate_params(self):
-        params = self.get_params(deep=False)
+        params = self.get_params(deep=False)  # in the class's one order of names
         key = None
-        if all(type(value) in _PLAIN for value in params.values()):
-            key = (type(self), *sorted((name, type(value), value)
-                                       for name, value in params.items()))
+        values = tuple(params.values())
+        types = tuple(map(type, values))
+        if _PLAIN_TYPES.issuperset(types):
+            key = (type(self), types, values)
             if key in _checked:
                 return
         super()._validate_params()
