@@ -8,6 +8,7 @@ import pandas as pd
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from sklearn import config_context, get_config
 from sklearn.utils.validation import _num_samples
 
 from occamlearn.binarize import FeatureBinarizer, QuantileBinarizer, ThresholdBinarizer
@@ -112,3 +113,51 @@ def test_flag_columns_fit_as_the_general_loop_fits_them(frame, make, labelled, w
         return
     _same_fit(ours[0], theirs[0])
     assert np.array_equal(ours[1], theirs[1])
+
+
+class _OwnFit(ThresholdBinarizer):
+    """A subclass whose ``fit`` is its own: always called as such."""
+
+    calls = 0
+
+    def fit(self, X, y=None, sample_weight=None):
+        type(self).calls += 1
+        return super().fit(X, y, sample_weight)
+
+
+@settings(max_examples=40, deadline=None)
+@given(frame=flag_frames(), nested=st.booleans(),
+       params=st.sampled_from([{}, {"sides": "both"}, {"max_thresholds": 2},
+                               {"max_thresholds": 0}, {"sides": "sideways"}]))
+def test_nested_fit_transform_fits_as_fit_does(frame, nested, params):
+    """``fit_transform`` inside a fit that skips nested validation calls the binariser's
+    ``fit`` past ``_fit_context``: the same fitted state, matrix, configuration after it
+    and refusals (only where scikit-learn validates: not nested) as through the wrapper."""
+
+    def run(shortcut: bool):
+        binarizer = ThresholdBinarizer(**params)
+        with warnings.catch_warnings(), pytest.MonkeyPatch.context() as patch, \
+                config_context(skip_parameter_validation=nested):
+            warnings.simplefilter("ignore")
+            if not shortcut:
+                patch.setattr(binarize_base, "_CONTEXT_FITS", set())
+            try:
+                matrix = binarizer.fit_transform(frame)
+            except ValueError as error:
+                return type(error), str(error), get_config()
+            return binarizer, matrix, get_config()
+
+    ours, theirs = run(True), run(False)
+    assert ours[2] == theirs[2]
+    if not isinstance(theirs[0], ThresholdBinarizer):
+        assert ours == theirs
+        return
+    _same_fit(ours[0], theirs[0])
+    assert np.array_equal(ours[1], theirs[1])
+
+
+def test_a_subclass_fit_is_called_when_nested():
+    frame = pd.DataFrame({"a": [0, 1, 1, 0], "b": [1.5, 2.5, 0.5, 1.0]})
+    with config_context(skip_parameter_validation=True):
+        _OwnFit().fit_transform(frame)
+    assert _OwnFit.calls == 1

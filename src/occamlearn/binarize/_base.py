@@ -24,6 +24,7 @@ from typing import ClassVar
 
 import numpy as np
 import pandas as pd
+from sklearn import get_config
 from sklearn.base import BaseEstimator, TransformerMixin, _fit_context
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import (
@@ -54,6 +55,36 @@ from occamlearn.model.bulk_evaluation import evaluate_all
 from occamlearn.model.conditions import Condition, missing_mask
 
 __all__ = ["BaseBinarizer", "FitColumn", "restriction_text", "with_missing_rules"]
+
+
+# the binarisers' ``fit`` methods wrapped by scikit-learn's ``_fit_context`` (``fit_in_context``)
+_CONTEXT_FITS: set = set()
+
+
+def fit_in_context(fit):
+    """``_fit_context(prefer_skip_nested_validation=True)(fit)``, noted as such so that
+    ``fit_transform`` may call ``fit`` itself when nested (``_fit_nested``)."""
+    wrapped = _fit_context(prefer_skip_nested_validation=True)(fit)
+    _CONTEXT_FITS.add(wrapped)
+    return wrapped
+
+
+def _fit_nested(binarizer, X, y, fit_params: dict) -> None:
+    """``binarizer.fit(X, y, **fit_params)``, calling the method ``_fit_context`` wraps
+    directly when scikit-learn's parameter validation is already skipped (inside the fit of
+    an estimator that skips it for what it calls, such as ``DecisionListClassifier``) and
+    the binariser has no callbacks. Why the same: the wrapper then validates nothing, sets
+    ``skip_parameter_validation`` to the value it has (so the configuration inside is the
+    same, and restored on exit to what it was, which the binariser's ``fit`` does not
+    change), and its callback context does nothing for an estimator without a callback
+    context (``_callback_fit_ctx``), which the binarisers' ``fit`` never makes."""
+    fit = type(binarizer).fit
+    if fit in _CONTEXT_FITS and get_config()["skip_parameter_validation"] \
+            and not hasattr(binarizer, "_callback_fit_ctx") \
+            and not hasattr(binarizer, "_skl_callbacks"):
+        fit.__wrapped__(binarizer, X, y, **fit_params)
+    else:
+        binarizer.fit(X, y, **fit_params)
 
 
 class BaseBinarizer(ParamsCheckedOnce, TransformerMixin, BaseEstimator, metaclass=ABCMeta):
@@ -95,7 +126,7 @@ class BaseBinarizer(ParamsCheckedOnce, TransformerMixin, BaseEstimator, metaclas
     # "one": a condition is false on a missing value; "both": also offered true on it
     missing_sides = "one"
 
-    @_fit_context(prefer_skip_nested_validation=True)
+    @fit_in_context
     def fit(self, X, y=None):
         """Learn each column's kind, domain and conditions (``y`` is ignored here;
         ``ThresholdBinarizer`` reads it)."""
@@ -189,7 +220,7 @@ class BaseBinarizer(ParamsCheckedOnce, TransformerMixin, BaseEstimator, metaclas
         values were seen. Where ``fit`` left rows out (weight 0), ``transform`` reads X."""
         self._kept_columns = {}
         try:
-            self.fit(X, y, **fit_params)
+            _fit_nested(self, X, y, fit_params)
             kept = self._kept_columns
         finally:
             del self._kept_columns

@@ -41,10 +41,14 @@ from numbers import Integral
 from typing import ClassVar
 
 import numpy as np
-from sklearn.base import _fit_context
 from sklearn.utils._param_validation import Interval, StrOptions
 
-from occamlearn.binarize._base import BaseBinarizer, FitColumn, with_missing_rules
+from occamlearn.binarize._base import (
+    BaseBinarizer,
+    FitColumn,
+    fit_in_context,
+    with_missing_rules,
+)
 from occamlearn.binarize.cut_points import column_cuts, level_within, quantile_gaps, thinned
 from occamlearn.binarize.printed_numbers import (
     date_between,
@@ -153,7 +157,7 @@ class ThresholdBinarizer(BaseBinarizer):
         self.drop_identifiers = drop_identifiers
         self.max_categories = max_categories
 
-    @_fit_context(prefer_skip_nested_validation=True)
+    @fit_in_context
     def fit(self, X, y=None, sample_weight=None):
         """Learn each column's kind, domain and cuts: with labels ``y``, every cut that can
         matter (see ``max_thresholds``); ``sample_weight`` places thinned cuts (integer
