@@ -63,20 +63,21 @@ def fold_numbers(y, folds: int, random_state=None) -> np.ndarray:
     rng = _seeded(random_state)
     y = np.asarray(y)
     encoded = _by_first_appearance(y)
-    counts = np.bincount(encoded)
     # scikit-learn deals the sorted labels round robin: fold i gets positions i, i + folds,
-    # ... of them, so class k (positions start_k .. end_k - 1) gives fold i the positions
-    # congruent to i in that range
-    end = np.cumsum(counts)
-    start = end - counts
-    i = np.arange(folds)[:, None]
-    allocation = (np.maximum(0, (end[None] - i + folds - 1) // folds)
-                  - np.maximum(0, (start[None] - i + folds - 1) // folds))
+    # ... of them, so class k (positions start .. end - 1) gives fold i the positions
+    # congruent to i in that range, max(0, ceil((end - i) / folds)) less the same of start
+    # (Python ints: a few classes and folds cost less so than as arrays)
     test_folds = np.empty(len(y), dtype=np.int64)
-    for k in range(len(counts)):
-        for_class = np.arange(folds).repeat(allocation[:, k])
+    every = np.arange(folds)
+    start = 0
+    for k, count in enumerate(np.bincount(encoded).tolist()):
+        end = start + count
+        for_class = every.repeat([max(0, (end - i + folds - 1) // folds)
+                                  - max(0, (start - i + folds - 1) // folds)
+                                  for i in range(folds)])
         rng.shuffle(for_class)
         test_folds[encoded == k] = for_class
+        start = end
     return test_folds
 
 
