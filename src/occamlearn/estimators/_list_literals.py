@@ -122,10 +122,11 @@ class RuleLiterals(TransformerMixin, BaseEstimator):
                 absent[condition.column] = Condition(condition.column, "missing", None,
                                                      condition.index).evaluate(X)
             negations[absent[condition.column], j] = 0
-        return np.hstack([features, negations])
+        return np.concatenate([features, negations], axis=1)  # hstack of two 2-d arrays
 
     def get_feature_names_out(self, input_features=None) -> np.ndarray:
-        check_is_fitted(self)
+        if not hasattr(self, "conditions_"):  # with it, check_is_fitted passes (a name in _)
+            check_is_fitted(self)
         return np.asarray([str(c) for c in self.conditions_], dtype=object)
 
     def __sklearn_tags__(self):
