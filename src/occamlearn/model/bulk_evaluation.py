@@ -134,11 +134,15 @@ def _evaluate_labels(X, conditions, ks, column, index, out) -> None:
             out[:, k] = conditions[k].evaluate(X)
         return
     codes, distinct = factorised  # code -1 where pd.isna, as ``missing_mask``
+    members = [conditions[k] for k in ks]
+    # equal[d, j]: distinct value d equals member j's value (each compared as ``_compare``
+    # compares a row holding it); the last row, code -1, is the missing rows': False
+    equal = np.zeros((len(distinct) + 1, len(members)), dtype=bool)
+    equal[:-1] = np.fromiter((v == c.value for v in distinct for c in members), dtype=bool,
+                             count=len(distinct) * len(members)).reshape(-1, len(members))
+    result = equal[codes]  # each row's line of the table: all the members at once
+    result ^= np.array([c.op == "!=" for c in members])  # != is == negated
     absent = codes < 0
-    for k in ks:
-        c = conditions[k]
-        equal = np.fromiter((*(v == c.value for v in distinct), False), dtype=bool,
-                            count=len(distinct) + 1)  # the last entry, code -1: missing
-        column_out = equal[codes] if c.op == "==" else ~equal[codes]
-        column_out[absent] = bool(c.missing)
-        out[:, k] = column_out
+    if absent.any():
+        result[absent] = np.array([bool(c.missing) for c in members])
+    out[:, ks] = result
