@@ -12,8 +12,8 @@ from hypothesis import strategies as st
 
 from occamlearn import MaxAccuracyTreeClassifier, MinimumPureTreeClassifier, load_model, save_model
 from occamlearn.binarize import ThresholdBinarizer
-from occamlearn.model.bulk_evaluation import evaluate_all
-from occamlearn.model.conditions import Condition
+from occamlearn.model.bulk_evaluation import _INT_FLOAT, evaluate_all
+from occamlearn.model.conditions import Condition, _is_number
 
 VALUES = [-1.5, 0.0, 0.5, 2.0, 9.0, np.nan]
 
@@ -115,3 +115,10 @@ def test_label_conditions_of_several_float_columns_in_bulk_equal_one_at_a_time(
     expected = np.column_stack([c.evaluate(frame) for c in conditions]).astype(np.uint8)
     for data in (frame, {name: frame[name].to_numpy() for name in "abc"}):
         assert np.array_equal(evaluate_all(conditions, data, n_rows=len(frame)), expected)
+
+
+@given(st.one_of(st.integers(), st.floats(), st.booleans(), st.text(max_size=2), st.none(),
+                 st.sampled_from([np.int64(1), np.float32(0.5), np.bool_(True), 1j])))
+def test_the_exact_number_types_are_numbers(value):
+    """``evaluate_all``'s test by exact type only shortcuts ``_is_number``."""
+    assert (type(value) in _INT_FLOAT or _is_number(value)) == _is_number(value)

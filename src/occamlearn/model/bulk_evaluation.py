@@ -20,6 +20,10 @@ from occamlearn.model.conditions import (
 
 __all__ = ["evaluate_all"]
 
+# numbers by their exact type, before ``_is_number``'s abstract-class test (a binariser's
+# thresholds are all of them); a bool is neither
+_INT_FLOAT = (int, float)
+
 
 def evaluate_all(conditions, X, n_rows: int | None = None) -> np.ndarray:
     """The 0/1 matrix whose column ``k`` is ``conditions[k].evaluate(X)`` (``uint8``); ``X``
@@ -36,7 +40,8 @@ def evaluate_all(conditions, X, n_rows: int | None = None) -> np.ndarray:
     groups: dict = {}
     labels: dict = {}
     for k, c in enumerate(conditions):
-        if isinstance(c, Condition) and c.op in _ORDERS and _is_number(c.value):
+        if isinstance(c, Condition) and c.op in _ORDERS \
+                and (type(c.value) in _INT_FLOAT or _is_number(c.value)):
             groups.setdefault((c.column, c.index, c.op, c.dates), []).append(k)
         elif isinstance(c, Condition) and c.op in ("==", "!=") and not c.dates:
             labels.setdefault((c.column, c.index), []).append(k)
