@@ -9,9 +9,10 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from occamlearn.lists.bits import pack_vector
 from occamlearn.lists.cost import rule_cost
 from occamlearn.lists.hill import constrained
-from occamlearn.lists.problem import _all_zero_one
+from occamlearn.lists.problem import _all_zero_one, prepare
 from occamlearn.lists.rules import RULE_SEARCHES, RuleSearch
 
 DTYPES = ["bool", "int8", "int64", "uint8", "uint64", "float32", "float64", "object"]
@@ -67,3 +68,16 @@ def test_constrained_is_replace(kind, width, cost, direction, min_support, min_g
     assert {k: (type(v), repr(v)) for k, v in vars(ours).items()} == \
         {k: (type(v), repr(v)) for k, v in vars(theirs).items()}
     assert list(vars(ours)) == list(vars(theirs))
+
+
+@settings(max_examples=100, deadline=None)
+@given(n_rows=st.integers(0, 300))
+def test_every_row_is_the_packed_ones(n_rows):
+    """``prepare``'s mask of every row: ``pack_vector`` of ones, a writable copy each time."""
+    X = np.zeros((n_rows, 2), dtype=np.uint8)
+    first = prepare(X, np.zeros(n_rows, dtype=np.uint8)).all_rows
+    assert first.dtype == np.uint64 and first.flags.writeable
+    assert np.array_equal(first, pack_vector(np.ones(n_rows, dtype=bool)))
+    first[:] = 0  # a caller's change stays its own
+    again = prepare(X, np.zeros(n_rows, dtype=np.uint8)).all_rows
+    assert np.array_equal(again, pack_vector(np.ones(n_rows, dtype=bool)))
