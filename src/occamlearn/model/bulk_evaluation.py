@@ -109,7 +109,7 @@ def _evaluate_float_label_columns(groups, conditions, out) -> None:
     ``missing`` -- each cell the same operation on the same two numbers as there."""
     ks = [k for _, group in groups for k in group]
     members = [conditions[k] for k in ks]
-    block = np.stack([values for values, _ in groups])
+    block = np.array([values for values, _ in groups])  # stacked: one length, common dtype
     if len(ks) > len(groups):  # a column with several conditions: its row repeated
         block = block[np.repeat(np.arange(len(groups)), [len(group) for _, group in groups])]
     result = block == np.array([float(c.value) for c in members])[:, None]
