@@ -9,7 +9,7 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from occamlearn.lists.bits import pack_vector
+from occamlearn.lists.bits import pack_rows, pack_vector
 from occamlearn.lists.cost import rule_cost
 from occamlearn.lists.hill import constrained
 from occamlearn.lists.problem import _all_zero_one, prepare
@@ -81,3 +81,28 @@ def test_every_row_is_the_packed_ones(n_rows):
     first[:] = 0  # a caller's change stays its own
     again = prepare(X, np.zeros(n_rows, dtype=np.uint8)).all_rows
     assert np.array_equal(again, pack_vector(np.ones(n_rows, dtype=bool)))
+
+
+def _packed_then_padded(masks: np.ndarray) -> np.ndarray:
+    """Rows packed by np.packbits, then zero padded to whole words (the definition)."""
+    packed = np.packbits(masks != 0, axis=1)
+    width = -(-masks.shape[1] // 64) * 8
+    padded = np.zeros((masks.shape[0], width), dtype=np.uint8)
+    padded[:, :packed.shape[1]] = packed
+    return padded.view(np.uint64)
+
+
+@settings(max_examples=200, deadline=None)
+@given(rows=st.integers(0, 3), n=st.integers(0, 200), seed=st.integers(0, 9),
+       dtype=st.sampled_from(["bool", "uint8", "int64", "float64"]))
+def test_packed_vectors_and_rows_are_packbits_padded(rows, n, seed, dtype):
+    masks = (np.random.default_rng(seed).integers(0, 3, (rows, n)) - (dtype == "int64"))
+    masks = masks.astype(dtype)
+    expected = _packed_then_padded(masks)
+    got = pack_rows(masks)
+    assert got.dtype == np.uint64 and got.shape == expected.shape
+    assert np.array_equal(got, expected)
+    for row, words in zip(masks, expected):
+        vector = pack_vector(row)
+        assert vector.dtype == np.uint64 and np.array_equal(vector, words)
+        assert vector.flags.writeable and vector.flags.c_contiguous
