@@ -258,11 +258,11 @@ def _fold_rates(k, covered, positive, rest, held, held_positive, n_rows, n_posit
     All folds in a few array operations, each fold's arrays a view of their first
     ``k[i] + 1`` columns. The counts are below 2 ** 53, so float64 holds them and each
     quotient is the correctly rounded one that Python's division of the two ints gives."""
-    folds = len(k)
-    padded = np.zeros((folds, 1), np.int64)
-    counts = np.concatenate([covered, padded], axis=1).astype(np.float64)
-    with np.errstate(divide="ignore", invalid="ignore"):  # columns past k[i] are 0 / 0
-        rates = np.concatenate([positive / covered, padded], axis=1)
+    folds, most = covered.shape
+    counts = np.zeros((folds, most + 1))
+    counts[:, :most] = covered
+    rates = np.zeros((folds, most + 1))  # a rule covers a row: only columns past k are 0 / 0
+    np.divide(positive, covered, out=rates[:, :most], where=covered > 0)
     n_rest, pos_rest = rest[:, 0], rest[:, 1]
     default = np.where(n_rest > 0, pos_rest / np.maximum(n_rest, 1),
                        n_positive / np.maximum(n_rows, 1))
