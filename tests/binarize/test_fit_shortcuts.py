@@ -14,7 +14,7 @@ from sklearn.utils.validation import _num_samples
 from occamlearn.binarize import FeatureBinarizer, QuantileBinarizer, ThresholdBinarizer
 from occamlearn.binarize import _base as binarize_base
 from occamlearn.binarize._base import _row_count
-from occamlearn.binarize._columns import column_dtypes
+from occamlearn.binarize._values import column_dtypes
 
 NAMES = ["a", "fit", "shape", "__len__", "__array__", "columns"]
 

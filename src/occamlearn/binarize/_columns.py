@@ -52,6 +52,7 @@ from sklearn.utils.validation import validate_data
 
 from occamlearn.binarize._values import (
     check_unique_names,
+    column_dtypes,
     column_label,
     decimal_points,
     raw,
@@ -215,18 +216,6 @@ def training_columns(X, overrides: list) -> list:
             if ok:
                 columns[j] = ReadNumbers(values, dtype.kind, ZERO_ONE if binary else None)
     return [series(j) if column is None else column for j, column in enumerate(columns)]
-
-
-def column_dtypes(X) -> list:
-    """``list(X.dtypes)`` for a DataFrame ``X``, from its block manager's array of dtypes
-    (what ``DataFrame.dtypes`` wraps in a Series, at 15-20 us a call on a small frame)
-    when pandas has one of the right length; otherwise from ``X.dtypes``."""
-    read = getattr(getattr(X, "_mgr", None), "get_dtypes", None)
-    if type(X) is pd.DataFrame and read is not None:
-        dtypes = read()
-        if len(dtypes) == X.shape[1]:
-            return list(dtypes)
-    return list(X.dtypes)
 
 
 # Up to this many columns of one dtype in a frame of several dtypes are read from their
