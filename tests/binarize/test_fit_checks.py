@@ -7,12 +7,12 @@ import pandas as pd
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from sklearn.base import BaseEstimator
+from sklearn.base import BaseEstimator, clone
 from sklearn.utils.validation import validate_data
 
 from occamlearn import DecisionListClassifier
 from occamlearn.binarize import QuantileBinarizer, ThresholdBinarizer
-from occamlearn.binarize.fit_checks import record_frame_features
+from occamlearn.binarize.fit_checks import plain_clone, record_frame_features
 
 NAMES = st.one_of(st.text(max_size=4), st.integers(-3, 3), st.sampled_from([np.str_("a"), 1.5]))
 
@@ -92,3 +92,49 @@ def test_params_checked_once_refuse_what_scikit_learn_refuses(cls, data):
             estimator._validate_params()
         return
     estimator._validate_params()
+
+
+class _Rounding(BaseEstimator):
+    """An estimator whose constructor changes its parameter: clone refuses it."""
+
+    def __init__(self, width=1.0):
+        self.width = round(width) if isinstance(width, float) else width
+
+
+def _state(estimator) -> dict:
+    return {name: (type(value), repr(value)) for name, value in vars(estimator).items()}
+
+
+@settings(max_examples=150, deadline=None)
+@given(make=st.sampled_from([ThresholdBinarizer, QuantileBinarizer, DecisionListClassifier]),
+       values=st.lists(st.sampled_from([None, True, 0, 1, 2.5, "drop", "ignore", ["a"],
+                                        np.int64(3)]), max_size=3),
+       output=st.sampled_from([None, "default", "pandas"]))
+def test_plain_clone_makes_what_clone_makes(make, values, output):
+    """The same class, parameters (values and types) and state as scikit-learn's clone,
+    and a new instance; plain or not, with an output configuration or without."""
+    names = sorted(make().get_params(deep=False))
+    estimator = make()
+    for name, value in zip(names, values):
+        setattr(estimator, name, value)  # any value: clone does not validate
+    if output is not None and hasattr(estimator, "set_output"):
+        estimator.set_output(transform=output)
+    ours, theirs = plain_clone(estimator), clone(estimator)
+    assert type(ours) is type(theirs) and ours is not estimator
+    assert _state(ours) == _state(theirs)
+    for name in names:  # a value clone copies (a list, a numpy scalar) is copied here too
+        kept = getattr(theirs, name) is getattr(estimator, name)
+        assert (getattr(ours, name) is getattr(estimator, name)) == kept
+
+
+def test_plain_clone_refuses_what_clone_refuses():
+    for width in (1.5, "x"):
+        estimator = _Rounding(width=1)
+        estimator.width = width
+        if isinstance(width, float):
+            with pytest.raises(RuntimeError, match="modifies parameter width"):
+                clone(estimator)
+            with pytest.raises(RuntimeError, match="modifies parameter width"):
+                plain_clone(estimator)
+        else:
+            assert _state(plain_clone(estimator)) == _state(clone(estimator))

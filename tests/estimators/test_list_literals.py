@@ -182,3 +182,19 @@ def test_a_binariser_passed_in_is_cloned_and_a_named_one_fitted_itself():
     named = DecisionListClassifier().fit(X, y)
     assert named.binarizer == "readable" and isinstance(named.binarizer_, RuleLiterals)
     assert named.feature_names_.tolist() == model.feature_names_.tolist()
+
+
+def test_feature_names_out_need_a_fit():
+    """Unfitted, ``get_feature_names_out`` raises scikit-learn's NotFittedError; fitted
+    (``conditions_`` set), it names every literal, as ``check_is_fitted`` lets it."""
+    from sklearn.exceptions import NotFittedError
+
+    literals = RuleLiterals(ThresholdBinarizer())
+    with pytest.raises(NotFittedError):
+        literals.get_feature_names_out()
+    literals.binarizer_ = ThresholdBinarizer()  # a fit that stopped before its conditions
+    with pytest.raises(AttributeError, match="conditions_"):
+        literals.get_feature_names_out()
+    X = pd.DataFrame({"a": [0, 1, 2, 3], "b": [1, 0, 1, 0]})
+    fitted = RuleLiterals(ThresholdBinarizer()).fit(X)
+    assert fitted.get_feature_names_out().tolist() == [str(c) for c in fitted.conditions_]

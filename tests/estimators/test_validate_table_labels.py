@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from sklearn.utils.validation import check_array, check_consistent_length, column_or_1d
 
 from occamlearn import DecisionListClassifier
-from occamlearn.estimators._base import _plain_labels, validate_table
+from occamlearn.estimators._base import _plain_labels, encode_labels, validate_table
 
 
 def _their_labels(X, y):
@@ -37,3 +37,17 @@ def test_plain_labels_pass_as_scikit_learn_passes_them(rows, extra, dtype, step)
     _, ours = validate_table(DecisionListClassifier(), X, y, reset=True)
     assert _plain_labels(y) == (dtype != "float64")
     assert ours.dtype == expected.dtype and ours.tolist() == expected.tolist()
+
+
+@settings(max_examples=200, deadline=None)
+@given(labels=st.lists(st.integers(-2, 3), min_size=1, max_size=30),
+       dtype=st.sampled_from(["int64", "int32", "int8", "uint8", "uint64", "bool"]))
+def test_encoded_labels_are_numpys_unique(labels, dtype):
+    """``encode_labels``' shortcut for 0/1 labels gives ``np.unique``'s classes (values and
+    dtype) and inverse indices (as int64), as every other label array does."""
+    y = np.array(labels)
+    y = (y != 0) if dtype == "bool" else (np.abs(y) if dtype.startswith("u") else y).astype(dtype)
+    classes, index = encode_labels(y)
+    expected, inverse = np.unique(y, return_inverse=True)
+    assert classes.dtype == expected.dtype and classes.tolist() == expected.tolist()
+    assert index.dtype == np.int64 and index.tolist() == inverse.tolist()

@@ -12,7 +12,8 @@ from hypothesis import strategies as st
 
 from occamlearn import MaxAccuracyTreeClassifier, MinimumPureTreeClassifier, load_model, save_model
 from occamlearn.binarize import ThresholdBinarizer
-from occamlearn.model.conditions import Condition, evaluate_all
+from occamlearn.model.bulk_evaluation import _INT_FLOAT, evaluate_all
+from occamlearn.model.conditions import Condition, _is_number
 
 VALUES = [-1.5, 0.0, 0.5, 2.0, 9.0, np.nan]
 
@@ -93,3 +94,31 @@ def test_predictions_read_only_what_the_tree_tests(make, tmp_path):
     untested["c29"] = "text"  # read by no test of the tree
     assert "c29" not in str(model)
     assert np.array_equal(loaded.predict_proba(untested), model.predict_proba(X))
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(VALUES), st.sampled_from(VALUES),
+                          st.sampled_from(VALUES)), min_size=1, max_size=10),
+       st.sampled_from(["float64", "float32"]),
+       st.lists(st.tuples(st.sampled_from(["==", "!=", "<", "missing"]),
+                          st.sampled_from([-1.5, 0, 0.5, 1, 2.0, True, 2 ** 53]),
+                          st.sampled_from([None, False, True]), st.integers(0, 2)),
+                min_size=1, max_size=10))
+def test_label_conditions_of_several_float_columns_in_bulk_equal_one_at_a_time(
+        rows, dtype, specs):
+    """``==`` / ``!=`` on several float columns (of different float dtypes) are compared in
+    one block: the same as each condition's own ``evaluate``."""
+    frame = pd.DataFrame(rows, columns=["a", "b", "c"]).astype({"b": dtype})
+    conditions = [Condition("abc"[j], op, None if op == "missing" else value, j,
+                            missing=None if op == "missing" else missing)
+                  for op, value, missing, j in specs]
+    expected = np.column_stack([c.evaluate(frame) for c in conditions]).astype(np.uint8)
+    for data in (frame, {name: frame[name].to_numpy() for name in "abc"}):
+        assert np.array_equal(evaluate_all(conditions, data, n_rows=len(frame)), expected)
+
+
+@given(st.one_of(st.integers(), st.floats(), st.booleans(), st.text(max_size=2), st.none(),
+                 st.sampled_from([np.int64(1), np.float32(0.5), np.bool_(True), 1j])))
+def test_the_exact_number_types_are_numbers(value):
+    """``evaluate_all``'s test by exact type only shortcuts ``_is_number``."""
+    assert (type(value) in _INT_FLOAT or _is_number(value)) == _is_number(value)

@@ -24,6 +24,7 @@ from typing import ClassVar
 
 import numpy as np
 import pandas as pd
+from sklearn import get_config
 from sklearn.base import BaseEstimator, TransformerMixin, _fit_context
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import (
@@ -34,7 +35,9 @@ from sklearn.utils.validation import (
 )
 
 from occamlearn.binarize._columns import (
+    ZERO_ONE,
     ColumnSpec,
+    ReadNumbers,
     clean_column,
     fit_column,
     read_columns,
@@ -48,9 +51,40 @@ from occamlearn.binarize.column_roles import (
 )
 from occamlearn.binarize.cut_points import label_codes
 from occamlearn.binarize.fit_checks import ParamsCheckedOnce
-from occamlearn.model.conditions import Condition, evaluate_all, missing_mask
+from occamlearn.model.bulk_evaluation import evaluate_all
+from occamlearn.model.conditions import Condition, missing_mask
 
 __all__ = ["BaseBinarizer", "FitColumn", "restriction_text", "with_missing_rules"]
+
+
+# the binarisers' ``fit`` methods wrapped by scikit-learn's ``_fit_context`` (``fit_in_context``)
+_CONTEXT_FITS: set = set()
+
+
+def fit_in_context(fit):
+    """``_fit_context(prefer_skip_nested_validation=True)(fit)``, noted as such so that
+    ``fit_transform`` may call ``fit`` itself when nested (``_fit_nested``)."""
+    wrapped = _fit_context(prefer_skip_nested_validation=True)(fit)
+    _CONTEXT_FITS.add(wrapped)
+    return wrapped
+
+
+def _fit_nested(binarizer, X, y, fit_params: dict) -> None:
+    """``binarizer.fit(X, y, **fit_params)``, calling the method ``_fit_context`` wraps
+    directly when scikit-learn's parameter validation is already skipped (inside the fit of
+    an estimator that skips it for what it calls, such as ``DecisionListClassifier``) and
+    the binariser has no callbacks. Why the same: the wrapper then validates nothing, sets
+    ``skip_parameter_validation`` to the value it has (so the configuration inside is the
+    same, and restored on exit to what it was, which the binariser's ``fit`` does not
+    change), and its callback context does nothing for an estimator without a callback
+    context (``_callback_fit_ctx``), which the binarisers' ``fit`` never makes."""
+    fit = type(binarizer).fit
+    if fit in _CONTEXT_FITS and get_config()["skip_parameter_validation"] \
+            and not hasattr(binarizer, "_callback_fit_ctx") \
+            and not hasattr(binarizer, "_skl_callbacks"):
+        fit.__wrapped__(binarizer, X, y, **fit_params)
+    else:
+        binarizer.fit(X, y, **fit_params)
 
 
 class BaseBinarizer(ParamsCheckedOnce, TransformerMixin, BaseEstimator, metaclass=ABCMeta):
@@ -92,7 +126,7 @@ class BaseBinarizer(ParamsCheckedOnce, TransformerMixin, BaseEstimator, metaclas
     # "one": a condition is false on a missing value; "both": also offered true on it
     missing_sides = "one"
 
-    @_fit_context(prefer_skip_nested_validation=True)
+    @fit_in_context
     def fit(self, X, y=None):
         """Learn each column's kind, domain and conditions (``y`` is ignored here;
         ``ThresholdBinarizer`` reads it)."""
@@ -110,6 +144,13 @@ class BaseBinarizer(ParamsCheckedOnce, TransformerMixin, BaseEstimator, metaclas
         owner = type(self).__name__
         specs, learned, dropped, identifiers, folded = [], [], [], {}, {}
         for index, (name, column) in enumerate(zip(names, columns)):
+            if _is_flag(column) and name not in forced:  # what the loop makes of it
+                spec = ColumnSpec(name, index, "binary", (0, 1))
+                specs.append(spec)
+                if getattr(self, "_kept_columns", None) is not None:
+                    self._kept_columns[name] = column.values
+                learned.append(FitColumn(spec, spec, column.values, labels, weight))
+                continue
             spec, values = fit_column(name, index, column, override=forced.get(name))
             why = None if name in forced or not self.drop_identifiers else (
                 identifier_reason(spec, values))
@@ -143,7 +184,7 @@ class BaseBinarizer(ParamsCheckedOnce, TransformerMixin, BaseEstimator, metaclas
         self.columns_ = specs
         self.dropped_columns_ = dropped
         self.identifier_columns_ = list(identifiers)
-        self.conditions_ = self._learn_conditions(learned, _num_samples(X))
+        self.conditions_ = self._learn_conditions(learned, _row_count(X))
         self.folded_columns_ = {name: n_categories for name, (n_categories, _) in folded.items()}
         return self
 
@@ -179,11 +220,11 @@ class BaseBinarizer(ParamsCheckedOnce, TransformerMixin, BaseEstimator, metaclas
         values were seen. Where ``fit`` left rows out (weight 0), ``transform`` reads X."""
         self._kept_columns = {}
         try:
-            self.fit(X, y, **fit_params)
+            _fit_nested(self, X, y, fit_params)
             kept = self._kept_columns
         finally:
             del self._kept_columns
-        n_rows = _num_samples(X)
+        n_rows = _row_count(X)
         if any(len(values) != n_rows for values in kept.values()):
             return self.transform(X)
         return evaluate_all(self.conditions_, kept, n_rows=n_rows)
@@ -261,12 +302,32 @@ class FitColumn:
         return len(pd.unique(self.values))
 
 
+def _is_flag(column) -> bool:
+    """Whether ``column`` (``training_columns``) was read from a numpy bool or integer dtype
+    whose values are 0 and 1, both present. ``_fit`` then skips ``fit_column`` and the masks
+    of missing rows, for what they would give: such values hold no NaN, so ``fit_column``'s
+    spec is ``binary`` with domain ``(0, 1)``, no missing value and no dates, its values
+    are the column's own, every row is present (the values, labels and weights kept are all
+    of them, in order), the spec is its own capped spec (only categories are capped) and
+    no binary column looks like an identifier (``identifier_reason``)."""
+    return type(column) is ReadNumbers and column.distinct is ZERO_ONE \
+        and column.dtype_kind in "biu"
+
+
+def _row_count(X) -> int:
+    """scikit-learn's ``_num_samples(X)``: for a ``pandas.DataFrame`` its ``shape[0]``,
+    which that function returns for it (the frame has a shape of two ints, and its ``fit``
+    attribute, if any, is a column, which is not callable), without its attribute look-ups
+    (a frame's missing attribute is searched among its column names)."""
+    return X.shape[0] if type(X) is pd.DataFrame else _num_samples(X)
+
+
 def _rows_that_count(X, y, sample_weight):
     """``(X, label codes or None, weights or None)`` with the rows of weight 0 left out;
     a ValueError when ``y`` or ``sample_weight`` does not have one entry per row."""
     if y is None and sample_weight is None:
         return X, None, None
-    n_rows = _num_samples(X)
+    n_rows = _row_count(X)
     labels = None
     if y is not None:
         labels = label_codes(y)

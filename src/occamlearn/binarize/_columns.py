@@ -52,6 +52,7 @@ from sklearn.utils.validation import validate_data
 
 from occamlearn.binarize._values import (
     check_unique_names,
+    column_dtypes,
     column_label,
     decimal_points,
     raw,
@@ -70,6 +71,7 @@ from occamlearn.binarize.printed_numbers import (  # noqa: F401 - re-exported, a
 from occamlearn.model.conditions import missing_mask
 
 __all__ = [
+    "ZERO_ONE",
     "ColumnSpec",
     "ReadCategories",
     "ReadNumbers",
@@ -147,8 +149,8 @@ class ReadNumbers:
     distinct: np.ndarray | None = None  # np.unique(values) when known from the block
 
 
-_ZERO_ONE = np.array([0.0, 1.0])
-_ZERO_ONE.flags.writeable = False
+ZERO_ONE = np.array([0.0, 1.0])
+ZERO_ONE.flags.writeable = False
 
 
 @dataclass(frozen=True)
@@ -186,7 +188,7 @@ def training_columns(X, overrides: list) -> list:
     categories are distinct, and numbers or text (not a mix, where ``True == 1``) are
     equal only when they are the same category.
     """
-    dtypes = list(X.dtypes)
+    dtypes = column_dtypes(X)
     plain: dict = {}
     columns: list = [None] * len(dtypes)
     for j, (dtype, override) in enumerate(zip(dtypes, overrides)):
@@ -206,11 +208,13 @@ def training_columns(X, overrides: list) -> list:
         else:
             rows = X.take(positions, axis=1).to_numpy(dtype=dtype).T
         block = np.ascontiguousarray(rows, dtype=np.float64)
-        finite = ~np.isinf(block).any(axis=1)
+        # a bool or integer converted to float64 is finite (uint64's largest is far below
+        # float64's): only float columns can hold the infinities fit_column refuses
+        finite = ~np.isinf(block).any(axis=1) if dtype.kind == "f" else [True] * len(block)
         zero_one = _zero_one_rows(block, dtype.kind)
         for j, values, ok, binary in zip(positions, block, finite, zero_one):
             if ok:
-                columns[j] = ReadNumbers(values, dtype.kind, _ZERO_ONE if binary else None)
+                columns[j] = ReadNumbers(values, dtype.kind, ZERO_ONE if binary else None)
     return [series(j) if column is None else column for j, column in enumerate(columns)]
 
 

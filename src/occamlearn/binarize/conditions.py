@@ -26,12 +26,8 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 
 from occamlearn.binarize._columns import ColumnSpec, _to_objects, clean_column
 from occamlearn.binarize._values import check_unique_names, warn_new_missing
-from occamlearn.model.conditions import (
-    Conjunction,
-    condition_from_dict,
-    evaluate_all,
-    missing_mask,
-)
+from occamlearn.model.bulk_evaluation import evaluate_all
+from occamlearn.model.conditions import Conjunction, condition_from_dict, missing_mask
 
 __all__ = ["ConditionBinarizer", "column_specs_from_conditions", "condition_binarizer_from_dict"]
 

@@ -16,6 +16,9 @@ names are its ``columns``.
   Only values of the exact types None, bool, int, float and str are remembered (with their
   types, so ``1``, ``1.0`` and ``True`` are different values), at most ``CHECKED_MOST``
   sets; any other value (an estimator, a dict, an array) is checked every time.
+* ``plain_clone`` -- ``sklearn.base.clone`` of an estimator whose parameters are all plain
+  values and which carries none of the extras clone copies: a new instance of its class
+  with the same values (what clone makes then, in a third of the time).
 * ``record_frame_features`` -- what ``validate_data(estimator, X, skip_check_array=True,
   reset=True)`` does to ``estimator`` for a ``pandas.DataFrame`` whose column names are all
   ``str``, distinct and at least one: ``feature_names_in_`` the names as an object array (what
@@ -31,12 +34,14 @@ from functools import cache
 
 import numpy as np
 import pandas as pd
-from sklearn.base import BaseEstimator
+from sklearn.base import BaseEstimator, clone
 
-__all__ = ["CHECKED_MOST", "ParamNamesOnce", "ParamsCheckedOnce", "record_frame_features"]
+__all__ = ["CHECKED_MOST", "ParamNamesOnce", "ParamsCheckedOnce", "plain_clone",
+           "record_frame_features"]
 
 CHECKED_MOST = 1024
 _PLAIN = (type(None), bool, int, float, str)
+_PLAIN_TYPES = frozenset(_PLAIN)
 _checked: set = set()
 
 
@@ -57,11 +62,12 @@ class ParamsCheckedOnce(ParamNamesOnce):
     """``_validate_params`` once per class and set of plain values (module docstring)."""
 
     def _validate_params(self):
-        params = self.get_params(deep=False)
+        params = self.get_params(deep=False)  # in the class's one order of names
         key = None
-        if all(type(value) in _PLAIN for value in params.values()):
-            key = (type(self), *sorted((name, type(value), value)
-                                       for name, value in params.items()))
+        values = tuple(params.values())
+        types = tuple(map(type, values))
+        if _PLAIN_TYPES.issuperset(types):
+            key = (type(self), types, values)
             if key in _checked:
                 return
         super()._validate_params()
@@ -69,6 +75,30 @@ class ParamsCheckedOnce(ParamNamesOnce):
             if len(_checked) >= CHECKED_MOST:
                 _checked.clear()
             _checked.add(key)
+
+
+# what ``clone`` copies to the new instance besides its parameters
+_CLONE_EXTRAS = ("_metadata_request", "_skl_callbacks", "_sklearn_output_config")
+
+
+def plain_clone(estimator):
+    """``clone(estimator)``, made directly when every parameter is None, a bool, an int, a
+    float or a str and the estimator uses scikit-learn's own ``__sklearn_clone__`` and has
+    none of ``_CLONE_EXTRAS``: clone then deep-copies each parameter, which for these
+    immutable values is the value itself, calls the class with them, copies none of the
+    extras, and checks that the new instance holds the very values given -- checked here
+    too (any difference: ``clone`` itself, and its error)."""
+    cls = type(estimator)
+    params = estimator.get_params(deep=False)
+    if getattr(cls, "__sklearn_clone__", None) is not BaseEstimator.__sklearn_clone__ \
+            or any(type(value) not in _PLAIN for value in params.values()) \
+            or any(hasattr(estimator, name) for name in _CLONE_EXTRAS):
+        return clone(estimator)
+    made = cls(**params)
+    held = made.get_params(deep=False)
+    if any(held[name] is not value for name, value in params.items()):
+        return clone(estimator)
+    return made
 
 
 def record_frame_features(estimator, X) -> bool:

@@ -41,17 +41,21 @@ from numbers import Integral
 from typing import ClassVar
 
 import numpy as np
-from sklearn.base import _fit_context
 from sklearn.utils._param_validation import Interval, StrOptions
 
-from occamlearn.binarize._base import BaseBinarizer, FitColumn, with_missing_rules
+from occamlearn.binarize._base import (
+    BaseBinarizer,
+    FitColumn,
+    fit_in_context,
+    with_missing_rules,
+)
 from occamlearn.binarize.cut_points import column_cuts, level_within, quantile_gaps, thinned
 from occamlearn.binarize.printed_numbers import (
     date_between,
     shortest_between,
     shortest_between_many,
 )
-from occamlearn.model.conditions import Condition
+from occamlearn.model.conditions import Condition, comparison
 
 __all__ = ["AUTO_MAX_CELLS", "AUTO_MAX_FEATURES", "LABEL_BLIND_THRESHOLDS",
            "ThresholdBinarizer", "threshold_condition"]
@@ -153,7 +157,7 @@ class ThresholdBinarizer(BaseBinarizer):
         self.drop_identifiers = drop_identifiers
         self.max_categories = max_categories
 
-    @_fit_context(prefer_skip_nested_validation=True)
+    @fit_in_context
     def fit(self, X, y=None, sample_weight=None):
         """Learn each column's kind, domain and cuts: with labels ``y``, every cut that can
         matter (see ``max_thresholds``); ``sample_weight`` places thinned cuts (integer
@@ -217,17 +221,17 @@ class ThresholdBinarizer(BaseBinarizer):
         return gaps
 
     def _cut_conditions(self, spec, thresholds: list) -> list[Condition]:
-        conditions = [Condition(spec.name, ">=", t, spec.index) for t in thresholds]
+        conditions = [comparison(spec.name, ">=", t, spec.index) for t in thresholds]
         if self.sides == "both":
-            conditions += [Condition(spec.name, "<", t, spec.index) for t in thresholds]
+            conditions += [comparison(spec.name, "<", t, spec.index) for t in thresholds]
         return conditions
 
     def _column_conditions(self, spec, values) -> list[Condition]:
         name, index = spec.name, spec.index
         if spec.kind == "binary":
-            return [Condition(name, "==", 1, index)]
+            return [comparison(name, "==", 1, index)]
         # every category, so a rule can name either side
-        return [Condition(name, "==", v, index) for v in spec.domain]
+        return [comparison(name, "==", v, index) for v in spec.domain]
 
 
 def _printed_thresholds(chosen) -> dict:

@@ -180,10 +180,17 @@ def encode_labels(y) -> tuple[np.ndarray, np.ndarray]:
     A 1-D array of integers or booleans is what ``check_classification_targets`` always
     accepts ("binary" or "multiclass"), so it is asked only when it would warn (more than
     20 rows, more than half of them distinct classes).
+
+    Such an array whose least value is 0 and largest 1 holds exactly the labels 0 and 1
+    (integers, or False and True, in [0, 1]), both present: ``np.unique`` would return them
+    in that order, of ``y``'s dtype, and each row's index into them is its own value, so
+    they are formed from two reductions instead of a sort.
     """
     integers = isinstance(y, np.ndarray) and y.ndim == 1 and y.dtype.kind in "biu"
     if not integers:
         check_classification_targets(y)
+    elif len(y) and y.min() == 0 and y.max() == 1:
+        return np.array([0, 1], dtype=y.dtype), y.astype(np.int64)
     classes, y_index = np.unique(y, return_inverse=True)
     if integers and len(classes) > 2 and len(y) > 20 and len(classes) > round(0.5 * len(y)):
         check_classification_targets(y)            # its warning: regression-like labels

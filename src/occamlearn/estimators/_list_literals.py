@@ -27,6 +27,7 @@ from sklearn.base import BaseEstimator, TransformerMixin, clone
 from sklearn.utils.validation import check_is_fitted
 
 from occamlearn.binarize import ThresholdBinarizer
+from occamlearn.binarize.fit_checks import plain_clone
 from occamlearn.binarize.threshold import LABEL_BLIND_THRESHOLDS
 from occamlearn.estimators._base import table_input_tags
 from occamlearn.model.conditions import Condition
@@ -73,7 +74,7 @@ class RuleLiterals(TransformerMixin, BaseEstimator):
         self.binarizer = binarizer
 
     def fit(self, X, y=None):
-        self.binarizer_ = clone(self.binarizer).fit(X, y)
+        self.binarizer_ = plain_clone(self.binarizer).fit(X, y)
         return self._with_negations()
 
     def _with_negations(self):
@@ -97,7 +98,7 @@ class RuleLiterals(TransformerMixin, BaseEstimator):
     def fit_transform(self, X, y=None):
         """``fit(X, y).transform(X)``, from the binariser's own ``fit_transform`` and without
         looking for missing values where ``fit`` saw none."""
-        self.binarizer_ = clone(self.binarizer)
+        self.binarizer_ = plain_clone(self.binarizer)
         features = self.binarizer_.fit_transform(X, y)
         return self._with_negations()._with_literals(features, X, training=True)
 
@@ -121,10 +122,11 @@ class RuleLiterals(TransformerMixin, BaseEstimator):
                 absent[condition.column] = Condition(condition.column, "missing", None,
                                                      condition.index).evaluate(X)
             negations[absent[condition.column], j] = 0
-        return np.hstack([features, negations])
+        return np.concatenate([features, negations], axis=1)  # hstack of two 2-d arrays
 
     def get_feature_names_out(self, input_features=None) -> np.ndarray:
-        check_is_fitted(self)
+        if not hasattr(self, "conditions_"):  # with it, check_is_fitted passes (a name in _)
+            check_is_fitted(self)
         return np.asarray([str(c) for c in self.conditions_], dtype=object)
 
     def __sklearn_tags__(self):

@@ -73,16 +73,23 @@ def pack_columns(X, tile_rows: int = 2048, tile_cols: int = 512) -> np.ndarray:
 
 
 def pack_vector(mask) -> np.ndarray:
-    """Pack a boolean vector of length n into ceil(n/64) uint64 words."""
+    """Pack a boolean vector of length n into ceil(n/64) uint64 words (any nonzero entry
+    counts as 1): the bits are laid out whole, zero padded to a multiple of 64, and packed
+    in one call -- the padding ``_to_words`` would add after packing, as zero bits."""
     mask = np.asarray(mask)
-    return _to_words(np.packbits(mask != 0)[None, :], len(mask))[0]
+    bits = np.zeros(n_words(len(mask)) * 64, dtype=bool)
+    np.not_equal(mask, 0, out=bits[:len(mask)])
+    return np.packbits(bits).view(np.uint64)
 
 
 def pack_rows(masks) -> np.ndarray:
     """``pack_vector`` of each row of a boolean (m, n) matrix, as one (m, ceil(n/64))
-    array."""
+    array (padded before packing, as ``pack_vector``)."""
     masks = np.asarray(masks)
-    return _to_words(np.packbits(masks != 0, axis=1), masks.shape[1])
+    m, n = masks.shape
+    bits = np.zeros((m, n_words(n) * 64), dtype=bool)
+    np.not_equal(masks, 0, out=bits[:, :n])
+    return np.packbits(bits, axis=1).view(np.uint64)
 
 
 def unpack_vector(words: np.ndarray, n_rows: int) -> np.ndarray:

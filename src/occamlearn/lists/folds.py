@@ -63,20 +63,21 @@ def fold_numbers(y, folds: int, random_state=None) -> np.ndarray:
     rng = _seeded(random_state)
     y = np.asarray(y)
     encoded = _by_first_appearance(y)
-    counts = np.bincount(encoded)
     # scikit-learn deals the sorted labels round robin: fold i gets positions i, i + folds,
-    # ... of them, so class k (positions start_k .. end_k - 1) gives fold i the positions
-    # congruent to i in that range
-    end = np.cumsum(counts)
-    start = end - counts
-    i = np.arange(folds)[:, None]
-    allocation = (np.maximum(0, (end[None] - i + folds - 1) // folds)
-                  - np.maximum(0, (start[None] - i + folds - 1) // folds))
+    # ... of them, so class k (positions start .. end - 1) gives fold i the positions
+    # congruent to i in that range, max(0, ceil((end - i) / folds)) less the same of start
+    # (Python ints: a few classes and folds cost less so than as arrays)
     test_folds = np.empty(len(y), dtype=np.int64)
-    for k in range(len(counts)):
-        for_class = np.arange(folds).repeat(allocation[:, k])
+    every = np.arange(folds)
+    start = 0
+    for k, count in enumerate(np.bincount(encoded).tolist()):
+        end = start + count
+        for_class = every.repeat([max(0, (end - i + folds - 1) // folds)
+                                  - max(0, (start - i + folds - 1) // folds)
+                                  for i in range(folds)])
         rng.shuffle(for_class)
         test_folds[encoded == k] = for_class
+        start = end
     return test_folds
 
 
@@ -257,11 +258,11 @@ def _fold_rates(k, covered, positive, rest, held, held_positive, n_rows, n_posit
     All folds in a few array operations, each fold's arrays a view of their first
     ``k[i] + 1`` columns. The counts are below 2 ** 53, so float64 holds them and each
     quotient is the correctly rounded one that Python's division of the two ints gives."""
-    folds = len(k)
-    padded = np.zeros((folds, 1), np.int64)
-    counts = np.concatenate([covered, padded], axis=1).astype(np.float64)
-    with np.errstate(divide="ignore", invalid="ignore"):  # columns past k[i] are 0 / 0
-        rates = np.concatenate([positive / covered, padded], axis=1)
+    folds, most = covered.shape
+    counts = np.zeros((folds, most + 1))
+    counts[:, :most] = covered
+    rates = np.zeros((folds, most + 1))  # a rule covers a row: only columns past k are 0 / 0
+    np.divide(positive, covered, out=rates[:, :most], where=covered > 0)
     n_rest, pos_rest = rest[:, 0], rest[:, 1]
     default = np.where(n_rest > 0, pos_rest / np.maximum(n_rest, 1),
                        n_positive / np.maximum(n_rows, 1))

@@ -122,10 +122,19 @@ def _compiled_climb(problem, search, max_rules, mode, deadline, to_beat):
 
 
 def constrained(rule_search, direction, min_support, min_gain, monotone) -> RuleSearch:
-    """``rule_search`` (default: enumerated, no penalty) with these constraints."""
+    """``rule_search`` (default: enumerated, no penalty) with these constraints:
+    ``dataclasses.replace(rule_search, ...)``, made as a copy of its fields with these four
+    set, without the constructor. ``replace`` would call it with the same fields, and its
+    only checks (``RuleSearch.__post_init__``) read ``kind`` and ``width``, which are
+    ``rule_search``'s and passed them when it was made; a subclass is replaced as such."""
     base = rule_search if rule_search is not None else RuleSearch()
-    return replace(base, direction=direction, min_support=min_support, min_gain=min_gain,
-                   monotone=monotone)
+    if type(base) is not RuleSearch:
+        return replace(base, direction=direction, min_support=min_support, min_gain=min_gain,
+                       monotone=monotone)
+    made = object.__new__(RuleSearch)
+    made.__dict__.update(base.__dict__, direction=direction, min_support=min_support,
+                         min_gain=min_gain, monotone=monotone)
+    return made
 
 
 def count_log_likelihood(n, pos, f) -> float:

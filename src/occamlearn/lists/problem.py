@@ -16,7 +16,7 @@ weighted alternative, so unweighted problems run as before.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cached_property, lru_cache
 
 import numpy as np
 
@@ -167,6 +167,15 @@ def _check_weight(sample_weight, n_rows: int) -> np.ndarray | None:
     return weight
 
 
+@lru_cache(maxsize=64)
+def _every_row(n_rows: int) -> np.ndarray:
+    """``pack_vector`` of ``n_rows`` ones, made once per row count (read-only: callers take
+    a copy, which the compiled kernels type as the writable arrays they are compiled for)."""
+    packed = pack_vector(np.ones(n_rows, dtype=bool))
+    packed.flags.writeable = False
+    return packed
+
+
 def prepare(X, y, min_conjunction: int = 1, max_conjunction: int = 1, min_support: int = 1,
             conditions=None, feature_names=None, sample_weight=None) -> SearchProblem:
     """Pack binary ``X`` (n, d) and 0/1 ``y``; conditions have ``min_conjunction`` to
@@ -189,7 +198,7 @@ def prepare(X, y, min_conjunction: int = 1, max_conjunction: int = 1, min_suppor
         check_sizes(min_conjunction, max_conjunction, n_features)
     else:
         conditions = check_conditions(conditions, n_features)
-    all_rows = pack_vector(np.ones(n_rows, dtype=bool))
+    all_rows = _every_row(n_rows).copy()
     positives = pack_vector(y)
     space = {"min_conjunction": int(min_conjunction), "max_conjunction": int(max_conjunction),
              "min_support": min_support, "conditions": conditions}

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from occamlearn.model.decision_list import DecisionList, Rule
+from occamlearn.model.decision_list import DecisionList, Rule, counted_list
 
 __all__ = ["STOP_REASONS", "SearchResult"]
 
@@ -69,10 +69,9 @@ def make_list(problem, chosen, n_rest, pos_rest, mode: str, direction) -> Decisi
     default = pos_rest / n_rest if n_rest else (problem.n_positive / max(problem.n_rows, 1))
     target = 0 if direction == "negative" else 1
     if problem.weight is None:
-        rules = tuple(Rule(f.literals, f.positive / f.covered, f.covered, f.positive)
-                      for f in chosen)
-        return DecisionList(rules, default, problem.n_features, n_rest, pos_rest,
-                            problem.feature_names, mode, target)
+        return counted_list([(f.literals, f.covered, f.positive) for f in chosen], n_rest,
+                            pos_rest, default, problem.n_features, problem.feature_names,
+                            mode, target)
     rows = problem.all_rows.copy()
     rules = []
     for f in chosen:

@@ -35,7 +35,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-__all__ = ["Condition", "Conjunction", "condition_from_dict", "evaluate_all"]
+__all__ = ["Condition", "Conjunction", "comparison", "condition_from_dict"]
 
 _COMPARISONS = {
     "==": np.equal,
@@ -370,97 +370,21 @@ class Conjunction:
         return cls(tuple(Condition.from_dict(d) for d in data["all"]))
 
 
-def evaluate_all(conditions, X, n_rows: int | None = None) -> np.ndarray:
-    """The 0/1 matrix whose column ``k`` is ``conditions[k].evaluate(X)`` (``uint8``); ``X``
-    a DataFrame, a 2-D array or a dict of 1-D columns of ``n_rows`` values.
-
-    The order comparisons of one numeric column with numbers (a binariser's thresholds) are
-    evaluated together, one broadcast comparison of the column with all their values, and
-    missing rows then take each condition's ``missing`` value, exactly as ``evaluate`` does
-    one at a time; every other condition is evaluated by itself.
-    """
-    conditions = list(conditions)
-    n_rows = len(X) if n_rows is None else n_rows
-    out = np.empty((n_rows, len(conditions)), dtype=np.uint8, order="F")
-    groups: dict = {}
-    labels: dict = {}
-    for k, c in enumerate(conditions):
-        if isinstance(c, Condition) and c.op in _ORDERS and _is_number(c.value):
-            groups.setdefault((c.column, c.index, c.op, c.dates), []).append(k)
-        elif isinstance(c, Condition) and c.op in ("==", "!=") and not c.dates:
-            labels.setdefault((c.column, c.index), []).append(k)
-        else:
-            out[:, k] = c.evaluate(X)
-    for (column, index), ks in labels.items():
-        _evaluate_labels(X, conditions, ks, column, index, out)
-    for (column, index, op, dates), ks in groups.items():
-        values = _column_values(X, column, index)
-        if dates:
-            values = days_since_epoch(values)
-        if values.dtype.kind not in "biuf":  # text or objects: one at a time, as evaluate
-            for k in ks:
-                out[:, k] = conditions[k].evaluate(X)
-            continue
-        absent = missing_mask(values)
-        members = [conditions[k] for k in ks]
-        result = _COMPARISONS[op](values[:, None], np.array([c.value for c in members])[None, :])
-        if absent.any():
-            result[absent] = np.array([bool(c.missing) for c in members])[None, :]
-        if ks[-1] - ks[0] == len(ks) - 1:  # a binariser's column: consecutive outputs
-            out[:, ks[0]:ks[-1] + 1] = result
-        else:
-            out[:, ks] = result
-    return np.ascontiguousarray(out)
-
-
-def _exact_float(value) -> bool:
-    """A Python bool, float, or int that float64 holds exactly: compared with a float64
-    array, each is converted to that float64 (NEP 50), so comparing with it is comparing
-    with ``float(value)``."""
-    return type(value) in (bool, float) or type(value) is int and abs(value) <= 2 ** 53
-
-
-def _evaluate_float_labels(values, members, ks, out) -> None:
-    """``out[:, ks]`` for the ``==`` / ``!=`` conditions ``members`` of one float64 column
-    whose values are all ``_exact_float``: one broadcast comparison. ``evaluate`` compares
-    the column with each value (``_compare``: ``np.equal`` / ``np.not_equal``, where NaN is
-    unequal to everything), then writes each condition's ``missing`` on the NaN rows; so
-    here, with ``!=`` as the negation of ``==`` (which differ only on those rows)."""
-    equal = values[:, None] == np.array([float(c.value) for c in members])[None, :]
-    result = equal ^ np.array([c.op == "!=" for c in members])[None, :]
-    absent = np.isnan(values)
-    if absent.any():
-        result[absent] = np.array([bool(c.missing) for c in members])[None, :]
-    out[:, ks] = result
-
-
-def _evaluate_labels(X, conditions, ks, column, index, out) -> None:
-    """``out[:, ks]`` for the ``==`` / ``!=`` conditions ``conditions[ks]`` of one column. A text or
-    object column is factorised once and each condition compares its value with the column's
-    distinct present values only, instead of with every row (``_compare``): rows whose values
-    hash alike compare alike, so this is ``evaluate``'s result; missing rows then take each
-    condition's ``missing`` value, as there."""
-    values = _column_values(X, column, index)
-    if values.dtype.kind == "f" and all(_exact_float(conditions[k].value) for k in ks):
-        _evaluate_float_labels(values, [conditions[k] for k in ks], ks, out)
-        return
-    try:
-        factorised = pd.factorize(values) if values.dtype.kind == "O" else None
-    except TypeError:  # unhashable cells: compared row by row
-        factorised = None
-    if factorised is None:
-        for k in ks:
-            out[:, k] = conditions[k].evaluate(X)
-        return
-    codes, distinct = factorised  # code -1 where pd.isna, as ``missing_mask``
-    absent = codes < 0
-    for k in ks:
-        c = conditions[k]
-        equal = np.fromiter((*(v == c.value for v in distinct), False), dtype=bool,
-                            count=len(distinct) + 1)  # the last entry, code -1: missing
-        column_out = equal[codes] if c.op == "==" else ~equal[codes]
-        column_out[absent] = bool(c.missing)
-        out[:, k] = column_out
+def comparison(column: str, op: str, value, index: int | None) -> Condition:
+    """``Condition(column, op, value, index)`` for a comparison operator, made without
+    ``__post_init__`` when ``value`` is None, a bool, an int, a float or a str and ``index``
+    an int or None (a binariser's thresholds and flags, by the dozen per fit): then no check
+    of ``__post_init__`` fails (the operator is known, not an interval, bit or missing test,
+    ``missing`` is None and ``dates`` False) and none of its conversions changes a field
+    (the value is plain, the index an int, ``domain`` and ``edges`` None). Any other
+    ``value`` or ``index`` goes through the constructor."""
+    if op not in _COMPARISONS or type(value) not in _PLAIN \
+            or not (index is None or type(index) is int):
+        return Condition(column, op, value, index)
+    made = object.__new__(Condition)
+    made.__dict__.update(column=column, op=op, value=value, index=index, domain=None,
+                         edges=None, missing=None, dates=False)
+    return made
 
 
 def condition_from_dict(data: dict) -> Condition | Conjunction:

@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-__all__ = ["DEFAULT_RULE", "DecisionList", "Rule", "check_list_dict"]
+__all__ = ["DEFAULT_RULE", "DecisionList", "Rule", "check_list_dict", "counted_list"]
 
 DEFAULT_RULE = -1  # the "reason" reported for rows that no rule covers
 MODES = ("probabilistic", "classification")
@@ -73,6 +73,46 @@ class Rule:
     def from_dict(cls, data: dict) -> Rule:
         return cls(tuple(data["features"]), data["probability"], data["n_covered"],
                    data["n_positive"])
+
+
+def counted_list(rules: list, n_default: int, n_default_positive: int, default: float,
+                 n_features: int, feature_names: tuple, mode: str,
+                 target_class: int) -> DecisionList:
+    """``DecisionList(tuple(Rule(f, p / n, n, p) for f, n, p in rules), default, n_features,
+    n_default, n_default_positive, feature_names, mode, target_class)`` for a search's
+    unweighted counts, made without the constructors' checks when they cannot fail and
+    their conversions change nothing: each rule's features a non-empty tuple of ints in
+    [0, n_features), its counts ints with 0 <= p <= n and n >= 1 (so p / n is a float in
+    [0, 1]); the default a float in [0, 1], the counts and ``n_features`` ints, the names
+    a tuple of ``n_features`` str or empty, a known mode and a target of 0 or 1. Anything
+    else goes through the constructors, and their errors."""
+    plain = (type(default) is float and 0.0 <= default <= 1.0 and type(n_features) is int
+             and type(n_default) is int and type(n_default_positive) is int
+             and type(feature_names) is tuple and mode in MODES and target_class in (0, 1)
+             and type(target_class) is int
+             and (not feature_names or (len(feature_names) == n_features
+                                        and all(type(n) is str for n in feature_names))))
+    made = [] if plain else None
+    for features, n, p in rules if plain else ():
+        if not (type(features) is tuple and features and type(n) is int
+                and type(p) is int and 0 <= p <= n and n >= 1
+                and all(type(f) is int and 0 <= f < n_features for f in features)):
+            made = None
+            break
+        rule = object.__new__(Rule)
+        rule.__dict__.update(features=features, probability=p / n, n_covered=n, n_positive=p)
+        made.append(rule)
+    if made is None:
+        return DecisionList(tuple(Rule(f, p / n, n, p) for f, n, p in rules), default,
+                            n_features, n_default, n_default_positive, feature_names, mode,
+                            target_class)
+    made_list = object.__new__(DecisionList)
+    made_list.__dict__.update(rules=tuple(made), default_probability=default,
+                              n_features=n_features, n_default=n_default,
+                              n_default_positive=n_default_positive,
+                              feature_names=feature_names, mode=mode,
+                              target_class=target_class, weighted=False, shrinkage=1.0)
+    return made_list
 
 
 @dataclass(frozen=True)
