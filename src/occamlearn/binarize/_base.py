@@ -48,6 +48,7 @@ from occamlearn.binarize.column_roles import (
 )
 from occamlearn.binarize.cut_points import label_codes
 from occamlearn.binarize.fit_checks import ParamsCheckedOnce
+from occamlearn.binarize.sorted_columns import SortedColumn, sorted_summaries
 from occamlearn.model.conditions import Condition, evaluate_all, missing_mask
 
 __all__ = ["BaseBinarizer", "FitColumn", "restriction_text", "with_missing_rules"]
@@ -103,10 +104,11 @@ class BaseBinarizer(ParamsCheckedOnce, TransformerMixin, BaseEstimator, metaclas
         the cuts labels can need and spreads thinned cuts by weight. Rows of weight 0 are
         left out altogether, as if absent."""
         X, labels, weight = _rows_that_count(X, y, sample_weight)
-        names, columns = read_columns(self, X, reset=True, split=False)
+        names, table = read_columns(self, X, reset=True, split=False)
         forced = self._overrides(names)
-        if columns is None:  # a DataFrame: its plain numeric columns read in one pass
-            columns = training_columns(X, [forced.get(name) for name in names])
+        # plain numeric columns read in one pass per dtype, then summarised sorted in blocks
+        columns = sorted_summaries(training_columns(table, [forced.get(n) for n in names]),
+                                   labels)
         owner = type(self).__name__
         specs, learned, dropped, identifiers, folded = [], [], [], {}, {}
         for index, (name, column) in enumerate(zip(names, columns)):
@@ -131,13 +133,16 @@ class BaseBinarizer(ParamsCheckedOnce, TransformerMixin, BaseEstimator, metaclas
                 continue
             if getattr(self, "_kept_columns", None) is not None:  # for ``fit_transform``
                 self._kept_columns[name] = values
-            present = ~missing_mask(values)
-            learned.append(FitColumn(
-                spec, self._capped(spec, values[present], folded,
-                                  None if weight is None else weight[present]),
-                values[present],
-                None if labels is None else labels[present],
-                None if weight is None else weight[present]))
+            summary = getattr(column, "summary", None)
+            if spec.missing:
+                present = ~missing_mask(values)
+                values = values[present]
+                column_labels = None if labels is None else labels[present]
+                column_weight = None if weight is None else weight[present]
+            else:  # every row present: the arrays themselves, not copies
+                column_labels, column_weight = labels, weight
+            learned.append(FitColumn(spec, self._capped(spec, values, folded, column_weight),
+                                     values, column_labels, column_weight, summary))
         warn_identifiers(identifiers, owner)
         warn_folded(folded, self.max_categories, owner)
         self.columns_ = specs
@@ -244,13 +249,15 @@ class BaseBinarizer(ParamsCheckedOnce, TransformerMixin, BaseEstimator, metaclas
 class FitColumn:
     """One informative column as ``fit`` hands it to the subclass: its spec (``capped``:
     with rare categories folded), its present training values and those rows' label codes
-    and weights (None when not given)."""
+    and weights (None when not given), and for a numeric column its ``SortedColumn`` when
+    its block was sorted."""
 
     spec: ColumnSpec
     capped: ColumnSpec
     values: np.ndarray
     labels: np.ndarray | None
     weight: np.ndarray | None
+    summary: SortedColumn | None = None  # from the sorted copy (``sorted_columns``)
 
     def distinct_count(self) -> int:
         """How many distinct values ``values`` holds: for categories and flags the length of
@@ -258,6 +265,8 @@ class FitColumn:
         before any is folded); for ordered columns counted (their domain is only the range)."""
         if self.spec.kind in ("categorical", "binary"):
             return len(self.spec.domain)
+        if self.summary is not None:
+            return int(self.summary.distinct.size)
         return len(pd.unique(self.values))
 
 

@@ -67,6 +67,7 @@ from occamlearn.binarize.printed_numbers import (  # noqa: F401 - re-exported, a
     shortest_between,
     shortest_threshold,
 )
+from occamlearn.binarize.sorted_columns import SortedColumn
 from occamlearn.model.conditions import missing_mask
 
 __all__ = [
@@ -107,8 +108,8 @@ def read_columns(estimator, X, *, reset: bool, split: bool = True) -> tuple[list
 
     Columns are pandas Series for DataFrames and 1-D arrays otherwise. Names are the
     DataFrame's column names at fit, ``x0, x1, ...`` for arrays, and the fitted names later.
-    ``split=False`` leaves a DataFrame whole (columns None: the caller reads them,
-    ``training_columns``).
+    ``split=False`` returns the validated table whole instead of its columns (the caller
+    reads them, ``training_columns``).
     """
     if _is_frame(X):
         check_unique_names(X)
@@ -121,7 +122,7 @@ def read_columns(estimator, X, *, reset: bool, split: bool = True) -> tuple[list
                 f"Found array with {which} (shape={X.shape}) while a minimum of 1 is required."
             )
         if not split:
-            return [column_label(c) for c in X.columns], None
+            return [column_label(c) for c in X.columns], X
         columns = [column for _, column in X.items()]  # by position; 2.5x iloc's speed
         if reset:
             names = [column_label(c) for c in X.columns]
@@ -134,7 +135,7 @@ def read_columns(estimator, X, *, reset: bool, split: bool = True) -> tuple[list
         if reset
         else [spec.name for spec in estimator.columns_]
     )
-    return names, [X[:, j] for j in range(X.shape[1])]
+    return names, X if not split else [X[:, j] for j in range(X.shape[1])]
 
 
 @dataclass(frozen=True)
@@ -145,6 +146,8 @@ class ReadNumbers:
     values: np.ndarray
     dtype_kind: str
     distinct: np.ndarray | None = None  # np.unique(values) when known from the block
+    from_frame: bool = True  # a DataFrame's column (float dtype: continuous by dtype)
+    summary: SortedColumn | None = None  # read off its sorted copy (``sorted_columns``)
 
 
 _ZERO_ONE = np.array([0.0, 1.0])
@@ -186,6 +189,8 @@ def training_columns(X, overrides: list) -> list:
     categories are distinct, and numbers or text (not a mix, where ``True == 1``) are
     equal only when they are the same category.
     """
+    if not _is_frame(X):
+        return _array_columns(X, overrides)
     dtypes = list(X.dtypes)
     plain: dict = {}
     columns: list = [None] * len(dtypes)
@@ -212,6 +217,30 @@ def training_columns(X, overrides: list) -> list:
             if ok:
                 columns[j] = ReadNumbers(values, dtype.kind, _ZERO_ONE if binary else None)
     return [series(j) if column is None else column for j, column in enumerate(columns)]
+
+
+def _array_columns(X: np.ndarray, overrides: list) -> list:
+    """``training_columns`` of a 2-D array: each column of a bool, integer or float array
+    as ``ReadNumbers`` (from one transposed float64 copy, a contiguous row per column)
+    unless ``overrides`` forces it categorical or it holds +-inf, every other as ``X[:, j]``.
+
+    Why this is what ``fit_column`` reads from ``X[:, j]``: a numeric array column is not
+    textual nor dates, so its reading is "numbers" and ``_to_float`` makes its values float64
+    (``astype``), bool ones as flags; an array's float column is continuous by its values,
+    not its dtype (``from_frame=False``). The copy is the table's size once, what the
+    per-column ``values[present]`` copies took before (``BaseBinarizer._fit`` no longer
+    copies a column without missing values)."""
+    columns = [X[:, j] for j in range(X.shape[1])]
+    if X.dtype.kind not in "biuf" or X.shape[1] == 0:
+        return columns
+    block = np.ascontiguousarray(X.T, dtype=np.float64)
+    finite = ~np.isinf(block).any(axis=1)
+    zero_one = _zero_one_rows(block, X.dtype.kind)
+    for j, (values, ok, binary) in enumerate(zip(block, finite, zero_one)):
+        if ok and overrides[j] != "categorical":
+            columns[j] = ReadNumbers(values, X.dtype.kind, _ZERO_ONE if binary else None,
+                                     from_frame=False)
+    return columns
 
 
 # Up to this many columns of one dtype in a frame of several dtypes are read from their
@@ -355,7 +384,8 @@ def fit_column(name, index, column, *, override: str | None) -> tuple[ColumnSpec
     if isinstance(column, ReadNumbers):
         return _numeric_spec(name, index, column.values, override, dates=False,
                              is_bool=column.dtype_kind == "b",
-                             frame_float=column.dtype_kind == "f", distinct=column.distinct)
+                             frame_float=column.dtype_kind == "f" and column.from_frame,
+                             distinct=column.distinct)
     reading = _reading_of(name, column, override)
     if reading in ("text", "mixed text"):
         values = _to_objects(name, column)

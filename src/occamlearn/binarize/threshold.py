@@ -166,8 +166,8 @@ class ThresholdBinarizer(BaseBinarizer):
         ordered = [c for c in learned if c.capped.kind in ("continuous", "discrete")
                    and c.values.size and c.values.min() < c.values.max()]
         labelled = bool(ordered) and ordered[0].labels is not None
-        cuts = {id(c): column_cuts(c.values, c.labels, c.weight, missing=c.spec.missing)
-                for c in ordered}
+        cuts = {id(c): column_cuts(c.values, c.labels, c.weight, missing=c.spec.missing,
+                                   summary=c.summary) for c in ordered}
         cap = self._cap(learned, ordered, cuts, labelled, n_rows)
         self.thinned_columns_ = {}
         gaps = {id(c): self._chosen_gaps(c, cuts[id(c)], cap, labelled) for c in ordered}
@@ -209,7 +209,8 @@ class ThresholdBinarizer(BaseBinarizer):
         """The gap indices the column cuts, noted in ``thinned_columns_`` when fewer than
         could matter."""
         if cap is not None and not labelled:
-            gaps = quantile_gaps(column.values, cuts.distinct, cap, column.weight)
+            gaps = quantile_gaps(column.values, cuts.distinct, cap, column.weight,
+                                 None if column.summary is None else column.summary.run_ends)
         else:
             gaps = cuts.gaps if cap is None else thinned(cuts, cap)
         if gaps.size < cuts.n_gaps:
