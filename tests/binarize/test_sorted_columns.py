@@ -11,6 +11,8 @@ without labels and weights, in blocks of one column and of all.
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -20,7 +22,7 @@ from hypothesis import strategies as st
 from occamlearn.binarize import QuantileBinarizer, ThresholdBinarizer, _base, sorted_columns
 
 
-def _column_at_a_time(X, overrides):
+def _column_at_a_time(X, overrides, deadline=None):
     if isinstance(X, pd.DataFrame):
         return [column for _, column in X.items()]
     return [X[:, j] for j in range(X.shape[1])]
@@ -119,5 +121,31 @@ def test_a_wide_table_is_read_in_blocks(monkeypatch):
     X = rng.normal(size=(50, 10)).round(1)
     y = rng.integers(0, 2, 50)
     whole = _fitted(ThresholdBinarizer(), X, y, None)
-    monkeypatch.setattr(sorted_columns, "SORT_BLOCK_BYTES", 3 * 24 * 50)
+    monkeypatch.setattr(sorted_columns, "SORT_BLOCK_BYTES", 3 * 8 * 50)
     _same(_fitted(ThresholdBinarizer(), X, y, None), whole)
+
+
+@pytest.mark.parametrize("labelled", [False, True])
+def test_a_time_limit_reads_the_first_block_and_says_what_it_left_out(monkeypatch, labelled):
+    """``time_limit=0``: the first block (2 columns here) is read and cut as a fit on those
+    columns alone cuts them; the others are ``unread``, named, and never read at transform."""
+    monkeypatch.setattr(sorted_columns, "SORT_BLOCK_BYTES", 2 * 8 * 40)
+    rng = np.random.default_rng(1)
+    X = rng.normal(size=(40, 7)).round(1)
+    y = rng.integers(0, 2, 40) if labelled else None
+    fitted, matrix = _fitted(ThresholdBinarizer(time_limit=0), X, y, None)
+    alone, alone_matrix = _fitted(ThresholdBinarizer(), X[:, :2], y, None)
+    assert fitted.unread_columns_ == [f"x{j}" for j in range(2, 7)]
+    assert [s.kind for s in fitted.columns_][2:] == ["unread"] * 5
+    assert fitted.conditions_ == alone.conditions_
+    np.testing.assert_array_equal(matrix, alone_matrix)
+    assert "5 columns not read within the time limit: 'x2', 'x3', 'x4' and 2 more" in \
+        fitted.restriction()
+    X_new = X.copy()
+    X_new[:, 2:] = np.nan  # an unread column is never read: no warning about its NaN
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        np.testing.assert_array_equal(fitted.transform(X_new), matrix)
+    everything = ThresholdBinarizer(time_limit=None).fit(X, y)
+    assert everything.unread_columns_ == []
+    assert "not read" not in (everything.restriction() or "")

@@ -12,7 +12,9 @@ classified once, in ``fit``, into one of
 * ``"constant"``: one distinct value -- an error or dropped, as the binariser's ``constant``
   parameter says;
 * ``"identifier"``: set by the binariser afterwards for a column that names rows rather than
-  describing them (``column_roles``) -- dropped.
+  describing them (``column_roles``) -- dropped;
+* ``"unread"``: set by the binariser for a numeric column it had no time to read
+  (``ThresholdBinarizer(time_limit=...)``) -- left out, and named in ``restriction()``.
 
 ``continuous=``/``categorical=`` lists (names or positions) override the detection. Every bad
 value (inf in fit, a string in a numeric column) raises a ``ValueError`` that names the column,
@@ -67,7 +69,7 @@ from occamlearn.binarize.printed_numbers import (  # noqa: F401 - re-exported, a
     shortest_between,
     shortest_threshold,
 )
-from occamlearn.binarize.sorted_columns import SortedColumn
+from occamlearn.binarize.sorted_columns import SortedColumn, array_columns
 from occamlearn.model.conditions import missing_mask
 
 __all__ = [
@@ -165,7 +167,7 @@ class ReadCategories:
     missing: bool
 
 
-def training_columns(X, overrides: list) -> list:
+def training_columns(X, overrides: list, deadline=None) -> list:
     """The columns of the DataFrame ``X`` for ``fit_column``: each column of a numpy bool,
     integer or float dtype as ``ReadNumbers``, unless ``overrides`` (one entry per column)
     forces it categorical or it holds +-inf; each column of a category dtype whose
@@ -177,7 +179,8 @@ def training_columns(X, overrides: list) -> list:
     objects), so its reading is "numbers", and ``_to_float`` makes its values float64
     (``astype``; NaN is the only missing value such a dtype holds); only its +-inf error is
     left to ``fit_column``, which names the row. Here the columns of one dtype are converted
-    in one call instead of one Series at a time, whose per-column cost exceeds the
+    in one call instead of one Series at a time (a 2-D array: ``sorted_columns.array_columns``,
+    in blocks, reading ``deadline``), whose per-column cost exceeds the
     conversion on small tables (``tests/binarize/test_training_columns.py`` checks the
     specs, values and errors against the Series).
 
@@ -190,7 +193,7 @@ def training_columns(X, overrides: list) -> list:
     equal only when they are the same category.
     """
     if not _is_frame(X):
-        return _array_columns(X, overrides)
+        return array_columns(X, overrides, deadline)
     dtypes = list(X.dtypes)
     plain: dict = {}
     columns: list = [None] * len(dtypes)
@@ -217,30 +220,6 @@ def training_columns(X, overrides: list) -> list:
             if ok:
                 columns[j] = ReadNumbers(values, dtype.kind, _ZERO_ONE if binary else None)
     return [series(j) if column is None else column for j, column in enumerate(columns)]
-
-
-def _array_columns(X: np.ndarray, overrides: list) -> list:
-    """``training_columns`` of a 2-D array: each column of a bool, integer or float array
-    as ``ReadNumbers`` (from one transposed float64 copy, a contiguous row per column)
-    unless ``overrides`` forces it categorical or it holds +-inf, every other as ``X[:, j]``.
-
-    Why this is what ``fit_column`` reads from ``X[:, j]``: a numeric array column is not
-    textual nor dates, so its reading is "numbers" and ``_to_float`` makes its values float64
-    (``astype``), bool ones as flags; an array's float column is continuous by its values,
-    not its dtype (``from_frame=False``). The copy is the table's size once, what the
-    per-column ``values[present]`` copies took before (``BaseBinarizer._fit`` no longer
-    copies a column without missing values)."""
-    columns = [X[:, j] for j in range(X.shape[1])]
-    if X.dtype.kind not in "biuf" or X.shape[1] == 0:
-        return columns
-    block = np.ascontiguousarray(X.T, dtype=np.float64)
-    finite = ~np.isinf(block).any(axis=1)
-    zero_one = _zero_one_rows(block, X.dtype.kind)
-    for j, (values, ok, binary) in enumerate(zip(block, finite, zero_one)):
-        if ok and overrides[j] != "categorical":
-            columns[j] = ReadNumbers(values, X.dtype.kind, _ZERO_ONE if binary else None,
-                                     from_frame=False)
-    return columns
 
 
 # Up to this many columns of one dtype in a frame of several dtypes are read from their

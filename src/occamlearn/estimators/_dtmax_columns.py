@@ -169,7 +169,7 @@ def _every_threshold(binarizer, X) -> tuple[list, list, tuple, str, str | None]:
     raw = dict(zip((spec.name for spec in fitted.columns_), raw))
     codes, tests, frame = [], [], {}
     for spec in fitted.columns_:
-        if spec.kind in ("constant", "identifier"):
+        if spec.kind in ("constant", "identifier", "unread"):
             continue
         values = clean_column(spec, raw[spec.name], handle_unknown="ignore")
         if spec.kind in NUMERIC:

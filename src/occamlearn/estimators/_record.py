@@ -87,7 +87,7 @@ def _column_checks(binarizer) -> tuple:
         return None, "error"
     columns = tuple({"name": str(spec.name), "index": int(spec.index), "kind": spec.kind,
                      "domain": [_plain(v) for v in spec.domain]}
-                    for spec in specs if spec.kind not in ("constant", "identifier"))
+                    for spec in specs if spec.kind not in ("constant", "identifier", "unread"))
     if not _jsonable(list(columns)):
         return None, "error"
     return columns, getattr(binarizer, "handle_unknown", "error")
