@@ -185,3 +185,25 @@ def test_a_binariser_passed_in_is_cloned_and_a_named_one_fitted_itself():
     named = DecisionListClassifier().fit(X, y)
     assert named.binarizer == "readable" and isinstance(named.binarizer_, RuleLiterals)
     assert named.feature_names_.tolist() == model.feature_names_.tolist()
+
+
+def test_a_list_says_which_columns_its_time_limit_left_unread(monkeypatch, tmp_path):
+    """Columns the binariser had no time to read are named in the fitted list, its printed
+    summary and its saved file (reading's deadline already past: the first block alone)."""
+    from occamlearn.binarize import _base, sorted_columns
+    from occamlearn.stopping import Deadline
+
+    monkeypatch.setattr(sorted_columns, "SORT_BLOCK_BYTES", 2 * 8 * 200)
+    monkeypatch.setattr(_base, "_reading_deadline",
+                        lambda time_limit: None if time_limit is None else Deadline.after(0))
+    rng = np.random.default_rng(0)
+    X = rng.random((200, 12))
+    y = (X[:, 0] > 0.5).astype(int)
+    model = DecisionListClassifier(time_limit=30).fit(X, y)
+    assert model.binarizer_.unread_columns_ == [f"x{j}" for j in range(2, 12)]
+    assert "10 columns not read within the time limit: 'x2'" in model.features_over_
+    assert f"features over {model.features_over_}" in str(model)
+    save_model(model, tmp_path / "list.json")
+    loaded = load_model(tmp_path / "list.json")
+    assert loaded.features_over_ == model.features_over_ and str(loaded) == str(model)
+    assert DecisionListClassifier(time_limit=None).fit(X, y).features_over_ is None

@@ -32,7 +32,7 @@ from occamlearn.estimators._base import table_input_tags
 from occamlearn.model.conditions import Condition
 from occamlearn.stopping import CLOCK
 
-__all__ = ["RuleLiterals", "negation", "within_deadline"]
+__all__ = ["RuleLiterals", "negation", "time_restriction", "within_deadline"]
 
 # A table this wide is timed on its first PILOT_COLUMNS columns before it is binarised, once
 # a first look at its first FIRST_LOOK_COLUMNS leaves any doubt (``within_deadline``).
@@ -181,6 +181,18 @@ def within_deadline(literals: RuleLiterals, X, deadline, share: float = 0.5) -> 
         max(1, int(LABEL_BLIND_THRESHOLDS * allowed / predicted))
     return RuleLiterals(clone(inner).set_params(max_thresholds=cuts,
                                                 time_limit=min(allowed, inner.time_limit)))
+
+
+def time_restriction(fitted) -> str | None:
+    """What a time limit restricted the fitted ``RuleLiterals``' features to, in words: its
+    ``ThresholdBinarizer``'s ``restriction()`` when ``within_deadline`` thinned its cuts
+    (``max_thresholds`` not "auto") or it left columns unread; None otherwise (a default fit
+    keeps ``LABEL_BLIND_THRESHOLDS`` cuts per column by design, not for lack of time)."""
+    inner = getattr(fitted, "binarizer_", None)
+    if not isinstance(inner, ThresholdBinarizer) or (
+            inner.max_thresholds == "auto" and not getattr(inner, "unread_columns_", None)):
+        return None
+    return inner.restriction()
 
 
 def _binarising_time(literals: RuleLiterals, X, n_columns: int) -> float | None:

@@ -36,7 +36,7 @@ from occamlearn.estimators._base import (
     table_input_tags,
 )
 from occamlearn.estimators._display import ModelDisplayMixin
-from occamlearn.estimators._list_literals import RuleLiterals, within_deadline
+from occamlearn.estimators._list_literals import RuleLiterals, time_restriction, within_deadline
 from occamlearn.estimators._process_exit import freeze_collector_at_exit
 from occamlearn.estimators._record import fit_date
 from occamlearn.lists import RULE_SEARCHES, prepare, search_problem
@@ -177,6 +177,9 @@ class DecisionListClassifier(ParamsCheckedOnce, ClassifierMixin, ModelDisplayMix
         rules (``validation_folds``), or None when no validation ran
     classes_, positive_class_, n_features_in_, feature_names_in_ (DataFrame input only)
     binarizer_ : the fitted binariser, or None
+    features_over_ : what the binary features were restricted to, in words, when a time
+        limit thinned the cuts or left columns unread
+        (``_list_literals.time_restriction``, printed in the summary line), else None
     fitted_at_ : when ``fit`` ran (ISO 8601, UTC); ``to_record()`` holds it all as plain data
     feature_names_ : names of the binary features
     """
@@ -256,6 +259,7 @@ class DecisionListClassifier(ParamsCheckedOnce, ClassifierMixin, ModelDisplayMix
         classes, y_index, X_bin = data.classes, data.y, data.X_bin
         positive = self._positive_index(classes)
         self.binarizer_ = data.binarizer
+        self.features_over_ = time_restriction(data.binarizer)
         self.fitted_at_ = fit_date()
         self.feature_names_ = np.asarray([str(n) for n in data.feature_names], dtype=object)
         max_conjunction = min(self.max_conjunction, max(1, X_bin.shape[1]))
