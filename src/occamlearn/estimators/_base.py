@@ -59,6 +59,7 @@ __all__ = [
     "no_limit_as_none",
     "prepare_training_data",
     "resolve_n_jobs",
+    "binarizer_within",
     "restriction_of",
     "row_weights",
     "table_input_tags",
@@ -306,7 +307,7 @@ def prepare_training_data(estimator, X, y, *, binarizer, on_conflict: str,
         fitted = None
         X_bin = check_binary_matrix(X, getattr(estimator, "feature_names_in_", None))
     else:
-        fitted = _within(binarizer if fresh_binarizer else clone(binarizer), deadline)
+        fitted = binarizer_within(binarizer if fresh_binarizer else clone(binarizer), deadline)
         X_bin = np.asarray(_fit_binarizer(fitted, X, y_index if binarize_with_labels else None,
                                           weight), dtype=np.uint8)
     feature_names = _binary_feature_names(fitted, estimator, X_bin.shape[1])
@@ -337,7 +338,7 @@ def prepare_training_data(estimator, X, y, *, binarizer, on_conflict: str,
 BINARISING_SHARE = 0.5
 
 
-def _within(binarizer, deadline):
+def binarizer_within(binarizer, deadline):
     """``binarizer`` with ``BINARISING_SHARE`` of ``deadline``'s time left as its
     ``time_limit`` when it is a ``ThresholdBinarizer`` without a shorter one."""
     from occamlearn.binarize import ThresholdBinarizer
