@@ -148,10 +148,11 @@ def test_the_probability_plot_shows_the_observed_rate_and_marks_the_weighted_one
     matplotlib.pyplot.close("all")
 
 
-def test_a_short_deadline_thins_the_cuts_of_a_wide_table():
+def test_a_short_deadline_thins_the_cuts_of_a_wide_table(monkeypatch):
     """Binarising every cut of a wide table would eat a short time limit: the plan keeps fewer
-    cuts per column (and says so); without a deadline nothing changes, and with time to spare
-    only the binariser's own time limit (half the time left) is set."""
+    cuts per column (and says so); without a deadline, or with time to spare, nothing changes
+    but the binariser's own time limit (half the time left) on a table of several blocks."""
+    from occamlearn.binarize import sorted_columns
     from occamlearn.estimators._list_literals import within_deadline
     from occamlearn.stopping import Deadline
 
@@ -159,9 +160,12 @@ def test_a_short_deadline_thins_the_cuts_of_a_wide_table():
     X = pd.DataFrame(rng.normal(size=(80, 100)), columns=[f"c{j}" for j in range(100)])
     literals = RuleLiterals(ThresholdBinarizer())
     assert within_deadline(literals, X, None) is literals
+    assert within_deadline(literals, X, Deadline.after(3600)) is literals
+    monkeypatch.setattr(sorted_columns, "SORT_BLOCK_BYTES", 8 * 80 * 99)  # 2 blocks
     spare = within_deadline(literals, X, Deadline.after(3600))
     assert spare.binarizer.max_thresholds == "auto"
     assert 1700 < spare.binarizer.time_limit <= 1800
+    monkeypatch.undo()
     thinned = within_deadline(literals, X, Deadline.after(1e-6))
     assert thinned.binarizer.max_thresholds == 1
     fitted = thinned.fit(X)

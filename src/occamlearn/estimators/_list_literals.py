@@ -26,7 +26,7 @@ import pandas as pd
 from sklearn.base import BaseEstimator, TransformerMixin, clone
 from sklearn.utils.validation import check_is_fitted
 
-from occamlearn.binarize import ThresholdBinarizer
+from occamlearn.binarize import ThresholdBinarizer, sorted_columns
 from occamlearn.binarize.threshold import LABEL_BLIND_THRESHOLDS
 from occamlearn.estimators._base import table_input_tags
 from occamlearn.model.conditions import Condition
@@ -156,14 +156,19 @@ def within_deadline(literals: RuleLiterals, X, deadline, share: float = 0.5) -> 
     be off, or even one cut per column too many: so every ``ThresholdBinarizer`` also gets
     the share as its own ``time_limit`` (unless it has a shorter one), which stops reading
     columns in time and names those it left out (``unread_columns_``, ``restriction()``),
-    and the search's own deadline still holds.
+    and the search's own deadline still holds. A table of one block at most
+    (``sorted_columns.SORT_BLOCK_BYTES`` of float64 values) gets none: the binariser reads
+    its first block whatever its limit, so the limit could change nothing there (and a
+    small fit does not pay for the clone).
     """
     inner = literals.binarizer
-    n_columns = X.shape[1] if hasattr(X, "shape") and len(X.shape) == 2 else 0
+    shape = X.shape if hasattr(X, "shape") and len(X.shape) == 2 else (0, 0)
+    n_columns = shape[1]
     if deadline is None or deadline.at is None or not isinstance(inner, ThresholdBinarizer):
         return literals
     allowed = share * deadline.remaining()
-    if inner.time_limit is None or inner.time_limit > allowed:
+    if 8 * shape[0] * shape[1] > sorted_columns.SORT_BLOCK_BYTES and (
+            inner.time_limit is None or inner.time_limit > allowed):
         literals = RuleLiterals(clone(inner).set_params(time_limit=allowed))
         inner = literals.binarizer
     if n_columns <= PILOT_COLUMNS or inner.max_thresholds != "auto":
@@ -179,8 +184,8 @@ def within_deadline(literals: RuleLiterals, X, deadline, share: float = 0.5) -> 
     allowed = share * deadline.remaining()
     cuts = "auto" if predicted <= allowed else \
         max(1, int(LABEL_BLIND_THRESHOLDS * allowed / predicted))
-    return RuleLiterals(clone(inner).set_params(max_thresholds=cuts,
-                                                time_limit=min(allowed, inner.time_limit)))
+    limit = allowed if inner.time_limit is None else min(allowed, inner.time_limit)
+    return RuleLiterals(clone(inner).set_params(max_thresholds=cuts, time_limit=limit))
 
 
 def time_restriction(fitted) -> str | None:
