@@ -338,14 +338,14 @@ def prepare_training_data(estimator, X, y, *, binarizer, on_conflict: str,
 BINARISING_SHARE = 0.5
 
 
-def binarizer_within(binarizer, deadline):
-    """``binarizer`` with ``BINARISING_SHARE`` of ``deadline``'s time left as its
-    ``time_limit`` when it is a ``ThresholdBinarizer`` without a shorter one."""
+def binarizer_within(binarizer, deadline, share: float = BINARISING_SHARE):
+    """``binarizer`` with ``share`` of ``deadline``'s time left as its ``time_limit`` when
+    it is a ``ThresholdBinarizer`` without a shorter one."""
     from occamlearn.binarize import ThresholdBinarizer
 
     if deadline is None or deadline.at is None or not isinstance(binarizer, ThresholdBinarizer):
         return binarizer
-    allowed = BINARISING_SHARE * deadline.remaining()
+    allowed = share * deadline.remaining()
     if binarizer.time_limit is None or binarizer.time_limit > allowed:
         binarizer.set_params(time_limit=allowed)
     return binarizer

@@ -150,7 +150,9 @@ class DecisionListClassifier(ParamsCheckedOnce, ClassifierMixin, ModelDisplayMix
         ``stop_reason_ == "time_limit"``. None or 0: no limit. A table so wide that
         binarising it would take over half the time left is binarised with fewer cuts per
         numeric column (``_list_literals.within_deadline``; the inner binariser's
-        ``thinned_columns_`` says how many), so that the search still has time for rules.
+        ``thinned_columns_`` says how many), and the columns it has no time to read are
+        left out (its ``unread_columns_``), so that the search still has time for rules;
+        ``features_over_`` and the printed summary say so.
 
     With ``sample_weight`` (in ``fit``) or ``class_weight`` every count of the search is a
     total weight: the log-likelihood, the rule probabilities (weighted frequencies, what
