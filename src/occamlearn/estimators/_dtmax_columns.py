@@ -163,8 +163,9 @@ def _numeric_columns(spec, values: np.ndarray) -> list[tuple[np.ndarray, _Cuts]]
 
 # The part of the time left that reading the columns may take before ``_every_threshold``
 # ranks every value of each column read and the search starts with a greedy tree over them:
-# that work took about 20 times the reading per column (6,000 x 3,000 floats, half the
-# time given to the binariser: a 3 s limit read 1,047 columns and the fit took 8.9 s).
+# that work took about ten times the reading per column (6,000 x 3,000 floats with half the
+# time given to the binariser: a 3 s limit read 2,792 columns and the fit took 7.7 CPU-s),
+# so a quarter of the share that would just fit leaves room for a loaded machine.
 EVERY_THRESHOLD_SHARE = 0.025
 
 
