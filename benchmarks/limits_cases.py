@@ -92,6 +92,14 @@ def credit_table(rows: int = 1_400, seed: int = 5):
     return X, y, weight
 
 
+def _xor_floats(rows: int = 6_000, columns: int = 3_000, seed: int = 0):
+    """Uniform floats, y the xor of three thresholds (columns 0-2): a wide float table on
+    which the readable binariser's per-column costs alone took 3.5 s (issue 34)."""
+    rng = np.random.default_rng(seed)
+    X = rng.random((rows, columns))
+    return X, ((X[:, 0] > .5) ^ (X[:, 1] > .5) ^ (X[:, 2] > .5)).astype(int)
+
+
 def _breast_cancer():
     from sklearn.datasets import load_breast_cancer
 
@@ -193,6 +201,23 @@ CASES = {
                       "make_classification 300 x 3,000 numeric"),
     "dlist-wide": Case(20.0, 300.0, _fit("dlist", lambda: _numeric(300, 3_000)),
                        "DecisionListClassifier on 300 x 3,000 numeric"),
+    # issue 34: wide float tables under a short limit
+    "dlist-floats-1": Case(1.0, 120.0, _fit("dlist", _xor_floats, max_rules=40),
+                           "DecisionListClassifier(max_rules=40) on 6,000 x 3,000 uniform "
+                           "floats, y = xor of 3 thresholds"),
+    "dlist-floats-3": Case(3.0, 120.0, _fit("dlist", _xor_floats, max_rules=40),
+                           "the same at 3 s"),
+    "mpdt-floats-1": Case(1.0, 180.0, _fit("mpdt", _xor_floats),
+                          "MinimumPureTreeClassifier on the same 6,000 x 3,000 floats"),
+    "mpdt-floats-3": Case(3.0, 180.0, _fit("mpdt", _xor_floats), "the same at 3 s"),
+    "dtmax-floats-1": Case(1.0, 180.0, _fit("dtmax", _xor_floats),
+                           "MaxAccuracyTreeClassifier (depth 3) on the same floats"),
+    "dtmax-floats-3": Case(3.0, 180.0, _fit("dtmax", _xor_floats), "the same at 3 s"),
+    "path-floats-1": Case(1.0, 180.0, _fit("dtmax", _xor_floats, max_leaves=8),
+                          "size_error_path up to 8 leaves (depth 3) on the same floats",
+                          "size_error_path"),
+    "path-floats-3": Case(3.0, 180.0, _fit("dtmax", _xor_floats, max_leaves=8),
+                          "the same at 3 s", "size_error_path"),
     # issue 31: memory of the default fits
     "digits-mpdt": Case(60.0, 300.0, _fit("mpdt", _digits), "digits 600 x 64 (10 classes)"),
     "digits-dtmax": Case(60.0, 300.0, _fit("dtmax", _digits), "digits, DT(max) depth 3"),

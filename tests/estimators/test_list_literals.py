@@ -148,9 +148,11 @@ def test_the_probability_plot_shows_the_observed_rate_and_marks_the_weighted_one
     matplotlib.pyplot.close("all")
 
 
-def test_a_short_deadline_thins_the_cuts_of_a_wide_table():
+def test_a_short_deadline_thins_the_cuts_of_a_wide_table(monkeypatch):
     """Binarising every cut of a wide table would eat a short time limit: the plan keeps fewer
-    cuts per column (and says so); without a deadline, or with time to spare, nothing changes."""
+    cuts per column (and says so); without a deadline, or with time to spare, nothing changes
+    but the binariser's own time limit (half the time left) on a table of several blocks."""
+    from occamlearn.binarize import sorted_columns
     from occamlearn.estimators._list_literals import within_deadline
     from occamlearn.stopping import Deadline
 
@@ -159,6 +161,11 @@ def test_a_short_deadline_thins_the_cuts_of_a_wide_table():
     literals = RuleLiterals(ThresholdBinarizer())
     assert within_deadline(literals, X, None) is literals
     assert within_deadline(literals, X, Deadline.after(3600)) is literals
+    monkeypatch.setattr(sorted_columns, "SORT_BLOCK_BYTES", 8 * 80 * 99)  # 2 blocks
+    spare = within_deadline(literals, X, Deadline.after(3600))
+    assert spare.binarizer.max_thresholds == "auto"
+    assert 1700 < spare.binarizer.time_limit <= 1800
+    monkeypatch.undo()
     thinned = within_deadline(literals, X, Deadline.after(1e-6))
     assert thinned.binarizer.max_thresholds == 1
     fitted = thinned.fit(X)
@@ -198,3 +205,25 @@ def test_feature_names_out_need_a_fit():
     X = pd.DataFrame({"a": [0, 1, 2, 3], "b": [1, 0, 1, 0]})
     fitted = RuleLiterals(ThresholdBinarizer()).fit(X)
     assert fitted.get_feature_names_out().tolist() == [str(c) for c in fitted.conditions_]
+
+
+def test_a_list_says_which_columns_its_time_limit_left_unread(monkeypatch, tmp_path):
+    """Columns the binariser had no time to read are named in the fitted list, its printed
+    summary and its saved file (reading's deadline already past: the first block alone)."""
+    from occamlearn.binarize import _base, sorted_columns
+    from occamlearn.stopping import Deadline
+
+    monkeypatch.setattr(sorted_columns, "SORT_BLOCK_BYTES", 2 * 8 * 200)
+    monkeypatch.setattr(_base, "_reading_deadline",
+                        lambda time_limit: None if time_limit is None else Deadline.after(0))
+    rng = np.random.default_rng(0)
+    X = rng.random((200, 12))
+    y = (X[:, 0] > 0.5).astype(int)
+    model = DecisionListClassifier(time_limit=30).fit(X, y)
+    assert model.binarizer_.unread_columns_ == [f"x{j}" for j in range(2, 12)]
+    assert "10 columns not read within the time limit: 'x2'" in model.features_over_
+    assert f"features over {model.features_over_}" in str(model)
+    save_model(model, tmp_path / "list.json")
+    loaded = load_model(tmp_path / "list.json")
+    assert loaded.features_over_ == model.features_over_ and str(loaded) == str(model)
+    assert DecisionListClassifier(time_limit=None).fit(X, y).features_over_ is None

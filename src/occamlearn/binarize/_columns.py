@@ -12,7 +12,9 @@ classified once, in ``fit``, into one of
 * ``"constant"``: one distinct value -- an error or dropped, as the binariser's ``constant``
   parameter says;
 * ``"identifier"``: set by the binariser afterwards for a column that names rows rather than
-  describing them (``column_roles``) -- dropped.
+  describing them (``column_roles``) -- dropped;
+* ``"unread"``: set by the binariser for a numeric column it had no time to read
+  (``ThresholdBinarizer(time_limit=...)``) -- left out, and named in ``restriction()``.
 
 ``continuous=``/``categorical=`` lists (names or positions) override the detection. Every bad
 value (inf in fit, a string in a numeric column) raises a ``ValueError`` that names the column,
@@ -68,6 +70,7 @@ from occamlearn.binarize.printed_numbers import (  # noqa: F401 - re-exported, a
     shortest_between,
     shortest_threshold,
 )
+from occamlearn.binarize.sorted_columns import SortedColumn, array_columns
 from occamlearn.model.conditions import missing_mask
 
 __all__ = [
@@ -109,8 +112,8 @@ def read_columns(estimator, X, *, reset: bool, split: bool = True) -> tuple[list
 
     Columns are pandas Series for DataFrames and 1-D arrays otherwise. Names are the
     DataFrame's column names at fit, ``x0, x1, ...`` for arrays, and the fitted names later.
-    ``split=False`` leaves a DataFrame whole (columns None: the caller reads them,
-    ``training_columns``).
+    ``split=False`` returns the validated table whole instead of its columns (the caller
+    reads them, ``training_columns``).
     """
     if _is_frame(X):
         check_unique_names(X)
@@ -123,7 +126,7 @@ def read_columns(estimator, X, *, reset: bool, split: bool = True) -> tuple[list
                 f"Found array with {which} (shape={X.shape}) while a minimum of 1 is required."
             )
         if not split:
-            return [column_label(c) for c in X.columns], None
+            return [column_label(c) for c in X.columns], X
         columns = [column for _, column in X.items()]  # by position; 2.5x iloc's speed
         if reset:
             names = [column_label(c) for c in X.columns]
@@ -136,7 +139,7 @@ def read_columns(estimator, X, *, reset: bool, split: bool = True) -> tuple[list
         if reset
         else [spec.name for spec in estimator.columns_]
     )
-    return names, [X[:, j] for j in range(X.shape[1])]
+    return names, X if not split else [X[:, j] for j in range(X.shape[1])]
 
 
 @dataclass(frozen=True)
@@ -147,6 +150,8 @@ class ReadNumbers:
     values: np.ndarray
     dtype_kind: str
     distinct: np.ndarray | None = None  # np.unique(values) when known from the block
+    from_frame: bool = True  # a DataFrame's column (float dtype: continuous by dtype)
+    summary: SortedColumn | None = None  # read off its sorted copy (``sorted_columns``)
 
 
 ZERO_ONE = np.array([0.0, 1.0])
@@ -164,7 +169,7 @@ class ReadCategories:
     missing: bool
 
 
-def training_columns(X, overrides: list) -> list:
+def training_columns(X, overrides: list, deadline=None) -> list:
     """The columns of the DataFrame ``X`` for ``fit_column``: each column of a numpy bool,
     integer or float dtype as ``ReadNumbers``, unless ``overrides`` (one entry per column)
     forces it categorical or it holds +-inf; each column of a category dtype whose
@@ -176,7 +181,8 @@ def training_columns(X, overrides: list) -> list:
     objects), so its reading is "numbers", and ``_to_float`` makes its values float64
     (``astype``; NaN is the only missing value such a dtype holds); only its +-inf error is
     left to ``fit_column``, which names the row. Here the columns of one dtype are converted
-    in one call instead of one Series at a time, whose per-column cost exceeds the
+    in one call instead of one Series at a time (a 2-D array: ``sorted_columns.array_columns``,
+    in blocks, reading ``deadline``), whose per-column cost exceeds the
     conversion on small tables (``tests/binarize/test_training_columns.py`` checks the
     specs, values and errors against the Series).
 
@@ -188,6 +194,8 @@ def training_columns(X, overrides: list) -> list:
     categories are distinct, and numbers or text (not a mix, where ``True == 1``) are
     equal only when they are the same category.
     """
+    if not _is_frame(X):
+        return array_columns(X, overrides, deadline)
     dtypes = column_dtypes(X)
     plain: dict = {}
     columns: list = [None] * len(dtypes)
@@ -359,7 +367,8 @@ def fit_column(name, index, column, *, override: str | None) -> tuple[ColumnSpec
     if isinstance(column, ReadNumbers):
         return _numeric_spec(name, index, column.values, override, dates=False,
                              is_bool=column.dtype_kind == "b",
-                             frame_float=column.dtype_kind == "f", distinct=column.distinct)
+                             frame_float=column.dtype_kind == "f" and column.from_frame,
+                             distinct=column.distinct)
     reading = _reading_of(name, column, override)
     if reading in ("text", "mixed text"):
         values = _to_objects(name, column)

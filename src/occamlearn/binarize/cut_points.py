@@ -99,14 +99,26 @@ def label_codes(y) -> np.ndarray:
 
 
 def column_cuts(values: np.ndarray, labels: np.ndarray | None = None,
-                weight: np.ndarray | None = None, *, missing: bool = False) -> ColumnCuts:
+                weight: np.ndarray | None = None, *, missing: bool = False,
+                summary=None) -> ColumnCuts:
     """The candidate cuts of a column's present training ``values`` (float, no NaN).
 
     ``labels`` (integer codes per row, or None) find the class boundaries and, for a column
     without ``missing`` values, drop the gaps inside the end runs (module docstring);
     ``weight`` (non-negative per row, or None) places the shares, and rows of weight 0 are
-    left out altogether, as if absent.
+    left out altogether, as if absent. ``summary``: the column's ``SortedColumn`` (made with
+    these labels, or without labels when ``labels`` is None), which gives the distinct
+    values, counts and label ranges without sorting again when there are no weights.
     """
+    if summary is not None and weight is None \
+            and (labels is None or summary.lowest is not None):
+        distinct, run_ends = summary.distinct, summary.run_ends
+        below = run_ends[:-1] / max(float(run_ends[-1]) if run_ends.size else 0.0, _TINY)
+        if labels is not None and distinct.size >= 2:
+            boundary = _boundaries(summary.lowest, summary.highest)
+            return _kept_cuts(distinct, boundary, below, missing)
+        gaps = np.arange(1, distinct.size)
+        return ColumnCuts(distinct, gaps, np.zeros(gaps.size, dtype=bool), below)
     values = np.asarray(values, dtype=np.float64)
     if weight is not None:
         weight = np.asarray(weight, dtype=np.float64)
@@ -121,6 +133,14 @@ def column_cuts(values: np.ndarray, labels: np.ndarray | None = None,
     if labels is None or distinct.size < 2:
         return ColumnCuts(distinct, gaps, np.zeros(gaps.size, dtype=bool), below)
     boundary = _class_boundaries(position, np.asarray(labels), distinct.size)
+    return _kept_cuts(distinct, boundary, below, missing)
+
+
+def _kept_cuts(distinct: np.ndarray, boundary: np.ndarray, below: np.ndarray,
+               missing: bool) -> ColumnCuts:
+    """The cuts of a labelled column: all gaps but those inside its end runs when it has no
+    ``missing`` values (module docstring)."""
+    gaps = np.arange(1, distinct.size)
     keep = np.ones(gaps.size, dtype=bool)
     if not missing:
         inside = np.flatnonzero(boundary)
@@ -140,6 +160,11 @@ def _class_boundaries(position: np.ndarray, labels: np.ndarray, n_values: int) -
     highest = np.full(n_values, -_LARGEST)
     np.minimum.at(lowest, position, labels)
     np.maximum.at(highest, position, labels)
+    return _boundaries(lowest, highest)
+
+
+def _boundaries(lowest: np.ndarray, highest: np.ndarray) -> np.ndarray:
+    """Class boundaries from the least and largest label code on each distinct value."""
     single = lowest == highest  # every row on the value has that one label
     same = single[:-1] & single[1:] & (lowest[:-1] == lowest[1:])
     return ~same
@@ -177,16 +202,22 @@ def thinned(cuts: ColumnCuts, k: int) -> np.ndarray:
 
 
 def quantile_gaps(values: np.ndarray, distinct: np.ndarray, cap: int,
-                  weight: np.ndarray | None = None) -> np.ndarray:
+                  weight: np.ndarray | None = None, run_ends: np.ndarray | None = None
+                  ) -> np.ndarray:
     """The label-blind choice of at most ``cap`` gaps: cut just below the value at each of
     ``cap`` evenly spaced inner quantiles of the training values (ranks ``round(q (N - 1))``
-    of the ``N`` rows, or of the total weight ``N``: integer weights act as repeated rows)."""
+    of the ``N`` rows, or of the total weight ``N``: integer weights act as repeated rows).
+    ``run_ends`` (``SortedColumn``): the values at most each distinct one, the cumulated
+    counts without weights, so no value is looked up."""
     n_gaps = distinct.size - 1
     if n_gaps <= cap:
         return np.arange(1, distinct.size)
-    position = np.searchsorted(distinct, values)
-    per_value = np.bincount(position, weights=weight, minlength=distinct.size)
-    cumulative = np.cumsum(per_value)
+    if run_ends is not None and weight is None:
+        cumulative = run_ends
+    else:
+        position = np.searchsorted(distinct, values)
+        per_value = np.bincount(position, weights=weight, minlength=distinct.size)
+        cumulative = np.cumsum(per_value)
     ranks = np.round(np.linspace(0, max(cumulative[-1] - 1, 0), cap + 2)[1:-1])
     at = np.searchsorted(cumulative, ranks, side="right")
     return np.unique(np.clip(at, 1, n_gaps))

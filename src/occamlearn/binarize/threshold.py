@@ -37,7 +37,7 @@ between adjacent training dates (a midnight if there is one: ``application_date 
 
 from __future__ import annotations
 
-from numbers import Integral
+from numbers import Integral, Real
 from typing import ClassVar
 
 import numpy as np
@@ -107,6 +107,12 @@ class ThresholdBinarizer(BaseBinarizer):
         As in ``FeatureBinarizer`` (identifier-like columns are dropped with a warning).
     max_categories : int >= 1 or None, default=64
         As in ``FeatureBinarizer`` (rarer categories fold into "other" with a warning).
+    time_limit : float >= 0 or None, default=None
+        Seconds ``fit`` may take on a wide numeric table: the numeric columns are read in
+        blocks (``sorted_columns``), and once half of this has passed the columns not read
+        yet are left out (the first block is always read), named in ``unread_columns_`` and
+        in ``restriction()``. An estimator with a ``time_limit`` passes part of it here
+        when its table is wide. None: every column is read.
 
     ``fit(X, y=None, sample_weight=None)``: labels make the cuts label-aware (above);
     weights place thinned cuts by weighted quantiles (integer weights act as repeated rows)
@@ -124,6 +130,8 @@ class ThresholdBinarizer(BaseBinarizer):
         cuts only there (``restriction()`` says so in words).
     folded_columns_ : dict
         ``{column: categories folded into "other"}`` (``max_categories``).
+    unread_columns_ : list
+        The columns ``time_limit`` left no time to read (kind ``"unread"`` in ``columns_``).
     """
 
     _parameter_constraints: ClassVar[dict] = {
@@ -132,6 +140,7 @@ class ThresholdBinarizer(BaseBinarizer):
                            None],
         "sides": [StrOptions({"upper", "both"})],
         "missing_sides": [StrOptions({"one", "both"})],
+        "time_limit": [Interval(Real, 0, None, closed="left"), None],
     }
 
     def __init__(
@@ -146,7 +155,9 @@ class ThresholdBinarizer(BaseBinarizer):
         missing_sides="both",
         drop_identifiers=True,
         max_categories=64,
+        time_limit=None,
     ):
+        self.time_limit = time_limit
         self.missing_sides = missing_sides
         self.max_thresholds = max_thresholds
         self.sides = sides
@@ -170,8 +181,8 @@ class ThresholdBinarizer(BaseBinarizer):
         ordered = [c for c in learned if c.capped.kind in ("continuous", "discrete")
                    and c.values.size and c.values.min() < c.values.max()]
         labelled = bool(ordered) and ordered[0].labels is not None
-        cuts = {id(c): column_cuts(c.values, c.labels, c.weight, missing=c.spec.missing)
-                for c in ordered}
+        cuts = {id(c): column_cuts(c.values, c.labels, c.weight, missing=c.spec.missing,
+                                   summary=c.summary) for c in ordered}
         cap = self._cap(learned, ordered, cuts, labelled, n_rows)
         self.thinned_columns_ = {}
         gaps = {id(c): self._chosen_gaps(c, cuts[id(c)], cap, labelled) for c in ordered}
@@ -213,7 +224,8 @@ class ThresholdBinarizer(BaseBinarizer):
         """The gap indices the column cuts, noted in ``thinned_columns_`` when fewer than
         could matter."""
         if cap is not None and not labelled:
-            gaps = quantile_gaps(column.values, cuts.distinct, cap, column.weight)
+            gaps = quantile_gaps(column.values, cuts.distinct, cap, column.weight,
+                                 None if column.summary is None else column.summary.run_ends)
         else:
             gaps = cuts.gaps if cap is None else thinned(cuts, cap)
         if gaps.size < cuts.n_gaps:

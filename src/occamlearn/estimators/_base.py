@@ -59,6 +59,7 @@ __all__ = [
     "no_limit_as_none",
     "prepare_training_data",
     "resolve_n_jobs",
+    "binarizer_within",
     "restriction_of",
     "row_weights",
     "table_input_tags",
@@ -295,7 +296,7 @@ def _take_rows(X, rows: np.ndarray):
 def prepare_training_data(estimator, X, y, *, binarizer, on_conflict: str,
                           sample_weight=None, class_weight=None,
                           binarize_with_labels: bool = False,
-                          fresh_binarizer: bool = False) -> TrainingData:
+                          fresh_binarizer: bool = False, deadline=None) -> TrainingData:
     """Validate ``X, y``, encode labels, fit a clone of ``binarizer`` and handle conflicts.
 
     ``binarizer=None`` means ``X`` is already 0/1 (anything else is a ValueError naming the
@@ -309,7 +310,10 @@ def prepare_training_data(estimator, X, y, *, binarizer, on_conflict: str,
     ``fit`` takes them): ``ThresholdBinarizer`` then keeps every cut a tree can need, so a
     tree search over its features is exact over every threshold (``binarize.cut_points``).
     ``fresh_binarizer``: ``binarizer`` was made for this fit alone, so it is fitted itself
-    instead of a clone (what a clone would be: nothing else holds it).
+    instead of a clone (what a clone would be: nothing else holds it). ``deadline`` (the
+    fit's, or None): a ``ThresholdBinarizer`` gets ``BINARISING_SHARE`` of the time it leaves
+    as its own ``time_limit`` (unless it has a shorter one), so that a table too wide to
+    read in time is read in part, and says so (``restriction()``), leaving the search time.
     """
     if y is None:
         raise ValueError(f"{type(estimator).__name__} requires y to be passed, but the target "
@@ -325,7 +329,7 @@ def prepare_training_data(estimator, X, y, *, binarizer, on_conflict: str,
         fitted = None
         X_bin = check_binary_matrix(X, getattr(estimator, "feature_names_in_", None))
     else:
-        fitted = binarizer if fresh_binarizer else clone(binarizer)
+        fitted = binarizer_within(binarizer if fresh_binarizer else clone(binarizer), deadline)
         X_bin = np.asarray(_fit_binarizer(fitted, X, y_index if binarize_with_labels else None,
                                           weight), dtype=np.uint8)
     feature_names = _binary_feature_names(fitted, estimator, X_bin.shape[1])
@@ -352,14 +356,32 @@ def prepare_training_data(estimator, X, y, *, binarizer, on_conflict: str,
     raise ValueError(f"on_conflict must be one of {ON_CONFLICT}; got {on_conflict!r}.")
 
 
+# The part of the time a fit's deadline leaves that its readable binariser may take.
+BINARISING_SHARE = 0.5
+
+
+def binarizer_within(binarizer, deadline, share: float = BINARISING_SHARE):
+    """``binarizer`` with ``share`` of ``deadline``'s time left as its ``time_limit`` when
+    it is a ``ThresholdBinarizer`` without a shorter one."""
+    from occamlearn.binarize import ThresholdBinarizer
+
+    if deadline is None or deadline.at is None or not isinstance(binarizer, ThresholdBinarizer):
+        return binarizer
+    allowed = share * deadline.remaining()
+    if binarizer.time_limit is None or binarizer.time_limit > allowed:
+        binarizer.set_params(time_limit=allowed)
+    return binarizer
+
+
 def _fit_binarizer(binarizer, X, labels, weight):
     """``binarizer.fit_transform`` with the labels (None: without) and, if its ``fit`` takes
-    them, the weights."""
+    them, the weights (``fit_transform`` is ``fit(...).transform(X)``, and the binarisers'
+    own evaluates the columns ``fit`` already read)."""
     if labels is None:
         return binarizer.fit_transform(X)
     if weight is not None and has_fit_parameter(binarizer, "sample_weight"):
-        return binarizer.fit(X, labels, sample_weight=weight).transform(X)
-    return binarizer.fit(X, labels).transform(X)
+        return binarizer.fit_transform(X, labels, sample_weight=weight)
+    return binarizer.fit_transform(X, labels)
 
 
 def restriction_of(binarizer) -> str | None:

@@ -50,6 +50,7 @@ from occamlearn.estimators._base import (
     _fit_binarizer,
     _take_rows,
     binarizer_to_fit,
+    binarizer_within,
     check_binary_matrix,
     encode_labels,
     restriction_of,
@@ -160,16 +161,27 @@ def _numeric_columns(spec, values: np.ndarray) -> list[tuple[np.ndarray, _Cuts]]
     return columns
 
 
-def _every_threshold(binarizer, X) -> tuple[list, list, tuple, str, str | None]:
+# The part of the time left that reading the columns may take before ``_every_threshold``
+# ranks every value of each column read and the search starts with a greedy tree over them:
+# that work took about ten times the reading per column (6,000 x 3,000 floats with half the
+# time given to the binariser: a 3 s limit read 2,792 columns and the fit took 7.7 CPU-s),
+# so a quarter of the share that would just fit leaves room for a loaded machine.
+EVERY_THRESHOLD_SHARE = 0.025
+
+
+def _every_threshold(binarizer, X, deadline=None) -> tuple[list, list, tuple, str, str | None]:
     """(codes per column, tests per column, column specs, handle_unknown, what is left out
     -- rare categories folded into "other", or None) of the table read as the readable
-    binariser reads its columns, over every threshold."""
-    fitted = clone(binarizer).set_params(max_thresholds=1, sides="upper").fit(X)
+    binariser reads its columns, over every threshold. ``deadline`` (the fit's, or None)
+    bounds the reading (``binarizer_within``): columns it leaves unread are left out, and
+    said so in what is left out."""
+    fitted = binarizer_within(clone(binarizer).set_params(max_thresholds=1, sides="upper"),
+                              deadline, EVERY_THRESHOLD_SHARE).fit(X)
     _, raw = read_columns(fitted, X, reset=False)
     raw = dict(zip((spec.name for spec in fitted.columns_), raw))
     codes, tests, frame = [], [], {}
     for spec in fitted.columns_:
-        if spec.kind in ("constant", "identifier"):
+        if spec.kind in ("constant", "identifier", "unread"):
             continue
         values = clean_column(spec, raw[spec.name], handle_unknown="ignore")
         if spec.kind in NUMERIC:
@@ -184,7 +196,7 @@ def _every_threshold(binarizer, X) -> tuple[list, list, tuple, str, str | None]:
             codes.append(np.asarray(condition.evaluate(frame), dtype=np.float64))
             tests.append({1: (condition, False)})       # a two-valued column
     folded = restriction_text({}, getattr(fitted, "folded_columns_", {}),
-                              fitted.max_categories)
+                              fitted.max_categories, fitted.unread_columns_)
     return codes, tests, tuple(fitted.columns_), fitted.handle_unknown, folded
 
 
@@ -205,9 +217,11 @@ def _feature_names(estimator, n_columns: int) -> tuple:
     return tuple(str(n) for n in names)
 
 
-def table_columns(estimator, X, y, sample_weight=None, class_weight=None) -> TableColumns:
+def table_columns(estimator, X, y, sample_weight=None, class_weight=None,
+                  deadline=None) -> TableColumns:
     """Read ``X, y`` for ``MaxAccuracyTreeClassifier.fit`` (module doc): validated once,
-    weights from ``row_weights``, rows of weight 0 dropped first."""
+    weights from ``row_weights``, rows of weight 0 dropped first; the fit's ``deadline``
+    bounds the readable binariser's reading (``binarizer_within``)."""
     if y is None:
         raise ValueError(f"{type(estimator).__name__} requires y to be passed, but the target "
                          "y is None.")
@@ -221,14 +235,14 @@ def table_columns(estimator, X, y, sample_weight=None, class_weight=None) -> Tab
     X_bin = None
     if reads_every_threshold(binarizer):
         codes, tests, specs, handle_unknown, over = _every_threshold(
-            binarizer_to_fit(binarizer), X)
+            binarizer_to_fit(binarizer), X, deadline)
         names = ()
     else:
         if binarizer is None:
             X_bin = check_binary_matrix(X, getattr(estimator, "feature_names_in_", None))
             names, over = _feature_names(estimator, X_bin.shape[1]), "the 0/1 columns given"
         else:                             # fitted with the labels, as the other trees do
-            fitted = clone(binarizer_to_fit(binarizer))
+            fitted = binarizer_within(clone(binarizer_to_fit(binarizer)), deadline)
             X_bin = np.asarray(_fit_binarizer(fitted, X, y_index, weight), dtype=np.uint8)
             names = tuple(str(n) for n in fitted.get_feature_names_out())
             over = restriction_of(fitted) if isinstance(fitted, ThresholdBinarizer) else (

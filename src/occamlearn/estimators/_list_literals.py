@@ -26,14 +26,14 @@ import pandas as pd
 from sklearn.base import BaseEstimator, TransformerMixin, clone
 from sklearn.utils.validation import check_is_fitted
 
-from occamlearn.binarize import ThresholdBinarizer
+from occamlearn.binarize import ThresholdBinarizer, sorted_columns
 from occamlearn.binarize.fit_checks import plain_clone
 from occamlearn.binarize.threshold import LABEL_BLIND_THRESHOLDS
 from occamlearn.estimators._base import table_input_tags
 from occamlearn.model.conditions import Condition
 from occamlearn.stopping import CLOCK
 
-__all__ = ["RuleLiterals", "negation", "within_deadline"]
+__all__ = ["RuleLiterals", "negation", "time_restriction", "within_deadline"]
 
 # A table this wide is timed on its first PILOT_COLUMNS columns before it is binarised, once
 # a first look at its first FIRST_LOOK_COLUMNS leaves any doubt (``within_deadline``).
@@ -86,7 +86,7 @@ class RuleLiterals(TransformerMixin, BaseEstimator):
             dtype=np.int64)
         self.conditions_ = base + [negation(base[k]) for k in self.negated_]
         for name in ("columns_", "n_features_in_", "feature_names_in_", "dropped_columns_",
-                     "identifier_columns_"):
+                     "identifier_columns_", "unread_columns_"):
             if hasattr(self.binarizer_, name):
                 setattr(self, name, getattr(self.binarizer_, name))
         return self
@@ -129,6 +129,12 @@ class RuleLiterals(TransformerMixin, BaseEstimator):
             check_is_fitted(self)
         return np.asarray([str(c) for c in self.conditions_], dtype=object)
 
+    def restriction(self) -> str | None:
+        """The binariser's ``restriction()``: what its features leave out, in words."""
+        check_is_fitted(self)
+        restriction = getattr(self.binarizer_, "restriction", None)
+        return None if restriction is None else restriction()
+
     def __sklearn_tags__(self):
         return table_input_tags(super().__sklearn_tags__())
 
@@ -148,15 +154,27 @@ def within_deadline(literals: RuleLiterals, X, deadline, share: float = 0.5) -> 
     ``LABEL_BLIND_THRESHOLDS * share_time / predicted`` cuts (at least 1) instead of
     ``LABEL_BLIND_THRESHOLDS``: the work per column scales with its cuts. The binariser notes
     the thinning (``thinned_columns_``), so the fitted model says what it was restricted to.
-    Only a ``ThresholdBinarizer`` with ``max_thresholds="auto"`` is thinned; an estimate may
-    be off, and then the search's own deadline still holds.
+    Only a ``ThresholdBinarizer`` with ``max_thresholds="auto"`` is thinned. An estimate may
+    be off, or even one cut per column too many: so every ``ThresholdBinarizer`` also gets
+    the share as its own ``time_limit`` (unless it has a shorter one), which stops reading
+    columns in time and names those it left out (``unread_columns_``, ``restriction()``),
+    and the search's own deadline still holds. A table of one block at most
+    (``sorted_columns.SORT_BLOCK_BYTES`` of float64 values) gets none: the binariser reads
+    its first block whatever its limit, so the limit could change nothing there (and a
+    small fit does not pay for the clone).
     """
     inner = literals.binarizer
-    n_columns = X.shape[1] if hasattr(X, "shape") and len(X.shape) == 2 else 0
-    if deadline is None or deadline.at is None or n_columns <= PILOT_COLUMNS \
-            or not isinstance(inner, ThresholdBinarizer) or inner.max_thresholds != "auto":
+    shape = X.shape if hasattr(X, "shape") and len(X.shape) == 2 else (0, 0)
+    n_columns = shape[1]
+    if deadline is None or deadline.at is None or not isinstance(inner, ThresholdBinarizer):
         return literals
     allowed = share * deadline.remaining()
+    if 8 * shape[0] * shape[1] > sorted_columns.SORT_BLOCK_BYTES and (
+            inner.time_limit is None or inner.time_limit > allowed):
+        literals = RuleLiterals(clone(inner).set_params(time_limit=allowed))
+        inner = literals.binarizer
+    if n_columns <= PILOT_COLUMNS or inner.max_thresholds != "auto":
+        return literals
     first_look = _binarising_time(literals, X, FIRST_LOOK_COLUMNS)
     if first_look is None or first_look * n_columns / FIRST_LOOK_COLUMNS \
             <= FIRST_LOOK_MARGIN * allowed:
@@ -166,10 +184,22 @@ def within_deadline(literals: RuleLiterals, X, deadline, share: float = 0.5) -> 
         return literals
     predicted = pilot * n_columns / PILOT_COLUMNS
     allowed = share * deadline.remaining()
-    if predicted <= allowed:
-        return literals
-    cuts = max(1, int(LABEL_BLIND_THRESHOLDS * allowed / predicted))
-    return RuleLiterals(clone(inner).set_params(max_thresholds=cuts))
+    cuts = "auto" if predicted <= allowed else \
+        max(1, int(LABEL_BLIND_THRESHOLDS * allowed / predicted))
+    limit = allowed if inner.time_limit is None else min(allowed, inner.time_limit)
+    return RuleLiterals(clone(inner).set_params(max_thresholds=cuts, time_limit=limit))
+
+
+def time_restriction(fitted) -> str | None:
+    """What a time limit restricted the fitted ``RuleLiterals``' features to, in words: its
+    ``ThresholdBinarizer``'s ``restriction()`` when ``within_deadline`` thinned its cuts
+    (``max_thresholds`` not "auto") or it left columns unread; None otherwise (a default fit
+    keeps ``LABEL_BLIND_THRESHOLDS`` cuts per column by design, not for lack of time)."""
+    inner = getattr(fitted, "binarizer_", None)
+    if not isinstance(inner, ThresholdBinarizer) or (
+            inner.max_thresholds == "auto" and not getattr(inner, "unread_columns_", None)):
+        return None
+    return inner.restriction()
 
 
 def _binarising_time(literals: RuleLiterals, X, n_columns: int) -> float | None:

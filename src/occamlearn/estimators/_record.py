@@ -98,7 +98,7 @@ def _column_checks(binarizer) -> tuple:
         return None, "error"
     columns = tuple({"name": str(spec.name), "index": int(spec.index), "kind": spec.kind,
                      "domain": [_plain(v) for v in spec.domain]}
-                    for spec in specs if spec.kind not in ("constant", "identifier"))
+                    for spec in specs if spec.kind not in ("constant", "identifier", "unread"))
     if not _jsonable(list(columns)):
         return None, "error"
     return columns, getattr(binarizer, "handle_unknown", "error")
@@ -165,7 +165,8 @@ def record_of(estimator) -> FittedModel:
                            positive_index=int(estimator._positive_index_),
                            direction=estimator.direction_,
                            log_likelihoods=tuple(estimator.log_likelihoods_),
-                           stop_reason=estimator.stop_reason_)
+                           stop_reason=estimator.stop_reason_,
+                           optimal_over=getattr(estimator, "features_over_", None))
     errors_bound = getattr(estimator, "errors_lower_bound_", None)
     return FittedModel(
         estimator.tree_, **common, status=estimator.status_,
@@ -294,6 +295,7 @@ def _set_list(estimator, record: FittedModel) -> None:
     estimator.log_likelihoods_ = tuple(record.log_likelihoods)
     estimator.log_likelihood_ = record.log_likelihood
     estimator.stop_reason_ = record.stop_reason
+    estimator.features_over_ = record.optimal_over
     # each rule's description cost follows from its size and the penalty (none in files
     # written before the penalty existed); the list learner is imported only by a list's record
     from occamlearn.lists.cost import rule_cost

@@ -36,7 +36,7 @@ from occamlearn.estimators._base import (
     table_input_tags,
 )
 from occamlearn.estimators._display import ModelDisplayMixin
-from occamlearn.estimators._list_literals import RuleLiterals, within_deadline
+from occamlearn.estimators._list_literals import RuleLiterals, time_restriction, within_deadline
 from occamlearn.estimators._process_exit import freeze_collector_at_exit
 from occamlearn.estimators._record import fit_date
 from occamlearn.lists import RULE_SEARCHES, prepare, search_problem
@@ -150,7 +150,9 @@ class DecisionListClassifier(ParamsCheckedOnce, ClassifierMixin, ModelDisplayMix
         ``stop_reason_ == "time_limit"``. None or 0: no limit. A table so wide that
         binarising it would take over half the time left is binarised with fewer cuts per
         numeric column (``_list_literals.within_deadline``; the inner binariser's
-        ``thinned_columns_`` says how many), so that the search still has time for rules.
+        ``thinned_columns_`` says how many), and the columns it has no time to read are
+        left out (its ``unread_columns_``), so that the search still has time for rules;
+        ``features_over_`` and the printed summary say so.
 
     With ``sample_weight`` (in ``fit``) or ``class_weight`` every count of the search is a
     total weight: the log-likelihood, the rule probabilities (weighted frequencies, what
@@ -177,6 +179,9 @@ class DecisionListClassifier(ParamsCheckedOnce, ClassifierMixin, ModelDisplayMix
         rules (``validation_folds``), or None when no validation ran
     classes_, positive_class_, n_features_in_, feature_names_in_ (DataFrame input only)
     binarizer_ : the fitted binariser, or None
+    features_over_ : what the binary features were restricted to, in words, when a time
+        limit thinned the cuts or left columns unread
+        (``_list_literals.time_restriction``, printed in the summary line), else None
     fitted_at_ : when ``fit`` ran (ISO 8601, UTC); ``to_record()`` holds it all as plain data
     feature_names_ : names of the binary features
     """
@@ -256,6 +261,7 @@ class DecisionListClassifier(ParamsCheckedOnce, ClassifierMixin, ModelDisplayMix
         classes, y_index, X_bin = data.classes, data.y, data.X_bin
         positive = self._positive_index(classes)
         self.binarizer_ = data.binarizer
+        self.features_over_ = time_restriction(data.binarizer)
         self.fitted_at_ = fit_date()
         self.feature_names_ = np.asarray([str(n) for n in data.feature_names], dtype=object)
         max_conjunction = min(self.max_conjunction, max(1, X_bin.shape[1]))

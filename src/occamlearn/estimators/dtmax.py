@@ -185,7 +185,7 @@ class MaxAccuracyTreeClassifier(ParamsCheckedOnce, ClassifierMixin, FittedTreeMi
                              "max_leaves.")
         from occamlearn.trees.dtmax.entry import find_most_accurate_tree
 
-        columns = table_columns(self, X, y, sample_weight, self.class_weight)
+        columns = table_columns(self, X, y, sample_weight, self.class_weight, deadline)
         progress = search_progress(self, columns)
         with watching_interrupts(deadline, progress):
             result = find_most_accurate_tree(

@@ -283,7 +283,7 @@ class MinimumPureTreeClassifier(ClassifierMixin, FittedTreeMixin, BaseEstimator)
             kernel_cache.compile_early(ERROR_BUDGET_KERNELS if self._may_err() else "bnb")
         self._check_error_budget_options(sample_weight)
         self._n_jobs = resolve_n_jobs(self.n_jobs)
-        data = self._prepare(X, y, sample_weight)
+        data = self._prepare(X, y, sample_weight, deadline)
         prepared = CLOCK()
         kind = "tree" if self._may_err() else "pure tree"
         user = UserProgress(self, self.feature_names_,
@@ -347,13 +347,13 @@ class MinimumPureTreeClassifier(ClassifierMixin, FittedTreeMixin, BaseEstimator)
             raise ValueError(f"{what} needs method 'auto', 'bnb' or 'maxsat'; "
                              f"method={self.method!r} finds pure trees only.")
 
-    def _prepare(self, X, y, sample_weight=None):
+    def _prepare(self, X, y, sample_weight=None, deadline=None):
         keep_all = self._may_err() and self.on_conflict != "majority"
         filtering = "majority" if self.on_conflict == "auto" else self.on_conflict
         data = prepare_training_data(self, X, y, binarizer=binarizer_to_fit(self.binarizer),
                                      on_conflict="relax" if keep_all else filtering,
                                      sample_weight=sample_weight, class_weight=self.class_weight,
-                                     binarize_with_labels=True)
+                                     binarize_with_labels=True, deadline=deadline)
         self.classes_ = data.classes
         self.binarizer_ = data.binarizer
         self.optimal_over_ = restriction_of(data.binarizer)

@@ -102,7 +102,7 @@ def size_error_path(estimator, X, y, sample_weight=None) -> SizeErrorPath:
     # the engine (and scikit-learn's trees it imports) is imported here, under the deadline
     from occamlearn.trees.dtmax.entry import find_size_error_curve
 
-    columns = table_columns(work, X, y, sample_weight, work.class_weight)
+    columns = table_columns(work, X, y, sample_weight, work.class_weight, deadline)
     curve = find_size_error_curve(columns.data, max_leaves=work.max_leaves,
                                   max_depth=work.max_depth, deadline=deadline)
     models, made = [], {}

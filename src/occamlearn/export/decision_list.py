@@ -86,9 +86,10 @@ def summary_line(model) -> str:
     label = record.model.adjustment
     which = (f"p = P({record.positive_class}), observed; predictions use the {label} p"
              if label else f"p = P({record.positive_class})")
+    over = "" if record.optimal_over is None else f"; features over {record.optimal_over}"
     return (f"{which}; direction {record.direction}; "
             f"{len(record.model)} rules; log-likelihood {record.log_likelihood:.3f}; "
-            f"stopped: {record.stop_reason}")
+            f"stopped: {record.stop_reason}{over}")
 
 
 def export_text(model, *, decimals: int = 2, show_counts: bool = True,

@@ -122,6 +122,8 @@ def record_to_dict(record) -> dict:
                     "list": record.model.to_dict(), "direction": record.direction,
                     "log_likelihoods": list(record.log_likelihoods),
                     "stop_reason": record.stop_reason})
+        if record.optimal_over is not None:
+            out["optimal_over"] = record.optimal_over
         return out
     out.update({"tree": record.model.to_dict(), "status": record.status,
                 "lower_bound": _int_or_none(record.lower_bound),
@@ -310,4 +312,5 @@ def _list_record(data: dict, common: dict) -> FittedModel:
         checks.fail("stop_reason", "must be a string")
     return FittedModel(decision_list, **common, positive_index=positive,
                        direction=data["direction"], log_likelihoods=tuple(lls),
-                       stop_reason=data["stop_reason"])
+                       stop_reason=data["stop_reason"],
+                       optimal_over=checks.optional_text(data, "optimal_over"))
