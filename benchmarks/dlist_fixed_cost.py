@@ -39,7 +39,7 @@ import pandas as pd
 from sklearn.model_selection import train_test_split
 
 from occamlearn import DecisionListClassifier
-from occamlearn.estimators._base import validate_table
+from occamlearn.estimators._inputs import validate_table
 from occamlearn.estimators.decision_list import LIST_BINARIZERS
 from occamlearn.lists import learn_decision_list, prepare
 from occamlearn.lists.folds import FoldSearch

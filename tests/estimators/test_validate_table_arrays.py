@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from sklearn.utils.validation import validate_data
 
 from occamlearn import MaxAccuracyTreeClassifier
-from occamlearn.estimators._base import _plain_matrix, validate_table
+from occamlearn.estimators._inputs import _plain_matrix, validate_table
 
 
 def _fitted_on_names():

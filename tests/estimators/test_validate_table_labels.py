@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from sklearn.utils.validation import check_array, check_consistent_length, column_or_1d
 
 from occamlearn import DecisionListClassifier
-from occamlearn.estimators._base import _plain_labels, encode_labels, validate_table
+from occamlearn.estimators._inputs import _plain_labels, encode_labels, validate_table
 
 
 def _their_labels(X, y):

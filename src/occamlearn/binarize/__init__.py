@@ -16,7 +16,8 @@
 """
 
 from occamlearn.binarize._base import restriction_text
-from occamlearn.binarize._columns import clean_column, date_between, read_columns
+from occamlearn.binarize._clean_columns import clean_column
+from occamlearn.binarize._columns import date_between, read_columns
 from occamlearn.binarize._values import check_unique_names
 from occamlearn.binarize.conditions import ConditionBinarizer
 from occamlearn.binarize.conflicts import (

@@ -34,11 +34,11 @@ from sklearn.utils.validation import (
     check_is_fitted,
 )
 
+from occamlearn.binarize._clean_columns import clean_column
 from occamlearn.binarize._columns import (
     ZERO_ONE,
     ColumnSpec,
     ReadNumbers,
-    clean_column,
     fit_column,
     read_columns,
     training_columns,

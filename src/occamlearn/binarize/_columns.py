@@ -37,15 +37,12 @@ Values are read the way users mean them (the pieces live in ``_values``):
 * Non-string column labels print as ``x[label]`` (``x[0] < 1``, never ``0 < 1``) and
   repeated column names are a ``ValueError`` naming them.
 
-Numeric columns are ordered: every condition on them is a threshold or an interval, so a value
-unseen in fit falls where its order puts it and is never an error. Only an unseen *category*
-needs a policy (``handle_unknown``): ``"ignore"`` makes its conditions false and warns, naming
-the column and the value; ``"error"`` raises.
+How a column is read again at ``transform`` (unseen categories, new missing values) is
+``_clean_columns.clean_column``.
 """
 
 from __future__ import annotations
 
-import warnings
 from dataclasses import dataclass
 
 import numpy as np
@@ -61,7 +58,6 @@ from occamlearn.binarize._values import (
     reading,
     to_days,
     to_text,
-    warn_new_missing,
 )
 from occamlearn.binarize._values import where as _where
 from occamlearn.binarize.fit_checks import record_frame_features
@@ -80,7 +76,6 @@ __all__ = [
     "ReadNumbers",
     "check_range",
     "check_unique_names",
-    "clean_column",
     "column_label",
     "date_between",
     "fit_column",
@@ -414,50 +409,6 @@ def _numeric_spec(name, index, values, override, *, dates: bool, is_bool: bool,
 def _is_frame_float(column) -> bool:
     """A DataFrame float column is continuous by dtype, even if its values are integral."""
     return isinstance(column, pd.Series) and column.dtype.kind == "f"
-
-
-def clean_column(spec: ColumnSpec, column, *, handle_unknown: str) -> np.ndarray:
-    """Transform-time values of one column, checked against what ``fit`` saw.
-
-    Numeric values are never unknown (their conditions compare by order; +-inf is simply
-    beyond every threshold). A category unseen in fit raises with ``handle_unknown="error"``;
-    with ``"ignore"`` it passes (its conditions evaluate as false) with a ``UserWarning``
-    naming the column and the value. Missing values are never an error: a column that had
-    none in fit warns, naming the rows (its conditions are false there).
-    """
-    if spec.kind != "categorical":
-        values = (to_days(spec.name, column) if spec.dates
-                  else _to_float(spec.name, column, allow_inf=True))
-        warn_new_missing(spec, np.isnan(values))
-        return values
-    values = _to_objects(spec.name, column)
-    absent = missing_mask(values)
-    warn_new_missing(spec, absent)
-    if spec.domain and all(isinstance(v, str) for v in spec.domain):
-        values = to_text(values)  # a number reads as its text, as printed: 2 is '2'
-    known = (pd.Index(spec.domain).get_indexer(pd.Index(values)) >= 0) | absent
-    if known.all():
-        return values
-    row = int(np.flatnonzero(~known)[0])
-    value = values[row]
-    value = value.item() if isinstance(value, np.generic) else value
-    unseen = pd.unique(values[~known])
-    shown = ", ".join(map(repr, unseen[:5])) + (", ..." if len(unseen) > 5 else "")
-    if handle_unknown == "error":
-        known_text = ", ".join(map(str, spec.domain[:10])) + (
-            ", ..." if len(spec.domain) > 10 else ""
-        )
-        raise ValueError(
-            f"{_where(spec.name, row)} has value {value!r}, unseen in fit (known: {known_text});"
-            " pass handle_unknown='ignore' to evaluate its conditions as false"
-        )
-    warnings.warn(
-        f"column {spec.name!r} has categories unseen in fit ({shown}; first at row {row}): "
-        "their conditions evaluate as false",
-        UserWarning,
-        stacklevel=4,
-    )
-    return values
 
 
 def check_range(name: str, values: np.ndarray) -> None:

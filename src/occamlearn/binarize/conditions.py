@@ -4,7 +4,7 @@ A model file stores the fitted binariser's conditions (``Condition.to_dict``), n
 binariser object; ``ConditionBinarizer`` evaluates exactly those conditions, so a reloaded
 model turns a table into the same binary matrix the saved one did.
 
-It also checks the input as the fitted binariser did (``binarize._columns.clean_column``):
+It also checks the input as the fitted binariser did (``binarize._clean_columns.clean_column``):
 a string in a numeric column and (with ``handle_unknown="error"``) a value unseen in fit are
 ``ValueError`` naming the column, the value and the row; missing values follow the
 conditions' own ``missing`` rule (a column whose conditions have none warns, as the fitted
@@ -24,7 +24,8 @@ import numpy as np
 from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from occamlearn.binarize._columns import ColumnSpec, _to_objects, clean_column
+from occamlearn.binarize._clean_columns import clean_column
+from occamlearn.binarize._columns import ColumnSpec, _to_objects
 from occamlearn.binarize._values import check_unique_names, warn_new_missing
 from occamlearn.model.bulk_evaluation import evaluate_all
 from occamlearn.model.conditions import Conjunction, condition_from_dict, missing_mask

@@ -19,7 +19,7 @@ _PUBLIC = {
     "DecisionListClassifier": ("occamlearn.estimators.decision_list", "DecisionListClassifier"),
     "BINARIZERS": ("occamlearn.estimators._base", "BINARIZERS"),
     "binarizer_to_fit": ("occamlearn.estimators._base", "binarizer_to_fit"),
-    "encode_labels": ("occamlearn.estimators._base", "encode_labels"),
+    "encode_labels": ("occamlearn.estimators._inputs", "encode_labels"),
     "compile_kernels_early": ("occamlearn.trees.compiling.kernel_cache", "compile_early"),
     "warm_up_kernels": ("occamlearn.trees.compiling.kernel_cache", "warm_up_all"),
     "KERNEL_COMPILE_ALL_SECONDS": ("occamlearn.trees.compiling.kernel_cache",

@@ -18,28 +18,27 @@ import numpy as np
 from sklearn.base import clone
 from sklearn.utils._param_validation import StrOptions
 from sklearn.utils.class_weight import compute_sample_weight
-from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import (
     _check_sample_weight,
-    check_array,
-    check_consistent_length,
     check_is_fitted,
-    column_or_1d,
     has_fit_parameter,
-    validate_data,
 )
 
 from occamlearn.binarize import (
     FeatureBinarizer,
     QuantileBinarizer,
     ThresholdBinarizer,
-    check_unique_names,
     conflict_message,
     find_conflicts,
     kept_rows,
 )
-from occamlearn.binarize.fit_checks import record_frame_features
 from occamlearn.estimators._display import ModelDisplayMixin
+from occamlearn.estimators._inputs import (
+    check_binary_matrix,
+    encode_labels,
+    is_dataframe,
+    validate_table,
+)
 from occamlearn.maxsat.solvers import SAT_SOLVERS
 
 __all__ = [
@@ -53,8 +52,6 @@ __all__ = [
     "TrainingData",
     "binarizer_to_fit",
     "binary_matrix",
-    "check_binary_matrix",
-    "encode_labels",
     "leaf_weights",
     "no_limit_as_none",
     "prepare_training_data",
@@ -63,7 +60,6 @@ __all__ = [
     "restriction_of",
     "row_weights",
     "table_input_tags",
-    "validate_table",
 ]
 
 ON_CONFLICT = ("error", "majority", "relax")
@@ -112,111 +108,6 @@ def binarizer_to_fit(binarizer):
     if isinstance(binarizer, str):
         return BINARIZERS[binarizer]()
     return binarizer
-
-
-def _is_dataframe(X) -> bool:
-    return hasattr(X, "columns") and hasattr(X, "iloc")
-
-
-def validate_table(estimator, X, y=None, *, reset: bool):
-    """Check ``X`` (and ``y``) and record ``n_features_in_`` / ``feature_names_in_``.
-
-    DataFrames pass through unchanged so that a binariser sees their column dtypes
-    (categories stay categories); arrays go through ``check_array`` with their dtype kept.
-    Missing values pass (the binarisers learn from them); repeated column names do not.
-    """
-    if _is_dataframe(X):
-        check_unique_names(X)
-        if reset and record_frame_features(estimator, X):
-            pass  # what validate_data records, without its narwhals look-up
-        elif y is None:
-            validate_data(estimator, X, skip_check_array=True, reset=reset)
-        else:
-            validate_data(estimator, X, y, skip_check_array=True, reset=reset)
-        if X.shape[0] == 0:
-            raise ValueError(
-                f"Found array with 0 sample(s) (shape={X.shape}) while a minimum of 1 is "
-                f"required by {type(estimator).__name__}."
-            )
-        if y is None:
-            return X
-        if not _plain_labels(y):
-            y = column_or_1d(y, warn=True)
-            y = check_array(y, ensure_2d=False, dtype=None, input_name="y")
-        if len(y) != X.shape[0]:
-            check_consistent_length(X, y)  # its error
-        return X, y
-    if reset and y is not None and _plain_matrix(X) and _plain_labels(y) and len(y) == len(X):
-        # what validate_data does to these (check_X_y returns them as they are): a cost of
-        # 0.1-0.2 ms a fit, mostly narwhals asking whether X is a DataFrame
-        estimator.n_features_in_ = X.shape[1]
-        if hasattr(estimator, "feature_names_in_"):
-            del estimator.feature_names_in_
-        return X, y
-    params = {"dtype": None, "ensure_all_finite": False}
-    if y is None:
-        return validate_data(estimator, X, reset=reset, **params)
-    return validate_data(estimator, X, y, reset=reset, y_numeric=False, **params)
-
-
-def _plain_matrix(X) -> bool:
-    """Whether ``X`` is a 2-D numpy array of booleans, integers or floats with rows and
-    columns: what ``check_array(X, dtype=None, ensure_all_finite=False)`` returns as it is
-    (no conversion, nothing to refuse; missing values pass)."""
-    return (type(X) is np.ndarray and X.ndim == 2 and X.dtype.kind in "biuf"
-            and X.shape[0] > 0 and X.shape[1] > 0)
-
-
-def _plain_labels(y) -> bool:
-    """Whether ``y`` is a 1-D numpy array of booleans or integers with rows: what
-    ``column_or_1d`` and ``check_array(y, ensure_2d=False, dtype=None)`` return unchanged
-    (no column to flatten, nothing to convert, nothing non-finite, at least one row)."""
-    return type(y) is np.ndarray and y.ndim == 1 and y.dtype.kind in "biu" and len(y) > 0
-
-
-def encode_labels(y) -> tuple[np.ndarray, np.ndarray]:
-    """``(classes, y_index)``: sorted distinct labels and each row's index into them.
-
-    Text labels work; continuous targets raise sklearn's "Unknown label type" ValueError.
-    A 1-D array of integers or booleans is what ``check_classification_targets`` always
-    accepts ("binary" or "multiclass"), so it is asked only when it would warn (more than
-    20 rows, more than half of them distinct classes).
-
-    Such an array whose least value is 0 and largest 1 holds exactly the labels 0 and 1
-    (integers, or False and True, in [0, 1]), both present: ``np.unique`` would return them
-    in that order, of ``y``'s dtype, and each row's index into them is its own value, so
-    they are formed from two reductions instead of a sort.
-    """
-    integers = isinstance(y, np.ndarray) and y.ndim == 1 and y.dtype.kind in "biu"
-    if not integers:
-        check_classification_targets(y)
-    elif len(y) and y.min() == 0 and y.max() == 1:
-        return np.array([0, 1], dtype=y.dtype), y.astype(np.int64)
-    classes, y_index = np.unique(y, return_inverse=True)
-    if integers and len(classes) > 2 and len(y) > 20 and len(classes) > round(0.5 * len(y)):
-        check_classification_targets(y)            # its warning: regression-like labels
-    return classes, y_index.astype(np.int64)
-
-
-def check_binary_matrix(X, feature_names=None) -> np.ndarray:
-    """``X`` as a uint8 0/1 matrix, or a ValueError naming the first non-0/1 entry."""
-    values = X.to_numpy() if _is_dataframe(X) else np.asarray(X)
-    if values.dtype in (np.bool_, np.uint8) and (values.size == 0
-                                                  or values.view(np.uint8).max() <= 1):
-        return values.astype(np.uint8)  # 0/1 bytes are their own answer: one pass, a copy
-    is_one = np.asarray(values == 1, dtype=bool)
-    bad = ~(np.asarray(values == 0, dtype=bool) | is_one)
-    if bad.any():
-        row, col = (int(i) for i in np.argwhere(bad)[0])
-        name = feature_names[col] if feature_names is not None else f"x{col}"
-        value = values[row, col]
-        value = value.item() if isinstance(value, np.generic) else value
-        raise ValueError(
-            f"binarizer=None expects 0/1 data, but column {name!r} (index {col}) holds "
-            f"{value!r} at row {row}; use a binarizer (e.g. the default 'binary') for "
-            "non-binary data."
-        )
-    return is_one.astype(np.uint8)
 
 
 @dataclass
@@ -290,7 +181,7 @@ def leaf_weights(tree, X_bin: np.ndarray, y: np.ndarray, weight: np.ndarray | No
 
 
 def _take_rows(X, rows: np.ndarray):
-    return X.iloc[rows] if _is_dataframe(X) else X[rows]
+    return X.iloc[rows] if is_dataframe(X) else X[rows]
 
 
 def prepare_training_data(estimator, X, y, *, binarizer, on_conflict: str,
@@ -347,7 +238,7 @@ def prepare_training_data(estimator, X, y, *, binarizer, on_conflict: str,
         return TrainingData(X_bin, y_index, classes, fitted, feature_names, all_rows,
                             weight=weight)
     if on_conflict == "error":
-        index = X.index if _is_dataframe(X) else positions
+        index = X.index if is_dataframe(X) else positions
         raise ValueError(
             "no pure tree exists: " + conflict_message(groups, y, index=index, limit=5)
             + "; pass on_conflict='majority' to apply that filter, or on_conflict='relax' to "

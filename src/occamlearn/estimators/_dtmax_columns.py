@@ -51,12 +51,10 @@ from occamlearn.estimators._base import (
     _take_rows,
     binarizer_to_fit,
     binarizer_within,
-    check_binary_matrix,
-    encode_labels,
     restriction_of,
     row_weights,
-    validate_table,
 )
+from occamlearn.estimators._inputs import check_binary_matrix, encode_labels, validate_table
 from occamlearn.model.conditions import Condition
 from occamlearn.model.tree import Tree
 from occamlearn.trees.dtmax.data import OrderedData
