@@ -43,13 +43,16 @@ FIRST_LOOK_COLUMNS = 8
 FIRST_LOOK_MARGIN = 0.1
 # Binarising costs per column (reading and sorting it) and per literal (a cut evaluated on
 # every row, its negation, the copies, then ``lists.prepare`` packing it). On a 6,000 x 3,000
-# uniform float table (load ~1.8) the 64-column pilot took 2.2e-4 s a column at one cut and
-# 4.2e-5 s a literal more; the whole table took 3.9e-4 s a column at one cut (1.16 s in all)
-# and 1.0e-4 s a literal more (1.73 s at 3 cuts, 4.34 s at 7, 10.1 s at 15), and packing
-# 1.4e-5 s a literal: at scale a column costs 1.8 times the pilot's, a literal 2.8 times (its
-# matrices no longer fit in the caches). The plan charges these factors, rounded up.
+# uniform float table (load ~1.8) the 64-column pilot, as a fit runs it (the first arrays of
+# that size in the process, their pages fresh as the whole table's are), took 8.6e-5 s a
+# column and 7.4e-5 s a literal (0.015 s at one cut, 0.31 s at every cut). The whole table
+# took 4.1e-4 s a column at one cut, packing included (1.24 s in all), and each further cut
+# 2.0e-4 to 2.7e-4 s a column (1.73 s at 3 cuts, 4.34 s at 7, 10.1 s at 15, plus 1.4e-5 s a
+# literal packing): at scale a literal costs 1.4 to 1.8 times the pilot's (its matrices no
+# longer fit in the caches). The plan charges twice the pilot's costs, per column and per
+# literal: 1.41 s predicted at one cut, 0.89 s a further cut.
 COLUMN_SCALE = 2.0
-LITERAL_SCALE = 3.0
+LITERAL_SCALE = 2.0
 
 _OPPOSITE = {"==": "!=", "!=": "==", "<": ">=", ">=": "<", "<=": ">", ">": "<="}
 
