@@ -227,3 +227,39 @@ def test_a_list_says_which_columns_its_time_limit_left_unread(monkeypatch, tmp_p
     loaded = load_model(tmp_path / "list.json")
     assert loaded.features_over_ == model.features_over_ and str(loaded) == str(model)
     assert DecisionListClassifier(time_limit=None).fit(X, y).features_over_ is None
+
+
+@pytest.mark.parametrize("seconds", [0.5, 2.0, 2.9, 5.0, 9.0, 40.0, 200.0])
+def test_the_plan_keeps_the_most_cuts_its_cost_model_puts_within_the_share(monkeypatch, seconds):
+    """With the pilots' timings fixed (t_all s for L_all literals at every cut, t_one s for
+    L_one at one cut, on 64 columns), the cuts kept are the most whose predicted cost,
+    COLUMN_SCALE x the per-column part plus LITERAL_SCALE x the per-literal part, scaled to
+    the table's columns, fits in the share; "auto" when every cut fits (brute force over c)."""
+    from occamlearn.estimators import _list_literals as plan
+    from occamlearn.stopping import Deadline
+
+    t_all, l_all, t_one, l_one, n_columns = 0.31, 4096, 0.015, 128, 3000
+    timings = {"auto": (t_all, l_all), 1: (t_one, l_one)}
+    monkeypatch.setattr(plan, "_binarising_time", lambda literals, X, n:
+                        timings[literals.binarizer.max_thresholds])
+
+    class Fixed(Deadline):  # always `seconds` left
+        def remaining(self):
+            return seconds
+
+    X = np.zeros((10, n_columns))
+    chosen = plan.within_deadline(RuleLiterals(ThresholdBinarizer()), X, Fixed(1.0), share=0.5)
+    per_literal = (t_all - t_one) / (l_all - l_one)
+    per_column = (t_one - per_literal * l_one) / 64
+
+    def predicted(cuts):
+        literals = l_one + (l_all - l_one) * (cuts - 1) / (plan.LABEL_BLIND_THRESHOLDS - 1)
+        return n_columns * (plan.COLUMN_SCALE * per_column
+                            + plan.LITERAL_SCALE * per_literal * literals / 64)
+
+    within = [c for c in range(1, plan.LABEL_BLIND_THRESHOLDS + 1)
+              if predicted(c) <= 0.5 * seconds + 1e-9]
+    expected = 1 if not within else (
+        "auto" if within[-1] == plan.LABEL_BLIND_THRESHOLDS else within[-1])
+    assert chosen.binarizer.max_thresholds == expected
+    assert chosen.binarizer.time_limit == pytest.approx(0.5 * seconds)

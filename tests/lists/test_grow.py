@@ -196,3 +196,54 @@ def test_conditions_list_needs_enumeration():
         learn_decision_list(X, [1, 0, 1, 0], conditions=[(0,), (1,)], rule_search="beam")
     with pytest.raises(ValueError, match="penalty"):
         learn_decision_list(X, [1, 0, 1, 0], penalty=-1)
+
+
+@settings(max_examples=150, deadline=None)
+@given(data=tiny_problem(), direction=st.sampled_from(DIRECTIONS),
+       completed=st.integers(1, 2), penalty=st.sampled_from([0.5, 1.0]))
+def test_a_deadline_mid_rule_keeps_the_best_rule_of_the_completed_levels(
+        data, direction, completed, penalty):
+    """The deadline passes right after level ``completed`` of the first rule's beam: the list
+    keeps the rule the same beam stopped at that many literals finds (its levels up to there
+    are the same), if the penalised gain accepts it, and says it stopped on time. After one
+    level that is the best single literal (brute force). A beam that ends before that level
+    never meets the deadline and gives the same first rule."""
+    from occamlearn.lists import levels
+    from occamlearn.stopping import Deadline
+
+    X, y = data
+    options = {"direction": direction, "rule_search": "beam", "penalty": penalty}
+    deadline = Deadline.after(None)
+    real_level = levels.NumpyLevels.level
+    first_levels = []
+
+    def level_then_stop(*args):
+        out = real_level(*args)
+        first_levels.append(args[4])  # the level's number
+        if args[4] == completed and first_levels.count(1) == 1:  # still the first rule
+            deadline.request_stop()
+        return out
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(levels, "ENGINE", "numpy")  # the loop that reads the deadline per level
+        patch.setattr(levels.NumpyLevels, "level", staticmethod(level_then_stop))
+        timed = learn_decision_list(X, y, max_conjunction=min(4, X.shape[1]), max_rules=3,
+                                    deadline=deadline, **options)
+        patch.setattr(levels.NumpyLevels, "level", staticmethod(real_level))
+        stopped_there = learn_decision_list(X, y, max_conjunction=min(completed, X.shape[1]),
+                                            max_rules=1, **options)
+    assert [r.features for r in timed.rules[:1]] == [r.features for r in stopped_there.rules]
+    assert timed.log_likelihoods[:2] == pytest.approx(stopped_there.log_likelihoods[:2])
+    if deadline.expired():
+        assert len(timed.rules) <= 1
+        assert timed.stop_reason == "time_limit" if timed.rules else \
+            timed.stop_reason in ("time_limit", stopped_there.stop_reason)
+    else:
+        assert timed.stop_reason != "time_limit"
+    if completed == 1:
+        best_score, best_gain = brute_best(X, y, direction, 1, penalty)
+        assert bool(timed.rules) == (best_gain is not None and best_gain > 1e-8
+                                     and best_score > 0)
+        if timed.rules:
+            gain = timed.log_likelihoods[1] - timed.log_likelihoods[0]
+            assert gain - timed.costs[0] == pytest.approx(best_score, abs=1e-9)

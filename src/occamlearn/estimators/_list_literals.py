@@ -41,6 +41,18 @@ PILOT_COLUMNS = 64
 FIRST_LOOK_COLUMNS = 8
 # The first look settles it when its extrapolation is below this part of the time allowed.
 FIRST_LOOK_MARGIN = 0.1
+# Binarising costs per column (reading and sorting it) and per literal (a cut evaluated on
+# every row, its negation, the copies, then ``lists.prepare`` packing it). On a 6,000 x 3,000
+# uniform float table (load ~1.8) the 64-column pilot, as a fit runs it (the first arrays of
+# that size in the process, their pages fresh as the whole table's are), took 8.6e-5 s a
+# column and 7.4e-5 s a literal (0.015 s at one cut, 0.31 s at every cut). The whole table
+# took 4.1e-4 s a column at one cut, packing included (1.24 s in all), and each further cut
+# 2.0e-4 to 2.7e-4 s a column (1.73 s at 3 cuts, 4.34 s at 7, 10.1 s at 15, plus 1.4e-5 s a
+# literal packing): at scale a literal costs 1.4 to 1.8 times the pilot's (its matrices no
+# longer fit in the caches). The plan charges twice the pilot's costs, per column and per
+# literal: 1.41 s predicted at one cut, 0.89 s a further cut.
+COLUMN_SCALE = 2.0
+LITERAL_SCALE = 2.0
 
 _OPPOSITE = {"==": "!=", "!=": "==", "<": ">=", ">=": "<", "<=": ">", ">": "<="}
 
@@ -146,22 +158,26 @@ def within_deadline(literals: RuleLiterals, X, deadline, share: float = 0.5) -> 
 
     The plan: a table wider than ``PILOT_COLUMNS`` columns has its first
     ``FIRST_LOOK_COLUMNS`` binarised and timed, and the time of all of them extrapolated by
-    the column count (the work is per column and per cut). Below ``FIRST_LOOK_MARGIN`` of the
-    share, nothing is thinned: a tenfold error in so short an estimate would still fit (a
-    first look costs 8 columns' binarising, where the full pilot cost 64, a third of a
-    148-column table's fit). Otherwise the first ``PILOT_COLUMNS`` are binarised and timed
-    for a closer estimate. If that exceeds the share, every numeric column keeps
-    ``LABEL_BLIND_THRESHOLDS * share_time / predicted`` cuts (at least 1) instead of
-    ``LABEL_BLIND_THRESHOLDS``: the work per column scales with its cuts. The binariser notes
-    the thinning (``thinned_columns_``), so the fitted model says what it was restricted to.
-    Only a ``ThresholdBinarizer`` with ``max_thresholds="auto"`` is thinned. An estimate may
-    be off, or even one cut per column too many: so every ``ThresholdBinarizer`` also gets
-    the share as its own ``time_limit`` (unless it has a shorter one), which stops reading
-    columns in time and names those it left out (``unread_columns_``, ``restriction()``),
-    and the search's own deadline still holds. A table of one block at most
-    (``sorted_columns.SORT_BLOCK_BYTES`` of float64 values) gets none: the binariser reads
-    its first block whatever its limit, so the limit could change nothing there (and a
-    small fit does not pay for the clone).
+    the column count and ``LITERAL_SCALE``. Below ``FIRST_LOOK_MARGIN`` of the share, nothing
+    is thinned: a tenfold error in so short an estimate would still fit (a first look costs 8
+    columns' binarising, where the full pilot costs 64, a third of a 148-column table's fit).
+    Otherwise the first ``PILOT_COLUMNS`` are binarised and timed twice, with every cut and
+    with one per column, which separates the cost per column from the cost per literal
+    (``_binarising_cost``); the table's cost at c cuts is then predicted as its columns at
+    ``COLUMN_SCALE`` times the pilot's cost per column plus its literals at ``LITERAL_SCALE``
+    times the pilot's cost per literal (measured factors: the constants' comment), the
+    literals counted by interpolating the pilot's between one cut and
+    ``LABEL_BLIND_THRESHOLDS``. The prediction grows with c, so every numeric column keeps
+    the most cuts (at least 1) it puts within the share, or all ("auto") when that is
+    ``LABEL_BLIND_THRESHOLDS``. The binariser notes the thinning (``thinned_columns_``), so
+    the fitted model says what it was restricted to. Only a ``ThresholdBinarizer`` with
+    ``max_thresholds="auto"`` is thinned. An estimate may be off, or even one cut per column
+    too many: so every ``ThresholdBinarizer`` also gets the share as its own ``time_limit``
+    (unless it has a shorter one), which stops reading columns in time and names those it
+    left out (``unread_columns_``, ``restriction()``), and the search's own deadline still
+    holds. A table of one block at most (``sorted_columns.SORT_BLOCK_BYTES`` of float64
+    values) gets none: the binariser reads its first block whatever its limit, so the limit
+    could change nothing there (and a small fit does not pay for the clone).
     """
     inner = literals.binarizer
     shape = X.shape if hasattr(X, "shape") and len(X.shape) == 2 else (0, 0)
@@ -176,18 +192,39 @@ def within_deadline(literals: RuleLiterals, X, deadline, share: float = 0.5) -> 
     if n_columns <= PILOT_COLUMNS or inner.max_thresholds != "auto":
         return literals
     first_look = _binarising_time(literals, X, FIRST_LOOK_COLUMNS)
-    if first_look is None or first_look * n_columns / FIRST_LOOK_COLUMNS \
+    if first_look is None or LITERAL_SCALE * first_look[0] * n_columns / FIRST_LOOK_COLUMNS \
             <= FIRST_LOOK_MARGIN * allowed:
         return literals
-    pilot = _binarising_time(literals, X, PILOT_COLUMNS)
-    if pilot is None:
+    cost = _binarising_cost(literals, X)
+    if cost is None:
         return literals
-    predicted = pilot * n_columns / PILOT_COLUMNS
+    at_one, per_cut = (n_columns / PILOT_COLUMNS * c for c in cost)
     allowed = share * deadline.remaining()
-    cuts = "auto" if predicted <= allowed else \
-        max(1, int(LABEL_BLIND_THRESHOLDS * allowed / predicted))
+    spare_cuts = (allowed - at_one) / per_cut if per_cut > 0 else float("inf")
+    cuts = "auto" if spare_cuts >= LABEL_BLIND_THRESHOLDS - 1 else 1 + max(0, int(spare_cuts))
     limit = allowed if inner.time_limit is None else min(allowed, inner.time_limit)
     return RuleLiterals(clone(inner).set_params(max_thresholds=cuts, time_limit=limit))
+
+
+def _binarising_cost(literals: RuleLiterals, X) -> tuple[float, float] | None:
+    """The predicted seconds to binarise ``X``'s first ``PILOT_COLUMNS`` columns at full
+    scale with one cut per column, and the seconds each further cut per column adds
+    (``within_deadline``), or None when they are bad input.
+
+    Timed with every cut (t_all, L_all literals) and with one (t_one, L_one): the cost per
+    literal is (t_all - t_one) / (L_all - L_one), the rest of t_one is per column, and each
+    cut after the first adds (L_all - L_one) / (LABEL_BLIND_THRESHOLDS - 1) literals."""
+    every = _binarising_time(literals, X, PILOT_COLUMNS)
+    one = _binarising_time(
+        RuleLiterals(clone(literals.binarizer).set_params(max_thresholds=1)), X, PILOT_COLUMNS)
+    if every is None or one is None:
+        return None
+    (t_all, l_all), (t_one, l_one) = every, one
+    per_literal = max(0.0, t_all - t_one) / max(1, l_all - l_one)
+    per_column = max(0.0, t_one - per_literal * l_one)
+    at_one = COLUMN_SCALE * per_column + LITERAL_SCALE * per_literal * l_one
+    per_cut = LITERAL_SCALE * per_literal * max(0, l_all - l_one) / (LABEL_BLIND_THRESHOLDS - 1)
+    return at_one, per_cut
 
 
 def time_restriction(fitted) -> str | None:
@@ -202,16 +239,17 @@ def time_restriction(fitted) -> str | None:
     return inner.restriction()
 
 
-def _binarising_time(literals: RuleLiterals, X, n_columns: int) -> float | None:
-    """Seconds ``literals`` takes to binarise the first ``n_columns`` columns of ``X``, or
-    None when they are bad input (the real fit reports it, naming the column)."""
+def _binarising_time(literals: RuleLiterals, X, n_columns: int) -> tuple[float, int] | None:
+    """Seconds ``literals`` takes to binarise the first ``n_columns`` columns of ``X`` and
+    the literals it makes, or None when they are bad input (the real fit reports it, naming
+    the column)."""
     pilot = X.iloc[:, :n_columns] if isinstance(X, pd.DataFrame) else \
         np.asarray(X)[:, :n_columns]
     started = CLOCK()
     try:
         with warnings.catch_warnings():  # the real fit warns, once
             warnings.simplefilter("ignore")
-            clone(literals).fit_transform(pilot)
+            features = clone(literals).fit_transform(pilot)
     except (TypeError, ValueError):
         return None
-    return CLOCK() - started
+    return CLOCK() - started, features.shape[1]

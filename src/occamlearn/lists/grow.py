@@ -236,7 +236,18 @@ def _compiled_best(problem, remainder, search, cost, max_literals, deadline):
 
 def grow_rules(problem, remainder, search, keep: int = 1, deadline=None) -> Choice:
     """The ``keep`` best rules grown on ``remainder`` (``search.kind`` "beam" or "exact"),
-    best first, or none and the reason."""
+    best first, or none and the reason.
+
+    A deadline that stops the growth between levels loses nothing finished: the rules
+    returned are the pool's, the best of the levels completed, and each entered the pool
+    only as an eligible conjunction (support, direction, shrinking its parent) scoring above
+    its floor, the penalised gain > 0 that accepts a rule (``min_gain`` without a penalty).
+    The beam's levels up to level k do not depend on how many follow (a level's members and
+    narrowed literals use only the costs of conditions of k + 1 literals), so the rule kept
+    is the one the same beam finds with ``max_conjunction`` = k, and the same stopping rule
+    accepts it; the list's next check of the deadline then ends it with "time_limit". With
+    no rule in the pool the reason is "time_limit". The compiled rule (``_compiled_best``)
+    is never stopped within: the deadline is read before it."""
     cost = search.cost or rule_cost(problem.n_features, None)
     max_literals = min(problem.max_conjunction, problem.n_features)
     compiled = None if search.kind != "beam" or keep != 1 else \
