@@ -12,12 +12,20 @@ exact core's ``size_error_front`` objective, and its proof). Two things make it 
   every split f and sub-split g has its class weights by inclusion-exclusion, so the best
   tree with 1, 2, 3 and 4 leaves of depth <= 2 is a minimum over arrays. A sub-split g = f
   (or any g leaving one side empty) is a leaf, so the minima also cover unsplit sides.
+  The pair weights come a block of split features f at a time (one BLAS product per class
+  and block; the minima over g are per f, so blocks change no answer, and a later block
+  replaces a point only with strictly fewer errors, as one argmin over every f would): the
+  time limit is read between blocks, and memory is planned before each search
+  (``pair_block``). All pairs at once would be classes x features^2 floats, 144 MB at
+  3,000 features and two classes, 6.4 GB at 20,000; a block holds a few rows of that
+  (~2 MB per f at 20,000 features), at most 64 MiB and half the room left.
 * **Memo** of fronts per (row set, depth), row sets as bytes of a pattern mask.
 
 Rows are the distinct patterns with per-class integer weights (``exact.data``), so integer
 weights are repeated rows exactly. Above depth two the splits are tried one by one in Python
-(a time limit is polled between them); the root keeps the front of the splits done so far,
-so a stop returns true trees (upper bounds) and the one-leaf point proven.
+(a time limit is polled between them); the root keeps the front of the splits done so far
+(or, for a depth-two root, of the blocks done), so a stop returns true trees (upper bounds)
+and the one-leaf point proven.
 """
 
 from __future__ import annotations
