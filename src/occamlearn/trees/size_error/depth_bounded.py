@@ -12,29 +12,84 @@ exact core's ``size_error_front`` objective, and its proof). Two things make it 
   every split f and sub-split g has its class weights by inclusion-exclusion, so the best
   tree with 1, 2, 3 and 4 leaves of depth <= 2 is a minimum over arrays. A sub-split g = f
   (or any g leaving one side empty) is a leaf, so the minima also cover unsplit sides.
+  The pair weights come a block of split features f at a time (one BLAS product per class
+  and block; the minima over g are per f, so blocks change no answer, and a later block
+  replaces a point only with strictly fewer errors, as one argmin over every f would): the
+  time limit is read between blocks, and memory is planned before each search
+  (``pair_block``). All pairs at once would be classes x features^2 floats, 144 MB at
+  3,000 features and two classes, 6.4 GB at 20,000; a block holds a few rows of that
+  (~2 MB per f at 20,000 features), at most 64 MiB and half the room left.
 * **Memo** of fronts per (row set, depth), row sets as bytes of a pattern mask.
 
 Rows are the distinct patterns with per-class integer weights (``exact.data``), so integer
 weights are repeated rows exactly. Above depth two the splits are tried one by one in Python
-(a time limit is polled between them); the root keeps the front of the splits done so far,
-so a stop returns true trees (upper bounds) and the one-leaf point proven.
+(a time limit is polled between them); the root keeps the front of the splits done so far
+(or, for a depth-two root, of the blocks done), so a stop returns true trees (upper bounds)
+and the one-leaf point proven.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
+from occamlearn import memory
 from occamlearn.model.tree import Tree
 from occamlearn.trees.exact.data import group_examples, reduce_columns
 from occamlearn.trees.exact.stop import Poll, Stop
 from occamlearn.trees.weights import integer_weights
 
-__all__ = ["DepthBoundedFront", "depth_bounded_frontier"]
+__all__ = ["DepthBoundedFront", "depth_bounded_frontier", "pair_block"]
+
+PAIR_BLOCK_BYTES = 64 << 20  # at most this (and half the memory room) per pair-weight block
+PAIR_BLOCK_WORK = 1 << 26  # multiply-adds per block: tens of milliseconds between two polls
+MIN_PAIR_BLOCK = 8
 
 
 def _leaf_errors(weights: np.ndarray) -> np.ndarray:
     """Errors of one leaf per class-weight vector (class axis first)."""
     return weights.sum(axis=0) - weights.max(axis=0)
+
+
+def pair_block(rows: int, features: int, classes: int, budget: int) -> int:
+    """How many root features one block of the depth-two pair weights covers: its arrays
+    (four of classes x block x features floats, four of block x features, the block's
+    weighted columns) fit ``budget`` bytes, and its matrix products (rows x block x
+    features x classes multiply-adds) stay near ``PAIR_BLOCK_WORK``, so the deadline is
+    read every few tens of milliseconds. At least one feature (a row of the arrays, ~2 MB
+    at 20,000 features and two classes), at least ``MIN_PAIR_BLOCK`` when memory allows
+    (a product of fewer columns runs at a fraction of the BLAS speed)."""
+    per_feature = 8 * ((4 * classes + 4) * features + rows)
+    by_memory = max(1, budget // per_feature)
+    by_work = max(MIN_PAIR_BLOCK, PAIR_BLOCK_WORK // max(1, rows * features * classes))
+    return int(max(1, min(features, by_memory, by_work)))
+
+
+def _depth_two_block(P, W, n, c, err_one, err_zero, block: slice) -> dict:
+    """The best 3- and 4-leaf trees of depth two whose root is a feature of ``block``:
+    leaves -> (errors, (root, zero-side split, one-side split)), columns of ``P``, None for
+    a leaf, the first root and split of least errors. ``C[k, f, g]``, the class-k weight
+    of the rows with x_f = x_g = 1, is one matrix product per class for the block's f;
+    every side of the split f, sub-split g follows by inclusion-exclusion from it, the
+    class weights ``c`` of x_f = 1 and the totals ``n``."""
+    first = block.start
+    C = np.stack([(P[:, block] * W[:, [k]]).T @ P for k in range(W.shape[1])])
+    c_root = c[:, block, None]
+    split_one = _leaf_errors(C) + _leaf_errors(c_root - C)           # x_f = 1 side by g
+    arg_one, split_one = split_one.argmin(axis=1), split_one.min(axis=1)
+    zero_one = c[:, None, :] - C                                      # x_f = 0, x_g = 1
+    split_zero = _leaf_errors(zero_one)
+    zero_one -= n[:, None, None] - c_root                             # -(x_f = x_g = 0)
+    split_zero += _leaf_errors(-zero_one)
+    arg_zero, split_zero = split_zero.argmin(axis=1), split_zero.min(axis=1)
+    on_one, on_zero = err_one[block], err_zero[block]
+    three = np.minimum(split_zero + on_one, on_zero + split_one)
+    g = int(np.argmin(three))
+    zero_side = split_zero[g] + on_one[g] <= on_zero[g] + split_one[g]
+    four = split_zero + split_one
+    h = int(np.argmin(four))
+    return {3: (float(three[g]), (first + g, int(arg_zero[g]), None) if zero_side
+                else (first + g, None, int(arg_one[g]))),
+            4: (float(four[h]), (first + h, int(arg_zero[h]), int(arg_one[h])))}
 
 
 class DepthBoundedFront:
@@ -49,6 +104,7 @@ class DepthBoundedFront:
         self.W = weights.astype(np.float64)
         self.cap = max_leaves
         self.poll = poll
+        self.pair_bytes = memory.share(0.5, PAIR_BLOCK_BYTES)  # planned once per search
         self.memo: dict = {}
         self.root_partial: dict = {}
 
@@ -66,7 +122,7 @@ class DepthBoundedFront:
         if depth == 0 or found[1][0] == 0 or self.P.shape[1] == 0 or self.cap == 1:
             pass
         elif depth <= 2:
-            found = self._merge(found, self._depth_two(mask, depth))
+            found = self._merge(found, self._depth_two(mask, depth, root))
         else:
             seen = set()
             for j in range(self.P.shape[1]):
@@ -108,9 +164,11 @@ class DepthBoundedFront:
         return front
 
     # -- depth <= 2 in closed form --------------------------------------------------------
-    def _depth_two(self, mask: np.ndarray, depth: int) -> dict:
+    def _depth_two(self, mask: np.ndarray, depth: int, root: bool = False) -> dict:
         """Points 2..4 of depth <= ``depth`` (1 or 2); columns constant on S are left out
-        (their split has an empty side: a leaf, already a point)."""
+        (their split has an empty side: a leaf, already a point). The pair weights come a
+        block of root features at a time (``pair_block``): the deadline is read between
+        blocks, and at the root the best trees of the blocks done are kept for a stop."""
         P, W = self.P[mask], self.W[mask]
         varying = np.flatnonzero(P.any(axis=0) & ~P.all(axis=0))
         if not len(varying):
@@ -118,32 +176,35 @@ class DepthBoundedFront:
         P = P[:, varying]
         n = W.sum(axis=0)                                    # (K,)
         c = (P.T @ W).T                                      # (K, F): rows with x_f = 1
-        one, zero = c, n[:, None] - c
-        err_one, err_zero = _leaf_errors(one), _leaf_errors(zero)
+        err_one, err_zero = _leaf_errors(c), _leaf_errors(n[:, None] - c)
         points = {}
         two = err_zero + err_one
         f = int(np.argmin(two))
         points[2] = (float(two[f]), self._tree(mask, [(int(varying[f]), None, None)]))
-        if depth == 2 and (self.cap is None or self.cap >= 3):
-            C = np.einsum("rf,rg,rk->kfg", P, P, W, optimize=True)  # x_f = x_g = 1
-            one_one, one_zero = C, one[:, :, None] - C
-            zero_one = c[:, None, :] - C
-            zero_zero = n[:, None, None] - c[:, :, None] - c[:, None, :] + C
-            split_one = (_leaf_errors(one_one) + _leaf_errors(one_zero)).min(axis=1)
-            arg_one = (_leaf_errors(one_one) + _leaf_errors(one_zero)).argmin(axis=1)
-            split_zero = _leaf_errors(zero_one) + _leaf_errors(zero_zero)
-            arg_zero = split_zero.argmin(axis=1)
-            split_zero = split_zero.min(axis=1)
-            for leaves, values, choice in (
-                    (3, np.minimum(split_zero + err_one, err_zero + split_one),
-                     lambda g: (g, arg_zero[g], None) if split_zero[g] + err_one[g]
-                     <= err_zero[g] + split_one[g] else (g, None, arg_one[g])),
-                    (4, split_zero + split_one, lambda g: (g, arg_zero[g], arg_one[g]))):
+        if depth < 2 or (self.cap is not None and self.cap < 3):
+            return points
+        best: dict = {}  # leaves -> (errors, plan over columns of P), first minimum kept
+        block = pair_block(*P.shape, W.shape[1], self.pair_bytes)
+        for start in range(0, P.shape[1], block):
+            if start:
+                if root:  # what a stop here keeps: true trees, the best of the blocks done
+                    self.root_partial = self._with_plans(mask, points, best, varying)
+                self.poll.check()
+            rows = slice(start, start + block)
+            for leaves, (errors, plan) in _depth_two_block(P, W, n, c, err_one, err_zero,
+                                                           rows).items():
                 if self.cap is not None and leaves > self.cap:
-                    break
-                g = int(np.argmin(values))
-                points[leaves] = (float(values[g]), self._tree(mask, [
-                    tuple(None if x is None else int(varying[x]) for x in choice(g))]))
+                    continue
+                if leaves not in best or errors < best[leaves][0]:
+                    best[leaves] = (errors, plan)
+        return self._with_plans(mask, points, best, varying)
+
+    def _with_plans(self, mask, points: dict, best: dict, varying) -> dict:
+        """``points`` with the trees of ``best``'s plans (over the varying columns)."""
+        points = dict(points)
+        for leaves, (errors, plan) in best.items():
+            points[leaves] = (errors, self._tree(mask, [
+                tuple(None if x is None else int(varying[x]) for x in plan)]))
         return points
 
     def _tree(self, mask, plan) -> tuple:
