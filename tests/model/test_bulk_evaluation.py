@@ -3,6 +3,7 @@ condition's own ``evaluate``, and a prediction that reads only the features a tr
 equals one over the whole binary matrix (and reads only the columns it needs)."""
 
 import warnings
+from unittest import mock
 
 import numpy as np
 import pandas as pd
@@ -12,6 +13,7 @@ from hypothesis import strategies as st
 
 from occamlearn import MaxAccuracyTreeClassifier, MinimumPureTreeClassifier, load_model, save_model
 from occamlearn.binarize import ThresholdBinarizer
+from occamlearn.model import bulk_evaluation
 from occamlearn.model.bulk_evaluation import _INT_FLOAT, evaluate_all
 from occamlearn.model.conditions import Condition, _is_number
 
@@ -107,14 +109,18 @@ def test_predictions_read_only_what_the_tree_tests(make, tmp_path):
 def test_label_conditions_of_several_float_columns_in_bulk_equal_one_at_a_time(
         rows, dtype, specs):
     """``==`` / ``!=`` on several float columns (of different float dtypes) are compared in
-    one block: the same as each condition's own ``evaluate``."""
+    one block, or in blocks of one or two columns (``BLOCK_CELLS``): the same as each
+    condition's own ``evaluate``."""
     frame = pd.DataFrame(rows, columns=["a", "b", "c"]).astype({"b": dtype})
     conditions = [Condition("abc"[j], op, None if op == "missing" else value, j,
                             missing=None if op == "missing" else missing)
                   for op, value, missing, j in specs]
     expected = np.column_stack([c.evaluate(frame) for c in conditions]).astype(np.uint8)
-    for data in (frame, {name: frame[name].to_numpy() for name in "abc"}):
-        assert np.array_equal(evaluate_all(conditions, data, n_rows=len(frame)), expected)
+    for cells in (bulk_evaluation.BLOCK_CELLS, 1, 2 * len(rows)):
+        with mock.patch.object(bulk_evaluation, "BLOCK_CELLS", cells):
+            for data in (frame, {name: frame[name].to_numpy() for name in "abc"}):
+                found = evaluate_all(conditions, data, n_rows=len(frame))
+                assert np.array_equal(found, expected)
 
 
 @given(st.one_of(st.integers(), st.floats(), st.booleans(), st.text(max_size=2), st.none(),

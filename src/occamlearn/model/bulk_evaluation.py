@@ -100,13 +100,28 @@ def _evaluate_float_labels(values, members, ks, out) -> None:
     out[:, ks] = result
 
 
+# Cells of one stacked block of ``_evaluate_float_label_columns`` (2**21 float64 values: 16 MiB);
+# a wide table is compared a block of columns at a time, so the stacked copy never costs more
+# than this beside the table (100,000 x 2,000 floats stacked whole would be 1.6 GB).
+BLOCK_CELLS = 1 << 21
+
+
 def _evaluate_float_label_columns(groups, conditions, out) -> None:
-    """``_evaluate_float_labels`` for every column of ``groups`` ((values, ks) pairs) in one
-    comparison: the columns stacked as rows of one block (float kinds stack to the widest,
+    """``_evaluate_float_labels`` for every column of ``groups`` ((values, ks) pairs) in a few
+    comparisons: the columns stacked as rows of one block (float kinds stack to the widest,
     which holds each exactly, and ``_evaluate_float_labels`` compares each with float64
     values, so in the wider of the two kinds, as here), one row of it per condition, each
     compared with its condition's value, ``!=`` flipped and the NaN rows set to
-    ``missing`` -- each cell the same operation on the same two numbers as there."""
+    ``missing`` -- each cell the same operation on the same two numbers as there. Columns
+    are stacked at most ``BLOCK_CELLS`` values at a time (every cell is computed alone, so
+    the split changes no result)."""
+    width = max(1, BLOCK_CELLS // max(1, len(groups[0][0])))
+    for start in range(0, len(groups), width):
+        _evaluate_stacked(groups[start:start + width], conditions, out)
+
+
+def _evaluate_stacked(groups, conditions, out) -> None:
+    """``_evaluate_float_label_columns`` on ``groups`` as one stacked block."""
     ks = [k for _, group in groups for k in group]
     members = [conditions[k] for k in ks]
     block = np.array([values for values, _ in groups])  # stacked: one length, common dtype
