@@ -55,6 +55,9 @@ import time
 
 import numpy as np
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from result_file import publish  # noqa: E402
+
 CONTINUOUS = ("breast_cancer", "wine", "digits", "make_classification_5000",
               "make_classification_20000")
 MISSING = "missing"
@@ -301,11 +304,7 @@ def main(argv=None) -> None:
     if not args.no_missing:
         lines += _table("10 % missing values and integer weights 1-3, depth 3", [MISSING],
                         tools, runs, lambda tool, name: (tool, MISSING, 3), args.time_limit)
-    text = "\n".join(lines) + "\n"
-    print(text)
-    if args.out:
-        with open(args.out, "w") as out:
-            out.write(text)
+    publish("\n".join(lines) + "\n", args.out)
 
 
 if __name__ == "__main__":

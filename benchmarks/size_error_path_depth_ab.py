@@ -24,6 +24,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
+from result_file import publish  # noqa: E402
 from size_error_path import DATASETS  # noqa: E402
 
 
@@ -104,11 +105,7 @@ def main(argv=None):
     lines.append("| **total** | " + " | ".join(f"{t:.2f}" for t in totals)
                  + f" | {totals[-1] / totals[0]:.2f} | | |")
     lines += ["", f"Load average at the end: {os.getloadavg()[0]:.1f}."]
-    text = "\n".join(lines) + "\n"
-    print(text)
-    if args.out:
-        with open(args.out, "w") as out:
-            out.write(text)
+    publish("\n".join(lines) + "\n", args.out)
 
 
 if __name__ == "__main__":
