@@ -102,9 +102,11 @@ class FeatureBlocks:
         upper = starts[-1] if b < 0 else b
         return (starts[:-1] >= a) & (starts[1:] <= upper)
 
-    def refine(self, a: int, b: int, deadline) -> bool:
+    def refine(self, a: int, b: int, deadline, solve=None) -> bool:
         """Computes the blocks of ``level_for(a, b)`` between a and b not yet known; whether
-        any was computed. ``Stop`` when ``deadline`` has expired between blocks."""
+        any was computed. ``Stop`` when ``deadline`` has expired between blocks. ``solve``:
+        the search's ``bounded_depth2`` (``best_depth2`` capped by the time left, ``Stop``
+        when it gives up); None: ``best_depth2`` itself."""
         starts, errors = self._level(self.level_for(a, b))
         todo = np.flatnonzero(self._between(starts, a, b) & np.isnan(errors))
         if len(todo) == 0:
@@ -117,9 +119,13 @@ class FeatureBlocks:
             if deadline.expired():
                 raise Stop
             rows = np.ascontiguousarray(together[:, offsets[i]:offsets[i + 1]])
-            errors[j] = 0.0 if rows.shape[1] < 2 else best_depth2(
-                rows, d.rank, d.y, self.weight, d.n_classes, np.inf, 0.0, self.tol, 0.0,
-                SWEEP_FRACTION, SWEEP_MIN)[0]
+            if rows.shape[1] < 2:
+                errors[j] = 0.0
+            elif solve is not None:
+                errors[j] = solve(rows, np.inf, 0.0, 0.0)[0]
+            else:
+                errors[j] = best_depth2(rows, d.rank, d.y, self.weight, d.n_classes, np.inf,
+                                        0.0, self.tol, 0.0, SWEEP_FRACTION, SWEEP_MIN)[0]
         return len(todo) > 0
 
     def _known_levels(self, a: int, b: int):

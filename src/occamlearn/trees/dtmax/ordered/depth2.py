@@ -71,7 +71,7 @@ from occamlearn.trees.dtmax.ordered.node_columns import (
 
 # (its one public kernel is ``best_depth2``: ``trees.compiling.kernel_cache`` checks the disk cache
 # of a family's public kernels, and the others are compiled into it)
-__all__ = ["SWEEP_FRACTION", "SWEEP_MIN", "TREE_FIELDS", "best_depth2", "relabelled",
+__all__ = ["ABORTED", "SWEEP_FRACTION", "SWEEP_MIN", "TREE_FIELDS", "best_depth2", "relabelled",
            "warm_up"]
 
 # Pair counts answer a node when their predicted work is below that of the sweeps (rows x
@@ -152,10 +152,15 @@ def _best_tests_of_sides(keys, label_bits, id_bits, weights, features, side, tot
     return best[:n_sides]
 
 
+# ``best_depth2``'s evaluations when it gave up at ``max_evaluations``: its cost and tree then
+# mean nothing, and the caller stops (``search.OrderedSearch.bounded_depth2``).
+ABORTED = -1
+
+
 @njit(cache=True)
 def best_depth2(order, rank, y, w, n_classes, upper, lower, tol, penalty,
                 sweep_fraction=SWEEP_FRACTION, sweep_min=SWEEP_MIN, block_rows=BLOCK_ROWS,
-                blocks=BLOCKS, fine=FINE):
+                blocks=BLOCKS, fine=FINE, max_evaluations=-1):
     """The best tree of depth <= 2 of the node (rows ``order``), exactly, if one costs less
     than ``upper``; ``lower`` is known to bound every tree from below (a tree reaching it
     ends the search). Each test costs ``penalty`` besides its errors (``search``'s
@@ -170,6 +175,11 @@ def best_depth2(order, rank, y, w, n_classes, upper, lower, tol, penalty,
     (pair counts) evaluated; ``by_pairs``: which mode ran. Blocks (``depth2_blocks``) bound
     the sweeps on nodes of ``block_rows`` rows or more, at least ``blocks`` of them per root
     feature (``depth2_blocks.block_count``; and ``fine`` more in a second pass; 0: none).
+
+    ``max_evaluations`` (>= 0; -1: none) caps the sweeps' passes over the node's rows, which
+    read no clock: a solve that would pass it returns at once with ``evaluations`` =
+    ``ABORTED``, so that a caller with a deadline can size the cap from the time left and
+    stop instead of overrunning it (pair counts, whose work is predicted small, run whole).
     """
     n_features, m = order.shape
     values = _local_values(order, rank)
@@ -183,16 +193,16 @@ def best_depth2(order, rank, y, w, n_classes, upper, lower, tol, penalty,
         return cost, True, tree, evaluations, True
     cost, found, tree, evaluations = _depth2_by_sweeps(order, rank, y, w, n_classes, upper,
                                                        lower, tol, penalty, block_rows, blocks,
-                                                       fine)
+                                                       fine, max_evaluations)
     return cost, found, tree, evaluations, False
 
 
 @njit(cache=True)
 def _depth2_by_sweeps(order, rank, y, w, n_classes, upper, lower, tol, penalty, block_rows,
-                      blocks, fine):
+                      blocks, fine, max_evaluations):
     """``best_depth2`` by sweeps: (cost, found, tree, evaluations); a root feature's
     thresholds are first bounded by blocks (``depth2_blocks``) on nodes of ``block_rows``
-    rows or more."""
+    rows or more; evaluations ``ABORTED`` when a pass would exceed ``max_evaluations``."""
     n_features, m = order.shape
     tree = np.full(len(TREE_FIELDS), -1, dtype=np.int64)
     ids, ranks, labels, weights, keys = _node_columns(order, rank, y, w, n_classes)
@@ -230,6 +240,8 @@ def _depth2_by_sweeps(order, rank, y, w, n_classes, upper, lower, tol, penalty, 
         starts, block_errors = np.zeros(2, dtype=np.int64), np.zeros(1)   # no blocks
         fine_starts, fine_errors = starts, block_errors
         if per_feature > 0 and m >= block_rows and n >= 2 * per_feature:
+            if 0 <= max_evaluations < evaluations + 2:
+                return best, False, tree, ABORTED
             starts, block_errors = _blocks(positions, before, weight, per_feature, ids[f],
                                            labels[f], weights[f], keys, label_bits, id_bits,
                                            weights, features, side, totals, tol, sides)
@@ -267,6 +279,8 @@ def _depth2_by_sweeps(order, rank, y, w, n_classes, upper, lower, tol, penalty, 
                               block_bound(fine_starts, fine_errors, a, b, lo, hi)))
             if bound + penalty >= best - tol:
                 continue
+            if 0 <= max_evaluations <= evaluations:
+                return best, False, tree, ABORTED
             mid = min(max(start[f] - kept, 0), n - 1) if first else (lo + hi) // 2
             first = False
             split = positions[mid]

@@ -46,6 +46,7 @@ solvers of ``kernels`` and ``depth2``; deeper nodes run here:
 from __future__ import annotations
 
 import heapq
+import time
 
 import numpy as np
 
@@ -54,6 +55,7 @@ from occamlearn.trees.dtmax.data import OrderedData
 from occamlearn.trees.dtmax.ordered import blocks as block_bounds
 from occamlearn.trees.dtmax.ordered.bounds import range_bound
 from occamlearn.trees.dtmax.ordered.depth2 import (
+    ABORTED,
     SWEEP_FRACTION,
     SWEEP_MIN,
     best_depth2,
@@ -75,6 +77,11 @@ MEMO_BYTES = 256 << 20
 # (fraction, least number) of a node's root thresholds the sweeps of ``depth2`` are predicted
 # to try, against which its pair counts are weighed
 SWEEPS = (SWEEP_FRACTION, SWEEP_MIN)
+
+# Cells (rows x features) a depth-2 sweep passes over per second before any was timed in a
+# search: a low guess, so that a first solve under a deadline is capped early rather than late
+# (about 5e8 measured on 6,000 x 3,000 uniform floats); later solves use the search's measure.
+FIRST_CELL_RATE = 1e8
 
 
 def _leaf(totals) -> tuple[float, tuple]:
@@ -113,6 +120,7 @@ class OrderedSearch:
         self.stats = {"evaluations": 0, "memo_hits": 0, "depth2_calls": 0,
                       "depth2_evaluations": 0, "depth2_pair_counts": 0,
                       "block_refinements": 0}
+        self.swept = [0.0, 0.0]   # cells the depth-2 sweeps passed over, and their seconds
         self.side = np.empty(data.n_rows, dtype=np.uint8)     # scratch of side_subtrees
         # the depth-2 solver counts whole weights as integers (exact and faster)
         whole = np.all(data.weight == np.round(data.weight)) and data.weight.sum() < 2.0**53
@@ -174,15 +182,42 @@ class OrderedSearch:
             self.last_depth2 = start
             return start_cost, nested_from_depth2(start)
         self.stats["depth2_calls"] += 1
-        cost, exact, array, evaluations, by_pairs = best_depth2(
-            order, d.rank, d.y, self.depth2_weight, d.n_classes,
-            upper if start is None else start_cost, lower, tol, self.penalty, *SWEEPS)
+        cost, exact, array, evaluations, by_pairs = self.bounded_depth2(
+            order, upper if start is None else start_cost, lower, self.penalty)
         self.stats["depth2_evaluations"] += evaluations
         self.stats["depth2_pair_counts"] += int(by_pairs)
         if not exact and start is not None:        # nothing below the hint: it is optimal
             cost, array, exact = start_cost, start, True
         self.last_depth2 = array if exact else None
         return cost, (nested_from_depth2(array) if exact else None)
+
+    def bounded_depth2(self, order, upper: float, lower: float, penalty: float):
+        """``best_depth2`` of the node under the deadline: its passes capped at what the
+        seconds left allow at the sweeps' measured speed (cells per second, ``swept``), and
+        ``Stop`` if it gives up (``ABORTED``), as at an expired deadline -- a compiled solve
+        reads no clock, and on a wide table one solve can take seconds."""
+        d = self.data
+        cells = max(order.shape[0] * order.shape[1], 1)
+        while True:
+            remaining = self.deadline.remaining()
+            measured = self.swept[1] > 0.01
+            cap = -1
+            if remaining != np.inf:
+                rate = self.swept[0] / self.swept[1] if measured else FIRST_CELL_RATE
+                cap = int(min(remaining * rate / cells, 2**62))
+            started = time.perf_counter()
+            out = best_depth2(order, d.rank, d.y, self.depth2_weight, d.n_classes, upper,
+                              lower, self.tol, penalty, *SWEEPS, max_evaluations=cap)
+            if out[4]:                      # pair counts: not the sweeps' speed
+                return out
+            done = cap if out[3] == ABORTED else out[3]
+            self.swept[0] += done * cells   # the sweeps' cells and seconds: their speed
+            self.swept[1] += time.perf_counter() - started
+            if out[3] != ABORTED:
+                return out
+            if measured or done == 0:   # the time left cannot do it (or nothing to measure)
+                raise Stop
+            # capped at the first guess, which the aborted passes have now measured: again
 
     def _remember(self, key, cost, tree) -> None:
         size = len(key[1]) + 64
@@ -306,7 +341,7 @@ class OrderedSearch:
         if feature[4] is None:
             feature[4] = block_bounds.FeatureBlocks(order, self.data, self.depth2_weight, f,
                                                     feature[0], feature[1], self.tol)
-        computed = feature[4].refine(a, b, self.deadline)
+        computed = feature[4].refine(a, b, self.deadline, self.bounded_depth2)
         self.stats["block_refinements"] += int(computed)
         return computed
 
