@@ -29,7 +29,7 @@ from sklearn.utils.validation import check_is_fitted
 from occamlearn.binarize import ThresholdBinarizer, sorted_columns
 from occamlearn.binarize.fit_checks import plain_clone
 from occamlearn.binarize.threshold import LABEL_BLIND_THRESHOLDS
-from occamlearn.estimators._base import table_input_tags
+from occamlearn.estimators._base import binarizer_within, table_input_tags
 from occamlearn.model.conditions import Condition
 from occamlearn.stopping import CLOCK
 
@@ -187,7 +187,7 @@ def within_deadline(literals: RuleLiterals, X, deadline, share: float = 0.5) -> 
     allowed = share * deadline.remaining()
     if 8 * shape[0] * shape[1] > sorted_columns.SORT_BLOCK_BYTES and (
             inner.time_limit is None or inner.time_limit > allowed):
-        literals = RuleLiterals(clone(inner).set_params(time_limit=allowed))
+        literals = RuleLiterals(binarizer_within(clone(inner), deadline, share))
         inner = literals.binarizer
     if n_columns <= PILOT_COLUMNS or inner.max_thresholds != "auto":
         return literals
@@ -202,8 +202,8 @@ def within_deadline(literals: RuleLiterals, X, deadline, share: float = 0.5) -> 
     allowed = share * deadline.remaining()
     spare_cuts = (allowed - at_one) / per_cut if per_cut > 0 else float("inf")
     cuts = "auto" if spare_cuts >= LABEL_BLIND_THRESHOLDS - 1 else 1 + max(0, int(spare_cuts))
-    limit = allowed if inner.time_limit is None else min(allowed, inner.time_limit)
-    return RuleLiterals(clone(inner).set_params(max_thresholds=cuts, time_limit=limit))
+    return RuleLiterals(binarizer_within(clone(inner).set_params(max_thresholds=cuts),
+                                         deadline, share))
 
 
 def _binarising_cost(literals: RuleLiterals, X) -> tuple[float, float] | None:
