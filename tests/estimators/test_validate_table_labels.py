@@ -1,7 +1,9 @@
 """``validate_table``'s shortcut for plain label arrays returns what scikit-learn's label
 checks return, and raises what they raise."""
 
+import contextlib
 import re
+from unittest import mock
 
 import numpy as np
 import pandas as pd
@@ -11,7 +13,12 @@ from hypothesis import strategies as st
 from sklearn.utils.validation import check_array, check_consistent_length, column_or_1d
 
 from occamlearn import DecisionListClassifier
-from occamlearn.estimators._inputs import _plain_labels, encode_labels, validate_table
+from occamlearn.estimators._inputs import (
+    _plain_labels,
+    _unwrapped_labels,
+    encode_labels,
+    validate_table,
+)
 
 
 def _their_labels(X, y):
@@ -51,3 +58,39 @@ def test_encoded_labels_are_numpys_unique(labels, dtype):
     expected, inverse = np.unique(y, return_inverse=True)
     assert classes.dtype == expected.dtype and classes.tolist() == expected.tolist()
     assert index.dtype == np.int64 and index.tolist() == inverse.tolist()
+
+
+
+def _checked(X, y, *, shortcut: bool):
+    """``validate_table``'s labels (or its ValueError), with the Series shortcut or without
+    it (every Series through scikit-learn's checks, as before the shortcut)."""
+    identity = mock.patch("occamlearn.estimators._inputs._unwrapped_labels", lambda y: y)
+    with contextlib.nullcontext() if shortcut else identity:
+        try:
+            return validate_table(DecisionListClassifier(), X, y, reset=True)[1]
+        except ValueError as error:
+            return error
+
+
+@settings(max_examples=150, deadline=None)
+@given(rows=st.integers(1, 6), extra=st.integers(-2, 2),
+       dtype=st.sampled_from(["int64", "int8", "uint16", "bool", "float64", "Int64", "category",
+                              "object"]),
+       shuffled=st.booleans(), frame=st.booleans())
+def test_series_labels_pass_as_scikit_learn_passes_them(rows, extra, dtype, shuffled, frame):
+    """A Series of numpy integers or booleans is unwrapped to its array without scikit-learn's
+    checks; the result (values, dtype) and the errors are what those checks give, for every
+    kind of Series, with a shuffled index, beside a DataFrame or a numpy matrix."""
+    n = max(rows + extra, 0)
+    y = pd.Series(np.arange(n) % 3).astype(dtype)
+    if shuffled:
+        y.index = np.arange(n)[::-1] + 7
+    X = pd.DataFrame({"a": np.arange(rows)}) if frame else np.arange(rows).reshape(-1, 1)
+    taken = dtype in ("int64", "int8", "uint16", "bool") and n > 0
+    assert (type(_unwrapped_labels(y)) is np.ndarray) == taken  # which Series it shortcuts
+    expected, ours = _checked(X, y, shortcut=False), _checked(X, y, shortcut=True)
+    if isinstance(expected, ValueError):
+        assert type(ours) is ValueError and str(ours) == str(expected)
+        return
+    assert type(ours) is np.ndarray and type(expected) is np.ndarray
+    assert ours.dtype == expected.dtype and ours.tolist() == expected.tolist()
