@@ -65,16 +65,15 @@ from sklearn.model_selection import train_test_split
 import occamlearn.lists as lists_api
 import occamlearn.lists.folds as fold_module
 import occamlearn.lists.levels as levels_module
+import occamlearn.lists.rules as rules_module
 from occamlearn import DecisionListClassifier
 from occamlearn.lists import learn_decision_list
 from occamlearn.lists.cost import RuleCost, rule_cost
-from occamlearn.lists.likelihood import allowed, monotone_ok
-from occamlearn.lists.rules import Scores
+from occamlearn.lists.likelihood import gains as likelihood_gains
+from occamlearn.lists.rules import scored as default_scored
 
 sys.path.insert(0, os.path.dirname(__file__))
-from dlist_default_variants import markdown  # noqa: E402
-from dlist_shrinkage_variants import named_tables, run_splits, split_arguments  # noqa: E402
-from result_file import publish_run  # noqa: E402
+from dlist_default_variants import variants_main  # noqa: E402
 
 VARIANTS = ("default", "numpy-unpruned", "bayes-kt", "bayes-uniform", "bayes-kt-stop",
             "ripper-mdl", "perm-q50", "perm-q95", "perm-matched")
@@ -99,30 +98,25 @@ def mixture_gains(covered, positive, n_rest, pos_rest, a: float):
 
 
 def mixture_scored(a, stop_only: bool):
-    """A replacement for ``rules.scored`` (unweighted problems): the mixture gain as the
-    score, or (``stop_only``) the default score with the mixture gain as the stopping test;
-    ``a`` None: the default's score and test (the control of the engine change)."""
-    from occamlearn.lists.likelihood import gains
+    """A replacement for ``rules.scored`` (unweighted problems): ``rules.scored`` with the
+    mixture gain in place of ``likelihood.gains``, or (``stop_only``) the default's scores
+    with the mixture gain less the charge as a further stopping test; ``a`` None: the
+    default's scores (the control of the engine change)."""
+    def mixture(covered, positive, n_rest, pos_rest, f):
+        return mixture_gains(covered, positive, n_rest, pos_rest, a)
 
     def scored(covered, positive, remainder, search, cost, f):
-        n, pos = remainder.n, remainder.pos
-        ok = allowed(covered, positive, n, pos, search.direction, search.min_support)
-        ml = np.where(ok, gains(covered, positive, n, pos, f), -np.inf)
-        mix = ml if a is None else np.where(ok, mixture_gains(covered, positive, n, pos, a),
-                                            -np.inf)
-        free_gain = ml if stop_only else mix
-        gain = free_gain
-        if search.monotone and remainder.previous is not None and search.direction is not None:
-            gain = np.where(monotone_ok(covered, positive, remainder.previous,
-                                        search.direction), gain, -np.inf)
-        supported = bool(((covered >= search.min_support) & (covered < n)).any())
-        score = gain - cost
-        eligible = gain > search.min_gain
-        if search.cost:
-            eligible &= (mix - cost > 0) if stop_only else (score > 0)
-        top = float(gain.max()) if gain.size else -np.inf
-        free_top = float(free_gain.max()) if gain.size else -np.inf
-        return Scores(gain, score, eligible, free_gain, (supported, free_top, top))
+        if a is None:
+            return default_scored(covered, positive, remainder, search, cost, f)
+        if not stop_only:
+            rules_module.gains = mixture
+            try:
+                return default_scored(covered, positive, remainder, search, cost, f)
+            finally:
+                rules_module.gains = likelihood_gains
+        scores = default_scored(covered, positive, remainder, search, cost, f)
+        mix = mixture_gains(covered, positive, remainder.n, remainder.pos, a)
+        return scores._replace(eligible=scores.eligible & (mix - cost > 0))
     return scored
 
 
@@ -274,23 +268,12 @@ def _rules_text(model) -> str:
 
 
 def main():
-    parser = split_arguments(__doc__)
-    parser.add_argument("--charges", action="store_true",
-                        help="print log M_k against the permutation charges instead")
-    parser.add_argument("--blocks", action="store_true",
-                        help="print the default against the depth-3 tree by blocks of 5 splits")
-    args = parser.parse_args()
-    tables = named_tables(args.tables)
-    if args.blocks:
-        print(blocks(tables, args.splits))
-        return
-    if args.charges:
-        print(charges(tables))
-        return
-    publish_run("Variants of what the default decision list charges a rule",
-                "dlist_charge_variants.py", args.out,
-                lambda: markdown(run_splits(tables, args.splits, VARIANTS, split_scores),
-                                 args.splits, VARIANTS))
+    variants_main(__doc__, "Variants of what the default decision list charges a rule",
+                  "dlist_charge_variants.py", VARIANTS, split_scores, {
+                      "--charges": ("print log M_k against the permutation charges instead",
+                                    lambda t, _: charges(t)),
+                      "--blocks": ("print the default against the depth-3 tree by blocks of 5 "
+                                   "splits", lambda t, args: blocks(t, args.splits))})
 
 
 if __name__ == "__main__":
