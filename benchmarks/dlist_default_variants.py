@@ -242,6 +242,24 @@ def markdown(accuracy: dict, splits: int, variants=VARIANTS) -> str:
     return "\n".join(mean + [""] + paired + [""] + first) + "\n"
 
 
+def variants_main(doc: str, title: str, script: str, variants, score_split, modes) -> None:
+    """The command line of a paired-variants script: ``--splits``, ``--tables``, ``--out``,
+    and ``modes`` ({flag: (help, show(tables, args) -> text)}) that print instead of running
+    ``variants`` (each split scored by ``score_split``) into a result file titled ``title``."""
+    parser = split_arguments(doc)
+    for flag, (help_text, _) in modes.items():
+        parser.add_argument(flag, action="store_true", help=help_text)
+    args = parser.parse_args()
+    tables = named_tables(args.tables)
+    for flag, (_, show) in modes.items():
+        if getattr(args, flag.lstrip("-").replace("-", "_")):
+            print(show(tables, args))
+            return
+    publish_run(title, script, args.out,
+                lambda: markdown(run_splits(tables, args.splits, variants, score_split),
+                                 args.splits, variants))
+
+
 def main():
     parser = split_arguments(__doc__)
     parser.add_argument("--check", action="store_true",

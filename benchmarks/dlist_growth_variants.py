@@ -74,9 +74,7 @@ from occamlearn.lists.cost import RuleCost, rule_cost
 from occamlearn.lists.folds import stratified_folds
 
 sys.path.insert(0, os.path.dirname(__file__))
-from dlist_default_variants import markdown  # noqa: E402
-from dlist_shrinkage_variants import named_tables, run_splits, split_arguments  # noqa: E402
-from result_file import publish_run  # noqa: E402
+from dlist_default_variants import variants_main  # noqa: E402
 
 PARAMS = {"default": {}, "unshrunk": {"shrinkage_folds": None},
           **{f"rule-beam-{w}": {"rule_beam_width": w} for w in (1, 2, 3, 4)}}
@@ -332,23 +330,12 @@ def tree_leaves(tables) -> str:
 
 
 def main():
-    parser = split_arguments(__doc__)
-    parser.add_argument("--count-conditions", action="store_true",
-                        help="print what each count of conditions charges instead")
-    parser.add_argument("--tree-leaves", action="store_true",
-                        help="print the depth-3 tree's class-1 leaves as first rules instead")
-    args = parser.parse_args()
-    tables = named_tables(args.tables)
-    if args.count_conditions:
-        print(count_conditions(tables))
-        return
-    if args.tree_leaves:
-        print(tree_leaves(tables))
-        return
-    publish_run("Variants of how the default decision list grows its rules",
-                "dlist_growth_variants.py", args.out,
-                lambda: markdown(run_splits(tables, args.splits, VARIANTS, split_scores),
-                                 args.splits, VARIANTS))
+    variants_main(__doc__, "Variants of how the default decision list grows its rules",
+                  "dlist_growth_variants.py", VARIANTS, split_scores, {
+                      "--count-conditions": ("print what each count of conditions charges "
+                                             "instead", lambda t, _: count_conditions(t)),
+                      "--tree-leaves": ("print the depth-3 tree's class-1 leaves as first "
+                                        "rules instead", lambda t, _: tree_leaves(t))})
 
 
 if __name__ == "__main__":
