@@ -33,7 +33,7 @@ from sklearn.utils.validation import (
 )
 
 from occamlearn.binarize._clean_columns import clean_column
-from occamlearn.binarize._columns import ColumnSpec, fit_column, read_columns, training_columns
+from occamlearn.binarize._columns import ColumnSpec, fit_column, read_columns
 from occamlearn.binarize._fit_inputs import (
     FitColumn,
     is_flag,
@@ -41,6 +41,7 @@ from occamlearn.binarize._fit_inputs import (
     row_count,
     rows_that_count,
 )
+from occamlearn.binarize._training_columns import training_columns
 from occamlearn.binarize.column_roles import (
     identifier_reason,
     kept_categories,

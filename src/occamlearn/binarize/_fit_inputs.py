@@ -16,7 +16,8 @@ import numpy as np
 import pandas as pd
 from sklearn.utils.validation import _check_sample_weight, _num_samples
 
-from occamlearn.binarize._columns import ZERO_ONE, ColumnSpec, ReadNumbers
+from occamlearn.binarize._columns import ColumnSpec
+from occamlearn.binarize._training_columns import ZERO_ONE, ReadNumbers
 from occamlearn.binarize.cut_points import label_codes
 from occamlearn.binarize.sorted_columns import SortedColumn
 
