@@ -17,7 +17,8 @@ from pathlib import Path
 import pytest
 from numba.core.caching import _CacheLocator
 
-from occamlearn.trees.compiling import kernel_cache, kernel_sources
+from occamlearn import kernel_sources
+from occamlearn.trees.compiling import kernel_cache
 
 PACKAGE = kernel_sources.PACKAGE_ROOT
 

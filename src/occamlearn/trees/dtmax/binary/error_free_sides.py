@@ -22,7 +22,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from occamlearn.trees.compiling.kernel_sources import key_cache_to_sources
+from occamlearn.kernel_sources import key_cache_to_sources
 from occamlearn.trees.dtmax.binary.error_free import NO_TREE
 from occamlearn.trees.dtmax.binary.error_free import fewest_error_free_tests as fewest_words
 from occamlearn.trees.dtmax.binary.memo import (

@@ -58,7 +58,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from occamlearn.trees.compiling.kernel_sources import key_cache_to_sources
+from occamlearn.kernel_sources import key_cache_to_sources
 from occamlearn.trees.dtmax.binary.depth_two import solve_depth3_child
 from occamlearn.trees.dtmax.binary.error_free_sides import error_free_side
 from occamlearn.trees.dtmax.binary.floors import (

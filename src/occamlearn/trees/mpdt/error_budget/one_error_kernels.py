@@ -25,7 +25,7 @@ import time
 import numpy as np
 from numba import njit
 
-from occamlearn.trees.compiling.kernel_sources import key_cache_to_sources
+from occamlearn.kernel_sources import key_cache_to_sources
 from occamlearn.trees.exact.nesting_kernels import nested_side_bounds as _nested_side_bounds
 from occamlearn.trees.exact.nesting_kernels import raise_side as _raise_side
 from occamlearn.trees.exact.row_set_table import hash_key as _hash
