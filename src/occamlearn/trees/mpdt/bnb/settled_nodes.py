@@ -92,6 +92,8 @@ def settle(rows, budget, columns, class_sets, packed, labels, slots, counters, t
     stored value, ABORTED (call limit reached, or the table asks to grow), 1 for a pure set,
     a bound above the budget, the budget-2 answer of ``two_leaves``; else (OPEN, the node's
     bound within the budget: stored, class count or incompatibility bound, now stored)."""
+    # opens as error_budget.one_error_kernels._settle_one does; not shared: one more compiled
+    # level costs compile time (benchmarks/results/cold_typing.md, 2.: splitting _expand)
     words = rows.shape[0]
     at = _slot(slots, rows)
     meta = slots[at, words]
