@@ -9,7 +9,9 @@ fresh processes in the order base, head, base, head, ... (``--repeats`` pairs):
   frontier), likewise;
 * ``cold_start``: ``python -m occamlearn.cli warm-up`` with an empty numba cache (what
   ``benchmarks/cold_start.py`` calls "warm-up on an empty cache": every kernel family
-  compiled in one process), then once more on the now complete cache (loading only).
+  compiled in one process), then once more on the now complete cache (loading only); then
+  the decision lists' kernels (``lists.levels.load_kernels``, which warm-up leaves out) the
+  same two ways.
 
 Each tree is a folder holding ``src/`` and ``benchmarks/`` (a checkout, or ``git archive``
 of a commit unpacked), so the scripts may differ between the two as their modules do. Before
@@ -121,27 +123,37 @@ def script_runs(script: str, datasets, time_limit: float, base: Path, head: Path
     return rows
 
 
+# the decision lists' kernels, which ``occamlearn warm-up`` does not compile
+LISTS_LOAD = "from occamlearn.lists.levels import load_kernels; assert load_kernels() is not None"
+COLD_COMMANDS = {"warm-up": ["-m", "occamlearn.cli", "warm-up"], "lists": ["-c", LISTS_LOAD]}
+COLD_ROWS = (("warm-up", "cold", "warm-up, empty cache (compile every family)"),
+             ("warm-up", "cached", "warm-up again, complete cache (load only)"),
+             ("lists", "cold", "decision-list kernels, empty cache (compile)"),
+             ("lists", "cached", "decision-list kernels again, complete cache (load only)"))
+
+
 def cold_runs(base: Path, head: Path, repeats: int) -> list[str]:
-    times = {(side, kind): [] for side in ("base", "head") for kind in ("cold", "cached")}
+    times = {(side, command, kind): [] for side in ("base", "head") for command in COLD_COMMANDS
+             for kind in ("cold", "cached")}
     workdir = Path(tempfile.mkdtemp(prefix="occamlearn-house-ab-"))
     try:
         for _ in range(repeats):
             for side, tree in (("base", base), ("head", head)):
                 cache = Path(tempfile.mkdtemp(dir=workdir))
-                for kind in ("cold", "cached"):
-                    run = _process(tree, ["-m", "occamlearn.cli", "warm-up"], cache)
-                    times[side, kind].append((run["wall"], run["cpu"]))
-                    print(f"warm-up {kind} {side}: {run['wall']:.1f} s wall, "
-                          f"{run['cpu']:.1f} s CPU", flush=True)
+                for command, arguments in COLD_COMMANDS.items():
+                    for kind in ("cold", "cached"):
+                        run = _process(tree, arguments, cache)
+                        times[side, command, kind].append((run["wall"], run["cpu"]))
+                        print(f"{command} {kind} {side}: {run['wall']:.1f} s wall, "
+                              f"{run['cpu']:.1f} s CPU", flush=True)
                 shutil.rmtree(cache, ignore_errors=True)
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
     rows = []
-    for kind, what in (("cold", "warm-up, empty cache (compile every family)"),
-                       ("cached", "warm-up again, complete cache (load only)")):
+    for command, kind, what in COLD_ROWS:
         for index, measure in ((0, "wall"), (1, "CPU")):
-            b = statistics.median(t[index] for t in times["base", kind])
-            h = statistics.median(t[index] for t in times["head", kind])
+            b = statistics.median(t[index] for t in times["base", command, kind])
+            h = statistics.median(t[index] for t in times["head", command, kind])
             rows.append(f"| {what}: {measure} | {b:.1f} | {h:.1f} | {h / b:.2f} | |")
     return rows
 
@@ -189,7 +201,6 @@ def main(argv=None) -> None:
         print("\n".join(sections[-len(rows) - 5:]), flush=True)
     load_after = os.getloadavg()
     text = "\n".join([
-        "# Base against head, alternated: bnb_runtime, size_error_path, cold start", "",
         f"Command: `python benchmarks/house_ab.py {' '.join(argv)}`  ",
         f"Head commit {_commit(head, args.head_commit)}, base commit "
         f"{_commit(base, args.base_commit)}; started {started}; "
@@ -197,7 +208,9 @@ def main(argv=None) -> None:
         f"{os.cpu_count()} cores (a machine shared with other jobs: read the ratios).", "",
         "Seconds: the median over the alternated runs of what each script reports per dataset "
         "(the fit alone, in its own process); the 'whole script' row times the script's process "
-        "with its imports and per-dataset processes.", "", *sections])
+        "with its imports and per-dataset processes.", "",
+        "# Base against head, alternated: bnb_runtime, size_error_path, cold start", "",
+        *sections])
     text = re.sub(r"\n{3,}", "\n\n", text)
     print(text)
     if args.out:

@@ -13,7 +13,7 @@ from sklearn.utils.validation import _num_samples
 
 from occamlearn.binarize import FeatureBinarizer, QuantileBinarizer, ThresholdBinarizer
 from occamlearn.binarize import _base as binarize_base
-from occamlearn.binarize._base import _row_count
+from occamlearn.binarize._fit_inputs import row_count
 from occamlearn.binarize._values import column_dtypes
 
 NAMES = ["a", "fit", "shape", "__len__", "__array__", "columns"]
@@ -26,7 +26,7 @@ def test_row_count_is_scikit_learns(rows, names):
     looks for, and for arrays and lists (handed to scikit-learn)."""
     frame = pd.DataFrame({name: np.arange(rows) for name in names}, index=range(rows))
     for X in (frame, frame.to_numpy(), frame.to_numpy().tolist()):
-        assert _row_count(X) == _num_samples(X)
+        assert row_count(X) == _num_samples(X)
 
 
 DTYPES = ["int64", "int8", "uint16", "float32", "float64", "bool", "object", "category",
@@ -80,7 +80,7 @@ def _same_fit(ours, theirs) -> None:
        labelled=st.booleans(), weighted=st.booleans(), seed=st.integers(0, 3))
 def test_flag_columns_fit_as_the_general_loop_fits_them(frame, make, labelled, weighted,
                                                         seed):
-    """0/1 columns of numpy bool and integer dtypes skip ``fit_column`` (``_base._is_flag``):
+    """0/1 columns of numpy bool and integer dtypes skip ``fit_column`` (``_fit_inputs.is_flag``):
     every fitted attribute and the matrix are those of the loop without the shortcut, with
     labels and weights (some zero) or without, for every binariser."""
     rng = np.random.default_rng(seed)
@@ -93,7 +93,7 @@ def test_flag_columns_fit_as_the_general_loop_fits_them(frame, make, labelled, w
         with warnings.catch_warnings(), pytest.MonkeyPatch.context() as patch:
             warnings.simplefilter("ignore")
             if not shortcut:
-                patch.setattr(binarize_base, "_is_flag", lambda column: False)
+                patch.setattr(binarize_base, "is_flag", lambda column: False)
             binarizer = make()
             try:
                 if make is ThresholdBinarizer and (labelled or weighted):

@@ -12,12 +12,8 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from occamlearn.binarize import ThresholdBinarizer
-from occamlearn.binarize._columns import (
-    ReadCategories,
-    ReadNumbers,
-    fit_column,
-    training_columns,
-)
+from occamlearn.binarize._columns import fit_column
+from occamlearn.binarize._training_columns import ReadCategories, ReadNumbers, training_columns
 
 DTYPES = ["int8", "int64", "uint16", "uint64", "float32", "float64", "bool", "Int64",
           "category", "object categories", "int categories", "float categories", "mixed categories",

@@ -214,7 +214,7 @@ def test_a_list_says_which_columns_its_time_limit_left_unread(monkeypatch, tmp_p
     from occamlearn.stopping import Deadline
 
     monkeypatch.setattr(sorted_columns, "SORT_BLOCK_BYTES", 2 * 8 * 200)
-    monkeypatch.setattr(_base, "_reading_deadline",
+    monkeypatch.setattr(_base, "reading_deadline",
                         lambda time_limit: None if time_limit is None else Deadline.after(0))
     rng = np.random.default_rng(0)
     X = rng.random((200, 12))

@@ -95,3 +95,21 @@ def test_weights_and_short_deadlines_use_numpy(monkeypatch):
     short = Deadline.after(levels.LOAD_MIN_SECONDS / 2)  # too short to load (or compile) them
     assert levels.levels_for(prepare(X, y), "auto", short) is levels.NUMPY_LEVELS
     assert loads == []
+
+
+def test_the_searches_cache_is_keyed_to_the_level_kernels_source(kernels):
+    """``grow_best``, ``climb`` and ``climb_folds`` hold the machine code of the level kernels
+    they call (``level_scoring``): their disk cache is keyed to that file's content too, so an
+    edit of a level kernel alone never loads a search compiled against the old one."""
+    from numba.core.dispatcher import Dispatcher
+
+    from occamlearn import kernel_sources
+
+    name = kernels.__name__
+    files = {path.name for path in kernel_sources.source_files(name)}
+    assert {"level_kernels.py", "level_scoring.py"} <= files
+    key = kernel_sources.sources_key(name)
+    own = [value for value in vars(kernels).values() if isinstance(value, Dispatcher)
+           and value.py_func.__module__ == name]
+    assert {value.py_func.__name__ for value in own} >= {"grow_best", "climb", "climb_folds"}
+    assert all(value._cache._cache_file._source_stamp[1] == key for value in own)

@@ -18,7 +18,7 @@ search chooses which side missing values go to, as scikit-learn's trees do at ea
 from __future__ import annotations
 
 from abc import ABCMeta, abstractmethod
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from numbers import Integral
 from typing import ClassVar
 
@@ -29,33 +29,31 @@ from sklearn.base import BaseEstimator, TransformerMixin, _fit_context
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import (
     _check_feature_names_in,
-    _check_sample_weight,
-    _num_samples,
     check_is_fitted,
 )
 
 from occamlearn.binarize._clean_columns import clean_column
-from occamlearn.binarize._columns import (
-    ZERO_ONE,
-    ColumnSpec,
-    ReadNumbers,
-    fit_column,
-    read_columns,
-    training_columns,
+from occamlearn.binarize._columns import ColumnSpec, fit_column, read_columns
+from occamlearn.binarize._fit_inputs import (
+    FitColumn,
+    is_flag,
+    reading_deadline,
+    row_count,
+    rows_that_count,
 )
+from occamlearn.binarize._training_columns import training_columns
 from occamlearn.binarize.column_roles import (
     identifier_reason,
     kept_categories,
     warn_folded,
     warn_identifiers,
 )
-from occamlearn.binarize.cut_points import label_codes
 from occamlearn.binarize.fit_checks import ParamsCheckedOnce
-from occamlearn.binarize.sorted_columns import SortedColumn, sorted_summaries
+from occamlearn.binarize.sorted_columns import sorted_summaries
 from occamlearn.model.bulk_evaluation import evaluate_all
 from occamlearn.model.conditions import Condition, missing_mask
 
-__all__ = ["BaseBinarizer", "FitColumn", "restriction_text", "with_missing_rules"]
+__all__ = ["BaseBinarizer", "fit_in_context", "restriction_text", "with_missing_rules"]
 
 
 # the binarisers' ``fit`` methods wrapped by scikit-learn's ``_fit_context`` (``fit_in_context``)
@@ -137,12 +135,12 @@ class BaseBinarizer(ParamsCheckedOnce, TransformerMixin, BaseEstimator, metaclas
         """``fit`` with labels and weights for the subclass: ``ThresholdBinarizer`` keeps
         the cuts labels can need and spreads thinned cuts by weight. Rows of weight 0 are
         left out altogether, as if absent."""
-        X, labels, weight = _rows_that_count(X, y, sample_weight)
+        X, labels, weight = rows_that_count(X, y, sample_weight)
         names, table = read_columns(self, X, reset=True, split=False)
         forced = self._overrides(names)
         # plain numeric columns read in one pass per dtype, then summarised sorted in blocks,
         # within the reading's share of ``time_limit`` (a ``ThresholdBinarizer`` parameter)
-        deadline = _reading_deadline(getattr(self, "time_limit", None))
+        deadline = reading_deadline(getattr(self, "time_limit", None))
         columns = sorted_summaries(
             training_columns(table, [forced.get(n) for n in names], deadline), labels, deadline)
         owner = type(self).__name__
@@ -152,7 +150,7 @@ class BaseBinarizer(ParamsCheckedOnce, TransformerMixin, BaseEstimator, metaclas
             if column is None:  # not read within the time limit
                 specs.append(ColumnSpec(name, index, "unread", ()))
                 continue
-            if _is_flag(column) and name not in forced:  # what the loop makes of it
+            if is_flag(column) and name not in forced:  # what the loop makes of it
                 spec = ColumnSpec(name, index, "binary", (0, 1))
                 specs.append(spec)
                 if getattr(self, "_kept_columns", None) is not None:
@@ -195,7 +193,7 @@ class BaseBinarizer(ParamsCheckedOnce, TransformerMixin, BaseEstimator, metaclas
         self.columns_ = specs
         self.dropped_columns_ = dropped
         self.identifier_columns_ = list(identifiers)
-        self.conditions_ = self._learn_conditions(learned, _row_count(X))
+        self.conditions_ = self._learn_conditions(learned, row_count(X))
         self.folded_columns_ = {name: n_categories for name, (n_categories, _) in folded.items()}
         return self
 
@@ -235,7 +233,7 @@ class BaseBinarizer(ParamsCheckedOnce, TransformerMixin, BaseEstimator, metaclas
             kept = self._kept_columns
         finally:
             del self._kept_columns
-        n_rows = _row_count(X)
+        n_rows = row_count(X)
         if any(len(values) != n_rows for values in kept.values()):
             return self.transform(X)
         return evaluate_all(self.conditions_, kept, n_rows=n_rows)
@@ -291,93 +289,6 @@ class BaseBinarizer(ParamsCheckedOnce, TransformerMixin, BaseEstimator, metaclas
     @abstractmethod
     def _column_conditions(self, spec, values) -> list[Condition]:
         """The conditions for one non-constant column (``values``: its cleaned training data)."""
-
-
-@dataclass(frozen=True)
-class FitColumn:
-    """One informative column as ``fit`` hands it to the subclass: its spec (``capped``:
-    with rare categories folded), its present training values and those rows' label codes
-    and weights (None when not given), and for a numeric column its ``SortedColumn`` when
-    its block was sorted."""
-
-    spec: ColumnSpec
-    capped: ColumnSpec
-    values: np.ndarray
-    labels: np.ndarray | None
-    weight: np.ndarray | None
-    summary: SortedColumn | None = None  # from the sorted copy (``sorted_columns``)
-
-    def distinct_count(self) -> int:
-        """How many distinct values ``values`` holds: for categories and flags the length of
-        the domain ``fit_column`` read from these same present values (every distinct one,
-        before any is folded); for ordered columns counted (their domain is only the range)."""
-        if self.spec.kind in ("categorical", "binary"):
-            return len(self.spec.domain)
-        if self.summary is not None:
-            return int(self.summary.distinct.size)
-        return len(pd.unique(self.values))
-
-
-def _is_flag(column) -> bool:
-    """Whether ``column`` (``training_columns``) was read from a numpy bool or integer dtype
-    whose values are 0 and 1, both present. ``_fit`` then skips ``fit_column`` and the masks
-    of missing rows, for what they would give: such values hold no NaN, so ``fit_column``'s
-    spec is ``binary`` with domain ``(0, 1)``, no missing value and no dates, its values
-    are the column's own, every row is present (the values, labels and weights kept are all
-    of them, in order), the spec is its own capped spec (only categories are capped) and
-    no binary column looks like an identifier (``identifier_reason``)."""
-    return type(column) is ReadNumbers and column.distinct is ZERO_ONE \
-        and column.dtype_kind in "biu"
-
-
-def _row_count(X) -> int:
-    """scikit-learn's ``_num_samples(X)``: for a ``pandas.DataFrame`` its ``shape[0]``,
-    which that function returns for it (the frame has a shape of two ints, and its ``fit``
-    attribute, if any, is a column, which is not callable), without its attribute look-ups
-    (a frame's missing attribute is searched among its column names)."""
-    return X.shape[0] if type(X) is pd.DataFrame else _num_samples(X)
-
-
-# The part of a binariser's ``time_limit`` its columns may take to read (``_fit``): the rest
-# of its fit and the evaluation of its features cost about as much again per column read
-# (6,000 x 3,000 floats, one cut per column: reading 0.6 of 1.4 CPU-s of the fit, the
-# 0/1 matrix and its negations 0.5 more).
-READING_SHARE = 0.5
-
-
-def _reading_deadline(time_limit):
-    """The deadline of reading the columns under ``time_limit`` seconds (None: none)."""
-    if time_limit is None:
-        return None
-    from occamlearn.stopping import Deadline
-
-    return Deadline.after(READING_SHARE * float(time_limit))
-
-
-def _rows_that_count(X, y, sample_weight):
-    """``(X, label codes or None, weights or None)`` with the rows of weight 0 left out;
-    a ValueError when ``y`` or ``sample_weight`` does not have one entry per row."""
-    if y is None and sample_weight is None:
-        return X, None, None
-    n_rows = _row_count(X)
-    labels = None
-    if y is not None:
-        labels = label_codes(y)
-        if labels.shape[0] != n_rows:
-            raise ValueError(f"y has {labels.shape[0]} labels but X has {n_rows} rows")
-    weight = None
-    if sample_weight is not None:
-        weight = _check_sample_weight(sample_weight, np.empty((n_rows, 0)), dtype=np.float64,
-                                      ensure_non_negative=True)
-        if not weight.all():
-            keep = np.flatnonzero(weight)
-            if keep.size == 0:
-                raise ValueError("sample_weight is zero for every row: no row is left to "
-                                 "learn from")
-            X = X.iloc[keep] if hasattr(X, "iloc") else np.asarray(X)[keep]
-            weight = weight[keep]
-            labels = None if labels is None else labels[keep]
-    return X, labels, weight
 
 
 def with_missing_rules(conditions: list[Condition], spec, sides: str) -> list[Condition]:

@@ -38,7 +38,8 @@ Values are read the way users mean them (the pieces live in ``_values``):
   repeated column names are a ``ValueError`` naming them.
 
 How a column is read again at ``transform`` (unseen categories, new missing values) is
-``_clean_columns.clean_column``.
+``_clean_columns.clean_column``; how ``fit`` fetches many columns' values at once before
+``fit_column`` classifies each is ``_training_columns``.
 """
 
 from __future__ import annotations
@@ -49,9 +50,9 @@ import numpy as np
 import pandas as pd
 from sklearn.utils.validation import validate_data
 
+from occamlearn.binarize._training_columns import ReadCategories, ReadNumbers, is_frame
 from occamlearn.binarize._values import (
     check_unique_names,
-    column_dtypes,
     column_label,
     decimal_points,
     raw,
@@ -66,14 +67,10 @@ from occamlearn.binarize.printed_numbers import (  # noqa: F401 - re-exported, a
     shortest_between,
     shortest_threshold,
 )
-from occamlearn.binarize.sorted_columns import SortedColumn, array_columns
 from occamlearn.model.conditions import missing_mask
 
 __all__ = [
-    "ZERO_ONE",
     "ColumnSpec",
-    "ReadCategories",
-    "ReadNumbers",
     "check_range",
     "check_unique_names",
     "column_label",
@@ -82,7 +79,6 @@ __all__ = [
     "read_columns",
     "shortest_between",
     "shortest_threshold",
-    "training_columns",
 ]
 
 
@@ -98,19 +94,15 @@ class ColumnSpec:
     dates: bool = False  # a date column, read as days since 1970-01-01
 
 
-def _is_frame(X) -> bool:
-    return hasattr(X, "columns") and hasattr(X, "iloc")
-
-
 def read_columns(estimator, X, *, reset: bool, split: bool = True) -> tuple[list[str], list]:
     """Validate ``X`` (sklearn's one door) and return ``(names, columns)``.
 
     Columns are pandas Series for DataFrames and 1-D arrays otherwise. Names are the
     DataFrame's column names at fit, ``x0, x1, ...`` for arrays, and the fitted names later.
     ``split=False`` returns the validated table whole instead of its columns (the caller
-    reads them, ``training_columns``).
+    reads them, ``_training_columns.training_columns``).
     """
-    if _is_frame(X):
+    if is_frame(X):
         check_unique_names(X)
         if not (reset and record_frame_features(estimator, X)):
             validate_data(estimator, X, skip_check_array=True, reset=reset)
@@ -135,141 +127,6 @@ def read_columns(estimator, X, *, reset: bool, split: bool = True) -> tuple[list
         else [spec.name for spec in estimator.columns_]
     )
     return names, X if not split else [X[:, j] for j in range(X.shape[1])]
-
-
-@dataclass(frozen=True)
-class ReadNumbers:
-    """A training column already read as numbers (``training_columns``): its float64
-    values, NaN where missing, and its dtype's kind ("b", "i", "u" or "f")."""
-
-    values: np.ndarray
-    dtype_kind: str
-    distinct: np.ndarray | None = None  # np.unique(values) when known from the block
-    from_frame: bool = True  # a DataFrame's column (float dtype: continuous by dtype)
-    summary: SortedColumn | None = None  # read off its sorted copy (``sorted_columns``)
-
-
-ZERO_ONE = np.array([0.0, 1.0])
-ZERO_ONE.flags.writeable = False
-
-
-@dataclass(frozen=True)
-class ReadCategories:
-    """A training column of a pandas category dtype already read as text
-    (``training_columns``): its values as objects, None where missing, the categories its
-    present rows use (in category order) and whether any row is missing."""
-
-    values: np.ndarray
-    domain: tuple
-    missing: bool
-
-
-def training_columns(X, overrides: list, deadline=None) -> list:
-    """The columns of the DataFrame ``X`` for ``fit_column``: each column of a numpy bool,
-    integer or float dtype as ``ReadNumbers``, unless ``overrides`` (one entry per column)
-    forces it categorical or it holds +-inf; each column of a category dtype whose
-    categories are numbers or all text as ``ReadCategories``, unless forced continuous;
-    every other column as a Series.
-
-    Why this is what ``fit_column`` reads from the Series: such a column is not textual
-    (its dtype is neither object, string nor category) and not dates (nor datetime64, nor
-    objects), so its reading is "numbers", and ``_to_float`` makes its values float64
-    (``astype``; NaN is the only missing value such a dtype holds); only its +-inf error is
-    left to ``fit_column``, which names the row. Here the columns of one dtype are converted
-    in one call instead of one Series at a time (a 2-D array: ``sorted_columns.array_columns``,
-    in blocks, reading ``deadline``), whose per-column cost exceeds the
-    conversion on small tables (``tests/binarize/test_training_columns.py`` checks the
-    specs, values and errors against the Series).
-
-    Why a category column's reading is that of its Series: its reading is "text" (its
-    categories are not datetime64, so it is not read as dates), its values are
-    ``to_numpy(dtype=object)`` with None where its code is -1 (categories are never
-    missing values, so those are exactly the rows ``missing_mask`` finds), and a category
-    is in the Series' domain when a present value equals it, that is when its code is used:
-    categories are distinct, and numbers or text (not a mix, where ``True == 1``) are
-    equal only when they are the same category.
-    """
-    if not _is_frame(X):
-        return array_columns(X, overrides, deadline)
-    dtypes = column_dtypes(X)
-    plain: dict = {}
-    columns: list = [None] * len(dtypes)
-    for j, (dtype, override) in enumerate(zip(dtypes, overrides)):
-        if isinstance(dtype, np.dtype) and dtype.kind in "biuf" and override != "categorical":
-            plain.setdefault(dtype, []).append(j)
-    read_alone = sum(len(p) for p in plain.values()
-                     if len(p) < len(dtypes) and len(p) <= _FEW_COLUMNS)
-    series = _series_of(X, len(dtypes) - sum(map(len, plain.values())) + read_alone)
-    for j, (dtype, override) in enumerate(zip(dtypes, overrides)):
-        if override != "continuous" and _plain_categories(dtype):
-            columns[j] = _read_categories(series(j))
-    for dtype, positions in plain.items():
-        if len(positions) == X.shape[1]:  # every column: no copy of the frame first
-            rows = X.to_numpy(dtype=dtype).T
-        elif len(positions) <= _FEW_COLUMNS:  # a few: their Series, no frame made for them
-            rows = np.array([series(j).to_numpy(dtype=dtype) for j in positions])
-        else:
-            rows = X.take(positions, axis=1).to_numpy(dtype=dtype).T
-        block = np.ascontiguousarray(rows, dtype=np.float64)
-        # a bool or integer converted to float64 is finite (uint64's largest is far below
-        # float64's): only float columns can hold the infinities fit_column refuses
-        finite = ~np.isinf(block).any(axis=1) if dtype.kind == "f" else [True] * len(block)
-        zero_one = _zero_one_rows(block, dtype.kind)
-        for j, values, ok, binary in zip(positions, block, finite, zero_one):
-            if ok:
-                columns[j] = ReadNumbers(values, dtype.kind, ZERO_ONE if binary else None)
-    return [series(j) if column is None else column for j, column in enumerate(columns)]
-
-
-# Up to this many columns of one dtype in a frame of several dtypes are read from their
-# Series: ``DataFrame.take`` builds a frame first, which cost more than the conversion on
-# small tables (irish: two takes of 1-2 columns took a tenth of the binarising).
-_FEW_COLUMNS = 16
-
-
-def _zero_one_rows(block: np.ndarray, kind: str) -> np.ndarray:
-    """For each row of ``block`` (one column's values as float64, converted from a numpy
-    bool or integer dtype of ``kind``), whether its distinct values are exactly 0 and 1.
-    Such values are whole numbers, never NaN; whole numbers whose least is 0 and largest
-    is 1 are 0 and 1 alone, both present, so ``np.unique`` of the row is ``[0.0, 1.0]``
-    (a conversion never gives -0.0). Float columns are not read this way (all False)."""
-    if kind not in "biu" or block.shape[1] == 0:
-        return np.zeros(len(block), dtype=bool)
-    return (block.min(axis=1) == 0.0) & (block.max(axis=1) == 1.0)
-
-
-def _series_of(X, wanted: int):
-    """Column position -> Series of ``X``, for about ``wanted`` columns: all made at once
-    by ``items`` (a fifth of ``iloc``'s cost per column) when they are at least a quarter
-    of the columns, else each by ``iloc`` when asked for."""
-    if 4 * wanted < X.shape[1]:
-        return lambda j: X.iloc[:, j]
-    every = [column for _, column in X.items()]
-    return every.__getitem__
-
-
-def _plain_categories(dtype) -> bool:
-    """A category dtype whose categories are numbers or all text (``training_columns``)."""
-    if not isinstance(dtype, pd.CategoricalDtype):
-        return False
-    categories = dtype.categories.dtype
-    if isinstance(categories, pd.StringDtype):
-        return True
-    return isinstance(categories, np.dtype) and (
-        categories.kind in "biuf"
-        or categories.kind == "O" and dtype.categories.inferred_type == "string")
-
-
-def _read_categories(column) -> ReadCategories:
-    categorical = column.array  # the Categorical: its codes and categories without copies
-    codes = categorical.codes
-    absent = codes < 0
-    values = column.to_numpy(dtype=object)
-    if absent.any():
-        values[absent] = None
-    used = np.bincount(codes[~absent], minlength=len(categorical.categories)) > 0
-    domain = tuple(c for c, u in zip(categorical.categories, used) if u)
-    return ReadCategories(values, domain, bool(absent.any()))
 
 
 def _to_float(name: str, column, *, allow_inf: bool = False) -> np.ndarray:
@@ -354,7 +211,7 @@ def _reading_of(name: str, column, override: str | None) -> str:
 def fit_column(name, index, column, *, override: str | None) -> tuple[ColumnSpec, np.ndarray]:
     """Classify one training column; return its spec and its cleaned values (missing ones as
     NaN in numeric columns, None in categorical ones). ``column`` is a Series, a 1-D array
-    or ``ReadNumbers`` / ``ReadCategories`` (``training_columns``)."""
+    or ``ReadNumbers`` / ``ReadCategories`` (``_training_columns``)."""
     if isinstance(column, ReadCategories):
         informative = len(column.domain) > 1 or (len(column.domain) == 1 and column.missing)
         return ColumnSpec(name, index, "categorical" if informative else "constant",

@@ -67,8 +67,8 @@ class SortedColumn:
 
 
 def array_columns(X: np.ndarray, overrides: list, deadline=None) -> list:
-    """``_columns.training_columns`` of a 2-D array: each column of a bool, integer or float
-    array as ``ReadNumbers`` (a contiguous float64 row of a transposed copy made
+    """``_training_columns.training_columns`` of a 2-D array: each column of a bool, integer
+    or float array as ``ReadNumbers`` (a contiguous float64 row of a transposed copy made
     ``SORT_BLOCK_BYTES`` at a time) unless ``overrides`` forces it categorical or it holds
     +-inf, every other as ``X[:, j]``. Once ``deadline`` (None: none) has expired, after a
     first block, the numeric columns not read yet are None (the caller leaves them out).
@@ -79,7 +79,7 @@ def array_columns(X: np.ndarray, overrides: list, deadline=None) -> list:
     not its dtype (``from_frame=False``). The copy is the table's size once, what the
     per-column ``values[present]`` copies took before (``BaseBinarizer._fit`` no longer
     copies a column without missing values)."""
-    from occamlearn.binarize._columns import ZERO_ONE, ReadNumbers, _zero_one_rows
+    from occamlearn.binarize._training_columns import ZERO_ONE, ReadNumbers, zero_one_rows
 
     columns = [X[:, j] for j in range(X.shape[1])]
     if X.dtype.kind not in "biuf" or X.shape[1] == 0:
@@ -92,7 +92,7 @@ def array_columns(X: np.ndarray, overrides: list, deadline=None) -> list:
             break
         block = _transposed(X[:, start:start + width])
         finite = ~np.isinf(block).any(axis=1)
-        zero_one = _zero_one_rows(block, X.dtype.kind)
+        zero_one = zero_one_rows(block, X.dtype.kind)
         for j, (values, ok, binary) in enumerate(zip(block, finite, zero_one), start):
             if ok and overrides[j] != "categorical":
                 columns[j] = ReadNumbers(values, X.dtype.kind, ZERO_ONE if binary else None,
@@ -115,7 +115,7 @@ def _transposed(part: np.ndarray) -> np.ndarray:
 
 
 def sorted_summaries(columns: list, labels: np.ndarray | None, deadline=None) -> list:
-    """``columns`` (``_columns.training_columns``'s list) with every ``ReadNumbers`` whose
+    """``columns`` (``_training_columns.training_columns``'s list) with every ``ReadNumbers`` whose
     distinct values are not known yet given its ``SortedColumn`` (``summary``) and distinct
     values, its block sorted once; the other entries unchanged.
 
@@ -123,7 +123,7 @@ def sorted_summaries(columns: list, labels: np.ndarray | None, deadline=None) ->
     expired, the columns not summarised yet are returned as None (the caller leaves them
     out and says so); the first block is always read, so a fit has columns to learn from.
     """
-    from occamlearn.binarize._columns import ReadNumbers
+    from occamlearn.binarize._training_columns import ReadNumbers
 
     wanted = [j for j, c in enumerate(columns)
               if isinstance(c, ReadNumbers) and c.distinct is None]

@@ -43,12 +43,8 @@ from typing import ClassVar
 import numpy as np
 from sklearn.utils._param_validation import Interval, StrOptions
 
-from occamlearn.binarize._base import (
-    BaseBinarizer,
-    FitColumn,
-    fit_in_context,
-    with_missing_rules,
-)
+from occamlearn.binarize._base import BaseBinarizer, fit_in_context, with_missing_rules
+from occamlearn.binarize._fit_inputs import FitColumn
 from occamlearn.binarize.cut_points import column_cuts, level_within, quantile_gaps, thinned
 from occamlearn.binarize.printed_numbers import (
     date_between,

@@ -5,7 +5,8 @@ A scikit-learn facade over the MaxSAT pipeline of Alós, Ansótegui and Torres (
 1): table -> binariser (the paper's binary encoding by default, Sec. 8) -> binary matrix ->
 MPDT encoding -> MaxSAT solver (``occamlearn.trees.mpdt.maxsat_route.search``) -> ``Tree``. ``fit``
 is three steps -- ``_prepare`` (validate, encode labels, binarise, conflicts), ``_solve`` (one
-method returning a ``MinimumTreeResult``; enumeration extends it) and ``_store`` -- and the
+method returning a ``MinimumTreeResult``; enumeration extends it) and ``set_fitted``
+(``_mpdt_fitted``, with ``set_prepared``, all that ``fit`` writes) -- and the
 fitted estimator holds only plain data (``tree_`` is arrays), so it pickles and exports.
 
 A pure tree exists only when no two training rows share a binary feature vector with
@@ -24,7 +25,6 @@ candidates are then many smallest trees within the budget
 
 from __future__ import annotations
 
-import warnings
 from numbers import Integral, Real
 from typing import TYPE_CHECKING
 
@@ -40,19 +40,16 @@ from occamlearn.estimators._base import (
     SAT_SOLVERS,
     FittedTreeMixin,
     binarizer_to_fit,
-    leaf_weights,
     no_limit_as_none,
     prepare_training_data,
     resolve_n_jobs,
-    restriction_of,
 )
 from occamlearn.estimators._memorising import warn_if_pure_tree_memorises
+from occamlearn.estimators._mpdt_fitted import set_fitted, set_prepared
 from occamlearn.estimators._process_exit import freeze_collector_at_exit
 from occamlearn.estimators._progress import UserProgress, fit_progress, watching_interrupts
-from occamlearn.estimators._record import fit_date
 from occamlearn.estimators._selection import store_selection
 from occamlearn.maxsat.backends import BACKENDS
-from occamlearn.model.tree import Tree
 from occamlearn.stopping import CLOCK, Deadline, ProgressSink
 
 if TYPE_CHECKING:
@@ -294,7 +291,7 @@ class MinimumPureTreeClassifier(ClassifierMixin, FittedTreeMixin, BaseEstimator)
         with watching_interrupts(deadline, progress):
             result, selected = self._search(data, deadline, progress, user)
         progress.report(result.upper_bound, result.lower_bound, deadline.elapsed())
-        self._store(result, data, progress)
+        set_fitted(self, result, data, progress)
         warn_if_pure_tree_memorises(self, len(data.y))
         store_selection(self, selected, data)
         self.solve_stats_["prepare_seconds"] = prepared - deadline.started
@@ -354,24 +351,7 @@ class MinimumPureTreeClassifier(ClassifierMixin, FittedTreeMixin, BaseEstimator)
                                      on_conflict="relax" if keep_all else filtering,
                                      sample_weight=sample_weight, class_weight=self.class_weight,
                                      binarize_with_labels=True, deadline=deadline)
-        self.classes_ = data.classes
-        self.binarizer_ = data.binarizer
-        self.optimal_over_ = restriction_of(data.binarizer)
-        self.fitted_at_ = fit_date()
-        self.feature_names_ = data.feature_names
-        self.conflict_rows_ = data.conflict_rows
-        self.n_conflicts_removed_ = len(data.conflict_rows)
-        if len(data.conflict_rows) and self.on_conflict == "auto":
-            shown = ", ".join(str(int(r)) for r in data.conflict_rows[:10])
-            more = "" if len(data.conflict_rows) <= 10 else f", ... ({len(data.conflict_rows)})"
-            warnings.warn(
-                f"{len(data.conflict_rows)} training row(s) share their binarised features "
-                f"with rows of another label and were set aside (0-based rows {shown}{more}; "
-                "the default on_conflict='auto' keeps each group's majority label): the tree "
-                "is pure "
-                "on the other rows, and training_errors_ counts these. Pass "
-                "on_conflict='error' to refuse such data, or 'relax' to keep every row.",
-                UserWarning, stacklevel=3)
+        set_prepared(self, data)
         return data
 
     def _solve(self, X_bin: np.ndarray, y: np.ndarray, n_classes: int, deadline: Deadline,
@@ -381,36 +361,3 @@ class MinimumPureTreeClassifier(ClassifierMixin, FittedTreeMixin, BaseEstimator)
         from occamlearn.estimators._minimum_search import solve_minimum_tree
 
         return solve_minimum_tree(self, X_bin, y, n_classes, deadline, progress, user, weight)
-
-    def _store(self, result: MinimumTreeResult, data, progress: ProgressSink) -> None:
-        tree = result.tree
-        blank = np.zeros((tree.n_nodes, len(data.classes)), dtype=np.int64)
-        # leaf counts over every training row: the rows the majority filter set aside fall in
-        # some leaf too, so predict_proba reports them (see FittedTreeMixin.predict_proba)
-        self.tree_ = Tree(tree.feature, tree.left, tree.right, tree.label, blank,
-                          tree.n_features, tuple(str(n) for n in self.feature_names_)
-                          ).with_counts(data.all_X_bin, data.all_y)
-        self.leaf_weights_ = leaf_weights(self.tree_, data.all_X_bin, data.all_y,
-                                          data.all_weight)
-        self.n_nodes_ = self.tree_.n_nodes
-        self.depth_ = self.tree_.depth
-        # every row passed to fit counts, also those the majority filter set aside; without
-        # weights they are the leaves' counts of the other classes (no second walk of the rows)
-        if data.all_weight is None:
-            leaves = self.tree_.is_leaf
-            counts = self.tree_.counts[leaves]
-            self.training_errors_ = int(counts.sum()
-                                        - counts[np.arange(len(counts)),
-                                                 self.tree_.label[leaves]].sum())
-        else:
-            wrong = self.tree_.predict(data.all_X_bin) != data.all_y
-            self.training_errors_ = float(data.all_weight[wrong].sum())
-        self.status_ = result.status
-        self.lower_bound_ = int(result.lower_bound)
-        self.upper_bound_ = int(result.upper_bound)
-        stats = dict(result.stats)
-        stats["trace"] = [(float(s), int(n)) for s, n in progress.improvements()]
-        stats["bound_trace"] = [(float(s), None if u is None else int(u), int(lb))
-                                for s, u, lb in progress.trace]
-        stats["n_rows"], stats["n_binary_features"] = data.X_bin.shape
-        self.solve_stats_ = stats

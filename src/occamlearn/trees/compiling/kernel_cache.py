@@ -59,7 +59,7 @@ import threading
 from pathlib import Path
 
 from occamlearn import stopping
-from occamlearn.trees.compiling.kernel_sources import sources_key
+from occamlearn.kernel_sources import sources_key
 
 __all__ = ["COMPILE_SECONDS", "KERNEL_MODULES", "KernelsUnavailable", "KernelsWhenReady",
            "compile_early", "compiling", "foreground_compile_fits", "kernels_ready", "load",

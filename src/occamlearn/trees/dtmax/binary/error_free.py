@@ -1,16 +1,16 @@
 """The fewest tests of a depth-2 tree that errs on no row of a large set, by word operations.
 
-Under ``prefer_small`` a depth-2 side whose budget is at most ``scale`` (``kernels._solve2``)
-must be classified without an error, and its best tree is then the error-free one with the
-fewest tests, if any: every tree with an error costs ``scale`` or more. Whether such a tree
-exists with t tests needs no class counts, only which rows a test sends to each side. A
-side of at most 64 rows is answered on its own rows as the bits of one word
-(``witnesses.fewest_error_free_tests``); a larger one here, from bitsets made once per
-search: ``columns[f]`` (the items with x_f = 1) and ``classes[k]`` (the items of class k),
-over the search's items. The row set is the memo's bitset key (``memo._key_of``), so a side
-of test h is ``key & columns[h]`` or ``key & ~columns[h]``: nothing is set up per call (a
-pair count of the side would pass over every row and its features), and the loops read
-only the key's non-zero words, a test's comparison ending at the first word that differs.
+Under ``prefer_small`` a depth-2 side whose budget is at most ``scale``
+(``depth_two.solve_depth3_child``) must be classified without an error, and its best tree is
+then the error-free one with the fewest tests, if any: every tree with an error costs ``scale``
+or more. Whether such a tree exists with t tests needs no class counts, only which rows a test
+sends to each side. A side of at most 64 rows is answered on its own rows as the bits of one
+word (``witnesses.fewest_error_free_tests``); a larger one here, from bitsets made once per
+search: ``columns[f]`` (the items with x_f = 1) and ``classes[k]`` (the items of class k), over
+the search's items. The row set is the memo's bitset key (``memo._key_of``), so a side of test
+h is ``key & columns[h]`` or ``key & ~columns[h]``: nothing is set up per call (a pair count of
+the side would pass over every row and its features), and the loops read only the key's
+non-zero words, a test's comparison ending at the first word that differs.
 
 **Which trees.** A tree of depth <= 2 with t tests that errs on none of the rows S is, by t
 (a side with no row is pure, and a test that leaves a side empty can be dropped for one test

@@ -4,16 +4,16 @@ words of its memo key alone.
 Under ``prefer_small`` a depth-3 node whose budget is at most ``scale`` only gains from
 error-free trees, so every side of every test it tries must be error-free too (the sides'
 budgets are below the node's). The side of test f with x_f = v is then ``key & columns[f]``
-(v = 1) or ``key & ~columns[f]`` (v = 0) over the node's memo key ``key``: its memo key is
-made in one pass over the key's words, not by a split of the node's rows, a count of the
-side's leaf and a pass over its rows. The side is answered as ``kernels._solve2`` answers
-one that must be error-free: the memo, a witness, then its fewest error-free tests
+(v = 1) or ``key & ~columns[f]`` (v = 0) over the node's memo key ``key``: its memo key is made in
+one pass over the key's words, not by a split of the node's rows, a count of the side's leaf
+and a pass over its rows. The side is answered as ``depth_two.solve_depth3_child`` answers one
+that must be error-free: the memo, a witness, then its fewest error-free tests
 (``witnesses.fewest_error_free_tests`` on its own rows if at most 64, else
-``error_free.fewest_error_free_tests`` on the words), a cost (its tests) when one exists,
-else a bound: ``scale`` (no depth-2 tree is error-free, so every tree errs) or more tests than
-the budget allows. A side with one class has the leaf (0 tests); one whose rows conflict has
-no error-free tree. Every value is the side's best cost if below the budget and a lower
-bound at or above it otherwise, as ``_solve2``'s are; so the node's search takes the same
+``error_free.fewest_error_free_tests`` on the words), a cost (its tests) when one exists, else
+a bound: ``scale`` (no depth-2 tree is error-free, so every tree errs) or more tests than the
+budget allows. A side with one class has the leaf (0 tests); one whose rows conflict has no
+error-free tree. Every value is the side's best cost if below the budget and a lower bound at
+or above it otherwise, as ``solve_depth3_child``'s are; so the node's search takes the same
 tests and the same tree.
 """
 
@@ -22,7 +22,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from occamlearn.trees.compiling.kernel_sources import key_cache_to_sources
+from occamlearn.kernel_sources import key_cache_to_sources
 from occamlearn.trees.dtmax.binary.error_free import NO_TREE
 from occamlearn.trees.dtmax.binary.error_free import fewest_error_free_tests as fewest_words
 from occamlearn.trees.dtmax.binary.memo import (
@@ -104,8 +104,8 @@ def error_free_on_words(key, items, n, work, ub, data, witnesses, error_free, sc
     fewest_error_free_tests``, ``work`` units): its fewest error-free tests if at most
     ``most`` (exact), more (a bound >= ub) or none (``scale``, a bound: every tree errs;
     a witness is then learnt from its rows: ``items[:n]``, or found from the key if ``n`` <
-    0); the value stored and returned. ``kernels._solve2`` and ``error_free_side`` share
-    it."""
+    0); the value stored and returned. ``depth_two.solve_depth3_child`` and
+    ``error_free_side`` share it."""
     two = np.int64(2)
     most = min(3, (ub - 1) // decision) if decision > 0 else 3
     tests = fewest_words(key, most, error_free)

@@ -40,7 +40,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from occamlearn.trees.compiling.kernel_sources import key_cache_to_sources
+from occamlearn.kernel_sources import key_cache_to_sources
 from occamlearn.trees.dtmax.binary.memo import WORK
 from occamlearn.trees.dtmax.binary.pair_counts import (
     _count_pairs,

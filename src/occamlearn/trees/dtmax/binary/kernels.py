@@ -5,15 +5,15 @@ de Weerdt and Demirović, NeurIPS 2023), for the cost ``errors * scale + decisio
 (``solve``): ``best(S, d, ub)`` is the cost of the best tree of depth <= d on the
 row set S if it is below ``ub``, else a proven lower bound >= ``ub``.
 
-* **Depth-2 solver** (``pair_counts``). At depth <= 2 one pass over the node's rows
-  counts, per class, the weight of the rows having both features f and g; inclusion-exclusion
-  gives the four quadrants of every pair, so the best depth-2 tree under every root test
-  follows in O(classes x f^2), without a search. Where rows carry many features the counts
-  come from bitsets instead (popcounts of two features' row sets), whichever pass is
-  cheaper (``pair_counts._count_pairs``).
-* **Difference counting.** A depth-3 (and depth-4) node counts its own rows once; for each
-  root test it counts only the smaller child, and the other child's counts are the
-  difference.
+* **Depth-2 solver** (``pair_counts``; ``depth_two``). At depth <= 2 one pass over the
+  node's rows counts, per class, the weight of the rows having both features f and g;
+  inclusion-exclusion gives the four quadrants of every pair, so the best depth-2 tree
+  under every root test follows in O(classes x f^2), without a search. Where rows carry
+  many features the counts come from bitsets instead (popcounts of two features' row
+  sets), whichever pass is cheaper (``pair_counts._count_pairs``).
+* **Difference counting** (``depth_two.solve_depth3_child``, a depth-3 node's children).
+  A depth-3 (and depth-4) node counts its own rows once; for each root test it counts only
+  the smaller child, and the other child's counts are the difference.
 * **Memo** (``memo``). An open-addressing hash table keyed by (row set as a bitset over
   the rows, depth): an exact cost and its root test, or a lower bound left by a failed search (its
   ``ub``: nothing below it exists), so a later call with a larger budget starts from there.
@@ -58,8 +58,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from occamlearn.trees.compiling.kernel_sources import key_cache_to_sources
-from occamlearn.trees.dtmax.binary.error_free_sides import error_free_on_words, error_free_side
+from occamlearn.kernel_sources import key_cache_to_sources
+from occamlearn.trees.dtmax.binary.depth_two import solve_depth3_child
+from occamlearn.trees.dtmax.binary.error_free_sides import error_free_side
 from occamlearn.trees.dtmax.binary.floors import (
     _child_floors,
     _depth1_floors,
@@ -72,15 +73,12 @@ from occamlearn.trees.dtmax.binary.memo import (
     ABORTED,
     BOUND,
     EXACT,
-    LEFT,
     NO_TEST,
     PRUNED,
-    RIGHT,
     ROOT,
     SUBPROBLEMS,
     TOP_COST,
     TOP_FEATURE,
-    WITNESSED,
     WORK,
     _key_of,
     _lookup,
@@ -93,18 +91,14 @@ from occamlearn.trees.dtmax.binary.pair_counts import (
     _depth2,
     _leaf,
     _promising_first,
-    _subtract,
     _useful_of_counts,
 )
-from occamlearn.trees.dtmax.binary.witnesses import bound as witness_bound
 from occamlearn.trees.dtmax.binary.witnesses import (
     error_free_side_cost,
-    fewest_error_free_tests,
     rows_as_bits,
 )
-from occamlearn.trees.dtmax.binary.witnesses import learn as learn_witness
 
-__all__ = ["search", "solve_shallow", "warm_up"]
+__all__ = ["search", "warm_up"]
 
 INFINITE_COST = np.int64(1) << np.int64(62)   # above every cost (as ``search.INFINITE``)
 
@@ -122,80 +116,6 @@ def _split(items, n, X, f, zeros, ones):
             zeros[n_zero] = item
             n_zero += 1
     return n_zero, n_one
-
-
-@njit(cache=True)
-def _solve2(node, node_side, n, n_other, side, ub, data, ws, scale, decision, slots, counters):
-    """Child ``side`` (``n`` rows; its sibling has ``n_other``) of the depth-3 node at level
-    ``node``: the best depth-2 tree, from counts of the smaller child or the difference of
-    the node's counts and the smaller child's (``ws`` state: ``[side counted, node counted]``).
-    """
-    X, label, weight, forced, indptr, indices = data
-    (lists, keys, order, errors, singles, totals, pairs, presents, n_presents, quad, out,
-     seen, useful, prev_lists, prev_n, prev_cost, state, bit_space, witnesses, error_free) = ws
-    level = node + 1
-    items = lists[level, side]
-    leaf_errors, _, stuck = _leaf(items, n, label, weight, forced, totals)
-    if leaf_errors == stuck:
-        return leaf_errors * scale
-    floor = min(leaf_errors * scale, stuck * scale + decision)
-    if floor >= ub:
-        return floor
-    key = keys[level]
-    _key_of(items, n, key)
-    two = np.int64(2)
-    _, value, exact, _ = _lookup(slots, key, two, counters)
-    if value >= 0 and (exact or value >= ub):
-        return value
-    counters[WORK] += n
-    if _out_of_work(counters):
-        return ABORTED
-    witnessed = witness_bound(key, ub, witnesses, counters)
-    if witnessed == 0 and ub <= scale and n <= 64:    # it must be error-free: (module doc)
-        tests = fewest_error_free_tests(items, n, data, witnesses)
-        if tests >= 0:
-            _store(slots, counters, key, two, tests * decision, EXACT, witnesses[6][0])
-            return tests * decision
-        witnessed = scale
-    elif witnessed == 0 and ub <= scale:              # the same, on the key's words
-        return error_free_on_words(key, items, n, n, ub, data, witnesses, error_free, scale,
-                                   decision, slots, counters)
-    if witnessed:
-        _store(slots, counters, key, two, witnessed, BOUND, NO_TEST)
-        return witnessed
-    counters[SUBPROBLEMS] += 1
-    if n <= n_other if side == 0 else n < n_other:           # the smaller child: count it
-        if state[0] != side:
-            n_presents[1] = _count_pairs(items, n, label, weight, indptr, indices, pairs[1],
-                                         seen, presents[1], bit_space)
-            counters[WORK] += n
-            state[0] = side
-        which = 1
-    else:                                        # the larger: node minus the smaller child
-        if state[1] == 0:
-            n_presents[0] = _count_pairs(lists[node, node_side], n + n_other, label, weight,
-                                         indptr, indices, pairs[0], seen, presents[0],
-                                         bit_space)
-            counters[WORK] += n + n_other
-            state[1] = 1
-        other = 1 - side
-        if state[0] != other:
-            n_presents[1] = _count_pairs(lists[level, other], n_other, label, weight, indptr,
-                                         indices, pairs[1], seen, presents[1], bit_space)
-            counters[WORK] += n_other
-            state[0] = other
-        _subtract(pairs[0], presents[0], n_presents[0], pairs[1], presents[1], n_presents[1],
-                  pairs[2], seen)
-        which = 2
-    source = 1 if which == 1 else 0
-    n_useful = _useful_of_counts(pairs[which], totals, presents[source], n_presents[source],
-                                 useful)
-    counters[WORK] += n_useful * n_useful
-    cost = _depth2(pairs[which], totals, useful, n_useful, two, scale, decision, out, quad)
-    _store(slots, counters, key, two, cost, EXACT, out[0])
-    if cost >= scale >= ub and witnesses[3][0] <= 2 * counters[WITNESSED] + 8:
-        learn_witness(items, n, key, scale, data, witnesses, counters)   # (module doc)
-    return cost
 
 
 @njit(cache=True, nogil=True)
@@ -335,7 +255,7 @@ def search(level, side, n, depth, ub, data, ws, scale, decision, slots, counters
             if child == 0:
                 n_child, n_other, low = n_zero, n_one, low_zero
                 budget = upper - low_one - decision
-                state[0] = -1               # (``_solve2``: no side counted yet)
+                state[0] = -1               # (``solve_depth3_child``: no side counted yet)
             else:
                 n_child, n_other, low = n_one, n_zero, low_one
                 budget = upper - zero_cost - decision
@@ -349,8 +269,8 @@ def search(level, side, n, depth, ub, data, ws, scale, decision, slots, counters
                                        data, witnesses, error_free, scale, decision, slots,
                                        counters)
             elif depth == 3:
-                cost = _solve2(level, side, n_child, n_other, child, budget, data, ws, scale,
-                               decision, slots, counters)
+                cost = solve_depth3_child(level, side, n_child, n_other, child, budget, data,
+                                          ws, scale, decision, slots, counters)
             else:
                 state[2] = 4 + child if depth == 4 else -1
                 cost = search(below, child, n_child, depth - 1, budget, data, ws, scale,
@@ -399,27 +319,6 @@ def search(level, side, n, depth, ub, data, ws, scale, decision, slots, counters
         return low
     _store(slots, counters, key, depth, ub, BOUND, NO_TEST)
     return ub
-
-
-@njit(cache=True, nogil=True)
-def solve_shallow(items, depth, data, ws, scale, decision, counters):
-    """``best(items, depth)`` at depth <= 2 (no memo); its root test goes to
-    ``counters[ROOT]``, the tests of its children to ``counters[LEFT]``, ``counters[RIGHT]``
-    (-1: a leaf)."""
-    X, label, weight, forced, indptr, indices = data
-    (lists, keys, order, errors, singles, totals, pairs, presents, n_presents, quad, out,
-     seen, useful, prev_lists, prev_n, prev_cost, state, bit_space, witnesses, error_free) = ws
-    n = items.shape[0]
-    counters[ROOT], counters[LEFT], counters[RIGHT] = -1, -1, -1
-    leaf_errors, _, stuck = _leaf(items, n, label, weight, forced, totals)
-    if depth == 0 or leaf_errors == stuck:
-        return leaf_errors * scale
-    n_present = _count_pairs(items, n, label, weight, indptr, indices, pairs[3], seen,
-                             presents[3], bit_space)
-    n_useful = _useful_of_counts(pairs[3], totals, presents[3], n_present, useful)
-    cost = _depth2(pairs[3], totals, useful, n_useful, depth, scale, decision, out, quad)
-    counters[ROOT], counters[LEFT], counters[RIGHT] = out[0], out[1], out[2]
-    return cost
 
 
 def warm_up() -> None:

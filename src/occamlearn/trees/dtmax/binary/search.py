@@ -27,7 +27,7 @@ from __future__ import annotations
 import numpy as np
 
 from occamlearn.stopping import Deadline
-from occamlearn.trees.dtmax.binary import kernels, memo
+from occamlearn.trees.dtmax.binary import depth_two, kernels, memo
 from occamlearn.trees.dtmax.binary.alarms import Alarm, set_alarm
 from occamlearn.trees.dtmax.binary.error_free import new_error_free_bits
 from occamlearn.trees.dtmax.binary.witnesses import new_witnesses
@@ -147,7 +147,7 @@ class CompiledDepthSearch:
         slices had: what they stored in the memo holds for any)."""
         counters = self.counters
         if depth <= 2:
-            return int(kernels.solve_shallow(items, depth, self.data, self.ws, self.scale,
+            return int(depth_two.solve_shallow(items, depth, self.data, self.ws, self.scale,
                                              self.decision, counters))
         self.ws[0][0, 0, :len(items)] = items
         budget = POLL_WORK

@@ -31,7 +31,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from occamlearn.trees.compiling.kernel_sources import key_cache_to_sources
+from occamlearn.kernel_sources import key_cache_to_sources
 from occamlearn.trees.dtmax.binary.memo import WITNESSED, WORK
 
 __all__ = ["new_witnesses"]

@@ -44,7 +44,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from occamlearn.trees.compiling.kernel_sources import key_cache_to_sources
+from occamlearn.kernel_sources import key_cache_to_sources
 from occamlearn.trees.dtmax.ordered.bounds import range_bound
 from occamlearn.trees.dtmax.ordered.depth2_blocks import (
     BLOCK_ROWS,

@@ -1,18 +1,19 @@
 """Compiled kernels of the branch-and-bound search for minimum pure trees (numba, cached).
 
-``solve`` is the whole search over row sets, compiled; its leaf bounds are in
-``node_bounds`` (the incompatibility bound that makes the search strong) and its memo in
-``memo_table``. ``cache=True`` keeps the compile on disk, and ``warm_up`` compiles on a tiny
-input so that the first real call is not charged the compile inside a time limit.
+``solve`` is the whole search over row sets, compiled; its leaf bounds are in ``node_bounds``
+(the incompatibility bound that makes the search strong), its memo in ``memo_table`` and the
+answers for nodes that need no split in ``settled_nodes``. ``cache=True`` keeps the compile on
+disk, and ``warm_up`` compiles on a tiny input so that the first real call is not charged the
+compile inside a time limit.
 
 Why ``solve`` is a short loop over a few helpers. numba types a self-recursive function by
 typing its whole body again (``typeinfer.return_types_from_partial``) each time it resolves a
-recursive call, and it resolves every call on each pass of its type propagation. With a
-node's set-up and close-out inside ``solve`` (about 150 lines), typing it took about 2.8 of
-its 4.2 CPU seconds of compile on an empty cache: six partial re-typings of the whole body
-(``benchmarks/results/cold_typing.md``). The helpers (``_settle``, ``_expand``, ``_close``)
-are typed once each; only the loop that recurses is typed again. Helpers stay few and are
-not nested deeply: numba optimises and emits machine code for each compiled function
+recursive call, and it resolves every call on each pass of its type propagation. With a node's
+set-up and close-out inside ``solve`` (about 150 lines), typing it took about 2.8 of its 4.2
+CPU seconds of compile on an empty cache: six partial re-typings of the whole body
+(``benchmarks/results/cold_typing.md``). The helpers (``settled_nodes.settle``, ``_expand``,
+``_close``) are typed once each; only the loop that recurses is typed again. Helpers stay few
+and are not nested deeply: numba optimises and emits machine code for each compiled function
 together with every function it calls, so each extra level repeats that work, and an
 ``inline="always"`` helper that itself inlines others multiplies the untyped passes. Helpers
 that only compiled code calls have no CPython wrapper (``no_cpython_wrapper=True``: one
@@ -26,7 +27,7 @@ import time
 import numpy as np
 from numba import njit
 
-from occamlearn.trees.compiling.kernel_sources import key_cache_to_sources
+from occamlearn.kernel_sources import key_cache_to_sources
 from occamlearn.trees.exact.nesting_kernels import nested_side_bounds as _nested_side_bounds
 from occamlearn.trees.exact.nesting_kernels import raise_side as _raise_side
 from occamlearn.trees.exact.packed import pack_rows
@@ -41,7 +42,6 @@ from occamlearn.trees.mpdt.bnb.memo_table import (
     ENTRIES,
     EXACT,
     FLAG,
-    FLAG_CALLS,
     FLAG_FULL,
     GROWABLE,
     NO_FLAGS,
@@ -51,10 +51,7 @@ from occamlearn.trees.mpdt.bnb.memo_table import (
     TOUCHED,
     TRIE_MAX_ROWS,
     TRIE_MIN_BUDGET,
-    TRIE_PAUSED_UNTIL,
     USE_BOUND,
-    USED,
-    VALUE_MASK,
     insert,
     lookup,
     new_counters,
@@ -74,14 +71,14 @@ from occamlearn.trees.mpdt.bnb.node_bounds import (
 from occamlearn.trees.mpdt.bnb.node_bounds import classes_in as _classes_in
 from occamlearn.trees.mpdt.bnb.node_bounds import known_bound as _known_bound
 from occamlearn.trees.mpdt.bnb.node_bounds import popcount as _popcount
-from occamlearn.trees.mpdt.bnb.node_bounds import raised_bound as _raised_bound
 from occamlearn.trees.mpdt.bnb.node_bounds import static_bound as _static_bound
+from occamlearn.trees.mpdt.bnb.settled_nodes import ABORTED, NO_SPLIT, OPEN
+from occamlearn.trees.mpdt.bnb.settled_nodes import settle as _settle
 from occamlearn.trees.mpdt.bnb.split_reductions import NOT_SPLIT
 from occamlearn.trees.mpdt.bnb.split_reductions import drop_dominated as _drop_dominated
 from occamlearn.trees.mpdt.bnb.subset_trie import BYTES_PER_NODE as TRIE_BYTES_PER_NODE
 from occamlearn.trees.mpdt.bnb.subset_trie import new_trie
 from occamlearn.trees.mpdt.bnb.subset_trie import remember_small as _remember_small
-from occamlearn.trees.mpdt.bnb.subset_trie import subset_bound as _subset_bound
 
 __all__ = ["ABORTED", "BOUND_CALLS", "BOUND_MAX_ROWS", "BOUND_WORK", "BOUNDED", "CALL_LIMIT",
            "CALLS", "CHILD_BOUNDS", "DROP_DOMINATED", "ENTRIES", "EXACT", "FLAG", "FLAG_FULL",
@@ -91,92 +88,9 @@ __all__ = ["ABORTED", "BOUND_CALLS", "BOUND_MAX_ROWS", "BOUND_WORK", "BOUNDED", 
            "new_trie", "pack_rows", "rehash", "solve", "warm_up", "warm_up_table"]
 
 # Row sets are (words,) uint64 bitsets over the distinct rows. The recursion aborts by
-# returning ABORTED when the call limit is reached (the caller polls the clock and resumes:
-# stored entries stay valid) or when the table is 70 % full and GROWABLE (the caller grows
-# it); a full table that may not grow (memory cap) takes no new entries.
-ABORTED = -1
-OPEN = -2  # ``_settle``: the node must be split
-ONE, NO_SPLIT = np.int64(1), np.int64(-1)
-
-
-@njit(cache=True, no_cpython_wrapper=True)
-def _two_leaves(rows, columns, class_sets, slots, counters, at):
-    """``solve`` with budget 2 on an impure row set, without touching the memo of its
-    children: 2 (with the split) if a column leaves both sides non-empty and of one class,
-    else the proven bound 3. Most calls of a deepening end here, a leaf's parent; the
-    general path would hash and probe both sides of every column."""
-    if class_sets.shape[0] == 2:  # both sides pure: the column is one class's indicator on S
-        for j in range(columns.shape[0]):
-            as_first, as_second = True, True
-            for w in range(rows.shape[0]):
-                ones = columns[j, w] & rows[w]
-                first = class_sets[0, w] & rows[w]
-                as_first &= ones == first
-                as_second &= (ones ^ first) == rows[w]
-                if not (as_first or as_second):
-                    break
-            if as_first or as_second:
-                _store(slots, counters, at, rows, np.int64(2), np.int64(j), EXACT | BOUNDED)
-                return 2
-        _store(slots, counters, at, rows, np.int64(3), NO_SPLIT, BOUNDED)
-        return 3
-    for j in range(columns.shape[0]):
-        pure = True
-        for side in range(1, -1, -1):  # side 1: x_j = 1, side 0: x_j = 0
-            classes = 0
-            for k in range(class_sets.shape[0]):
-                for w in range(rows.shape[0]):
-                    part = rows[w] & (columns[j, w] if side else ~columns[j, w])
-                    if class_sets[k, w] & part:
-                        classes += 1
-                        break
-            if classes != 1:
-                pure = False
-                break
-        if pure:
-            _store(slots, counters, at, rows, np.int64(2), np.int64(j), EXACT | BOUNDED)
-            return 2
-    _store(slots, counters, at, rows, np.int64(3), NO_SPLIT, BOUNDED)
-    return 3
-
-
-@njit(cache=True, no_cpython_wrapper=True)
-def _settle(rows, budget, columns, class_sets, packed, labels, slots, counters, trie):
-    """``solve``'s answer for ``rows`` when it needs no split, as (answer, bound): an exact
-    stored value, ABORTED (call limit reached, or the table asks to grow), 1 for a pure set,
-    a bound above the budget, the budget-2 answer of ``_two_leaves``; else (OPEN, the node's
-    bound within the budget: stored, class count or incompatibility bound, now stored)."""
-    words = rows.shape[0]
-    at = _slot(slots, rows)
-    meta = slots[at, words]
-    if meta & EXACT:
-        return np.int64(meta & VALUE_MASK), ONE
-    counters[CALLS] += 1
-    if counters[CALLS] >= counters[CALL_LIMIT]:
-        counters[FLAG] = FLAG_CALLS
-    if counters[FLAG]:
-        return np.int64(ABORTED), ONE
-    if meta & USED:
-        bound = np.int64(meta & VALUE_MASK)
-        bounded = (meta & BOUNDED) != 0
-    else:
-        bound = np.int64(_classes_in(class_sets, rows))
-        if bound == 1:
-            _store(slots, counters, at, rows, ONE, NO_SPLIT, EXACT | BOUNDED)
-            return ONE, ONE
-        bounded = False
-    if bound <= budget and budget >= counters[TRIE_MIN_BUDGET] and counters[TRIE_MAX_ROWS] \
-            and counters[CALLS] >= counters[TRIE_PAUSED_UNTIL]:
-        bound = max(bound, _subset_bound(trie, counters, rows, budget))
-    if not bounded and bound <= budget:
-        bound = np.int64(_raised_bound(counters, class_sets, packed, labels, rows, bound))
-        bounded = True
-    _store(slots, counters, at, rows, bound, NO_SPLIT, BOUNDED if bounded else NO_FLAGS)
-    if bound > budget:
-        return bound, bound
-    if budget == 2:  # here bound == 2: two leaves iff one column leaves both sides pure
-        return np.int64(_two_leaves(rows, columns, class_sets, slots, counters, at)), bound
-    return np.int64(OPEN), bound
+# returning ABORTED (``settled_nodes``) when the call limit is reached (the caller polls the
+# clock and resumes: stored entries stay valid) or when the table is 70 % full and GROWABLE
+# (the caller grows it); a full table that may not grow (memory cap) takes no new entries.
 
 
 @njit(cache=True, no_cpython_wrapper=True)

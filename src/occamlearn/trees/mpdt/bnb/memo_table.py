@@ -18,7 +18,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from occamlearn.trees.compiling.kernel_sources import key_cache_to_sources
+from occamlearn.kernel_sources import key_cache_to_sources
 from occamlearn.trees.exact.row_set_table import USED, find_slot, hash_key
 
 __all__ = ["BOUNDED", "EXACT", "NO_FLAGS", "USED", "VALUE_MASK", "insert", "lookup", "new_counters",

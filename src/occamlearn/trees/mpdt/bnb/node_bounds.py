@@ -14,7 +14,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from occamlearn.trees.compiling.kernel_sources import key_cache_to_sources
+from occamlearn.kernel_sources import key_cache_to_sources
 from occamlearn.trees.mpdt.bnb.memo_table import (
     BOUND_CALLS,
     BOUND_GAINS,

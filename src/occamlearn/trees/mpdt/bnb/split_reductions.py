@@ -36,7 +36,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from occamlearn.trees.compiling.kernel_sources import key_cache_to_sources
+from occamlearn.kernel_sources import key_cache_to_sources
 from occamlearn.trees.mpdt.bnb.node_bounds import popcount as _popcount
 
 __all__ = ["NOT_SPLIT", "drop_dominated"]

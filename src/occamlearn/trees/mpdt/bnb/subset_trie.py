@@ -43,7 +43,7 @@ import numpy as np
 from numba import njit
 from numba.cpython.unsafe.numbers import trailing_zeros as _trailing_zeros
 
-from occamlearn.trees.compiling.kernel_sources import key_cache_to_sources
+from occamlearn.kernel_sources import key_cache_to_sources
 from occamlearn.trees.mpdt.bnb.memo_table import (
     CALLS,
     TRIE_ACTIVE,

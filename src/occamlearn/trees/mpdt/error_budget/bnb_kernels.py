@@ -21,7 +21,7 @@ import time
 import numpy as np
 from numba import njit
 
-from occamlearn.trees.compiling.kernel_sources import key_cache_to_sources
+from occamlearn.kernel_sources import key_cache_to_sources
 
 # private name: kernel_cache treats public dispatchers as entry points, this one is inlined
 from occamlearn.trees.exact.packed import in_subcube as _in_subcube

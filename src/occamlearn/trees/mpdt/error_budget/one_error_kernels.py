@@ -25,7 +25,7 @@ import time
 import numpy as np
 from numba import njit
 
-from occamlearn.trees.compiling.kernel_sources import key_cache_to_sources
+from occamlearn.kernel_sources import key_cache_to_sources
 from occamlearn.trees.exact.nesting_kernels import nested_side_bounds as _nested_side_bounds
 from occamlearn.trees.exact.nesting_kernels import raise_side as _raise_side
 from occamlearn.trees.exact.row_set_table import hash_key as _hash
@@ -111,7 +111,7 @@ def _known_one(slots1, class_sets, deletable, rows, hashed):
 def _two_leaves_one(rows, columns, class_sets, deletable, slots1, counters1, at):
     """``solve_one`` with budget 2 on a row set one leaf does not serve: 2 (stored with its
     split) if a column leaves one side of one class and the other of one class once a
-    deletable row goes, else the proven bound 3. As ``bnb.kernels._two_leaves``: most calls
+    deletable row goes, else the proven bound 3. As ``bnb.settled_nodes.two_leaves``: most calls
     of a deepening end here, and this spares hashing and probing both sides of every
     column."""
     flipped = np.empty(rows.shape[0], dtype=np.uint64)
@@ -140,7 +140,7 @@ def _two_leaves_one(rows, columns, class_sets, deletable, slots1, counters1, at)
 @njit(cache=True, no_cpython_wrapper=True)
 def _settle_one(rows, budget, columns, class_sets, deletable, packed, labels, deletable_rows,
                 slots1, counters1):
-    """(answer, bound) as ``bnb.kernels._settle``: an exact stored value, ABORTED, 1 for a
+    """(answer, bound) as ``bnb.settled_nodes.settle``: an exact stored value, ABORTED, 1 for a
     row set one leaf serves, a bound above the budget; else (OPEN, the node's bound)."""
     words = rows.shape[0]
     at = _slot(slots1, rows)

@@ -9,6 +9,10 @@ of the contents of every occamlearn module the kernel module imports, transitive
 (``sources_key``; found with ``ast``, nothing imported), so that a callee edit looks like an
 edit of the kernel's own file. ``trees.compiling.kernel_cache`` hashes the same files for the stamp
 of a complete compile.
+
+It sits at the top of the package, importing nothing of it, because every family with
+compiled kernels keys them this way: the tree searches (``trees``) and the rule growing
+(``lists``), which may not import each other.
 """
 
 from __future__ import annotations
@@ -20,7 +24,7 @@ from pathlib import Path
 
 __all__ = ["PACKAGE_ROOT", "key_cache_to_sources", "source_files", "sources_key"]
 
-PACKAGE_ROOT = Path(__file__).resolve().parents[2]  # the occamlearn package folder
+PACKAGE_ROOT = Path(__file__).resolve().parent  # the occamlearn package folder
 
 
 def _module_file(name: str, root: Path = PACKAGE_ROOT) -> Path | None:
