@@ -55,7 +55,10 @@ def fits_digest(X, y) -> tuple:
         thresholds = _matrix(trees.transform(X), trees.get_feature_names_out())
         decision_list = None
         if len(np.unique(y)) == 2:
-            model = DecisionListClassifier().fit(X, y)
+            # no time limit: the default's 60 s include the first fit's compiling of the
+            # search's kernels (seconds, minutes on a loaded machine with an empty cache), and
+            # a list stopped by its limit is another list; within the limit they are the same
+            model = DecisionListClassifier(time_limit=None).fit(X, y)
             decision_list = _hashed([(tuple(map(int, r.features)), r.probability)
                                      for r in model.rules_], model.default_probability_,
                                     model.shrinkage_, model.direction_,
