@@ -167,9 +167,9 @@ def _fold_rates_one_by_one(k, covered, positive, rest, held, held_positive, n_ro
        no_rest=st.booleans())
 def test_the_folds_rates_in_arrays_are_the_fold_by_fold_floats(seed, folds, max_rules,
                                                                no_rest):
-    """``_fold_rates`` against the fold-by-fold quotients of Python ints, bit for bit, on
+    """``_fold_grid``'s folds against the fold-by-fold quotients of Python ints, bit for bit, on
     drawn counts: rules of 1-999 rows, defaults with and without rows."""
-    from occamlearn.lists.folds import _fold_rates
+    from occamlearn.lists.folds import _fold_grid
 
     rng = np.random.default_rng(seed)
     k = rng.integers(0, max_rules + 1, folds)
@@ -185,6 +185,6 @@ def test_the_folds_rates_in_arrays_are_the_fold_by_fold_floats(seed, folds, max_
     n_rows = rng.integers(0, 3000, folds)
     n_positive = rng.integers(0, 3000, folds) % (n_rows + 1)
     args = (k, covered, positive, rest, held, held_positive, n_rows, n_positive)
-    for ours, theirs in zip(_fold_rates(*args), _fold_rates_one_by_one(*args), strict=True):
+    for ours, theirs in zip(_fold_grid(*args).folds(), _fold_rates_one_by_one(*args), strict=True):
         for a, b in zip(ours, theirs, strict=True):
             assert a.dtype == np.float64 and a.tobytes() == np.ascontiguousarray(b).tobytes()

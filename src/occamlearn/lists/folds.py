@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import numbers
 import threading
+from typing import NamedTuple
 
 import numpy as np
 from sklearn.utils import check_random_state
@@ -42,7 +43,7 @@ from occamlearn.lists.levels import SIGN, CompiledLevels, levels_of
 from occamlearn.lists.likelihood import CountXLogX
 from occamlearn.lists.problem import SearchProblem
 
-__all__ = ["FoldSearch", "fold_numbers", "stratified_folds"]
+__all__ = ["FoldSearch", "RegionGrid", "fold_numbers", "stratified_folds"]
 
 # The options of ``learn_decision_list`` that shape the problem, not the search.
 _PROBLEM_OPTIONS = ("min_conjunction", "max_conjunction", "conditions")
@@ -148,6 +149,11 @@ class FoldSearch:
         and the held-out rows reaching each region and their positives (``region_counts``),
         as four float64 arrays; None when ``deadline`` passes before every fold is
         searched (it is read before each)."""
+        grid = self.fold_region_grid(fold_of, folds, max_rules, deadline)
+        return None if grid is None else grid.folds()
+
+    def fold_region_grid(self, fold_of, folds: int, max_rules: int, deadline=None):
+        """``fold_region_rates`` as one ``RegionGrid`` (fold i in row i), or None."""
         if deadline is not None and deadline.expired():
             return None
         climbed = self._climbed(fold_of, folds, max_rules)
@@ -162,10 +168,10 @@ class FoldSearch:
             n = np.array([r.n_covered for r in fold_list.rules] + [fold_list.n_default], float)
             rates.append((n, fold_list.probabilities,
                           *self.region_counts(fold_list, check_rows)))
-        return rates
+        return RegionGrid.of(rates)
 
     def _climbed(self, fold_of, folds: int, max_rules: int):
-        """``fold_region_rates`` from one compiled call (``level_kernels.climb_folds``)
+        """``fold_region_grid`` from one compiled call (``level_kernels.climb_folds``)
         instead of a Python hill climb, a ``DecisionList`` and ``region_counts`` per fold;
         None where that call would not be the same search: a list beam, a rule search
         other than the beam, the numpy engine, or so many packed words that the climbs
@@ -205,7 +211,7 @@ class FoldSearch:
             problem.min_conjunction, min(problem.max_conjunction, problem.n_features),
             bool(options.get("monotone", False) and direction is not None),
             int(options.get("rule_beam_width", 5)), int(max_rules))
-        return _fold_rates(k, covered, positive, rest, held, held_positive, n_rows, n_positive)
+        return _fold_grid(k, covered, positive, rest, held, held_positive, n_rows, n_positive)
 
     def _row_mask(self, rows) -> np.ndarray:
         """The rows ``rows`` (indices) as a packed mask over the problem's rows."""
@@ -250,25 +256,54 @@ class FoldSearch:
         return counts[0::2], counts[1::2]
 
 
-def _fold_rates(k, covered, positive, rest, held, held_positive, n_rows, n_positive) -> list:
-    """``climb_folds``' counts as ``fold_region_rates`` gives them: for fold i, the rows of
-    its ``k[i]`` rules and its default (``rest[i, 0]``) and their rates as ``make_list``
-    forms them (a rule's positives over its rows; the default's, or with no row left the
-    fold's base rate), and the held-out rows and positives of each region, as float64.
-    All folds in a few array operations, each fold's arrays a view of their first
-    ``k[i] + 1`` columns. The counts are below 2 ** 53, so float64 holds them and each
+class RegionGrid(NamedTuple):
+    """``fold_region_rates`` of every fold in four (folds, width) float64 arrays: fold i's
+    regions in the first ``sizes[i]`` columns of row i (its rules, then its default), zeros
+    after them. ``held_out_scores`` scores all folds' regions in one pass over it."""
+
+    rows: np.ndarray  # the rows of each region on the fold's fit rows
+    rates: np.ndarray  # their rates, as the fold's list states them
+    held: np.ndarray  # the held-out rows reaching each region
+    held_positive: np.ndarray  # and their positives
+    sizes: list  # regions of each fold (Python ints)
+
+    def folds(self) -> list:
+        """Fold i's four arrays, each a view of row i's first ``sizes[i]`` columns."""
+        return [(self.rows[i, :size], self.rates[i, :size], self.held[i, :size],
+                 self.held_positive[i, :size]) for i, size in enumerate(self.sizes)]
+
+    @classmethod
+    def of(cls, rates) -> RegionGrid:
+        """The grid of ``fold_region_rates``' list (each fold's four arrays)."""
+        sizes = [len(part[0]) for part in rates]
+        grids = np.zeros((4, len(rates), max(sizes, default=0)))
+        for i, part in enumerate(rates):
+            grids[:, i, :sizes[i]] = part
+        return cls(*grids, sizes)
+
+
+def _fold_grid(k, covered, positive, rest, held, held_positive, n_rows,
+               n_positive) -> RegionGrid:
+    """``climb_folds``' counts as a ``RegionGrid``: for fold i, the rows of its ``k[i]``
+    rules and its default (``rest[i, 0]``) and their rates as ``make_list`` forms them (a
+    rule's positives over its rows; the default's, or with no row left the fold's base
+    rate), and the held-out rows and positives of each region, as float64, in the first
+    ``k[i] + 1`` columns (as many columns as the longest fold needs). All folds in a few
+    array operations. The counts are below 2 ** 53, so float64 holds them and each
     quotient is the correctly rounded one that Python's division of the two ints gives."""
-    folds, most = covered.shape
-    counts = np.zeros((folds, most + 1))
-    counts[:, :most] = covered
-    rates = np.zeros((folds, most + 1))  # a rule covers a row: only columns past k are 0 / 0
-    np.divide(positive, covered, out=rates[:, :most], where=covered > 0)
+    folds = covered.shape[0]
+    width = int(k.max(initial=0)) + 1
+    most = width - 1
+    counts = np.zeros((folds, width))
+    counts[:, :most] = covered[:, :most]
+    rates = np.zeros((folds, width))  # a rule covers a row: only columns past k are 0 / 0
+    np.divide(positive[:, :most], covered[:, :most], out=rates[:, :most],
+              where=covered[:, :most] > 0)
     n_rest, pos_rest = rest[:, 0], rest[:, 1]
     default = np.where(n_rest > 0, pos_rest / np.maximum(n_rest, 1),
                        n_positive / np.maximum(n_rows, 1))
     every = np.arange(folds)
     counts[every, k] = n_rest
     rates[every, k] = default
-    held, held_positive = held.astype(np.float64), held_positive.astype(np.float64)
-    return [(counts[i, :k[i] + 1], rates[i, :k[i] + 1], held[i, :k[i] + 1],
-             held_positive[i, :k[i] + 1]) for i in range(folds)]
+    return RegionGrid(counts, rates, held[:, :width].astype(np.float64),
+                      held_positive[:, :width].astype(np.float64), (k + 1).tolist())
