@@ -10,6 +10,7 @@ from sklearn.model_selection import StratifiedKFold
 
 from occamlearn.lists import learn_decision_list
 from occamlearn.lists.folds import FoldSearch, stratified_folds
+from occamlearn.lists.shrinkage import fold_base_rates
 
 
 @settings(max_examples=40, deadline=None)
@@ -131,7 +132,11 @@ def test_fold_region_rates_of_one_compiled_call_are_the_lists(case, direction, c
     fold_of = np.random.default_rng(len(y)).integers(0, folds, len(y))
     fast = searches.fold_region_rates(fold_of, folds, max_rules)
     if compiled:
-        assert searches._climbed(fold_of, folds, max_rules) is not None
+        grid = searches._climbed(fold_of, folds, max_rules)
+        assert grid is not None
+        # the fit rows' rates it carries are fold_base_rates' floats
+        bases = fold_base_rates(np.asarray(y), None, fold_of, folds)
+        assert grid.fit_rates.tobytes() == np.asarray(bases, dtype=np.float64).tobytes()
     expected = _rates_of_the_lists(searches, fold_of, folds, max_rules)
     assert len(fast) == folds
     for ours_fold, their_fold in zip(fast, expected):
@@ -185,6 +190,11 @@ def test_the_folds_rates_in_arrays_are_the_fold_by_fold_floats(seed, folds, max_
     n_rows = rng.integers(0, 3000, folds)
     n_positive = rng.integers(0, 3000, folds) % (n_rows + 1)
     args = (k, covered, positive, rest, held, held_positive, n_rows, n_positive)
-    for ours, theirs in zip(_fold_grid(*args).folds(), _fold_rates_one_by_one(*args), strict=True):
+    grid = _fold_grid(*args)
+    for ours, theirs in zip(grid.folds(), _fold_rates_one_by_one(*args), strict=True):
         for a, b in zip(ours, theirs, strict=True):
             assert a.dtype == np.float64 and a.tobytes() == np.ascontiguousarray(b).tobytes()
+    n_rows[rng.random(folds) < 0.3] = 0  # a fold without fit rows states 0.5
+    fit_rates = _fold_grid(*args).fit_rates
+    assert fit_rates.tolist() == [float(p) / float(n) if n > 0 else 0.5
+                                  for n, p in zip(n_rows.tolist(), n_positive.tolist())]

@@ -40,7 +40,6 @@ from occamlearn.lists.bits import pack_rows, pack_vector, popcount_rows
 from occamlearn.lists.cost import rule_cost
 from occamlearn.lists.grow import COMPILED_MAX_WORDS
 from occamlearn.lists.levels import SIGN, CompiledLevels, levels_of
-from occamlearn.lists.likelihood import CountXLogX
 from occamlearn.lists.problem import SearchProblem
 
 __all__ = ["FoldSearch", "RegionGrid", "fold_numbers", "stratified_folds"]
@@ -199,9 +198,10 @@ class FoldSearch:
         n_rows = len(fold_of) - np.bincount(fold_of, minlength=folds)
         n_positive = int(positive_rows.sum()) - np.bincount(fold_of[positive_rows],
                                                              minlength=folds)
-        # fold i's CountXLogX(n_rows[i]).table, zeros after it: the prefix of the largest
-        # fold's table (xlogx is elementwise, so its first n + 1 entries are that table)
-        whole = CountXLogX(int(n_rows.max())).table
+        # fold i's CountXLogX(n_rows[i]).table, zeros after it: a prefix of the problem's
+        # own table of all its rows (xlogx is elementwise, so the first n + 1 entries of
+        # any longer table are CountXLogX(n).table)
+        whole = problem.xlogx.table[:int(n_rows.max()) + 1]
         tables = np.where(np.arange(len(whole))[None] <= n_rows[:, None], whole[None], 0.0)
         cost = rule_cost(problem.n_features, options.get("penalty"))
         k, covered, positive, rest, held, held_positive = levels.kernels.climb_folds(
@@ -266,6 +266,9 @@ class RegionGrid(NamedTuple):
     held: np.ndarray  # the held-out rows reaching each region
     held_positive: np.ndarray  # and their positives
     sizes: list  # regions of each fold (Python ints)
+    # each fold's rate of its fit rows as ``shrinkage.fold_base_rates`` gives it, where the
+    # rows are unweighted and counted (``_fold_grid``), else None
+    fit_rates: np.ndarray | None = None
 
     def folds(self) -> list:
         """Fold i's four arrays, each a view of row i's first ``sizes[i]`` columns."""
@@ -288,9 +291,11 @@ def _fold_grid(k, covered, positive, rest, held, held_positive, n_rows,
     rules and its default (``rest[i, 0]``) and their rates as ``make_list`` forms them (a
     rule's positives over its rows; the default's, or with no row left the fold's base
     rate), and the held-out rows and positives of each region, as float64, in the first
-    ``k[i] + 1`` columns (as many columns as the longest fold needs). All folds in a few
-    array operations. The counts are below 2 ** 53, so float64 holds them and each
-    quotient is the correctly rounded one that Python's division of the two ints gives."""
+    ``k[i] + 1`` columns (as many columns as the longest fold needs), and each fold's rate
+    of its ``n_rows`` fit rows (``n_positive`` positives; 0.5 without a row, as
+    ``shrinkage.fold_base_rates``). All folds in a few array operations. The counts are
+    below 2 ** 53, so float64 holds them and each quotient is the correctly rounded one
+    that Python's division of the two ints gives."""
     folds = covered.shape[0]
     width = int(k.max(initial=0)) + 1
     most = width - 1
@@ -300,10 +305,11 @@ def _fold_grid(k, covered, positive, rest, held, held_positive, n_rows,
     np.divide(positive[:, :most], covered[:, :most], out=rates[:, :most],
               where=covered[:, :most] > 0)
     n_rest, pos_rest = rest[:, 0], rest[:, 1]
-    default = np.where(n_rest > 0, pos_rest / np.maximum(n_rest, 1),
-                       n_positive / np.maximum(n_rows, 1))
+    fit_rate = n_positive / np.maximum(n_rows, 1)
+    default = np.where(n_rest > 0, pos_rest / np.maximum(n_rest, 1), fit_rate)
     every = np.arange(folds)
     counts[every, k] = n_rest
     rates[every, k] = default
     return RegionGrid(counts, rates, held[:, :width].astype(np.float64),
-                      held_positive[:, :width].astype(np.float64), (k + 1).tolist())
+                      held_positive[:, :width].astype(np.float64), (k + 1).tolist(),
+                      np.where(n_rows > 0, fit_rate, 0.5))

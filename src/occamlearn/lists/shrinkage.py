@@ -86,7 +86,10 @@ def shrinkage_factor(searches, max_rules: int, folds: int, random_state=None, de
     rates = searches.fold_region_grid(fold_of, folds, max_rules, deadline)
     if rates is None:
         return None, None
-    scores = held_out_scores(rates, fold_base_rates(y, weight, fold_of, folds))
+    bases = rates.fit_rates
+    if bases is None:
+        bases = fold_base_rates(y, weight, fold_of, folds)
+    scores = held_out_scores(rates, bases)
     if deadline is not None and deadline.expired():  # the last fold may have been cut short
         return None, None
     best = len(scores) - 1 - int(np.argmax(scores[::-1]))
