@@ -64,6 +64,30 @@ def test_a_masked_fold_learns_the_list_of_its_rows_packed_alone(case):
     assert masked.to_dict() == alone.to_dict()
 
 
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, 5), n=st.integers(10, 40), folds=st.integers(2, 5),
+       orders=st.lists(st.integers(0, 2**32 - 1), min_size=2, max_size=4))
+def test_folds_kept_per_seed_and_class_counts_are_scikit_learns(seed, n, folds, orders):
+    """Label arrays of the same class counts in other orders, with the same few seeds and
+    fold counts drawn again and again (so most calls reuse a kept deal), still give
+    scikit-learn's folds; and a caller cannot change a kept deal."""
+    from occamlearn.lists.folds import _dealt_for_seed, fold_numbers
+
+    base = np.zeros(n, dtype=int)
+    base[: max(folds, n // 3)] = 1
+    for order in orders:
+        y = np.random.default_rng(order).permutation(base)
+        splitter = StratifiedKFold(folds, shuffle=True, random_state=seed)
+        theirs = np.empty(n, dtype=np.int64)
+        for i, (_, check) in enumerate(splitter.split(np.zeros((n, 1)), y)):
+            theirs[check] = i
+        assert fold_numbers(y, folds, seed).tolist() == theirs.tolist()
+        assert fold_numbers(y, folds, np.int64(seed)).tolist() == theirs.tolist()
+    for for_class in _dealt_for_seed(seed, folds, (n - n // 3, n // 3)):
+        with pytest.raises(ValueError):
+            for_class[0] = 0
+
+
 @settings(max_examples=40, deadline=None)
 @given(case=fold_problems(), weighted=st.booleans())
 def test_region_counts_are_the_held_out_rows_of_each_region(case, weighted):

@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import numbers
 import threading
+from functools import lru_cache
 from typing import NamedTuple
 
 import numpy as np
@@ -60,25 +61,61 @@ def stratified_folds(y, folds: int, random_state=None) -> list:
 
 def fold_numbers(y, folds: int, random_state=None) -> np.ndarray:
     """The held-out fold of each row in ``stratified_folds(y, folds, random_state)``."""
-    rng = _seeded(random_state)
     y = np.asarray(y)
     encoded = _by_first_appearance(y)
-    # scikit-learn deals the sorted labels round robin: fold i gets positions i, i + folds,
-    # ... of them, so class k (positions start .. end - 1) gives fold i the positions
-    # congruent to i in that range, max(0, ceil((end - i) / folds)) less the same of start
-    # (Python ints: a few classes and folds cost less so than as arrays)
+    counts = tuple(np.bincount(encoded).tolist())
+    if isinstance(random_state, numbers.Integral) and not isinstance(random_state, bool):
+        dealt = _dealt_for_seed(random_state, folds, counts)
+    else:
+        dealt = _dealt(check_random_state(random_state), folds, counts)
     test_folds = np.empty(len(y), dtype=np.int64)
+    for k, for_class in enumerate(dealt):
+        test_folds[encoded == k] = for_class
+    return test_folds
+
+
+def _dealt(rng, folds: int, counts) -> list:
+    """The folds dealt to the rows of each class, in row order, for classes of ``counts``
+    rows (in order of first appearance), shuffled by ``rng`` as scikit-learn shuffles them.
+
+    scikit-learn deals the sorted labels round robin: fold i gets positions i, i + folds,
+    ... of them, so class k (positions start .. end - 1) gives fold i the positions
+    congruent to i in that range, max(0, ceil((end - i) / folds)) less the same of start
+    (Python ints: a few classes and folds cost less so than as arrays)."""
     every = np.arange(folds)
+    dealt = []
     start = 0
-    for k, count in enumerate(np.bincount(encoded).tolist()):
+    for count in counts:
         end = start + count
         for_class = every.repeat([max(0, (end - i + folds - 1) // folds)
                                   - max(0, (start - i + folds - 1) // folds)
                                   for i in range(folds)])
         rng.shuffle(for_class)
-        test_folds[encoded == k] = for_class
+        dealt.append(for_class)
         start = end
-    return test_folds
+    return dealt
+
+
+@lru_cache(maxsize=256)
+def _dealt_for_seed(seed, folds: int, counts: tuple) -> tuple:
+    """``_dealt`` by a new ``RandomState(seed)``, kept per (seed, folds, class counts), as
+    read-only arrays.
+
+    Why kept: the folds depend on nothing else (the rows of each class are dealt in row
+    order), and refits meet the same class counts again (the splits of one table,
+    cross-validation, a grid search), while seeding a generator and its two shuffles took
+    35-55 us of CPU per fit of a small table after another library's fit had cooled the
+    caches. The generator is this thread's, re-seeded (``seed`` resets its state as the
+    constructor does, without drawing the entropy a new generator's initial state takes);
+    nothing reads its state after the draws, so a kept answer is the drawn one."""
+    rng = getattr(_generators, "rng", None)
+    if rng is None:
+        rng = _generators.rng = np.random.RandomState()
+    rng.seed(seed)
+    dealt = _dealt(rng, folds, counts)
+    for for_class in dealt:
+        for_class.flags.writeable = False
+    return tuple(dealt)
 
 
 def _by_first_appearance(y) -> np.ndarray:
@@ -89,20 +126,6 @@ def _by_first_appearance(y) -> np.ndarray:
         return other.astype(np.int64)
     _, first, inverse = np.unique(y, return_index=True, return_inverse=True)
     return np.argsort(np.argsort(first))[inverse.ravel()]
-
-
-def _seeded(random_state):
-    """``check_random_state(random_state)``; for an int seed, this thread's generator
-    re-seeded: the same draws as a new ``RandomState(seed)`` (``seed`` resets the state as
-    the constructor does), without drawing the entropy a new generator's initial state
-    takes, which costs more than a small table's searches."""
-    if isinstance(random_state, numbers.Integral) and not isinstance(random_state, bool):
-        rng = getattr(_generators, "rng", None)
-        if rng is None:
-            rng = _generators.rng = np.random.RandomState()
-        rng.seed(random_state)
-        return rng
-    return check_random_state(random_state)
 
 
 _generators = threading.local()
