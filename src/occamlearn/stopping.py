@@ -63,12 +63,24 @@ def machine_slowdown() -> float:
     """How many times longer one thread's work takes now than on an idle machine, estimated as
     the machine's 1-minute load average per core: with more runnable threads than cores each
     gets that share of a core. At least 1, at most ``SLOWDOWN_MOST``; 1 where the load
-    average cannot be read."""
-    try:
-        load = os.getloadavg()[0]
-    except (OSError, AttributeError):  # pragma: no cover - not a Unix
-        return 1.0
-    return min(SLOWDOWN_MOST, max(1.0, load / machine_cores()))
+    average cannot be read. A reading younger than ``LOAD_FRESH_SECONDS`` is used again."""
+    global _last_load
+    now = CLOCK()
+    if _last_load is None or not 0.0 <= now - _last_load[0] < LOAD_FRESH_SECONDS:
+        try:
+            load = os.getloadavg()[0]
+        except (OSError, AttributeError):  # pragma: no cover - not a Unix
+            return 1.0
+        _last_load = (now, load)
+    return min(SLOWDOWN_MOST, max(1.0, _last_load[1] / machine_cores()))
+
+
+# Linux recomputes its load averages every 5 seconds (LOAD_FREQ in kernel/sched/loadavg.c),
+# so a reading taken less than a second ago is the current value or one update behind it;
+# back-to-back fits of a few milliseconds then skip reading /proc/loadavg, which took 7-12 us
+# of CPU per fit after another library's fit had cooled the caches.
+LOAD_FRESH_SECONDS = 1.0
+_last_load: tuple | None = None  # (CLOCK at the reading, the 1-minute load average read)
 
 
 @functools.cache
@@ -178,6 +190,8 @@ class Deadline:
         now = CLOCK()
         if seconds is None:
             return cls(None, started=now)
+        if (type(seconds) is float or type(seconds) is int) and 0 <= seconds < math.inf:
+            return cls(now + float(seconds), started=now)  # the common case, checked as below
         if isinstance(seconds, bool) or not isinstance(seconds, Real) or not seconds >= 0:
             raise ValueError(f"{name} must be a number of seconds >= 0 or None; "
                              f"got {seconds!r}.")

@@ -10,6 +10,7 @@ from sklearn.model_selection import StratifiedKFold
 
 from occamlearn.lists import learn_decision_list
 from occamlearn.lists.folds import FoldSearch, stratified_folds
+from occamlearn.lists.shrinkage import fold_base_rates
 
 
 @settings(max_examples=40, deadline=None)
@@ -61,6 +62,30 @@ def test_a_masked_fold_learns_the_list_of_its_rows_packed_alone(case):
     masked = searches.fit_list(rows, max_rules)
     alone = learn_decision_list(X[rows], y[rows], max_rules=max_rules, **options).decision_list
     assert masked.to_dict() == alone.to_dict()
+
+
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, 5), n=st.integers(10, 40), folds=st.integers(2, 5),
+       orders=st.lists(st.integers(0, 2**32 - 1), min_size=2, max_size=4))
+def test_folds_kept_per_seed_and_class_counts_are_scikit_learns(seed, n, folds, orders):
+    """Label arrays of the same class counts in other orders, with the same few seeds and
+    fold counts drawn again and again (so most calls reuse a kept deal), still give
+    scikit-learn's folds; and a caller cannot change a kept deal."""
+    from occamlearn.lists.folds import _dealt_for_seed, fold_numbers
+
+    base = np.zeros(n, dtype=int)
+    base[: max(folds, n // 3)] = 1
+    for order in orders:
+        y = np.random.default_rng(order).permutation(base)
+        splitter = StratifiedKFold(folds, shuffle=True, random_state=seed)
+        theirs = np.empty(n, dtype=np.int64)
+        for i, (_, check) in enumerate(splitter.split(np.zeros((n, 1)), y)):
+            theirs[check] = i
+        assert fold_numbers(y, folds, seed).tolist() == theirs.tolist()
+        assert fold_numbers(y, folds, np.int64(seed)).tolist() == theirs.tolist()
+    for for_class in _dealt_for_seed(seed, folds, (n - n // 3, n // 3)):
+        with pytest.raises(ValueError):
+            for_class[0] = 0
 
 
 @settings(max_examples=40, deadline=None)
@@ -131,7 +156,11 @@ def test_fold_region_rates_of_one_compiled_call_are_the_lists(case, direction, c
     fold_of = np.random.default_rng(len(y)).integers(0, folds, len(y))
     fast = searches.fold_region_rates(fold_of, folds, max_rules)
     if compiled:
-        assert searches._climbed(fold_of, folds, max_rules) is not None
+        grid = searches._climbed(fold_of, folds, max_rules)
+        assert grid is not None
+        # the fit rows' rates it carries are fold_base_rates' floats
+        bases = fold_base_rates(np.asarray(y), None, fold_of, folds)
+        assert grid.fit_rates.tobytes() == np.asarray(bases, dtype=np.float64).tobytes()
     expected = _rates_of_the_lists(searches, fold_of, folds, max_rules)
     assert len(fast) == folds
     for ours_fold, their_fold in zip(fast, expected):
@@ -167,9 +196,9 @@ def _fold_rates_one_by_one(k, covered, positive, rest, held, held_positive, n_ro
        no_rest=st.booleans())
 def test_the_folds_rates_in_arrays_are_the_fold_by_fold_floats(seed, folds, max_rules,
                                                                no_rest):
-    """``_fold_rates`` against the fold-by-fold quotients of Python ints, bit for bit, on
+    """``_fold_grid``'s folds against the fold-by-fold quotients of Python ints, bit for bit, on
     drawn counts: rules of 1-999 rows, defaults with and without rows."""
-    from occamlearn.lists.folds import _fold_rates
+    from occamlearn.lists.folds import _fold_grid
 
     rng = np.random.default_rng(seed)
     k = rng.integers(0, max_rules + 1, folds)
@@ -185,6 +214,11 @@ def test_the_folds_rates_in_arrays_are_the_fold_by_fold_floats(seed, folds, max_
     n_rows = rng.integers(0, 3000, folds)
     n_positive = rng.integers(0, 3000, folds) % (n_rows + 1)
     args = (k, covered, positive, rest, held, held_positive, n_rows, n_positive)
-    for ours, theirs in zip(_fold_rates(*args), _fold_rates_one_by_one(*args), strict=True):
+    grid = _fold_grid(*args)
+    for ours, theirs in zip(grid.folds(), _fold_rates_one_by_one(*args), strict=True):
         for a, b in zip(ours, theirs, strict=True):
             assert a.dtype == np.float64 and a.tobytes() == np.ascontiguousarray(b).tobytes()
+    n_rows[rng.random(folds) < 0.3] = 0  # a fold without fit rows states 0.5
+    fit_rates = _fold_grid(*args).fit_rates
+    assert fit_rates.tolist() == [float(p) / float(n) if n > 0 else 0.5
+                                  for n, p in zip(n_rows.tolist(), n_positive.tolist())]

@@ -106,3 +106,49 @@ def test_packed_vectors_and_rows_are_packbits_padded(rows, n, seed, dtype):
         vector = pack_vector(row)
         assert vector.dtype == np.uint64 and np.array_equal(vector, words)
         assert vector.flags.writeable and vector.flags.c_contiguous
+
+
+def _check_binary_by_issubdtype(X):
+    """``check_binary``'s outcome as numpy's type hierarchy states it: "ok", or the error
+    type raised."""
+    if X.dtype == np.bool_ or X.size == 0:
+        return "ok"
+    if not np.issubdtype(X.dtype, np.number):
+        return TypeError
+    in_range = X.max() <= 1 and (np.issubdtype(X.dtype, np.unsignedinteger) or X.min() >= 0)
+    if in_range and np.issubdtype(X.dtype, np.integer):
+        return "ok"
+    return ValueError if ((X != 0) & (X != 1)).any() else "ok"
+
+
+MATRIX_DTYPES = ["bool", "int8", "int64", "uint8", "uint64", "float16", "float64",
+                 "complex128", "m8[s]", "M8[s]", "object", "U1", "S1"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(dtype=st.sampled_from(MATRIX_DTYPES), rows=st.integers(0, 4),
+       values=st.lists(st.sampled_from([0, 1, 2, -1]), min_size=12, max_size=12))
+def test_the_matrix_check_by_dtype_kind_is_issubdtypes(dtype, rows, values):
+    """``check_binary`` reads the dtype's kind where it read ``np.issubdtype``: the same
+    matrices pass, the same raise the same error."""
+    from occamlearn.lists.problem import check_binary
+
+    X = np.array(values[:3 * rows]).reshape(rows, 3)
+    if dtype.startswith("uint"):
+        X = np.abs(X)
+    X = X.astype(dtype)
+    expected = _check_binary_by_issubdtype(X)
+    try:
+        assert check_binary(X) is X
+        got = "ok"
+    except (TypeError, ValueError) as error:
+        got = type(error)
+    assert got == expected
+
+
+@settings(max_examples=50, deadline=None)
+@given(labels=st.lists(st.booleans(), min_size=1, max_size=200))
+def test_the_positives_counted_are_the_packed_ones(labels):
+    y = np.array(labels, dtype=np.uint8)
+    problem = prepare(np.zeros((len(y), 2), dtype=np.uint8), y)
+    assert problem.n_positive == int(np.unpackbits(problem.positives.view(np.uint8)).sum())

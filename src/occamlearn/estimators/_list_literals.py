@@ -91,12 +91,14 @@ class RuleLiterals(TransformerMixin, BaseEstimator):
 
     def _with_negations(self):
         base = list(self.binarizer_.conditions_)
-        equal = Counter(c.column for c in base if c.op == "==")
-        self.negated_ = np.array(
-            [k for k, c in enumerate(base)
-             if c.op in _OPPOSITE and not (c.op == "==" and equal[c.column] == 2)],
-            dtype=np.int64)
-        self.conditions_ = base + [negation(base[k]) for k in self.negated_]
+        equal = Counter()  # "==" conditions per column (a column of two values needs none)
+        for c in base:
+            if c.op == "==":
+                equal[c.column] += 1
+        negated = [k for k, c in enumerate(base)
+                   if c.op in _OPPOSITE and not (c.op == "==" and equal[c.column] == 2)]
+        self.negated_ = np.array(negated, dtype=np.int64)
+        self.conditions_ = base + [negation(base[k]) for k in negated]
         for name in ("columns_", "n_features_in_", "feature_names_in_", "dropped_columns_",
                      "identifier_columns_", "unread_columns_"):
             if hasattr(self.binarizer_, name):

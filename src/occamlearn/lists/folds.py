@@ -31,6 +31,8 @@ from __future__ import annotations
 
 import numbers
 import threading
+from functools import lru_cache
+from typing import NamedTuple
 
 import numpy as np
 from sklearn.utils import check_random_state
@@ -39,10 +41,9 @@ from occamlearn.lists.bits import pack_rows, pack_vector, popcount_rows
 from occamlearn.lists.cost import rule_cost
 from occamlearn.lists.grow import COMPILED_MAX_WORDS
 from occamlearn.lists.levels import SIGN, CompiledLevels, levels_of
-from occamlearn.lists.likelihood import CountXLogX
 from occamlearn.lists.problem import SearchProblem
 
-__all__ = ["FoldSearch", "fold_numbers", "stratified_folds"]
+__all__ = ["FoldSearch", "RegionGrid", "fold_numbers", "stratified_folds"]
 
 # The options of ``learn_decision_list`` that shape the problem, not the search.
 _PROBLEM_OPTIONS = ("min_conjunction", "max_conjunction", "conditions")
@@ -60,25 +61,61 @@ def stratified_folds(y, folds: int, random_state=None) -> list:
 
 def fold_numbers(y, folds: int, random_state=None) -> np.ndarray:
     """The held-out fold of each row in ``stratified_folds(y, folds, random_state)``."""
-    rng = _seeded(random_state)
     y = np.asarray(y)
     encoded = _by_first_appearance(y)
-    # scikit-learn deals the sorted labels round robin: fold i gets positions i, i + folds,
-    # ... of them, so class k (positions start .. end - 1) gives fold i the positions
-    # congruent to i in that range, max(0, ceil((end - i) / folds)) less the same of start
-    # (Python ints: a few classes and folds cost less so than as arrays)
+    counts = tuple(np.bincount(encoded).tolist())
+    if isinstance(random_state, numbers.Integral) and not isinstance(random_state, bool):
+        dealt = _dealt_for_seed(random_state, folds, counts)
+    else:
+        dealt = _dealt(check_random_state(random_state), folds, counts)
     test_folds = np.empty(len(y), dtype=np.int64)
+    for k, for_class in enumerate(dealt):
+        test_folds[encoded == k] = for_class
+    return test_folds
+
+
+def _dealt(rng, folds: int, counts) -> list:
+    """The folds dealt to the rows of each class, in row order, for classes of ``counts``
+    rows (in order of first appearance), shuffled by ``rng`` as scikit-learn shuffles them.
+
+    scikit-learn deals the sorted labels round robin: fold i gets positions i, i + folds,
+    ... of them, so class k (positions start .. end - 1) gives fold i the positions
+    congruent to i in that range, max(0, ceil((end - i) / folds)) less the same of start
+    (Python ints: a few classes and folds cost less so than as arrays)."""
     every = np.arange(folds)
+    dealt = []
     start = 0
-    for k, count in enumerate(np.bincount(encoded).tolist()):
+    for count in counts:
         end = start + count
         for_class = every.repeat([max(0, (end - i + folds - 1) // folds)
                                   - max(0, (start - i + folds - 1) // folds)
                                   for i in range(folds)])
         rng.shuffle(for_class)
-        test_folds[encoded == k] = for_class
+        dealt.append(for_class)
         start = end
-    return test_folds
+    return dealt
+
+
+@lru_cache(maxsize=256)
+def _dealt_for_seed(seed, folds: int, counts: tuple) -> tuple:
+    """``_dealt`` by a new ``RandomState(seed)``, kept per (seed, folds, class counts), as
+    read-only arrays.
+
+    Why kept: the folds depend on nothing else (the rows of each class are dealt in row
+    order), and refits meet the same class counts again (the splits of one table,
+    cross-validation, a grid search), while seeding a generator and its two shuffles took
+    35-55 us of CPU per fit of a small table after another library's fit had cooled the
+    caches. The generator is this thread's, re-seeded (``seed`` resets its state as the
+    constructor does, without drawing the entropy a new generator's initial state takes);
+    nothing reads its state after the draws, so a kept answer is the drawn one."""
+    rng = getattr(_generators, "rng", None)
+    if rng is None:
+        rng = _generators.rng = np.random.RandomState()
+    rng.seed(seed)
+    dealt = _dealt(rng, folds, counts)
+    for for_class in dealt:
+        for_class.flags.writeable = False
+    return tuple(dealt)
 
 
 def _by_first_appearance(y) -> np.ndarray:
@@ -89,20 +126,6 @@ def _by_first_appearance(y) -> np.ndarray:
         return other.astype(np.int64)
     _, first, inverse = np.unique(y, return_index=True, return_inverse=True)
     return np.argsort(np.argsort(first))[inverse.ravel()]
-
-
-def _seeded(random_state):
-    """``check_random_state(random_state)``; for an int seed, this thread's generator
-    re-seeded: the same draws as a new ``RandomState(seed)`` (``seed`` resets the state as
-    the constructor does), without drawing the entropy a new generator's initial state
-    takes, which costs more than a small table's searches."""
-    if isinstance(random_state, numbers.Integral) and not isinstance(random_state, bool):
-        rng = getattr(_generators, "rng", None)
-        if rng is None:
-            rng = _generators.rng = np.random.RandomState()
-        rng.seed(random_state)
-        return rng
-    return check_random_state(random_state)
 
 
 _generators = threading.local()
@@ -148,6 +171,11 @@ class FoldSearch:
         and the held-out rows reaching each region and their positives (``region_counts``),
         as four float64 arrays; None when ``deadline`` passes before every fold is
         searched (it is read before each)."""
+        grid = self.fold_region_grid(fold_of, folds, max_rules, deadline)
+        return None if grid is None else grid.folds()
+
+    def fold_region_grid(self, fold_of, folds: int, max_rules: int, deadline=None):
+        """``fold_region_rates`` as one ``RegionGrid`` (fold i in row i), or None."""
         if deadline is not None and deadline.expired():
             return None
         climbed = self._climbed(fold_of, folds, max_rules)
@@ -162,10 +190,10 @@ class FoldSearch:
             n = np.array([r.n_covered for r in fold_list.rules] + [fold_list.n_default], float)
             rates.append((n, fold_list.probabilities,
                           *self.region_counts(fold_list, check_rows)))
-        return rates
+        return RegionGrid.of(rates)
 
     def _climbed(self, fold_of, folds: int, max_rules: int):
-        """``fold_region_rates`` from one compiled call (``level_kernels.climb_folds``)
+        """``fold_region_grid`` from one compiled call (``level_kernels.climb_folds``)
         instead of a Python hill climb, a ``DecisionList`` and ``region_counts`` per fold;
         None where that call would not be the same search: a list beam, a rule search
         other than the beam, the numpy engine, or so many packed words that the climbs
@@ -193,9 +221,10 @@ class FoldSearch:
         n_rows = len(fold_of) - np.bincount(fold_of, minlength=folds)
         n_positive = int(positive_rows.sum()) - np.bincount(fold_of[positive_rows],
                                                              minlength=folds)
-        # fold i's CountXLogX(n_rows[i]).table, zeros after it: the prefix of the largest
-        # fold's table (xlogx is elementwise, so its first n + 1 entries are that table)
-        whole = CountXLogX(int(n_rows.max())).table
+        # fold i's CountXLogX(n_rows[i]).table, zeros after it: a prefix of the problem's
+        # own table of all its rows (xlogx is elementwise, so the first n + 1 entries of
+        # any longer table are CountXLogX(n).table)
+        whole = problem.xlogx.table[:int(n_rows.max()) + 1]
         tables = np.where(np.arange(len(whole))[None] <= n_rows[:, None], whole[None], 0.0)
         cost = rule_cost(problem.n_features, options.get("penalty"))
         k, covered, positive, rest, held, held_positive = levels.kernels.climb_folds(
@@ -205,7 +234,7 @@ class FoldSearch:
             problem.min_conjunction, min(problem.max_conjunction, problem.n_features),
             bool(options.get("monotone", False) and direction is not None),
             int(options.get("rule_beam_width", 5)), int(max_rules))
-        return _fold_rates(k, covered, positive, rest, held, held_positive, n_rows, n_positive)
+        return _fold_grid(k, covered, positive, rest, held, held_positive, n_rows, n_positive)
 
     def _row_mask(self, rows) -> np.ndarray:
         """The rows ``rows`` (indices) as a packed mask over the problem's rows."""
@@ -250,25 +279,61 @@ class FoldSearch:
         return counts[0::2], counts[1::2]
 
 
-def _fold_rates(k, covered, positive, rest, held, held_positive, n_rows, n_positive) -> list:
-    """``climb_folds``' counts as ``fold_region_rates`` gives them: for fold i, the rows of
-    its ``k[i]`` rules and its default (``rest[i, 0]``) and their rates as ``make_list``
-    forms them (a rule's positives over its rows; the default's, or with no row left the
-    fold's base rate), and the held-out rows and positives of each region, as float64.
-    All folds in a few array operations, each fold's arrays a view of their first
-    ``k[i] + 1`` columns. The counts are below 2 ** 53, so float64 holds them and each
-    quotient is the correctly rounded one that Python's division of the two ints gives."""
-    folds, most = covered.shape
-    counts = np.zeros((folds, most + 1))
-    counts[:, :most] = covered
-    rates = np.zeros((folds, most + 1))  # a rule covers a row: only columns past k are 0 / 0
-    np.divide(positive, covered, out=rates[:, :most], where=covered > 0)
+class RegionGrid(NamedTuple):
+    """``fold_region_rates`` of every fold in four (folds, width) float64 arrays: fold i's
+    regions in the first ``sizes[i]`` columns of row i (its rules, then its default), zeros
+    after them. ``held_out_scores`` scores all folds' regions in one pass over it."""
+
+    rows: np.ndarray  # the rows of each region on the fold's fit rows
+    rates: np.ndarray  # their rates, as the fold's list states them
+    held: np.ndarray  # the held-out rows reaching each region
+    held_positive: np.ndarray  # and their positives
+    sizes: list  # regions of each fold (Python ints)
+    # each fold's rate of its fit rows as ``shrinkage.fold_base_rates`` gives it, where the
+    # rows are unweighted and counted (``_fold_grid``), else None
+    fit_rates: np.ndarray | None = None
+
+    def folds(self) -> list:
+        """Fold i's four arrays, each a view of row i's first ``sizes[i]`` columns."""
+        return [(self.rows[i, :size], self.rates[i, :size], self.held[i, :size],
+                 self.held_positive[i, :size]) for i, size in enumerate(self.sizes)]
+
+    @classmethod
+    def of(cls, rates) -> RegionGrid:
+        """The grid of ``fold_region_rates``' list (each fold's four arrays)."""
+        sizes = [len(part[0]) for part in rates]
+        grids = np.zeros((4, len(rates), max(sizes, default=0)))
+        for i, part in enumerate(rates):
+            grids[:, i, :sizes[i]] = part
+        return cls(*grids, sizes)
+
+
+def _fold_grid(k, covered, positive, rest, held, held_positive, n_rows,
+               n_positive) -> RegionGrid:
+    """``climb_folds``' counts as a ``RegionGrid``: for fold i, the rows of its ``k[i]``
+    rules and its default (``rest[i, 0]``) and their rates as ``make_list`` forms them (a
+    rule's positives over its rows; the default's, or with no row left the fold's base
+    rate), and the held-out rows and positives of each region, as float64, in the first
+    ``k[i] + 1`` columns (as many columns as the longest fold needs), and each fold's rate
+    of its ``n_rows`` fit rows (``n_positive`` positives; 0.5 without a row, as
+    ``shrinkage.fold_base_rates``). All folds in a few array operations. The counts are
+    below 2 ** 53, so float64 holds them and each quotient is the correctly rounded one
+    that Python's division of the two ints gives."""
+    folds = covered.shape[0]
+    width = int(k.max()) + 1
+    most = width - 1
+    counts = np.zeros((folds, width))
+    counts[:, :most] = covered[:, :most]
+    # a rule covers a row, so only the columns past k hold no row, and no positive there:
+    # 0 / 1 = 0.0 (a division by ``where`` cost twice as much)
+    rates = np.zeros((folds, width))
+    rates[:, :most] = positive[:, :most] / np.maximum(covered[:, :most], 1)
     n_rest, pos_rest = rest[:, 0], rest[:, 1]
-    default = np.where(n_rest > 0, pos_rest / np.maximum(n_rest, 1),
-                       n_positive / np.maximum(n_rows, 1))
+    fit_rate = n_positive / np.maximum(n_rows, 1)
+    default = np.where(n_rest > 0, pos_rest / np.maximum(n_rest, 1), fit_rate)
     every = np.arange(folds)
     counts[every, k] = n_rest
     rates[every, k] = default
-    held, held_positive = held.astype(np.float64), held_positive.astype(np.float64)
-    return [(counts[i, :k[i] + 1], rates[i, :k[i] + 1], held[i, :k[i] + 1],
-             held_positive[i, :k[i] + 1]) for i in range(folds)]
+    return RegionGrid(counts, rates, held[:, :width].astype(np.float64),
+                      held_positive[:, :width].astype(np.float64), (k + 1).tolist(),
+                      np.where(n_rows > 0, fit_rate, 0.5))

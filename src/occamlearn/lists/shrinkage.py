@@ -48,7 +48,7 @@ from dataclasses import replace
 
 import numpy as np
 
-from occamlearn.lists.folds import fold_numbers
+from occamlearn.lists.folds import RegionGrid, fold_numbers
 
 __all__ = ["SHRINKAGE_FOLDS", "SHRINKAGE_GRID", "SHRINKAGE_MAX_ROWS", "shrinkage_factor",
            "shrunk"]
@@ -83,10 +83,13 @@ def shrinkage_factor(searches, max_rules: int, folds: int, random_state=None, de
     if max_rules == 0 or np.min(np.bincount(y, minlength=2)) < folds:
         return None, None
     fold_of = fold_numbers(y, folds, random_state)
-    rates = searches.fold_region_rates(fold_of, folds, max_rules, deadline)
+    rates = searches.fold_region_grid(fold_of, folds, max_rules, deadline)
     if rates is None:
         return None, None
-    scores = held_out_scores(rates, fold_base_rates(y, weight, fold_of, folds))
+    bases = rates.fit_rates
+    if bases is None:
+        bases = fold_base_rates(y, weight, fold_of, folds)
+    scores = held_out_scores(rates, bases)
     if deadline is not None and deadline.expired():  # the last fold may have been cut short
         return None, None
     best = len(scores) - 1 - int(np.argmax(scores[::-1]))
@@ -110,26 +113,42 @@ def fold_base_rates(y, weight, fold_of, folds: int) -> list[float]:
 def held_out_scores(rates, bases) -> np.ndarray:
     """The held-out log-likelihood of each factor of ``SHRINKAGE_GRID``, summed over the
     folds: fold i's ``rates`` entry (rows and rate of each region on its fit rows, held-out
-    rows and positives reaching it) with its base rate ``bases[i]``.
+    rows and positives reaching it; a ``folds.RegionGrid`` or ``fold_region_rates``' list)
+    with its base rate ``bases[i]``.
 
-    The regions of every fold are scored in one pass of array operations rather than one
-    per fold. Each element's value is the same arithmetic on the same operands as fold by
-    fold (b + lambda (t - b), then the two logs of contiguous arrays), and each fold's terms
-    are copied to a contiguous array of the fold's own shape before they are summed, so
-    every fold's sum and the running total over the folds are the same floats."""
-    sizes = [len(part[0]) for part in rates]
-    n, p, rows, positives = (np.concatenate(part).astype(np.float64, copy=False)
-                             for part in zip(*rates))
-    b = np.repeat(np.asarray(bases, dtype=np.float64), sizes)
+    The regions of every fold are scored in one pass of array operations over the grid
+    (fold i in row i, zeros after its regions) rather than one per fold. Each element's
+    value is the same arithmetic on the same operands as fold by fold (b + lambda (t - b),
+    then the two logs of contiguous arrays); a padding cell has no held-out row, so its term
+    is 0 * log(q) + 0 * log1p(-q) = -0.0 (q lies strictly inside (0, 1): t does, b in [0, 1],
+    lambda in (0, 1]), which leaves any sum it joins unchanged. Fold by fold, each fold's
+    terms summed as a contiguous (factors, regions) array, numpy adds fewer than 8 values
+    one by one, left to right (its pairwise summation starts only at 8), so where no fold
+    has more than ``_ADDED_IN_ORDER`` regions the columns are added left to right here;
+    otherwise each fold's terms are copied to a contiguous array of its own shape and
+    summed as before. Either way every fold's sum and the running total over the folds are
+    the same floats."""
+    grid = rates if isinstance(rates, RegionGrid) else RegionGrid.of(rates)
+    n, p, rows, positives = grid.rows, grid.rates, grid.held, grid.held_positive
+    b = np.asarray(bases, dtype=np.float64)[:, None]
     t = (p * n + 1.0) / (n + 2.0)
-    q = b + SHRINKAGE_GRID[:, None] * (t - b)
+    q = b + SHRINKAGE_GRID[:, None, None] * (t - b)
     terms = positives * np.log(q) + (rows - positives) * np.log1p(-q)
     scores = np.zeros(len(SHRINKAGE_GRID))
-    start = 0
-    for size in sizes:
-        scores += np.ascontiguousarray(terms[:, start:start + size]).sum(axis=1)
-        start += size
+    if terms.shape[2] <= _ADDED_IN_ORDER:
+        fold_sums = terms[:, :, 0]
+        for column in range(1, terms.shape[2]):
+            fold_sums = fold_sums + terms[:, :, column]
+        for i in range(len(grid.sizes)):
+            scores += fold_sums[:, i]
+        return scores
+    for i, size in enumerate(grid.sizes):
+        scores += np.ascontiguousarray(terms[:, i, :size]).sum(axis=1)
     return scores
+
+
+# The most values numpy's sum adds one by one, in order (``held_out_scores``).
+_ADDED_IN_ORDER = 7
 
 
 def shrunk(decision_list, factor: float, y, weight=None):
