@@ -32,9 +32,12 @@ LIMIT = 10.0
 
 
 def _binary(rows: int, columns: int, seed: int = 0):
-    """A 0/1 matrix (uint8) with y a noisy function of three columns."""
+    """A 0/1 matrix (uint8, made 500 rows at a time) with y a noisy function of three
+    columns."""
     rng = np.random.default_rng(seed)
-    X = (rng.random((rows, columns)) < 0.3).astype(np.uint8)
+    X = np.empty((rows, columns), dtype=np.uint8)
+    for start in range(0, rows, 500):
+        X[start:start + 500] = rng.random((min(500, rows - start), columns)) < 0.3
     y = (X[:, 0] ^ X[:, 1] | (X[:, 2] & (rng.random(rows) < 0.8))).astype(int)
     return X, y
 
