@@ -21,14 +21,15 @@ exact core's ``size_error_front`` objective, and its proof). Two things make it 
   (~2 MB per f at 20,000 features), at most 64 MiB and half the room left.
 * **Compact patterns.** The patterns stay 0/1 bytes; the products read float64 columns
   (BLAS multiplies floats), made a planned tile at a time (``FloatColumns``): the whole
-  node when its float copy fits ``FLOAT_COPY_BYTES`` and a quarter of the room (every
-  table of the estimators' frontier, ``dtmax.entry.FRONTIER_CELLS``), else tiles of
-  columns of that size. The float64 copy of every pattern would take 8 bytes a cell
-  (960 MB at 6,000 x 20,000). Tiles change no answer: every product sums whole numbers
-  (weights are integers), exact in float64 below 2**53 in any order, so each entry is the
-  one the whole product gives. A node's own 0/1 rows are copied only after their bytes
-  are compared with the room (a stop as at the memory limit otherwise), and the patterns
-  themselves are a MemoryError naming their size when they do not fit.
+  node when its float copy fits ``FLOAT_COPY_BYTES`` and a quarter of the room (144 MB at
+  6,000 x 3,000 under the default limit), else tiles of columns of that size: a float64
+  copy of every pattern takes 8 bytes a cell (960 MB at 6,000 x 20,000, where a quarter
+  of the default limit's room holds about a third of it). Tiles change no answer: every
+  product sums whole numbers (weights are integers), exact in float64 below 2**53 in any
+  order, so each entry is the one the whole product gives. A node's own 0/1 rows are
+  copied only after their bytes are compared with the room (a stop as at the memory limit
+  otherwise), and the patterns themselves are a MemoryError naming their size when they
+  do not fit.
 * **Memo** of fronts per (row set, depth), row sets as bytes of a pattern mask.
 
 Rows are the distinct patterns with per-class integer weights (``exact.data``), so integer
@@ -51,7 +52,9 @@ from occamlearn.trees.weights import integer_weights
 __all__ = ["DepthBoundedFront", "depth_bounded_frontier", "pair_block"]
 
 PAIR_BLOCK_BYTES = 64 << 20  # at most this (and half the memory room) per pair-weight block
-FLOAT_COPY_BYTES = 64 << 20  # at most this (and a quarter of the room) of float64 columns
+# At most this (and a quarter of the room) of float64 columns: a node's whole copy below it
+# (one conversion per node), tiles above, each converted again for every block of roots
+FLOAT_COPY_BYTES = 1 << 30
 PAIR_BLOCK_WORK = 1 << 26  # multiply-adds per block: tens of milliseconds between two polls
 MIN_PAIR_BLOCK = 8
 
