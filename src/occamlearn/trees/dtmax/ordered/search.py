@@ -61,6 +61,7 @@ from occamlearn.trees.dtmax.ordered.depth2 import (
     best_depth2,
     relabelled,
 )
+from occamlearn.trees.dtmax.ordered.depth2_pairs import local_values, pair_counts_work
 from occamlearn.trees.dtmax.ordered.kernels import (
     candidates,
     class_totals,
@@ -82,6 +83,9 @@ SWEEPS = (SWEEP_FRACTION, SWEEP_MIN)
 # search: a low guess, so that a first solve under a deadline is capped early rather than late
 # (about 5e8 measured on 6,000 x 3,000 uniform floats); later solves use the search's measure.
 FIRST_CELL_RATE = 1e8
+# The same for the pair counts' work (``depth2_pairs.pair_counts_work``'s units): about 6e8
+# a second measured on 6,000 x 3,000 floats of 9 values each (2.8e10 in 47 s, loaded).
+FIRST_PAIR_RATE = 1e8
 
 
 def _leaf(totals) -> tuple[float, tuple]:
@@ -121,6 +125,7 @@ class OrderedSearch:
                       "depth2_evaluations": 0, "depth2_pair_counts": 0,
                       "block_refinements": 0}
         self.swept = [0.0, 0.0]   # cells the depth-2 sweeps passed over, and their seconds
+        self.paired = [0.0, 0.0]  # the pair counts' work (``pair_counts_work``), seconds
         self.side = np.empty(data.n_rows, dtype=np.uint8)     # scratch of side_subtrees
         # the depth-2 solver counts whole weights as integers (exact and faster)
         whole = np.all(data.weight == np.round(data.weight)) and data.weight.sum() < 2.0**53
@@ -192,24 +197,36 @@ class OrderedSearch:
         return cost, (nested_from_depth2(array) if exact else None)
 
     def bounded_depth2(self, order, upper: float, lower: float, penalty: float):
-        """``best_depth2`` of the node under the deadline: its passes capped at what the
-        seconds left allow at the sweeps' measured speed (cells per second, ``swept``), and
-        ``Stop`` if it gives up (``ABORTED``), as at an expired deadline -- a compiled solve
-        reads no clock, and on a wide table one solve can take seconds."""
+        """``best_depth2`` of the node under the deadline: its sweeps' passes capped at what
+        the seconds left allow at their measured speed (cells per second, ``swept``), its
+        pair counts' work likewise (``paired``), and ``Stop`` if it gives up (``ABORTED``),
+        as at an expired deadline -- a compiled solve reads no clock, and on a wide table
+        one solve can take seconds (pair counts: tens of seconds)."""
         d = self.data
         cells = max(order.shape[0] * order.shape[1], 1)
         while True:
             remaining = self.deadline.remaining()
             measured = self.swept[1] > 0.01
-            cap = -1
+            paired = self.paired[1] > 0.01
+            cap, pair_cap = -1, -1.0
             if remaining != np.inf:
                 rate = self.swept[0] / self.swept[1] if measured else FIRST_CELL_RATE
                 cap = int(min(remaining * rate / cells, 2**62))
+                pair_rate = self.paired[0] / self.paired[1] if paired else FIRST_PAIR_RATE
+                pair_cap = float(min(remaining * pair_rate, 2.0**62))
             started = time.perf_counter()
             out = best_depth2(order, d.rank, d.y, self.depth2_weight, d.n_classes, upper,
-                              lower, self.tol, penalty, *SWEEPS, max_evaluations=cap)
-            if out[4]:                      # pair counts: not the sweeps' speed
-                return out
+                              lower, self.tol, penalty, *SWEEPS, max_evaluations=cap,
+                              max_pair_work=pair_cap)
+            if out[4]:                      # pair counts: their own speed
+                self.paired[0] += pair_cap if out[3] == ABORTED else pair_counts_work(
+                    order.shape[1], local_values(order, d.rank), d.n_classes)
+                self.paired[1] += time.perf_counter() - started
+                if out[3] != ABORTED:
+                    return out
+                if paired or pair_cap == 0:
+                    raise Stop
+                continue                    # capped at the first guess, now measured: again
             done = cap if out[3] == ABORTED else out[3]
             self.swept[0] += done * cells   # the sweeps' cells and seconds: their speed
             self.swept[1] += time.perf_counter() - started
