@@ -105,23 +105,25 @@ class FloatColumns:
             else self.P[:, columns].astype(np.float64)
 
     def class_weights(self, W: np.ndarray) -> np.ndarray:
-        """(classes, columns): the class weights of the rows with a 1 in each column."""
-        c = np.empty((W.shape[1], self.n_columns))
+        """(classes, columns): the class weights of the rows with a 1 in each column (the
+        transpose of a (columns, classes) array, as the one product over every column
+        gives it)."""
+        by_column = np.empty((self.n_columns, W.shape[1]))
         for columns, tile in self.tiles():
-            c[:, columns] = (tile.T @ W).T
-        return c
+            by_column[columns] = tile.T @ W
+        return by_column.T
 
     def pair_weights(self, W: np.ndarray, block: slice) -> np.ndarray:
         """``C[k, f, g]``: the class-k weight of the rows with a 1 in column f of ``block``
         and in column g, one matrix product per class and tile."""
-        weighted = [(self.block(block) * W[:, [k]]).T for k in range(W.shape[1])]
+        left = self.block(block)
+        weighted = [(left * W[:, [k]]).T for k in range(W.shape[1])]
+        if self.whole is not None:  # (stacked products: 1.15x faster minima after than
+            return np.stack([part @ self.whole for part in weighted])  # products into one)
         C = np.empty((W.shape[1], weighted[0].shape[0], self.n_columns))
         for columns, tile in self.tiles():
-            for k, left in enumerate(weighted):
-                if self.whole is not None:
-                    np.matmul(left, tile, out=C[k])
-                else:
-                    C[k, :, columns] = left @ tile
+            for k, part in enumerate(weighted):
+                C[k, :, columns] = part @ tile
         return C
 
 
