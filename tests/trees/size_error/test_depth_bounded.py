@@ -151,7 +151,7 @@ def test_pair_block_plans_memory_and_work():
     assert pair_block(2_000, 698, 2, 64 << 20) * 2_000 * 698 * 2 <= depth_bounded.PAIR_BLOCK_WORK
 
 
-def test_patterns_stay_bytes_and_memory_is_checked_first():
+def test_patterns_stay_bytes_and_memory_is_checked_first(monkeypatch):
     """The patterns are read as 0/1 bytes, not copied when every column is kept; a copy
     that does not fit the room is a MemoryError naming its size before anything is
     allocated; a node's copy that does not fit stops the search as at the memory limit,
@@ -168,5 +168,8 @@ def test_patterns_stay_bytes_and_memory_is_checked_first():
     with memory.limited(10):  # no room: the root reads the patterns in place, its
         at_root, stopped, _ = depth_bounded_front(P, W, None, 2, Poll())  # children copy
         assert not stopped and set(at_root) >= {1, 2}
+        front, stopped, _ = depth_bounded_front(P, W, None, 3, Poll())
+        assert not stopped  # copies below ROOM_CHECK_BYTES are not weighed
+        monkeypatch.setattr(depth_bounded, "ROOM_CHECK_BYTES", 0)
         front, stopped, _ = depth_bounded_front(P, W, None, 3, Poll())
     assert stopped and front[1] == at_root[1] and set(front) == {1}

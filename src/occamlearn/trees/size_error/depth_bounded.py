@@ -55,6 +55,7 @@ PAIR_BLOCK_BYTES = 64 << 20  # at most this (and half the memory room) per pair-
 # At most this (and a quarter of the room) of float64 columns: a node's whole copy below it
 # (one conversion per node), tiles above, each converted again for every block of roots
 FLOAT_COPY_BYTES = 1 << 30
+ROOM_CHECK_BYTES = 1 << 20  # a node's 0/1 copy is weighed against the room above this
 PAIR_BLOCK_WORK = 1 << 26  # multiply-adds per block: tens of milliseconds between two polls
 MIN_PAIR_BLOCK = 8
 
@@ -239,7 +240,7 @@ class DepthBoundedFront:
         blocks, and at the root the best trees of the blocks done are kept for a stop."""
         P, W = self.P, self.W
         if not mask.all():
-            self._room_for(int(mask.sum()) * P.shape[1])
+            self._room_for(np.count_nonzero(mask) * P.shape[1])
             P, W = P[mask], W[mask]
         varying = np.flatnonzero(P.any(axis=0) & ~P.all(axis=0))
         if not len(varying):
@@ -274,8 +275,10 @@ class DepthBoundedFront:
         return self._with_plans(mask, points, best, varying)
 
     def _room_for(self, needed: int) -> None:
-        """Stop the search as at the memory limit unless ``needed`` more bytes fit."""
-        if needed > memory.room():
+        """Stop the search as at the memory limit unless ``needed`` more bytes fit (a copy
+        below ``ROOM_CHECK_BYTES`` is not weighed: reading the process's memory costs
+        about as much as making it)."""
+        if needed > ROOM_CHECK_BYTES and needed > memory.room():
             self.poll.memory_full = True
             raise Stop
 
