@@ -219,6 +219,8 @@ class OrderedSearch:
                               lower, self.tol, penalty, *SWEEPS, max_evaluations=cap,
                               max_pair_work=pair_cap)
             if out[4]:                      # pair counts: their own speed
+                if pair_cap < 0:            # no deadline: nothing to measure for
+                    return out
                 self.paired[0] += pair_cap if out[3] == ABORTED else pair_counts_work(
                     order.shape[1], local_values(order, d.rank), d.n_classes)
                 self.paired[1] += time.perf_counter() - started
