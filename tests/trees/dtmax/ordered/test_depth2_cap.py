@@ -8,6 +8,7 @@ from __future__ import annotations
 from unittest import mock
 
 import numpy as np
+import pytest
 from bruteforce import threshold_tree_optimum
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -51,21 +52,6 @@ def test_a_capped_solve_gives_up_or_answers_as_the_uncapped_one(seed):
         assert capped[3] == free[3]
 
 
-def test_a_search_whose_solves_give_up_stops_unproven_and_honest():
-    """A first speed guess too low for any pass (a cap of 0): the depth-3 search stops at its
-    first depth-2 solve and returns a tree making the errors it states, with a lower bound at
-    most the optimum and the status unproven; with no deadline the same search is optimal."""
-    data, X, y = _swept_node(3, rows=60, features=3)
-    w = np.ones(len(y))
-    optimum = threshold_tree_optimum(X, y, w, 2, 3)[0]
-    assert ordered_search(data, 3).errors == optimum
-    with mock.patch.object(ordered_search_module, "FIRST_CELL_RATE", 1e-12):
-        result = ordered_search(data, 3, deadline=Deadline.after(1000.0))
-    assert result.status == "feasible"
-    assert nested_errors(result.tree, data.rank, data.y, data.weight) == result.errors
-    assert result.errors_lower_bound <= optimum <= result.errors
-
-
 def _paired_node(seed: int, rows: int = 150, features: int = 5):
     """A node the pair counts answer (few values a column)."""
     rng = np.random.default_rng(seed)
@@ -104,15 +90,18 @@ def test_capped_pair_counts_give_up_or_answer_as_uncapped(seed):
         assert capped[3] == free[3]
 
 
-def test_a_search_whose_pair_counts_give_up_stops_unproven_and_honest():
-    """A first pair-count speed guess too low for any pair: the depth-3 search stops at its
-    first depth-2 solve by pairs, with a tree making the errors it states and a bound at
-    most the optimum; with no deadline the same search is optimal."""
-    data, X, y = _paired_node(5, rows=60, features=3)
+@pytest.mark.parametrize("node, first_rate", [(_swept_node, "FIRST_CELL_RATE"),
+                                              (_paired_node, "FIRST_PAIR_RATE")])
+def test_a_search_whose_solves_give_up_stops_unproven_and_honest(node, first_rate):
+    """A first speed guess too low for any pass of the sweeps or any pair of the pair counts
+    (a cap of 0): the depth-3 search stops at its first depth-2 solve and returns a tree
+    making the errors it states, with a lower bound at most the optimum and the status
+    unproven; with no deadline the same search is optimal."""
+    data, X, y = node(3 if node is _swept_node else 5, rows=60, features=3)
     w = np.ones(len(y))
     optimum = threshold_tree_optimum(X, y, w, 2, 3)[0]
     assert ordered_search(data, 3).errors == optimum
-    with mock.patch.object(ordered_search_module, "FIRST_PAIR_RATE", 1e-12):
+    with mock.patch.object(ordered_search_module, first_rate, 1e-12):
         result = ordered_search(data, 3, deadline=Deadline.after(1000.0))
     assert result.status == "feasible"
     assert nested_errors(result.tree, data.rank, data.y, data.weight) == result.errors
