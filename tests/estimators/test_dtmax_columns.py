@@ -229,3 +229,19 @@ def test_a_saved_model_predicts_the_probabilities_of_the_fitted_one(tmp_path, we
         np.any(proba.max(axis=1) == 0.5)                  # predict is the heavier class
     assert loaded.training_errors_ == pytest.approx(model.training_errors_)
     assert str(loaded) == str(model)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 6), st.integers(0, 5), st.sampled_from([np.int64, np.float64, bool]),
+       st.integers(0, 2**32 - 1))
+def test_stacked_columns_are_the_column_stack(n_rows, n_columns, dtype, seed):
+    """``stacked_columns``: the float64 ``np.column_stack`` of the codes, Fortran-ordered,
+    the list emptied as it is read."""
+    from occamlearn.estimators._dtmax_columns import stacked_columns
+
+    rng = np.random.default_rng(seed)
+    codes = [rng.integers(0, 3, n_rows).astype(dtype) for _ in range(n_columns)]
+    expected = np.column_stack(codes).astype(np.float64) if codes else np.zeros((n_rows, 0))
+    matrix = stacked_columns(codes, n_rows)
+    assert matrix.dtype == np.float64 and matrix.flags.f_contiguous
+    assert np.array_equal(matrix, expected) and codes == [None] * n_columns

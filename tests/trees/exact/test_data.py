@@ -60,12 +60,24 @@ def test_reduced_columns_are_the_plain_reading():
         X = (rng.random((n, m)) < rng.random()).astype(np.uint8)
         if m >= 3 and n:
             X[:, 1], X[:, 2] = X[:, 0], 1 - X[:, 0]       # a duplicate and a complement
+        before = X.copy()
         reduced = reduce_columns(X)
         kept, flipped, matrix = _reduced_plainly(X)
         assert reduced.column.tolist() == kept
         assert reduced.flipped.tolist() == flipped
         assert reduced.matrix.dtype == np.uint8 and reduced.matrix.flags.c_contiguous
         assert np.array_equal(reduced.matrix, matrix.reshape(n, len(kept)))
+        assert np.array_equal(X, before)   # the source is read, never written
+
+
+def test_validated_rows_as_bytes():
+    """``validate_binary_data(..., np.uint8)``: the same values, a byte a cell."""
+    from occamlearn.trees.exact.data import validate_binary_data
+
+    X = np.random.default_rng(0).integers(0, 2, (30, 5))
+    as_bytes, y = validate_binary_data(X.astype(float), np.zeros(30, dtype=int), 2, np.uint8)
+    assert as_bytes.dtype == np.uint8 and np.array_equal(as_bytes, X)
+    assert validate_binary_data(X, y, 2)[0].dtype == np.int64
 
 
 def test_both_validators_name_a_bad_shape():

@@ -22,7 +22,8 @@ sees the training data through this module, so that each reduction is written on
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from functools import cached_property
 
 import numpy as np
 
@@ -48,8 +49,11 @@ def check_shapes(X: np.ndarray, y: np.ndarray, what: str) -> None:
                          f"got shape {y.shape}.")
 
 
-def validate_binary_data(X, y, n_classes: int) -> tuple[np.ndarray, np.ndarray]:
-    """Check and convert (X, y): 0/1 matrix, class indices in 0..n_classes-1."""
+def validate_binary_data(X, y, n_classes: int, dtype=np.int64
+                         ) -> tuple[np.ndarray, np.ndarray]:
+    """Check and convert (X, y): 0/1 matrix (a copy as ``dtype``: ``np.uint8`` for a search
+    that only groups its rows, a byte a cell instead of eight), class indices in
+    0..n_classes-1."""
     X = np.asarray(X)
     y = np.asarray(y)
     check_shapes(X, y, "a 2-D 0/1 matrix")
@@ -61,7 +65,7 @@ def validate_binary_data(X, y, n_classes: int) -> tuple[np.ndarray, np.ndarray]:
     if y.size and (not np.issubdtype(y.dtype, np.integer) or y.min() < 0 or y.max() >= n_classes):
         raise ValueError(f"y must hold class indices in 0..{n_classes - 1}; got values "
                          f"{np.unique(y)[:10].tolist()}.")
-    return X.astype(np.int64), y.astype(np.int64)
+    return X.astype(dtype), y.astype(np.int64)
 
 
 def bitset(mask: np.ndarray) -> int:
@@ -127,7 +131,7 @@ def distinct_rows(X: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """``np.unique(X, axis=0, return_inverse=True)`` of a 0/1 matrix (as uint8), the same
     order, but on the rows packed into bytes (50,000 x 60: 1.5 s -> 0.05 s): packbits puts the
     first column in the highest bit, so byte order is the rows' lexicographic order."""
-    X = np.asarray(X).astype(np.uint8)
+    X = np.asarray(X).astype(np.uint8, copy=False)  # read only: bytes are not copied
     if X.shape[0] == 0 or X.shape[1] == 0:
         patterns, inverse = np.unique(X, axis=0, return_inverse=True)
         return patterns, inverse.reshape(-1)
@@ -188,26 +192,34 @@ def group_examples(X: np.ndarray, y: np.ndarray, weight: np.ndarray | None = Non
 class ReducedColumns:
     """Useful columns of a binary matrix, each oriented to have at most half ones.
 
-    matrix : (n_rows, n_kept) uint8, the kept columns (complemented where ``flipped``)
     column : (n_kept,) index of each kept column in the original matrix
     flipped : (n_kept,) bool, True where the kept column is the complement of the original
+    source : the original matrix (read by ``matrix`` only)
+    matrix : (n_rows, n_kept) uint8, the kept columns (complemented where ``flipped``), made
+        when first read (most searches read only ``column``)
     """
 
-    matrix: np.ndarray
     column: np.ndarray
     flipped: np.ndarray
+    source: np.ndarray = field(repr=False)
 
     @property
     def n_kept(self) -> int:
         return len(self.column)
 
+    @cached_property
+    def matrix(self) -> np.ndarray:
+        kept = np.asarray(self.source)[:, self.column].astype(np.uint8, copy=False)
+        kept ^= self.flipped.astype(np.uint8)       # 0/1 values: x ^ 1 = 1 - x
+        return np.ascontiguousarray(kept)
+
 
 def reduce_columns(X: np.ndarray) -> ReducedColumns:
     """Drop constant, duplicate and complementary columns of binary ``X``; orient the rest.
-    Of each class of equivalent columns the first is kept; kept columns stay in order."""
-    X = np.asarray(X).astype(np.uint8)
-    n_rows = X.shape[0]
-    columns = np.ascontiguousarray(X.T)        # a column's rows contiguous: fast passes
+    Of each class of equivalent columns the first is kept; kept columns stay in order.
+    Memory: one byte copy of ``X`` (transposed) and its packed bits."""
+    columns = np.array(np.asarray(X).T, dtype=np.uint8, order="C")  # a column's rows
+    n_rows = columns.shape[1]                                          # contiguous
     ones = np.count_nonzero(columns, axis=1)
     flip = 2 * ones > n_rows
     # After orientation a column and its complement coincide unless the column has exactly
@@ -215,17 +227,17 @@ def reduce_columns(X: np.ndarray) -> ReducedColumns:
     tie = 2 * ones == n_rows
     canon_flip = tie & (columns[:, 0] == 1) if n_rows else tie
     flip = flip ^ canon_flip
-    columns[flip] ^= 1                          # 0/1 values: x ^ 1 = 1 - x
+    columns ^= flip.astype(np.uint8)[:, None]   # 0/1 values: x ^ 1 = 1 - x, in place
     # a column is useful when it has both values (orientation keeps that)
     candidates = np.flatnonzero((ones > 0) & (ones < n_rows))
     # distinct columns as bytes (packed bits): np.unique(axis=0) on a column of 5,000 rows
     # builds a 5,000-field structured type (mushroom: 36 ms -> 1 ms)
-    packed = np.ascontiguousarray(np.packbits(columns[candidates], axis=1))
+    packed = np.ascontiguousarray(np.packbits(columns, axis=1)[candidates])
+    del columns
     keys = packed.view(np.dtype((np.void, max(1, packed.shape[1])))).reshape(-1)
     _, first = np.unique(keys, return_index=True)        # stable: the first of equal ones
     keep = np.sort(candidates[first])
-    return ReducedColumns(matrix=np.ascontiguousarray(columns[keep].T), column=keep,
-                          flipped=flip[keep])
+    return ReducedColumns(column=keep, flipped=flip[keep], source=X)
 
 
 def original_columns(nested: tuple, columns: ReducedColumns) -> tuple:

@@ -19,6 +19,17 @@ exact core's ``size_error_front`` objective, and its proof). Two things make it 
   (``pair_block``). All pairs at once would be classes x features^2 floats, 144 MB at
   3,000 features and two classes, 6.4 GB at 20,000; a block holds a few rows of that
   (~2 MB per f at 20,000 features), at most 64 MiB and half the room left.
+* **Compact patterns.** The patterns stay 0/1 bytes; the products read float64 columns
+  (BLAS multiplies floats), made a planned tile at a time (``FloatColumns``): the whole
+  node when its float copy fits ``FLOAT_COPY_BYTES`` and a quarter of the room (144 MB at
+  6,000 x 3,000 under the default limit), else tiles of columns of that size: a float64
+  copy of every pattern takes 8 bytes a cell (960 MB at 6,000 x 20,000, where a quarter
+  of the default limit's room holds about a third of it). Tiles change no answer: every
+  product sums whole numbers (weights are integers), exact in float64 below 2**53 in any
+  order, so each entry is the one the whole product gives. A node's own 0/1 rows are
+  copied only after their bytes are compared with the room (a stop as at the memory limit
+  otherwise), and the patterns themselves are a MemoryError naming their size when they
+  do not fit.
 * **Memo** of fronts per (row set, depth), row sets as bytes of a pattern mask.
 
 Rows are the distinct patterns with per-class integer weights (``exact.data``), so integer
@@ -41,6 +52,10 @@ from occamlearn.trees.weights import integer_weights
 __all__ = ["DepthBoundedFront", "depth_bounded_frontier", "pair_block"]
 
 PAIR_BLOCK_BYTES = 64 << 20  # at most this (and half the memory room) per pair-weight block
+# At most this (and a quarter of the room) of float64 columns: a node's whole copy below it
+# (one conversion per node), tiles above, each converted again for every block of roots
+FLOAT_COPY_BYTES = 1 << 30
+ROOM_CHECK_BYTES = 1 << 20  # a node's 0/1 copy is weighed against the room above this
 PAIR_BLOCK_WORK = 1 << 26  # multiply-adds per block: tens of milliseconds between two polls
 MIN_PAIR_BLOCK = 8
 
@@ -53,18 +68,67 @@ def _leaf_errors(weights: np.ndarray) -> np.ndarray:
 def pair_block(rows: int, features: int, classes: int, budget: int) -> int:
     """How many root features one block of the depth-two pair weights covers: its arrays
     (four of classes x block x features floats, four of block x features, the block's
-    weighted columns) fit ``budget`` bytes, and its matrix products (rows x block x
-    features x classes multiply-adds) stay near ``PAIR_BLOCK_WORK``, so the deadline is
-    read every few tens of milliseconds. At least one feature (a row of the arrays, ~2 MB
-    at 20,000 features and two classes), at least ``MIN_PAIR_BLOCK`` when memory allows
-    (a product of fewer columns runs at a fraction of the BLAS speed)."""
-    per_feature = 8 * ((4 * classes + 4) * features + rows)
+    float columns and their weighted copy per class) fit ``budget`` bytes, and its matrix
+    products (rows x block x features x classes multiply-adds) stay near
+    ``PAIR_BLOCK_WORK``, so the deadline is read every few tens of milliseconds. At least
+    one feature (a row of the arrays, ~2 MB at 20,000 features and two classes), at least
+    ``MIN_PAIR_BLOCK`` when memory allows (a product of fewer columns runs at a fraction of
+    the BLAS speed)."""
+    per_feature = 8 * ((4 * classes + 4) * features + (classes + 1) * rows)
     by_memory = max(1, budget // per_feature)
     by_work = max(MIN_PAIR_BLOCK, PAIR_BLOCK_WORK // max(1, rows * features * classes))
     return int(max(1, min(features, by_memory, by_work)))
 
 
-def _depth_two_block(P, W, n, c, err_one, err_zero, block: slice) -> dict:
+class FloatColumns:
+    """The float64 columns of a 0/1 byte matrix ``P`` for the matrix products: the whole
+    copy, made once, when it takes at most ``budget`` bytes, else tiles of as many columns
+    as fit it (at least one), made when read."""
+
+    def __init__(self, P: np.ndarray, budget: int):
+        self.P = P
+        rows, self.n_columns = P.shape
+        self.width = int(max(1, min(self.n_columns, budget // max(1, 8 * rows))))
+        self.whole = P.astype(np.float64) if self.width >= self.n_columns else None
+
+    def tiles(self):
+        """(columns, their float64 copy) covering every column in order."""
+        if self.whole is not None:
+            yield slice(0, self.n_columns), self.whole
+            return
+        for start in range(0, self.n_columns, self.width):
+            columns = slice(start, start + self.width)
+            yield columns, self.P[:, columns].astype(np.float64)
+
+    def block(self, columns: slice) -> np.ndarray:
+        """The float64 copy of the columns of one block."""
+        return self.whole[:, columns] if self.whole is not None \
+            else self.P[:, columns].astype(np.float64)
+
+    def class_weights(self, W: np.ndarray) -> np.ndarray:
+        """(classes, columns): the class weights of the rows with a 1 in each column (the
+        transpose of a (columns, classes) array, as the one product over every column
+        gives it)."""
+        by_column = np.empty((self.n_columns, W.shape[1]))
+        for columns, tile in self.tiles():
+            by_column[columns] = tile.T @ W
+        return by_column.T
+
+    def pair_weights(self, W: np.ndarray, block: slice) -> np.ndarray:
+        """``C[k, f, g]``: the class-k weight of the rows with a 1 in column f of ``block``
+        and in column g, one matrix product per class and tile."""
+        left = self.block(block)
+        weighted = [(left * W[:, [k]]).T for k in range(W.shape[1])]
+        if self.whole is not None:  # (stacked products: 1.15x faster minima after than
+            return np.stack([part @ self.whole for part in weighted])  # products into one)
+        C = np.empty((W.shape[1], weighted[0].shape[0], self.n_columns))
+        for columns, tile in self.tiles():
+            for k, part in enumerate(weighted):
+                C[k, :, columns] = part @ tile
+        return C
+
+
+def _depth_two_block(P: FloatColumns, W, n, c, err_one, err_zero, block: slice) -> dict:
     """The best 3- and 4-leaf trees of depth two whose root is a feature of ``block``:
     leaves -> (errors, (root, zero-side split, one-side split)), columns of ``P``, None for
     a leaf, the first root and split of least errors. ``C[k, f, g]``, the class-k weight
@@ -72,7 +136,7 @@ def _depth_two_block(P, W, n, c, err_one, err_zero, block: slice) -> dict:
     every side of the split f, sub-split g follows by inclusion-exclusion from it, the
     class weights ``c`` of x_f = 1 and the totals ``n``."""
     first = block.start
-    C = np.stack([(P[:, block] * W[:, [k]]).T @ P for k in range(W.shape[1])])
+    C = P.pair_weights(W, block)
     c_root = c[:, block, None]
     split_one = _leaf_errors(C) + _leaf_errors(c_root - C)           # x_f = 1 side by g
     arg_one, split_one = split_one.argmin(axis=1), split_one.min(axis=1)
@@ -98,13 +162,18 @@ class DepthBoundedFront:
 
     def __init__(self, patterns: np.ndarray, weights: np.ndarray, max_leaves: int | None,
                  poll):
-        kept = reduce_columns(patterns)
-        self.features = kept.column.astype(int)
-        self.P = patterns[:, self.features].astype(np.float64)
+        self.features = reduce_columns(patterns).column.astype(int)
+        if len(self.features) == patterns.shape[1] and patterns.dtype == np.uint8:
+            self.P = patterns             # every column kept (in order): read, not copied
+        else:
+            _check_room(patterns.shape[0] * len(self.features),
+                        f"the {patterns.shape[0]} x {len(self.features)} 0/1 patterns")
+            self.P = patterns[:, self.features].astype(np.uint8, copy=False)
         self.W = weights.astype(np.float64)
         self.cap = max_leaves
         self.poll = poll
         self.pair_bytes = memory.share(0.5, PAIR_BLOCK_BYTES)  # planned once per search
+        self.float_bytes = memory.share(0.25, FLOAT_COPY_BYTES)
         self.memo: dict = {}
         self.root_partial: dict = {}
 
@@ -169,13 +238,19 @@ class DepthBoundedFront:
         (their split has an empty side: a leaf, already a point). The pair weights come a
         block of root features at a time (``pair_block``): the deadline is read between
         blocks, and at the root the best trees of the blocks done are kept for a stop."""
-        P, W = self.P[mask], self.W[mask]
+        P, W = self.P, self.W
+        if not mask.all():
+            self._room_for(np.count_nonzero(mask) * P.shape[1])
+            P, W = P[mask], W[mask]
         varying = np.flatnonzero(P.any(axis=0) & ~P.all(axis=0))
         if not len(varying):
             return {}
-        P = P[:, varying]
+        if len(varying) < P.shape[1]:
+            self._room_for(P.shape[0] * len(varying))
+            P = P[:, varying]
+        P = FloatColumns(P, self.float_bytes)
         n = W.sum(axis=0)                                    # (K,)
-        c = (P.T @ W).T                                      # (K, F): rows with x_f = 1
+        c = P.class_weights(W)                               # (K, F): rows with x_f = 1
         err_one, err_zero = _leaf_errors(c), _leaf_errors(n[:, None] - c)
         points = {}
         two = err_zero + err_one
@@ -184,8 +259,8 @@ class DepthBoundedFront:
         if depth < 2 or (self.cap is not None and self.cap < 3):
             return points
         best: dict = {}  # leaves -> (errors, plan over columns of P), first minimum kept
-        block = pair_block(*P.shape, W.shape[1], self.pair_bytes)
-        for start in range(0, P.shape[1], block):
+        block = pair_block(*P.P.shape, W.shape[1], self.pair_bytes)
+        for start in range(0, P.n_columns, block):
             if start:
                 if root:  # what a stop here keeps: true trees, the best of the blocks done
                     self.root_partial = self._with_plans(mask, points, best, varying)
@@ -198,6 +273,14 @@ class DepthBoundedFront:
                 if leaves not in best or errors < best[leaves][0]:
                     best[leaves] = (errors, plan)
         return self._with_plans(mask, points, best, varying)
+
+    def _room_for(self, needed: int) -> None:
+        """Stop the search as at the memory limit unless ``needed`` more bytes fit (a copy
+        below ``ROOM_CHECK_BYTES`` is not weighed: reading the process's memory costs
+        about as much as making it)."""
+        if needed > ROOM_CHECK_BYTES and needed > memory.room():
+            self.poll.memory_full = True
+            raise Stop
 
     def _with_plans(self, mask, points: dict, best: dict, varying) -> dict:
         """``points`` with the trees of ``best``'s plans (over the varying columns)."""
@@ -219,6 +302,17 @@ class DepthBoundedFront:
         if split is None:
             return ("leaf", int(np.argmax(self.W[mask].sum(axis=0))))
         return self._tree(mask, [(int(split), None, None)])
+
+
+def _check_room(needed: int, what: str) -> None:
+    """A MemoryError naming ``what`` and its size unless ``needed`` bytes fit the room."""
+    if needed > memory.room():
+        raise MemoryError(
+            f"The depth-bounded size-error search needs {needed / 2**20:.0f} MiB for {what}; "
+            f"{memory.room() / 2**20:.0f} MiB are left under the memory limit of "
+            f"{memory.limit_bytes() / 2**20:.0f} MiB. Pass fewer thresholds (a binariser with "
+            "fewer cuts, e.g. ThresholdBinarizer(max_thresholds=32)) or fewer columns, or "
+            "raise the limit (OCCAMLEARN_MEMORY_LIMIT).")
 
 
 def depth_bounded_front(patterns, weights, max_leaves, max_depth, poll):

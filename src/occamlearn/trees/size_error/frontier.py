@@ -126,7 +126,7 @@ def find_size_error_frontier(X, y, n_classes: int, *, max_leaves: int | None = N
     so far comes back "feasible" (``stats["interrupted"]`` after a Ctrl-C). ``use_pure_tail``:
     bound and seed the small budgets by the pure-tree branch and bound first
     (``trees.size_error.pure_tail``; without ``max_leaves`` only)."""
-    X, y = validate_binary_data(X, y, n_classes)
+    X, y = validate_binary_data(X, y, n_classes, np.uint8)  # only its rows are grouped
     if X.shape[0] == 0:
         raise ValueError("X has no rows: at least one training example is needed.")
     max_leaves = _check_leaves(max_leaves)

@@ -160,7 +160,7 @@ ABORTED = -1
 @njit(cache=True)
 def best_depth2(order, rank, y, w, n_classes, upper, lower, tol, penalty,
                 sweep_fraction=SWEEP_FRACTION, sweep_min=SWEEP_MIN, block_rows=BLOCK_ROWS,
-                blocks=BLOCKS, fine=FINE, max_evaluations=-1):
+                blocks=BLOCKS, fine=FINE, max_evaluations=-1, max_pair_work=-1.0):
     """The best tree of depth <= 2 of the node (rows ``order``), exactly, if one costs less
     than ``upper``; ``lower`` is known to bound every tree from below (a tree reaching it
     ends the search). Each test costs ``penalty`` besides its errors (``search``'s
@@ -179,7 +179,8 @@ def best_depth2(order, rank, y, w, n_classes, upper, lower, tol, penalty,
     ``max_evaluations`` (>= 0; -1: none) caps the sweeps' passes over the node's rows, which
     read no clock: a solve that would pass it returns at once with ``evaluations`` =
     ``ABORTED``, so that a caller with a deadline can size the cap from the time left and
-    stop instead of overrunning it (pair counts, whose work is predicted small, run whole).
+    stop instead of overrunning it. ``max_pair_work`` (>= 0; -1: none) caps the pair counts
+    the same way, in ``pair_counts_work``'s units (``ABORTED``, ``by_pairs`` True).
     """
     n_features, m = order.shape
     values = _local_values(order, rank)
@@ -189,7 +190,9 @@ def best_depth2(order, rank, y, w, n_classes, upper, lower, tol, penalty,
     sweeps = max(sweep_min, sweep_fraction * thresholds)
     if _pair_counts_work(m, values, n_classes) < sweeps * m * n_features:
         cost, tree, evaluations = _depth2_from_pair_counts(order, rank, y, w, n_classes,
-                                                           penalty, tol)
+                                                           penalty, tol, max_pair_work)
+        if evaluations < 0:
+            return upper, False, tree, ABORTED, True
         return cost, True, tree, evaluations, True
     cost, found, tree, evaluations = _depth2_by_sweeps(order, rank, y, w, n_classes, upper,
                                                        lower, tol, penalty, block_rows, blocks,

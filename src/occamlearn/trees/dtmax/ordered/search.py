@@ -61,6 +61,7 @@ from occamlearn.trees.dtmax.ordered.depth2 import (
     best_depth2,
     relabelled,
 )
+from occamlearn.trees.dtmax.ordered.depth2_pairs import local_values, pair_counts_work
 from occamlearn.trees.dtmax.ordered.kernels import (
     candidates,
     class_totals,
@@ -82,6 +83,9 @@ SWEEPS = (SWEEP_FRACTION, SWEEP_MIN)
 # search: a low guess, so that a first solve under a deadline is capped early rather than late
 # (about 5e8 measured on 6,000 x 3,000 uniform floats); later solves use the search's measure.
 FIRST_CELL_RATE = 1e8
+# The same for the pair counts' work (``depth2_pairs.pair_counts_work``'s units): about 6e8
+# a second measured on 6,000 x 3,000 floats of 9 values each (2.8e10 in 47 s, loaded).
+FIRST_PAIR_RATE = 1e8
 
 
 def _leaf(totals) -> tuple[float, tuple]:
@@ -120,7 +124,9 @@ class OrderedSearch:
         self.stats = {"evaluations": 0, "memo_hits": 0, "depth2_calls": 0,
                       "depth2_evaluations": 0, "depth2_pair_counts": 0,
                       "block_refinements": 0}
-        self.swept = [0.0, 0.0]   # cells the depth-2 sweeps passed over, and their seconds
+        # per depth-2 mode (sweeps, pair counts): the cells swept or the pair work
+        # (``pair_counts_work``) done, and their seconds
+        self.speed = [[0.0, 0.0], [0.0, 0.0]]
         self.side = np.empty(data.n_rows, dtype=np.uint8)     # scratch of side_subtrees
         # the depth-2 solver counts whole weights as integers (exact and faster)
         whole = np.all(data.weight == np.round(data.weight)) and data.weight.sum() < 2.0**53
@@ -192,32 +198,41 @@ class OrderedSearch:
         return cost, (nested_from_depth2(array) if exact else None)
 
     def bounded_depth2(self, order, upper: float, lower: float, penalty: float):
-        """``best_depth2`` of the node under the deadline: its passes capped at what the
-        seconds left allow at the sweeps' measured speed (cells per second, ``swept``), and
-        ``Stop`` if it gives up (``ABORTED``), as at an expired deadline -- a compiled solve
-        reads no clock, and on a wide table one solve can take seconds."""
+        """``best_depth2`` of the node under the deadline: the sweeps' passes and the pair
+        counts' work capped at what the seconds left allow at each mode's measured speed
+        (``speed``: cells swept, pair work; seconds), and ``Stop`` if it gives up
+        (``ABORTED``), as at an expired deadline -- a compiled solve reads no clock, and on
+        a wide table one solve can take seconds (pair counts: tens of seconds)."""
         d = self.data
         cells = max(order.shape[0] * order.shape[1], 1)
         while True:
             remaining = self.deadline.remaining()
-            measured = self.swept[1] > 0.01
-            cap = -1
-            if remaining != np.inf:
-                rate = self.swept[0] / self.swept[1] if measured else FIRST_CELL_RATE
-                cap = int(min(remaining * rate / cells, 2**62))
+            if remaining == np.inf:
+                return best_depth2(order, d.rank, d.y, self.depth2_weight, d.n_classes,
+                                   upper, lower, self.tol, penalty, *SWEEPS)
+            firsts = (FIRST_CELL_RATE, FIRST_PAIR_RATE)     # (read here: tests patch them)
+            rate = [units / seconds if seconds > 0.01 else first
+                    for (units, seconds), first in zip(self.speed, firsts)]
+            cap = int(min(remaining * rate[0] / cells, 2**62))
+            pair_cap = float(min(remaining * rate[1], 2.0**62))
             started = time.perf_counter()
             out = best_depth2(order, d.rank, d.y, self.depth2_weight, d.n_classes, upper,
-                              lower, self.tol, penalty, *SWEEPS, max_evaluations=cap)
-            if out[4]:                      # pair counts: not the sweeps' speed
-                return out
-            done = cap if out[3] == ABORTED else out[3]
-            self.swept[0] += done * cells   # the sweeps' cells and seconds: their speed
-            self.swept[1] += time.perf_counter() - started
-            if out[3] != ABORTED:
+                              lower, self.tol, penalty, *SWEEPS, max_evaluations=cap,
+                              max_pair_work=pair_cap)
+            by_pairs, aborted = bool(out[4]), out[3] == ABORTED
+            if by_pairs:
+                done = pair_cap if aborted else pair_counts_work(
+                    order.shape[1], local_values(order, d.rank), d.n_classes)
+            else:
+                done = (cap if aborted else out[3]) * cells
+            measured = self.speed[by_pairs][1] > 0.01
+            self.speed[by_pairs][0] += done
+            self.speed[by_pairs][1] += time.perf_counter() - started
+            if not aborted:
                 return out
             if measured or done == 0:   # the time left cannot do it (or nothing to measure)
                 raise Stop
-            # capped at the first guess, which the aborted passes have now measured: again
+            # capped at the first guess, which the aborted solve has now measured: again
 
     def _remember(self, key, cost, tree) -> None:
         size = len(key[1]) + 64
