@@ -4,6 +4,8 @@ explicit binariser honoured exactly; what is printed is what predicts."""
 
 from __future__ import annotations
 
+from unittest import mock
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -14,7 +16,9 @@ from hypothesis import strategies as st
 from occamlearn import MaxAccuracyTreeClassifier
 from occamlearn.binarize import ThresholdBinarizer
 from occamlearn.binarize._columns import shortest_between
+from occamlearn.estimators import _dtmax_columns
 from occamlearn.estimators._dtmax_columns import column_chains
+from occamlearn.model.conditions import Condition
 
 EVERY = ThresholdBinarizer(max_thresholds=None, drop_identifiers=False)
 
@@ -245,3 +249,50 @@ def test_stacked_columns_are_the_column_stack(n_rows, n_columns, dtype, seed):
     matrix = stacked_columns(codes, n_rows)
     assert matrix.dtype == np.float64 and matrix.flags.f_contiguous
     assert np.array_equal(matrix, expected) and codes == [None] * n_columns
+
+
+def _chains_by_columns(X_bin, conditions):
+    """``column_chains`` read column by column off the row-major matrix (the reference the
+    windowed reading must reproduce)."""
+    groups: dict = {}
+    for j in range(X_bin.shape[1]):
+        condition = conditions[j] if conditions is not None else None
+        key = tuple(getattr(condition, name, None) for name in ("column", "op", "missing"))
+        groups.setdefault(key if key[0] is not None else ("", j), []).append(j)
+    ones = X_bin.sum(axis=0, dtype=np.int64)
+    chains, codes = [], []
+    for members in groups.values():
+        members = sorted(members, key=lambda j: -ones[j])
+        block = X_bin[:, members].astype(bool)
+        nested = len(members) > 1 and not np.any(block[:, 1:] & ~block[:, :-1])
+        for part in ([members] if nested else [[j] for j in members]):
+            chains.append(tuple(part))
+            codes.append(X_bin[:, part].sum(axis=1))
+    return np.column_stack(codes).astype(np.float64), tuple(chains)
+
+
+@settings(max_examples=150, deadline=None)
+@given(data=st.data(), rows=st.integers(1, 12), columns=st.integers(1, 14),
+       window=st.integers(1, 40), tile=st.integers(1, 5),
+       dtype=st.sampled_from(["uint8", "bool"]), named=st.booleans())
+def test_windowed_chains_equal_the_column_by_column_reading(data, rows, columns, window, tile,
+                                                            dtype, named):
+    """Windows of any width (one row of bytes to more than the matrix; groups wider than a
+    window gathered), transposed in tiles of any rows, give the column-by-column reading's
+    codes and chains: the same matrix, groups of interleaved or nested columns, with or
+    without conditions."""
+    X_bin = np.array(data.draw(st.lists(st.lists(st.integers(0, 1), min_size=columns,
+                                                  max_size=columns),
+                                         min_size=rows, max_size=rows)), dtype=dtype)
+    if data.draw(st.booleans()):  # nested thresholds in some groups: chains of several
+        X_bin = np.sort(X_bin, axis=1)[:, ::-1].astype(dtype)
+    conditions = None
+    if named:
+        sources = data.draw(st.lists(st.integers(0, 3), min_size=columns, max_size=columns))
+        conditions = [Condition(f"x{s}", ">=", float(j), s) for j, s in enumerate(sources)]
+    with mock.patch.object(_dtmax_columns, "WINDOW_BYTES", window * X_bin.itemsize), \
+            mock.patch.object(_dtmax_columns, "TILE_ROWS", tile):
+        codes, chains = column_chains(X_bin, conditions)
+    expected_codes, expected_chains = _chains_by_columns(X_bin, conditions)
+    assert chains == expected_chains
+    assert codes.dtype == np.float64 and np.array_equal(codes, expected_codes)
