@@ -253,15 +253,10 @@ def test_stacked_columns_are_the_column_stack(n_rows, n_columns, dtype, seed):
 
 def _chains_by_columns(X_bin, conditions):
     """``column_chains`` read column by column off the row-major matrix (the reference the
-    windowed reading must reproduce)."""
-    groups: dict = {}
-    for j in range(X_bin.shape[1]):
-        condition = conditions[j] if conditions is not None else None
-        key = tuple(getattr(condition, name, None) for name in ("column", "op", "missing"))
-        groups.setdefault(key if key[0] is not None else ("", j), []).append(j)
+    windowed reading must reproduce; the grouping is not what the windows change)."""
     ones = X_bin.sum(axis=0, dtype=np.int64)
     chains, codes = [], []
-    for members in groups.values():
+    for members in _dtmax_columns.chain_groups(X_bin.shape[1], conditions):
         members = sorted(members, key=lambda j: -ones[j])
         block = X_bin[:, members].astype(bool)
         nested = len(members) > 1 and not np.any(block[:, 1:] & ~block[:, :-1])

@@ -101,15 +101,10 @@ def column_chains(X_bin: np.ndarray, conditions) -> tuple[np.ndarray, tuple]:
     bytes of thresholds: 2.9 s of CPU in this function so, 0.3 s by windows). The windows hold
     the same values, so every test and sum is the same."""
     X_bin = np.asarray(X_bin)
-    groups: dict = {}
-    for j in range(X_bin.shape[1]):
-        condition = conditions[j] if conditions is not None else None
-        key = tuple(getattr(condition, name, None) for name in ("column", "op", "missing"))
-        groups.setdefault(key if key[0] is not None else ("", j), []).append(j)
     ones = X_bin.sum(axis=0, dtype=np.int64)
     windows = _ColumnWindows(X_bin)
     chains, codes = [], []
-    for members in groups.values():  # in order of their first column (dict order)
+    for members in chain_groups(X_bin.shape[1], conditions):
         members = sorted(members, key=lambda j: -ones[j])
         columns = windows.rows(members)  # members x rows, each row one column
         block = columns.astype(bool)
@@ -118,6 +113,17 @@ def column_chains(X_bin: np.ndarray, conditions) -> tuple[np.ndarray, tuple]:
             chains.append(tuple(members[i] for i in part))
             codes.append(columns[list(part)].sum(axis=0))
     return stacked_columns(codes, X_bin.shape[0]), tuple(chains)
+
+
+def chain_groups(n_columns: int, conditions) -> list[list[int]]:
+    """The 0/1 columns that may form one chain, in order of their first column: those of one
+    source column, operator and missing rule (each column alone without ``conditions``)."""
+    groups: dict = {}
+    for j in range(n_columns):
+        condition = conditions[j] if conditions is not None else None
+        key = tuple(getattr(condition, name, None) for name in ("column", "op", "missing"))
+        groups.setdefault(key if key[0] is not None else ("", j), []).append(j)
+    return list(groups.values())
 
 
 # Bytes of one transposed window of ``column_chains`` (the matrix is read in these pieces,
