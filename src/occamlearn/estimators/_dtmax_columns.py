@@ -45,6 +45,7 @@ from occamlearn.binarize import (
     restriction_text,
 )
 from occamlearn.binarize.conditions import ConditionBinarizer
+from occamlearn.binarize.sorted_columns import transposed
 from occamlearn.binarize.threshold import threshold_condition
 from occamlearn.estimators._base import (
     _fit_binarizer,
@@ -148,21 +149,15 @@ class _ColumnWindows:
             return np.ascontiguousarray(self.X[:, members].T)
         if low < self.start or high >= self.start + self.copy.shape[0]:
             end = min(self.X.shape[1], low + self.width)
-            self.start, self.copy = low, _transposed(self.X[:, low:end])
+            self.start, self.copy = low, transposed(self.X[:, low:end], self.X.dtype,
+                                                    TILE_ROWS)
         return self.copy[[j - self.start for j in members]]
 
 
-# Rows of a window transposed at a time: numpy's strided copy of a whole byte window is about
-# ten times slower than of these tiles, whose rows stay in the cache while they are written.
+# Rows of a window transposed at a time (``sorted_columns.transposed``): numpy's strided copy
+# of a whole byte window is about ten times slower than of tiles of these rows (6,000 x 2,796
+# bytes: 0.10 s whole, 0.016 s in tiles of 256 rows, 0.009 s in tiles of 1,024).
 TILE_ROWS = 1024
-
-
-def _transposed(window: np.ndarray) -> np.ndarray:
-    """``np.ascontiguousarray(window.T)``, copied a tile of ``TILE_ROWS`` rows at a time."""
-    out = np.empty(window.shape[::-1], dtype=window.dtype)
-    for r in range(0, window.shape[0], TILE_ROWS):
-        out[:, r:r + TILE_ROWS] = window[r:r + TILE_ROWS].T
-    return out
 
 
 def stacked_columns(codes: list, n_rows: int) -> np.ndarray:
