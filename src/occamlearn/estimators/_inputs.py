@@ -37,6 +37,7 @@ def validate_table(estimator, X, y=None, *, reset: bool):
     (categories stay categories); arrays go through ``check_array`` with their dtype kept.
     Missing values pass (the binarisers learn from them); repeated column names do not.
     """
+    y = _unwrapped_labels(y)
     if is_dataframe(X):
         check_unique_names(X)
         if reset and record_frame_features(estimator, X):
@@ -52,15 +53,12 @@ def validate_table(estimator, X, y=None, *, reset: bool):
             )
         if y is None:
             return X
-        y = _unwrapped_labels(y)
         if not _plain_labels(y):
             y = column_or_1d(y, warn=True)
             y = check_array(y, ensure_2d=False, dtype=None, input_name="y")
         if len(y) != X.shape[0]:
             check_consistent_length(X, y)  # its error
         return X, y
-    if y is not None:
-        y = _unwrapped_labels(y)
     if reset and y is not None and _plain_matrix(X) and _plain_labels(y) and len(y) == len(X):
         # what validate_data does to these (check_X_y returns them as they are): a cost of
         # 0.1-0.2 ms a fit, mostly narwhals asking whether X is a DataFrame
