@@ -171,5 +171,7 @@ def test_patterns_stay_bytes_and_memory_is_checked_first(monkeypatch):
         front, stopped, _ = depth_bounded_front(P, W, None, 3, Poll())
         assert not stopped  # copies below ROOM_CHECK_BYTES are not weighed
         monkeypatch.setattr(depth_bounded, "ROOM_CHECK_BYTES", 0)
-        front, stopped, _ = depth_bounded_front(P, W, None, 3, Poll())
+        poll = Poll()
+        front, stopped, _ = depth_bounded_front(P, W, None, 3, poll)
     assert stopped and front[1] == at_root[1] and set(front) == {1}
+    assert poll.memory_full  # the stop says why

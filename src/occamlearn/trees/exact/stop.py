@@ -63,8 +63,13 @@ class Poll:
                 self.stop_when is not None and self.stop_when()):
             raise Stop
         self.polls += 1
-        if self.deadline is not None and not self.polls % MEMORY_LOOK_EVERY \
-                and not memory.room():
+        if self.deadline is not None and not self.polls % MEMORY_LOOK_EVERY:
+            self.need_room(1)  # no byte left under the limit
+
+    def need_room(self, needed: int) -> None:
+        """Raise ``Stop`` as at the memory limit (``memory_full``) unless ``needed`` more
+        bytes fit under it."""
+        if needed > memory.room():
             self.memory_full = True
             raise Stop
 

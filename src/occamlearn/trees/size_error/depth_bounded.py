@@ -278,9 +278,8 @@ class DepthBoundedFront:
         """Stop the search as at the memory limit unless ``needed`` more bytes fit (a copy
         below ``ROOM_CHECK_BYTES`` is not weighed: reading the process's memory costs
         about as much as making it)."""
-        if needed > ROOM_CHECK_BYTES and needed > memory.room():
-            self.poll.memory_full = True
-            raise Stop
+        if needed > ROOM_CHECK_BYTES:
+            self.poll.need_room(needed)
 
     def _with_plans(self, mask, points: dict, best: dict, varying) -> dict:
         """``points`` with the trees of ``best``'s plans (over the varying columns)."""
